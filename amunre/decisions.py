@@ -1,0 +1,60 @@
+"""The decision protocol: what the engine asks an agent, and how a rule asks it.
+
+A `Request` names the player, the kind of decision and its legal options (plain JSON-able
+values: ints, strings, tuples). Rules ask with `answer = yield from decide(...)`. A decision
+with exactly one legal option is not asked: it is forced, and replay re-derives it.
+Simultaneous decisions (the offering) are asked player by player, and the answers are kept
+aside by the rule until all are in, so no request ever shows another player's answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Request:
+    """One pending decision. `context` carries display facts (never other players' secrets)."""
+
+    __slots__ = ("player", "kind", "options", "context", "simultaneous")
+
+    def __init__(self, player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):
+        self.player = player
+        self.kind = kind
+        self.options = options
+        self.context = context or {}
+        self.simultaneous = simultaneous
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "options": [to_json_value(o) for o in self.options],
+            "context": self.context,
+            "simultaneous": self.simultaneous,
+        }
+
+    def __repr__(self) -> str:
+        return f"Request(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
+
+
+def decide(player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):
+    """Ask `player` to choose among `options`; forced when there is only one."""
+    if len(options) == 1:
+        return options[0]
+    if not options:
+        raise RuntimeError(f"no legal option for {kind!r} (player {player}): engine bug")
+    return (yield Request(player, kind, options, context, simultaneous))
+
+
+def to_json_value(value: Any) -> Any:
+    """Options are tuples in the engine and lists in JSON."""
+    if isinstance(value, tuple):
+        return [to_json_value(v) for v in value]
+    return value
+
+
+def from_json_value(value: Any) -> Any:
+    """The inverse of `to_json_value`: JSON lists back to tuples."""
+    if isinstance(value, list):
+        return tuple(from_json_value(v) for v in value)
+    return value

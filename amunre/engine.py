@@ -1,0 +1,208 @@
+"""The engine: assembles the variant's pipeline and drives one game, decision by decision.
+
+Order of play (one loop, documented here once):
+  setup -> for each kingdom: every rule's `start_kingdom`, then each round runs the phase
+  pipeline in order (cards played face up are discarded when a phase ends) -> the kingdom's
+  scoring items -> between kingdoms the transition (R-GAME-05); after the last kingdom the
+  final scoring items, then the winners (R-GAME-06).
+
+`Game.pending` is the current `Request` (None once the game is over); `Game.answer(choice)`
+checks the choice against the legal options, raises `IllegalAnswerError` without touching
+the state if it is not one, and otherwise logs it and runs the game to the next decision.
+(variant, players, seed, answers) reproduces a game exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from amunre.decisions import Request, from_json_value, to_json_value
+from amunre.errors import AmunreError, IllegalAnswerError
+from amunre.mechanics import end_phase_cards
+from amunre.model import CARD_ID, CARD_KINDS, Variant
+from amunre.registry import get_rule
+from amunre.state import UNLIMITED, GameState
+
+MAX_SEED = 2**63 - 1
+
+
+def check_players(variant: Variant, n_players: int) -> None:
+    allowed = variant.edition.players
+    if n_players not in allowed:
+        raise AmunreError(
+            f"{variant.id} is played by {', '.join(map(str, allowed))} players, not {n_players}"
+        )
+
+
+def check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise AmunreError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    return seed
+
+
+class Game:
+    """One game of a variant. Construct, then answer `pending` until it is None."""
+
+    def __init__(self, variant: Variant, n_players: int, seed: int, listeners: list[Callable] | None = None):
+        check_players(variant, n_players)
+        self.variant = variant
+        self.n_players = n_players
+        self.seed = check_seed(seed)
+        self.state = GameState(n_players, len(variant.board), seed)
+        self.phases = [get_rule(s.rule)(s, variant) for s in variant.phases]
+        self.scoring = [get_rule(s.rule)(s, variant) for s in variant.scoring]
+        self.final_scoring = [get_rule(s.rule)(s, variant) for s in variant.final_scoring]
+        self.answers: list = []
+        self.listeners: list[Callable] = list(listeners or [])
+        self.listening = bool(self.listeners)
+        self.phase_name = "setup"
+        self.pending: Request | None = None
+        self._flow = self._play()
+        self._advance(None)
+
+    # -- events -------------------------------------------------------------------------
+    def listen(self, listener: Callable) -> None:
+        self.listeners.append(listener)
+        self.listening = True
+
+    def emit(self, kind: str, **data) -> None:
+        event = {"event": kind, **data}
+        for listener in self.listeners:
+            listener(event)
+
+    # -- the decision protocol ----------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.pending is None
+
+    def answer(self, choice) -> None:
+        request = self.pending
+        if request is None:
+            raise IllegalAnswerError("the game is over: no decision is pending")
+        if isinstance(choice, list):
+            choice = from_json_value(choice)
+        if not _is_option(choice, request.options):
+            shown = ", ".join(repr(to_json_value(o)) for o in request.options[:12])
+            more = f", ... ({len(request.options)} in all)" if len(request.options) > 12 else ""
+            raise IllegalAnswerError(
+                f"illegal answer {to_json_value(choice)!r} to {request.kind!r} for player {request.player}: "
+                f"expected one of {shown}{more}"
+            )
+        self.answers.append(choice)
+        if self.listening:
+            self.emit("answer", player=request.player, kind=request.kind,
+                      options=len(request.options), answer=to_json_value(choice))
+        self._advance(choice)
+
+    def _advance(self, value) -> None:
+        try:
+            self.pending = self._flow.send(value)
+        except StopIteration:
+            self.pending = None
+        if self.pending is not None and self.listening:
+            self.emit("decision", player=self.pending.player, kind=self.pending.kind,
+                      options=len(self.pending.options))
+
+    # -- the game -----------------------------------------------------------------------
+    def _setup(self) -> None:
+        state, comp, rulings = self.state, self.variant.components, self.variant.rulings
+        supply = (lambda n: n) if rulings.finite_supply else (lambda n: UNLIMITED)
+        state.supply_farmers = supply(comp.farmers)
+        state.supply_stones = supply(comp.stones)
+        state.supply_pyramids = supply(comp.pyramids)
+        state.supply_doubles = supply(comp.double_pyramids)
+        deck = [CARD_ID[kind] for kind in CARD_KINDS for _ in range(comp.deck.get(kind, 0))]
+        for player in state.players:
+            player.gold = comp.starting_gold
+            player.theft = comp.theft_cards_per_player
+            for kind in comp.starting_cards:
+                deck.remove(CARD_ID[kind])
+                player.hand[CARD_ID[kind]] += 1
+        state.rng.shuffle(deck)
+        state.deck = deck
+        state.start_player = state.rng.randrange(state.n_players)
+        if self.listening:
+            self.emit("setup", players=state.n_players, seed=state.seed, start_player=state.start_player,
+                      gold=comp.starting_gold)
+
+    def _play(self):
+        state = self.state
+        self._setup()
+        kingdoms = self.variant.edition.kingdoms
+        for k in range(len(kingdoms)):
+            state.kingdom = k
+            if k:
+                self._between_kingdoms()
+            for rule in self.phases:
+                rule.start_kingdom(self)
+            if self.listening:
+                self.emit("kingdom", kingdom=k, name=kingdoms[k])
+            for r in range(self.variant.edition.rounds_per_kingdom):
+                state.round = r
+                if self.listening:
+                    self.emit("round", kingdom=k, round=r, start_player=state.start_player)
+                for rule in self.phases:
+                    self.phase_name = rule.name
+                    if self.listening:
+                        self.emit("phase", rule=rule.id, name=rule.name)
+                    yield from rule.run(self)
+                    end_phase_cards(state)
+            self.phase_name = "scoring"
+            if self.listening:
+                self.emit("scoring", kingdom=k, name=kingdoms[k])
+            for rule in self.scoring:
+                yield from rule.run(self)
+                end_phase_cards(state)
+        self.phase_name = "final scoring"
+        if self.listening:
+            self.emit("final_scoring")
+        for rule in self.final_scoring:
+            yield from rule.run(self)
+        state.winners = winners(state)
+        state.finished = True
+        self.phase_name = "game over"
+        if self.listening:
+            self.emit("game_end", winners=state.winners, scores=[p.score for p in state.players])
+
+    def _between_kingdoms(self) -> None:
+        """R-GAME-05: provinces lose owners and farmers; pyramids and stones stay."""
+        state = self.state
+        for prov in state.provinces:
+            state.supply_farmers += prov.farmers + prov.free_farmers
+            prov.farmers = prov.free_farmers = 0
+            prov.owner = None
+        for player in state.players:
+            player.provinces = []
+        if self.listening:
+            self.emit("transition")
+
+
+def _is_option(choice, options) -> bool:
+    # `in` alone would accept True for 1 and 1.0 for 1: compare types too
+    for option in options:
+        if option == choice and type(option) is type(choice):
+            if isinstance(option, tuple) and any(type(a) is not type(b) for a, b in zip(option, choice)):
+                continue
+            return True
+    return False
+
+
+def winners(state: GameState) -> list[int]:
+    """R-GAME-06: most points; ties by pyramids, then stones in own provinces; else shared."""
+    def key(p: int):
+        player = state.players[p]
+        pyramids = sum(state.provinces[i].pyramid_count() for i in player.provinces)
+        stones = sum(state.provinces[i].stones for i in player.provinces)
+        return (player.score, pyramids, stones)
+
+    best = max(key(p) for p in range(state.n_players))
+    return [p for p in range(state.n_players) if key(p) == best]
+
+
+def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callable] | None = None) -> Game:
+    """Play a whole game, each player answered by its agent; returns the finished Game."""
+    game = Game(variant, len(agents), seed, listeners)
+    while game.pending is not None:
+        request = game.pending
+        game.answer(agents[request.player].choose(game, request))
+    return game

@@ -1,0 +1,187 @@
+"""Shared moves of the game that several rule modules use: paying, selling, drawing cards,
+placing farmers and stones, building pyramids. Every gold movement between a player and
+the bank goes through `pay`/`receive` so the bank ledger stays balanced.
+"""
+
+from __future__ import annotations
+
+from amunre.decisions import decide
+from amunre.model import CARD_KINDS
+
+
+def receive(game, player: int, amount: int, why: str) -> None:
+    """The bank gives `amount` gold to `player`."""
+    if amount <= 0:
+        return
+    state = game.state
+    state.players[player].gold += amount
+    state.bank_given += amount
+    if game.listening:
+        game.emit("gold", player=player, amount=amount, why=why)
+
+
+def sellable(state, player: int) -> int:
+    """Cards the player could sell for 1 gold each (the theft card never)."""
+    return sum(state.players[player].hand)
+
+
+def means(state, player: int, can_sell: bool = True) -> int:
+    """Gold the player can raise right now."""
+    gold = state.players[player].gold
+    return gold + sum(state.players[player].hand) if can_sell else gold
+
+
+def sell_card(game, player: int, kind: int) -> None:
+    """Discard a card face up and take 1 gold (allowed at any time)."""
+    hand = game.state.players[player].hand
+    hand[kind] -= 1
+    game.state.discard.append(kind)
+    if game.listening:
+        game.emit("sell", player=player, card=CARD_KINDS[kind])
+    receive(game, player, 1, "sell")
+
+
+def pay(game, player: int, amount: int, why: str):
+    """Pay the bank, first selling cards (the player chooses which) to cover a shortfall."""
+    if amount <= 0:
+        return
+    state = game.state
+    p = state.players[player]
+    while p.gold < amount:
+        kinds = [k for k in range(len(p.hand)) if p.hand[k]]
+        kind = yield from decide(player, "sell", kinds, {"short": amount - p.gold, "for": why})
+        sell_card(game, player, kind)
+    p.gold -= amount
+    state.bank_paid += amount
+    if game.listening:
+        game.emit("pay", player=player, amount=amount, why=why)
+
+
+def draw_card(game) -> int | None:
+    """Top card of the deck; an empty deck is reshuffled from the discard pile."""
+    state = game.state
+    if not state.deck:
+        if not state.discard:
+            return None
+        state.deck = state.discard
+        state.discard = []
+        state.rng.shuffle(state.deck)
+        if game.listening:
+            game.emit("reshuffle", cards=len(state.deck))
+    return state.deck.pop()
+
+
+def gain_cards(game, player: int, count: int, why: str) -> int:
+    """Draw up to `count` cards into the player's hand; returns how many were drawn."""
+    hand = game.state.players[player].hand
+    got = 0
+    for _ in range(count):
+        kind = draw_card(game)
+        if kind is None:
+            break
+        hand[kind] += 1
+        got += 1
+    if got and game.listening:
+        game.emit("cards", player=player, count=got, why=why)
+    return got
+
+
+def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = False) -> None:
+    """Play a card from hand: it goes to the discard pile (or stays face up for the phase)."""
+    game.state.players[player].hand[kind] -= 1
+    (game.state.in_play if face_up_until_phase_end else game.state.discard).append(kind)
+    if game.listening:
+        game.emit("play", player=player, card=CARD_KINDS[kind])
+
+
+def end_phase_cards(state) -> None:
+    """Cards kept face up during a phase go to the discard pile when it ends."""
+    if state.in_play:
+        state.discard.extend(state.in_play)
+        state.in_play = []
+
+
+def free_fields(game, province: int) -> int:
+    return game.variant.board.provinces[province].fields - game.state.provinces[province].farmers
+
+
+def field_capacity(game, player: int) -> int:
+    """Empty field spaces over the player's provinces."""
+    board = game.variant.board.provinces
+    provs = game.state.provinces
+    return sum(board[i].fields - provs[i].farmers for i in game.state.players[player].provinces)
+
+
+def place_farmer(game, player: int, province: int, on_field: bool = True) -> None:
+    state = game.state
+    prov = state.provinces[province]
+    if on_field:
+        prov.farmers += 1
+    else:
+        prov.free_farmers += 1
+    state.supply_farmers -= 1
+    if game.listening:
+        game.emit("farmer", player=player, province=province, free=not on_field)
+
+
+def can_add_pyramid(state, province: int) -> bool:
+    """A pyramid piece is left for this province (a single, or a double replacing its single)."""
+    return state.supply_pyramids > 0 or (state.provinces[province].pyramids > 0 and state.supply_doubles > 0)
+
+
+def add_pyramid(game, province: int) -> bool:
+    """Add one pyramid; two singles become a double when one is left. False if none is left."""
+    state = game.state
+    prov = state.provinces[province]
+    if prov.pyramids >= 1 and state.supply_doubles > 0:
+        prov.pyramids -= 1
+        state.supply_pyramids += 1
+        prov.doubles += 1
+        state.supply_doubles -= 1
+        kind = "double"
+    elif state.supply_pyramids > 0:
+        prov.pyramids += 1
+        state.supply_pyramids -= 1
+        kind = "single"
+    else:
+        return False
+    if game.listening:
+        game.emit("pyramid", province=province, kind=kind, owner=prov.owner)
+    return True
+
+
+def build_from_stones(game, province: int, stones: int) -> bool:
+    """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect)."""
+    prov = game.state.provinces[province]
+    if prov.stones < stones or not add_pyramid(game, province):
+        return False
+    prov.stones -= stones
+    game.state.supply_stones += stones
+    return True
+
+
+def convert_full_stones(game, province: int) -> None:
+    """Every 3 stones in a province become a pyramid at once."""
+    prov = game.state.provinces[province]
+    while prov.stones >= 3 and build_from_stones(game, province, 3):
+        pass
+
+
+def place_stone(game, player: int | None, province: int) -> None:
+    """Place a stone from the supply; a third stone builds a pyramid immediately."""
+    state = game.state
+    state.supply_stones -= 1
+    state.provinces[province].stones += 1
+    if game.listening:
+        game.emit("stone", player=player, province=province)
+    convert_full_stones(game, province)
+
+
+def add_points(game, player: int, item: str, points: int) -> None:
+    """Score points for a scoring item of the current kingdom."""
+    p = game.state.players[player]
+    p.score += points
+    key = f"{game.state.kingdom}:{item}"
+    p.breakdown[key] = p.breakdown.get(key, 0) + points
+    if game.listening:
+        game.emit("score", player=player, item=item, points=points)

@@ -1,0 +1,107 @@
+"""Rule `market` (R-MKT-01..07): from the start player, each player may buy cards, then
+farmers, then stones, in that order (a kind once passed is closed for the turn).
+
+n items of one kind cost n(n+1)/2 gold. Cards bought are limited by the highest card limit
+among the player's provinces; farmers go at once onto empty field spaces of his provinces;
+stones go at once into his provinces and every third stone in a province becomes a pyramid.
+During his turn a player may also play a Free Farmer (one farmer from the supply into any
+of his provinces, off the fields) after buying farmers, and an Architect (a pyramid from 2
+stones) after buying stones. A card is played at most once per phase (no identical cards).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from amunre.decisions import decide
+from amunre.mechanics import (
+    build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
+    place_stone, play_card,
+)
+from amunre.model import CARD_ID, doc
+from amunre.registry import register
+from amunre.rules.base import Rule
+
+FREE_FARMER = CARD_ID["free_farmer"]
+ARCHITECT = CARD_ID["architect"]
+
+
+def price(count: int) -> int:
+    """Gold for `count` items of one kind: 1, 3, 6, 10, ... (R-MKT-02)."""
+    return count * (count + 1) // 2
+
+
+def affordable(count_max: int, budget: int) -> int:
+    """The largest count <= count_max whose price fits the budget."""
+    n = 0
+    while n < count_max and price(n + 1) <= budget:
+        n += 1
+    return n
+
+
+@attrs.frozen
+class Params:
+    architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2)
+
+
+@register
+class Market(Rule):
+    id = "market"
+    kind = "phase"
+    summary = "Each player buys cards, then farmers, then stones at triangular prices."
+    Params = Params
+
+    def run(self, game):
+        for p in game.state.turn_order():
+            yield from self.turn(game, p)
+
+    def turn(self, game, p: int):
+        state = game.state
+        board = game.variant.board.provinces
+        player = state.players[p]
+        owned = player.provinces
+
+        # a) cards, up to the best card limit among own provinces
+        limit = max((board[i].card_limit for i in owned), default=0)
+        limit = min(limit, len(state.deck) + len(state.discard))
+        n = affordable(limit, means(state, p))
+        if n:
+            count = yield from decide(p, "buy_cards", list(range(n + 1)))
+            if count:
+                yield from pay(game, p, price(count), "cards")
+                gain_cards(game, p, count, "bought")
+
+        # b) farmers onto empty field spaces, then a Free Farmer anywhere
+        room = min(field_capacity(game, p), state.supply_farmers)
+        n = affordable(room, means(state, p))
+        if n:
+            count = yield from decide(p, "buy_farmers", list(range(n + 1)))
+            if count:
+                yield from pay(game, p, price(count), "farmers")
+                for _ in range(count):
+                    where = [i for i in owned if free_fields(game, i) > 0]
+                    pid = yield from decide(p, "place_farmer", where)
+                    place_farmer(game, p, pid)
+        if player.hand[FREE_FARMER] and state.supply_farmers > 0 and owned:
+            pid = yield from decide(p, "free_farmer", [None] + list(owned))
+            if pid is not None:
+                play_card(game, p, FREE_FARMER)
+                place_farmer(game, p, pid, on_field=False)
+
+        # c) stones into own provinces, then an Architect on a province with enough stones
+        n = affordable(state.supply_stones, means(state, p)) if owned else 0
+        if n:
+            count = yield from decide(p, "buy_stones", list(range(n + 1)))
+            if count:
+                yield from pay(game, p, price(count), "stones")
+                for _ in range(count):
+                    pid = yield from decide(p, "place_stone", list(owned))
+                    place_stone(game, p, pid)
+        need = self.params.architect_stones
+        if player.hand[ARCHITECT]:
+            ready = [i for i in owned if state.provinces[i].stones >= need and can_add_pyramid(state, i)]
+            if ready:
+                pid = yield from decide(p, "architect", [None] + ready)
+                if pid is not None:
+                    play_card(game, p, ARCHITECT)
+                    build_from_stones(game, pid, need)

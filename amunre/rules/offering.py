@@ -1,0 +1,157 @@
+"""Rule `offering` (R-OFF-01..06): the sacrifice / offering to Amun-Re.
+
+Every player secretly offers gold (at least 1) or a theft card, optionally with one offering
+adjustment card; all offers are revealed together. The total is the gold offered minus
+`theft_value` per theft; then each adjustment, in turn order, moves it by `adjustment`
+(A-ADJUST: whether it may also stay). The total sets the offering level. The highest
+offer picks `rewards[0]` items, the second `rewards[1]`, every other non-thief
+`rewards[2]`; ties go to the earlier player in turn order. Items are cards (no limit),
+farmers (onto empty fields) or stones (placed at once). The highest offer becomes start
+player; thieves take `theft_value` gold and keep their card; offered gold goes to the bank.
+
+An offer is `("gold", amount, adjust)` or `("theft", 0, adjust)`, adjust 1 when an
+adjustment card is included. A-OFFERCARDS lets cards count as 1 gold each in the amount.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from amunre.decisions import decide
+from amunre.mechanics import field_capacity, free_fields, gain_cards, pay, place_farmer, place_stone, play_card, receive
+from amunre.model import CARD_ID, doc
+from amunre.registry import register
+from amunre.rules.base import Rule
+
+ADJUST = CARD_ID["offering_adjustment"]
+
+
+@attrs.frozen
+class Params:
+    level_floors: tuple[int, ...] = doc(
+        "Lowest total for levels 2, 3, 4, ...: below the first is level 1 (R-OFF-03).",
+        default=(3, 13, 23), converter=tuple,
+    )
+    rewards: tuple[int, ...] = doc(
+        "Items for the highest offer, the second, and every other non-thief.", default=(3, 2, 1), converter=tuple
+    )
+    theft_value: int = doc("Gold a theft takes from the total and gives its player.", default=3)
+    adjustment: int = doc("How far an offering adjustment moves the total.", default=3)
+
+
+def level_for(total: int, floors) -> int:
+    """Offering level for a total: 1 plus the number of floors reached."""
+    level = 1
+    for floor in floors:
+        if total >= floor:
+            level += 1
+    return level
+
+
+@register
+class Offering(Rule):
+    id = "offering"
+    kind = "phase"
+    summary = "Secret simultaneous offerings set the level, rewards and the new start player."
+    Params = Params
+
+    def check(self, variant) -> list[str]:
+        problems = []
+        floors = self.params.level_floors
+        if list(floors) != sorted(set(floors)):
+            problems.append("level_floors must strictly increase")
+        if len(self.params.rewards) != 3:
+            problems.append("rewards must list 3 counts: highest, second, every other")
+        return problems
+
+    def max_level(self) -> int:
+        return len(self.params.level_floors) + 1
+
+    def offer_options(self, game, p: int) -> list:
+        state = game.state
+        player = state.players[p]
+        with_cards = game.variant.rulings.cards_in_offering
+        adjusts = (0, 1) if player.hand[ADJUST] else (0,)
+        opts = []
+        for adj in adjusts:
+            top = player.gold + (sum(player.hand) - adj if with_cards else 0)
+            opts.extend(("gold", amount, adj) for amount in range(1, top + 1))
+            if player.theft:
+                opts.append(("theft", 0, adj))
+        if not opts:  # nothing to give and nothing to steal with
+            opts.append(("gold", 0, 0))
+        return opts
+
+    def run(self, game):
+        state = game.state
+        prm = self.params
+        order = state.turn_order()
+        # secret offers, kept aside until everyone has chosen
+        offers = {}
+        for p in order:
+            offers[p] = yield from decide(p, "offer", self.offer_options(game, p), simultaneous=True)
+        if game.listening:
+            game.emit("offers", offers={str(p): list(offers[p]) for p in order})
+
+        thieves = [p for p in order if offers[p][0] == "theft"]
+        total = sum(o[1] for o in offers.values()) - prm.theft_value * len(thieves)
+        if game.listening:
+            game.emit("offering_total", total=total)
+        steps = (prm.adjustment, 0, -prm.adjustment)
+        if game.variant.rulings.adjustment_must_move:
+            steps = (prm.adjustment, -prm.adjustment)
+        for p in order:
+            if offers[p][2]:
+                play_card(game, p, ADJUST)
+                delta = yield from decide(p, "adjust", list(steps), {"total": total})
+                total += delta
+                if game.listening:
+                    game.emit("adjust", player=p, delta=delta, total=total)
+        state.offering_level = level_for(total, prm.level_floors)
+        if game.listening:
+            game.emit("level", level=state.offering_level, total=total)
+
+        for p in order:
+            kind, amount, _ = offers[p]
+            if kind == "gold":
+                yield from pay(game, p, amount, "offering")
+            else:
+                receive(game, p, prm.theft_value, "theft")
+
+        givers = [p for p in order if offers[p][0] == "gold"]
+        # sort is stable: equal offers keep turn order, so the earlier player wins ties
+        ranked = sorted(givers, key=lambda p: -offers[p][1])
+        if ranked:
+            state.start_player = ranked[0]
+            if game.listening:
+                game.emit("start_player", player=ranked[0])
+        picks = []
+        if ranked:
+            picks.append((ranked[0], prm.rewards[0]))
+        if len(ranked) > 1:
+            picks.append((ranked[1], prm.rewards[1]))
+        picks.extend((p, prm.rewards[2]) for p in givers if p not in ranked[:2])
+        for p, count in picks:
+            for _ in range(count):
+                yield from self.reward(game, p)
+
+    def reward(self, game, p: int):
+        """One reward item: a card, a farmer on an empty field, or a stone."""
+        state = game.state
+        owned = state.players[p].provinces
+        opts: list = []
+        if state.deck or state.discard:
+            opts.append("card")
+        if state.supply_farmers > 0 and field_capacity(game, p) > 0:
+            opts.extend(("farmer", i) for i in owned if free_fields(game, i) > 0)
+        if state.supply_stones > 0:
+            opts.extend(("stone", i) for i in owned)
+        if not opts:
+            return
+        choice = yield from decide(p, "reward", opts)
+        if choice == "card":
+            gain_cards(game, p, 1, "reward")
+        elif choice[0] == "farmer":
+            place_farmer(game, p, choice[1])
+        else:
+            place_stone(game, p, choice[1])

@@ -1,0 +1,85 @@
+"""Rule `province_draw` (R-PROV-01, R-GAME-05): each round the start player draws one
+province card per player from the province deck and places each province's immediate bonus
+(free cards face down, free stones, free gold) on it. Between kingdoms the cards used in the
+kingdom are reshuffled as the next kingdom's deck; unused cards leave the game.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from amunre.mechanics import draw_card
+from amunre.model import doc
+from amunre.rules.base import Rule
+from amunre.registry import register
+
+
+@attrs.frozen
+class Params:
+    provinces_per_player: int = doc(
+        "0: every province of the board forms the deck (2003); n: the deck holds n cards per player (2016).",
+        default=0,
+    )
+
+
+@register
+class ProvinceDraw(Rule):
+    id = "province_draw"
+    kind = "phase"
+    summary = "Draw one province card per player and place the immediate bonuses."
+    Params = Params
+
+    def check(self, variant) -> list[str]:
+        need = variant.edition.rounds_per_kingdom * max(variant.edition.players)
+        have = len(variant.board)
+        if self.params.provinces_per_player:
+            per = self.params.provinces_per_player
+            if per < variant.edition.rounds_per_kingdom:
+                return [f"provinces_per_player is {per} but each kingdom has {variant.edition.rounds_per_kingdom} rounds"]
+            need = per * max(variant.edition.players)
+        if need > have:
+            return [
+                f"{max(variant.edition.players)} players over {variant.edition.rounds_per_kingdom} rounds need "
+                f"{need} provinces but the board has {have} (lower the player counts or the rounds)"
+            ]
+        return []
+
+    def start_kingdom(self, game) -> None:
+        state = game.state
+        if state.kingdom == 0:
+            deck = list(range(len(game.variant.board)))
+            state.rng.shuffle(deck)
+            if self.params.provinces_per_player:
+                deck = deck[: self.params.provinces_per_player * state.n_players]
+        else:
+            deck = state.province_used
+            state.rng.shuffle(deck)
+        state.province_deck = deck
+        state.province_used = []
+
+    def run(self, game):
+        state = game.state
+        board = game.variant.board.provinces
+        drawn = [state.province_deck.pop() for _ in range(state.n_players)]
+        state.province_used.extend(drawn)
+        state.on_auction = drawn
+        for pid in drawn:
+            place_immediate_bonus(game, pid, board[pid])
+        if game.listening:
+            game.emit("provinces", player=state.start_player, provinces=list(drawn))
+        return
+        yield  # a generator with no decisions
+
+
+def place_immediate_bonus(game, pid: int, province) -> None:
+    """Put a drawn province's free cards, stones and gold on it."""
+    state = game.state
+    prov = state.provinces[pid]
+    for _ in range(province.free_cards):
+        card = draw_card(game)
+        if card is not None:
+            prov.cards.append(card)
+    for _ in range(min(province.free_stones, state.supply_stones)):
+        state.supply_stones -= 1
+        prov.stones += 1
+    prov.gold += province.free_gold

@@ -1,0 +1,165 @@
+"""Game state: the data of one game (players, provinces, supplies, decks, level, start player).
+
+Flow data (which phase is running, whose decision is pending) lives in the engine, not
+here. The state is plain attributes on slotted classes with integer ids so the hot path
+stays fast; it converts to a JSON-able dict and back (`to_dict` / `from_dict`), and the
+two are equal after a round trip.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from amunre.model import CARD_KINDS
+
+N_KINDS = len(CARD_KINDS)
+
+#: Effectively unlimited supply when a variant rules supplies infinite (A-SUPPLY).
+UNLIMITED = 10**9
+
+
+class PlayerState:
+    """One player's holdings. `hand[k]` counts cards of kind k (see model.CARD_KINDS)."""
+
+    __slots__ = ("gold", "hand", "theft", "provinces", "score", "breakdown")
+
+    def __init__(self, gold: int = 0, theft: int = 0):
+        self.gold = gold
+        self.hand = [0] * N_KINDS
+        self.theft = theft
+        self.provinces: list[int] = []
+        self.score = 0
+        # (kingdom index, scoring item key) -> points
+        self.breakdown: dict[str, int] = {}
+
+    def card_count(self) -> int:
+        return sum(self.hand)
+
+
+class ProvinceState:
+    """What lies in a province on the board. `owner` is None when nobody controls it."""
+
+    __slots__ = ("owner", "farmers", "free_farmers", "stones", "pyramids", "doubles", "cards", "gold")
+
+    def __init__(self):
+        self.owner: int | None = None
+        self.farmers = 0  # on field spaces
+        self.free_farmers = 0  # placed by a free farmer card, not on a field
+        self.stones = 0
+        self.pyramids = 0  # single pyramids
+        self.doubles = 0  # double pyramids (2 each)
+        self.cards: list[int] = []  # free cards lying face down until acquired
+        self.gold = 0  # free gold lying on the province until acquired
+
+    def pyramid_count(self) -> int:
+        return self.pyramids + 2 * self.doubles
+
+    def all_farmers(self) -> int:
+        return self.farmers + self.free_farmers
+
+
+class GameState:
+    """Everything about a game that is not control flow."""
+
+    __slots__ = (
+        "seed", "rng", "n_players", "players", "provinces", "kingdom", "round", "start_player",
+        "offering_level", "supply_farmers", "supply_stones", "supply_pyramids", "supply_doubles",
+        "deck", "discard", "in_play", "province_deck", "province_used", "on_auction",
+        "bank_paid", "bank_given", "finished", "winners",
+    )
+
+    def __init__(self, n_players: int, n_provinces: int, seed: int):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.n_players = n_players
+        self.players = [PlayerState() for _ in range(n_players)]
+        self.provinces = [ProvinceState() for _ in range(n_provinces)]
+        self.kingdom = 0
+        self.round = 0
+        self.start_player = 0
+        self.offering_level = 0  # 0 until the first offering
+        self.supply_farmers = 0
+        self.supply_stones = 0
+        self.supply_pyramids = 0
+        self.supply_doubles = 0
+        self.deck: list[int] = []  # favor/power cards, top is the end of the list
+        self.discard: list[int] = []
+        self.in_play: list[int] = []  # cards played face up until the phase ends
+        self.province_deck: list[int] = []
+        self.province_used: list[int] = []  # drawn this kingdom (reshuffled for the next)
+        self.on_auction: list[int] = []
+        self.bank_paid = 0  # gold players paid to the bank
+        self.bank_given = 0  # gold the bank paid to players
+        self.finished = False
+        self.winners: list[int] = []
+
+    # -- turn order ---------------------------------------------------------------------
+    def turn_order(self) -> list[int]:
+        """Players from the start player, clockwise."""
+        n, s = self.n_players, self.start_player
+        return [(s + i) % n for i in range(n)]
+
+    # -- serialization ------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name in self.__slots__:
+            if name == "rng":
+                version, internal, gauss = self.rng.getstate()
+                data["rng"] = [version, list(internal), gauss]
+            elif name == "players":
+                data["players"] = [{k: _plain(getattr(p, k)) for k in PlayerState.__slots__} for p in self.players]
+            elif name == "provinces":
+                data["provinces"] = [{k: _plain(getattr(p, k)) for k in ProvinceState.__slots__} for p in self.provinces]
+            else:
+                data[name] = _plain(getattr(self, name))
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GameState":
+        state = cls(data["n_players"], len(data["provinces"]), data["seed"])
+        for name in cls.__slots__:
+            if name == "rng":
+                version, internal, gauss = data["rng"]
+                state.rng.setstate((version, tuple(internal), gauss))
+            elif name == "players":
+                state.players = []
+                for entry in data["players"]:
+                    p = PlayerState()
+                    for k in PlayerState.__slots__:
+                        setattr(p, k, _copy(entry[k]))
+                    state.players.append(p)
+            elif name == "provinces":
+                state.provinces = []
+                for entry in data["provinces"]:
+                    p = ProvinceState()
+                    for k in ProvinceState.__slots__:
+                        setattr(p, k, _copy(entry[k]))
+                    state.provinces.append(p)
+            else:
+                setattr(state, name, _copy(data[name]))
+        return state
+
+    def clone(self) -> "GameState":
+        return GameState.from_dict(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # mutable
+
+
+def _plain(value):
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _copy(value):
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return dict(value)
+    return value
