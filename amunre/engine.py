@@ -65,8 +65,8 @@ class Game:
         self.listeners.append(listener)
         self.listening = True
 
-    def emit(self, kind: str, **data) -> None:
-        event = {"event": kind, **data}
+    def emit(self, _event: str, **data) -> None:
+        event = {"event": _event, **data}
         for listener in self.listeners:
             listener(event)
 

@@ -30,8 +30,24 @@ class CleanErrors(click.Group):
 
 @click.group(cls=CleanErrors)
 @click.version_option(__version__, prog_name="amunre")
-def main():
+def cli():
     """Amun-Re rules engine: play, replay, score and benchmark editions defined as data."""
+
+
+def main(argv=None):
+    """Console entry point: usage errors become one line and exit code 2."""
+    try:
+        cli.main(args=argv, prog_name="amunre", standalone_mode=False)
+    except click.UsageError as exc:
+        where = f"amunre {exc.ctx.command_path.split(' ', 1)[1]}" if exc.ctx and " " in exc.ctx.command_path else "amunre"
+        click.echo(f"error: {exc.format_message()} (see '{where} --help')", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
 
 
 def _register() -> None:
@@ -44,7 +60,7 @@ def _register() -> None:
             if exc.name != f"amunre.cli.{name}":
                 raise
             continue
-        main.add_command(module.command)
+        cli.add_command(module.command)
 
 
 _register()

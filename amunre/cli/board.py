@@ -1,0 +1,38 @@
+"""`amunre board`: show the board a variant uses, and which values are provisional."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from amunre.board import PROVINCE_FIELDS
+from amunre.cli.common import variant_arg
+
+
+@click.command("board")
+@click.option("--variant", "variant_name", default="classic2003", show_default=True)
+@click.option("--provisional", is_flag=True, help="List only the values no source confirms.")
+def command(variant_name, provisional):
+    """Show the provinces of a variant's board; provisional values are marked with *."""
+    variant = variant_arg(variant_name)
+    board = variant.board
+    console = Console(highlight=False, soft_wrap=True)
+    if provisional:
+        rows = board.provisional_values()
+        console.print(f"{len(rows)} provisional values in {board.source} (see docs/board.md):", markup=False)
+        for name, field, value in rows:
+            console.print(f"  {name}.{field} = {value!r}", markup=False)
+        return
+    table = Table(title=f"{board.name} ({board.source}); * = provisional")
+    table.add_column("province")
+    for field in PROVINCE_FIELDS:
+        table.add_column(field.replace("_", " "), justify="right")
+    for p in board.provinces:
+        cells = []
+        for field in PROVINCE_FIELDS:
+            value = getattr(p, field)
+            text = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            cells.append(text + ("*" if field in p.provisional else ""))
+        table.add_row(p.name, *cells)
+    console.print(table)

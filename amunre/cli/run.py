@@ -1,0 +1,79 @@
+"""`amunre run`: play one seeded game and show it, or print it as JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from amunre.agents import make_agents
+from amunre.cli.common import parse_agents, parse_players, parse_seed, variant_arg
+from amunre.engine import play_game
+from amunre.gamelog import Recorder, log_lines, write_log
+from amunre.narrate import Narrator, player_names
+from amunre.results import game_result, item_label
+
+
+def final_table(variant, result: dict) -> Table:
+    """Points per scoring item per kingdom, then total, gold, pyramids and rank."""
+    table = Table(title=f"Final score: {variant.edition.name}")
+    table.add_column("")
+    for player in result["players"]:
+        table.add_column(f"{player['name']} ({player['agent']})", justify="right")
+    for kingdom in variant.edition.kingdoms:
+        items: list[str] = []
+        for player in result["players"]:
+            for item in player["items"].get(kingdom, {}):
+                if item not in items:
+                    items.append(item)
+        for item in items:
+            table.add_row(f"{kingdom}: {item_label(variant, item)}",
+                          *(str(pl["items"].get(kingdom, {}).get(item, 0)) for pl in result["players"]))
+    table.add_section()
+    table.add_row("total points", *(str(pl["score"]) for pl in result["players"]), style="bold")
+    table.add_row(variant.term("gold"), *(str(pl["gold"]) for pl in result["players"]))
+    table.add_row("pyramids", *(str(pl["pyramids"]) for pl in result["players"]))
+    table.add_row("rank", *(str(pl["rank"]) for pl in result["players"]), style="bold")
+    return table
+
+
+@click.command("run")
+@click.option("--variant", "variant_name", default="classic2003", show_default=True,
+              help="Variant id (see `amunre variants`) or path to a variant TOML file.")
+@click.option("--players", help="Number of players (the variant says which counts are allowed; default 4).")
+@click.option("--seed", help="Seed for the game; a random one is chosen and printed if omitted.")
+@click.option("--agents", help="Comma-separated agents per seat, e.g. greedy,random,human (default: greedy).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write every decision and event as JSON Lines, replayable with `amunre replay`.")
+@click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
+def command(variant_name, players, seed, agents, as_json, log_path, quiet):
+    """Play one seeded game with bots (or people) and show every step and the final score."""
+    variant = variant_arg(variant_name)
+    n = parse_players(variant, players)
+    seed_value = parse_seed(seed)
+    agent_list = parse_agents(agents, n)
+    names = player_names(n)
+    listeners = []
+    recorder = Recorder() if log_path else None
+    if recorder:
+        listeners.append(recorder)
+    console = Console(highlight=False, soft_wrap=True)
+    if not (as_json or quiet):
+        console.print(f"seed {seed_value} (rerun this game with --seed {seed_value})")
+        listeners.append(Narrator(variant, lambda line: console.print(line, markup=False), names))
+    game = play_game(variant, make_agents(agent_list, seed_value), seed_value, listeners)
+    result = game_result(game, names, agent_list)
+    if log_path:
+        write_log(log_path, log_lines(game, recorder.events, agent_list))
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    console.print()
+    console.print(final_table(variant, result))
+    winners = " and ".join(result["winners"])
+    console.print(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})")
+    if log_path:
+        console.print(f"log written to {log_path}; check it with: amunre replay {log_path}")

@@ -1,0 +1,57 @@
+"""A finished game's result in one shape for every output: per-item points per kingdom,
+gold, pyramids, rank and winners. Used by the final table, `--json` and comparisons.
+"""
+
+from __future__ import annotations
+
+
+def item_label(variant, item: str) -> str:
+    if item.startswith("bonus_cards:"):
+        return variant.term(item.split(":", 1)[1])
+    names = {spec.rule: spec.name for spec in variant.scoring + variant.final_scoring}
+    if item.startswith("nile_sides_"):
+        return f"{names.get('nile_sides', 'Nile')} ({item.rsplit('_', 1)[1]})"
+    if item == "temples_harvest":
+        return "temples at harvest"
+    return names.get(item, item.replace("_", " "))
+
+
+def ranks(state) -> list[int]:
+    """Rank per player (1 = winner) by points, then pyramids, then stones (R-GAME-06)."""
+    keys = []
+    for player in state.players:
+        pyramids = sum(state.provinces[i].pyramid_count() for i in player.provinces)
+        stones = sum(state.provinces[i].stones for i in player.provinces)
+        keys.append((player.score, pyramids, stones))
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def game_result(game, names: list[str], agents: list[str]) -> dict:
+    """The `--json` document (schemas/result.schema.json)."""
+    state, variant = game.state, game.variant
+    kingdoms = list(variant.edition.kingdoms)
+    rank = ranks(state)
+    players = []
+    for p, player in enumerate(state.players):
+        items: dict[str, dict[str, int]] = {}
+        for key, points in player.breakdown.items():
+            k, item = key.split(":", 1)
+            items.setdefault(kingdoms[int(k)], {})[item] = items.get(kingdoms[int(k)], {}).get(item, 0) + points
+        players.append({
+            "player": p,
+            "name": names[p],
+            "agent": agents[p],
+            "score": player.score,
+            "items": items,
+            "gold": player.gold,
+            "pyramids": sum(state.provinces[i].pyramid_count() for i in player.provinces),
+            "stones": sum(state.provinces[i].stones for i in player.provinces),
+            "rank": rank[p],
+        })
+    return {
+        "variant": variant.id,
+        "seed": game.seed,
+        "players": players,
+        "winners": [names[p] for p in state.winners],
+        "decisions": len(game.answers),
+    }
