@@ -43,12 +43,20 @@ def check_seed(seed) -> int:
 class Game:
     """One game of a variant. Construct, then answer `pending` until it is None."""
 
-    def __init__(self, variant: Variant, n_players: int, seed: int, listeners: list[Callable] | None = None):
+    def __init__(
+        self, variant: Variant, n_players: int, seed: int, listeners: list[Callable] | None = None,
+        state: GameState | None = None,
+    ):
         check_players(variant, n_players)
         self.variant = variant
         self.n_players = n_players
         self.seed = check_seed(seed)
-        self.state = GameState(n_players, len(variant.board), seed)
+        if state is not None and (state.n_players != n_players or len(state.provinces) != len(variant.board)):
+            raise AmunreError(
+                f"the prepared state has {state.n_players} players and {len(state.provinces)} provinces, "
+                f"not {n_players} and {len(variant.board)}"
+            )
+        self.state = GameState(n_players, len(variant.board), seed) if state is None else state
         self.phases = [get_rule(s.rule)(s, variant) for s in variant.phases]
         self.scoring = [get_rule(s.rule)(s, variant) for s in variant.scoring]
         self.final_scoring = [get_rule(s.rule)(s, variant) for s in variant.final_scoring]
@@ -57,8 +65,47 @@ class Game:
         self.listening = bool(self.listeners)
         self.phase_name = "setup"
         self.pending: Request | None = None
-        self._flow = self._play()
+        if state is None:
+            self._flow = self._play()
+            self._advance(None)
+        else:
+            self.phase_name = "position"
+            self._flow = None
+
+    @classmethod
+    def from_state(cls, variant: Variant, state: GameState, listeners: list[Callable] | None = None) -> "Game":
+        """A game standing at a prepared position (a position file, a rulebook example).
+
+        No setup runs and nothing is pending until `run_rules` starts some of the variant's
+        rule modules on the state. Its answers replay only from the same prepared state.
+        """
+        return cls(variant, state.n_players, state.seed, listeners, state=state)
+
+    def rule(self, rule_id: str):
+        """The first rule module with this id among `phases`, then `scoring`, then `final_scoring`."""
+        for rule in (*self.phases, *self.scoring, *self.final_scoring):
+            if rule.id == rule_id:
+                return rule
+        ids = sorted({r.id for r in (*self.phases, *self.scoring, *self.final_scoring)})
+        raise AmunreError(f"{self.variant.id} has no rule {rule_id!r} (it has: {', '.join(ids)})")
+
+    def run_rules(self, rules) -> None:
+        """Run rule modules (instances, or ids looked up with `rule`) once each, in order, on
+        the current state instead of the normal flow; answer `pending` until it is None.
+        Face-up cards are discarded after each rule, as between phases."""
+        if self.pending is not None:
+            raise AmunreError("cannot run rules while a decision is pending")
+        picked = [self.rule(r) if isinstance(r, str) else r for r in rules]
+        self._flow = self._run_rules(picked)
         self._advance(None)
+
+    def _run_rules(self, rules):
+        for rule in rules:
+            self.phase_name = rule.name
+            if self.listening:
+                self.emit("phase", rule=rule.id, name=rule.name)
+            yield from rule.run(self)
+            end_phase_cards(self.state)
 
     # -- events -------------------------------------------------------------------------
     def listen(self, listener: Callable) -> None:
