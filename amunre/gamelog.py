@@ -13,7 +13,7 @@ from pathlib import Path
 from amunre import __version__
 from amunre.decisions import from_json_value
 from amunre.engine import Game, play_game
-from amunre.errors import ReplayError
+from amunre.errors import IllegalAnswerError, ReplayError
 from amunre.variants import load_variant
 
 FORMAT = "amunre-log/1"
@@ -110,7 +110,10 @@ def replay_lines(lines: list[dict], source: str = "log") -> tuple[Game, list[dic
     answers = [from_json_value(line["answer"]) for line in lines if line.get("event") == "answer"]
     script = _Scripted(answers)
     recorder = Recorder()
-    game = play_game(variant, [script] * head["players"], head["seed"], [recorder])
+    try:
+        game = play_game(variant, [script] * head["players"], head["seed"], [recorder])
+    except IllegalAnswerError as exc:
+        raise ReplayError(f"{source}: the replay diverges at decision {script.next}: {exc}") from None
     fresh = log_lines(game, recorder.events, head.get("agents"))
     for number, (old, new) in enumerate(zip(lines, fresh), 1):
         if old != new:

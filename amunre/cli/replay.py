@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from amunre.gamelog import read_log, replay_lines
+from amunre.narrate import player_names
 
 
 @click.command("replay")
@@ -17,6 +18,6 @@ def command(log_file):
     click.echo(
         f"replay OK: {head['variant']}, {head['players']} players, seed {head['seed']}: "
         f"{len(game.answers)} decisions and {len(fresh) - 2} events match; "
-        f"scores {game.state.players and [p.score for p in game.state.players]}, "
-        f"winners {[w for w in game.state.winners]}"
+        f"scores {[p.score for p in game.state.players]}, "
+        f"winners {', '.join(player_names(game.n_players)[w] for w in game.state.winners)}"
     )

@@ -1,0 +1,124 @@
+"""The command line as a user meets it: `amunre run`, `replay`, `bench`, `board`, `variants`,
+and the error behaviour (one clear line, exit code 2, no traceback)."""
+
+import json
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+
+from amunre.cli import main
+from amunre.resources import load_schema
+
+
+def run_cli(capsys, *argv):
+    """Run the console entry point; return (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_prints_play_by_play_in_2003_words_and_final_table(capsys):
+    code, out, err = run_cli(capsys, "run", "--variant", "classic2003", "--seed", "3")
+    assert code == 0, err
+    assert "seed 3" in out
+    assert "bidding marker" in out and "power card" in out and "sacrifice" in out
+    assert "Old Kingdom" in out and "New Kingdom" in out
+    assert "total points" in out and "rank" in out
+    assert "Winner" in out
+
+
+def test_run_json_follows_schema_and_is_reproducible(capsys):
+    code, out, _ = run_cli(capsys, "run", "--seed", "5", "--players", "3", "--agents", "greedy,random,greedy", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("result"))
+    assert doc["seed"] == 5 and len(doc["players"]) == 3
+    assert [p["agent"] for p in doc["players"]] == ["greedy", "random", "greedy"]
+    # per-item points add up to each player's score
+    for player in doc["players"]:
+        assert sum(sum(items.values()) for items in player["items"].values()) == player["score"]
+    again = json.loads(run_cli(capsys, "run", "--seed", "5", "--players", "3", "--agents", "greedy,random,greedy", "--json")[1])
+    assert again == doc
+
+
+def test_log_lines_follow_schema_and_replay(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, _, err = run_cli(capsys, "run", "--seed", "9", "--players", "5", "--agents", "random", "--log", str(log), "--quiet")
+    assert code == 0, err
+    schema = load_schema("log-line")
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:
+        jsonschema.validate(line, schema)
+    assert lines[0]["type"] == "header" and lines[-1]["type"] == "result"
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 0, err
+    assert "replay OK" in out
+
+
+def test_replay_of_a_tampered_log_fails_cleanly(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    run_cli(capsys, "run", "--seed", "12", "--log", str(log), "--quiet")
+    lines = log.read_text().splitlines()
+    result = json.loads(lines[-1])
+    result["scores"][0] += 1
+    lines[-1] = json.dumps(result)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = run_cli(capsys, "replay", str(log))
+    assert code == 2
+    assert "differs on replay" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["run", "--players", "6"], "--players must be one of 3, 4, 5"),
+        (["run", "--players", "2"], "--players must be one of 3, 4, 5"),
+        (["run", "--seed", "abc"], "--seed must be a whole number"),
+        (["run", "--seed", "-1"], "--seed must be a whole number"),
+        (["run", "--agents", "wizard"], "unknown agent 'wizard'"),
+        (["run", "--agents", "random,random"], "names 2 agents for 4 players"),
+        (["run", "--variant", "nosuch"], "available: classic2003"),
+        (["run", "--bogus"], "No such option '--bogus'"),
+        (["replay", "/nonexistent/log.jsonl"], "cannot read log"),
+    ],
+)
+def test_bad_input_gives_one_clear_line_and_exit_2(capsys, argv, expected):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert expected in err
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert "Traceback" not in err + out
+
+
+def test_console_script_has_no_traceback_on_bad_variant_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[edition\nid = 1\n")
+    proc = subprocess.run([sys.executable, "-m", "amunre", "run", "--variant", str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert str(bad) in proc.stderr
+
+
+def test_bench_prints_games_per_second(capsys):
+    code, out, _ = run_cli(capsys, "bench", "--games", "3")
+    assert code == 0
+    assert out.count("games/s") == 2 and "random" in out and "greedy" in out
+
+
+def test_board_lists_provisional_values(capsys):
+    code, out, _ = run_cli(capsys, "board", "--provisional")
+    assert code == 0
+    assert "Buto.fields = 5" in out
+    assert "Thebes." not in out  # Thebes is fully confirmed
+
+
+def test_variants_lists_classic2003(capsys):
+    code, out, _ = run_cli(capsys, "variants")
+    assert code == 0 and out.startswith("classic2003")
