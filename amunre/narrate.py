@@ -148,6 +148,10 @@ class Narrator:
     def on_level(self, e):
         return f"  The {self.t('offering_level')} moves to level {e['level']}."
 
+    def on_reward(self, e):
+        item = self.t("favor") if e["item"] == "card" else self.t(e["item"])
+        return f"  {self.who(e['player'])} chooses a reward: a {item}."
+
     def on_start_player(self, e):
         return f"  {self.who(e['player'])} becomes {self.t('start_player')}."
 

@@ -55,7 +55,10 @@ class GreedyAgent:
             pid, amount, cards = option
             if amount > gold * 0.6 and amount > 0:
                 continue
-            score = self._province_value(game, pid) - amount - 2 * len(cards)
+            score = self._province_value(game, pid) - amount
+            for card in cards:
+                # Protection is worth its card only on a bid worth defending
+                score += 1.5 if card == CARD_ID["protection"] and amount >= 6 else -2
             if best_score is None or score > best_score:
                 best, best_score = option, score
         return best
@@ -107,7 +110,9 @@ class GreedyAgent:
         if gold < 4 and any(o[0] == "theft" for o in options):
             return next(o for o in options if o[0] == "theft")
         target = max(1, gold // 4)
-        golds = [o for o in options if o[0] == "gold" and o[2] == 0]
+        # an adjustment card is only good in an offering: always bring it along
+        adjust = 1 if any(o[2] for o in options) else 0
+        golds = [o for o in options if o[0] == "gold" and o[2] == adjust]
         return min(golds, key=lambda o: abs(o[1] - target)) if golds else options[0]
 
     def _adjust(self, game, p, options):

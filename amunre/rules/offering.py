@@ -149,6 +149,8 @@ class Offering(Rule):
         if not opts:
             return
         choice = yield from decide(p, "reward", opts)
+        if game.listening:
+            game.emit("reward", player=p, item=choice if choice == "card" else choice[0])
         if choice == "card":
             gain_cards(game, p, 1, "reward")
         elif choice[0] == "farmer":
