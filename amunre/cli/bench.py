@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
+from rich.progress import Progress
 
 from amunre.agents import make_agents
 from amunre.cli.common import parse_agents, parse_players, variant_arg
 from amunre.engine import play_game
 
 
-def measure(variant, players: int, agent: str, games: int, seed: int = 0) -> tuple[float, int]:
+def measure(variant, players: int, agent: str, games: int, seed: int = 0, advance=None) -> tuple[float, int]:
     """(games per second, decisions) over `games` seeded games, timed with a monotonic clock."""
     decisions = 0
     start = time.perf_counter()
     for s in range(seed, seed + games):
         game = play_game(variant, make_agents([agent] * players, s), s)
         decisions += len(game.answers)
+        if advance:
+            advance()
     elapsed = time.perf_counter() - start
     return games / elapsed, decisions
 
@@ -33,7 +37,11 @@ def command(variant_name, players, games, agent_kinds):
     variant = variant_arg(variant_name)
     n = parse_players(variant, players)
     kinds = parse_agents(agent_kinds, len(agent_kinds.split(",")))
+    # a progress bar on a terminal only; piped output stays plain
+    show = sys.stdout.isatty()
     for kind in kinds:
-        rate, decisions = measure(variant, n, kind, games)
+        with Progress(transient=True, disable=not show) as progress:
+            task = progress.add_task(f"{kind} games", total=games)
+            rate, decisions = measure(variant, n, kind, games, advance=lambda: progress.advance(task))
         click.echo(f"{variant.id} {n} players {kind:>7}: {rate:8.1f} games/s "
                    f"({games} games, {decisions / games:.0f} decisions per game)")
