@@ -82,8 +82,8 @@ class Narrator:
 
     def on_bid(self, e):
         cards = "".join(f" playing {self.card(c)}" for c in e["cards"])
-        verb = "moves the" if e["moved_from"] is not None else "places the"
-        return (f"  {self.who(e['player'])} {verb} {self.t('bid_marker')} to {e['amount']} on "
+        verb = "moves the {} to" if e["moved_from"] is not None else "places the {} on"
+        return (f"  {self.who(e['player'])} {verb.format(self.t('bid_marker'))} space {e['amount']} of "
                 f"{self.provinces[e['province']]}{cards}.")
 
     def on_pass(self, e):
