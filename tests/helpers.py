@@ -1,0 +1,111 @@
+"""Helpers shared by the rule tests: build a position, run rule modules on it, feed answers.
+
+Positions are written as position data (the same shape as a position file, see
+amunre/position.py), so a test reads like the case it sets up. Seats in the rulebook
+examples are red, black, blue, white in clockwise order (indices 0..3).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import attrs
+
+from amunre.engine import Game
+from amunre.model import CARD_ID
+from amunre.position import position_from_data
+from amunre.variants import load_variant
+
+RED, BLACK, BLUE, WHITE = range(4)
+COLOURS = ("red", "black", "blue", "white", "green")
+
+
+@cache
+def classic():
+    """The classic2003 variant, loaded once."""
+    return load_variant("classic2003")
+
+
+def with_rulings(variant=None, **changes):
+    """The variant with some rulings (SPEC §6) changed."""
+    variant = variant or classic()
+    return attrs.evolve(variant, rulings=attrs.evolve(variant.rulings, **changes))
+
+
+def pid(name: str, variant=None) -> int:
+    """Province id of a board name."""
+    return (variant or classic()).board.index(name)
+
+
+def card(kind: str) -> int:
+    return CARD_ID[kind]
+
+
+def seats(n: int = 4, **common) -> list[dict]:
+    """n player entries named by colour, each with the same fields (copied)."""
+    return [{"name": COLOURS[i], "theft": 0, "gold": 0, **_copy(common)} for i in range(n)]
+
+
+def _copy(value):
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def state_of(players: list[dict], variant=None, **top):
+    """The GameState of position data (players in seat order, top-level keys as kwargs)."""
+    return position_from_data({"players": players, **top}, variant or classic(), source="test").state
+
+
+def game_of(players: list[dict], variant=None, **top) -> Game:
+    """A Game standing at a position, nothing pending (start rules with `run_rules`)."""
+    variant = variant or classic()
+    return Game.from_state(variant, state_of(players, variant, **top))
+
+
+def run(game: Game, rules, answers=()) -> list:
+    """Start `rules` on the game and feed `answers` in order; returns the requests answered.
+
+    Each answer may be a value, or `(player, kind, value)` to also check who is asked what.
+    """
+    game.run_rules(rules)
+    return feed(game, answers)
+
+
+def feed(game: Game, answers) -> list:
+    seen = []
+    for answer in answers:
+        request = game.pending
+        assert request is not None, f"no decision pending, but the test still has answer {answer!r}"
+        if isinstance(answer, Ask):
+            assert (request.player, request.kind) == (answer.player, answer.kind), (
+                f"expected {answer.kind!r} from player {answer.player}, "
+                f"got {request.kind!r} from player {request.player}"
+            )
+            answer = answer.value
+        seen.append(request)
+        game.answer(answer)
+    return seen
+
+
+@attrs.frozen
+class Ask:
+    """An expected request and its answer: `Ask(RED, "bid", (prov, 3, ()))`."""
+
+    player: int
+    kind: str
+    value: object
+
+
+def finish(game: Game, choose=lambda request: request.options[0]) -> list:
+    """Answer every remaining decision with `choose`; returns the requests."""
+    seen = []
+    while game.pending is not None:
+        seen.append(game.pending)
+        game.answer(choose(game.pending))
+    return seen
+
+
+def bids(request) -> set:
+    """(province, amount) pairs of a bid request's options without cards played."""
+    return {(c, a) for c, a, played in request.options if not played}
