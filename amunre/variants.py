@@ -119,6 +119,7 @@ class _Problems:
 
     items: list = attrs.field(factory=list)  # (file, line, order, text)
     paths: set = attrs.field(factory=set)  # (file, key path) already reported
+    files: list = attrs.field(factory=list)  # files in reporting order (the variant first)
 
     def add(self, file: str, line: int | None, path: tuple, what: str, expected: str | None = None,
             shown: tuple | None = None) -> None:
@@ -127,7 +128,7 @@ class _Problems:
         text = f"{file}:{line or 1}: {where}: {what}"
         if expected:
             text += f" ({expected})"
-        self.items.append((file, line or 1, len(self.items), text))
+        self.items.append((file, line or 1, (where, len(self.items)), text))
         self.paths.add((file, tuple(path)))
 
     def reported(self, file: str, path: tuple) -> bool:
@@ -137,7 +138,10 @@ class _Problems:
 
     def lines(self) -> list[str]:
         seen, out = set(), []
-        for _, _, _, text in sorted(self.items, key=lambda item: (item[0], item[1], item[2])):
+        def rank(file):
+            return (self.files.index(file), "") if file in self.files else (len(self.files), file)
+
+        for _, _, _, text in sorted(self.items, key=lambda item: (rank(item[0]), item[1], item[2])):
             if text not in seen:
                 seen.add(text)
                 out.append(text)
@@ -465,7 +469,7 @@ def _read_toml(path: Path, label: str, problems: _Problems, what: str = "variant
         message = str(exc)
         match = re.search(r"line (\d+)", message)
         line = int(match.group(1)) if match else text.count("\n") + 1
-        problems.items.append((label, line, len(problems.items), f"{label}:{line}: TOML syntax error: {message}"))
+        problems.items.append((label, line, ("", len(problems.items)), f"{label}:{line}: TOML syntax error: {message}"))
         raise VariantError(problems.lines()) from None
     return data, key_lines(text)
 
@@ -510,6 +514,7 @@ def _find_parent(value: str, child: Path) -> Path | None:
 
 def _resolve(path: Path, label: str, stack: tuple, problems: _Problems) -> tuple[dict, _Origins, list]:
     """Merged data, origins and the chain of files (child first) for one variant file."""
+    problems.files.append(label)
     data, lines = _read_toml(path, label, problems)
     origins = _Origins({p: (label, path, line) for p, line in lines.items()})
 
@@ -538,12 +543,11 @@ def _resolve(path: Path, label: str, stack: tuple, problems: _Problems) -> tuple
                 report(("extends",), "extends cycle: " + " -> ".join(names),
                        "expected a chain that ends in a file without `extends`")
                 raise VariantError(problems.lines())
-            else:
-                pdata, porigins, pchain = _resolve(parent, str(parent), here, problems)
-                merged = _merge(pdata, data)
-                merged_origins = _merge_origins(porigins, origins, data)
-                chain += pchain
-                _check_own_id(data, pdata, report)
+            pdata, porigins, pchain = _resolve(parent, str(parent), here, problems)
+            merged = _merge(pdata, data)
+            merged_origins = _merge_origins(porigins, origins, data)
+            chain += pchain
+            _check_own_id(data, pdata, report)
     if overrides is not None:
         _apply_overrides(overrides, merged, merged_origins, origins, label, path, report)
     return merged, merged_origins, chain
@@ -617,6 +621,8 @@ def load_board(path: str | Path) -> Board:
 
 def _load_board(path: Path, problems: _Problems) -> Board | None:
     label = str(path)
+    if label not in problems.files:
+        problems.files.append(label)
     data, lines = _read_toml(path, label, problems, what="board")
     origins = _Origins({p: (label, path, line) for p, line in lines.items()})
 
@@ -729,8 +735,12 @@ def _check_rules(variant: Variant, report) -> None:
                 found = rules[spec.rule](spec, variant).check(variant)
             except Exception as exc:  # noqa: BLE001 - a broken check is itself a problem to report
                 found = [f"the module's check failed with {type(exc).__name__}: {exc}"]
+            names = set(_field_names(type(spec.params)))
             for message in found or ():
-                report((pipeline, i, "params"), message, f"checked by rule module {spec.rule!r}")
+                # a message that starts with a parameter's name is about that parameter
+                first = re.match(r"\w+", message)
+                where = (pipeline, i, "params") + ((first.group(),) if first and first.group() in names else ())
+                report(where, message, f"checked by rule module {spec.rule!r}")
 
 
 # --------------------------------------------------------------------------------------

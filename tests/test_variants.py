@@ -1,0 +1,497 @@
+"""Variant files: loading, `extends`, `[params.<rule>]` overrides, and validation that
+reports every problem at once as `file:line: key.path: what (expected)`."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import attrs
+import pytest
+
+from amunre import docgen
+from amunre.errors import UnknownVariantError, VariantError
+from amunre.model import Components, Edition, Rulings
+from amunre.resources import load_schema, variants_dir
+from amunre.tomlpos import format_path, key_lines, line_for, parse_path
+from amunre.variants import available_variants, load_variant, resolve_path
+
+REPO = Path(__file__).resolve().parent.parent
+CLASSIC = variants_dir() / "classic2003.toml"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text.lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def problems_of(path) -> list[str]:
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    return info.value.problems
+
+
+# -- the shipped files -------------------------------------------------------------------
+
+
+def test_classic2003_loads_with_its_values():
+    v = load_variant("classic2003")
+    assert v.id == "classic2003"
+    assert v.edition.players == (3, 4, 5)
+    assert v.edition.rounds_per_kingdom == 3
+    assert [s.rule for s in v.phases] == ["province_draw", "auction", "market", "offering", "harvest"]
+    assert [s.rule for s in v.scoring] == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
+    assert [s.rule for s in v.final_scoring] == ["gold_ranking"]
+    assert v.phases[1].params.bid_spaces == (0, 1, 3, 6, 10, 15, 21, 28, 36)
+    assert v.phases[3].params.level_floors == (3, 13, 23)
+    assert v.components.deck_size == 39
+    assert v.components.starting_cards == ("architect",)
+    assert v.rulings.nile_compare == "province" and v.rulings.adjustment_must_move is True
+    assert len(v.board) == 15 and v.board.provinces[0].name == "Buto"
+    assert v.term("architect") == "builder"
+    assert v.resolved["edition"]["id"] == "classic2003" and "extends" not in v.resolved
+
+
+def test_classic2003_loads_fast():
+    load_variant("classic2003")  # imports and one-time set-up
+    start = time.perf_counter()
+    load_variant("classic2003")
+    assert time.perf_counter() - start < 0.2
+
+
+@pytest.mark.parametrize("vid", sorted(available_variants()))
+def test_every_shipped_variant_loads(vid):
+    v = load_variant(vid)
+    assert v.id == vid
+    assert v.phases and len(v.board) >= 15
+
+
+def test_available_variants_skips_boards_and_finds_editions():
+    found = available_variants()
+    assert found["classic2003"] == CLASSIC
+    assert "amunre" not in found  # the board file's id
+    assert all(p.parent in (variants_dir(), variants_dir() / "house") for p in found.values())
+
+
+def test_unknown_variant_lists_the_available_ones():
+    with pytest.raises(UnknownVariantError) as info:
+        load_variant("classic2004")
+    message = str(info.value)
+    assert "'classic2004'" in message
+    for vid in available_variants():
+        assert vid in message
+    assert "\n" not in message
+
+
+def test_missing_variant_file():
+    with pytest.raises(UnknownVariantError, match="does not exist"):
+        resolve_path("no/such/file.toml")
+
+
+# -- extends and overrides ---------------------------------------------------------------
+
+
+def test_extends_with_one_change(tmp_path):
+    child = write(tmp_path / "hr.toml", """
+extends = "classic2003"
+
+[edition]
+id = "temple-harvest"
+name = "Temples at every harvest"
+
+[rulings]
+temples_score_at_harvest = true
+""")
+    base, v = load_variant("classic2003"), load_variant(child)
+    assert v.id == "temple-harvest" and v.edition.name == "Temples at every harvest"
+    assert v.rulings.temples_score_at_harvest is True
+    assert base.rulings.temples_score_at_harvest is False
+    # everything else is inherited unchanged
+    assert attrs.evolve(v.rulings, temples_score_at_harvest=False) == base.rulings
+    assert v.edition.players == base.edition.players and v.edition.board == "board.toml"
+    assert v.components == base.components and v.phases == base.phases and v.scoring == base.scoring
+    assert v.board == base.board
+    assert v.resolved["rulings"]["temples_score_at_harvest"] is True
+    assert v.resolved["rulings"]["nile_compare"] == "province"
+    assert v.source == str(child)
+
+
+def test_extends_by_relative_path_and_arrays_replace_whole(tmp_path):
+    rel = os.path.relpath(CLASSIC, tmp_path)
+    child = write(tmp_path / "short.toml", f"""
+extends = "{rel}"
+
+[edition]
+id = "short"
+players = [3, 4]
+
+[[final_scoring]]
+rule = "gold_ranking"
+name = "gold, flatter"
+[final_scoring.params]
+points = [3, 2, 1]
+""")
+    v = load_variant(child)
+    assert v.edition.players == (3, 4)
+    assert len(v.final_scoring) == 1
+    assert v.final_scoring[0].name == "gold, flatter"
+    assert v.final_scoring[0].params.points == (3, 2, 1)
+    assert len(v.phases) == 5  # inherited
+
+
+def test_extends_chain_of_three(tmp_path):
+    write(tmp_path / "a.toml", """
+extends = "classic2003"
+[edition]
+id = "a"
+[rulings]
+bribery_scope = "whole_phase"
+""")
+    c = write(tmp_path / "b.toml", """
+extends = "a.toml"
+[edition]
+id = "b"
+[components]
+starting_gold = 25
+""")
+    v = load_variant(c)
+    assert v.rulings.bribery_scope == "whole_phase"
+    assert v.components.starting_gold == 25 and v.components.farmers == 45
+
+
+def test_params_override_changes_one_param(tmp_path):
+    child = write(tmp_path / "skip.toml", """
+extends = "classic2003"
+[edition]
+id = "big-blockade"
+
+[params.auction]
+protection_skip = 3
+
+[params.bonus_cards]
+points = 4
+""")
+    base, v = load_variant("classic2003"), load_variant(child)
+    assert v.phases[1].rule == "auction"
+    assert v.phases[1].params.protection_skip == 3
+    assert v.phases[1].params.bid_spaces == base.phases[1].params.bid_spaces
+    assert v.phases[1].name == base.phases[1].name
+    assert v.scoring[4].params.points == 4 and v.scoring[4].params.scribes_symbols == 7
+    assert v.phases[3] == base.phases[3] and v.scoring[:4] == base.scoring[:4]
+    assert v.resolved["phases"][1]["params"]["protection_skip"] == 3
+    assert "params" not in v.resolved
+    # the parent's data is not touched
+    assert load_variant("classic2003").phases[1].params.protection_skip == 2
+
+
+def test_params_override_problems_point_at_the_override(tmp_path):
+    child = write(tmp_path / "p.toml", """
+extends = "classic2003"
+[edition]
+id = "p"
+
+[params.auction]
+protection_skip = "three"
+bid_spaces = [1, 3, 6]
+
+[params.fewest_pyramids]
+points = 2
+
+[params.auktion]
+protection_skip = 3
+""")
+    problems = problems_of(child)
+    assert problems == [
+        f"{child}:6: params.auction.protection_skip: wrong type: got \"three\", a string (expected an integer)",
+        f"{child}:9: params.fewest_pyramids: no pipeline entry uses rule 'fewest_pyramids' "
+        "(expected a rule of the pipeline: auction, bonus_cards, complete_sets, gold_ranking, harvest, "
+        "market, nile_sides, offering, province_draw, pyramids, temples)",
+        f"{child}:12: params.auktion: unknown rule module 'auktion' (did you mean 'auction'? expected one of: "
+        "auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, "
+        "offering, province_draw, pyramids, temples)",
+    ]
+
+
+def test_rule_module_checks_are_reported(tmp_path):
+    child = write(tmp_path / "c.toml", """
+extends = "classic2003"
+[edition]
+id = "six"
+players = [3, 4, 5, 6]
+
+[params.auction]
+bid_spaces = [1, 3, 6]
+""")
+    problems = problems_of(child)
+    first_phase = key_lines(CLASSIC.read_text(encoding="utf-8"))[("phases", 0)]
+    assert problems == [
+        f"{child}:7: params.auction.bid_spaces: bid_spaces must start at 0 and strictly increase "
+        "(checked by rule module 'auction')",
+        f"{CLASSIC}:{first_phase}: phases[0].params: 6 players over 3 rounds need 18 provinces but the board "
+        "has 15 (lower the player counts or the rounds) (checked by rule module 'province_draw')",
+    ]
+
+
+def test_extends_cycle(tmp_path):
+    write(tmp_path / "one.toml", 'extends = "two.toml"\n[edition]\nid = "one"\n')
+    write(tmp_path / "two.toml", '# the other half\nextends = "one.toml"\n[edition]\nid = "two"\n')
+    problems = problems_of(tmp_path / "one.toml")
+    assert problems == [
+        f"{tmp_path / 'two.toml'}:2: extends: extends cycle: {tmp_path / 'one.toml'} -> {tmp_path / 'two.toml'} "
+        f"-> {tmp_path / 'one.toml'} (expected a chain that ends in a file without `extends`)"
+    ]
+
+
+def test_extends_self_and_missing_parent(tmp_path):
+    me = write(tmp_path / "me.toml", 'extends = "me.toml"\n')
+    assert "extends cycle" in problems_of(me)[0]
+    orphan = write(tmp_path / "orphan.toml", '# no such parent\nextends = "classic1999"\n')
+    (only,) = problems_of(orphan)
+    assert only.startswith(f"{orphan}:2: extends: cannot find 'classic1999' (expected a shipped variant id (")
+    assert "classic2003" in only
+
+
+def test_child_needs_its_own_id(tmp_path):
+    same = write(tmp_path / "same.toml", 'extends = "classic2003"\n[edition]\nid = "classic2003"\n')
+    assert problems_of(same) == [
+        f"{same}:3: edition.id: 'classic2003' is the id of the file it extends (expected an id of its own)"
+    ]
+
+
+# -- validation: everything at once --------------------------------------------------------
+
+BAD = """
+extends = "classic2003"
+
+[edition]
+id = "bad"
+players = [1, 3, 4]
+colour = "red"
+
+[components]
+starting_gold = "twenty"
+starting_cards = ["architect", "wizard"]
+
+[components.deck]
+architect = 2
+
+[[phases]]
+rule = "province_draw"
+
+[[phases]]
+rule = "auktion"
+
+[[phases]]
+rule = "market"
+[phases.params]
+architect_stones = 2.5
+speed = 3
+
+[[phases]]
+rule = "pyramids"
+
+[rulings]
+nile_compare = "sideways"
+bribery_scope = true
+"""
+
+
+def test_bad_file_reports_every_problem_with_lines(tmp_path):
+    bad = write(tmp_path / "bad.toml", BAD)
+    problems = problems_of(bad)
+    cards = ("architect, big_harvest, bribery, free_farmer, master_of_farmers, master_of_scribes, "
+             "nile_frontier, offering_adjustment, protection, treasury, upper_lower, west_east")
+    assert problems == [
+        f"{bad}:5: edition.players[0]: 1 player cannot play (expected at least 2; the rulebooks say 3 to 5)",
+        f"{bad}:6: edition.colour: unknown key (expected one of: board, id, kingdoms, name, players, "
+        "rounds_per_kingdom, summary)",
+        f"{bad}:9: components.starting_gold: wrong type: got \"twenty\", a string (expected an integer >= 0)",
+        f"{bad}:10: components.starting_cards[0]: 4 players need 4 'architect' cards from the deck but it "
+        "holds 2 (expected components.deck.architect >= 4)",
+        f"{bad}:10: components.starting_cards[1]: 'wizard' is not a card kind (expected one of: {cards})",
+        f"{bad}:19: phases[1].rule: unknown rule module 'auktion' (did you mean 'auction'? expected one of: "
+        "auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, "
+        "offering, province_draw, pyramids, temples)",
+        f"{bad}:24: phases[2].params.architect_stones: wrong type: got 2.5, a float (expected an integer)",
+        f"{bad}:25: phases[2].params.speed: unknown parameter (expected one of: architect_stones)",
+        f"{bad}:28: phases[3].rule: 'pyramids' is a scoring rule, not a phase rule "
+        "(expected in [[phases]] one of: auction, harvest, market, offering, province_draw)",
+        f"{bad}:31: rulings.nile_compare: \"sideways\" is not allowed (expected one of: \"province\", \"side_total\")",
+        f"{bad}:32: rulings.bribery_scope: true is not allowed (expected one of: \"one_rebid\", \"whole_phase\")",
+    ]
+    # the error's text is the same lines
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    assert str(info.value) == "\n".join(problems)
+
+
+def test_problems_in_an_inherited_key_point_at_the_parent(tmp_path):
+    parent = write(tmp_path / "parent.toml", CLASSIC.read_text(encoding="utf-8").replace(
+        'bribery_scope = "one_rebid"', 'bribery_scope = "often"').replace(
+        'id = "classic2003"', 'id = "parent"'))
+    child = write(tmp_path / "child.toml", """
+extends = "parent.toml"
+[edition]
+id = "child"
+[rulings]
+nile_compare = "everywhere"
+""")
+    parent_line = next(i for i, line in enumerate(parent.read_text().splitlines(), 1) if "often" in line)
+    assert problems_of(child) == [
+        f"{child}:5: rulings.nile_compare: \"everywhere\" is not allowed (expected one of: \"province\", "
+        "\"side_total\")",
+        f"{parent}:{parent_line}: rulings.bribery_scope: \"often\" is not allowed (expected one of: "
+        "\"one_rebid\", \"whole_phase\")",
+    ]
+
+
+def test_missing_keys_and_unknown_tables(tmp_path):
+    bad = write(tmp_path / "thin.toml", """
+[edition]
+id = "thin"
+name = "Thin"
+players = [3]
+board = "board.toml"
+kingdoms = ["Old"]
+
+[weather]
+rain = true
+""")
+    problems = problems_of(bad)
+    assert f"{bad}:1: edition.rounds_per_kingdom: missing (expected an integer >= 1)" in problems
+    assert f"{bad}:1: components: missing (expected a table)" in problems
+    assert f"{bad}:1: phases: missing (expected an array of tables)" in problems
+    assert f"{bad}:1: rulings: missing (expected a table)" in problems
+    assert any(p.startswith(f"{bad}:8: weather: unknown table (") for p in problems)
+    assert len(problems) == 5
+
+
+def test_missing_board_file(tmp_path):
+    bad = write(tmp_path / "noboard.toml", """
+extends = "classic2003"
+[edition]
+id = "noboard"
+board = "nile.toml"
+""")
+    (only,) = problems_of(bad)
+    assert only.startswith(f"{bad}:4: edition.board: board file 'nile.toml' not found (expected a file next to")
+
+
+def test_bad_board_is_reported_in_the_board_file(tmp_path):
+    board = write(tmp_path / "tiny.toml", """
+id = "tiny"
+[[provinces]]
+name = "Here"
+half = "lower"
+side = "west"
+nile = true
+card_limit = 9
+""")
+    bad = write(tmp_path / "tinyboard.toml", 'extends = "classic2003"\n[edition]\nid = "t"\nboard = "tiny.toml"\n')
+    assert problems_of(bad) == [
+        f"{board}:7: provinces[0].card_limit: 9 is out of range for Here (expected 0 to 4)",
+    ]
+
+
+def test_syntax_error_gives_its_line(tmp_path):
+    bad = write(tmp_path / "syntax.toml", '[edition]\nid = "x"\nname = \n')
+    (only,) = problems_of(bad)
+    assert only.startswith(f"{bad}:3: TOML syntax error: ")
+    assert "line 3" in only
+
+
+def test_syntax_error_in_a_parent(tmp_path):
+    write(tmp_path / "broken.toml", '[edition\n')
+    child = write(tmp_path / "kid.toml", 'extends = "broken.toml"\n')
+    (only,) = problems_of(child)
+    assert only.startswith(f"{tmp_path / 'broken.toml'}:1: TOML syntax error: ")
+
+
+# -- the schema stays in step with the model ---------------------------------------------
+
+
+@pytest.mark.parametrize("table, cls", [("edition", Edition), ("components", Components), ("rulings", Rulings)])
+def test_schema_tables_match_the_model(table, cls):
+    schema = load_schema("variant")["properties"][table]
+    fields = attrs.fields(cls)
+    assert set(schema["properties"]) == {f.name for f in fields}
+    assert set(schema["required"]) == {f.name for f in fields if f.default is attrs.NOTHING}
+    for f in fields:
+        options = getattr(f.validator, "options", None)
+        if options is not None:
+            assert schema["properties"][f.name]["enum"] == list(options)
+
+
+# -- tomlpos -----------------------------------------------------------------------------
+
+
+def test_key_lines_tracks_tables_arrays_and_inline_values():
+    text = '''# top
+title = "x"
+a.b."c d" = { x = 1, y = [2,
+  3] }
+s = """one
+two"""
+[edition]
+id = "e"
+[[phases]]
+rule = "a"
+[[phases]]
+rule = "b"
+[phases.params]
+bid_spaces = [0, 1]
+[[phases.sub]]
+q = 1
+[rulings]
+z = 'lit'
+'''
+    lines = key_lines(text)
+    assert lines[("title",)] == 2
+    assert lines[("a", "b", "c d", "x")] == 3
+    assert lines[("a", "b", "c d", "y", 1)] == 4
+    assert lines[("s",)] == 5
+    assert lines[("edition", "id")] == 8
+    assert lines[("phases", 0)] == 9 and lines[("phases", 0, "rule")] == 10
+    assert lines[("phases", 1, "rule")] == 12
+    assert lines[("phases", 1, "params", "bid_spaces")] == 14
+    assert lines[("phases", 1, "sub", 0, "q")] == 16
+    assert lines[("rulings", "z")] == 18
+    assert line_for(lines, ("phases", 1, "params", "missing")) == 13
+    assert line_for(lines, ("nothing",)) is None
+
+
+def test_key_lines_of_the_shipped_file():
+    text = CLASSIC.read_text(encoding="utf-8")
+    lines = key_lines(text)
+    source = text.splitlines()
+    for path, line in lines.items():
+        last = [p for p in path if isinstance(p, str)][-1]
+        assert last in source[line - 1], (format_path(path), line)
+    assert source[lines[("phases", 1, "params", "bid_spaces")] - 1].startswith("bid_spaces")
+
+
+def test_format_and_parse_paths():
+    path = ("phases", 2, "params", "bid spaces")
+    assert format_path(path) == 'phases[2].params."bid spaces"'
+    assert parse_path(format_path(path)) == path
+    assert format_path(("components", "deck", "architect")) == "components.deck.architect"
+
+
+# -- generated docs ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, make", [
+    ("variant-format.md", docgen.variant_format_markdown),
+    ("rule-modules.md", docgen.rule_modules_markdown),
+])
+def test_generated_docs_are_current(name, make):
+    committed = (REPO / "docs" / name).read_text(encoding="utf-8")
+    assert committed == make(), f"docs/{name} is out of date: run `python -m amunre.docgen`"
+
+
+def test_rule_modules_doc_names_every_builtin_rule():
+    text = docgen.rule_modules_markdown()
+    for rule_id in ("auction", "market", "offering", "harvest", "province_draw", "gold_ranking", "bonus_cards"):
+        assert f"`{rule_id}`" in text
+    assert "protection_skip" in text and "`2`" in text
