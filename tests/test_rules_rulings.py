@@ -1,0 +1,159 @@
+"""The rulings of SPEC §6: for each, the classic2003 default and the flipped value change
+behaviour as described. Flipped with `attrs.evolve` on the loaded variant (helpers.with_rulings).
+"""
+
+import pytest
+from helpers import BLACK, BLUE, RED, Ask, classic, feed, game_of, pid, run, seats, state_of, with_rulings
+
+from amunre.engine import Game
+from amunre.model import CARD_ID
+from amunre.position import score_position
+from amunre.state import UNLIMITED
+
+BRIBERY = CARD_ID["bribery"]
+
+
+def test_defaults_of_classic2003():
+    r = classic().rulings
+    assert (r.sell_cards_to_bid, r.free_stones_build, r.adjustment_must_move, r.nile_compare, r.nile_min_pyramids,
+            r.finite_supply, r.theft_counts_in_gold, r.cards_in_offering, r.bribery_scope,
+            r.temples_score_at_harvest) == (
+        True, True, True, "province", 1, True, False, False, "one_rebid", False)
+
+
+@pytest.mark.parametrize("sell,top", [(True, 6), (False, 3)])
+def test_a_sell_cards_count_toward_a_bid(sell, top):
+    variant = with_rulings(sell_cards_to_bid=sell)
+    players = seats(4)
+    players[RED].update(gold=5, hand={"master_of_farmers": 1})
+    game = game_of(players, variant)
+    game.state.on_auction = [pid("Buto"), pid("Mendes"), pid("Avaris"), pid("Kharga")]
+    run(game, ["auction"])
+    assert max(a for c, a, played in game.pending.options) == top  # 5 gold (+ 1 card sold)
+
+
+@pytest.mark.parametrize("build,stones,pyramids", [(True, 0, 1), (False, 3, 0)])
+def test_a_freestones_leftover_plus_free_stones_build_at_acquisition(build, stones, pyramids):
+    """MEMPHIS kept 1 stone from the Old Kingdom and gets its 2 free stones when drawn."""
+    variant = with_rulings(free_stones_build=build)
+    memphis = pid("Memphis")
+    game = game_of(seats(4), variant, kingdom=2, unowned={"Memphis": {"stones": 1}})
+    game.state.province_deck = [pid("Kharga"), pid("Avaris"), pid("Mendes"), memphis]
+    run(game, ["province_draw", "auction"], [(memphis, 0, ()), (pid("Mendes"), 0, ()), (pid("Avaris"), 0, ())])
+    assert game.pending is None
+    prov = game.state.provinces[memphis]
+    assert prov.owner == RED and (prov.stones, prov.pyramids) == (stones, pyramids)
+
+
+@pytest.mark.parametrize("must_move,steps", [(True, [3, -3]), (False, [3, 0, -3])])
+def test_a_adjust_whether_an_adjustment_may_leave_the_total(must_move, steps):
+    variant = with_rulings(adjustment_must_move=must_move)
+    players = seats(3, gold=10)
+    players[RED]["hand"] = {"offering_adjustment": 1}
+    game = game_of(players, variant)
+    run(game, ["offering"], [("gold", 1, 1), ("gold", 1, 0), ("gold", 1, 0)])
+    assert game.pending.kind == "adjust" and game.pending.options == steps
+    if not must_move:
+        feed(game, [0])
+        assert game.state.offering_level == 2  # 3 stays 3
+
+
+def _nile_position():
+    players = seats(3)
+    players[RED]["provinces"] = {"Memphis": {"doubles": 1}, "Buto": {"doubles": 1}}  # west: 2 + 2
+    players[BLACK]["provinces"] = {"Abydos": {"pyramids": 1, "doubles": 1}}  # west: 3 in one province
+    players[BLUE]["provinces"] = {"Abu": {}}  # east: no pyramid
+    return players
+
+
+@pytest.mark.parametrize("compare,west", [("province", [0, 5, 0]), ("side_total", [5, 0, 0])])
+def test_a_nile_compare_provinces_or_side_totals(compare, west):
+    variant = with_rulings(nile_compare=compare)
+    sheet = score_position(variant, state_of(_nile_position(), variant))
+    nile = next(i for i in sheet.items if i.key == "nile_sides")
+    assert list(nile.details["nile_sides_west"]) == west
+    assert "nile_sides_east" not in nile.details  # ABU has no pyramid: nobody scores the east
+
+
+def test_a_nile_minimum_pyramids():
+    variant = with_rulings(nile_min_pyramids=0)
+    sheet = score_position(variant, state_of(_nile_position(), variant))
+    nile = next(i for i in sheet.items if i.key == "nile_sides")
+    assert list(nile.details["nile_sides_east"]) == [0, 0, 5]  # 0 pyramids now wins the east
+
+
+@pytest.mark.parametrize("finite,top", [(True, 2), (False, 13)])
+def test_a_supply_finite_or_unlimited(finite, top):
+    variant = with_rulings(finite_supply=finite)
+    expected = 45 if finite else UNLIMITED
+    assert Game(variant, 4, 0).state.supply_farmers == expected
+    # 13 of the 15 stones lie on the board: only 2 are left to buy, unless supplies are unlimited
+    unowned = {name: {"stones": 2} for name in ("Buto", "Mendes", "Avaris", "Kharga", "Sawu", "Abu")}
+    unowned["Dakhla"] = {"stones": 1}
+    players = seats(4)
+    players[RED].update(gold=100, provinces={"Berenike": {}})
+    game = game_of(players, variant, unowned=unowned)
+    run(game, ["market"], [0])  # BERENIKE: 1 card may be bought; no fields
+    assert game.pending.kind == "buy_stones" and max(game.pending.options) == top  # 13 stones cost 91
+
+
+@pytest.mark.parametrize("counts,red,black", [(False, 6, 4), (True, 4, 6)])
+def test_a_theftgold_held_theft_card_in_the_gold_ranking(counts, red, black):
+    variant = with_rulings(theft_counts_in_gold=counts)
+    players = seats(3)
+    players[RED].update(gold=10, theft=1)
+    players[BLACK].update(gold=8)
+    sheet = score_position(variant, state_of(players, variant), final=True)
+    assert [sheet.points(p)["gold_ranking"] for p in (RED, BLACK, BLUE)] == [red, black, 2]
+
+
+@pytest.mark.parametrize("cards,top", [(False, 2), (True, 5)])
+def test_a_offercards_cards_as_gold_in_the_offering(cards, top):
+    variant = with_rulings(cards_in_offering=cards)
+    players = seats(3, gold=2)
+    players[RED]["hand"] = {"master_of_farmers": 2, "upper_lower": 1}
+    game = game_of(players, variant)
+    run(game, ["offering"])
+    assert max(o[1] for o in game.pending.options) == top
+    if cards:
+        feed(game, [("gold", 5, 0), ("gold", 1, 0), ("gold", 1, 0)])
+        while game.pending is not None and game.pending.kind == "sell":
+            feed(game, [game.pending.options[0]])
+        red = game.state.players[RED]
+        assert red.gold == 0 and game.state.offering_level == 2  # 7
+        assert game.state.start_player == RED
+
+
+@pytest.mark.parametrize("scope,rebid", [("one_rebid", False), ("whole_phase", True)])
+def test_a_bribery_one_rebid_or_the_whole_phase(scope, rebid):
+    variant = with_rulings(bribery_scope=scope)
+    players = seats(3, gold=30)
+    players[RED]["hand"] = {"bribery": 1}
+    players[BLACK]["hand"] = {"bribery": 1}
+    buto = pid("Buto")
+    game = game_of(players, variant)
+    game.state.on_auction = [buto, pid("Mendes"), pid("Avaris")]
+    run(game, ["auction"], [
+        (buto, 1, ()), (buto, 3, ()), (pid("Avaris"), 0, ()),
+        Ask(RED, "bid", (buto, 6, (BRIBERY,))),
+        Ask(BLACK, "bid", (buto, 10, (BRIBERY,))),
+    ])
+    request = game.pending
+    assert request.player == RED
+    same = [o for o in request.options if o[0] == buto]
+    if rebid:
+        assert same and all(o[2] == () for o in same)  # no second card needed
+        assert sorted(o[1] for o in same) == [15, 21, 28]
+    else:
+        assert same == []
+
+
+@pytest.mark.parametrize("at_harvest,points", [(False, 0), (True, 6)])
+def test_a_templeharvest_temples_score_at_every_harvest(at_harvest, points):
+    variant = with_rulings(temples_score_at_harvest=at_harvest)
+    players = seats(3)
+    players[RED]["provinces"] = {"Damanhur": {"farmers": 1}}
+    game = game_of(players, variant, offering_level=3)
+    run(game, ["harvest"])
+    red = game.state.players[RED]
+    assert red.gold == 3 and red.score == points  # 2 temples x level 3
