@@ -91,9 +91,9 @@ def test_every_problem_is_reported_naming_its_key():
         "start_player: no player named 'green' (players: red, black, blue)",
     ]
     for text in expected:
-        assert any(p.startswith(text) for p in problems), (text, problems)
+        assert any(p.startswith("case.toml: " + text) for p in problems), (text, problems)
     assert len(problems) == len(expected)
-    assert message.startswith("case.toml: 10 problems in the position")
+    assert message.startswith("10 problems in the position case.toml\n")
 
 
 def test_players_count_and_supplies_checked():
@@ -195,5 +195,7 @@ def test_cli_score_errors_are_one_message_and_exit_2(_cli, tmp_path):
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith("error: ") and expected in result.stderr
         assert "Traceback" not in result.output
-    result = _cli(bad)
-    assert "players[0].gold: -2 is less than the minimum of 0" in result.stderr
+    result = _cli(bad)  # every problem, each with its line
+    assert result.stderr.startswith("error: 2 problems in the position")
+    assert f"{bad}:2: players[0].gold: -2 is less than the minimum of 0" in result.stderr
+    assert f"{bad}:3: players[0].provinces.Atlantis: no province named" in result.stderr

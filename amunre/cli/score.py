@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from amunre.position import PLAY_BONUS, position_from_data, read_position_data, score_position
+from amunre.position import PLAY_BONUS, position_from_data, read_position_raw, score_position
 from amunre.variants import load_variant
 
 
@@ -53,11 +53,11 @@ def _label(variant, sub: str) -> str:
 @click.option("--sell-cards", is_flag=True, help="Players sell all their cards before the gold ranking.")
 def command(position, variant_name, final, as_json, play_bonus, sell_cards):
     """Score the holdings in a POSITION file (TOML or JSON) and show each player's points per item."""
-    data = read_position_data(position)
+    data, lines = read_position_raw(position)
     if variant_name is None:
         variant_name = data.get("variant") if isinstance(data.get("variant"), str) else "classic2003"
     variant = load_variant(variant_name)
-    pos = position_from_data(data, variant, source=str(position))
+    pos = position_from_data(data, variant, source=str(position), lines=lines)
     sheet = score_position(variant, pos.state, play_bonus=play_bonus, final=final,
                            sell_cards=sell_cards, names=pos.names)
     if as_json:
