@@ -9,6 +9,9 @@ from pathlib import Path
 
 import attrs
 import pytest
+import tomli_w
+from hypothesis import given
+from hypothesis import strategies as st
 
 from amunre import docgen
 from amunre.errors import UnknownVariantError, VariantError
@@ -469,6 +472,41 @@ def test_key_lines_of_the_shipped_file():
         last = [p for p in path if isinstance(p, str)][-1]
         assert last in source[line - 1], (format_path(path), line)
     assert source[lines[("phases", 1, "params", "bid_spaces")] - 1].startswith("bid_spaces")
+
+
+KEYS = st.text(alphabet="abz_-. 09", min_size=1, max_size=6)
+SCALARS = st.one_of(
+    st.integers(-10**6, 10**6), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(alphabet="ab #'\"\\=[]{},\n", max_size=8), st.lists(st.integers(0, 9), max_size=4),
+)
+TABLES = st.recursive(
+    st.dictionaries(KEYS, SCALARS, max_size=4),
+    lambda inner: st.dictionaries(KEYS, st.one_of(SCALARS, inner, st.lists(inner, min_size=1, max_size=3)),
+                                  max_size=4),
+    max_leaves=20,
+)
+
+
+def _paths(data, prefix=()):
+    for key, value in data.items():
+        path = prefix + (key,)
+        yield path, key
+        if isinstance(value, dict):
+            yield from _paths(value, path)
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for i, element in enumerate(value):
+                yield from _paths(element, path + (i,))
+
+
+@given(TABLES, st.booleans())
+def test_key_lines_finds_every_key_tomli_w_writes(data, multiline):
+    text = tomli_w.dumps(data, multiline_strings=multiline)
+    lines = key_lines(text)
+    source = text.splitlines()
+    for path, key in _paths(data):
+        assert path in lines, (format_path(path), text)
+        written = source[lines[path] - 1]
+        assert key in written or key in written.replace("\\", ""), (format_path(path), written)
 
 
 def test_format_and_parse_paths():
