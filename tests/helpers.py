@@ -105,7 +105,3 @@ def finish(game: Game, choose=lambda request: request.options[0]) -> list:
         game.answer(choose(game.pending))
     return seen
 
-
-def bids(request) -> set:
-    """(province, amount) pairs of a bid request's options without cards played."""
-    return {(c, a) for c, a, played in request.options if not played}

@@ -7,7 +7,7 @@ white (0..3) clockwise.
 
 import pytest
 from helpers import (
-    BLACK, BLUE, RED, WHITE, Ask, bids, card, classic, feed, finish, game_of, pid, run, seats, state_of,
+    BLACK, BLUE, RED, WHITE, Ask, card, classic, feed, finish, game_of, pid, run, seats, state_of,
 )
 from hypothesis import given
 from hypothesis import strategies as st
