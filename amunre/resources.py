@@ -1,12 +1,13 @@
 """Find the data shipped with the package: variant files, board files and JSON schemas.
 
 In a source checkout they live in the top-level `variants/` and `schemas/` folders; after
-`pip install .` the same folders are installed as `amunre.variants` and `amunre.schemas`.
+`pip install .` the same folders are installed inside the package as the data packages
+`amunre._variants` and `amunre._schemas` (see pyproject.toml).
 """
 
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 import json
 from functools import cache
 from pathlib import Path
@@ -15,24 +16,27 @@ _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(package: str, source_name: str) -> Path:
+    # An installed data folder has no __init__.py: it is a namespace package, whose
+    # search locations name the folder itself.
     try:
-        found = importlib.resources.files(package)
-        path = Path(str(found))
+        spec = importlib.util.find_spec(package)
+    except ModuleNotFoundError:
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(location)
         if path.is_dir():
             return path
-    except (ModuleNotFoundError, TypeError):
-        pass
     return _SOURCE_ROOT / source_name
 
 
 def variants_dir() -> Path:
     """The folder holding the shipped variant files (editions, `house/`, boards)."""
-    return _folder("amunre.variants", "variants")
+    return _folder("amunre._variants", "variants")
 
 
 def schemas_dir() -> Path:
     """The folder holding the shipped JSON schemas."""
-    return _folder("amunre.schemas", "schemas")
+    return _folder("amunre._schemas", "schemas")
 
 
 @cache

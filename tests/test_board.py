@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import attrs
@@ -303,19 +302,6 @@ def test_board_with_only_required_fields(tmp_path):
 # -- the shipped data after a plain install ---------------------------------------------
 
 
-def _data_folder_shadowed() -> bool:
-    """True while pyproject installs a data folder as a package whose name a module of the
-    same name in amunre/ already takes (`variants/` as `amunre.variants` next to
-    `amunre/variants.py`): Python then imports the module, and `importlib.resources` cannot
-    open the folder."""
-    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    mapped = config.get("tool", {}).get("setuptools", {}).get("package-dir", {})
-    return any(
-        name.startswith("amunre.") and (REPO / "amunre" / f"{name.rsplit('.', 1)[1]}.py").exists()
-        for name in mapped
-    )
-
-
 def _offline_build_possible() -> bool:
     """A wheel can be built without fetching anything (setuptools has bdist_wheel)."""
     if importlib.util.find_spec("wheel") is not None:
@@ -346,13 +332,6 @@ print("ok", v.id, sorted(available_variants()))
 """
 
 
-@pytest.mark.xfail(
-    _data_folder_shadowed(), strict=True,
-    reason="pyproject.toml installs variants/ as package `amunre.variants`, which amunre/variants.py "
-           "shadows: after a plain install resources.variants_dir() points at a folder that does not exist "
-           "(also: on Python 3.11 importlib.resources.files() of a folder without __init__.py is a "
-           "MultiplexedPath, and Path(str(...)) of it is not the folder)",
-)
 def test_installed_package_finds_its_data(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
