@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 
 RULES: dict[str, type] = {}
+#: Plug-ins that failed to load: entry-point name -> reason (reported, never fatal).
+BROKEN_PLUGINS: dict[str, str] = {}
 _loaded = False
 
 #: Where a rule id may appear in a variant file.
@@ -33,7 +35,12 @@ def _load_builtin_and_plugins() -> None:
     import amunre.rules  # noqa: F401  (importing registers the built-in modules)
 
     for entry in entry_points(group="amunre.rules"):
-        cls = entry.load()
+        # one broken plug-in must not stop every variant from loading
+        try:
+            cls = entry.load()
+        except Exception as exc:  # noqa: BLE001 - any import error of third-party code
+            BROKEN_PLUGINS[entry.name] = f"{entry.value}: {type(exc).__name__}: {exc}"
+            continue
         RULES.setdefault(entry.name, cls)
 
 
@@ -49,6 +56,8 @@ def get_rule(rule_id: str) -> type:
     try:
         return rules[rule_id]
     except KeyError:
+        broken = BROKEN_PLUGINS.get(rule_id)
+        why = f"; its plug-in failed to load: {broken}" if broken else ""
         raise KeyError(
-            f"unknown rule module {rule_id!r} (available: {', '.join(sorted(rules))})"
+            f"unknown rule module {rule_id!r} (available: {', '.join(sorted(rules))}){why}"
         ) from None
