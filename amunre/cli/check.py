@@ -1,0 +1,69 @@
+"""`amunre check FILE_OR_ID`: run the conformance checks (`amunre.testing`) on a variant."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from amunre.agents import agent_names
+from amunre.errors import AmunreError
+
+
+@click.command("check")
+@click.argument("variant_ref", metavar="FILE_OR_ID")
+@click.option("--games", default=5, show_default=True, type=click.IntRange(1),
+              help="Seeded games per player count and agent kind.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0),
+              help="First seed; the games use SEED, SEED+1, ...")
+@click.option("--players", help="Only these player counts, comma-separated (default: every allowed count).")
+@click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
+              help="Agent kinds to play with, each in every seat.")
+def command(variant_ref, games, seed, players, agent_kinds):
+    """Play seeded games of a variant and check every rule invariant at every step.
+
+    Conservation of gold, cards and pieces, province counts, the offering level, scores,
+    the decision protocol (illegal answers, secret simultaneous answers), determinism and
+    replay: see `python -c "import amunre.testing; help(amunre.testing)"` for the list.
+    Exits 1 with a reproducible description when an invariant fails.
+    """
+    from amunre.testing import ConformanceError, check_variant, load
+
+    variant = load(variant_ref)
+    kinds = [k.strip() for k in agent_kinds.split(",") if k.strip()]
+    for kind in kinds:
+        if kind not in agent_names() or kind == "human":
+            bots = ", ".join(n for n in agent_names() if n != "human")
+            raise AmunreError(f"--agents: {kind!r} cannot play unattended (choose from {bots})")
+    counts = None
+    if players:
+        try:
+            counts = [int(p) for p in players.split(",") if p.strip()]
+        except ValueError:
+            raise AmunreError(f"--players must be whole numbers separated by commas, not {players!r}") from None
+        wrong = [p for p in counts if p not in variant.edition.players]
+        if wrong or not counts:
+            raise AmunreError(f"--players must be among {', '.join(map(str, variant.edition.players))} "
+                              f"for {variant.id}, not {players!r}")
+    show = sys.stderr.isatty()
+    done = [0]
+    total = games * len(kinds) * len(counts or variant.edition.players)
+
+    def progress(record) -> None:
+        done[0] += 1
+        if show:
+            click.echo(f"\r{done[0]}/{total} games", nl=False, err=True)
+
+    click.echo(f"checking {variant.id} ({variant.source}): {games} games per player count and agent, "
+               f"seeds {seed}..{seed + games - 1}")
+    try:
+        report = check_variant(variant, seeds=range(seed, seed + games), agents=kinds, players=counts,
+                               on_progress=progress)
+    except ConformanceError as exc:
+        if show:
+            click.echo("", err=True)
+        click.echo(f"FAILED: {exc}", err=True)
+        sys.exit(1)
+    if show:
+        click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+    click.echo(report.summary())

@@ -1,0 +1,772 @@
+"""Conformance checking for variant files: `check_variant(path_or_id)`.
+
+Shipped inside the package so that a house-rule author can run the same checks on a file of
+their own (`amunre check my_rules.toml`), and the project's test suite runs them over every
+file in `variants/`. The checker plays seeded games with the built-in `random` and `greedy`
+agents for every player count the variant allows, and checks the game step by step: before
+every decision, at the phase, round and scoring events, and once the game is over. The first
+violation stops everything with a `ConformanceError` naming the variant, the player count,
+the agents, the seed, the decision number and the invariant, so the game can be rerun with
+`amunre run --variant ... --players ... --seed ... --agents ...`.
+
+Invariants (the id in brackets appears in the error message):
+
+Conservation
+  [gold-bank]      total gold held by the players == starting gold x players
+                   + gold the bank gave (`bank_given`) - gold paid to the bank (`bank_paid`).
+  [gold-events]    the `pay` events add up to `bank_paid` and the `gold` events to
+                   `bank_given`: every payment (bids, purchases, offerings) and every receipt
+                   (income, sales, free gold, thefts) is reported.
+  [gold-player]    each player's gold == starting gold + what the events say they received
+                   - what they paid: gold never moves between players outside the bank.
+  [gold-negative]  no player's gold is ever negative; no gold lying on a province is negative.
+  [cards]          every card of the deck (`components.deck`, kind by kind, `deck_size` in
+                   all) is in exactly one place: draw pile, discard pile, face up in play,
+                   a hand, or face down on a province. No hand count is negative.
+  [theft]          theft cards per player stay between 0 and `theft_cards_per_player`.
+  [supply]         farmers, stones, single and double pyramids: pieces on the board + supply
+                   == the component count (with `rulings.finite_supply`), and no count is
+                   ever negative (always).
+  [fields]         farmers on a province's field spaces never exceed its fields; farmers only
+                   stand in owned provinces.
+
+Structure
+  [provinces]      `owner` and the players' province lists agree; no province is held twice.
+  [province-count] within a kingdom, at the start of round r (0-based) every player holds r
+                   provinces; during the round r or r+1; at every phase boundary all players
+                   hold the same number.
+  [scoring-count]  at each kingdom's scoring every player holds `rounds_per_kingdom`
+                   provinces (checked at the `scoring` event, before any item scores).
+  [transition]     when a new kingdom starts nobody owns a province and no farmer is on the
+                   board (R-GAME-05).
+  [level]          the offering level is 0 before the first offering and within
+                   1..max level of the offering rule after it.
+  [start-player]   the start player is one of the players; `kingdom` and `round` are in range.
+  [score]          scores never decrease, and each score equals the sum of its breakdown.
+  [game-shape]     the game ends within `max_decisions`; it went through every kingdom, every
+                   round and every scoring; `state.finished` is set and the winners are the
+                   players with the best (points, pyramids, stones).
+
+Protocol
+  [options]        a pending decision names a player of the game, has a non-empty list of
+                   distinct options, and every option survives the JSON round trip of the
+                   log (what a log records can be answered back).
+  [illegal-answer] at sampled decisions, answers that are not options (a foreign tuple, an
+                   option of the wrong type, an out-of-range number) raise
+                   `IllegalAnswerError`, and the state, the pending request and the answer
+                   list are unchanged (state compared as `to_dict()` before and after).
+  [simultaneous]   while a batch of simultaneous requests is collected (the offering), the
+                   state does not change and no event other than the answer is emitted
+                   between two requests of the batch; and the later requests do not depend
+                   on the earlier answers: replaying the game with a different first answer
+                   gives the same state and the same next request (player, kind, options,
+                   context).
+
+Determinism and replay
+  [determinism]    the same seed with the same agents gives the identical JSONL log.
+  [replay]         the JSONL log, written out and read back, replays (`gamelog.replay_lines`)
+                   to the identical log and the same final state; answering the logged answers
+                   with no listener attached gives the same final state too.
+  [round-trip]     at sampled decisions and at the end, `GameState.to_dict()` survives
+                   `json.dumps`/`json.loads` and `from_dict` unchanged, and `clone()` equals
+                   the state.
+
+Golden playthroughs: `playthrough(variant)` writes a readable transcript of one seeded greedy
+game; `python -m amunre.testing --regenerate-playthroughs DIR` rewrites one per shipped
+variant (the project keeps them in tests/playthroughs/).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from amunre.agents import make_agents
+from amunre.decisions import from_json_value, to_json_value
+from amunre.engine import Game, play_game
+from amunre.errors import AmunreError, IllegalAnswerError, VariantError
+from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
+from amunre.model import CARD_ID, CARD_KINDS, Variant
+from amunre.state import GameState
+
+__all__ = [
+    "CheckReport", "ConformanceError", "GameChecker", "check_variant", "load", "playthrough",
+    "regenerate_playthroughs",
+]
+
+#: Events emitted between two rules run: the state is whole when they arrive.
+BOUNDARY_EVENTS = frozenset({"phase", "round", "kingdom", "scoring", "final_scoring", "game_end"})
+
+
+class ConformanceError(AssertionError):
+    """An invariant failed. The message says where, and how to rerun that game."""
+
+    def __init__(self, message: str, invariant: str = ""):
+        super().__init__(message)
+        self.invariant = invariant
+
+
+def load(path_or_id) -> Variant:
+    """The Variant for a shipped id, a file path, or a Variant (returned as is).
+
+    Every problem with the input becomes an `AmunreError` (unknown id, unreadable file,
+    broken TOML, missing keys), never a traceback.
+    """
+    if isinstance(path_or_id, Variant):
+        return path_or_id
+    from amunre.variants import load_variant
+
+    try:
+        return load_variant(path_or_id)
+    except AmunreError:
+        raise
+    except Exception as exc:  # e.g. TOML syntax errors, unreadable files, missing tables
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise VariantError([f"{path_or_id}: cannot load the variant ({what})"]) from None
+
+
+def _key(value) -> str:
+    """Type-exact identity of an answer as the log records it (True != 1 != 1.0)."""
+    return json.dumps(to_json_value(value), sort_keys=True)
+
+
+class _CheckedGame(Game):
+    """A plain Game that its checker can see while the constructor already plays the setup."""
+
+    def __init__(self, checker, *args):
+        checker.game = self
+        super().__init__(*args)
+
+
+class GameChecker:
+    """Drives one Game and checks every invariant at every step.
+
+    Use `step(choice)` instead of `game.answer(choice)`; call `check()` whenever a decision
+    is pending (step does it for the next one), and `finish()` once the game is over.
+    `illegal_every` / `roundtrip_every`: check illegal answers / the JSON round trip at every
+    n-th decision (0: never). `counterfactual`: replay simultaneous batches with another
+    first answer.
+    """
+
+    def __init__(self, variant: Variant, n_players: int, seed: int, agent: str = "?",
+                 illegal_every: int = 7, roundtrip_every: int = 50, counterfactual: bool = True,
+                 max_decisions: int = 20000):
+        self.variant = variant
+        self.n = n_players
+        self.seed = seed
+        self.agent = agent
+        self.illegal_every = illegal_every
+        self.roundtrip_every = roundtrip_every
+        self.counterfactual = counterfactual
+        self.max_decisions = max_decisions
+        comp = variant.components
+        self.start_gold = comp.starting_gold
+        self.deck = [comp.deck.get(kind, 0) for kind in CARD_KINDS]
+        unknown = sorted(set(comp.deck) - set(CARD_ID))
+        if unknown:
+            raise VariantError([f"{variant.source}: components.deck names unknown card kinds {unknown}"])
+        self.events: list[dict] = []
+        self._event: str | None = None  # the boundary event being checked, if any
+        # ledgers kept from the events
+        self.paid = [0] * n_players
+        self.received = [0] * n_players
+        self.rounds_started = 0
+        self.kingdoms_seen = 0
+        self.rounds_seen = 0
+        self.scorings = 0
+        self.level_seen = False
+        self.in_scoring = False
+        self.last_scores = [0] * n_players
+        # counts
+        self.decisions = 0
+        self.illegal_checks = 0
+        self.batches = 0
+        self.counterfactuals = 0
+        self._batch: list[tuple[int, int]] | None = None  # (decision index, player) of the open batch
+        self._batch_kind = None
+        self._events_mark = 0
+        self.game: Game = _CheckedGame(self, variant, n_players, seed, [self._on_event])
+        levels = [rule.max_level() for rule in self.game.phases if hasattr(rule, "max_level")]
+        self.max_level = max(levels) if levels else 0
+        if self.game.pending is not None:
+            self.check()
+
+    # -- reporting ----------------------------------------------------------------------
+    def fail(self, invariant: str, detail: str):
+        game = self.game
+        request = game.pending
+        if self._event is not None:  # raised by a listener, while the engine runs
+            where = f"after {len(game.answers)} decisions, at the {self._event!r} event ({game.phase_name})"
+        elif request is not None:
+            where = (f"decision {len(game.answers) + 1} ({game.phase_name}: {request.kind!r} "
+                     f"for player {request.player})")
+        else:
+            where = f"after {len(game.answers)} decisions ({game.phase_name})"
+        source = self.variant.source or self.variant.id
+        if self.agent in ("random", "greedy"):
+            rerun = f"amunre run --variant {source} --players {self.n} --seed {self.seed} --agents {self.agent}"
+        else:
+            shown = json.dumps([to_json_value(a) for a in game.answers])
+            rerun = f"Game(load({source!r}), {self.n}, {self.seed}) answered with {shown}"
+        raise ConformanceError(
+            f"{self.variant.id} [{source}], {self.n} players, agents {self.agent}, seed {self.seed}, {where}: "
+            f"invariant [{invariant}] failed: {detail}\n  rerun: {rerun}",
+            invariant,
+        )
+
+    # -- events -------------------------------------------------------------------------
+    def _on_event(self, event: dict) -> None:
+        self.events.append(event)
+        kind = event["event"]
+        if kind == "pay":
+            self.paid[event["player"]] += event["amount"]
+        elif kind == "gold":
+            self.received[event["player"]] += event["amount"]
+        elif kind == "level":
+            self.level_seen = True
+        elif kind in BOUNDARY_EVENTS:
+            self._event = kind
+            try:
+                self._on_boundary(kind, event)
+            finally:
+                self._event = None
+
+    def _on_boundary(self, kind: str, event: dict) -> None:
+        state = self.game.state
+        owned = [len(p.provinces) for p in state.players]
+        if kind == "kingdom":
+            self.kingdoms_seen += 1
+            self.rounds_started = 0
+            self.in_scoring = False
+            if any(owned) or any(p.owner is not None for p in state.provinces):
+                self.fail("transition", f"a new kingdom starts with provinces owned (counts {owned})")
+            if any(p.farmers or p.free_farmers for p in state.provinces):
+                self.fail("transition", "a new kingdom starts with farmers on the board")
+        elif kind == "round":
+            self.rounds_seen += 1
+            if any(c != self.rounds_started for c in owned):
+                self.fail("province-count", f"round {self.rounds_started + 1} starts with province counts "
+                                            f"{owned}, expected {self.rounds_started} each")
+            self.rounds_started += 1
+        elif kind == "scoring":
+            self.scorings += 1
+            self.in_scoring = True
+            need = self.variant.edition.rounds_per_kingdom
+            if self.rounds_started != need:
+                self.fail("scoring-count", f"scoring after {self.rounds_started} rounds, expected {need}")
+            if any(c != need for c in owned):
+                self.fail("scoring-count", f"at the scoring the players hold {owned} provinces, expected {need} each")
+        elif kind == "final_scoring":
+            self.in_scoring = True
+        if len(set(owned)) > 1:
+            self.fail("province-count", f"at a phase boundary ({kind}) the players hold {owned} provinces")
+        self.check_state()
+
+    # -- the checks ---------------------------------------------------------------------
+    def check_state(self) -> None:
+        """Conservation and structure: cheap enough for every step."""
+        state, comp, n = self.game.state, self.variant.components, self.n
+        players = state.players
+        # gold
+        golds = [p.gold for p in players]
+        if any(g < 0 for g in golds):
+            self.fail("gold-negative", f"player gold {golds}")
+        expected = self.start_gold * n + state.bank_given - state.bank_paid
+        if sum(golds) != expected:
+            self.fail("gold-bank", f"players hold {sum(golds)} gold but starting gold {self.start_gold}x{n} "
+                                   f"+ given {state.bank_given} - paid {state.bank_paid} = {expected}")
+        if sum(self.paid) != state.bank_paid or sum(self.received) != state.bank_given:
+            self.fail("gold-events", f"events report {sum(self.paid)} paid and {sum(self.received)} given, the "
+                                     f"bank counted {state.bank_paid} paid and {state.bank_given} given")
+        for i, p in enumerate(players):
+            if p.gold != self.start_gold + self.received[i] - self.paid[i]:
+                self.fail("gold-player", f"player {i} holds {p.gold} gold, the events say "
+                                         f"{self.start_gold} + {self.received[i]} - {self.paid[i]}")
+        provs = state.provinces
+        if any(pr.gold < 0 for pr in provs):
+            self.fail("gold-negative", "negative gold lying on a province")
+        # cards, kind by kind
+        counts = [0] * len(CARD_KINDS)
+        for pile in (state.deck, state.discard, state.in_play):
+            for card in pile:
+                counts[card] += 1
+        for pr in provs:
+            for card in pr.cards:
+                counts[card] += 1
+        for i, p in enumerate(players):
+            if any(c < 0 for c in p.hand):
+                self.fail("cards", f"player {i} holds a negative number of cards: {p.hand}")
+            for k, c in enumerate(p.hand):
+                counts[k] += c
+            if not 0 <= p.theft <= comp.theft_cards_per_player:
+                self.fail("theft", f"player {i} holds {p.theft} theft cards (0..{comp.theft_cards_per_player})")
+        if counts != self.deck:
+            diff = {CARD_KINDS[k]: counts[k] - self.deck[k] for k in range(len(counts)) if counts[k] != self.deck[k]}
+            self.fail("cards", f"cards found minus cards in the deck, by kind: {diff} "
+                               f"({sum(counts)} found, deck size {comp.deck_size})")
+        # pieces
+        board = self.variant.board.provinces
+        farmers = sum(pr.farmers + pr.free_farmers for pr in provs)
+        stones = sum(pr.stones for pr in provs)
+        singles = sum(pr.pyramids for pr in provs)
+        doubles = sum(pr.doubles for pr in provs)
+        pieces = (("farmers", farmers, state.supply_farmers, comp.farmers),
+                  ("stones", stones, state.supply_stones, comp.stones),
+                  ("pyramids", singles, state.supply_pyramids, comp.pyramids),
+                  ("double pyramids", doubles, state.supply_doubles, comp.double_pyramids))
+        finite = self.variant.rulings.finite_supply
+        for name, on_board, supply, total in pieces:
+            if supply < 0 or on_board < 0:
+                self.fail("supply", f"{name}: {on_board} on the board, {supply} in the supply")
+            if finite and on_board + supply != total:
+                self.fail("supply", f"{name}: {on_board} on the board + {supply} in the supply != {total}")
+        for i, pr in enumerate(provs):
+            if min(pr.farmers, pr.free_farmers, pr.stones, pr.pyramids, pr.doubles) < 0:
+                self.fail("supply", f"negative pieces in province {i} ({board[i].name})")
+            if pr.farmers > board[i].fields:
+                self.fail("fields", f"{pr.farmers} farmers on the {board[i].fields} fields of {board[i].name}")
+            if pr.owner is None and (pr.farmers or pr.free_farmers):
+                self.fail("fields", f"farmers stand in {board[i].name}, which nobody owns")
+        # provinces
+        seen = {}
+        for i, p in enumerate(players):
+            for pid in p.provinces:
+                if pid in seen:
+                    self.fail("provinces", f"province {pid} held by players {seen[pid]} and {i}")
+                seen[pid] = i
+                if provs[pid].owner != i:
+                    self.fail("provinces", f"player {i} lists {board[pid].name} but its owner is {provs[pid].owner}")
+        for pid, pr in enumerate(provs):
+            if pr.owner is not None and seen.get(pid) != pr.owner:
+                self.fail("provinces", f"{board[pid].name} is owned by {pr.owner} but not in their list")
+        owned = [len(p.provinces) for p in players]
+        if self.in_scoring:
+            need = self.variant.edition.rounds_per_kingdom
+            if any(c != need for c in owned):
+                self.fail("scoring-count", f"during the scoring the players hold {owned} provinces, expected {need}")
+        elif self.rounds_started and any(c not in (self.rounds_started - 1, self.rounds_started) for c in owned):
+            self.fail("province-count", f"in round {self.rounds_started} the players hold {owned} provinces")
+        # level, start player, indexes
+        level = state.offering_level
+        low = 1 if self.level_seen else 0
+        high = self.max_level if self.level_seen else 0
+        if not low <= level <= high:
+            self.fail("level", f"offering level {level}, expected {low}..{high}")
+        if not 0 <= state.start_player < n:
+            self.fail("start-player", f"start player {state.start_player} with {n} players")
+        edition = self.variant.edition
+        if not 0 <= state.kingdom < len(edition.kingdoms) or not 0 <= state.round < edition.rounds_per_kingdom:
+            self.fail("start-player", f"kingdom {state.kingdom}, round {state.round} out of range")
+        # scores
+        for i, p in enumerate(players):
+            if p.score < self.last_scores[i]:
+                self.fail("score", f"player {i}'s score fell from {self.last_scores[i]} to {p.score}")
+            if p.score != sum(p.breakdown.values()):
+                self.fail("score", f"player {i} scores {p.score} but the breakdown adds up to "
+                                   f"{sum(p.breakdown.values())}")
+            self.last_scores[i] = p.score
+
+    def check(self) -> None:
+        """Everything checked while a decision is pending."""
+        game = self.game
+        request = game.pending
+        step = len(game.answers)
+        if step > self.max_decisions:
+            self.fail("game-shape", f"no end after {self.max_decisions} decisions")
+        if not 0 <= request.player < self.n:
+            self.fail("options", f"decision for player {request.player}")
+        options = request.options
+        if not options:
+            self.fail("options", "a decision is asked with no legal option")
+        self.check_state()
+        if self.illegal_every and step % self.illegal_every == 0:
+            self.check_illegal(self.check_options())
+        if self.roundtrip_every and step % self.roundtrip_every == 0:
+            self.check_roundtrip()
+
+    def check_options(self) -> list[str]:
+        """Options are distinct and survive the log's JSON round trip; returns their keys."""
+        keys = [_key(o) for o in self.game.pending.options]
+        if len(set(keys)) != len(keys):
+            self.fail("options", f"duplicate options: {sorted({k for k in keys if keys.count(k) > 1})[:5]}")
+        for option, key in zip(self.game.pending.options, keys):
+            back = from_json_value(json.loads(key))
+            if _key(back) != key or back != option:
+                self.fail("options", f"option {option!r} does not survive the log's JSON round trip")
+        return keys
+
+    def illegal_candidates(self, keys: list[str]) -> list:
+        """Answers that are not options: foreign values, wrong types, out-of-range numbers."""
+        options = self.game.pending.options
+        candidates: list = [("not-an-option",), "not-an-option", -1, 10**6]
+        sample = next((o for o in options if o is not None), None)
+        if sample is None or isinstance(sample, bool):
+            candidates += [0, "None"]
+        elif isinstance(sample, int):
+            top = max(o for o in options if isinstance(o, int) and not isinstance(o, bool))
+            candidates += [float(sample), str(sample), True, top + 1000]
+        elif isinstance(sample, str):
+            candidates += [(sample,), sample.upper() + "?"]
+        elif isinstance(sample, tuple):
+            candidates += [tuple(str(x) for x in sample), sample + (0,), sample[:-1]]
+            if sample and isinstance(sample[0], int):
+                candidates.append((sample[0] + 1000,) + sample[1:])
+                candidates.append((float(sample[0]),) + sample[1:])
+        known = set(keys)
+        return [c for c in candidates if _key(c) not in known]
+
+    def check_illegal(self, keys: list[str]) -> None:
+        game = self.game
+        request = game.pending
+        before = game.state.to_dict()
+        answers = len(game.answers)
+        tried = []
+        for bad in self.illegal_candidates(keys):
+            self.illegal_checks += 1
+            tried.append(bad)
+            try:
+                game.answer(bad)
+            except IllegalAnswerError:
+                pass
+            except ConformanceError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any other error is the violation
+                self.fail("illegal-answer", f"answer {bad!r} raised {type(exc).__name__}: {exc} "
+                                            f"instead of IllegalAnswerError")
+            else:
+                self.fail("illegal-answer", f"answer {bad!r} was accepted")
+            if game.pending is not request or len(game.answers) != answers:
+                self.fail("illegal-answer", f"answer {bad!r} was refused but moved the game on")
+        if game.state.to_dict() != before:
+            self.fail("illegal-answer", f"the refused answers {tried!r} changed the state")
+
+    def check_roundtrip(self) -> None:
+        state = self.game.state
+        data = state.to_dict()
+        text = json.dumps(data, sort_keys=True)
+        again = GameState.from_dict(json.loads(text))
+        if json.dumps(again.to_dict(), sort_keys=True) != text:
+            self.fail("round-trip", "GameState.from_dict(json(to_dict())) differs from the state")
+        if state.clone() != state:
+            self.fail("round-trip", "state.clone() differs from the state")
+
+    # -- answering ----------------------------------------------------------------------
+    def step(self, choice) -> None:
+        """Answer the pending decision with `choice` (which must be legal) and check."""
+        game = self.game
+        request = game.pending
+        index = len(game.answers)
+        before = game.state.to_dict() if request.simultaneous else None
+        mark = len(self.events)
+        try:
+            game.answer(choice)
+        except IllegalAnswerError as exc:
+            self.fail("options", f"answer {choice!r}, taken from the options, was refused: {exc}")
+        self.decisions += 1
+        nxt = game.pending
+        if request.simultaneous:
+            if self._batch is None or self._batch_kind != request.kind:
+                self._batch = [(index, request.player)]
+                self._batch_kind = request.kind
+                self.batches += 1
+            else:
+                self._batch.append((index, request.player))
+            continuing = (nxt is not None and nxt.simultaneous and nxt.kind == request.kind
+                          and all(nxt.player != p for _, p in self._batch))
+            if continuing:
+                shown = [e["event"] for e in self.events[mark:] if e["event"] not in ("answer", "decision")]
+                if shown:
+                    self.fail("simultaneous", f"events {shown} emitted while a simultaneous "
+                                              f"{request.kind!r} batch is collected")
+                if game.state.to_dict() != before:
+                    self.fail("simultaneous", f"player {request.player}'s secret {request.kind!r} answer "
+                                              f"changed the state before the reveal")
+                if self.counterfactual and len(self._batch) == 1:
+                    self.check_counterfactual(index, request.options)
+            else:
+                self._batch = None
+        else:
+            self._batch = None
+        if nxt is not None:
+            self.check()
+
+    def check_counterfactual(self, index: int, options: list) -> None:
+        """Replay with another answer at `index` (the first of a batch): nothing may differ."""
+        game = self.game
+        answers = list(game.answers)
+        actual = answers[index]
+        other = options[-1] if _key(options[-1]) != _key(actual) else options[0]
+        alt = Game(self.variant, self.n, self.seed)
+        for i, answer in enumerate(answers):
+            try:
+                alt.answer(other if i == index else answer)
+            except IllegalAnswerError:
+                self.fail("simultaneous", f"with another secret answer at decision {index + 1}, the answer "
+                                          f"at decision {i + 1} is no longer legal: the options depend on it")
+        self.counterfactuals += 1
+        mine, theirs = game.pending, alt.pending
+        if theirs is None or (theirs.player, theirs.kind) != (mine.player, mine.kind):
+            self.fail("simultaneous", f"another secret answer at decision {index + 1} changes who is asked next")
+        if [_key(o) for o in theirs.options] != [_key(o) for o in mine.options]:
+            self.fail("simultaneous", f"the options depend on the secret answer at decision {index + 1}")
+        if json.dumps(theirs.context, sort_keys=True, default=repr) != json.dumps(mine.context, sort_keys=True, default=repr):
+            self.fail("simultaneous", f"the request's context reveals the secret answer at decision {index + 1}: "
+                                      f"{mine.context!r} vs {theirs.context!r}")
+        if alt.state.to_dict() != game.state.to_dict():
+            self.fail("simultaneous", f"the state depends on the secret answer at decision {index + 1} "
+                                      f"before the reveal")
+
+    # -- the end ------------------------------------------------------------------------
+    def finish(self, agent_names: list[str] | None = None, full_replay: bool = True) -> str:
+        """End-of-game checks, determinism and replay; returns the JSONL log text.
+
+        `full_replay`: replay through `gamelog.replay_lines` (what `amunre replay` runs, which
+        loads the variant again); otherwise the logged answers are replayed in memory on the
+        same Variant object, which is faster and checks the same log and state.
+        """
+        from amunre.engine import winners
+
+        game, state, edition = self.game, self.game.state, self.variant.edition
+        if game.pending is not None:
+            self.fail("game-shape", "finish() called while a decision is pending")
+        self.check_state()
+        if not state.finished:
+            self.fail("game-shape", "the game stopped asking but state.finished is not set")
+        kingdoms = len(edition.kingdoms)
+        if self.kingdoms_seen != kingdoms or self.scorings != kingdoms:
+            self.fail("game-shape", f"{self.kingdoms_seen} kingdoms and {self.scorings} scorings seen, "
+                                    f"expected {kingdoms} of each")
+        if self.rounds_seen != kingdoms * edition.rounds_per_kingdom:
+            self.fail("game-shape", f"{self.rounds_seen} rounds played, expected "
+                                    f"{kingdoms * edition.rounds_per_kingdom}")
+        if sorted(state.winners) != winners(state) or not state.winners:
+            self.fail("game-shape", f"winners {state.winners}, expected {winners(state)}")
+        self.check_roundtrip()
+        agents = agent_names or [self.agent] * self.n
+        text = dumps_lines(log_lines(game, self.events, agents))
+        final = state.to_dict()
+        # the log as written to disk replays to the identical log and the same state
+        lines = [json.loads(line) for line in text.splitlines()]
+        if full_replay:
+            try:
+                replayed, fresh = replay_lines(lines, "log")
+            except AmunreError as exc:
+                self.fail("replay", str(exc))
+        else:
+            recorder = Recorder()
+            replayed = Game(self.variant, lines[0]["players"], lines[0]["seed"], [recorder])
+            for line in lines:
+                if line.get("event") == "answer":
+                    if replayed.pending is None:
+                        self.fail("replay", "the replayed game ended before the log's last answer")
+                    try:
+                        replayed.answer(from_json_value(line["answer"]))
+                    except IllegalAnswerError as exc:
+                        self.fail("replay", f"a logged answer is refused on replay: {exc}")
+            fresh = log_lines(replayed, recorder.events, lines[0]["agents"])
+        if dumps_lines(fresh) != text:
+            self.fail("replay", "the replayed log differs from the original")
+        if replayed.state.to_dict() != final:
+            self.fail("replay", "replaying the log gives a different final state")
+        # the same answers with nobody listening
+        quiet = Game(self.variant, self.n, self.seed)
+        for answer in game.answers:
+            quiet.answer(answer)
+        if quiet.pending is not None or quiet.state.to_dict() != final:
+            self.fail("replay", "the same answers without a listener give a different game")
+        return text
+
+
+class CheckReport:
+    """What `check_variant` did: games and decisions per player count, and how long it took."""
+
+    def __init__(self, variant: Variant):
+        self.variant = variant.id
+        self.source = variant.source
+        self.by_players: dict[int, dict[str, int]] = {}
+        self.games = 0
+        self.decisions = 0
+        self.scorings = 0
+        self.illegal_checks = 0
+        self.batches = 0
+        self.counterfactuals = 0
+        self.seconds = 0.0
+
+    def add(self, checker: GameChecker) -> None:
+        row = self.by_players.setdefault(checker.n, {"games": 0, "decisions": 0})
+        row["games"] += 1
+        row["decisions"] += checker.decisions
+        self.games += 1
+        self.decisions += checker.decisions
+        self.scorings += checker.scorings
+        self.illegal_checks += checker.illegal_checks
+        self.batches += checker.batches
+        self.counterfactuals += checker.counterfactuals
+
+    def summary(self) -> str:
+        lines = [f"{self.variant} ({self.source}): all invariants held"]
+        for n in sorted(self.by_players):
+            row = self.by_players[n]
+            lines.append(f"  {n} players: {row['games']} games, {row['decisions']} decisions")
+        lines.append(
+            f"  {self.games} games, {self.decisions} decisions checked, {self.scorings} scorings, "
+            f"{self.illegal_checks} illegal answers refused, {self.batches} simultaneous batches "
+            f"({self.counterfactuals} replayed with another answer), {self.seconds:.1f} s"
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"CheckReport({self.variant!r}, games={self.games}, decisions={self.decisions})"
+
+
+class GameRecord:
+    """One checked game, handed to `on_progress`."""
+
+    __slots__ = ("game", "players", "agent", "seed", "decisions", "log")
+
+    def __init__(self, checker: GameChecker, log: str):
+        self.game = checker.game
+        self.players = checker.n
+        self.agent = checker.agent
+        self.seed = checker.seed
+        self.decisions = checker.decisions
+        self.log = log
+
+
+def play_checked(variant: Variant, n_players: int, seed: int, agent: str = "random", **options) -> GameChecker:
+    """Play and check one whole game with `agent` in every seat; returns the checker."""
+    checker = GameChecker(variant, n_players, seed, agent, **options)
+    agents = make_agents([agent] * n_players, seed)
+    game = checker.game
+    while game.pending is not None:
+        request = game.pending
+        checker.step(agents[request.player].choose(game, request))
+    return checker
+
+
+def check_variant(path_or_id, seeds: Iterable[int] = range(5), agents: Iterable[str] = ("random", "greedy"),
+                  players: Iterable[int] | None = None, on_progress: Callable[[GameRecord], None] | None = None,
+                  **options) -> CheckReport:
+    """Check a variant (shipped id, file path, or Variant): one game per seed, agent and
+    player count (default: every allowed count). Raises `ConformanceError` at the first
+    violation and an `AmunreError` if the variant cannot be loaded; returns a `CheckReport`.
+    `options` go to `GameChecker` (illegal_every, roundtrip_every, counterfactual, ...).
+    """
+    started = time.perf_counter()
+    variant = load(path_or_id)
+    seeds = list(seeds)
+    counts = list(variant.edition.players) if players is None else list(players)
+    for n in counts:
+        if n not in variant.edition.players:
+            raise AmunreError(f"{variant.id} is played by {list(variant.edition.players)} players, not {n}")
+    report = CheckReport(variant)
+    for n in counts:
+        for a, agent in enumerate(agents):
+            for i, seed in enumerate(seeds):
+                checker = play_checked(variant, n, seed, agent, **options)
+                # the first game of each player count goes through the log file replay
+                text = checker.finish(full_replay=(a == 0 and i == 0))
+                # the same seed and agents, played again by the plain engine, give the same log
+                recorder = Recorder()
+                again = play_game(variant, make_agents([agent] * n, seed), seed, [recorder])
+                if log_lines(again, recorder.events, [agent] * n) != log_lines(checker.game, checker.events, [agent] * n):
+                    checker.fail("determinism", "the same seed and agents gave a different log")
+                report.add(checker)
+                if on_progress is not None:
+                    on_progress(GameRecord(checker, text))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+# -- golden playthroughs ---------------------------------------------------------------
+
+PLAYTHROUGH_SEED = 1
+REGENERATE = "python -m amunre.testing --regenerate-playthroughs tests/playthroughs"
+
+
+def playthrough(path_or_id, players: int | None = None, seed: int = PLAYTHROUGH_SEED) -> str:
+    """A readable transcript of one seeded game with greedy agents (4 players, or the
+    first allowed count): the resolved variant, then every decision and event, one a line."""
+    import tomli_w
+
+    variant = load(path_or_id)
+    allowed = variant.edition.players
+    n = players if players is not None else (4 if 4 in allowed else allowed[0])
+    checker = play_checked(variant, n, seed, "greedy", illegal_every=0, roundtrip_every=0, counterfactual=False)
+    out = [
+        f"# Golden playthrough of {variant.id}: {n} players, seed {seed}, greedy agents.",
+        "# Generated by amunre.testing.playthrough; tests/test_playthroughs.py compares it with a fresh game.",
+        f"# If a rule change is intended, regenerate from the repository root with: {REGENERATE}",
+        "#",
+        "# The resolved variant:",
+    ]
+    resolved = tomli_w.dumps(variant.resolved).rstrip("\n")
+    out += [f"#   {line}".rstrip() for line in resolved.splitlines()]
+    out.append("")
+    names = [p.name for p in variant.board.provinces]
+    for event in checker.events:
+        kind = event["event"]
+        if kind == "decision":
+            continue
+        if kind == "answer":
+            out.append(f"> player {event['player']} {event['kind']} ({event['options']} options): "
+                       f"{json.dumps(event['answer'])}")
+            continue
+        rest = {k: v for k, v in event.items() if k != "event"}
+        for key in ("province", "moved_from"):
+            if isinstance(rest.get(key), int) and not isinstance(rest[key], bool) and 0 <= rest[key] < len(names):
+                rest[key] = f"{rest[key]}:{names[rest[key]]}"
+        if kind == "provinces":
+            rest["provinces"] = [f"{i}:{names[i]}" for i in rest["provinces"]]
+        body = " ".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(rest.items()))
+        out.append(f"  {kind} {body}".rstrip())
+    state = checker.game.state
+    out.append(f"# result: scores {[p.score for p in state.players]}, gold {[p.gold for p in state.players]}, "
+               f"winners {state.winners}, {len(checker.game.answers)} decisions")
+    return "\n".join(out) + "\n"
+
+
+def shipped_variant_files() -> list[Path]:
+    """Every shipped variant file (editions and house rules), found by globbing."""
+    from amunre.resources import variants_dir
+
+    root = variants_dir()
+    files = sorted(root.glob("*.toml")) + sorted(root.glob("house/*.toml"))
+    return [f for f in files if "[edition]" in f.read_text(encoding="utf-8")]
+
+
+def regenerate_playthroughs(folder: Path, files: Iterable[Path] | None = None) -> list[Path]:
+    """Write `<variant id>.txt` into `folder` for every shipped variant; returns the files."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in files if files is not None else shipped_variant_files():
+        variant = load(path)
+        target = folder / f"{variant.id}.txt"
+        target.write_text(playthrough(variant), encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m amunre.testing", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--regenerate-playthroughs", metavar="DIR",
+                        help="rewrite the golden playthrough of every shipped variant into DIR")
+    parser.add_argument("variants", nargs="*", help="variant ids or files to check (as `amunre check`)")
+    args = parser.parse_args(argv)
+    if args.regenerate_playthroughs:
+        for path in regenerate_playthroughs(Path(args.regenerate_playthroughs)):
+            print(f"wrote {path}")
+    for ref in args.variants:
+        print(check_variant(ref).summary())
+    if not args.regenerate_playthroughs and not args.variants:
+        parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

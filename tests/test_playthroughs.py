@@ -1,0 +1,75 @@
+"""Golden playthroughs: one readable transcript per shipped variant in tests/playthroughs/.
+
+Each transcript is a seeded greedy game (`amunre.testing.playthrough`): the resolved
+variant, then every decision (player, number of options, answer) and every event. The test
+fails when a fresh game differs from its transcript, when a shipped variant has none, and
+when a transcript belongs to no variant. After an intended rule change, regenerate them
+from the repository root and review the diff:
+
+    python -m amunre.testing --regenerate-playthroughs tests/playthroughs
+    (or: python tests/test_playthroughs.py)
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+import pytest
+
+from amunre.testing import REGENERATE, load, playthrough, regenerate_playthroughs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import variant_files  # noqa: E402
+
+FOLDER = Path(__file__).resolve().parent / "playthroughs"
+VARIANTS = variant_files()
+
+
+def transcript_path(path: Path) -> Path:
+    return FOLDER / f"{load(path).id}.txt"
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+def test_playthrough_matches(path):
+    golden = transcript_path(path)
+    assert golden.is_file(), f"{path.name} has no golden playthrough {golden}; create it with: {REGENERATE}"
+    expected = golden.read_text(encoding="utf-8")
+    actual = playthrough(path)
+    if actual != expected:
+        diff = "".join(list(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                                 str(golden), "fresh game", n=2))[:60])
+        pytest.fail(f"the game of {path.name} no longer matches {golden.name}; if the change is intended, "
+                    f"regenerate with: {REGENERATE}\n{diff}")
+
+
+def test_every_transcript_belongs_to_a_variant():
+    ids = {load(path).id for path in VARIANTS}
+    stale = sorted(p.name for p in FOLDER.glob("*.txt") if p.stem not in ids)
+    assert not stale, f"transcripts without a variant file: {stale} (delete them or restore the variant)"
+
+
+def test_a_transcript_is_readable_and_complete():
+    text = (FOLDER / "classic2003.txt").read_text(encoding="utf-8")
+    assert REGENERATE in text
+    assert "#   [edition]" in text and 'id = "classic2003"' in text
+    decisions = [line for line in text.splitlines() if line.startswith("> player ")]
+    assert decisions and all(" options): " in line for line in decisions)
+    assert "  scoring " in text and "  game_end " in text
+    assert text.rstrip().splitlines()[-1].startswith("# result: ")
+
+
+def test_a_changed_game_is_noticed(tmp_path):
+    """The comparison really fails: a one-rule change gives a different transcript."""
+    source = (VARIANTS[0].parent / "classic2003.toml").read_text(encoding="utf-8")
+    changed = source.replace("starting_gold = 20", "starting_gold = 21").replace(
+        'board = "board.toml"', f'board = "{(VARIANTS[0].parent / "board.toml").as_posix()}"')
+    path = tmp_path / "classic2003.toml"
+    path.write_text(changed, encoding="utf-8")
+    assert playthrough(path) != (FOLDER / "classic2003.txt").read_text(encoding="utf-8")
+
+
+if __name__ == "__main__":
+    for written in regenerate_playthroughs(FOLDER, VARIANTS):
+        print(f"wrote {written}")
