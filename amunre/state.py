@@ -123,19 +123,9 @@ class GameState:
                 version, internal, gauss = data["rng"]
                 state.rng.setstate((version, tuple(internal), gauss))
             elif name == "players":
-                state.players = []
-                for entry in data["players"]:
-                    p = PlayerState()
-                    for k in PlayerState.__slots__:
-                        setattr(p, k, _copy(entry[k]))
-                    state.players.append(p)
+                state.players = [_restore(PlayerState, entry) for entry in data["players"]]
             elif name == "provinces":
-                state.provinces = []
-                for entry in data["provinces"]:
-                    p = ProvinceState()
-                    for k in ProvinceState.__slots__:
-                        setattr(p, k, _copy(entry[k]))
-                    state.provinces.append(p)
+                state.provinces = [_restore(ProvinceState, entry) for entry in data["provinces"]]
             else:
                 setattr(state, name, _copy(data[name]))
         return state
@@ -147,6 +137,14 @@ class GameState:
         return isinstance(other, GameState) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # mutable
+
+
+def _restore(cls, entry: dict):
+    """A PlayerState or ProvinceState with its slots taken from a `to_dict` entry."""
+    obj = cls()
+    for k in cls.__slots__:
+        setattr(obj, k, _copy(entry[k]))
+    return obj
 
 
 def _plain(value):
