@@ -58,9 +58,9 @@ Protocol
   [simultaneous]   while a batch of simultaneous requests is collected (the offering), the
                    state does not change and no event other than the answer is emitted
                    between two requests of the batch; and the later requests do not depend
-                   on the earlier answers: replaying the game with a different first answer
-                   gives the same state and the same next request (player, kind, options,
-                   context).
+                   on the earlier answers: in each batch one answer (a different position
+                   each time) is replaced by another option in a replay, which must give the
+                   same state and the same next request (player, kind, options, context).
 
 Determinism and replay
   [determinism]    the same seed with the same agents gives the identical JSONL log.
@@ -186,7 +186,6 @@ class GameChecker:
         self.counterfactuals = 0
         self._batch: list[tuple[int, int]] | None = None  # (decision index, player) of the open batch
         self._batch_kind = None
-        self._events_mark = 0
         self.game: Game = _CheckedGame(self, variant, n_players, seed, [self._on_event])
         levels = [rule.max_level() for rule in self.game.phases if hasattr(rule, "max_level")]
         self.max_level = max(levels) if levels else 0
@@ -483,7 +482,9 @@ class GameChecker:
                 if game.state.to_dict() != before:
                     self.fail("simultaneous", f"player {request.player}'s secret {request.kind!r} answer "
                                               f"changed the state before the reveal")
-                if self.counterfactual and len(self._batch) == 1:
+                # one answer per batch is replayed differently, a different position each batch
+                target = 1 + (self.batches - 1) % max(1, self.n - 1)
+                if self.counterfactual and len(self._batch) == target:
                     self.check_counterfactual(index, request.options)
             else:
                 self._batch = None
@@ -493,7 +494,8 @@ class GameChecker:
             self.check()
 
     def check_counterfactual(self, index: int, options: list) -> None:
-        """Replay with another answer at `index` (the first of a batch): nothing may differ."""
+        """Replay with another answer at `index` (the latest, secret, answer of a batch):
+        the next request and the state may not differ."""
         game = self.game
         answers = list(game.answers)
         actual = answers[index]
