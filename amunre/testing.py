@@ -39,8 +39,8 @@ Structure
                    provinces (checked at the `scoring` event, before any item scores).
   [transition]     when a new kingdom starts nobody owns a province and no farmer is on the
                    board (R-GAME-05).
-  [level]          the offering level is 0 before the first offering and within
-                   1..max level of the offering rule after it.
+  [level]          the offering level is within 0..max level of the offering rule, and
+                   at least 1 once a `level` event has announced the first offering.
   [start-player]   the start player is one of the players; `kingdom` and `round` are in range.
   [score]          scores never decrease, and each score equals the sum of its breakdown.
   [game-shape]     the game ends within `max_decisions`; it went through every kingdom, every
@@ -89,6 +89,7 @@ from amunre.engine import Game, play_game
 from amunre.errors import AmunreError, IllegalAnswerError, VariantError
 from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
 from amunre.model import CARD_ID, CARD_KINDS, Variant
+from amunre.registry import get_rule
 from amunre.state import GameState
 
 __all__ = [
@@ -186,9 +187,17 @@ class GameChecker:
         self.counterfactuals = 0
         self._batch: list[tuple[int, int]] | None = None  # (decision index, player) of the open batch
         self._batch_kind = None
+        # the highest offering level: from the offering rule (its `max_level()`, or one more
+        # than its `level_floors`); 0 when no phase sets a level
+        levels = []
+        for spec in variant.phases:
+            rule = get_rule(spec.rule)(spec, variant)
+            if hasattr(rule, "max_level"):
+                levels.append(rule.max_level())
+            elif hasattr(spec.params, "level_floors"):
+                levels.append(len(spec.params.level_floors) + 1)
+        self.max_level = max(levels, default=0)
         self.game: Game = _CheckedGame(self, variant, n_players, seed, [self._on_event])
-        levels = [rule.max_level() for rule in self.game.phases if hasattr(rule, "max_level")]
-        self.max_level = max(levels) if levels else 0
         if self.game.pending is not None:
             self.check()
 
@@ -350,7 +359,7 @@ class GameChecker:
         # level, start player, indexes
         level = state.offering_level
         low = 1 if self.level_seen else 0
-        high = self.max_level if self.level_seen else 0
+        high = self.max_level
         if not low <= level <= high:
             self.fail("level", f"offering level {level}, expected {low}..{high}")
         if not 0 <= state.start_player < n:

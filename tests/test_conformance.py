@@ -369,3 +369,27 @@ def test_docstring_lists_every_invariant_the_checker_can_report():
                   if line.strip().startswith("[")}
     assert raised and raised <= documented, f"undocumented: {raised - documented}"
     assert documented <= raised, f"documented but never checked: {documented - raised}"
+
+
+def test_catches_an_offering_level_out_of_range(monkeypatch):
+    monkeypatch.setattr(offering_module, "level_for", lambda total, floors: len(floors) + 2)
+    assert failure().invariant == "level"
+
+
+def test_catches_a_player_holding_two_provinces_of_a_round(monkeypatch):
+    from amunre.rules import auction
+
+    real = auction.Auction.run
+
+    def run(self, game):
+        yield from real(self, game)
+        state = game.state
+        if state.round == 1:  # player 0's latest province goes to player 1
+            pid = state.players[0].provinces.pop()
+            state.players[1].provinces.append(pid)
+            state.provinces[pid].owner = 1
+
+    monkeypatch.setattr(auction.Auction, "run", run)
+    error = failure()
+    assert error.invariant == "province-count", error
+    assert "[1, 3" in str(error)
