@@ -38,6 +38,7 @@ from cattrs.errors import (
 from amunre.board import PROVINCE_FIELDS, RANGES, Board, Province
 from amunre.errors import UnknownVariantError, VariantError
 from amunre.model import CARD_KINDS, Components, Edition, RuleSpec, Rulings, Variant
+from amunre.rules.base import ROUND_MUST_PROVIDE
 from amunre.registry import all_rules
 from amunre.resources import load_schema, variants_dir
 from amunre.tomlpos import format_path, key_lines
@@ -690,6 +691,8 @@ def _check_meaning(data: dict, report) -> None:
                 report((pipeline, i, "rule"), f"{rule_id!r} is a {cls.kind} rule, not a {kind} rule",
                        f"expected in [[{pipeline}]] one of: {', '.join(fitting)}")
 
+    _check_pipeline(data.get("phases"), rules, report)
+
     components = data.get("components")
     edition = data.get("edition")
     players = edition.get("players") if isinstance(edition, dict) else None
@@ -725,6 +728,38 @@ def _check_meaning(data: dict, report) -> None:
                 report(("components", "starting_cards", i),
                        f"{most} players need {need} {kind!r} cards from the deck but it holds {have}",
                        f"expected components.deck.{kind} >= {need}")
+
+
+def _check_pipeline(entries, rules, report) -> None:
+    """The round's phases in a workable order: each phase's needs are provided by an earlier
+    phase, a once-per-round phase appears once, and the round gives every player a province."""
+    if not isinstance(entries, list):
+        return
+    ids = [e.get("rule") if isinstance(e, dict) else None for e in entries]
+    if any(rule_id not in rules for rule_id in ids):
+        return  # an unknown id is reported already; guessing its contract would only add noise
+    provided: dict[str, str] = {}
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        cls = rules.get(entry.get("rule")) if isinstance(entry, dict) else None
+        if cls is None or getattr(cls, "kind", "phase") != "phase":
+            continue
+        for need in cls.requires:
+            if need not in provided:
+                makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
+                report(("phases", i, "rule"), f"{cls.id!r} needs {need!r} from an earlier phase of the round",
+                       f"expected one of {', '.join(makers)} before it")
+        if cls.once and cls.id in seen:
+            report(("phases", i, "rule"), f"{cls.id!r} may appear only once per round",
+                   "expected a single entry for it in [[phases]]")
+        seen.add(cls.id)
+        for made in cls.provides:
+            provided.setdefault(made, cls.id)
+    for need in ROUND_MUST_PROVIDE:
+        if need not in provided:
+            makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
+            report(("phases",), f"no phase of the round provides {need!r}: players would never acquire provinces",
+                   f"expected a phase such as {', '.join(makers)}")
 
 
 def _check_rules(variant: Variant, report) -> None:

@@ -236,6 +236,35 @@ bid_spaces = [1, 3, 6]
     ]
 
 
+PIPELINE_HEAD = """
+extends = "classic2003"
+[edition]
+id = "pipeline-test"
+name = "a pipeline under test"
+"""
+
+
+def test_pipeline_phase_needing_an_earlier_phase_is_reported(tmp_path):
+    path = write(tmp_path / "p.toml", PIPELINE_HEAD + '[[phases]]\nrule = "auction"\n[[phases]]\nrule = "market"\n')
+    assert problems_of(path) == [
+        f"{path}:6: phases[0].rule: 'auction' needs 'provinces' from an earlier phase of the round "
+        "(expected one of province_draw before it)"
+    ]
+
+
+def test_pipeline_once_per_round_phases_may_not_repeat(tmp_path):
+    body = "".join(f'[[phases]]\nrule = "{r}"\n' for r in ("province_draw", "auction", "province_draw", "auction"))
+    found = problems_of(write(tmp_path / "p.toml", PIPELINE_HEAD + body))
+    assert [p.split(": ", 2)[1] for p in found] == ["phases[2].rule", "phases[3].rule"]
+    assert all("may appear only once per round" in p for p in found)
+
+
+def test_pipeline_without_an_acquiring_phase_is_reported(tmp_path):
+    body = '[[phases]]\nrule = "province_draw"\n[[phases]]\nrule = "market"\n'
+    (problem,) = problems_of(write(tmp_path / "p.toml", PIPELINE_HEAD + body))
+    assert "no phase of the round provides 'ownership'" in problem and "auction" in problem
+
+
 def test_extends_cycle(tmp_path):
     write(tmp_path / "one.toml", 'extends = "two.toml"\n[edition]\nid = "one"\n')
     write(tmp_path / "two.toml", '# the other half\nextends = "one.toml"\n[edition]\nid = "two"\n')

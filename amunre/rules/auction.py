@@ -42,6 +42,9 @@ class Auction(Rule):
     kind = "phase"
     summary = "Bid on the drawn provinces until each card holds exactly one bid."
     Params = Params
+    requires = ("provinces",)
+    provides = ("ownership",)
+    once = True
 
     def check(self, variant) -> list[str]:
         spaces = self.params.bid_spaces

@@ -5,6 +5,10 @@ from __future__ import annotations
 import attrs
 
 
+#: What every round's pipeline must provide: each player acquires one province per round.
+ROUND_MUST_PROVIDE = ("ownership",)
+
+
 @attrs.frozen
 class NoParams:
     """This rule module takes no parameters."""
@@ -22,6 +26,12 @@ class Rule:
     kind: str = "phase"
     summary: str = ""
     Params: type = NoParams
+    # Pipeline contract, checked when a variant loads: what a phase makes available to the
+    # phases after it in the round, what it needs from the phases before it, and whether it
+    # may appear only once per round.
+    provides: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    once: bool = False
 
     def __init__(self, spec, variant):
         self.spec = spec

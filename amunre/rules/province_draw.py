@@ -28,6 +28,8 @@ class ProvinceDraw(Rule):
     kind = "phase"
     summary = "Draw one province card per player and place the immediate bonuses."
     Params = Params
+    provides = ("provinces",)
+    once = True
 
     def check(self, variant) -> list[str]:
         need = variant.edition.rounds_per_kingdom * max(variant.edition.players)
