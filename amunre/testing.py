@@ -741,11 +741,9 @@ def playthrough(path_or_id, players: int | None = None, seed: int = PLAYTHROUGH_
 
 def shipped_variant_files() -> list[Path]:
     """Every shipped variant file (editions and house rules), found by globbing."""
-    from amunre.resources import variants_dir
+    from amunre.variants import variant_files
 
-    root = variants_dir()
-    files = sorted(root.glob("*.toml")) + sorted(root.glob("house/*.toml"))
-    return [f for f in files if "[edition]" in f.read_text(encoding="utf-8")]
+    return variant_files()
 
 
 def regenerate_playthroughs(folder: Path, files: Iterable[Path] | None = None) -> list[Path]:

@@ -66,6 +66,23 @@ def _edition_id(path: Path) -> str | None:
     return vid if isinstance(vid, str) else path.stem
 
 
+def variant_files(root: Path | None = None) -> list[Path]:
+    """Every variant file under `root` (default: the shipped `variants/`): the editions at
+    the top and the house rules in `house/`. Board files are left out; a file that does not
+    parse is kept, so that whatever runs over the list reports it instead of skipping it."""
+    root = variants_dir() if root is None else Path(root)
+    files = []
+    for path in sorted(root.glob("*.toml")) + sorted(root.glob("house/*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            files.append(path)
+            continue
+        if "provinces" not in data:
+            files.append(path)
+    return files
+
+
 def available_variants() -> dict[str, Path]:
     """Shipped variant ids -> files: editions at the top of `variants/`, house rules in
     `variants/house/`. Board files (no `[edition]` table) are skipped."""

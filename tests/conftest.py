@@ -20,6 +20,8 @@ VARIANTS_DIR = REPO / "variants"
 
 
 def variant_files() -> list[Path]:
-    """Every variant file shipped in variants/ (editions and house rules), found by globbing."""
-    files = sorted(VARIANTS_DIR.glob("*.toml")) + sorted(VARIANTS_DIR.glob("house/*.toml"))
-    return [f for f in files if "[edition]" in f.read_text(encoding="utf-8")]
+    """Every variant file in the checkout's variants/ (editions and house rules), found by
+    globbing; board files are left out, files that fail to parse are kept (and fail)."""
+    from amunre.variants import variant_files as find
+
+    return find(VARIANTS_DIR)

@@ -562,3 +562,15 @@ def test_rule_modules_doc_names_every_builtin_rule():
     for rule_id in ("auction", "market", "offering", "harvest", "province_draw", "gold_ranking", "bonus_cards"):
         assert f"`{rule_id}`" in text
     assert "protection_skip" in text and "`2`" in text
+
+
+def test_variant_files_finds_any_toml_spelling_and_keeps_broken_files(tmp_path):
+    from amunre.variants import variant_files
+
+    (tmp_path / "house").mkdir()
+    write(tmp_path / "board.toml", '[[provinces]]\nname = "X"\n')
+    write(tmp_path / "plain.toml", '[edition]\nid = "plain"\n')
+    write(tmp_path / "house" / "dotted.toml", 'extends = "classic2003"\nedition.id = "dotted"\n')
+    write(tmp_path / "house" / "broken.toml", "[edition\n")
+    found = [p.relative_to(tmp_path).as_posix() for p in variant_files(tmp_path)]
+    assert found == ["plain.toml", "house/broken.toml", "house/dotted.toml"]
