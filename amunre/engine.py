@@ -60,7 +60,8 @@ class Game:
         self.phases = [get_rule(s.rule)(s, variant) for s in variant.phases]
         self.scoring = [get_rule(s.rule)(s, variant) for s in variant.scoring]
         self.final_scoring = [get_rule(s.rule)(s, variant) for s in variant.final_scoring]
-        self.answers: list = []
+        self.answers: list = []  # every revealed answer, in order: with the seed, the game
+        self._sealed: list = []  # secret answers of a simultaneous batch, until its reveal
         self.listeners: list[Callable] = list(listeners or [])
         self.listening = bool(self.listeners)
         self.phase_name = "setup"
@@ -135,17 +136,39 @@ class Game:
                 f"illegal answer {to_json_value(choice)!r} to {request.kind!r} for player {request.player}: "
                 f"expected one of {shown}{more}"
             )
+        if request.simultaneous:
+            # kept out of `answers` and the events until the rule reveals the batch, so no
+            # later player of the batch can see it
+            self._sealed.append((request, choice))
+        else:
+            self._record(request, choice)
+        self._advance(choice)
+
+    def _record(self, request: Request, choice) -> None:
         self.answers.append(choice)
         if self.listening:
             self.emit("answer", player=request.player, kind=request.kind,
                       options=len(request.options), answer=to_json_value(choice))
-        self._advance(choice)
+
+    def reveal(self) -> None:
+        """Rules call this once a simultaneous batch is complete: its answers become public
+        (logged and emitted) in the order they were given."""
+        sealed, self._sealed = self._sealed, []
+        for request, choice in sealed:
+            self._record(request, choice)
+
+    def answers_so_far(self) -> list:
+        """Every answer given, including secret ones not yet revealed: for harnesses that
+        replay a game mid-batch (an agent must read only `answers`)."""
+        return self.answers + [choice for _, choice in self._sealed]
 
     def _advance(self, value) -> None:
         try:
             self.pending = self._flow.send(value)
         except StopIteration:
             self.pending = None
+        if self._sealed and (self.pending is None or not self.pending.simultaneous):
+            self.reveal()  # a rule that forgot to reveal: never lose an answer
         if self.pending is not None and self.listening:
             self.emit("decision", player=self.pending.player, kind=self.pending.kind,
                       options=len(self.pending.options))

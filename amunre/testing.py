@@ -206,17 +206,17 @@ class GameChecker:
         game = self.game
         request = game.pending
         if self._event is not None:  # raised by a listener, while the engine runs
-            where = f"after {len(game.answers)} decisions, at the {self._event!r} event ({game.phase_name})"
+            where = f"after {len(game.answers_so_far())} decisions, at the {self._event!r} event ({game.phase_name})"
         elif request is not None:
-            where = (f"decision {len(game.answers) + 1} ({game.phase_name}: {request.kind!r} "
+            where = (f"decision {len(game.answers_so_far()) + 1} ({game.phase_name}: {request.kind!r} "
                      f"for player {request.player})")
         else:
-            where = f"after {len(game.answers)} decisions ({game.phase_name})"
+            where = f"after {len(game.answers_so_far())} decisions ({game.phase_name})"
         source = self.variant.source or self.variant.id
         if self.agent in ("random", "greedy"):
             rerun = f"amunre run --variant {source} --players {self.n} --seed {self.seed} --agents {self.agent}"
         else:
-            shown = json.dumps([to_json_value(a) for a in game.answers])
+            shown = json.dumps([to_json_value(a) for a in game.answers_so_far()])
             rerun = f"Game(load({source!r}), {self.n}, {self.seed}) answered with {shown}"
         raise ConformanceError(
             f"{self.variant.id} [{source}], {self.n} players, agents {self.agent}, seed {self.seed}, {where}: "
@@ -380,7 +380,7 @@ class GameChecker:
         """Everything checked while a decision is pending."""
         game = self.game
         request = game.pending
-        step = len(game.answers)
+        step = len(game.answers_so_far())
         if step > self.max_decisions:
             self.fail("game-shape", f"no end after {self.max_decisions} decisions")
         if not 0 <= request.player < self.n:
@@ -429,7 +429,7 @@ class GameChecker:
         game = self.game
         request = game.pending
         before = game.state.to_dict()
-        answers = len(game.answers)
+        answers = len(game.answers_so_far())
         tried = []
         for bad in self.illegal_candidates(keys):
             self.illegal_checks += 1
@@ -445,7 +445,7 @@ class GameChecker:
                                             f"instead of IllegalAnswerError")
             else:
                 self.fail("illegal-answer", f"answer {bad!r} was accepted")
-            if game.pending is not request or len(game.answers) != answers:
+            if game.pending is not request or len(game.answers_so_far()) != answers:
                 self.fail("illegal-answer", f"answer {bad!r} was refused but moved the game on")
         if game.state.to_dict() != before:
             self.fail("illegal-answer", f"the refused answers {tried!r} changed the state")
@@ -465,7 +465,8 @@ class GameChecker:
         """Answer the pending decision with `choice` (which must be legal) and check."""
         game = self.game
         request = game.pending
-        index = len(game.answers)
+        index = len(game.answers_so_far())
+        public = len(game.answers)
         before = game.state.to_dict() if request.simultaneous else None
         mark = len(self.events)
         try:
@@ -491,6 +492,9 @@ class GameChecker:
                 if game.state.to_dict() != before:
                     self.fail("simultaneous", f"player {request.player}'s secret {request.kind!r} answer "
                                               f"changed the state before the reveal")
+                if len(game.answers) != public or any(e["event"] == "answer" for e in self.events[mark:]):
+                    self.fail("simultaneous", f"player {request.player}'s secret {request.kind!r} answer "
+                                              f"is public (in game.answers or an event) before the reveal")
                 # one answer per batch is replayed differently, a different position each batch
                 target = 1 + (self.batches - 1) % max(1, self.n - 1)
                 if self.counterfactual and len(self._batch) == target:
@@ -506,7 +510,7 @@ class GameChecker:
         """Replay with another answer at `index` (the latest, secret, answer of a batch):
         the next request and the state may not differ."""
         game = self.game
-        answers = list(game.answers)
+        answers = game.answers_so_far()
         actual = answers[index]
         other = options[-1] if _key(options[-1]) != _key(actual) else options[0]
         alt = Game(self.variant, self.n, self.seed)

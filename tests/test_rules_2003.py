@@ -515,6 +515,25 @@ def test_r_off_01_secret_offer_of_gold_or_theft_with_an_optional_adjustment():
     assert game.state.players[RED].gold == 3  # nothing is paid before every offer is in
 
 
+def test_r_off_01_secret_offers_stay_sealed_until_the_reveal():
+    players = seats(3, gold=5, theft=1)
+    game = game_of(players)
+    events = []
+    game.listen(events.append)
+    run(game, ["offering"])
+    feed(game, [("gold", 4, 0)])
+    # what the next player could look at: the public answers and the events so far
+    assert game.pending.player == BLACK
+    assert game.answers == [] and not any(e["event"] == "answer" for e in events)
+    feed(game, [("gold", 2, 0), ("theft", 0, 0)])
+    # revealed together, in the order given, before the total is announced
+    answers = [e for e in events if e["event"] == "answer"]
+    assert [tuple(a["answer"]) for a in answers] == [("gold", 4, 0), ("gold", 2, 0), ("theft", 0, 0)]
+    assert game.answers == [("gold", 4, 0), ("gold", 2, 0), ("theft", 0, 0)]
+    kinds = [e["event"] for e in events]
+    assert kinds.index("offers") > max(i for i, k in enumerate(kinds) if k == "answer")
+
+
 def test_r_off_02_total_minus_three_per_theft_then_adjustments_in_turn_order():
     players = seats(3, gold=10, theft=1)
     players[RED]["hand"] = {"offering_adjustment": 1}
@@ -865,5 +884,5 @@ def test_illegal_answer_raises_and_leaves_the_state_unchanged(make, bad, good):
         game.answer(bad)
     assert game.state.to_dict() == before
     assert game.pending is request and game.answers == answers
-    game.answer(good)  # the game goes on
-    assert game.answers == answers + [good]
+    game.answer(good)  # the game goes on (a secret offer stays sealed until the reveal)
+    assert game.answers_so_far() == answers + [good]

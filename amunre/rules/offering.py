@@ -90,6 +90,7 @@ class Offering(Rule):
         offers = {}
         for p in order:
             offers[p] = yield from decide(p, "offer", self.offer_options(game, p), simultaneous=True)
+        game.reveal()
         if game.listening:
             game.emit("offers", offers={str(p): list(offers[p]) for p in order})
 
