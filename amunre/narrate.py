@@ -185,6 +185,8 @@ def describe_option(game, kind: str, option) -> str:
         if option == "card":
             return variant.term("favor")
         return f"{variant.term(option[0])} in {names[option[1]]}"
+    if kind == "sell_for_offering":
+        return variant.term(CARD_KINDS[option])
     if kind in ("sell",):
         return variant.term(CARD_KINDS[option])
     if kind == "play_bonus":

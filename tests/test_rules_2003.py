@@ -503,7 +503,7 @@ def test_r_off_01_secret_offer_of_gold_or_theft_with_an_optional_adjustment():
     players = seats(3, gold=3, theft=1)
     players[RED]["hand"] = {"offering_adjustment": 1}
     game = game_of(players)
-    run(game, ["offering"])
+    run(game, ["offering"], [Ask(RED, "sell_for_offering", None)])  # open sales come first
     request = game.pending
     assert request.player == RED and request.simultaneous
     assert set(request.options) == {("gold", a, adj) for a in (1, 2, 3) for adj in (0, 1)} | {
@@ -534,6 +534,25 @@ def test_r_off_01_secret_offers_stay_sealed_until_the_reveal():
     assert kinds.index("offers") > max(i for i, k in enumerate(kinds) if k == "answer")
 
 
+def test_r_mkt_07_cards_are_sold_openly_for_gold_before_the_secret_offers():
+    players = seats(3, gold=2, theft=1)
+    players[BLACK]["hand"] = {"architect": 2, "treasury": 1}
+    game = game_of(players)
+    events = []
+    game.listen(events.append)
+    run(game, ["offering"])
+    request = game.pending  # red holds no card: black is the first asked
+    assert request.player == BLACK and request.kind == "sell_for_offering" and not request.simultaneous
+    assert request.options == [None, card("architect"), card("treasury")]
+    feed(game, [card("architect"), card("treasury"), None])
+    black = game.state.players[BLACK]
+    assert black.gold == 4 and sum(black.hand) == 1 and game.state.discard == [card("architect"), card("treasury")]
+    assert [e["player"] for e in events if e["event"] == "sell"] == [BLACK, BLACK]  # in the open
+    assert game.pending.kind == "offer" and game.pending.player == RED
+    feed(game, [("gold", 2, 0)])
+    assert max(o[1] for o in game.pending.options if o[0] == "gold") == 4  # black offers what he raised
+
+
 def test_r_off_02_total_minus_three_per_theft_then_adjustments_in_turn_order():
     players = seats(3, gold=10, theft=1)
     players[RED]["hand"] = {"offering_adjustment": 1}
@@ -542,6 +561,7 @@ def test_r_off_02_total_minus_three_per_theft_then_adjustments_in_turn_order():
     events = []
     game.listen(events.append)
     run(game, ["offering"], [
+        Ask(RED, "sell_for_offering", None), Ask(BLUE, "sell_for_offering", None),
         ("gold", 10, 1), ("gold", 4, 0), ("theft", 0, 1),
         Ask(RED, "adjust", 3),  # 11 -> 14
         Ask(BLUE, "adjust", -3),  # 14 -> 11
@@ -581,14 +601,15 @@ def test_r_off_04_reward_items_farmers_on_empty_fields_stones_build_at_once():
         "Baharya": {"farmers": 1}, "Berenike": {}, "Memphis": {"farmers": 2, "stones": 2}})
     game = game_of(players)
     requests = run(game, ["offering"], [
+        Ask(RED, "sell_for_offering", None),
         ("gold", 5, 0), ("theft", 0, 0), ("theft", 0, 0),
         Ask(RED, "reward", ("stone", memphis)),
         Ask(RED, "reward", ("farmer", baharya)),
         Ask(RED, "reward", "card"),
     ])
-    assert set(requests[3].options) == {
+    assert set(requests[4].options) == {
         "card", ("farmer", baharya), ("stone", baharya), ("stone", berenike), ("stone", memphis)}
-    assert ("farmer", baharya) not in requests[5].options  # BAHARYA's fields are now full
+    assert ("farmer", baharya) not in requests[6].options  # BAHARYA's fields are now full
     assert game.pending is None  # no builder or free farmer during rewards
     state = game.state
     assert (state.provinces[memphis].stones, state.provinces[memphis].pyramids) == (0, 1)

@@ -51,7 +51,7 @@ def test_a_adjust_whether_an_adjustment_may_leave_the_total(must_move, steps):
     players = seats(3, gold=10)
     players[RED]["hand"] = {"offering_adjustment": 1}
     game = game_of(players, variant)
-    run(game, ["offering"], [("gold", 1, 1), ("gold", 1, 0), ("gold", 1, 0)])
+    run(game, ["offering"], [Ask(RED, "sell_for_offering", None), ("gold", 1, 1), ("gold", 1, 0), ("gold", 1, 0)])
     assert game.pending.kind == "adjust" and game.pending.options == steps
     if not must_move:
         feed(game, [0])
@@ -114,6 +114,11 @@ def test_a_offercards_cards_as_gold_in_the_offering(cards, top):
     players[RED]["hand"] = {"master_of_farmers": 2, "upper_lower": 1}
     game = game_of(players, variant)
     run(game, ["offering"])
+    # without the house rule cards are sold openly before the offer; with it, never asked
+    assert (game.pending.kind == "sell_for_offering") is not cards
+    if not cards:
+        feed(game, [None])
+    assert game.pending.kind == "offer"
     assert max(o[1] for o in game.pending.options) == top
     if cards:
         feed(game, [("gold", 5, 0), ("gold", 1, 0), ("gold", 1, 0)])

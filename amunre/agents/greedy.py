@@ -115,6 +115,9 @@ class GreedyAgent:
         golds = [o for o in options if o[0] == "gold" and o[2] == adjust]
         return min(golds, key=lambda o: abs(o[1] - target)) if golds else options[0]
 
+    def _sell_for_offering(self, game, p, options):
+        return None  # it offers a share of the gold it has
+
     def _adjust(self, game, p, options):
         state = game.state
         farmers = sum(state.provinces[i].all_farmers() for i in state.players[p].provinces)

@@ -10,7 +10,10 @@ farmers (onto empty fields) or stones (placed at once). The highest offer become
 player; thieves take `theft_value` gold and keep their card; offered gold goes to the bank.
 
 An offer is `("gold", amount, adjust)` or `("theft", 0, adjust)`, adjust 1 when an
-adjustment card is included. A-OFFERCARDS lets cards count as 1 gold each in the amount.
+adjustment card is included. Offers are made from gold in hand: before the secret offers,
+each player in turn order may sell cards for 1 gold each, openly (selling is allowed
+whenever gold is needed). With A-OFFERCARDS cards instead count as 1 gold each inside the
+secret offer itself, so nobody sees them coming.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from __future__ import annotations
 import attrs
 
 from amunre.decisions import decide
-from amunre.mechanics import field_capacity, free_fields, gain_cards, pay, place_farmer, place_stone, play_card, receive
+from amunre.mechanics import (
+    field_capacity, free_fields, gain_cards, pay, place_farmer, place_stone, play_card, receive, sell_card,
+)
 from amunre.model import CARD_ID, doc
 from amunre.registry import register
 from amunre.rules.base import Rule
@@ -86,6 +91,9 @@ class Offering(Rule):
         state = game.state
         prm = self.params
         order = state.turn_order()
+        if not game.variant.rulings.cards_in_offering:
+            for p in order:
+                yield from self.sell_for_offering(game, p)
         # secret offers, kept aside until everyone has chosen
         offers = {}
         for p in order:
@@ -135,6 +143,18 @@ class Offering(Rule):
         for p, count in picks:
             for _ in range(count):
                 yield from self.reward(game, p)
+
+    def sell_for_offering(self, game, p: int):
+        """Open sales before the secret offers: one card at a time until the player stops."""
+        hand = game.state.players[p].hand
+        while True:
+            kinds = [k for k in range(len(hand)) if hand[k]]
+            if not kinds:
+                return
+            kind = yield from decide(p, "sell_for_offering", [None] + kinds)
+            if kind is None:
+                return
+            sell_card(game, p, kind)
 
     def reward(self, game, p: int):
         """One reward item: a card, a farmer on an empty field, or a stone."""
