@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
+
 from amunre import __version__
 from amunre.decisions import from_json_value
 from amunre.engine import Game, play_game
 from amunre.errors import IllegalAnswerError, ReplayError
+from amunre.resources import load_schema
 from amunre.variants import load_variant
 
 FORMAT = "amunre-log/1"
@@ -36,7 +39,8 @@ def header(game: Game, agents: list[str] | None = None) -> dict:
         "format": FORMAT,
         "amunre": __version__,
         "variant": variant.id,
-        "variant_file": variant.source,
+        # absolute, so the log replays from any directory
+        "variant_file": str(Path(variant.source).resolve()) if variant.source else "",
         "players": game.n_players,
         "seed": game.seed,
         "agents": agents or [],
@@ -80,8 +84,24 @@ def read_log(path: Path) -> list[dict]:
             lines.append(json.loads(raw))
         except json.JSONDecodeError as exc:
             raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
-    if not lines or lines[0].get("type") != "header" or lines[0].get("format") != FORMAT:
-        raise ReplayError(f"{path}: first line must be a header of format {FORMAT!r}")
+    if not lines:
+        raise ReplayError(f"{path}: the log is empty (expected the JSON Lines `amunre run --log` writes)")
+    # validate each line against the schema branch its `type` names, for a precise message
+    branches = {b["properties"]["type"]["const"]: jsonschema.Draft202012Validator(b)
+                for b in load_schema("log-line")["oneOf"]}
+    for number, line in enumerate(lines, 1):
+        kind = line.get("type") if isinstance(line, dict) else None
+        if kind not in branches:
+            raise ReplayError(f"{path}:{number}: not a log line (expected an object whose type is "
+                              f"{', '.join(branches)}; see schemas/log-line.schema.json)")
+        error = jsonschema.exceptions.best_match(branches[kind].iter_errors(line))
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or kind
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise ReplayError(f"{path}:{number}: {where}: {error.message} "
+                              f"(expected {article} {kind} line of schemas/log-line.schema.json)")
+    if lines[0]["type"] != "header" or lines[-1]["type"] != "result":
+        raise ReplayError(f"{path}: expected a header first and a result last, as `amunre run --log` writes")
     return lines
 
 

@@ -74,6 +74,49 @@ def test_replay_of_a_tampered_log_fails_cleanly(capsys, tmp_path):
     assert "differs on replay" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("first, second, expected", [
+    ('{"type":"header","format":"amunre-log/1","variant":"classic2003"}', None,
+     "1: header: 'amunre' is a required property"),
+    ("[1, 2]", None, "1: not a log line"),
+    (None, '"text"', "2: not a log line"),
+    (None, '{"type":"event","event":"answer"}', "2: event: 'player' is a required property"),
+    (None, "{not json", "2: not a JSON line"),
+])
+def test_replay_of_a_malformed_log_names_the_line(capsys, tmp_path, first, second, expected):
+    log = tmp_path / "game.jsonl"
+    run_cli(capsys, "run", "--seed", "2", "--players", "3", "--agents", "random", "--log", str(log), "--quiet")
+    lines = log.read_text().splitlines()
+    if first is not None:
+        lines[0] = first
+    if second is not None:
+        lines.insert(1, second)
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2
+    assert f"{log}:{expected}" in err and "Traceback" not in err
+
+
+def test_replay_works_from_another_directory_with_a_relative_variant_path(capsys, tmp_path, monkeypatch):
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "classic2003"\n[edition]\nid = "rich"\nname = "rich"\n'
+                     '[components]\nstarting_gold = 30\n')
+    monkeypatch.chdir(tmp_path)
+    run_cli(capsys, "run", "--variant", "house.toml", "--seed", "4", "--log", "g.jsonl", "--quiet")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = run_cli(capsys, "replay", str(tmp_path / "g.jsonl"))
+    assert code == 0, err
+    assert "replay OK: rich" in out
+
+
+def test_run_refuses_an_unwritable_log_before_playing(capsys):
+    code, out, err = run_cli(capsys, "run", "--seed", "1", "--log", "/nonexistent-dir/x.jsonl")
+    assert code == 2
+    assert "cannot write the log" in err and "Traceback" not in err
+    assert out == ""  # no game was played
+
+
 @pytest.mark.parametrize(
     "argv, expected",
     [
@@ -83,6 +126,8 @@ def test_replay_of_a_tampered_log_fails_cleanly(capsys, tmp_path):
         (["run", "--seed", "-1"], "--seed must be a whole number"),
         (["run", "--agents", "wizard"], "unknown agent 'wizard'"),
         (["run", "--agents", "random,random"], "names 2 agents for 4 players"),
+        (["run", "--agents", ""], "--agents has an empty name"),
+        (["run", "--agents", "greedy,"], "--agents has an empty name"),
         (["run", "--variant", "nosuch"], "available: classic2003"),
         (["run", "--bogus"], "No such option '--bogus'"),
         (["replay", "/nonexistent/log.jsonl"], "cannot read log"),

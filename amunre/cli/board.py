@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from amunre.board import PROVINCE_FIELDS
-from amunre.cli.common import variant_arg
+from amunre.cli.common import make_console, variant_arg
 
 
 @click.command("board")
@@ -17,7 +16,7 @@ def command(variant_name, provisional):
     """Show the provinces of a variant's board; provisional values are marked with *."""
     variant = variant_arg(variant_name)
     board = variant.board
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     if provisional:
         rows = board.provisional_values()
         console.print(f"{len(rows)} provisional values in {board.source} (see docs/board.md):", markup=False)

@@ -39,9 +39,11 @@ def parse_players(variant, text: str | None) -> int:
 
 
 def parse_agents(text: str | None, players: int, default: str = "greedy") -> list[str]:
-    names = [n.strip() for n in (text or default).split(",") if n.strip()]
+    names = [n.strip() for n in (default if text is None else text).split(",")]
     known = agent_names()
     for name in names:
+        if not name:
+            raise AmunreError(f"--agents has an empty name in {text!r} (expected names from: {', '.join(known)})")
         if name not in known:
             raise AmunreError(f"unknown agent {name!r} in --agents (available: {', '.join(known)})")
     if len(names) == 1:
@@ -49,6 +51,16 @@ def parse_agents(text: str | None, players: int, default: str = "greedy") -> lis
     if len(names) != players:
         raise AmunreError(f"--agents names {len(names)} agents for {players} players (give 1 or {players})")
     return names
+
+
+def make_console():
+    """A rich console; piped output gets a wide page so tables are not squeezed to 80
+    columns and cut (a terminal keeps its own width)."""
+    import sys
+
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 
 
 def variant_arg(text: str):

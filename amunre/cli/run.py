@@ -9,9 +9,11 @@ from rich.console import Console
 from rich.table import Table
 
 from amunre.agents import make_agents
+from amunre.errors import AmunreError
 from amunre.cli.common import parse_agents, parse_players, parse_seed, variant_arg
 from amunre.engine import play_game
 from amunre.gamelog import Recorder, log_lines, write_log
+from amunre.cli.common import make_console
 from amunre.narrate import Narrator, player_names
 from amunre.results import game_result, item_label
 
@@ -39,6 +41,15 @@ def final_table(variant, result: dict) -> Table:
     return table
 
 
+def _check_writable(path: str) -> None:
+    """Fail before playing, not after, when the log cannot be written."""
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise AmunreError(f"cannot write the log {path!r}: {exc.strerror} (expected a writable file path)") from None
+
+
 @click.command("run")
 @click.option("--variant", "variant_name", default="classic2003", show_default=True,
               help="Variant id (see `amunre variants`) or path to a variant TOML file.")
@@ -46,7 +57,7 @@ def final_table(variant, result: dict) -> Table:
 @click.option("--seed", help="Seed for the game; a random one is chosen and printed if omitted.")
 @click.option("--agents", help="Comma-separated agents per seat, e.g. greedy,random,human (default: greedy).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--log", "log_path",
               help="Write every decision and event as JSON Lines, replayable with `amunre replay`.")
 @click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
 def command(variant_name, players, seed, agents, as_json, log_path, quiet):
@@ -56,11 +67,13 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet):
     seed_value = parse_seed(seed)
     agent_list = parse_agents(agents, n)
     names = player_names(n)
+    if log_path:
+        _check_writable(log_path)
     listeners = []
     recorder = Recorder() if log_path else None
     if recorder:
         listeners.append(recorder)
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     if not (as_json or quiet):
         console.print(f"seed {seed_value} (rerun this game with --seed {seed_value})")
         listeners.append(Narrator(variant, lambda line: console.print(line, markup=False), names))
