@@ -86,12 +86,14 @@ def gain_cards(game, player: int, count: int, why: str) -> int:
     return got
 
 
-def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = False) -> None:
-    """Play a card from hand: it goes to the discard pile (or stays face up for the phase)."""
+def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = False,
+              province: int | None = None) -> None:
+    """Play a card from hand: it goes to the discard pile (or stays face up for the phase).
+    `province` names the province it is played on, where it has one."""
     game.state.players[player].hand[kind] -= 1
     (game.state.in_play if face_up_until_phase_end else game.state.discard).append(kind)
     if game.listening:
-        game.emit("play", player=player, card=CARD_KINDS[kind])
+        game.emit("play", player=player, card=CARD_KINDS[kind], province=province)
 
 
 def end_phase_cards(state) -> None:

@@ -16,6 +16,11 @@ def player_names(n: int) -> list[str]:
     return [COLOURS[i] if i < len(COLOURS) else f"player {i + 1}" for i in range(n)]
 
 
+def _a(word: str) -> str:
+    """`word` with its indefinite article."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
@@ -96,7 +101,9 @@ class Narrator:
     def on_pay(self, e):
         if e["why"] == "bid":
             return None  # already said by `acquire`
-        return f"  {self.who(e['player'])} pays {e['amount']} {self.t('gold')} for {e['why']}."
+        why = {"cards": self.t("favor_plural"), "farmers": self.t("farmers"), "stones": self.t("stones"),
+               "offering": f"the {self.t('offering')}"}.get(e["why"], e["why"])
+        return f"  {self.who(e['player'])} pays {e['amount']} {self.t('gold')} for {why}."
 
     def on_gold(self, e):
         reasons = {"harvest": "as income", "theft": f"with the {self.t('theft')}", "free": "from the province",
@@ -109,10 +116,11 @@ class Narrator:
         return f"  {self.who(e['player'])} takes {_plural(e['count'], self.t('favor'), self.t('favor_plural'))} ({e['why']})."
 
     def on_sell(self, e):
-        return f"  {self.who(e['player'])} sells a {self.card(e['card'])} for 1 {self.t('gold')}."
+        return f"  {self.who(e['player'])} sells {_a(self.card(e['card']))} for 1 {self.t('gold')}."
 
     def on_play(self, e):
-        return f"  {self.who(e['player'])} plays {self.card(e['card'])}."
+        where = f" on {self.provinces[e['province']]}" if e.get("province") is not None else ""
+        return f"  {self.who(e['player'])} plays {self.card(e['card'])}{where}."
 
     def on_farmer(self, e):
         where = self.provinces[e["province"]]
@@ -157,12 +165,10 @@ class Narrator:
 
     # -- scoring ------------------------------------------------------------------------
     def on_score(self, e):
-        if not e["points"]:
-            return None
-        item = e["item"]
-        if item.startswith("bonus_cards:"):
-            item = self.card(item.split(":", 1)[1])
-        return f"  {self.who(e['player'])} scores {e['points']} {self.t('points')} for {item.replace('_', ' ')}."
+        from amunre.results import item_label
+
+        return (f"  {self.who(e['player'])} scores {e['points']} {self.t('points')} for "
+                f"{item_label(self.variant, e['item'])}.")
 
 
 def describe_option(game, kind: str, option) -> str:

@@ -16,6 +16,21 @@ def item_label(variant, item: str) -> str:
     return names.get(item, item.replace("_", " "))
 
 
+def item_order(variant) -> list[str]:
+    """Every scoring item key a variant can produce, in the order it scores them."""
+    from amunre.model import BONUS_CARDS
+
+    keys = ["temples_harvest"] if variant.rulings.temples_score_at_harvest else []
+    for spec in variant.scoring + variant.final_scoring:
+        if spec.rule == "nile_sides":
+            keys += ["nile_sides_west", "nile_sides_east"]
+        elif spec.rule == "bonus_cards":
+            keys += [f"bonus_cards:{kind}" for kind in BONUS_CARDS]
+        else:
+            keys.append(spec.rule)
+    return keys
+
+
 def ranks(state) -> list[int]:
     """Rank per player (1 = winner) by points, then pyramids, then stones (R-GAME-06)."""
     keys = []

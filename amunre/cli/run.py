@@ -15,7 +15,7 @@ from amunre.engine import play_game
 from amunre.gamelog import Recorder, log_lines, write_log
 from amunre.cli.common import make_console
 from amunre.narrate import Narrator, player_names
-from amunre.results import game_result, item_label
+from amunre.results import game_result, item_label, item_order
 
 
 def final_table(variant, result: dict) -> Table:
@@ -24,15 +24,13 @@ def final_table(variant, result: dict) -> Table:
     table.add_column("")
     for player in result["players"]:
         table.add_column(f"{player['name']} ({player['agent']})", justify="right")
+    order = item_order(variant)
     for kingdom in variant.edition.kingdoms:
-        items: list[str] = []
-        for player in result["players"]:
-            for item in player["items"].get(kingdom, {}):
-                if item not in items:
-                    items.append(item)
-        for item in items:
-            table.add_row(f"{kingdom}: {item_label(variant, item)}",
-                          *(str(pl["items"].get(kingdom, {}).get(item, 0)) for pl in result["players"]))
+        scored = [pl["items"].get(kingdom, {}) for pl in result["players"]]
+        seen = {item for items in scored for item in items}
+        # every item the kingdom scored, in scoring order; unknown (plug-in) items after
+        for item in [i for i in order if i in seen] + sorted(seen - set(order)):
+            table.add_row(f"{kingdom}: {item_label(variant, item)}", *(str(items.get(item, 0)) for items in scored))
     table.add_section()
     table.add_row("total points", *(str(pl["score"]) for pl in result["players"]), style="bold")
     table.add_row(variant.term("gold"), *(str(pl["gold"]) for pl in result["players"]))

@@ -60,11 +60,11 @@ class Harvest(Rule):
             if player.hand[TREASURY] and owned:
                 skip = yield from decide(p, "treasury", [None] + list(owned))
                 if skip is not None:
-                    play_card(game, p, TREASURY)
+                    play_card(game, p, TREASURY, province=skip)
             if player.hand[BIG_HARVEST] and owned:
                 boost = yield from decide(p, "big_harvest", [None] + list(owned))
                 if boost is not None:
-                    play_card(game, p, BIG_HARVEST)
+                    play_card(game, p, BIG_HARVEST, province=boost)
             gold = 0
             for pid in owned:
                 if pid != skip:

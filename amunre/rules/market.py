@@ -85,7 +85,7 @@ class Market(Rule):
         if player.hand[FREE_FARMER] and state.supply_farmers > 0 and owned:
             pid = yield from decide(p, "free_farmer", [None] + list(owned))
             if pid is not None:
-                play_card(game, p, FREE_FARMER)
+                play_card(game, p, FREE_FARMER, province=pid)
                 place_farmer(game, p, pid, on_field=False)
 
         # c) stones into own provinces, then an Architect on a province with enough stones
@@ -103,5 +103,5 @@ class Market(Rule):
             if ready:
                 pid = yield from decide(p, "architect", [None] + ready)
                 if pid is not None:
-                    play_card(game, p, ARCHITECT)
+                    play_card(game, p, ARCHITECT, province=pid)
                     build_from_stones(game, pid, need)
