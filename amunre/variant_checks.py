@@ -1,0 +1,127 @@
+"""The third layer of validation: whether a well-formed variant makes a playable game.
+
+Rule ids exist and sit in the right pipeline, the round's phases come in a workable order,
+card kinds are known, the deck can deal the starting cards, player counts make sense, and
+every rule module's own `check(variant)` passes. Problems go to a
+`report(path, what, expected)` callback, like those of the other layers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from amunre.model import CARD_KINDS, Variant
+from amunre.registry import all_rules
+from amunre.rules.base import ROUND_MUST_PROVIDE
+from amunre.variant_merge import PIPELINES
+from amunre.variant_problems import did_you_mean, one_of
+from amunre.variant_shape import field_names
+
+#: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
+MIN_PLAYERS = 2
+
+
+def check_meaning(data: dict, report) -> None:
+    """Rule ids, the order of the round's phases, player counts and cards of the merged data."""
+    rules = all_rules()
+    for pipeline, kind in PIPELINES.items():
+        entries = data.get(pipeline)
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            rule_id = entry.get("rule") if isinstance(entry, dict) else None
+            if not isinstance(rule_id, str):
+                continue
+            cls = rules.get(rule_id)
+            if cls is None:
+                report((pipeline, i, "rule"), f"unknown rule module {rule_id!r}",
+                       did_you_mean(rule_id, rules) + one_of(rules))
+            elif getattr(cls, "kind", "phase") != kind:
+                fitting = sorted(r for r, c in rules.items() if getattr(c, "kind", "phase") == kind)
+                report((pipeline, i, "rule"), f"{rule_id!r} is a {cls.kind} rule, not a {kind} rule",
+                       f"expected in [[{pipeline}]] one of: {', '.join(fitting)}")
+
+    _check_pipeline(data.get("phases"), rules, report)
+
+    components = data.get("components")
+    edition = data.get("edition")
+    players = edition.get("players") if isinstance(edition, dict) else None
+    counts = [n for n in players if type(n) is int] if isinstance(players, list) else []
+    for i, n in enumerate(players if isinstance(players, list) else []):
+        if type(n) is int and n < MIN_PLAYERS:
+            report(("edition", "players", i), f"{n} player{'s' if n != 1 else ''} cannot play",
+                   f"expected at least {MIN_PLAYERS}; the rulebooks say 3 to 5")
+    if not isinstance(components, dict):
+        return
+    deck = components.get("deck")
+    deck = deck if isinstance(deck, dict) else {}
+    for kind in deck:
+        if kind not in CARD_KINDS:
+            report(("components", "deck", kind), "unknown card kind",
+                   did_you_mean(kind, CARD_KINDS) + one_of(CARD_KINDS))
+    starting = components.get("starting_cards")
+    if isinstance(starting, list):
+        most = max(counts, default=0)
+        first: dict[str, int] = {}
+        for i, kind in enumerate(starting):
+            if not isinstance(kind, str):
+                continue
+            if kind not in CARD_KINDS:
+                report(("components", "starting_cards", i), f"{kind!r} is not a card kind",
+                       did_you_mean(kind, CARD_KINDS) + one_of(CARD_KINDS))
+            else:
+                first.setdefault(kind, i)
+        for kind, i in first.items():
+            need = starting.count(kind) * most
+            have = deck.get(kind, 0)
+            if type(have) is int and need > have:
+                report(("components", "starting_cards", i),
+                       f"{most} players need {need} {kind!r} cards from the deck but it holds {have}",
+                       f"expected components.deck.{kind} >= {need}")
+
+
+def _check_pipeline(entries, rules, report) -> None:
+    """The round's phases in a workable order: each phase's needs are provided by an earlier
+    phase, a once-per-round phase appears once, and the round gives every player a province."""
+    if not isinstance(entries, list):
+        return
+    ids = [e.get("rule") if isinstance(e, dict) else None for e in entries]
+    if any(rule_id not in rules for rule_id in ids):
+        return  # an unknown id is reported already; guessing its contract would only add noise
+    provided: dict[str, str] = {}
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        cls = rules.get(entry.get("rule")) if isinstance(entry, dict) else None
+        if cls is None or getattr(cls, "kind", "phase") != "phase":
+            continue
+        for need in cls.requires:
+            if need not in provided:
+                makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
+                report(("phases", i, "rule"), f"{cls.id!r} needs {need!r} from an earlier phase of the round",
+                       f"expected one of {', '.join(makers)} before it")
+        if cls.once and cls.id in seen:
+            report(("phases", i, "rule"), f"{cls.id!r} may appear only once per round",
+                   "expected a single entry for it in [[phases]]")
+        seen.add(cls.id)
+        for made in cls.provides:
+            provided.setdefault(made, cls.id)
+    for need in ROUND_MUST_PROVIDE:
+        if need not in provided:
+            makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
+            report(("phases",), f"no phase of the round provides {need!r}: players would never acquire provinces",
+                   f"expected a phase such as {', '.join(makers)}")
+
+
+def check_rules(variant: Variant, report) -> None:
+    """Every pipeline entry's own `check(variant)`, each message at the parameter it names."""
+    rules = all_rules()
+    for pipeline in PIPELINES:
+        for i, spec in enumerate(getattr(variant, pipeline)):
+            try:
+                found = rules[spec.rule](spec, variant).check(variant)
+            except Exception as exc:  # noqa: BLE001 - a broken check is itself a problem to report
+                found = [f"the module's check failed with {type(exc).__name__}: {exc}"]
+            names = set(field_names(type(spec.params)))
+            for message in found or ():
+                # a message that starts with a parameter's name is about that parameter
+                first = re.match(r"\w+", message)
+                where = (pipeline, i, "params") + ((first.group(),) if first and first.group() in names else ())
+                report(where, message, f"checked by rule module {spec.rule!r}")

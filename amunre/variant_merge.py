@@ -1,0 +1,163 @@
+"""Resolve a variant file's `extends` chain and `[params.<rule id>]` overrides into one table.
+
+`extends = "classic2003"` (a shipped id) or `extends = "../my.toml"` (a path relative to the
+file) starts from another variant: tables merge key by key, arrays (pipelines included)
+are replaced whole. `[params.<rule id>]` changes single parameters of every pipeline entry
+that uses that rule, without copying the pipeline.
+
+Alongside the merged data it keeps the `Origins` of every key: a key set by a file that
+`extends` another is reported in that file, a key it inherits in the file it was inherited
+from, and a parameter set through `[params.<rule id>]` under the name the author wrote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from amunre.errors import VariantError
+from amunre.registry import all_rules
+from amunre.variant_files import available_variants, read_toml, shipped_file
+from amunre.variant_problems import Origins, Problems, did_you_mean, got, one_of
+
+#: The pipelines of a variant file, by the rule kind each accepts.
+PIPELINES = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}
+
+
+@attrs.define
+class _Layer:
+    path: Path
+    label: str
+
+
+def _merge(base: dict, over: dict) -> dict:
+    """`over` on top of `base`: tables merge key by key, everything else is replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _replaced(data: dict, prefix: tuple = ()):
+    """Key paths where `data` sets a value that replaces (not merges into) a parent's."""
+    for key, value in data.items():
+        if isinstance(value, dict):
+            yield from _replaced(value, prefix + (key,))
+        else:
+            yield prefix + (key,)
+
+
+def _merge_origins(parent: Origins, child: Origins, child_data: dict) -> Origins:
+    roots = set(_replaced(child_data))
+    at = {p: v for p, v in parent.at.items() if not any(p[:k] in roots for k in range(1, len(p) + 1))}
+    shown = {p: v for p, v in parent.shown.items() if p in at}
+    at.update(child.at)
+    shown.update(child.shown)
+    return Origins(at, shown)
+
+
+def _find_parent(value: str, child: Path) -> Path | None:
+    relative = child.parent / value
+    if relative.is_file():
+        return relative
+    if value.endswith(".toml") or "/" in value or "\\" in value:
+        return None
+    return shipped_file(value)
+
+
+def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) -> tuple[dict, Origins, list]:
+    """Merged data, origins and the chain of files (child first) for one variant file."""
+    problems.files.append(label)
+    data, lines = read_toml(path, label, problems)
+    origins = Origins({p: (label, path, line) for p, line in lines.items()})
+
+    def report(where, what, expected=None):
+        problems.add(label, lines.get(where) or lines.get(where[:1]) or 1, where, what, expected)
+
+    chain = [_Layer(path, label)]
+    extends = data.pop("extends", None)
+    overrides = data.pop("params", None)
+    merged, merged_origins = data, origins
+    if extends is not None:
+        if not isinstance(extends, str) or not extends:
+            report(("extends",), f"wrong type: {got(extends)}",
+                   "expected a shipped variant id or a path relative to this file")
+        else:
+            parent = _find_parent(extends, path)
+            here = stack + ((path.resolve(), label),)
+            if parent is None:
+                report(("extends",), f"cannot find {extends!r}",
+                       f"expected a shipped variant id ({', '.join(sorted(available_variants()))}) "
+                       "or a path relative to this file")
+                raise VariantError(problems.lines())
+            if any(parent.resolve() == seen for seen, _ in here):
+                start = [seen for seen, _ in here].index(parent.resolve())
+                names = [name for _, name in here[start:]] + [here[start][1]]
+                report(("extends",), "extends cycle: " + " -> ".join(names),
+                       "expected a chain that ends in a file without `extends`")
+                raise VariantError(problems.lines())
+            pdata, porigins, pchain = resolve_extends(parent, str(parent), here, problems)
+            merged = _merge(pdata, data)
+            merged_origins = _merge_origins(porigins, origins, data)
+            chain += pchain
+            _check_own_id(data, pdata, report)
+    if overrides is not None:
+        _apply_overrides(overrides, merged, merged_origins, origins, label, path, report)
+    return merged, merged_origins, chain
+
+
+def _check_own_id(data: dict, parent: dict, report) -> None:
+    edition = data.get("edition")
+    parent_id = parent.get("edition", {}).get("id") if isinstance(parent.get("edition"), dict) else None
+    own = edition.get("id") if isinstance(edition, dict) else None
+    if parent_id is None:
+        return
+    if own is None:
+        report(("edition",) if isinstance(edition, dict) else ("extends",), "a variant that extends another needs its own edition.id",
+               f"expected an id other than {parent_id!r}, e.g. [edition] id = \"my-{parent_id}\"")
+    elif own == parent_id:
+        report(("edition", "id"), f"{own!r} is the id of the file it extends", "expected an id of its own")
+
+
+def _apply_overrides(overrides, merged: dict, merged_origins: Origins, own: Origins, label: str,
+                     path: Path, report) -> None:
+    """Apply `[params.<rule id>]` to every pipeline entry of `merged` using that rule."""
+    if not isinstance(overrides, dict):
+        report(("params",), f"wrong type: {got(overrides)}", "expected a table of [params.<rule id>] tables")
+        return
+    rules = all_rules()
+    for rule_id, values in overrides.items():
+        where = ("params", rule_id)
+        if rule_id not in rules:
+            report(where, f"unknown rule module {rule_id!r}", did_you_mean(rule_id, rules) + one_of(rules))
+            continue
+        if not isinstance(values, dict):
+            report(where, f"wrong type: {got(values)}", f"expected a table of parameters of rule {rule_id!r}")
+            continue
+        used = False
+        for pipeline in PIPELINES:
+            entries = merged.get(pipeline)
+            if not isinstance(entries, list):
+                continue
+            entries = merged[pipeline] = list(entries)  # never change the parent's lists
+            for i, entry in enumerate(entries):
+                if not isinstance(entry, dict) or entry.get("rule") != rule_id:
+                    continue
+                used = True
+                params = entry.get("params", {})
+                params = _merge(params, values) if isinstance(params, dict) else dict(values)
+                entries[i] = dict(entry, params=params)
+                for key_path, hit in own.at.items():
+                    if key_path[:2] == where and len(key_path) > 2:
+                        target = (pipeline, i, "params") + key_path[2:]
+                        merged_origins.at[target] = hit
+                        merged_origins.shown[target] = key_path
+        if not used:
+            in_use = sorted({e.get("rule") for p in PIPELINES for e in merged.get(p, []) or []
+                             if isinstance(e, dict) and isinstance(e.get("rule"), str)})
+            report(where, f"no pipeline entry uses rule {rule_id!r}",
+                   "expected a rule of the pipeline: " + ", ".join(in_use))

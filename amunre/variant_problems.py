@@ -1,0 +1,140 @@
+"""Problems found while loading a variant or board file, and the words that describe them.
+
+Loading does not stop at the first problem: every step adds to one `Problems`, which lists
+each as `file:line: path.to.key: what is wrong (what was expected)`, the variant file first,
+then the files it extends and its board, each in line order. `Origins` knows which file set
+each key of the merged data and on which line, so that `report_at` puts a problem where its
+author can fix it. `show`, `got`, `one_of` and `did_you_mean` word values and expectations
+the same way in every message.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+import attrs
+
+from amunre.tomlpos import format_path
+
+
+@attrs.define
+class Problems:
+    """Problems collected while loading, each with a file, a line and a key path."""
+
+    items: list = attrs.field(factory=list)  # (file, line, order, text)
+    paths: set = attrs.field(factory=set)  # (file, key path) already reported
+    files: list = attrs.field(factory=list)  # files in reporting order (the variant first)
+
+    def add(self, file: str, line: int | None, path: tuple, what: str, expected: str | None = None,
+            shown: tuple | None = None) -> None:
+        shown = path if shown is None else shown
+        where = format_path(shown) or "(top level)"
+        text = f"{file}:{line or 1}: {where}: {what}"
+        if expected:
+            text += f" ({expected})"
+        self.items.append((file, line or 1, (where, len(self.items)), text))
+        self.paths.add((file, tuple(path)))
+
+    def reported(self, file: str, path: tuple) -> bool:
+        """Whether this path, or one of its parents, already has a problem."""
+        path = tuple(path)
+        return any((file, path[:k]) in self.paths for k in range(len(path) + 1))
+
+    def lines(self) -> list[str]:
+        seen, out = set(), []
+        def rank(file):
+            return (self.files.index(file), "") if file in self.files else (len(self.files), file)
+
+        for _, _, _, text in sorted(self.items, key=lambda item: (rank(item[0]), item[1], item[2])):
+            if text not in seen:
+                seen.add(text)
+                out.append(text)
+        return out
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+@attrs.define
+class Origins:
+    """For each key path of the merged data: the file that sets it and the line.
+
+    `shown` renames a path in messages (a `[params.rule]` override applied to a pipeline
+    entry is reported under the name the author wrote)."""
+
+    at: dict = attrs.field(factory=dict)  # key path -> (file label, path, line)
+    shown: dict = attrs.field(factory=dict)
+
+    def find(self, path: tuple):
+        """(file label, file path, line, shown path) for the nearest written parent of `path`."""
+        path = tuple(path)
+        for k in range(len(path), -1, -1):
+            hit = self.at.get(path[:k])
+            if hit is not None:
+                label, file, line = hit
+                shown = self.shown.get(path[:k])
+                if shown is not None:
+                    shown = shown + path[k:]
+                return label, file, line, shown
+        return None
+
+
+def report_at(problems: Problems, origins: Origins, fallback: str, path: tuple, what: str,
+              expected: str | None = None, dedupe: bool = False) -> None:
+    """A problem at `path` of the merged data, in the file and at the line that set it
+    (`fallback`, line 1, when no file did); with `dedupe`, none for a path that has one already."""
+    found = origins.find(path)
+    label, line, shown = (found[0], found[2], found[3]) if found else (fallback, 1, None)
+    if dedupe and problems.reported(label, path):
+        return
+    problems.add(label, line, path, what, expected, shown)
+
+
+def show(value: Any) -> str:
+    """A value as messages quote it: TOML spelling, or `a table` / `an array`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return repr(value)
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return type(value).__name__
+
+
+def got(value: Any) -> str:
+    """`got <value>, <its kind>` for a value of the wrong type (only the kind for a container)."""
+    if isinstance(value, (dict, list, tuple)):
+        return f"got {_kind_of(value)}"
+    return f"got {show(value)}, {_kind_of(value)}"
+
+
+def one_of(names) -> str:
+    """`expected one of: ...` naming every allowed name in order."""
+    names = sorted(names)
+    return "expected one of: " + ", ".join(names) if names else "expected nothing here"
+
+
+def did_you_mean(word: str, names) -> str:
+    """`did you mean 'x'? ` for the allowed name closest to `word`; empty when none is close."""
+    close = difflib.get_close_matches(str(word), sorted(names), n=1)
+    return f"did you mean {close[0]!r}? " if close else ""

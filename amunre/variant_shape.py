@@ -1,0 +1,236 @@
+"""The first two layers of validation: shape (JSON Schema) and types (cattrs).
+
+`schema_problems` checks data against a shipped schema (`schemas/<name>.schema.json`);
+`structure` builds an attrs class from a table with strict hooks (no integer where a boolean
+belongs, no string for a number). Both turn every library error into the project's own
+words and hand it to a `report(path, what, expected)` callback, so that a file with five
+mistakes gets five problems, not one traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.errors import (
+    BaseValidationError, ClassValidationError, ForbiddenExtraKeysError, IterableValidationError,
+)
+
+from amunre.resources import load_schema
+from amunre.variant_problems import did_you_mean, got, one_of, show
+
+
+# --------------------------------------------------------------------------------------
+# Layer 1: JSON Schema
+
+
+_TYPE_WORDS = {
+    "integer": "an integer", "string": "a string", "boolean": "true or false", "object": "a table",
+    "array": "an array", "number": "a number",
+}
+
+
+def _expected(schema: dict) -> str:
+    if "enum" in schema:
+        return "one of: " + ", ".join(show(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if kind == "array":
+        items = schema.get("items", {})
+        inner = _expected(items) if items.get("type") or items.get("enum") else ""
+        if items.get("type") == "object" or "$ref" in items:
+            return "an array of tables"
+        return f"an array of {_plural(inner)}" if inner else "an array"
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+        inner = _expected(schema["additionalProperties"])
+        return f"a table of {_plural(inner)}" if inner else "a table"
+    text = _TYPE_WORDS.get(kind, "a value") if isinstance(kind, str) else "a value"
+    if "minimum" in schema:
+        text += f" >= {schema['minimum']}"
+    return text
+
+
+def _plural(text: str) -> str:
+    for one, many in (("an integer", "integers"), ("a string", "strings"), ("a table", "tables"),
+                      ("true or false", "booleans"), ("a number", "numbers"), ("an array", "arrays")):
+        if text.startswith(one):
+            return many + text[len(one):]
+    return text
+
+
+_validators: dict[str, Any] = {}
+
+
+def _validator(name: str):
+    if name not in _validators:
+        import jsonschema
+
+        schema = load_schema(name)
+        cls = jsonschema.validators.validator_for(schema)
+        _validators[name] = cls(schema)
+    return _validators[name]
+
+
+def schema_problems(name: str, data: dict, report) -> None:
+    """Report every schema violation of `data` through `report(path, what, expected)`."""
+    for error in _validator(name).iter_errors(data):
+        path = tuple(error.absolute_path)
+        schema, value, kw = error.schema, error.instance, error.validator
+        if kw == "additionalProperties":
+            allowed = schema.get("properties", {})
+            for key in value:
+                if key not in allowed:
+                    noun = "unknown table" if isinstance(value[key], dict) else "unknown key"
+                    report(path + (key,), noun, did_you_mean(key, allowed) + one_of(allowed))
+        elif kw == "required":
+            props = schema.get("properties", {})
+            for key in error.validator_value:
+                if key not in value:
+                    report(path + (key,), "missing", f"expected {_expected(props.get(key, {}))}")
+        elif kw == "type":
+            report(path, f"wrong type: {got(value)}", f"expected {_expected(schema)}")
+        elif kw == "enum":
+            report(path, f"{show(value)} is not allowed", f"expected {_expected(schema)}")
+        elif kw == "minimum":
+            report(path, f"{show(value)} is too small", f"expected at least {error.validator_value}")
+        elif kw == "maximum":
+            report(path, f"{show(value)} is too large", f"expected at most {error.validator_value}")
+        elif kw == "minItems":
+            report(path, "too few items", f"expected at least {error.validator_value}")
+        elif kw == "minLength":
+            report(path, "empty", "expected a non-empty string")
+        elif kw == "uniqueItems":
+            report(path, "has repeated items", "expected each item once")
+        elif kw == "pattern":
+            report(path, f"{show(value)} has characters that are not allowed",
+                   f"expected it to match {error.validator_value}")
+        else:
+            report(path, error.message, None)
+
+
+# --------------------------------------------------------------------------------------
+# Layer 2: cattrs
+
+
+class _WrongValue(TypeError):
+    """A strict structure hook rejected a value."""
+
+    def __init__(self, what: str, expected: str):
+        super().__init__(f"{what} ({expected})")
+        self.what, self.expected = what, expected
+
+
+def _strict(check, expected: str):
+    def hook(value, _type):
+        if not check(value):
+            raise _WrongValue(f"wrong type: {got(value)}", f"expected {expected}")
+        return value
+
+    return hook
+
+
+def _make_converter() -> cattrs.Converter:
+    base = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    base.register_structure_hook(int, _strict(lambda v: type(v) is int, "an integer"))
+    base.register_structure_hook(bool, _strict(lambda v: type(v) is bool, "true or false"))
+    base.register_structure_hook(str, _strict(lambda v: type(v) is str, "a string"))
+    base.register_structure_hook(
+        float, lambda v, _t: float(_strict(lambda x: type(x) in (int, float), "a number")(v, _t))
+    )
+
+    def origin(t):
+        return getattr(t, "__origin__", None)
+
+    def guard(container: type, expected: str):
+        def factory(t):
+            inner = base.get_structure_hook(t)
+
+            def hook(value, _type):
+                if not isinstance(value, container):
+                    raise _WrongValue(f"wrong type: {got(value)}", f"expected {expected}")
+                return inner(value, _type)
+
+            return hook
+
+        return factory
+
+    conv = base.copy()
+    conv.register_structure_hook_factory(
+        lambda t: origin(t) in (tuple, list, set, frozenset), guard((list, tuple), "an array")
+    )
+    conv.register_structure_hook_factory(lambda t: origin(t) is dict, guard(dict, "a table"))
+    return conv
+
+
+_converter = _make_converter()
+
+
+def _type_word(t) -> str:
+    word = {int: "an integer", str: "a string", bool: "true or false", float: "a number"}.get(t)
+    if word:
+        return word
+    if origin := getattr(t, "__origin__", None):
+        return "a table" if origin is dict else "an array"
+    return "a value"
+
+
+def field_names(cls) -> list[str]:
+    """The field names of an attrs class; none for anything else."""
+    try:
+        return [f.name for f in attrs.fields(cls)]
+    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
+        return []
+
+
+def _cattrs_problems(exc: BaseException, path: tuple, cls, extra_hint: str = ""):
+    """(path, what, expected) for every leaf of a cattrs detailed-validation error."""
+    if isinstance(exc, IterableValidationError):
+        with_notes, without = exc.group_exceptions()
+        for sub, note in with_notes:
+            yield from _leaf(sub, path + (note.index,), note.type, cls)
+        for sub in without:
+            yield from _leaf(sub, path, None, cls)
+    elif isinstance(exc, ClassValidationError):
+        with_notes, without = exc.group_exceptions()
+        for sub, note in with_notes:
+            yield from _leaf(sub, path + (note.name,), note.type, exc.cl)
+        for sub in without:
+            yield from _leaf(sub, path, None, exc.cl, extra_hint)
+    else:
+        yield from _leaf(exc, path, None, cls, extra_hint)
+
+
+def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
+    if isinstance(exc, BaseValidationError):
+        yield from _cattrs_problems(exc, path, cls, extra_hint)
+    elif isinstance(exc, ForbiddenExtraKeysError):
+        names = field_names(exc.cl)
+        for key in sorted(exc.extra_fields):
+            expected = one_of(names) if names else "expected no parameters here"
+            yield path + (key,), extra_hint or "unknown key", did_you_mean(key, names) + expected
+    elif isinstance(exc, _WrongValue):
+        yield path, exc.what, exc.expected
+    elif isinstance(exc, KeyError):
+        yield path, "missing", f"expected {_type_word(typ)}"
+    elif isinstance(exc, (ValueError, TypeError)) and len(exc.args) >= 2 and isinstance(exc.args[1], attrs.Attribute):
+        # an attrs validator: (message, attribute, [options, value])
+        attribute = exc.args[1]
+        if len(exc.args) >= 4 and isinstance(exc.args[2], (tuple, list, set, frozenset)):
+            yield (path + (attribute.name,), f"{show(exc.args[3])} is not allowed",
+                   "expected one of: " + ", ".join(show(o) for o in exc.args[2]))
+        else:
+            yield path + (attribute.name,), str(exc.args[0]), None
+    elif isinstance(exc, (ValueError, TypeError)):
+        yield path, f"invalid value ({exc})", f"expected {_type_word(typ)}" if typ else None
+    else:
+        yield path, f"{type(exc).__name__}: {exc}", None
+
+
+def structure(data: Any, cls, path: tuple, report, extra_hint: str = ""):
+    """`cls` from `data`, or None after reporting every bad field."""
+    try:
+        return _converter.structure(data, cls)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes a reported problem
+        for where, what, expected in _cattrs_problems(exc, path, cls, extra_hint):
+            report(where, what, expected)
+        return None
