@@ -84,7 +84,7 @@ def _check_pipeline(entries, rules, report) -> None:
     if not isinstance(entries, list):
         return
     ids = [e.get("rule") if isinstance(e, dict) else None for e in entries]
-    if any(rule_id not in rules for rule_id in ids):
+    if any(not isinstance(rule_id, str) or rule_id not in rules for rule_id in ids):
         return  # an unknown id is reported already; guessing its contract would only add noise
     provided: dict[str, str] = {}
     seen: set[str] = set()

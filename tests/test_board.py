@@ -328,6 +328,11 @@ v = load_variant("classic2003")
 assert len(v.board) == 15 and v.phases[1].rule == "auction"
 schema = load_schema("variant")
 assert "edition" in schema["properties"]
+# every subpackage of the source tree made it into the installed package
+import importlib
+for name in sys.argv[2:]:
+    module = importlib.import_module(name)
+    assert Path(module.__file__).resolve().is_relative_to(target), f"{name} is not installed: {module.__file__}"
 print("ok", v.id, sorted(available_variants()))
 """
 
@@ -354,7 +359,11 @@ def test_installed_package_finds_its_data(tmp_path):
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONPATH"] = str(target)
-    run = subprocess.run([sys.executable, "-c", CHECK_INSTALLED, str(target)], capture_output=True, text=True,
+    packages = sorted(
+        ".".join(init.parent.relative_to(REPO).parts) for init in (REPO / "amunre").rglob("__init__.py")
+    )
+    assert "amunre.testing" in packages and "amunre.rules" in packages
+    run = subprocess.run([sys.executable, "-c", CHECK_INSTALLED, str(target), *packages], capture_output=True, text=True,
                          cwd=elsewhere, env=env, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith("ok classic2003")

@@ -574,3 +574,8 @@ def test_variant_files_finds_any_toml_spelling_and_keeps_broken_files(tmp_path):
     write(tmp_path / "house" / "broken.toml", "[edition\n")
     found = [p.relative_to(tmp_path).as_posix() for p in variant_files(tmp_path)]
     assert found == ["plain.toml", "house/broken.toml", "house/dotted.toml"]
+
+
+def test_a_rule_that_is_not_a_string_is_reported_not_crashed(tmp_path):
+    path = write(tmp_path / "p.toml", PIPELINE_HEAD + "[[phases]]\nrule = [1]\n")
+    assert problems_of(path) == [f"{path}:6: phases[0].rule: wrong type: got an array (expected a string)"]
