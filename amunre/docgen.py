@@ -273,6 +273,18 @@ def _example(cls) -> str:
     return "\n".join(lines)
 
 
+def _pipeline_contract(cls) -> str:
+    """One sentence on where a phase may stand in the round (checked when a variant loads)."""
+    said = []
+    if cls.requires:
+        said.append("needs " + ", ".join(f"`{r}`" for r in cls.requires) + " from an earlier phase")
+    if cls.provides:
+        said.append("provides " + ", ".join(f"`{p}`" for p in cls.provides) + " to the phases after it")
+    if cls.once:
+        said.append("appears at most once per round")
+    return f"In the round's pipeline it {', '.join(said)}." if said else ""
+
+
 def rule_modules_markdown() -> str:
     rules = _builtin_rules()
     order = {kind: i for i, kind in enumerate(KINDS)}
@@ -287,6 +299,10 @@ def rule_modules_markdown() -> str:
         "[variant-format.md](variant-format.md)). This page lists every built-in module with",
         "its parameters and their defaults. Other packages can add modules through the",
         "`amunre.rules` entry-point group; those are not listed here.",
+        "",
+        "A phase module may state what it needs from earlier phases of the round and what it",
+        "provides to later ones; loading a variant checks that order, and that some phase",
+        "provides `ownership` (every player acquires a province each round).",
         "",
         "| id | kind | what it does |",
         "|---|---|---|",
@@ -307,6 +323,9 @@ def rule_modules_markdown() -> str:
         else:
             first = next(c for c in ordered if c.__module__ == cls.__module__)
             parts += [f"The module `{cls.__module__}` is described under [{first.id}](#{first.id.replace('_', '-')}).", ""]
+        contract = _pipeline_contract(cls)
+        if contract:
+            parts += [contract, ""]
         if attrs.fields(cls.Params):
             parts += ["Parameters:", "", field_table(cls.Params), ""]
         else:
