@@ -282,7 +282,10 @@ def _pipeline_contract(cls) -> str:
         said.append("provides " + ", ".join(f"`{p}`" for p in cls.provides) + " to the phases after it")
     if cls.once:
         said.append("appears at most once per round")
-    return f"In the round's pipeline it {', '.join(said)}." if said else ""
+    if not said:
+        return ""
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"In the round's pipeline it {listed}."
 
 
 def rule_modules_markdown() -> str:
