@@ -21,6 +21,7 @@ from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.mechanics import end_phase_cards
 from amunre.model import CARD_ID, CARD_KINDS, Variant
 from amunre.registry import get_rule
+from amunre.rules.scoring import pyramids_in, stones_in
 from amunre.state import UNLIMITED, GameState
 
 MAX_SEED = 2**63 - 1
@@ -257,16 +258,17 @@ def _is_option(choice, options) -> bool:
     return False
 
 
-def winners(state: GameState) -> list[int]:
-    """R-GAME-06: most points; ties by pyramids, then stones in own provinces; else shared."""
-    def key(p: int):
-        player = state.players[p]
-        pyramids = sum(state.provinces[i].pyramid_count() for i in player.provinces)
-        stones = sum(state.provinces[i].stones for i in player.provinces)
-        return (player.score, pyramids, stones)
+def standing(state: GameState, player: int) -> tuple[int, int, int]:
+    """What decides the game (R-GAME-06): points, then pyramids, then stones in own provinces."""
+    owned = state.players[player].provinces
+    return (state.players[player].score, pyramids_in(state, owned), stones_in(state, owned))
 
-    best = max(key(p) for p in range(state.n_players))
-    return [p for p in range(state.n_players) if key(p) == best]
+
+def winners(state: GameState) -> list[int]:
+    """R-GAME-06: the best standing wins; players with equal standing share the victory."""
+    keys = [standing(state, p) for p in range(state.n_players)]
+    best = max(keys)
+    return [p for p, key in enumerate(keys) if key == best]
 
 
 def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callable] | None = None) -> Game:

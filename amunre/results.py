@@ -4,6 +4,9 @@ gold, pyramids, rank and winners. Used by the final table, `--json` and comparis
 
 from __future__ import annotations
 
+from amunre.engine import standing
+from amunre.rules.scoring import pyramids_in, stones_in
+
 
 def item_label(variant, item: str) -> str:
     if item.startswith("bonus_cards:"):
@@ -32,12 +35,8 @@ def item_order(variant) -> list[str]:
 
 
 def ranks(state) -> list[int]:
-    """Rank per player (1 = winner) by points, then pyramids, then stones (R-GAME-06)."""
-    keys = []
-    for player in state.players:
-        pyramids = sum(state.provinces[i].pyramid_count() for i in player.provinces)
-        stones = sum(state.provinces[i].stones for i in player.provinces)
-        keys.append((player.score, pyramids, stones))
+    """Rank per player (1 = winner) by standing: points, then pyramids, then stones (R-GAME-06)."""
+    keys = [standing(state, p) for p in range(state.n_players)]
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
@@ -59,8 +58,8 @@ def game_result(game, names: list[str], agents: list[str]) -> dict:
             "score": player.score,
             "items": items,
             "gold": player.gold,
-            "pyramids": sum(state.provinces[i].pyramid_count() for i in player.provinces),
-            "stones": sum(state.provinces[i].stones for i in player.provinces),
+            "pyramids": pyramids_in(state, player.provinces),
+            "stones": stones_in(state, player.provinces),
             "rank": rank[p],
         })
     return {
