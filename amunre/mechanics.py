@@ -20,13 +20,9 @@ def receive(game, player: int, amount: int, why: str) -> None:
         game.emit("gold", player=player, amount=amount, why=why)
 
 
-def sellable(state, player: int) -> int:
-    """Cards the player could sell for 1 gold each (the theft card never)."""
-    return sum(state.players[player].hand)
-
-
 def means(state, player: int, can_sell: bool = True) -> int:
-    """Gold the player can raise right now."""
+    """Gold the player can raise right now: his gold, plus 1 per card he could sell (the
+    theft card is never among his cards)."""
     gold = state.players[player].gold
     return gold + sum(state.players[player].hand) if can_sell else gold
 

@@ -8,7 +8,7 @@ a baseline for comparisons, not a strong player.
 
 from __future__ import annotations
 
-from amunre.model import CARD_ID, CARD_KINDS
+from amunre.model import CARD_ID
 from amunre.rules.market import price
 from amunre.rules.scoring import BonusParams, bonus_met
 
@@ -168,5 +168,3 @@ class GreedyAgent:
     def _sell(self, game, p, options):
         return min(options, key=_SELL_FIRST.index)
 
-
-__all__ = ["GreedyAgent", "CARD_KINDS"]

@@ -22,7 +22,7 @@ import attrs
 
 from amunre.decisions import decide
 from amunre.mechanics import (
-    field_capacity, free_fields, gain_cards, pay, place_farmer, place_stone, play_card, receive, sell_card,
+    field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
 )
 from amunre.model import CARD_ID, doc
 from amunre.registry import register
@@ -79,7 +79,8 @@ class Offering(Rule):
         adjusts = (0, 1) if player.hand[ADJUST] else (0,)
         opts = []
         for adj in adjusts:
-            top = player.gold + (sum(player.hand) - adj if with_cards else 0)
+            # an adjustment card in the offer can no longer count as gold
+            top = means(state, p, with_cards) - (adj if with_cards else 0)
             opts.extend(("gold", amount, adj) for amount in range(1, top + 1))
             if player.theft:
                 opts.append(("theft", 0, adj))
