@@ -17,7 +17,7 @@ from amunre.decisions import from_json_value
 from amunre.engine import Game, play_game
 from amunre.errors import IllegalAnswerError, ReplayError
 from amunre.resources import load_schema
-from amunre.variants import load_variant
+from amunre.loader import load_variant
 
 FORMAT = "amunre-log/1"
 

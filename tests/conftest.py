@@ -22,6 +22,6 @@ VARIANTS_DIR = REPO / "variants"
 def variant_files() -> list[Path]:
     """Every variant file in the checkout's variants/ (editions and house rules), found by
     globbing; board files are left out, files that fail to parse are kept (and fail)."""
-    from amunre.variants import variant_files as find
+    from amunre.loader import variant_files as find
 
     return find(VARIANTS_DIR)

@@ -14,7 +14,7 @@ import attrs
 from amunre.engine import Game
 from amunre.model import CARD_ID
 from amunre.position import position_from_data
-from amunre.variants import load_variant
+from amunre.loader import load_variant
 
 RED, BLACK, BLUE, WHITE = range(4)
 COLOURS = ("red", "black", "blue", "white", "green")

@@ -19,7 +19,7 @@ import pytest
 from amunre.board import HALVES, PROVINCE_FIELDS, RANGES, SIDES, Province
 from amunre.errors import VariantError
 from amunre.resources import load_schema, variants_dir
-from amunre.variants import available_variants, load_board, load_variant
+from amunre.loader import available_variants, load_board, load_variant
 
 REPO = Path(__file__).resolve().parent.parent
 BOARD_FILE = variants_dir() / "board.toml"
@@ -321,7 +321,7 @@ import amunre
 target = Path(sys.argv[1]).resolve()
 assert Path(amunre.__file__).resolve().is_relative_to(target), amunre.__file__
 from amunre.resources import load_schema, schemas_dir, variants_dir
-from amunre.variants import available_variants, load_variant
+from amunre.loader import available_variants, load_variant
 for folder, wanted in ((variants_dir(), "classic2003.toml"), (schemas_dir(), "variant.schema.json")):
     assert folder.resolve().is_relative_to(target) and (folder / wanted).is_file(), folder
 v = load_variant("classic2003")

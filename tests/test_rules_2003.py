@@ -323,7 +323,7 @@ def _auction_variants():
     """Every variant file in variants/ whose round has an auction (found by globbing)."""
     from conftest import variant_files
 
-    from amunre.variants import load_variant
+    from amunre.loader import load_variant
 
     return [f for f in variant_files() if any(s.rule == "auction" for s in load_variant(f).phases)]
 
@@ -335,7 +335,7 @@ def _auction_variants():
     data=st.data(),
 )
 def test_r_auc_07_an_outbid_player_always_has_a_legal_bid(variant_file, golds, cards, data):
-    from amunre.variants import load_variant
+    from amunre.loader import load_variant
 
     variant = load_variant(variant_file)
     game, n = _random_auction(data, variant, golds, cards)  # a player with no legal bid would raise here

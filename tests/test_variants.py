@@ -17,8 +17,8 @@ from amunre import docgen
 from amunre.errors import UnknownVariantError, VariantError
 from amunre.model import Components, Edition, Rulings
 from amunre.resources import load_schema, variants_dir
-from amunre.tomlpos import format_path, key_lines, line_for, parse_path
-from amunre.variants import available_variants, load_variant, resolve_path
+from amunre.loader.tomlpos import format_path, key_lines, line_for, parse_path
+from amunre.loader import available_variants, load_variant, resolve_path
 
 REPO = Path(__file__).resolve().parent.parent
 CLASSIC = variants_dir() / "classic2003.toml"
@@ -565,7 +565,7 @@ def test_rule_modules_doc_names_every_builtin_rule():
 
 
 def test_variant_files_finds_any_toml_spelling_and_keeps_broken_files(tmp_path):
-    from amunre.variants import variant_files
+    from amunre.loader import variant_files
 
     (tmp_path / "house").mkdir()
     write(tmp_path / "board.toml", '[[provinces]]\nname = "X"\n')

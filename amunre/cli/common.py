@@ -8,7 +8,7 @@ import secrets
 from amunre.agents import agent_names
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
-from amunre.variants import load_variant
+from amunre.loader import load_variant
 
 
 def parse_seed(text: str | None) -> int:

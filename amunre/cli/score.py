@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from amunre.position import PLAY_BONUS, position_from_data, read_position_raw, score_position
-from amunre.variants import load_variant
+from amunre.loader import load_variant
 
 
 def score_table(variant, sheet) -> Table:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from amunre.errors import VariantError
-from amunre.variants import available_variants, load_variant
+from amunre.loader import available_variants, load_variant
 
 
 @click.command("variants")

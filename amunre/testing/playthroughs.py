@@ -56,7 +56,7 @@ def playthrough(path_or_id, players: int | None = None, seed: int = PLAYTHROUGH_
 
 def shipped_variant_files() -> list[Path]:
     """Every shipped variant file (editions and house rules), found by globbing."""
-    from amunre.variants import variant_files
+    from amunre.loader import variant_files
 
     return variant_files()
 

@@ -21,7 +21,7 @@ def load(path_or_id) -> Variant:
     """
     if isinstance(path_or_id, Variant):
         return path_or_id
-    from amunre.variants import load_variant
+    from amunre.loader import load_variant
 
     try:
         return load_variant(path_or_id)

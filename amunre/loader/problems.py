@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from amunre.tomlpos import format_path
+from amunre.loader.tomlpos import format_path
 
 
 @attrs.define

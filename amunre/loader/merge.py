@@ -18,8 +18,8 @@ import attrs
 
 from amunre.errors import VariantError
 from amunre.registry import all_rules
-from amunre.variant_files import available_variants, read_toml, shipped_file
-from amunre.variant_problems import Origins, Problems, did_you_mean, got, one_of
+from amunre.loader.files import available_variants, read_toml, shipped_file
+from amunre.loader.problems import Origins, Problems, did_you_mean, got, one_of
 
 #: The pipelines of a variant file, by the rule kind each accepts.
 PIPELINES = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}

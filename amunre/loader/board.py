@@ -13,9 +13,9 @@ from pathlib import Path
 from amunre.board import PROVINCE_FIELDS, RANGES, Board, Province
 from amunre.errors import VariantError
 from amunre.resources import variants_dir
-from amunre.variant_files import read_toml
-from amunre.variant_problems import Origins, Problems, did_you_mean, one_of, report_at
-from amunre.variant_shape import schema_problems, structure
+from amunre.loader.files import read_toml
+from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, report_at
+from amunre.loader.shape import schema_problems, structure
 
 
 def load_board(path: str | Path) -> Board:

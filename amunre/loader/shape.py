@@ -18,7 +18,7 @@ from cattrs.errors import (
 )
 
 from amunre.resources import load_schema
-from amunre.variant_problems import did_you_mean, got, one_of, show
+from amunre.loader.problems import did_you_mean, got, one_of, show
 
 
 # --------------------------------------------------------------------------------------

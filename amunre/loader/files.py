@@ -14,8 +14,8 @@ from pathlib import Path
 
 from amunre.errors import UnknownVariantError, VariantError
 from amunre.resources import variants_dir
-from amunre.tomlpos import key_lines
-from amunre.variant_problems import Problems
+from amunre.loader.tomlpos import key_lines
+from amunre.loader.problems import Problems
 
 
 def _edition_id(path: Path) -> str | None:

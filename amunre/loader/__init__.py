@@ -12,9 +12,9 @@ each on its own line as `file:line: path.to.key: what is wrong (what was expecte
    and every rule module's own `check(variant)`.
 
 This module runs the steps in order and is the one to import; each step has its own module:
-`amunre.variant_files` finds and reads files, `amunre.variant_merge` resolves `extends` and
-`[params.<rule id>]`, `amunre.variant_shape` runs layers 1 and 2, `amunre.variant_checks`
-layer 3, `amunre.board_loader` loads the board, and `amunre.variant_problems` collects the
+`amunre.loader.files` finds and reads files, `amunre.loader.merge` resolves `extends` and
+`[params.<rule id>]`, `amunre.loader.shape` runs layers 1 and 2, `amunre.loader.checks`
+layer 3, `amunre.loader.board` loads the board, and `amunre.loader.problems` collects the
 problems and words them.
 """
 
@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amunre.board_loader import board_file, load_board, read_board
+from amunre.loader.board import board_file, load_board, read_board
 from amunre.errors import VariantError
 from amunre.model import Components, Edition, RuleSpec, Rulings, Variant
 from amunre.registry import all_rules
 from amunre.resources import variants_dir
-from amunre.variant_checks import MIN_PLAYERS, check_meaning, check_rules
-from amunre.variant_files import available_variants, resolve_path, variant_files
-from amunre.variant_merge import PIPELINES, resolve_extends
-from amunre.variant_problems import Problems, report_at
-from amunre.variant_shape import field_names, schema_problems, structure
+from amunre.loader.checks import MIN_PLAYERS, check_meaning, check_rules
+from amunre.loader.files import available_variants, resolve_path, variant_files
+from amunre.loader.merge import PIPELINES, resolve_extends
+from amunre.loader.problems import Problems, report_at
+from amunre.loader.shape import field_names, schema_problems, structure
 
 # what callers import from here, whichever module defines it
 __all__ = [

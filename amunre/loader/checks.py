@@ -13,9 +13,9 @@ import re
 from amunre.model import CARD_KINDS, Variant
 from amunre.registry import all_rules
 from amunre.rules.base import ROUND_MUST_PROVIDE
-from amunre.variant_merge import PIPELINES
-from amunre.variant_problems import did_you_mean, one_of
-from amunre.variant_shape import field_names
+from amunre.loader.merge import PIPELINES
+from amunre.loader.problems import did_you_mean, one_of
+from amunre.loader.shape import field_names
 
 #: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
 MIN_PLAYERS = 2

@@ -1,0 +1,43 @@
+"""Game positions: holdings written by hand (TOML or JSON) so a rules author can score a case.
+
+A position names, per player, the gold, theft cards, hand and provinces (by board name,
+each with its farmers, free farmers, stones, single and double pyramids), plus the
+kingdom, the offering level, the start player, optionally the supplies and the unowned
+provinces still holding stones or pyramids. Example (TOML):
+
+    kingdom = "New Kingdom"          # or 2; default 1
+    offering_level = 1
+    start_player = "blue"            # a name or a 0-based index; default 0
+
+    [[players]]
+    name = "blue"
+    gold = 4
+    hand = { upper_lower = 1 }
+    [players.provinces.Edfu]
+    pyramids = 1
+    doubles = 1
+
+    [unowned.Memphis]
+    stones = 2
+
+`load_position` reads and checks a file against `schemas/position.schema.json` and the
+variant (province names, ownership, field spaces, card kinds, component counts) and
+reports every problem at once in one `PositionError`; `position_to_dict` is its inverse;
+`score_position` runs the variant's own scoring rule modules on a position through the
+engine's decision protocol, answering their decisions by a fixed policy.
+"""
+
+from amunre.position.build import build_state
+from amunre.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Position
+from amunre.position.read import (
+    load_position, max_offering_level, position_from_data, read_position, read_position_data, read_position_raw,
+)
+from amunre.position.score import PLAY_BONUS, ScoreItem, ScoreSheet, score_position
+from amunre.position.write import default_names, position_to_dict, write_position
+
+__all__ = [
+    "PLAY_BONUS", "PROVINCE_COUNTS", "SUPPLIES", "UNOWNED_COUNTS", "Position", "ScoreItem", "ScoreSheet",
+    "build_state", "default_names", "load_position", "max_offering_level", "position_from_data",
+    "position_to_dict", "read_position", "read_position_data", "read_position_raw", "score_position",
+    "write_position",
+]
