@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from typing import Callable
 
+from amunre.contract import Event
 from amunre.decisions import Request, from_json_value, to_json_value
 from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.mechanics import end_phase_cards
-from amunre.model import CARD_ID, CARD_KINDS, Variant
-from amunre.registry import get_rule
-from amunre.rules.scoring import pyramids_in, stones_in
-from amunre.state import UNLIMITED, GameState
+from amunre.model import Variant
+from amunre.setup import set_up
+from amunre.standing import winners
+from amunre.state import GameState
 
 MAX_SEED = 2**63 - 1
+SPEC_IDS = ("R-GAME-01", "R-GAME-03", "R-GAME-04", "R-GAME-05")
 
 
 def check_players(variant: Variant, n_players: int) -> None:
@@ -57,12 +59,14 @@ class Game:
                 f"the prepared state has {state.n_players} players and {len(state.provinces)} provinces, "
                 f"not {n_players} and {len(variant.board)}"
             )
-        self.state = GameState(n_players, len(variant.board), seed) if state is None else state
-        self.phases = [get_rule(s.rule)(s, variant) for s in variant.phases]
-        self.scoring = [get_rule(s.rule)(s, variant) for s in variant.scoring]
-        self.final_scoring = [get_rule(s.rule)(s, variant) for s in variant.final_scoring]
+        self.state = GameState(n_players, len(variant.board), seed, len(variant.cards)) if state is None else state
+        modules = variant.modules
+        self.phases = modules.phases
+        self.scoring = modules.scoring
+        self.final_scoring = modules.final_scoring
         self.answers: list = []  # every revealed answer, in order: with the seed, the game
         self._sealed: list = []  # secret answers of a simultaneous batch, until its reveal
+        self._views: list = [None] * n_players
         self.listeners: list[Callable] = list(listeners or [])
         self.listening = bool(self.listeners)
         self.phase_name = "setup"
@@ -73,6 +77,9 @@ class Game:
         else:
             self.phase_name = "position"
             self._flow = None
+            for module in modules.stateful:  # a prepared position may lack a module's own data
+                if module.key not in state.rules:
+                    state.rules[module.key] = module.initial_state(self)
 
     @classmethod
     def from_state(cls, variant: Variant, state: GameState, listeners: list[Callable] | None = None) -> "Game":
@@ -84,12 +91,12 @@ class Game:
         return cls(variant, state.n_players, state.seed, listeners, state=state)
 
     def rule(self, rule_id: str):
-        """The first rule module with this id among `phases`, then `scoring`, then `final_scoring`."""
-        for rule in (*self.phases, *self.scoring, *self.final_scoring):
-            if rule.id == rule_id:
-                return rule
-        ids = sorted({r.id for r in (*self.phases, *self.scoring, *self.final_scoring)})
-        raise AmunreError(f"{self.variant.id} has no rule {rule_id!r} (it has: {', '.join(ids)})")
+        """The rule module of the pipeline entry with this id, else the first using this rule id."""
+        found = self.variant.modules.rule(rule_id)
+        if found is None:
+            ids = sorted({r.key for r in self.variant.modules.all})
+            raise AmunreError(f"{self.variant.id} has no rule {rule_id!r} (it has: {', '.join(ids)})")
+        return found
 
     def run_rules(self, rules) -> None:
         """Run rule modules (instances, or ids looked up with `rule`) once each, in order, on
@@ -108,6 +115,15 @@ class Game:
                 self.emit("phase", rule=rule.id, name=rule.name)
             yield from rule.run(self)
             end_phase_cards(self.state)
+
+    def view(self, player: int):
+        """What `player` may know of this game (`amunre.view.PlayerView`): what agents get."""
+        view = self._views[player]
+        if view is None:
+            from amunre.view import PlayerView
+
+            view = self._views[player] = PlayerView(self, player)
+        return view
 
     # -- events -------------------------------------------------------------------------
     def listen(self, listener: Callable) -> None:
@@ -176,25 +192,11 @@ class Game:
 
     # -- the game -----------------------------------------------------------------------
     def _setup(self) -> None:
-        state, comp, rulings = self.state, self.variant.components, self.variant.rulings
-        supply = (lambda n: n) if rulings.finite_supply else (lambda n: UNLIMITED)
-        state.supply_farmers = supply(comp.farmers)
-        state.supply_stones = supply(comp.stones)
-        state.supply_pyramids = supply(comp.pyramids)
-        state.supply_doubles = supply(comp.double_pyramids)
-        deck = [CARD_ID[kind] for kind in CARD_KINDS for _ in range(comp.deck.get(kind, 0))]
-        for player in state.players:
-            player.gold = comp.starting_gold
-            player.theft = comp.theft_cards_per_player
-            for kind in comp.starting_cards:
-                deck.remove(CARD_ID[kind])
-                player.hand[CARD_ID[kind]] += 1
-        state.rng.shuffle(deck)
-        state.deck = deck
-        state.start_player = state.rng.randrange(state.n_players)
+        set_up(self)
         if self.listening:
+            state = self.state
             self.emit("setup", players=state.n_players, seed=state.seed, start_player=state.start_player,
-                      gold=comp.starting_gold)
+                      gold=self.variant.components.starting_gold)
 
     def _play(self):
         state = self.state
@@ -258,23 +260,48 @@ def _is_option(choice, options) -> bool:
     return False
 
 
-def standing(state: GameState, player: int) -> tuple[int, int, int]:
-    """What decides the game (R-GAME-06): points, then pyramids, then stones in own provinces."""
-    owned = state.players[player].provinces
-    return (state.players[player].score, pyramids_in(state, owned), stones_in(state, owned))
-
-
-def winners(state: GameState) -> list[int]:
-    """R-GAME-06: the best standing wins; players with equal standing share the victory."""
-    keys = [standing(state, p) for p in range(state.n_players)]
-    best = max(keys)
-    return [p for p, key in enumerate(keys) if key == best]
-
-
 def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callable] | None = None) -> Game:
-    """Play a whole game, each player answered by its agent; returns the finished Game."""
+    """Play a whole game, each player answered by its agent from his own view; returns the
+    finished Game."""
     game = Game(variant, len(agents), seed, listeners)
+    views = [game.view(p) for p in range(len(agents))]
     while game.pending is not None:
         request = game.pending
-        game.answer(agents[request.player].choose(game, request))
+        game.answer(agents[request.player].choose(views[request.player], request))
     return game
+
+
+# -- what the flow of the game declares (see amunre.contract) --------------------------------
+def _setup_line(e, w) -> str:
+    comp = w.variant.components
+    things = [f"{e['gold']} {w.t('gold')}"]
+    if comp.theft_cards_per_player:
+        count = comp.theft_cards_per_player
+        things.append(f"a {w.t('theft')}" if count == 1 else f"{count} x {w.t('theft')}")
+    things += [w.a(w.card(kind)) for kind in comp.starting_cards]
+    listed = things[0] if len(things) == 1 else ", ".join(things[:-1]) + " and " + things[-1]
+    return (f"{w.variant.edition.name}: {e['players']} players, seed {e['seed']}. Each starts with {listed}. "
+            f"{w.who(e['start_player'])} is {w.t('start_player')}.")
+
+
+def _game_end_line(e, w) -> str:
+    won = " and ".join(w.who(p) for p in e["winners"])
+    return f"\nGame over. {'Winners' if len(e['winners']) > 1 else 'Winner'}: {won}."
+
+
+EVENTS = {
+    "setup": Event("The game is set up: players, seed, start player, starting gold.", _setup_line),
+    "kingdom": Event("A kingdom begins.", lambda e, w: f"\n=== {e['name']} ==="),
+    "round": Event("A round begins (with its start player).",
+                   lambda e, w: f"\n--- round {e['round'] + 1} ({w.who(e['start_player'])} starts) ---"),
+    "phase": Event("A phase of the round begins (`rule`: its entry, `name`: its heading).",
+                   lambda e, w: f"[{e['name']}]"),
+    "scoring": Event("A kingdom's scoring begins.",
+                     lambda e, w: f"\n=== {w.t('scoring')} of the {e['name']} ==="),
+    "final_scoring": Event("The final scoring begins.", lambda e, w: "\n=== final scoring ==="),
+    "transition": Event("Between kingdoms the provinces lose owners and farmers (R-GAME-05).",
+                        lambda e, w: "The provinces are cleared of owners and farmers; pyramids and stones stay."),
+    "game_end": Event("The game is over: winners and scores.", _game_end_line),
+    "answer": Event("A decision was answered (what the log replays)."),
+    "decision": Event("A decision is asked."),
+}

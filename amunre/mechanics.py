@@ -5,8 +5,8 @@ the bank goes through `pay`/`receive` so the bank ledger stays balanced.
 
 from __future__ import annotations
 
+from amunre.contract import Decision, Event
 from amunre.decisions import decide
-from amunre.model import CARD_KINDS
 
 
 def receive(game, player: int, amount: int, why: str) -> None:
@@ -33,7 +33,7 @@ def sell_card(game, player: int, kind: int) -> None:
     hand[kind] -= 1
     game.state.discard.append(kind)
     if game.listening:
-        game.emit("sell", player=player, card=CARD_KINDS[kind])
+        game.emit("sell", player=player, card=game.variant.cards[kind])
     receive(game, player, 1, "sell")
 
 
@@ -89,7 +89,7 @@ def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = Fals
     game.state.players[player].hand[kind] -= 1
     (game.state.in_play if face_up_until_phase_end else game.state.discard).append(kind)
     if game.listening:
-        game.emit("play", player=player, card=CARD_KINDS[kind], province=province)
+        game.emit("play", player=player, card=game.variant.cards[kind], province=province)
 
 
 def end_phase_cards(state) -> None:
@@ -183,3 +183,58 @@ def add_points(game, player: int, item: str, points: int) -> None:
     p.breakdown[key] = p.breakdown.get(key, 0) + points
     if game.listening:
         game.emit("score", player=player, item=item, points=points)
+
+
+# -- what these shared moves declare (see amunre.contract) ----------------------------------
+def _pay_line(e, w):
+    tail = w.reason(e["why"], f"for {e['why']}")
+    return None if tail is None else f"  {w.who(e['player'])} pays {e['amount']} {w.t('gold')} {tail}."
+
+
+def _gold_line(e, w):
+    tail = w.reason(e["why"], e["why"])
+    return None if tail is None else f"  {w.who(e['player'])} takes {e['amount']} {w.t('gold')} {tail}."
+
+
+def _pyramid_line(e, w):
+    piece = w.t("double_pyramid") if e["kind"] == "double" else w.t("pyramid")
+    return f"  A {piece} now stands in {w.province(e['province'])}."
+
+
+def _farmer_line(e, w):
+    return (f"  {w.who(e['player'])} places a {w.t('farmer')} in {w.province(e['province'])}"
+            f"{' (' + w.t('free_farmer') + ')' if e['free'] else ''}.")
+
+
+EVENTS = {
+    "pay": Event("A player pays gold to the bank (`why` says for what).", _pay_line),
+    "gold": Event("The bank gives a player gold (`why` says for what).", _gold_line),
+    "sell": Event("A player sells a card for 1 gold.",
+                  lambda e, w: f"  {w.who(e['player'])} sells {w.a(w.card(e['card']))} for 1 {w.t('gold')}."),
+    "cards": Event("A player takes cards into his hand (how many, and why).",
+                   lambda e, w: f"  {w.who(e['player'])} takes "
+                                f"{w.plural(e['count'], w.t('favor'), w.t('favor_plural'))} ({e['why']})."),
+    "play": Event("A player plays a card (on a province, where it has one).",
+                  lambda e, w: f"  {w.who(e['player'])} plays {w.card(e['card'])}"
+                               f"{' on ' + w.province(e['province']) if e.get('province') is not None else ''}."),
+    "farmer": Event("A farmer is placed in a province (`free`: off the fields).", _farmer_line),
+    "stone": Event("A stone is placed in a province.",
+                   lambda e, w: f"  {w.who(e['player'])} places a {w.t('stone')} in {w.province(e['province'])}."),
+    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single).", _pyramid_line),
+    "reshuffle": Event("The card discard pile becomes the new draw pile.",
+                       lambda e, w: f"  The {w.t('favor')} discard pile is reshuffled ({e['cards']} cards)."),
+    "score": Event("A player scores points for a scoring item.",
+                   lambda e, w: f"  {w.who(e['player'])} scores {e['points']} {w.t('points')} for "
+                                f"{w.item_label(e['item'])}."),
+}
+
+DECISIONS = {
+    "sell": Decision(
+        options="card id: one card of the player's hand",
+        json="an integer card id",
+        describe=lambda option, w: w.card_of(option),
+    ),
+}
+
+#: The `why` of the gold these moves give: a sold card's gold is said by the `sell` line.
+REASONS = {"sell": None}

@@ -10,26 +10,6 @@ from typing import Any
 
 import attrs
 
-#: Engine ids of the 12 kinds of favor/power card, in a fixed order (their integer ids).
-CARD_KINDS = (
-    "protection",
-    "bribery",
-    "free_farmer",
-    "architect",
-    "offering_adjustment",
-    "treasury",
-    "big_harvest",
-    "master_of_scribes",
-    "master_of_farmers",
-    "upper_lower",
-    "west_east",
-    "nile_frontier",
-)
-CARD_ID = {name: i for i, name in enumerate(CARD_KINDS)}
-#: The bonus cards played at a kingdom's scoring.
-BONUS_CARDS = ("master_of_scribes", "master_of_farmers", "upper_lower", "west_east", "nile_frontier")
-
-
 def doc(text: str, **kw) -> Any:
     """An attrs field carrying its own documentation."""
     return attrs.field(metadata={"doc": text}, **kw)
@@ -62,35 +42,43 @@ class Components:
         return sum(self.deck.values())
 
 
-@attrs.frozen
 class Rulings:
-    """The rulings of SPEC §6: where the rulebooks are silent or disagree."""
+    """A variant's rulings (SPEC §6), composed from the `Rulings` classes of the modules it
+    uses (and the core's). `rulings.key` reads one value; `of(cls)` the typed object of one
+    module; `as_dict()` every key and value; `evolve(key=value)` a copy with some changed."""
 
-    sell_cards_to_bid: bool = doc("A-SELL: cards may be sold for 1 gold each mid-auction to afford a bid.")
-    free_stones_build: bool = doc(
-        "A-FREESTONES: free stones that bring a province to 3 stones (with stones left from the "
-        "Old Kingdom) become a pyramid when the province is acquired."
-    )
-    adjustment_must_move: bool = doc(
-        "A-ADJUST: an offering adjustment must raise or lower the total by its amount (false: it may also leave it)."
-    )
-    nile_compare: str = doc(
-        "A-NILE: `province` compares single provinces per side (the rulebooks); `side_total` compares "
-        "each player's total pyramids on a side (the 2016 overview's wording).",
-        validator=attrs.validators.in_(("province", "side_total")),
-    )
-    nile_min_pyramids: int = doc("A-NILE: pyramids the side winner needs at least.")
-    finite_supply: bool = doc("A-SUPPLY: farmers, stones and pyramids are limited to the component counts.")
-    theft_counts_in_gold: bool = doc("A-THEFTGOLD: a held theft (-3) card counts as -3 in the final gold ranking.")
-    cards_in_offering: bool = doc("A-OFFERCARDS: cards may be offered as 1 gold each (a house rule from online play).")
-    bribery_scope: str = doc(
-        "A-BRIBERY: `one_rebid` (one card allows one rebid on the same province) or "
-        "`whole_phase` (rebids on the same province for the rest of the auction).",
-        validator=attrs.validators.in_(("one_rebid", "whole_phase")),
-    )
-    temples_score_at_harvest: bool = doc(
-        "A-TEMPLEHARVEST: temples also score the offering level at every harvest, not only at a kingdom's end."
-    )
+    __slots__ = ("_by_class", "_owner")
+
+    def __init__(self, by_class: dict[type, Any]):
+        self._by_class = dict(by_class)
+        self._owner = {f.name: cls for cls in self._by_class for f in attrs.fields(cls)}
+
+    def of(self, cls: type):
+        return self._by_class.get(cls) or cls()
+
+    def __getattr__(self, key: str):
+        try:
+            return getattr(self._by_class[self._owner[key]], key)
+        except KeyError:
+            raise AttributeError(f"no ruling {key!r} in this variant (it has: {', '.join(sorted(self._owner))})") from None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in self._owner}
+
+    def evolve(self, **changes) -> "Rulings":
+        by_class = dict(self._by_class)
+        for key, value in changes.items():
+            if key not in self._owner:
+                getattr(self, key)  # the AttributeError naming what exists
+            cls = self._owner[key]
+            by_class[cls] = attrs.evolve(by_class[cls], **{key: value})
+        return Rulings(by_class)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Rulings) and self._by_class == other._by_class
+
+    def __repr__(self) -> str:
+        return f"Rulings({self.as_dict()!r})"
 
 
 @attrs.frozen
@@ -100,6 +88,14 @@ class RuleSpec:
     rule: str = doc("Rule-module id (see docs/rule-modules.md).")
     name: str = doc("Name shown in the play-by-play, in the edition's words.")
     params: Any = doc("The rule module's own typed params object.")
+    id: str = doc("The entry's id, unique in the variant: `extends` files replace, remove or insert "
+                  "entries by it (default: the rule id).", default="")
+    group: str | None = doc("The heading of the phase this entry is a step of, if it is one of a "
+                            "group's `steps`.", default=None)
+
+    def __attrs_post_init__(self):
+        if not self.id:
+            object.__setattr__(self, "id", self.rule)
 
 
 @attrs.frozen
@@ -109,18 +105,37 @@ class Variant:
     edition: Edition
     components: Components
     terms: dict[str, str]
-    phases: tuple[RuleSpec, ...]
+    phases: tuple[RuleSpec, ...]  # the round's steps in order (a group's steps flattened)
     scoring: tuple[RuleSpec, ...]
     final_scoring: tuple[RuleSpec, ...]
     rulings: Rulings
     board: Any  # amunre.board.Board
+    cards: tuple[str, ...] = ()  # card kinds; a card's id is its index (the deck's order, then the rest)
     source: str = ""  # path of the file it was loaded from
     resolved: dict = attrs.field(factory=dict, eq=False, repr=False)  # merged raw TOML, for diff/headers
+    _modules: Any = attrs.field(init=False, default=None, eq=False, repr=False)
 
     @property
     def id(self) -> str:
         return self.edition.id
 
+    @property
+    def modules(self):
+        """The rule modules of its pipelines, built once (`amunre.pipeline.Modules`)."""
+        if self._modules is None:
+            from amunre.pipeline import Modules
+
+            Modules(self)  # sets itself here as soon as its terms are known (labels use them)
+        return self._modules
+
+    def card_id(self, kind: str) -> int:
+        """The integer id of a card kind in this variant."""
+        return self.cards.index(kind)
+
     def term(self, key: str) -> str:
-        """The edition's word for an engine concept (falls back to the engine id)."""
-        return self.terms.get(key, key.replace("_", " "))
+        """The edition's word for an engine concept: the variant's `[terms]`, else the default
+        word of the module that uses it, else the engine id with spaces."""
+        word = self.terms.get(key)
+        if word is None:
+            word = self.modules.terms.get(key) or key.replace("_", " ")
+        return word

@@ -1,43 +1,20 @@
 """A finished game's result in one shape for every output: per-item points per kingdom,
 gold, pyramids, rank and winners. Used by the final table, `--json` and comparisons.
+Scoring items and their labels come from the rule modules (`variant.modules.items`).
 """
 
 from __future__ import annotations
 
-from amunre.engine import standing
-from amunre.rules.scoring import pyramids_in, stones_in
+from amunre.counting import pyramids_in, stones_in
+from amunre.narrate import item_label
+from amunre.standing import ranks
 
-
-def item_label(variant, item: str) -> str:
-    if item.startswith("bonus_cards:"):
-        return variant.term(item.split(":", 1)[1])
-    names = {spec.rule: spec.name for spec in variant.scoring + variant.final_scoring}
-    if item.startswith("nile_sides_"):
-        return f"{names.get('nile_sides', 'Nile')} ({item.rsplit('_', 1)[1]})"
-    if item == "temples_harvest":
-        return "temples at harvest"
-    return names.get(item, item.replace("_", " "))
+__all__ = ["game_result", "item_label", "item_order", "ranks"]
 
 
 def item_order(variant) -> list[str]:
     """Every scoring item key a variant can produce, in the order it scores them."""
-    from amunre.model import BONUS_CARDS
-
-    keys = ["temples_harvest"] if variant.rulings.temples_score_at_harvest else []
-    for spec in variant.scoring + variant.final_scoring:
-        if spec.rule == "nile_sides":
-            keys += ["nile_sides_west", "nile_sides_east"]
-        elif spec.rule == "bonus_cards":
-            keys += [f"bonus_cards:{kind}" for kind in BONUS_CARDS]
-        else:
-            keys.append(spec.rule)
-    return keys
-
-
-def ranks(state) -> list[int]:
-    """Rank per player (1 = winner) by standing: points, then pyramids, then stones (R-GAME-06)."""
-    keys = [standing(state, p) for p in range(state.n_players)]
-    return [1 + sum(1 for other in keys if other > key) for key in keys]
+    return [item.key for item in variant.modules.items]
 
 
 def game_result(game, names: list[str], agents: list[str]) -> dict:

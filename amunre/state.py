@@ -11,22 +11,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from amunre.model import CARD_KINDS
-
-N_KINDS = len(CARD_KINDS)
-
 #: Effectively unlimited supply when a variant rules supplies infinite (A-SUPPLY).
 UNLIMITED = 10**9
 
 
 class PlayerState:
-    """One player's holdings. `hand[k]` counts cards of kind k (see model.CARD_KINDS)."""
+    """One player's holdings. `hand[k]` counts cards of kind k (the variant's `cards[k]`)."""
 
     __slots__ = ("gold", "hand", "theft", "provinces", "score", "breakdown")
 
-    def __init__(self, gold: int = 0, theft: int = 0):
+    def __init__(self, gold: int = 0, theft: int = 0, n_cards: int = 0):
         self.gold = gold
-        self.hand = [0] * N_KINDS
+        self.hand = [0] * n_cards
         self.theft = theft
         self.provinces: list[int] = []
         self.score = 0
@@ -65,15 +61,15 @@ class GameState:
     __slots__ = (
         "seed", "rng", "n_players", "players", "provinces", "kingdom", "round", "start_player",
         "offering_level", "supply_farmers", "supply_stones", "supply_pyramids", "supply_doubles",
-        "deck", "discard", "in_play", "province_deck", "province_used", "on_auction",
-        "bank_paid", "bank_given", "finished", "winners",
+        "deck", "discard", "in_play", "on_auction",
+        "bank_paid", "bank_given", "finished", "winners", "rules",
     )
 
-    def __init__(self, n_players: int, n_provinces: int, seed: int):
+    def __init__(self, n_players: int, n_provinces: int, seed: int, n_cards: int = 0):
         self.seed = seed
         self.rng = random.Random(seed)
         self.n_players = n_players
-        self.players = [PlayerState() for _ in range(n_players)]
+        self.players = [PlayerState(n_cards=n_cards) for _ in range(n_players)]
         self.provinces = [ProvinceState() for _ in range(n_provinces)]
         self.kingdom = 0
         self.round = 0
@@ -86,13 +82,14 @@ class GameState:
         self.deck: list[int] = []  # favor/power cards, top is the end of the list
         self.discard: list[int] = []
         self.in_play: list[int] = []  # cards played face up until the phase ends
-        self.province_deck: list[int] = []
-        self.province_used: list[int] = []  # drawn this kingdom (reshuffled for the next)
         self.on_auction: list[int] = []
         self.bank_paid = 0  # gold players paid to the bank
         self.bank_given = 0  # gold the bank paid to players
         self.finished = False
         self.winners: list[int] = []
+        # each rule module's own data, by its pipeline entry id (plain JSON data; see
+        # amunre.contract.Rule.initial_state)
+        self.rules: dict[str, Any] = {}
 
     # -- turn order ---------------------------------------------------------------------
     def turn_order(self) -> list[int]:
@@ -159,5 +156,5 @@ def _copy(value):
     if isinstance(value, list):
         return [_copy(v) for v in value]
     if isinstance(value, dict):
-        return dict(value)
+        return {k: _copy(v) for k, v in value.items()}
     return value

@@ -12,7 +12,6 @@ from functools import cache
 import attrs
 
 from amunre.engine import Game
-from amunre.model import CARD_ID
 from amunre.position import position_from_data
 from amunre.loader import load_variant
 
@@ -29,7 +28,7 @@ def classic():
 def with_rulings(variant=None, **changes):
     """The variant with some rulings (SPEC §6) changed."""
     variant = variant or classic()
-    return attrs.evolve(variant, rulings=attrs.evolve(variant.rulings, **changes))
+    return attrs.evolve(variant, rulings=variant.rulings.evolve(**changes))
 
 
 def pid(name: str, variant=None) -> int:
@@ -37,8 +36,14 @@ def pid(name: str, variant=None) -> int:
     return (variant or classic()).board.index(name)
 
 
-def card(kind: str) -> int:
-    return CARD_ID[kind]
+def card(kind: str, variant=None) -> int:
+    """The integer id of a card kind in the variant (classic2003 by default)."""
+    return (variant or classic()).card_id(kind)
+
+
+def province_deck(game) -> list[int]:
+    """The province draw pile of a game (the `province_draw` module's own state), top last."""
+    return game.state.rules["province_draw"]["deck"]
 
 
 def seats(n: int = 4, **common) -> list[dict]:

@@ -26,7 +26,7 @@ from amunre.agents.random_agent import RandomAgent
 from amunre.cli import main as cli_main
 from amunre.errors import AmunreError, UnknownVariantError
 from amunre.rules import offering as offering_module
-from amunre.rules import scoring as scoring_module
+from amunre.rules import pyramids as scoring_module
 from amunre.state import GameState
 from amunre.testing import ConformanceError, GameChecker, check_variant, load, play_checked
 from conftest import VARIANTS_DIR, variant_files

@@ -7,10 +7,10 @@ Seats are red, black, blue, white in clockwise order.
 
 from pathlib import Path
 
-from helpers import BLACK, BLUE, RED, WHITE, Ask, card, classic, game_of, pid, run, seats
+from helpers import BLACK, BLUE, RED, WHITE, Ask, card, classic, game_of, pid, province_deck, run, seats
 
 from amunre.position import read_position, score_position
-from amunre.rules.final import gold_ranking
+from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.market import price
 
 POSITIONS = Path(__file__).parent / "positions"
@@ -28,7 +28,7 @@ def test_e01_auction_example():
     # everyone as after setup: 20 gold, a -3 card and a builder
     game = game_of(seats(4, gold=20, theft=1, hand={"architect": 1}), start_player="red")
     # phase 1 draws from the top (the end of the list): these four, in the example's order
-    game.state.province_deck = [baharya, dakhla, sawu, abydos]
+    province_deck(game)[:] = [baharya, dakhla, sawu, abydos]
     events = _events(game)
     requests = run(game, ["province_draw", "auction"], [
         # 1st bidding round

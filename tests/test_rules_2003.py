@@ -7,7 +7,7 @@ white (0..3) clockwise.
 
 import pytest
 from helpers import (
-    BLACK, BLUE, RED, WHITE, Ask, card, classic, feed, finish, game_of, pid, run, seats, state_of,
+    BLACK, BLUE, RED, WHITE, Ask, card, classic, feed, finish, game_of, pid, province_deck, run, seats, state_of,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,15 +15,16 @@ from hypothesis import strategies as st
 from amunre.agents import make_agents
 from amunre.engine import Game, play_game, winners
 from amunre.errors import AmunreError, IllegalAnswerError
-from amunre.model import CARD_ID, RuleSpec
+from amunre.model import RuleSpec
 from amunre.position import score_position
 from amunre.registry import get_rule
-from amunre.rules.final import gold_ranking
+from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.market import price
 from amunre.rules.offering import level_for
-from amunre.rules.scoring import BonusParams, FewestParams, bonus_met
+from amunre.rules.bonus_cards import BonusParams, bonus_met
+from amunre.rules.fewest_pyramids import FewestParams
 
-PROTECTION, BRIBERY = CARD_ID["protection"], CARD_ID["bribery"]
+PROTECTION, BRIBERY = card("protection"), card("bribery")
 SPACES = [0, 1, 3, 6, 10, 15, 21, 28, 36]
 
 
@@ -81,12 +82,12 @@ def test_r_game_02_setup_gold_theft_builder_seeded_start_player():
     state = game.state
     assert [p.gold for p in state.players] == [20, 20, 20, 20]
     assert [p.theft for p in state.players] == [1, 1, 1, 1]
-    assert [p.hand[CARD_ID["architect"]] for p in state.players] == [1, 1, 1, 1]
+    assert [p.hand[card("architect")] for p in state.players] == [1, 1, 1, 1]
     assert [sum(p.hand) for p in state.players] == [1, 1, 1, 1]
     # the 39 power cards: in hands, face down on drawn provinces, or in the shuffled deck
     on_provinces = sum(len(p.cards) for p in state.provinces)
     assert len(state.deck) + on_provinces + 4 == 39
-    assert state.deck.count(CARD_ID["architect"]) + 4 + sum(p.cards.count(CARD_ID["architect"]) for p in state.provinces) == 8
+    assert state.deck.count(card("architect")) + 4 + sum(p.cards.count(card("architect")) for p in state.provinces) == 8
     # the start player comes from the seed: same seed, same player; seeds cover every seat
     assert Game(classic(), 4, 7).state.start_player == state.start_player
     assert game.pending.player == state.start_player and game.pending.kind == "bid"
@@ -130,11 +131,11 @@ def test_r_game_05_between_kingdoms():
         elif kind == "transition":
             seen["after"] = holder["game"].state.to_dict()
         elif kind == "kingdom" and event["kingdom"] == 1:
-            seen["new_deck"] = list(holder["game"].state.province_deck)
+            seen["new_deck"] = list(province_deck(holder["game"]))
 
     game = holder["game"] = Game(classic(), 4, 5, [listen])
     agents = make_agents(["greedy"] * 4, 5)
-    finish(game, lambda request: agents[request.player].choose(game, request))
+    finish(game, lambda request: agents[request.player].choose(game.view(request.player), request))
     before, after = seen["before"], seen["after"]
     assert any(p["owner"] is not None for p in before["provinces"])
     assert all(p["owner"] is None and p["farmers"] == 0 and p["free_farmers"] == 0 for p in after["provinces"])
@@ -173,12 +174,12 @@ def test_r_prov_01_start_player_draws_one_province_per_player_with_bonus():
     thebes, memphis, dakhla, buto = (pid(n) for n in ("Thebes", "Memphis", "Dakhla", "Buto"))
     game = game_of(seats(4))
     state = game.state
-    state.province_deck = [pid("Abu"), buto, dakhla, memphis, thebes]
+    province_deck(game)[:] = [pid("Abu"), buto, dakhla, memphis, thebes]
     deck, stones = len(state.deck), state.supply_stones
     run(game, ["province_draw"])
     assert game.pending is None
     assert state.on_auction == [thebes, memphis, dakhla, buto]
-    assert state.province_deck == [pid("Abu")]
+    assert province_deck(game) == [pid("Abu")]
     assert [len(state.provinces[i].cards) for i in (thebes, memphis, dakhla, buto)] == [2, 0, 1, 1]
     assert [state.provinces[i].stones for i in (thebes, memphis, dakhla, buto)] == [0, 2, 0, 0]
     assert [state.provinces[i].gold for i in (thebes, memphis, dakhla, buto)] == [0, 0, 12, 0]
@@ -223,7 +224,7 @@ def test_r_auc_03_no_bid_above_gold_plus_cards_sold():
     assert game.pending is None
     red = game.state.players[RED]
     assert red.gold == 0 and sum(red.hand) == 0
-    assert game.state.discard == [CARD_ID["master_of_farmers"]]
+    assert game.state.discard == [card("master_of_farmers")]
     assert game.state.bank_paid == 6 and game.state.bank_given == 1
 
 
@@ -249,7 +250,7 @@ def test_r_auc_04_outbid_player_must_move_to_another_card_others_pass():
 def test_r_auc_05_auction_ends_when_each_card_has_one_bid_then_pay_and_take():
     thebes, memphis, dakhla, buto = (pid(n) for n in ("Thebes", "Memphis", "Dakhla", "Buto"))
     game = game_of(seats(4, gold=20, hand={"architect": 1}))
-    game.state.province_deck = [buto, dakhla, memphis, thebes]
+    province_deck(game)[:] = [buto, dakhla, memphis, thebes]
     run(game, ["province_draw", "auction"],
         [(thebes, 3, ()), (memphis, 1, ()), (dakhla, 0, ()), (buto, 0, ())])
     assert game.pending is None  # one bid on each card after the first round: over
@@ -860,7 +861,7 @@ def test_r_sco_06_gold_only_at_the_last_kingdom_after_selling_cards():
     table, _ = sheet_points(players, final=True)
     assert table["gold_ranking"] == [6, 2, 6]
     state = state_of(players)
-    sheet = score_position(classic(), state, final=True, sell_cards=True)
+    sheet = score_position(classic(), state, final=True, answers={"sell_cards": "all"})
     assert sheet.points(BLACK)["gold_ranking"] == 6 and sheet.points(RED)["gold_ranking"] == 4  # 11 > 10
 
 

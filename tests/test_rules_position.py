@@ -132,8 +132,8 @@ def test_score_position_does_not_change_the_state_and_follows_the_bonus_policy()
     assert met.points(RED)["bonus_cards"] == 3
     items = [i.key for i in met.items]
     assert items == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
-    assert score_position(classic(), state, play_bonus="none").points(RED)["bonus_cards"] == 0
-    everything = score_position(classic(), state, play_bonus="all")
+    assert score_position(classic(), state, answers={"play_bonus": "none"}).points(RED)["bonus_cards"] == 0
+    everything = score_position(classic(), state, answers={"play_bonus": "all"})
     bonus = next(i for i in everything.items if i.key == "bonus_cards")
     assert {k: v[RED] for k, v in bonus.details.items()} == {"bonus_cards:upper_lower": 3, "bonus_cards:west_east": 0}
 

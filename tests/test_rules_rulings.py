@@ -3,14 +3,13 @@ behaviour as described. Flipped with `attrs.evolve` on the loaded variant (helpe
 """
 
 import pytest
-from helpers import BLACK, BLUE, RED, Ask, classic, feed, game_of, pid, run, seats, state_of, with_rulings
+from helpers import BLACK, BLUE, RED, Ask, card, classic, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
 
 from amunre.engine import Game
-from amunre.model import CARD_ID
 from amunre.position import score_position
 from amunre.state import UNLIMITED
 
-BRIBERY = CARD_ID["bribery"]
+BRIBERY = card("bribery")
 
 
 def test_defaults_of_classic2003():
@@ -38,7 +37,7 @@ def test_a_freestones_leftover_plus_free_stones_build_at_acquisition(build, ston
     variant = with_rulings(free_stones_build=build)
     memphis = pid("Memphis")
     game = game_of(seats(4), variant, kingdom=2, unowned={"Memphis": {"stones": 1}})
-    game.state.province_deck = [pid("Kharga"), pid("Avaris"), pid("Mendes"), memphis]
+    province_deck(game)[:] = [pid("Kharga"), pid("Avaris"), pid("Mendes"), memphis]
     run(game, ["province_draw", "auction"], [(memphis, 0, ()), (pid("Mendes"), 0, ()), (pid("Avaris"), 0, ())])
     assert game.pending is None
     prov = game.state.provinces[memphis]

@@ -1,7 +1,8 @@
 """Agents answer the engine's decisions. An agent is any object with
-`choose(game, request) -> option`; it may read `game.state` and `game.variant` but must not
-change them. `make_agents` builds the built-in ones by name, each with its own generator
-derived from the game seed, so agent randomness never touches the game's generator.
+`choose(view, request) -> option`: `view` is what its seat may know (`amunre.view.PlayerView`:
+its own hand, the public board, other hands only by size), never the game state.
+`make_agents` builds the built-in ones by name, each with its own generator derived from the
+game seed, so agent randomness never touches the game's generator.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from amunre.errors import AmunreError
 
 
 class Agent(Protocol):
-    def choose(self, game, request): ...
+    def choose(self, view, request): ...
 
 
 def agent_names() -> list[str]:

@@ -1,21 +1,19 @@
-"""The `human` agent: asks at the terminal, showing the player's holdings and the numbered
-legal options; anything but a listed number is asked again."""
+"""The `human` agent: asks at the terminal, showing what the player's seat may see and the
+numbered legal options in the edition's words; anything but a listed number is asked again."""
 
 from __future__ import annotations
 
 import click
 
-from amunre.model import CARD_KINDS
 
-
-def holdings(game, player: int) -> str:
+def holdings(view) -> str:
     """One line with what the player holds, in the edition's words."""
-    state, variant = game.state, game.variant
-    me = state.players[player]
-    cards = ", ".join(f"{n}x {variant.term(CARD_KINDS[k])}" for k, n in enumerate(me.hand) if n) or "none"
+    variant = view.variant
+    me = view.me
+    cards = ", ".join(f"{n}x {variant.term(variant.cards[k])}" for k, n in enumerate(view.hand) if n) or "none"
     provinces = []
     for i in me.provinces:
-        prov = state.provinces[i]
+        prov = view.provinces[i]
         provinces.append(f"{variant.board.provinces[i].name} ({prov.all_farmers()} {variant.term('farmers')}, "
                          f"{prov.stones} {variant.term('stones')}, {prov.pyramid_count()} pyramids)")
     return (f"{variant.term('gold')} {me.gold}; {variant.term('favor_plural')}: {cards}; "
@@ -25,14 +23,15 @@ def holdings(game, player: int) -> str:
 class HumanAgent:
     name = "human"
 
-    def choose(self, game, request):
-        from amunre.narrate import describe_option, player_names
+    def choose(self, view, request):
+        from amunre.narrate import Words, describe_option, player_names
 
-        name = player_names(game.n_players)[request.player]
-        click.echo(f"\n{name}, your decision ({request.kind}) in {game.phase_name}")
-        click.echo(f"  you hold: {holdings(game, request.player)}")
+        words = Words(view.variant)
+        name = player_names(view.n_players)[request.player]
+        click.echo(f"\n{name}, your decision ({request.kind}) in {view.phase}")
+        click.echo(f"  you hold: {holdings(view)}")
         for i, option in enumerate(request.options):
-            click.echo(f"  {i:>3}. {describe_option(game, request.kind, option)}")
+            click.echo(f"  {i:>3}. {describe_option(words, request.kind, option)}")
         while True:
             index = click.prompt("choice", type=int)
             if 0 <= index < len(request.options):

@@ -7,5 +7,5 @@ class RandomAgent:
     def __init__(self, rng):
         self._choice = rng.choice
 
-    def choose(self, game, request):
+    def choose(self, view, request):
         return self._choice(request.options)

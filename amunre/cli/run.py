@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from amunre.agents import make_agents

@@ -8,8 +8,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from amunre.position import PLAY_BONUS, position_from_data, read_position_raw, score_position
+from amunre.errors import AmunreError
 from amunre.loader import load_variant
+from amunre.narrate import item_label
+from amunre.position import answer_policies, position_from_data, read_position_raw, score_position
 
 
 def score_table(variant, sheet) -> Table:
@@ -27,19 +29,25 @@ def score_table(variant, sheet) -> Table:
         if len(item.details) > 1 or (item.details and any(item.details.values())):
             for sub, values in item.details.items():
                 if any(values):
-                    table.add_row(f"  {_label(variant, sub)}", *(str(v) for v in values), style="dim")
+                    table.add_row(f"  {item_label(variant, sub)}", *(str(v) for v in values), style="dim")
     table.add_section()
     table.add_row("points this scoring", *(str(sheet.gained(p)) for p in range(len(sheet.names))))
     table.add_row("total", *(str(t) for t in sheet.totals), style="bold")
     return table
 
 
-def _label(variant, sub: str) -> str:
-    if sub.startswith("bonus_cards:"):
-        return variant.term(sub.split(":", 1)[1])
-    if sub.startswith("nile_sides_"):
-        return sub.rsplit("_", 1)[1]
-    return sub.replace("_", " ")
+def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
+    """`--answer KIND=POLICY` options as a dict, checked against the variant's decisions."""
+    offered = answer_policies(variant)
+    listed = "; ".join(f"{kind}={'|'.join(policies)}" for kind, policies in sorted(offered.items())) or "none"
+    answers = {}
+    for text in given:
+        kind, sep, policy = text.partition("=")
+        if not sep or kind.strip() not in offered or policy.strip() not in offered[kind.strip()]:
+            raise AmunreError(f"--answer {text!r} is not one of the policies of {variant.id} "
+                              f"(expected KIND=POLICY, one of: {listed})")
+        answers[kind.strip()] = policy.strip()
+    return answers
 
 
 @click.command("score")
@@ -48,18 +56,18 @@ def _label(variant, sub: str) -> str:
               help="Variant id or variant TOML file (default: the position's `variant`, else classic2003).")
 @click.option("--final", is_flag=True, help="This is the last kingdom: add the final scoring (gold ranking).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
-@click.option("--bonus", "play_bonus", type=click.Choice(PLAY_BONUS), default="met", show_default=True,
-              help="Which bonus cards the players play: those whose condition is met, all, or none.")
-@click.option("--sell-cards", is_flag=True, help="Players sell all their cards before the gold ranking.")
-def command(position, variant_name, final, as_json, play_bonus, sell_cards):
+@click.option("--answer", "answers", multiple=True, metavar="KIND=POLICY",
+              help="How a scoring rule's decision is answered: a decision kind and one of the policies its "
+                   "module offers (repeatable; otherwise each takes its first policy; a wrong one lists them).")
+def command(position, variant_name, final, as_json, answers):
     """Score the holdings in a POSITION file (TOML or JSON) and show each player's points per item."""
     data, lines = read_position_raw(position)
     if variant_name is None:
         variant_name = data.get("variant") if isinstance(data.get("variant"), str) else "classic2003"
     variant = load_variant(variant_name)
     pos = position_from_data(data, variant, source=str(position), lines=lines)
-    sheet = score_position(variant, pos.state, play_bonus=play_bonus, final=final,
-                           sell_cards=sell_cards, names=pos.names)
+    sheet = score_position(variant, pos.state, answers=parse_answers(variant, answers), final=final,
+                           names=pos.names)
     if as_json:
         doc = {"variant": variant.id, "position": str(position), **sheet.to_dict()}
         click.echo(json.dumps(doc, indent=2))

@@ -24,14 +24,16 @@ from pathlib import Path
 
 from amunre.loader.board import board_file, load_board, read_board
 from amunre.errors import VariantError
-from amunre.model import Components, Edition, RuleSpec, Rulings, Variant
+from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_rules
+from amunre.loader.files import available_variants, resolve_path, variant_files
+from amunre.loader.merge import resolve_extends
+from amunre.loader.pipelines import PIPELINES, build_specs, check_ids, rules_used
+from amunre.loader.problems import Problems, report_at
+from amunre.loader.rulings import compose_rulings
+from amunre.loader.shape import schema_problems, structure
+from amunre.model import Components, Edition, Variant
 from amunre.registry import all_rules
 from amunre.resources import variants_dir
-from amunre.loader.checks import MIN_PLAYERS, check_meaning, check_rules
-from amunre.loader.files import available_variants, resolve_path, variant_files
-from amunre.loader.merge import PIPELINES, resolve_extends
-from amunre.loader.problems import Problems, report_at
-from amunre.loader.shape import field_names, schema_problems, structure
 
 # what callers import from here, whichever module defines it
 __all__ = [
@@ -58,29 +60,16 @@ def load_variant(id_or_path: str | Path) -> Variant:
 
     edition = part("edition", Edition)
     components = part("components", Components)
-    rulings = part("rulings", Rulings)
-    pipelines: dict[str, tuple | None] = {}
     rules = all_rules()
-    for pipeline in PIPELINES:
-        entries = data.get(pipeline, [])
-        specs = []
-        for i, entry in enumerate(entries if isinstance(entries, list) else []):
-            if not isinstance(entry, dict) or not isinstance(entry.get("rule"), str):
-                specs = None
-                continue
-            cls = rules.get(entry["rule"])
-            raw = entry.get("params", {})
-            params = None
-            if cls is not None and isinstance(raw, dict):
-                hint = "unknown parameter" if field_names(cls.Params) else f"unknown parameter (rule {entry['rule']!r} takes none)"
-                params = structure(raw, cls.Params, (pipeline, i, "params"), report, hint)
-            if params is None or specs is None:
-                specs = None
-                continue
-            name = entry.get("name", entry["rule"])
-            specs.append(RuleSpec(rule=entry["rule"], name=name if isinstance(name, str) else entry["rule"],
-                                  params=params))
-        pipelines[pipeline] = tuple(specs) if specs is not None and isinstance(entries, list) else None
+    check_ids(data, report)
+    pipelines = {pipeline: build_specs(data, pipeline, rules, report) for pipeline in PIPELINES}
+    used = rules_used(data)
+
+    def set_here(key: str) -> bool:
+        found = origins.find(("rulings", key))
+        return found is not None and found[0] == label
+
+    rulings = compose_rulings(data, used, rules, set_here, report)
 
     check_meaning(data, report)
 
@@ -108,6 +97,7 @@ def load_variant(id_or_path: str | Path) -> Variant:
         final_scoring=pipelines["final_scoring"],
         rulings=rulings,
         board=board,
+        cards=card_kinds(components, [rules[r] for r in sorted(used) if r in rules]),
         source=str(path),
         resolved=data,
     )

@@ -10,33 +10,46 @@ from __future__ import annotations
 
 import re
 
-from amunre.model import CARD_KINDS, Variant
-from amunre.registry import all_rules
-from amunre.rules.base import ROUND_MUST_PROVIDE
-from amunre.loader.merge import PIPELINES
+from amunre.contract import ROUND_MUST_PROVIDE
+from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import field_names
+from amunre.model import Variant
+from amunre.registry import all_rules
 
 #: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
 MIN_PLAYERS = 2
+
+
+def declared_cards(rules: dict) -> list[str]:
+    """Every card kind some registered rule module plays."""
+    return sorted({kind for cls in rules.values() for kind in cls.cards})
+
+
+def card_kinds(components, modules) -> tuple[str, ...]:
+    """A variant's card kinds in id order: the deck's, then those its modules play that the
+    deck lacks (so every module finds its cards, if only zero of them)."""
+    kinds = list(components.deck)
+    for cls in modules:
+        kinds += [kind for kind in cls.cards if kind not in kinds]
+    return tuple(kinds)
 
 
 def check_meaning(data: dict, report) -> None:
     """Rule ids, the order of the round's phases, player counts and cards of the merged data."""
     rules = all_rules()
     for pipeline, kind in PIPELINES.items():
-        entries = data.get(pipeline)
-        for i, entry in enumerate(entries if isinstance(entries, list) else []):
-            rule_id = entry.get("rule") if isinstance(entry, dict) else None
+        for at, entry, _ in flat_entries(data.get(pipeline), (pipeline,)):
+            rule_id = entry.get("rule")
             if not isinstance(rule_id, str):
                 continue
             cls = rules.get(rule_id)
             if cls is None:
-                report((pipeline, i, "rule"), f"unknown rule module {rule_id!r}",
+                report(at + ("rule",), f"unknown rule module {rule_id!r}",
                        did_you_mean(rule_id, rules) + one_of(rules))
             elif getattr(cls, "kind", "phase") != kind:
                 fitting = sorted(r for r, c in rules.items() if getattr(c, "kind", "phase") == kind)
-                report((pipeline, i, "rule"), f"{rule_id!r} is a {cls.kind} rule, not a {kind} rule",
+                report(at + ("rule",), f"{rule_id!r} is a {cls.kind} rule, not a {kind} rule",
                        f"expected in [[{pipeline}]] one of: {', '.join(fitting)}")
 
     _check_pipeline(data.get("phases"), rules, report)
@@ -51,12 +64,13 @@ def check_meaning(data: dict, report) -> None:
                    f"expected at least {MIN_PLAYERS}; the rulebooks say 3 to 5")
     if not isinstance(components, dict):
         return
+    known = declared_cards(rules)
     deck = components.get("deck")
     deck = deck if isinstance(deck, dict) else {}
     for kind in deck:
-        if kind not in CARD_KINDS:
-            report(("components", "deck", kind), "unknown card kind",
-                   did_you_mean(kind, CARD_KINDS) + one_of(CARD_KINDS))
+        if kind not in known:
+            report(("components", "deck", kind), "unknown card kind (no rule module plays it)",
+                   did_you_mean(kind, known) + one_of(known))
     starting = components.get("starting_cards")
     if isinstance(starting, list):
         most = max(counts, default=0)
@@ -64,9 +78,9 @@ def check_meaning(data: dict, report) -> None:
         for i, kind in enumerate(starting):
             if not isinstance(kind, str):
                 continue
-            if kind not in CARD_KINDS:
+            if kind not in known:
                 report(("components", "starting_cards", i), f"{kind!r} is not a card kind",
-                       did_you_mean(kind, CARD_KINDS) + one_of(CARD_KINDS))
+                       did_you_mean(kind, known) + one_of(known))
             else:
                 first.setdefault(kind, i)
         for kind, i in first.items():
@@ -83,22 +97,22 @@ def _check_pipeline(entries, rules, report) -> None:
     phase, a once-per-round phase appears once, and the round gives every player a province."""
     if not isinstance(entries, list):
         return
-    ids = [e.get("rule") if isinstance(e, dict) else None for e in entries]
-    if any(not isinstance(rule_id, str) or rule_id not in rules for rule_id in ids):
+    flat = list(flat_entries(entries, ("phases",)))
+    if any(not isinstance(e.get("rule"), str) or e.get("rule") not in rules for _, e, _ in flat):
         return  # an unknown id is reported already; guessing its contract would only add noise
     provided: dict[str, str] = {}
     seen: set[str] = set()
-    for i, entry in enumerate(entries):
-        cls = rules.get(entry.get("rule")) if isinstance(entry, dict) else None
+    for at, entry, _ in flat:
+        cls = rules.get(entry.get("rule"))
         if cls is None or getattr(cls, "kind", "phase") != "phase":
             continue
         for need in cls.requires:
             if need not in provided:
                 makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
-                report(("phases", i, "rule"), f"{cls.id!r} needs {need!r} from an earlier phase of the round",
+                report(at + ("rule",), f"{cls.id!r} needs {need!r} from an earlier phase of the round",
                        f"expected one of {', '.join(makers)} before it")
         if cls.once and cls.id in seen:
-            report(("phases", i, "rule"), f"{cls.id!r} may appear only once per round",
+            report(at + ("rule",), f"{cls.id!r} may appear only once per round",
                    "expected a single entry for it in [[phases]]")
         seen.add(cls.id)
         for made in cls.provides:
@@ -114,14 +128,16 @@ def check_rules(variant: Variant, report) -> None:
     """Every pipeline entry's own `check(variant)`, each message at the parameter it names."""
     rules = all_rules()
     for pipeline in PIPELINES:
-        for i, spec in enumerate(getattr(variant, pipeline)):
+        paths = [at for at, _, _ in flat_entries(variant.resolved.get(pipeline), (pipeline,))]
+        for spec, at in zip(getattr(variant, pipeline), paths):
             try:
-                found = rules[spec.rule](spec, variant).check(variant)
+                cls = rules[spec.rule]
+                found = cls(spec, variant, variant.rulings.of(cls.Rulings)).check(variant)
             except Exception as exc:  # noqa: BLE001 - a broken check is itself a problem to report
                 found = [f"the module's check failed with {type(exc).__name__}: {exc}"]
             names = set(field_names(type(spec.params)))
             for message in found or ():
                 # a message that starts with a parameter's name is about that parameter
                 first = re.match(r"\w+", message)
-                where = (pipeline, i, "params") + ((first.group(),) if first and first.group() in names else ())
+                where = at + ("params",) + ((first.group(),) if first and first.group() in names else ())
                 report(where, message, f"checked by rule module {spec.rule!r}")

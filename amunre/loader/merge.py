@@ -18,11 +18,11 @@ import attrs
 
 from amunre.errors import VariantError
 from amunre.registry import all_rules
+from amunre.loader.edits import merge_pipelines, strip_sources
 from amunre.loader.files import available_variants, read_toml, shipped_file
+from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import Origins, Problems, did_you_mean, got, one_of
 
-#: The pipelines of a variant file, by the rule kind each accepts.
-PIPELINES = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}
 
 
 @attrs.define
@@ -58,6 +58,35 @@ def _merge_origins(parent: Origins, child: Origins, child_data: dict) -> Origins
     at.update(child.at)
     shown.update(child.shown)
     return Origins(at, shown)
+
+
+def _place_origins(pipeline: str, entries: list, merged: Origins, parent: Origins, child: Origins) -> list:
+    """The edited pipeline without its tags; its origins moved to where its entries now stand.
+
+    An entry the child file wrote or edited is reported in the child, under the path the
+    author wrote: its keys the child did not write point at the child's entry."""
+    placed: list = []
+    clean = strip_sources(entries, (pipeline,), placed)
+    for table in (merged.at, merged.shown):
+        for key in [k for k in table if k[:1] == (pipeline,) and len(k) > 1]:
+            del table[key]
+    for new_path, sources in placed:
+        edited = [old for source, old in sources if source == "child"]
+        for source, old_path in sources:
+            if edited and source == "parent":
+                continue
+            origins = parent if source == "parent" else child
+            for key, hit in origins.at.items():
+                if key[:len(old_path)] == old_path and not _in_steps(key, len(old_path)):
+                    merged.at[new_path + key[len(old_path):]] = hit
+                    if source == "child":
+                        merged.shown[new_path + key[len(old_path):]] = key
+    return clean
+
+
+def _in_steps(key: tuple, depth: int) -> bool:
+    """Whether a key path below an entry lies inside its steps (those move on their own)."""
+    return len(key) > depth and key[depth] == "steps" and len(key) > depth + 1
 
 
 def _find_parent(value: str, child: Path) -> Path | None:
@@ -101,8 +130,11 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) ->
                        "expected a chain that ends in a file without `extends`")
                 raise VariantError(problems.lines())
             pdata, porigins, pchain = resolve_extends(parent, str(parent), here, problems)
-            merged = _merge(pdata, data)
-            merged_origins = _merge_origins(porigins, origins, data)
+            edited = merge_pipelines(pdata, data, report)
+            merged = _merge(pdata, {k: v for k, v in data.items() if k not in edited})
+            merged_origins = _merge_origins(porigins, origins, {k: v for k, v in data.items() if k not in edited})
+            for pipeline, entries in edited.items():
+                merged[pipeline] = _place_origins(pipeline, entries, merged_origins, porigins, origins)
             chain += pchain
             _check_own_id(data, pdata, report)
     if overrides is not None:
@@ -140,24 +172,34 @@ def _apply_overrides(overrides, merged: dict, merged_origins: Origins, own: Orig
             continue
         used = False
         for pipeline in PIPELINES:
-            entries = merged.get(pipeline)
-            if not isinstance(entries, list):
-                continue
-            entries = merged[pipeline] = list(entries)  # never change the parent's lists
-            for i, entry in enumerate(entries):
-                if not isinstance(entry, dict) or entry.get("rule") != rule_id:
-                    continue
-                used = True
-                params = entry.get("params", {})
-                params = _merge(params, values) if isinstance(params, dict) else dict(values)
-                entries[i] = dict(entry, params=params)
-                for key_path, hit in own.at.items():
-                    if key_path[:2] == where and len(key_path) > 2:
-                        target = (pipeline, i, "params") + key_path[2:]
-                        merged_origins.at[target] = hit
-                        merged_origins.shown[target] = key_path
+            if isinstance(merged.get(pipeline), list):
+                # copies all the way down: never change the parent's lists
+                merged[pipeline], hits = _with_params(merged[pipeline], (pipeline,), rule_id, values)
+                used = used or bool(hits)
+                for target in hits:
+                    for key_path, hit in own.at.items():
+                        if key_path[:2] == where and len(key_path) > 2:
+                            merged_origins.at[target + key_path[2:]] = hit
+                            merged_origins.shown[target + key_path[2:]] = key_path
         if not used:
-            in_use = sorted({e.get("rule") for p in PIPELINES for e in merged.get(p, []) or []
-                             if isinstance(e, dict) and isinstance(e.get("rule"), str)})
+            in_use = sorted({e.get("rule") for p in PIPELINES for _, e, _ in flat_entries(merged.get(p), (p,))
+                             if isinstance(e.get("rule"), str)})
             report(where, f"no pipeline entry uses rule {rule_id!r}",
                    "expected a rule of the pipeline: " + ", ".join(in_use))
+
+
+def _with_params(entries: list, path: tuple, rule_id: str, values: dict) -> tuple[list, list]:
+    """Copies of the entries with `values` laid over the params of those using `rule_id`;
+    and the key paths of their params tables."""
+    out, hits = [], []
+    for i, entry in enumerate(entries):
+        if isinstance(entry, dict) and isinstance(entry.get("steps"), list):
+            steps, found = _with_params(entry["steps"], path + (i, "steps"), rule_id, values)
+            entry = dict(entry, steps=steps)
+            hits += found
+        elif isinstance(entry, dict) and entry.get("rule") == rule_id:
+            params = entry.get("params", {})
+            entry = dict(entry, params=_merge(params, values) if isinstance(params, dict) else dict(values))
+            hits.append(path + (i, "params"))
+        out.append(entry)
+    return out, hits

@@ -32,11 +32,11 @@ from amunre.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Po
 from amunre.position.read import (
     load_position, max_offering_level, position_from_data, read_position, read_position_data, read_position_raw,
 )
-from amunre.position.score import PLAY_BONUS, ScoreItem, ScoreSheet, score_position
+from amunre.position.score import ScoreItem, ScoreSheet, answer_policies, score_position
 from amunre.position.write import default_names, position_to_dict, write_position
 
 __all__ = [
-    "PLAY_BONUS", "PROVINCE_COUNTS", "SUPPLIES", "UNOWNED_COUNTS", "Position", "ScoreItem", "ScoreSheet",
+    "PROVINCE_COUNTS", "SUPPLIES", "UNOWNED_COUNTS", "Position", "ScoreItem", "ScoreSheet", "answer_policies",
     "build_state", "default_names", "load_position", "max_offering_level", "position_from_data",
     "position_to_dict", "read_position", "read_position_data", "read_position_raw", "score_position",
     "write_position",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from amunre.model import CARD_ID, CARD_KINDS, Variant
+from amunre.model import Variant
 from amunre.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Position, player_names
+from amunre.setup import supply_counts
 from amunre.state import UNLIMITED, GameState
 
 
@@ -12,7 +13,7 @@ def build_state(data: dict, variant: Variant) -> Position:
     players = data["players"]
     names = tuple(player_names(data))
     n = len(players)
-    state = GameState(n, len(board), data.get("seed", 0))
+    state = GameState(n, len(board), data.get("seed", 0), len(variant.cards))
     kingdom = data.get("kingdom", 1)
     state.kingdom = variant.edition.kingdoms.index(kingdom) if isinstance(kingdom, str) else kingdom - 1
     state.round = variant.edition.rounds_per_kingdom - 1
@@ -27,7 +28,7 @@ def build_state(data: dict, variant: Variant) -> Position:
         player.theft = entry.get("theft", variant.components.theft_cards_per_player)
         player.score = entry.get("score", 0)
         for kind, count in entry.get("hand", {}).items():
-            player.hand[CARD_ID[kind]] += count
+            player.hand[variant.card_id(kind)] += count
             deck_left[kind] = deck_left.get(kind, 0) - count
         for name, counts in entry.get("provinces", {}).items():
             pid = board.index(name)
@@ -46,18 +47,17 @@ def build_state(data: dict, variant: Variant) -> Position:
         placed["pyramids"] += prov.pyramids
         placed["doubles"] += prov.doubles
 
+    # what the position gives, else what the components leave (A-SUPPLY: unlimited stays so)
     supplies = data.get("supplies", {})
-    comp = variant.components
-    for key, (attr, comp_attr) in SUPPLIES.items():
+    start = supply_counts(variant)
+    for key, (attr, _) in SUPPLIES.items():
         if key in supplies:
             value = supplies[key]
-        elif variant.rulings.finite_supply:
-            value = getattr(comp, comp_attr) - placed[key]
         else:
-            value = UNLIMITED
+            value = start[key] if start[key] == UNLIMITED else start[key] - placed[key]
         setattr(state, attr, value)
 
-    deck = [CARD_ID[kind] for kind in CARD_KINDS for _ in range(max(0, deck_left.get(kind, 0)))]
+    deck = [card for card, kind in enumerate(variant.cards) for _ in range(max(0, deck_left.get(kind, 0)))]
     state.rng.shuffle(deck)
     state.deck = deck
     return Position(state=state, names=names, variant=data.get("variant"))

@@ -10,7 +10,7 @@ import jsonschema
 
 from amunre.errors import PositionError
 from amunre.loader.tomlpos import format_path, key_lines, line_for
-from amunre.model import CARD_ID, CARD_KINDS, Variant
+from amunre.model import Variant
 from amunre.position.build import build_state
 from amunre.position.fields import PROVINCE_COUNTS, player_entries, player_names, SUPPLIES, UNOWNED_COUNTS, Position
 from amunre.resources import load_schema
@@ -175,14 +175,14 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
             check_province(("unowned", name), name, counts, UNOWNED_COUNTS)
 
     # cards: known kinds, and no more of a kind than the deck has
-    held = dict.fromkeys(CARD_KINDS, 0)
+    held = dict.fromkeys(variant.cards, 0)
     for i, player in enumerate(players):
         hand = player.get("hand")
         if not isinstance(hand, dict):
             continue
         for kind, count in hand.items():
-            if kind not in CARD_ID:
-                add(("players", i, "hand", kind), f"unknown card kind (known: {', '.join(CARD_KINDS)})")
+            if kind not in held:
+                add(("players", i, "hand", kind), f"unknown card kind (known: {', '.join(variant.cards)})")
             elif _count(count) is not None:
                 held[kind] += count
     deck = variant.components.deck

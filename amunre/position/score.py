@@ -6,14 +6,12 @@ from typing import Any
 
 import attrs
 
-from amunre.engine import Game, winners
+from amunre.engine import Game
 from amunre.errors import AmunreError
-from amunre.model import BONUS_CARDS, Variant
+from amunre.model import Variant
 from amunre.position.write import default_names
-from amunre.rules.scoring import bonus_met
+from amunre.standing import winners
 from amunre.state import GameState
-
-PLAY_BONUS = ("met", "all", "none")
 
 
 @attrs.frozen
@@ -65,24 +63,35 @@ class ScoreSheet:
         }
 
 
+def answer_policies(variant: Variant) -> dict[str, tuple[str, ...]]:
+    """Decision kind -> the named policies its module offers for answering it unattended
+    (the first is the default), for every decision of the variant that has some."""
+    return {kind: tuple(d.policies) for kind, d in variant.modules.decisions.items() if d.policies}
+
+
 def score_position(
     variant: Variant,
     state: GameState,
-    play_bonus: str = "met",
+    answers: dict[str, str] | None = None,
     final: bool = False,
-    sell_cards: bool = False,
     names=None,
 ) -> ScoreSheet:
     """Score a position with the variant's own scoring rule modules (`scoring`, and
     `final_scoring` too when `final` says this is the last kingdom).
 
     The modules run through the engine on a copy of `state` (the argument is not changed)
-    and their decisions are answered by policy: `play_bonus` "met" plays every bonus card
-    whose condition holds, "all" every bonus card held, "none" none; cards are sold before
-    the gold ranking only with `sell_cards`.
+    and their decisions are answered by the policies their modules declare: `answers` maps
+    a decision kind to a policy name (see `answer_policies`); other kinds take the first.
     """
-    if play_bonus not in PLAY_BONUS:
-        raise AmunreError(f"play_bonus must be one of {', '.join(PLAY_BONUS)}, not {play_bonus!r}")
+    offered = answer_policies(variant)
+    chosen = {kind: policies[0] for kind, policies in offered.items()}
+    for kind, policy in (answers or {}).items():
+        if kind not in offered:
+            raise AmunreError(f"no scoring decision {kind!r} in {variant.id} takes a policy "
+                              f"(expected one of: {', '.join(sorted(offered)) or 'none'})")
+        if policy not in offered[kind]:
+            raise AmunreError(f"{kind!r} has no policy {policy!r} (expected one of: {', '.join(offered[kind])})")
+        chosen[kind] = policy
     names = tuple(names) if names is not None else default_names(state.n_players)
     game = Game.from_state(variant, state.clone())
     rules = list(game.scoring) + (list(game.final_scoring) if final else [])
@@ -93,7 +102,7 @@ def score_position(
         start = [dict(p.breakdown) for p in game.state.players]
         game.run_rules([rule])
         while game.pending is not None:
-            game.answer(_policy(game, rule, game.pending, play_bonus, sell_cards))
+            game.answer(_answer(game, rule, game.pending, chosen))
         details: dict[str, list[int]] = {}
         for p, player in enumerate(game.state.players):
             for key, value in player.breakdown.items():
@@ -118,22 +127,10 @@ def score_position(
     )
 
 
-def _policy(game: Game, rule, request, play_bonus: str, sell_cards: bool):
-    kind, options = request.kind, request.options
-    if kind == "play_bonus":
-        kinds = [o for o in options if o is not None]
-        if play_bonus == "none" or not kinds:
-            return None
-        if play_bonus == "all":
-            return kinds[0]
-        state = game.state
-        owned = state.players[request.player].provinces
-        for card in kinds:
-            if card in BONUS_CARDS and bonus_met(card, state, game.variant.board.provinces, owned, rule.params):
-                return card
-        return None
-    if kind == "sell_cards":
-        return max(options) if sell_cards else min(options)
-    raise AmunreError(
-        f"scoring item {rule.name!r} asks a {kind!r} decision that scoring a position cannot answer"
-    )
+def _answer(game: Game, rule, request, chosen: dict[str, str]):
+    decision = game.variant.modules.decisions.get(request.kind)
+    if decision is None or request.kind not in chosen:
+        raise AmunreError(
+            f"scoring item {rule.name!r} asks a {request.kind!r} decision that scoring a position cannot answer"
+        )
+    return decision.policies[chosen[request.kind]](rule, game, request)

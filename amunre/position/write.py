@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from amunre.model import CARD_KINDS, Variant
+from amunre.model import Variant
 from amunre.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS
 from amunre.state import UNLIMITED, GameState
 
@@ -40,7 +40,7 @@ def position_to_dict(state: GameState, variant: Variant, names=None) -> dict[str
         entry: dict[str, Any] = {"name": names[p], "gold": player.gold, "theft": player.theft}
         if player.score:
             entry["score"] = player.score
-        entry["hand"] = {CARD_KINDS[k]: c for k, c in enumerate(player.hand) if c}
+        entry["hand"] = {variant.cards[k]: c for k, c in enumerate(player.hand) if c}
         provinces = {}
         for pid in player.provinces:
             prov = state.provinces[pid]

@@ -1,3 +1,6 @@
-"""The built-in rule modules. Importing this package registers all of them."""
+"""The built-in rule modules, one file each. Importing this package registers all of them."""
 
-from amunre.rules import auction, final, harvest, market, offering, province_draw, scoring  # noqa: F401
+from amunre.rules import (  # noqa: F401
+    auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, offering,
+    province_draw, pyramids, temples,
+)

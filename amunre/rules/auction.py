@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.contract import Decision, Event, Rule, ruling
 from amunre.decisions import decide
 from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
-from amunre.model import CARD_ID, CARD_KINDS, doc
+from amunre.model import doc
 from amunre.registry import register
-from amunre.rules.base import Rule
-
-PROTECTION = CARD_ID["protection"]
-BRIBERY = CARD_ID["bribery"]
 
 
 @attrs.frozen
@@ -36,15 +33,69 @@ class Params:
     protection_skip: int = doc("Spaces an outbidder must go above a protected bid (2: skip one).", default=2)
 
 
+@attrs.frozen
+class Rulings:
+    sell_cards_to_bid: bool = ruling(
+        "A-SELL", "Cards may be sold for 1 gold each mid-auction to afford a bid.", True)
+    free_stones_build: bool = ruling(
+        "A-FREESTONES", "Free stones that bring a province to 3 stones (with stones left from the Old Kingdom) "
+        "become a pyramid when the province is acquired.", True)
+    bribery_scope: str = ruling(
+        "A-BRIBERY", "`one_rebid` (one card allows one rebid on the same province) or `whole_phase` (rebids on "
+        "the same province for the rest of the auction).", "one_rebid",
+        validator=attrs.validators.in_(("one_rebid", "whole_phase")))
+
+
+def _describe_bid(option, w) -> str:
+    province, amount, cards = option
+    return f"bid {amount} on {w.province(province)}" + "".join(f" + play {w.card_of(c)}" for c in cards)
+
+
+def _bid_line(e, w) -> str:
+    cards = "".join(f" playing {w.card(c)}" for c in e["cards"])
+    verb = "moves the {} to" if e["moved_from"] is not None else "places the {} on"
+    return (f"  {w.who(e['player'])} {verb.format(w.t('bid_marker'))} space {e['amount']} of "
+            f"{w.province(e['province'])}{cards}.")
+
+
 @register
 class Auction(Rule):
     id = "auction"
     kind = "phase"
     summary = "Bid on the drawn provinces until each card holds exactly one bid."
+    spec_ids = ("R-AUC-01", "R-AUC-02", "R-AUC-03", "R-AUC-04", "R-AUC-05", "R-AUC-06", "R-AUC-07",
+                "A-SELL", "A-FREESTONES", "A-BRIBERY")
     Params = Params
+    Rulings = Rulings
+    cards = {
+        "protection": "Played with a bid: whoever outbids its player must skip a space (`protection_skip`).",
+        "bribery": "Lets an outbid player bid again on the card he was outbid on (A-BRIBERY).",
+    }
+    decisions = {
+        "bid": Decision(
+            options="(province, amount, cards): a bid space on a drawn province, with the cards played with it",
+            json="[province id, amount, [card ids]]",
+            describe=_describe_bid,
+        ),
+    }
+    events = {
+        "bid": Event("A player places or moves his bid marker (with the cards played).", _bid_line),
+        "pass": Event("A player who was not outbid passes.",
+                      lambda e, w: f"  {w.who(e['player'])} is not outbid and passes."),
+        "acquire": Event("A player pays his bid and takes the province.",
+                         lambda e, w: f"  {w.who(e['player'])} acquires {w.province(e['province'])} for "
+                                      f"{e['amount']} {w.t('gold')}."),
+    }
+    #: the price is said by the `acquire` line; the gold lying on a province is taken with it
+    reasons = {"bid": None, "free": "from the province"}
+    terms = {"bid_marker": "bid marker"}
     requires = ("provinces",)
     provides = ("ownership",)
     once = True
+
+    def setup(self) -> None:
+        self.protection = self.variant.card_id("protection")
+        self.bribery = self.variant.card_id("bribery")
 
     def check(self, variant) -> list[str]:
         spaces = self.params.bid_spaces
@@ -57,8 +108,9 @@ class Auction(Rule):
         cards = list(state.on_auction)
         n = state.n_players
         spaces = self.params.bid_spaces
-        can_sell = game.variant.rulings.sell_cards_to_bid
-        whole_phase_bribery = game.variant.rulings.bribery_scope == "whole_phase"
+        can_sell = self.rulings.sell_cards_to_bid
+        whole_phase_bribery = self.rulings.bribery_scope == "whole_phase"
+        PROTECTION, BRIBERY = self.protection, self.bribery  # noqa: N806 - constants of this phase
         # top[card] = (space index, player) of the highest bid; where[p] = (card, space index)
         top: dict[int, tuple[int, int]] = {}
         bidders: dict[int, int] = {c: 0 for c in cards}
@@ -118,7 +170,7 @@ class Auction(Rule):
             bidders[c] += 1
             if game.listening:
                 game.emit("bid", player=p, province=c, amount=amount, moved_from=leaving,
-                          cards=[CARD_KINDS[k] for k in played])
+                          cards=[game.variant.cards[k] for k in played])
 
         order = state.turn_order()
         for p in order:
@@ -135,7 +187,7 @@ class Auction(Rule):
                 game.emit("pass", player=p)
 
         board = game.variant.board.provinces
-        free_stones_build = game.variant.rulings.free_stones_build
+        free_stones_build = self.rulings.free_stones_build
         for p in order:
             c, idx = where[p]
             yield from pay(game, p, spaces[idx], "bid")

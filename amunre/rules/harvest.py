@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.contract import Decision, Rule, ScoringItem, ruling
+from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
-from amunre.model import CARD_ID, doc
+from amunre.model import doc
 from amunre.registry import register
-from amunre.rules.base import Rule
 
-TREASURY = CARD_ID["treasury"]
-BIG_HARVEST = CARD_ID["big_harvest"]
+#: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
+TEMPLES_AT_HARVEST = "temples_harvest"
 
 
 @attrs.frozen
@@ -30,16 +31,15 @@ class Params:
     )
 
 
-def province_income(game, pid: int, camel_levels, bonus: int = 0) -> int:
-    """Gold one province yields at the current level (farmers, mine, caravan)."""
-    state = game.state
-    info = game.variant.board.provinces[pid]
-    prov = state.provinces[pid]
-    level = state.offering_level
-    gold = (prov.farmers + prov.free_farmers) * (level + bonus) + info.mine
-    if info.caravan and level in camel_levels:
-        gold += info.caravan
-    return gold
+@attrs.frozen
+class Rulings:
+    temples_score_at_harvest: bool = ruling(
+        "A-TEMPLEHARVEST", "Temples also score the offering level at every harvest, not only at a kingdom's end.",
+        False)
+
+
+def _province_or_no(option, w) -> str:
+    return "no" if option is None else w.province(option)
 
 
 @register
@@ -47,11 +47,39 @@ class Harvest(Rule):
     id = "harvest"
     kind = "phase"
     summary = "Farmers, gold mines and caravans pay; Treasury and Big Harvest apply."
+    spec_ids = ("R-HAR-01", "R-HAR-02", "A-TEMPLEHARVEST")
     Params = Params
+    Rulings = Rulings
+    cards = {
+        "treasury": "One chosen province yields nothing this harvest; its player takes `treasury_gold` instead.",
+        "big_harvest": "+`big_harvest_bonus` gold per farmer in one chosen province this harvest.",
+    }
+    decisions = {
+        "treasury": Decision("None or a province of his to give up for the Treasury gold",
+                             "null or an integer province id", _province_or_no),
+        "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
+                                _province_or_no),
+    }
+    reasons = {"harvest": "as income"}
+    terms = {TEMPLES_AT_HARVEST: "temples at harvest"}
+
+    def setup(self) -> None:
+        self.treasury = self.variant.card_id("treasury")
+        self.big_harvest = self.variant.card_id("big_harvest")
+
+    def score_items(self) -> list[ScoringItem]:
+        if not self.rulings.temples_score_at_harvest:
+            return []
+        return [ScoringItem(TEMPLES_AT_HARVEST, self.variant.term(TEMPLES_AT_HARVEST))]
+
+    def income(self, state, board, pid: int, bonus: int = 0) -> int:
+        """Gold one province yields at this harvest (see `amunre.counting.province_income`)."""
+        return province_income(state, board, pid, self.params.camel_levels, bonus)
 
     def run(self, game):
         state = game.state
-        temples_too = game.variant.rulings.temples_score_at_harvest
+        TREASURY, BIG_HARVEST = self.treasury, self.big_harvest  # noqa: N806 - constants of this phase
+        temples_too = self.rulings.temples_score_at_harvest
         board = game.variant.board.provinces
         for p in state.turn_order():
             player = state.players[p]
@@ -69,11 +97,11 @@ class Harvest(Rule):
             for pid in owned:
                 if pid != skip:
                     bonus = self.params.big_harvest_bonus if pid == boost else 0
-                    gold += province_income(game, pid, self.params.camel_levels, bonus)
+                    gold += self.income(state, game.variant.board, pid, bonus)
             if skip is not None:
                 gold += self.params.treasury_gold
             receive(game, p, gold, "harvest")
             if temples_too:
                 temples = sum(board[i].temples for i in owned)
                 if temples:
-                    add_points(game, p, "temples_harvest", temples * state.offering_level)
+                    add_points(game, p, TEMPLES_AT_HARVEST, temples * state.offering_level)

@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.contract import Decision, Rule
 from amunre.decisions import decide
 from amunre.mechanics import (
     build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
     place_stone, play_card,
 )
-from amunre.model import CARD_ID, doc
+from amunre.model import doc
 from amunre.registry import register
-from amunre.rules.base import Rule
-
-FREE_FARMER = CARD_ID["free_farmer"]
-ARCHITECT = CARD_ID["architect"]
 
 
 def price(count: int) -> int:
@@ -44,12 +41,48 @@ class Params:
     architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2)
 
 
+def _count(option, w) -> str:
+    return str(option)
+
+
+def _province_or_no(option, w) -> str:
+    return "no" if option is None else w.province(option)
+
+
+def _province(option, w) -> str:
+    return w.province(option)
+
+
 @register
 class Market(Rule):
     id = "market"
     kind = "phase"
     summary = "Each player buys cards, then farmers, then stones at triangular prices."
+    spec_ids = ("R-MKT-01", "R-MKT-02", "R-MKT-03", "R-MKT-04", "R-MKT-05", "R-MKT-06", "R-MKT-07")
     Params = Params
+    cards = {
+        "free_farmer": "Places one farmer from the supply in an own province, off the fields.",
+        "architect": "Builds a pyramid from `architect_stones` stones in an own province.",
+    }
+    decisions = {
+        "buy_cards": Decision("0..n cards to buy (n: the best card limit of his provinces, and his means)",
+                              "an integer", _count),
+        "buy_farmers": Decision("0..n farmers to buy (n: empty fields, the supply, his means)", "an integer", _count),
+        "place_farmer": Decision("a province of his with an empty field, one question per farmer bought",
+                                 "an integer province id", _province),
+        "free_farmer": Decision("None (keep the card) or a province of his for a Free Farmer",
+                                "null or an integer province id", _province_or_no),
+        "buy_stones": Decision("0..n stones to buy (n: the supply, his means)", "an integer", _count),
+        "place_stone": Decision("a province of his, one question per stone bought", "an integer province id",
+                                _province),
+        "architect": Decision("None or a province of his holding enough stones for an Architect",
+                              "null or an integer province id", _province_or_no),
+    }
+    reasons = {"cards": "for {favor_plural}", "farmers": "for {farmers}", "stones": "for {stones}"}
+
+    def setup(self) -> None:
+        self.free_farmer = self.variant.card_id("free_farmer")
+        self.architect = self.variant.card_id("architect")
 
     def run(self, game):
         for p in game.state.turn_order():
@@ -82,10 +115,10 @@ class Market(Rule):
                     where = [i for i in owned if free_fields(game, i) > 0]
                     pid = yield from decide(p, "place_farmer", where)
                     place_farmer(game, p, pid)
-        if player.hand[FREE_FARMER] and state.supply_farmers > 0 and owned:
+        if player.hand[self.free_farmer] and state.supply_farmers > 0 and owned:
             pid = yield from decide(p, "free_farmer", [None] + list(owned))
             if pid is not None:
-                play_card(game, p, FREE_FARMER, province=pid)
+                play_card(game, p, self.free_farmer, province=pid)
                 place_farmer(game, p, pid, on_field=False)
 
         # c) stones into own provinces, then an Architect on a province with enough stones
@@ -98,10 +131,10 @@ class Market(Rule):
                     pid = yield from decide(p, "place_stone", list(owned))
                     place_stone(game, p, pid)
         need = self.params.architect_stones
-        if player.hand[ARCHITECT]:
+        if player.hand[self.architect]:
             ready = [i for i in owned if state.provinces[i].stones >= need and can_add_pyramid(state, i)]
             if ready:
                 pid = yield from decide(p, "architect", [None] + ready)
                 if pid is not None:
-                    play_card(game, p, ARCHITECT, province=pid)
+                    play_card(game, p, self.architect, province=pid)
                     build_from_stones(game, pid, need)

@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.contract import Decision, Event, Rule, ruling
 from amunre.decisions import decide
 from amunre.mechanics import (
     field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
 )
-from amunre.model import CARD_ID, doc
+from amunre.model import doc
 from amunre.registry import register
-from amunre.rules.base import Rule
-
-ADJUST = CARD_ID["offering_adjustment"]
 
 
 @attrs.frozen
@@ -42,6 +40,42 @@ class Params:
     )
     theft_value: int = doc("Gold a theft takes from the total and gives its player.", default=3)
     adjustment: int = doc("How far an offering adjustment moves the total.", default=3)
+
+
+@attrs.frozen
+class Rulings:
+    adjustment_must_move: bool = ruling(
+        "A-ADJUST", "An offering adjustment must raise or lower the total by its amount (false: it may also "
+        "leave it).", True)
+    cards_in_offering: bool = ruling(
+        "A-OFFERCARDS", "Cards may be offered as 1 gold each (a house rule from online play).", False)
+
+
+def _describe_offer(option, w) -> str:
+    what, amount, adjust = option
+    text = w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}"
+    return text + (f" + {w.card('offering_adjustment')}" if adjust else "")
+
+
+def _describe_reward(option, w) -> str:
+    if option == "card":
+        return w.t("favor")
+    return f"{w.t(option[0])} in {w.province(option[1])}"
+
+
+def _offers_line(e, w) -> str:
+    parts = []
+    for p, (kind, amount, adjust) in e["offers"].items():
+        what = w.t("theft") if kind == "theft" else f"{amount} {w.t('gold')}"
+        if adjust:
+            what += f" + {w.card('offering_adjustment')}"
+        parts.append(f"{w.who(int(p))} {what}")
+    return f"  Revealed {w.t('offering')}: " + ", ".join(parts) + "."
+
+
+def _reward_line(e, w) -> str:
+    item = w.t("favor") if e["item"] == "card" else w.t(e["item"])
+    return f"  {w.who(e['player'])} chooses a reward: a {item}."
 
 
 def level_for(total: int, floors) -> int:
@@ -58,7 +92,39 @@ class Offering(Rule):
     id = "offering"
     kind = "phase"
     summary = "Secret simultaneous offerings set the level, rewards and the new start player."
+    spec_ids = ("R-OFF-01", "R-OFF-02", "R-OFF-03", "R-OFF-04", "R-OFF-05", "R-OFF-06", "A-ADJUST", "A-OFFERCARDS")
     Params = Params
+    Rulings = Rulings
+    cards = {"offering_adjustment": "Goes with an offer; after the reveal it moves the total by `adjustment`."}
+    decisions = {
+        "sell_for_offering": Decision("None (stop) or a card kind of his hand to sell openly before the offers",
+                                      "null or an integer card id",
+                                      lambda option, w: "no" if option is None else w.card_of(option)),
+        "offer": Decision("(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
+                          "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
+                          _describe_offer),
+        "adjust": Decision("+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
+                           "the request's context", "an integer", lambda option, w: f"{option:+d}"),
+        "reward": Decision("\"card\", (\"farmer\", province) or (\"stone\", province): one question per item",
+                           '"card", ["farmer", province id] or ["stone", province id]', _describe_reward),
+    }
+    events = {
+        "offers": Event("The secret offers are revealed together.", _offers_line),
+        "offering_total": Event("The total of the offers, thefts taken off.",
+                                lambda e, w: f"  Total {w.t('offering')}: {e['total']}."),
+        "adjust": Event("A player's offering adjustment moves the total.",
+                        lambda e, w: f"  {w.who(e['player'])} corrects the total by {e['delta']:+d} to "
+                                     f"{e['total']}."),
+        "level": Event("The offering level the total reaches.",
+                       lambda e, w: f"  The {w.t('offering_level')} moves to level {e['level']}."),
+        "reward": Event("A player chooses one reward item.", _reward_line),
+        "start_player": Event("The highest offer takes the start player.",
+                              lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),
+    }
+    reasons = {"offering": "for the {offering}", "theft": "with the {theft}"}
+
+    def setup(self) -> None:
+        self.adjust_card = self.variant.card_id("offering_adjustment")
 
     def check(self, variant) -> list[str]:
         problems = []
@@ -75,8 +141,8 @@ class Offering(Rule):
     def offer_options(self, game, p: int) -> list:
         state = game.state
         player = state.players[p]
-        with_cards = game.variant.rulings.cards_in_offering
-        adjusts = (0, 1) if player.hand[ADJUST] else (0,)
+        with_cards = self.rulings.cards_in_offering
+        adjusts = (0, 1) if player.hand[self.adjust_card] else (0,)
         opts = []
         for adj in adjusts:
             # an adjustment card in the offer can no longer count as gold
@@ -92,7 +158,7 @@ class Offering(Rule):
         state = game.state
         prm = self.params
         order = state.turn_order()
-        if not game.variant.rulings.cards_in_offering:
+        if not self.rulings.cards_in_offering:
             for p in order:
                 yield from self.sell_for_offering(game, p)
         # secret offers, kept aside until everyone has chosen
@@ -108,11 +174,11 @@ class Offering(Rule):
         if game.listening:
             game.emit("offering_total", total=total)
         steps = (prm.adjustment, 0, -prm.adjustment)
-        if game.variant.rulings.adjustment_must_move:
+        if self.rulings.adjustment_must_move:
             steps = (prm.adjustment, -prm.adjustment)
         for p in order:
             if offers[p][2]:
-                play_card(game, p, ADJUST)
+                play_card(game, p, self.adjust_card)
                 delta = yield from decide(p, "adjust", list(steps), {"total": total})
                 total += delta
                 if game.listening:

@@ -2,15 +2,18 @@
 province card per player from the province deck and places each province's immediate bonus
 (free cards face down, free stones, free gold) on it. Between kingdoms the cards used in the
 kingdom are reshuffled as the next kingdom's deck; unused cards leave the game.
+
+The province deck is this module's own state (`deck`, top at the end, and `used`, the cards
+drawn this kingdom): a player sees how many cards are left, never their order.
 """
 
 from __future__ import annotations
 
 import attrs
 
+from amunre.contract import Event, Rule
 from amunre.mechanics import draw_card
 from amunre.model import doc
-from amunre.rules.base import Rule
 from amunre.registry import register
 
 
@@ -27,7 +30,15 @@ class ProvinceDraw(Rule):
     id = "province_draw"
     kind = "phase"
     summary = "Draw one province card per player and place the immediate bonuses."
+    spec_ids = ("R-PROV-01", "R-GAME-05")
     Params = Params
+    events = {
+        "provinces": Event(
+            "The start player draws the round's province cards.",
+            lambda e, w: f"{w.who(e['player'])} draws the province cards: "
+                         f"{', '.join(w.province(i) for i in e['provinces'])}.",
+        ),
+    }
     provides = ("provinces",)
     once = True
 
@@ -46,24 +57,39 @@ class ProvinceDraw(Rule):
             ]
         return []
 
+    # -- its own state: the province deck ----------------------------------------------------
+    def initial_state(self, game) -> dict:
+        return {"deck": [], "used": []}
+
+    def view_state(self, data: dict, player: int) -> dict:
+        # the deck is face down: its size is known, its order is not
+        return {"deck": len(data["deck"]), "used": sorted(data["used"])}
+
+    def hidden_variants(self, data: dict, player: int, rng) -> dict:
+        deck = list(data["deck"])
+        rng.shuffle(deck)
+        return {"deck": deck, "used": list(data["used"])}
+
     def start_kingdom(self, game) -> None:
         state = game.state
+        mine = state.rules[self.key]
         if state.kingdom == 0:
             deck = list(range(len(game.variant.board)))
             state.rng.shuffle(deck)
             if self.params.provinces_per_player:
                 deck = deck[: self.params.provinces_per_player * state.n_players]
         else:
-            deck = state.province_used
+            deck = mine["used"]
             state.rng.shuffle(deck)
-        state.province_deck = deck
-        state.province_used = []
+        mine["deck"] = deck
+        mine["used"] = []
 
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces
-        drawn = [state.province_deck.pop() for _ in range(state.n_players)]
-        state.province_used.extend(drawn)
+        mine = state.rules[self.key]
+        drawn = [mine["deck"].pop() for _ in range(state.n_players)]
+        mine["used"].extend(drawn)
         state.on_auction = drawn
         for pid in drawn:
             place_immediate_bonus(game, pid, board[pid])

@@ -6,10 +6,9 @@ import json
 
 from amunre.decisions import from_json_value, to_json_value
 from amunre.engine import Game
-from amunre.errors import AmunreError, IllegalAnswerError, VariantError
+from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
-from amunre.model import CARD_ID, CARD_KINDS, Variant
-from amunre.registry import get_rule
+from amunre.model import Variant
 from amunre.state import GameState
 
 #: Events emitted between two rules run: the state is whole when they arrive.
@@ -61,10 +60,7 @@ class GameChecker:
         self.max_decisions = max_decisions
         comp = variant.components
         self.start_gold = comp.starting_gold
-        self.deck = [comp.deck.get(kind, 0) for kind in CARD_KINDS]
-        unknown = sorted(set(comp.deck) - set(CARD_ID))
-        if unknown:
-            raise VariantError([f"{variant.source}: components.deck names unknown card kinds {unknown}"])
+        self.deck = [comp.deck.get(kind, 0) for kind in variant.cards]
         self.events: list[dict] = []
         self._event: str | None = None  # the boundary event being checked, if any
         # ledgers kept from the events
@@ -87,8 +83,7 @@ class GameChecker:
         # the highest offering level: from the offering rule (its `max_level()`, or one more
         # than its `level_floors`); 0 when no phase sets a level
         levels = []
-        for spec in variant.phases:
-            rule = get_rule(spec.rule)(spec, variant)
+        for spec, rule in zip(variant.phases, variant.modules.phases):
             if hasattr(rule, "max_level"):
                 levels.append(rule.max_level())
             elif hasattr(spec.params, "level_floors"):
@@ -193,7 +188,8 @@ class GameChecker:
         if any(pr.gold < 0 for pr in provs):
             self.fail("gold-negative", "negative gold lying on a province")
         # cards, kind by kind
-        counts = [0] * len(CARD_KINDS)
+        variant_cards = self.variant.cards
+        counts = [0] * len(variant_cards)
         for pile in (state.deck, state.discard, state.in_play):
             for card in pile:
                 counts[card] += 1
@@ -208,7 +204,7 @@ class GameChecker:
             if not 0 <= p.theft <= comp.theft_cards_per_player:
                 self.fail("theft", f"player {i} holds {p.theft} theft cards (0..{comp.theft_cards_per_player})")
         if counts != self.deck:
-            diff = {CARD_KINDS[k]: counts[k] - self.deck[k] for k in range(len(counts)) if counts[k] != self.deck[k]}
+            diff = {variant_cards[k]: counts[k] - self.deck[k] for k in range(len(counts)) if counts[k] != self.deck[k]}
             self.fail("cards", f"cards found minus cards in the deck, by kind: {diff} "
                                f"({sum(counts)} found, deck size {comp.deck_size})")
         # pieces
@@ -438,7 +434,7 @@ class GameChecker:
         loads the variant again); otherwise the logged answers are replayed in memory on the
         same Variant object, which is faster and checks the same log and state.
         """
-        from amunre.engine import winners
+        from amunre.standing import winners
 
         game, state, edition = self.game, self.game.state, self.variant.edition
         if game.pending is not None:

@@ -95,7 +95,7 @@ def play_checked(variant: Variant, n_players: int, seed: int, agent: str = "rand
     game = checker.game
     while game.pending is not None:
         request = game.pending
-        checker.step(agents[request.player].choose(game, request))
+        checker.step(agents[request.player].choose(game.view(request.player), request))
     return checker
 
 

@@ -1,0 +1,149 @@
+"""The rule module contract: everything a rule introduces is declared on its class.
+
+A rule module is one file under `amunre/rules/` (or in a plug-in package) holding one
+`Rule` subclass. The core reads these declarations and never names a particular rule:
+
+- `id`, `kind` ("phase", "scoring" or "final_scoring"), `summary`, `spec_ids` (the SPEC
+  rule and ruling ids it implements, e.g. ("R-AUC-01", "A-SELL"));
+- `Params`: a frozen attrs class of the parameters a pipeline entry may set;
+- `Rulings`: a frozen attrs class of the open rules questions it answers, each field with
+  `metadata={"doc": ..., "spec": "A-..."}` and the module's default; a variant's
+  `[rulings]` table is composed from the `Rulings` of the modules in its pipeline;
+- `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
+  hold cards some registered module declares;
+- `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
+  form, and how one option reads to a person);
+- `events`: the events it emits (`Event`: what it reports and how it is narrated in the
+  variant's words); `reasons`: the `why` of the gold it pays or gives, as words;
+- `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
+- `score_items()`: the scoring item keys it scores and their labels, in table order;
+- `initial_state(game)` / `view_state(data, player)` / `hidden_variants(data, player, rng)`:
+  its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
+  player may see of it, and other values of what that player may not see;
+- `provides` / `requires` / `once`: its place in the round's pipeline.
+
+Instances are built once per variant and shared by its games: per-game data lives in the
+state, never on `self`. `run(game)` is a generator that asks decisions with
+`yield from decide(...)` and changes `game.state`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+#: What every round's pipeline must provide: each player acquires one province per round.
+ROUND_MUST_PROVIDE = ("ownership",)
+
+
+@attrs.frozen
+class NoParams:
+    """This rule module takes no parameters."""
+
+
+@attrs.frozen
+class NoRulings:
+    """This rule module answers no open rules question."""
+
+
+def ruling(spec: str, doc: str, default: Any, **kw) -> Any:
+    """A field of a `Rulings` class: the SPEC §6 id it answers, its meaning and the module default."""
+    return attrs.field(default=default, metadata={"doc": doc, "spec": spec}, **kw)
+
+
+@attrs.frozen
+class Decision:
+    """A decision kind a rule asks.
+
+    `options`: what the legal options are; `json`: how one is written in logs and answers
+    (tuples become arrays); `describe(option, words)`: one option in the variant's words;
+    `policies`: named ways to answer it without a player (`policy(rule, game, request)`), the
+    first being the default, used where a position is scored without players (`amunre score`).
+    """
+
+    options: str
+    json: str
+    describe: Callable[[Any, Any], str] = attrs.field(default=lambda option, words: str(option))
+    policies: dict[str, Callable] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Event:
+    """An event a rule emits: what it reports, and `narrate(event, words)` -> a line or None."""
+
+    doc: str
+    narrate: Callable[[dict, Any], str | None] = attrs.field(default=lambda event, words: None)
+
+
+@attrs.frozen
+class ScoringItem:
+    """A key a rule scores points under (in `add_points`), and its label in the final table."""
+
+    key: str
+    label: str
+
+
+class Rule:
+    """A pluggable rule module; see the module docstring for every declaration."""
+
+    id: str = ""
+    kind: str = "phase"
+    summary: str = ""
+    spec_ids: tuple[str, ...] = ()
+    Params: type = NoParams
+    Rulings: type = NoRulings
+    cards: dict[str, str] = {}
+    decisions: dict[str, Decision] = {}
+    events: dict[str, Event] = {}
+    reasons: dict[str, str | None] = {}
+    terms: dict[str, str] = {}
+    # Pipeline contract, checked when a variant loads: what a phase makes available to the
+    # phases after it in the round, what it needs from the phases before it, and whether it
+    # may appear only once per round.
+    provides: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    once: bool = False
+
+    def __init__(self, spec, variant, rulings=None):
+        self.spec = spec
+        # where its own state lives: its entry id, unique in its pipeline
+        self.key = spec.id if self.kind == "phase" else f"{self.kind}:{spec.id}"
+        self.name = spec.name
+        self.params = spec.params
+        self.variant = variant
+        self.rulings = rulings if rulings is not None else self.Rulings()
+        self.setup()
+
+    def setup(self) -> None:
+        """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""
+
+    def check(self, variant) -> list[str]:
+        """Semantic problems this module finds with the variant (messages, no location)."""
+        return []
+
+    def score_items(self) -> list[ScoringItem]:
+        """The scoring items this entry scores, in the order of the final table."""
+        return [ScoringItem(self.id, self.name)] if self.kind != "phase" else []
+
+    # -- its own state --------------------------------------------------------------------
+    def initial_state(self, game) -> dict | None:
+        """This module's per-game data (JSON-able), or None when it keeps none."""
+        return None
+
+    def view_state(self, data: dict, player: int) -> dict:
+        """What `player` may see of this module's data (everything, unless overridden)."""
+        return data
+
+    def hidden_variants(self, data: dict, player: int, rng) -> dict:
+        """The data with what `player` may not see re-drawn at random (for the view invariant)."""
+        return data
+
+    # -- the game -------------------------------------------------------------------------
+    def start_kingdom(self, game) -> None:
+        """Called before the first round of each kingdom."""
+
+    def run(self, game):
+        """Play the phase (or score the item). A generator yielding decision requests."""
+        return
+        yield  # pragma: no cover

@@ -1,0 +1,31 @@
+"""Counting helpers the engine, the rules and the agents share: pyramids, stones, farmers,
+a province's income. Plain functions over the state and the board, no rule knowledge."""
+
+from __future__ import annotations
+
+
+def pyramids_in(state, owned) -> int:
+    """Pyramids in these provinces, a double counting 2."""
+    return sum(state.provinces[i].pyramid_count() for i in owned)
+
+
+def stones_in(state, owned) -> int:
+    """Stones in these provinces."""
+    return sum(state.provinces[i].stones for i in owned)
+
+
+def farmers_in(state, owned) -> int:
+    """Farmers in these provinces, on fields or not."""
+    return sum(state.provinces[i].all_farmers() for i in owned)
+
+
+def province_income(state, board, pid: int, camel_levels, bonus: int = 0) -> int:
+    """Gold one province yields at the current offering level: each farmer the level (plus
+    `bonus`), its gold mine, and its caravan at the levels in `camel_levels`."""
+    info = board.provinces[pid]
+    prov = state.provinces[pid]
+    level = state.offering_level
+    gold = (prov.farmers + prov.free_farmers) * (level + bonus) + info.mine
+    if info.caravan and level in camel_levels:
+        gold += info.caravan
+    return gold

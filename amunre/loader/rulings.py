@@ -1,0 +1,61 @@
+"""Compose a variant's `[rulings]` from the rule modules it uses.
+
+Each module declares the open rules questions it answers (`Rule.Rulings`, see
+`amunre.contract`), the core one more (`amunre.setup.SetupRulings`). A file sets only the
+rulings it changes; the declaring module's default applies to the rest. A key no module
+declares, or one of a module the variant does not use, is reported with the closest name.
+A ruling inherited from a parent whose module the child dropped is dropped with it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from amunre.loader.problems import did_you_mean, one_of
+from amunre.loader.shape import structure
+from amunre.model import Rulings
+from amunre.setup import SetupRulings
+
+
+def declared_rulings(rules: dict) -> dict[str, tuple[type, str]]:
+    """Ruling key -> (its Rulings class, the module id declaring it), over every registered module."""
+    owners: dict[str, tuple[type, str]] = {f.name: (SetupRulings, "setup (core)") for f in attrs.fields(SetupRulings)}
+    for rule_id, cls in sorted(rules.items()):
+        for field in attrs.fields(cls.Rulings):
+            owners.setdefault(field.name, (cls.Rulings, rule_id))
+    return owners
+
+
+def compose_rulings(data: dict, used_rules: set[str], rules: dict, set_here, report) -> Rulings | None:
+    """The variant's Rulings, or None after reporting every problem.
+
+    `used_rules`: the rule ids of its pipelines; `set_here(key)`: whether the file being
+    loaded (not a parent) writes that ruling."""
+    given = data.get("rulings", {})
+    if not isinstance(given, dict):
+        return None  # the schema reports it
+    owners = declared_rulings(rules)
+    in_use = {SetupRulings} | {rules[r].Rulings for r in used_rules if r in rules}
+    usable = sorted(key for key, (cls, _) in owners.items() if cls in in_use)
+    per_class: dict[type, dict] = {cls: {} for cls in in_use}
+    ok = True
+    for key, value in given.items():
+        owner = owners.get(key)
+        if owner is None:
+            report(("rulings", key), "unknown ruling", did_you_mean(key, usable) + one_of(usable))
+            ok = False
+        elif owner[0] not in in_use:
+            if set_here(key):
+                report(("rulings", key), f"ruling of rule module {owner[1]!r}, which this variant does not use",
+                       did_you_mean(key, usable) + one_of(usable))
+                ok = False
+        else:
+            per_class[owner[0]][key] = value
+    composed = {}
+    for cls, values in per_class.items():
+        typed = structure(values, cls, ("rulings",), report)
+        if typed is None:
+            ok = False
+        else:
+            composed[cls] = typed
+    return Rulings(composed) if ok else None

@@ -1,0 +1,65 @@
+"""A variant's rule modules, built once, and what the core learns from their declarations.
+
+`Modules(variant)` instantiates every pipeline entry's module with its params and its
+rulings, and gathers what they declare (see `amunre.contract`): decision kinds, events,
+reasons for gold, default terms, scoring items in table order. Presentation code (the
+play-by-play, the final table, the human seat) asks this object, never a particular rule.
+The core's own declarations (the setup, the flow of the game, the shared moves) are
+gathered here too, so one lookup serves every event and decision.
+"""
+
+from __future__ import annotations
+
+from amunre.contract import Decision, Event, ScoringItem
+from amunre.registry import get_rule
+
+
+def core_declarations():
+    """(events, decisions, reasons) of the core: the game's flow and its shared moves."""
+    from amunre import engine, mechanics
+
+    return ({**engine.EVENTS, **mechanics.EVENTS}, dict(mechanics.DECISIONS), dict(mechanics.REASONS))
+
+
+class Modules:
+    """The rule modules of one variant, in pipeline order, and their declarations."""
+
+    def __init__(self, variant):
+        def build(specs):
+            return tuple(get_rule(s.rule)(s, variant, variant.rulings.of(get_rule(s.rule).Rulings)) for s in specs)
+
+        self.phases = build(variant.phases)
+        self.scoring = build(variant.scoring)
+        self.final_scoring = build(variant.final_scoring)
+        self.all = self.phases + self.scoring + self.final_scoring
+        events, decisions, reasons = core_declarations()
+        self.events: dict[str, Event] = events
+        self.decisions: dict[str, Decision] = decisions
+        self.reasons: dict[str, str | None] = reasons
+        self.terms: dict[str, str] = {}
+        for module in self.all:
+            self.events.update(module.events)
+            self.decisions.update(module.decisions)
+            self.reasons.update(module.reasons)
+            for key, word in module.terms.items():
+                self.terms.setdefault(key, word)
+        object.__setattr__(variant, "_modules", self)  # before the labels, which may ask for terms
+        self.items: tuple[ScoringItem, ...] = tuple(item for m in self.all for item in m.score_items())
+        self.item_labels = {item.key: item.label for item in self.items}
+        self.stateful = tuple(m for m in self.all if type(m).initial_state is not _base_initial_state())
+
+    def rule(self, key: str):
+        """The module of the entry with this id (or, failing that, the first using this rule id)."""
+        for module in self.all:
+            if module.key == key:
+                return module
+        for module in self.all:
+            if module.id == key:
+                return module
+        return None
+
+
+def _base_initial_state():
+    from amunre.contract import Rule
+
+    return Rule.initial_state

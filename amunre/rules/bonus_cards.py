@@ -1,0 +1,95 @@
+"""Rule `bonus_cards` (R-SCO-05): at a kingdom's scoring each player may play bonus cards,
+one of each kind, each scoring `points` when its condition holds for his provinces:
+Master of Scribes (card symbols), Master of Farmers (farmers), and the three that ask all
+his provinces to lie in one half, on one side, or all on the Nile or none. Each card
+scores its own item, labelled with the card's name in the variant's words."""
+
+from __future__ import annotations
+
+import attrs
+
+from amunre.contract import Decision, Rule, ScoringItem
+from amunre.decisions import decide
+from amunre.mechanics import add_points, play_card
+from amunre.model import doc
+from amunre.registry import register
+
+#: The bonus cards, in the order they are offered, and the board attribute that the three
+#: "all in one place" cards compare.
+BONUS_CARDS = ("master_of_scribes", "master_of_farmers", "upper_lower", "west_east", "nile_frontier")
+_SAME_PLACE = {"upper_lower": "half", "west_east": "side", "nile_frontier": "nile"}
+
+
+@attrs.frozen
+class BonusParams:
+    points: int = doc("Points per bonus card whose condition is met.", default=3)
+    scribes_symbols: int = doc("Card symbols Master of Scribes needs over own provinces.", default=7)
+    farmers_needed: int = doc("Farmers Master of Farmers needs over own provinces.", default=9)
+
+
+def bonus_met(kind: str, state, board, owned, params: BonusParams) -> bool:
+    """Whether a bonus card's condition holds for a player's provinces (R-SCO-05)."""
+    if not owned:
+        return False
+    infos = [board[i] for i in owned]
+    if kind == "master_of_scribes":
+        return sum(info.card_symbols for info in infos) >= params.scribes_symbols
+    if kind == "master_of_farmers":
+        return sum(state.provinces[i].all_farmers() for i in owned) >= params.farmers_needed
+    return len({getattr(info, _SAME_PLACE[kind]) for info in infos}) == 1
+
+
+@register
+class BonusCards(Rule):
+    id = "bonus_cards"
+    kind = "scoring"
+    summary = "Bonus cards score when their condition is met; one of each kind per scoring."
+    spec_ids = ("R-SCO-05",)
+    Params = BonusParams
+    cards = {
+        "master_of_scribes": "Scores at a kingdom's end with `scribes_symbols` card symbols over own provinces.",
+        "master_of_farmers": "Scores at a kingdom's end with `farmers_needed` farmers over own provinces.",
+        "upper_lower": "Scores when all own provinces lie in one half of Egypt.",
+        "west_east": "Scores when all own provinces lie on one side of the Nile.",
+        "nile_frontier": "Scores when all own provinces lie on the Nile, or none does.",
+    }
+    decisions = {
+        "play_bonus": Decision(
+            "None (stop) or a bonus card kind he holds and has not played this scoring; asked until None",
+            "null or a card kind name",
+            lambda option, w: "no" if option is None else w.card(option),
+            policies={
+                "met": lambda rule, game, request: next(
+                    (k for k in request.options if k is not None and rule.met(k, game.state, request.player)), None),
+                "all": lambda rule, game, request: next((k for k in request.options if k is not None), None),
+                "none": lambda rule, game, request: None,
+            },
+        ),
+    }
+
+    def score_items(self) -> list[ScoringItem]:
+        return [ScoringItem(self.item(kind), self.variant.term(kind)) for kind in BONUS_CARDS]
+
+    def item(self, kind: str) -> str:
+        return f"{self.id}:{kind}"
+
+    def met(self, kind: str, state, player: int) -> bool:
+        """Whether the card's condition holds for the player's provinces now."""
+        return bonus_met(kind, state, self.variant.board.provinces, state.players[player].provinces, self.params)
+
+    def run(self, game):
+        state = game.state
+        card_id = game.variant.card_id
+        for p in state.turn_order():
+            hand = state.players[p].hand
+            played: set[str] = set()
+            while True:
+                kinds = [k for k in BONUS_CARDS if hand[card_id(k)] and k not in played]
+                if not kinds:
+                    break
+                kind = yield from decide(p, "play_bonus", [None] + kinds)
+                if kind is None:
+                    break
+                played.add(kind)
+                play_card(game, p, card_id(kind))
+                add_points(game, p, self.item(kind), self.params.points if self.met(kind, state, p) else 0)

@@ -1,0 +1,143 @@
+"""What one seat may know: a read-only view of the game for one player.
+
+An agent receives `game.view(player)` and the request, never the state. The view shows
+every public fact of the board (owners, farmers, stones, pyramids, gold lying on
+provinces, how many cards lie face down on them), each player's gold, score, provinces,
+theft cards and hand size, the player's own hand, the offering level, the start player,
+the provinces on auction, the supplies, the size of the draw pile and the face-up cards;
+and each rule module's own data as its `view_state` shows it to this player. It never
+shows another hand's cards, the draw pile's order, the face-down cards' kinds, the random
+generator, or a sealed answer of a simultaneous batch (those are not in the state).
+
+Views are live: they read the current state each time, so a game keeps one per seat and
+asking for it costs nothing. `to_dict()` is a JSON-able snapshot, which the conformance
+suite compares across games that differ only in what the player may not know.
+"""
+
+from __future__ import annotations
+
+
+class ProvinceView:
+    """The public face of one province."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, province):
+        self._p = province
+
+    owner = property(lambda self: self._p.owner)
+    farmers = property(lambda self: self._p.farmers)
+    free_farmers = property(lambda self: self._p.free_farmers)
+    stones = property(lambda self: self._p.stones)
+    pyramids = property(lambda self: self._p.pyramids)
+    doubles = property(lambda self: self._p.doubles)
+    gold = property(lambda self: self._p.gold)
+    #: face-down cards lying on it: how many, not which
+    cards = property(lambda self: len(self._p.cards))
+
+    def pyramid_count(self) -> int:
+        return self._p.pyramid_count()
+
+    def all_farmers(self) -> int:
+        return self._p.all_farmers()
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("owner", "farmers", "free_farmers", "stones", "pyramids", "doubles",
+                                               "gold", "cards")}
+
+
+class PlayerInfo:
+    """What everyone knows about one player: his hand only by its size."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, player):
+        self._p = player
+
+    gold = property(lambda self: self._p.gold)
+    score = property(lambda self: self._p.score)
+    theft = property(lambda self: self._p.theft)
+    provinces = property(lambda self: tuple(self._p.provinces))
+    hand_size = property(lambda self: sum(self._p.hand))
+    breakdown = property(lambda self: dict(self._p.breakdown))
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("gold", "score", "theft", "provinces", "hand_size", "breakdown")}
+
+
+class PlayerView:
+    """Everything `player` may know of `game`, read live from its state."""
+
+    __slots__ = ("_game", "player", "players", "provinces")
+
+    def __init__(self, game, player: int):
+        self._game = game
+        self.player = player
+        self.players = tuple(PlayerInfo(p) for p in game.state.players)
+        self.provinces = tuple(ProvinceView(p) for p in game.state.provinces)
+
+    # -- the rules (public) ---------------------------------------------------------------
+    @property
+    def variant(self):
+        return self._game.variant
+
+    def rule(self, rule_id: str):
+        """A rule module of the variant (its params and rulings), by entry id or rule id; None if absent."""
+        return self._game.variant.modules.rule(rule_id)
+
+    # -- own holdings ---------------------------------------------------------------------
+    @property
+    def me(self) -> PlayerInfo:
+        return self.players[self.player]
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """Own cards: count per card id (the variant's `cards`)."""
+        return tuple(self._game.state.players[self.player].hand)
+
+    # -- public facts ---------------------------------------------------------------------
+    n_players = property(lambda self: self._game.state.n_players)
+    kingdom = property(lambda self: self._game.state.kingdom)
+    round = property(lambda self: self._game.state.round)
+    start_player = property(lambda self: self._game.state.start_player)
+    offering_level = property(lambda self: self._game.state.offering_level)
+    on_auction = property(lambda self: tuple(self._game.state.on_auction))
+    deck_size = property(lambda self: len(self._game.state.deck))
+    discard = property(lambda self: tuple(self._game.state.discard))
+    in_play = property(lambda self: tuple(self._game.state.in_play))
+    phase = property(lambda self: self._game.phase_name)
+
+    @property
+    def supplies(self) -> dict[str, int]:
+        s = self._game.state
+        return {"farmers": s.supply_farmers, "stones": s.supply_stones, "pyramids": s.supply_pyramids,
+                "doubles": s.supply_doubles}
+
+    def turn_order(self) -> list[int]:
+        return self._game.state.turn_order()
+
+    @property
+    def rules(self) -> dict:
+        """Each stateful module's data, as it shows it to this player."""
+        state = self._game.state
+        return {m.key: m.view_state(state.rules[m.key], self.player) for m in self._game.variant.modules.stateful
+                if m.key in state.rules}
+
+    def to_dict(self) -> dict:
+        return {
+            "player": self.player,
+            "hand": list(self.hand),
+            "players": [p.to_dict() for p in self.players],
+            "provinces": [p.to_dict() for p in self.provinces],
+            "kingdom": self.kingdom,
+            "round": self.round,
+            "start_player": self.start_player,
+            "offering_level": self.offering_level,
+            "on_auction": list(self.on_auction),
+            "deck_size": self.deck_size,
+            "discard": list(self.discard),
+            "in_play": list(self.in_play),
+            "supplies": self.supplies,
+            "rules": self.rules,
+            "phase": self.phase,
+        }
