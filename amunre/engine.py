@@ -200,6 +200,7 @@ class Game:
 
     def _play(self):
         state = self.state
+        round_phases = self.variant.modules.round_phases
         self._setup()
         kingdoms = self.variant.edition.kingdoms
         for k in range(len(kingdoms)):
@@ -214,11 +215,12 @@ class Game:
                 state.round = r
                 if self.listening:
                     self.emit("round", kingdom=k, round=r, start_player=state.start_player)
-                for rule in self.phases:
-                    self.phase_name = rule.name
+                for phase_id, heading, steps in round_phases:
+                    self.phase_name = heading
                     if self.listening:
-                        self.emit("phase", rule=rule.id, name=rule.name)
-                    yield from rule.run(self)
+                        self.emit("phase", rule=phase_id, name=heading)
+                    for rule in steps:
+                        yield from rule.run(self)
                     end_phase_cards(state)
             self.phase_name = "scoring"
             if self.listening:

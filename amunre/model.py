@@ -90,8 +90,8 @@ class RuleSpec:
     params: Any = doc("The rule module's own typed params object.")
     id: str = doc("The entry's id, unique in the variant: `extends` files replace, remove or insert "
                   "entries by it (default: the rule id).", default="")
-    group: str | None = doc("The heading of the phase this entry is a step of, if it is one of a "
-                            "group's `steps`.", default=None)
+    group: str | None = doc("The id of the group this entry is a step of, if any.", default=None)
+    heading: str | None = doc("The name of that group: the phase heading its steps run under.", default=None)
 
     def __attrs_post_init__(self):
         if not self.id:

@@ -32,6 +32,16 @@ class Modules:
         self.scoring = build(variant.scoring)
         self.final_scoring = build(variant.final_scoring)
         self.all = self.phases + self.scoring + self.final_scoring
+        # the round as the players see it: (entry or group id, heading, its steps); face-up
+        # cards are discarded when a whole phase ends
+        rounds: list = []
+        for module in self.phases:
+            group = module.spec.group
+            if group is not None and rounds and rounds[-1][0] == group:
+                rounds[-1][2].append(module)
+            else:
+                rounds.append((group or module.id, module.spec.heading or module.name, [module]))
+        self.round_phases = tuple((gid, heading, tuple(steps)) for gid, heading, steps in rounds)
         events, decisions, reasons = core_declarations()
         self.events: dict[str, Event] = events
         self.decisions: dict[str, Decision] = decisions

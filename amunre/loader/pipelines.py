@@ -24,14 +24,16 @@ def entry_id(entry) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def flat_entries(entries, path: tuple, group: str | None = None):
-    """(key path, entry, group heading) for every rule entry, the steps of groups included."""
+def flat_entries(entries, path: tuple, group: tuple | None = None):
+    """(key path, entry, group) for every rule entry, the steps of groups included; `group`
+    is (id, heading) of the group an entry is a step of, else None."""
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
         if not isinstance(entry, dict):
             continue
         if "steps" in entry:
-            heading = entry.get("name", entry.get("id"))
-            yield from flat_entries(entry["steps"], path + (i, "steps"), heading if isinstance(heading, str) else None)
+            gid, heading = entry.get("id"), entry.get("name", entry.get("id"))
+            inner = (gid, heading) if isinstance(gid, str) and isinstance(heading, str) else None
+            yield from flat_entries(entry["steps"], path + (i, "steps"), group or inner)
         else:
             yield path + (i,), entry, group
 
@@ -100,5 +102,6 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple | None:
             continue
         name = entry.get("name", rule_id)
         specs.append(RuleSpec(rule=rule_id, name=name if isinstance(name, str) else rule_id, params=params,
-                              id=entry_id(entry), group=group))
+                              id=entry_id(entry), group=group[0] if group else None,
+                              heading=group[1] if group else None))
     return tuple(specs) if specs is not None and isinstance(data.get(pipeline, []), list) else None

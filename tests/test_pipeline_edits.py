@@ -1,0 +1,223 @@
+"""Pipelines addressable by id, groups of steps, and `[rulings]` composed from the modules.
+
+A file that `extends` another edits the parent's pipeline entries by id (replace, remove,
+insert, move, change params); a phase may group steps under one heading; a variant sets
+only the rulings it changes, each belonging to a module it uses. Each operation and each of
+its errors is tested here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from amunre.agents import make_agents
+from amunre.engine import play_game
+from amunre.errors import VariantError
+from amunre.loader import load_variant
+from amunre.testing import check_variant
+
+HEAD = 'extends = "classic2003"\n[edition]\nid = "edit-test"\nname = "an edited pipeline"\n'
+
+
+def write(tmp_path: Path, body: str, name: str = "v.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(HEAD + body, encoding="utf-8")
+    return path
+
+
+def problems_of(path) -> list[str]:
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    return info.value.problems
+
+
+def ids(specs) -> list[str]:
+    return [s.id for s in specs]
+
+
+CLASSIC_SCORING = ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
+
+
+# -- the operations ------------------------------------------------------------------------
+def test_replace_an_entry_by_id_keeps_its_place(tmp_path):
+    v = load_variant(write(tmp_path, '[[scoring]]\nid = "complete_sets"\nrule = "fewest_pyramids"\nname = "sets"\n'))
+    assert ids(v.scoring) == CLASSIC_SCORING
+    replaced = v.scoring[2]
+    assert (replaced.rule, replaced.name, replaced.params.points) == ("fewest_pyramids", "sets", 3)
+
+
+def test_remove_an_entry_by_id(tmp_path):
+    v = load_variant(write(tmp_path, '[[scoring]]\nid = "bonus_cards"\nremove = true\n'))
+    assert ids(v.scoring) == CLASSIC_SCORING[:-1]
+    assert "bonus_cards:upper_lower" not in [item.key for item in v.modules.items]
+
+
+def test_insert_after_before_and_at_the_end(tmp_path):
+    body = ('[[scoring]]\nid = "fewest"\nrule = "fewest_pyramids"\nafter = "pyramids"\n'
+            '[[scoring]]\nid = "temples_again"\nrule = "temples"\nbefore = "temples"\n'
+            '[[scoring]]\nid = "last"\nrule = "pyramids"\n')
+    v = load_variant(write(tmp_path, body))
+    assert ids(v.scoring) == ["temples_again", "temples", "pyramids", "fewest", "complete_sets", "nile_sides",
+                              "bonus_cards", "last"]
+
+
+def test_change_params_of_an_entry_by_id_and_move_it(tmp_path):
+    body = '[[scoring]]\nid = "nile_sides"\nbefore = "temples"\n[scoring.params]\npoints = 4\n'
+    v = load_variant(write(tmp_path, body))
+    assert ids(v.scoring) == ["nile_sides", "temples", "pyramids", "complete_sets", "bonus_cards"]
+    assert v.scoring[0].params.points == 4 and v.scoring[0].name == "Nile side"
+
+
+def test_an_edited_game_plays_and_differs(tmp_path):
+    base = load_variant("classic2003")
+    v = load_variant(write(tmp_path, '[[scoring]]\nid = "complete_sets"\nremove = true\n'))
+    game = play_game(v, make_agents(["greedy"] * 4, 3), 3)
+    items = {key.split(":", 1)[1] for p in game.state.players for key in p.breakdown}
+    assert "complete_sets" not in items and "pyramids" in items
+    assert "complete_sets" in {k.split(":", 1)[1] for p in play_game(base, make_agents(["greedy"] * 4, 3), 3)
+                               .state.players for k in p.breakdown}
+
+
+# -- their errors --------------------------------------------------------------------------
+def test_unknown_anchor_is_reported_with_a_suggestion(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "x"\nrule = "pyramids"\nafter = "pyramid"\n')
+    (problem,) = problems_of(path)
+    assert problem.startswith(f"{path}:8: scoring[0].after: no entry 'pyramid' to place it next to "
+                              "(did you mean 'pyramids'? expected one of: ")
+
+
+def test_removing_an_unknown_id_is_reported(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "bonus"\nremove = true\n')
+    (problem,) = problems_of(path)
+    assert problem.startswith(f"{path}:7: scoring[0].remove: no entry 'bonus' to remove (did you mean")
+
+
+def test_a_new_id_without_a_rule_is_reported(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "nile_side"\n[scoring.params]\npoints = 4\n')
+    (problem,) = problems_of(path)
+    assert "scoring[0]: no entry 'nile_side' in the pipeline it extends" in problem
+    assert "did you mean 'nile_sides'?" in problem
+
+
+def test_duplicate_ids_are_reported(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "pyramids"\nname = "a"\n[[scoring]]\nid = "pyramids"\nname = "b"\n')
+    (problem,) = problems_of(path)
+    assert problem == f"{path}:8: scoring[1]: entry 'pyramids' is edited twice in this file (expected one entry per id)"
+    plain = tmp_path / "plain.toml"
+    text = (Path(load_variant("classic2003").source).read_text(encoding="utf-8")
+            .replace('board = "board.toml"', f'board = "{Path(load_variant("classic2003").board.source).as_posix()}"')
+            .replace('rule = "pyramids"\nname = "pyramids"', 'rule = "temples"\nname = "pyramids"'))
+    plain.write_text(text, encoding="utf-8")
+    assert any("duplicate entry id 'temples'" in p for p in problems_of(plain))
+
+
+def test_after_and_before_together_are_reported(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "x"\nrule = "pyramids"\nafter = "temples"\nbefore = "temples"\n')
+    assert problems_of(path) == [f"{path}:9: scoring[0].before: an entry goes either `after` or `before` "
+                                 "another (expected one of them)"]
+
+
+def test_an_insert_that_breaks_the_round_order_is_reported(tmp_path):
+    path = write(tmp_path, '[[phases]]\nid = "auction2"\nrule = "auction"\nbefore = "province_draw"\n')
+    found = problems_of(path)
+    assert f"{path}:7: phases[0].rule: 'auction' needs 'provinces' from an earlier phase of the round " \
+           "(expected one of province_draw before it)" in found
+
+
+# -- groups: one heading over several steps ------------------------------------------------
+GROUP = '''
+[[phases]]
+id = "province_draw"
+remove = true
+
+[[phases]]
+id = "auction"
+remove = true
+
+[[phases]]
+id = "auction_phase"
+name = "Auction Phase"
+before = "market"
+steps = [{ rule = "province_draw", name = "draw" }, { rule = "auction", name = "bid", params = { protection_skip = 3 } }]
+'''
+
+
+def test_a_group_runs_its_steps_under_one_heading(tmp_path):
+    v = load_variant(write(tmp_path, GROUP))
+    assert ids(v.phases) == ["province_draw", "auction", "market", "offering", "harvest"]
+    assert [s.group for s in v.phases[:3]] == ["auction_phase", "auction_phase", None]
+    assert v.phases[1].params.protection_skip == 3
+    events = []
+    game = play_game(v, make_agents(["greedy"] * 4, 2), 2, [events.append])
+    headings = [e["name"] for e in events if e["event"] == "phase"][:4]
+    assert headings == ["Auction Phase", v.phases[2].name, v.phases[3].name, v.phases[4].name]
+    assert all(len(p.provinces) == 3 for p in game.state.players)
+
+
+def test_a_step_of_a_group_is_edited_by_id(tmp_path):
+    grouped = write(tmp_path, GROUP, "grouped.toml")
+    child = tmp_path / "child.toml"
+    child.write_text(f'extends = "{grouped.name}"\n[edition]\nid = "child"\n'
+                     '[[phases]]\nid = "auction"\n[phases.params]\nbid_spaces = [0, 2, 4, 8]\n', encoding="utf-8")
+    v = load_variant(child)
+    assert v.phases[1].group == "auction_phase"
+    assert v.phases[1].params.bid_spaces == (0, 2, 4, 8) and v.phases[1].params.protection_skip == 3
+
+
+def test_a_grouped_variant_passes_the_conformance_suite(tmp_path):
+    report = check_variant(write(tmp_path, GROUP), seeds=range(2), players=[3])
+    assert report.games == 4
+
+
+def test_a_group_without_an_id_or_with_a_rule_is_reported(tmp_path):
+    text = Path(load_variant("classic2003").source).read_text(encoding="utf-8")
+    board = Path(load_variant("classic2003").board.source).as_posix()
+    bad = text.replace('board = "board.toml"', f'board = "{board}"').replace(
+        '[[phases]]\nrule = "province_draw"\nname = "phase 1: place the province cards"\n',
+        '[[phases]]\nrule = "market"\nsteps = [{ rule = "province_draw" }]\n')
+    path = tmp_path / "bad.toml"
+    path.write_text(bad, encoding="utf-8")
+    found = problems_of(path)
+    assert any("phases[0]: a group of `steps` has no `rule` or `params` of its own" in p for p in found)
+    path.write_text(bad.replace('rule = "market"\nsteps', 'steps'), encoding="utf-8")
+    assert any("phases[0]: a group of `steps` needs an `id`" in p for p in problems_of(path))
+
+
+# -- rulings composed from the modules -----------------------------------------------------
+def test_a_file_sets_only_the_rulings_it_changes(tmp_path):
+    v = load_variant(write(tmp_path, "[rulings]\nnile_compare = \"side_total\"\n"))
+    base = load_variant("classic2003")
+    assert v.rulings.nile_compare == "side_total"
+    assert v.rulings.evolve(nile_compare="province") == base.rulings
+
+
+def test_rulings_left_out_take_the_module_defaults(tmp_path):
+    text = Path(load_variant("classic2003").source).read_text(encoding="utf-8")
+    board = Path(load_variant("classic2003").board.source).as_posix()
+    no_rulings = text.split("# Rulings (SPEC")[0].replace('board = "board.toml"', f'board = "{board}"')
+    path = tmp_path / "bare.toml"
+    path.write_text(no_rulings, encoding="utf-8")
+    v = load_variant(path)
+    from amunre.rules.auction import Rulings as AuctionRulings
+
+    assert v.rulings.of(AuctionRulings) == AuctionRulings()
+    assert v.rulings.finite_supply is True and v.rulings.nile_min_pyramids == 1
+
+
+def test_an_unknown_ruling_is_reported_with_a_close_match(tmp_path):
+    path = write(tmp_path, "[rulings]\nsell_card_to_bid = false\n")
+    (problem,) = problems_of(path)
+    assert problem.startswith(f"{path}:6: rulings.sell_card_to_bid: unknown ruling "
+                              "(did you mean 'sell_cards_to_bid'? expected one of: ")
+
+
+def test_a_ruling_of_a_module_the_variant_does_not_use_is_reported(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "nile_sides"\nremove = true\n[rulings]\nnile_compare = "side_total"\n')
+    (problem,) = problems_of(path)
+    assert problem.startswith(f"{path}:9: rulings.nile_compare: ruling of rule module 'nile_sides', "
+                              "which this variant does not use (expected one of: ")
+    # inherited from the parent, it leaves with the module the child removed
+    v = load_variant(write(tmp_path, '[[scoring]]\nid = "nile_sides"\nremove = true\n', "inherited.toml"))
+    assert "nile_compare" not in v.rulings.as_dict()
