@@ -98,23 +98,26 @@ class Game:
             raise AmunreError(f"{self.variant.id} has no rule {rule_id!r} (it has: {', '.join(ids)})")
         return found
 
-    def run_rules(self, rules) -> None:
+    def run_rules(self, rules, one_phase: bool = False) -> None:
         """Run rule modules (instances, or ids looked up with `rule`) once each, in order, on
         the current state instead of the normal flow; answer `pending` until it is None.
-        Face-up cards are discarded after each rule, as between phases."""
+        Face-up cards are discarded after each rule, as between phases, or with `one_phase`
+        once after all of them (the steps of one grouped phase)."""
         if self.pending is not None:
             raise AmunreError("cannot run rules while a decision is pending")
         picked = [self.rule(r) if isinstance(r, str) else r for r in rules]
-        self._flow = self._run_rules(picked)
+        self._flow = self._run_rules(picked, one_phase)
         self._advance(None)
 
-    def _run_rules(self, rules):
+    def _run_rules(self, rules, one_phase: bool):
         for rule in rules:
-            self.phase_name = rule.name
+            self.phase_name = rule.spec.heading or rule.name
             if self.listening:
                 self.emit("phase", rule=rule.id, name=rule.name)
             yield from rule.run(self)
-            end_phase_cards(self.state)
+            if not one_phase:
+                end_phase_cards(self.state)
+        end_phase_cards(self.state)
 
     def view(self, player: int):
         """What `player` may know of this game (`amunre.view.PlayerView`): what agents get."""

@@ -62,7 +62,8 @@ class PlayerInfo:
     breakdown = property(lambda self: dict(self._p.breakdown))
 
     def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in ("gold", "score", "theft", "provinces", "hand_size", "breakdown")}
+        return {"gold": self.gold, "score": self.score, "theft": self.theft, "provinces": list(self._p.provinces),
+                "hand_size": self.hand_size, "breakdown": self.breakdown}
 
 
 class PlayerView:
@@ -141,3 +142,34 @@ class PlayerView:
             "rules": self.rules,
             "phase": self.phase,
         }
+
+
+def hide_from(variant, state, player: int, rng, cards: bool = True) -> None:
+    """Re-draw, in place, what `player` may not know of `state`, keeping all he may know.
+
+    The draw pile's order, the face-down cards on provinces and (with `cards`) the other
+    players' cards are dealt again from their pooled kinds, each place keeping its size; the
+    random generator gets another seed; each rule module re-draws its own hidden data
+    (`hidden_variants`). The player's view is the same before and after: the conformance
+    suite checks that (`[views]`)."""
+    pools = [state.deck] + [p.cards for p in state.provinces if p.cards]
+    sizes = [len(pool) for pool in pools]
+    others = [p for i, p in enumerate(state.players) if i != player] if cards else []
+    pooled = [card for pool in pools for card in pool]
+    for other in others:
+        pooled += [kind for kind, count in enumerate(other.hand) for _ in range(count)]
+    rng.shuffle(pooled)
+    at = 0
+    for pool, size in zip(pools, sizes):
+        pool[:] = pooled[at:at + size]
+        at += size
+    for other in others:
+        size = sum(other.hand)
+        other.hand[:] = [0] * len(other.hand)
+        for card in pooled[at:at + size]:
+            other.hand[card] += 1
+        at += size
+    state.rng.seed(rng.getrandbits(64))
+    for module in variant.modules.stateful:
+        if module.key in state.rules:
+            state.rules[module.key] = module.hidden_variants(state.rules[module.key], player, rng)

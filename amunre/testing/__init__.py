@@ -62,6 +62,16 @@ Protocol
                    each time) is replaced by another option in a replay, which must give the
                    same state and the same next request (player, kind, options, context).
 
+Views
+  [views]          at sampled decisions the asked player's view and request do not depend on
+                   what he may not know: at the start of the running phase (or scoring) the
+                   draw pile's order, the face-down cards, the other hands (keeping their
+                   sizes), the random generator and each module's hidden data are re-drawn
+                   (`amunre.view.hide_from`), the phase is replayed with the same answers, and
+                   where nothing he could see came out otherwise (the same public events, the
+                   same players asked, his own hand the same) his view (`game.view`) and his
+                   request must be identical. Sealed answers are covered by [simultaneous].
+
 Determinism and replay
   [determinism]    the same seed with the same agents gives the identical JSONL log.
   [replay]         the JSONL log, written out and read back, replays (`gamelog.replay_lines`)

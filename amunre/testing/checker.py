@@ -24,6 +24,11 @@ class ConformanceError(AssertionError):
 
 
 
+def _public(events: list[dict]) -> list[dict]:
+    """Events as the table sees them: phase headings and decision bookkeeping left out."""
+    return [{k: v for k, v in e.items() if k != "options"} for e in events if e["event"] not in ("phase", "decision")]
+
+
 def _key(value) -> str:
     """Type-exact identity of an answer as the log records it (True != 1 != 1.0)."""
     return json.dumps(to_json_value(value), sort_keys=True)
@@ -49,7 +54,7 @@ class GameChecker:
 
     def __init__(self, variant: Variant, n_players: int, seed: int, agent: str = "?",
                  illegal_every: int = 7, roundtrip_every: int = 50, counterfactual: bool = True,
-                 max_decisions: int = 20000):
+                 max_decisions: int = 20000, views_every: int = 13):
         self.variant = variant
         self.n = n_players
         self.seed = seed
@@ -58,6 +63,12 @@ class GameChecker:
         self.roundtrip_every = roundtrip_every
         self.counterfactual = counterfactual
         self.max_decisions = max_decisions
+        self.views_every = views_every
+        self.view_checks = 0  # decisions whose view and request were compared with a hidden re-draw
+        self.view_skips = 0  # re-draws the player could have told apart (another player's public act)
+        # (state, rules, one phase?, answers before, events before) at the start of the running phase
+        self._checkpoint = None
+        self.asked: list[tuple[int, str]] = []  # (player, kind) of every decision, in order
         comp = variant.components
         self.start_gold = comp.starting_gold
         self.deck = [comp.deck.get(kind, 0) for kind in variant.cards]
@@ -132,6 +143,8 @@ class GameChecker:
                 self._on_boundary(kind, event)
             finally:
                 self._event = None
+            if self.views_every and kind in ("phase", "scoring", "final_scoring"):
+                self._mark_checkpoint(kind, event)
 
     def _on_boundary(self, kind: str, event: dict) -> None:
         state = self.game.state
@@ -164,7 +177,68 @@ class GameChecker:
             self.fail("province-count", f"at a phase boundary ({kind}) the players hold {owned} provinces")
         self.check_state()
 
+    def _mark_checkpoint(self, kind: str, event: dict) -> None:
+        """Keep the state where the running phase (or scoring) starts, to replay it re-drawn."""
+        game = self.game
+        modules = game.variant.modules
+        if kind == "phase":
+            steps = next((s for pid, _, s in modules.round_phases if pid == event["rule"]), None)
+            if steps is None:
+                self._checkpoint = None
+                return
+            rules, one_phase = steps, True
+        else:
+            rules, one_phase = (modules.scoring if kind == "scoring" else modules.final_scoring), False
+        self._checkpoint = (game.state.clone(), rules, one_phase, len(game.answers_so_far()), len(self.events))
+
     # -- the checks ---------------------------------------------------------------------
+    def check_views(self) -> None:
+        """[views]: re-draw what the asked player may not know at the start of this phase,
+        replay the phase with the same answers, and compare his view and request."""
+        import random
+
+        from amunre.view import hide_from
+
+        game, request = self.game, self.game.pending
+        start, rules, one_phase, answered, seen = self._checkpoint
+        player = request.player
+        mine = game.view(player).to_dict()
+        mine.pop("phase")  # flow data: the replay names its phase differently
+        asked = (request.player, request.kind, [_key(o) for o in request.options],
+                 json.dumps(request.context, sort_keys=True, default=repr))
+        answers = game.answers_so_far()[answered:]
+        public = _public(self.events[seen:])
+        rng = random.Random(self.seed * 7919 + len(game.answers_so_far()))
+        for everything in (True, False):  # other hands too; else only the deck, face-down cards, rng, rules
+            state = start.clone()
+            hide_from(self.variant, state, player, rng, cards=everything)
+            events: list = []
+            alt = Game.from_state(self.variant, state, [events.append])
+            alt.run_rules(rules, one_phase=one_phase)
+            try:
+                for answer, who in zip(answers, self.asked[answered:]):
+                    if alt.pending is None or (alt.pending.player, alt.pending.kind) != who:
+                        raise IllegalAnswerError("asked someone else")
+                    alt.answer(answer)
+            except IllegalAnswerError:
+                continue  # the others could not have acted so, or were asked otherwise: not the same game
+            theirs = alt.pending
+            if (_public(events) != public or alt.view(player).hand != game.view(player).hand
+                    or theirs is None or (theirs.player, theirs.kind) != (player, request.kind)):
+                continue  # he saw another public act, drew other cards himself, or is not asked now
+            if ([_key(o) for o in theirs.options], json.dumps(theirs.context, sort_keys=True, default=repr)) != asked[2:]:
+                self.fail("views", f"player {player}'s request changes when only what he may not know is "
+                                   f"re-drawn: {request!r} vs {theirs!r}")
+            other = alt.view(player).to_dict()
+            other.pop("phase")
+            if other != mine:
+                diff = sorted(k for k in mine if mine[k] != other.get(k))
+                self.fail("views", f"player {player}'s view changes when only what he may not know is "
+                                   f"re-drawn (differs in: {', '.join(diff)})")
+            self.view_checks += 1
+            return
+        self.view_skips += 1
+
     def check_state(self) -> None:
         """Conservation and structure: cheap enough for every step."""
         state, comp, n = self.game.state, self.variant.components, self.n
@@ -286,6 +360,8 @@ class GameChecker:
             self.check_illegal(self.check_options())
         if self.roundtrip_every and step % self.roundtrip_every == 0:
             self.check_roundtrip()
+        if self.views_every and step % self.views_every == 0 and self._checkpoint is not None:
+            self.check_views()
 
     def check_options(self) -> list[str]:
         """Options are distinct and survive the log's JSON round trip; returns their keys."""
@@ -359,6 +435,7 @@ class GameChecker:
         game = self.game
         request = game.pending
         index = len(game.answers_so_far())
+        self.asked.append((request.player, request.kind))
         public = len(game.answers)
         before = game.state.to_dict() if request.simultaneous else None
         mark = len(self.events)

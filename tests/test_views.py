@@ -1,0 +1,131 @@
+"""Each seat sees only its own view: what an agent gets, and the [views] invariant.
+
+The invariant (amunre.testing, `[views]`) re-draws what the asked player may not know and
+replays the phase; these tests run it over every variant file and show that it catches a
+view, a rule module's state view and a request that leak something hidden.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import variant_files
+from helpers import classic
+from hypothesis import given
+from hypothesis import strategies as st
+
+from amunre.agents import make_agents
+from amunre.engine import Game, play_game
+from amunre.loader import load_variant
+from amunre.testing import ConformanceError, play_checked
+from amunre.view import PlayerView, hide_from
+
+VARIANTS = variant_files()
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+@given(seed=st.integers(0, 2**32), agent=st.sampled_from(["random", "greedy"]), data=st.data())
+def test_views_do_not_depend_on_what_a_player_may_not_know(path, seed, agent, data):
+    variant = load_variant(path)
+    players = data.draw(st.sampled_from(variant.edition.players))
+    checker = play_checked(variant, players, seed, agent, illegal_every=0, roundtrip_every=0,
+                           counterfactual=False, views_every=4)
+    assert checker.view_checks > 0  # the invariant really compared views in this game
+
+
+def test_an_agent_gets_a_view_not_the_game():
+    seen = []
+
+    class Spy:
+        def choose(self, view, request):
+            seen.append(view)
+            return request.options[0]
+
+    play_game(classic(), [Spy() for _ in range(4)], 1)
+    assert seen and all(isinstance(v, PlayerView) for v in seen)
+    assert not any(hasattr(v, "state") for v in seen)
+
+
+def test_a_view_shows_own_cards_and_only_the_size_of_other_hands():
+    game = Game(classic(), 4, 3)
+    me, other = 0, 1
+    view = game.view(me).to_dict()
+    assert view["hand"] == game.state.players[me].hand
+    assert view["players"][other]["hand_size"] == sum(game.state.players[other].hand)
+    assert "hand" not in view["players"][other]
+    text = json.dumps(view)  # JSON-able, and without the hidden facts
+    assert "rng" not in view and view["deck_size"] == len(game.state.deck) and "deck" not in view
+    assert json.loads(text) == view
+    # the province deck is rule-owned state: its size is shown, never its order
+    assert view["rules"]["province_draw"]["deck"] == len(game.state.rules["province_draw"]["deck"])
+    assert all(isinstance(p["cards"], int) for p in view["provinces"])
+
+
+def test_a_view_cannot_change_the_game():
+    game = Game(classic(), 4, 3)
+    view = game.view(0)
+    with pytest.raises(AttributeError):
+        view.provinces[0].stones = 5
+    with pytest.raises(AttributeError):
+        view.me.gold = 100
+    view.hand  # a copy:
+    assert isinstance(view.hand, tuple)
+
+
+def test_hide_from_keeps_the_players_view():
+    game = Game(classic(), 4, 8)
+    import random
+
+    for player in range(4):
+        state = game.state.clone()
+        before = game.view(player).to_dict()
+        hide_from(classic(), state, player, random.Random(player))
+        again = Game.from_state(classic(), state).view(player).to_dict()
+        before.pop("phase"), again.pop("phase")
+        assert again == before
+        assert state.to_dict() != game.state.to_dict()  # something hidden really changed
+
+
+# -- planted leaks: the invariant catches each ------------------------------------------------
+def leak_failure():
+    with pytest.raises(ConformanceError) as info:
+        for seed in range(3):
+            play_checked(classic(), 4, seed, "random", illegal_every=0, roundtrip_every=0, counterfactual=False,
+                         views_every=2)
+    assert info.value.invariant == "views"
+    return info.value
+
+
+def test_catches_a_view_showing_other_hands(monkeypatch):
+    from amunre import view
+
+    monkeypatch.setattr(view.PlayerInfo, "to_dict",
+                        lambda self: {"gold": self.gold, "hand": list(self._p.hand)})
+    assert "view changes" in str(leak_failure())
+
+
+def test_catches_a_rule_module_showing_its_hidden_state(monkeypatch):
+    from amunre.rules.province_draw import ProvinceDraw
+
+    monkeypatch.setattr(ProvinceDraw, "view_state", lambda self, data, player: data)
+    assert "differs in: rules" in str(leak_failure())
+
+
+def test_catches_a_request_that_leaks_the_deck(monkeypatch):
+    real = Game._advance
+
+    def leaky(self, value):
+        real(self, value)
+        if self.pending is not None:  # every request tells the top card of the draw pile
+            self.pending.context = dict(self.pending.context, top=self.state.deck[-1:])
+
+    monkeypatch.setattr(Game, "_advance", leaky)
+    assert "request changes" in str(leak_failure())
+
+
+def test_agents_play_the_same_games_from_views():
+    """The built-in agents decide from the view alone: a seeded game is reproducible."""
+    a = play_game(classic(), make_agents(["greedy"] * 4, 4), 4)
+    b = play_game(classic(), make_agents(["greedy"] * 4, 4), 4)
+    assert a.answers == b.answers and a.state == b.state
