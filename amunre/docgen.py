@@ -428,8 +428,82 @@ def decisions_markdown() -> str:
     return "\n".join(parts)
 
 
+# --------------------------------------------------------------------------------------
+# docs/rules-index.md
+
+#: The core's own modules that implement SPEC ids (each has a `SPEC_IDS` tuple).
+CORE_MODULES = ("amunre.engine", "amunre.setup", "amunre.standing", "amunre.mechanics")
+
+
+def spec_owners() -> dict[str, list[tuple[str, str | None]]]:
+    """SPEC id -> [(module path, rule id or None for the core)], from the declarations."""
+    import importlib
+
+    owners: dict[str, list] = {}
+    for name in CORE_MODULES:
+        module = importlib.import_module(name)
+        for sid in getattr(module, "SPEC_IDS", ()):
+            owners.setdefault(sid, []).append((name.replace(".", "/") + ".py", None))
+    for rid, cls in sorted(_builtin_rules().items()):
+        for sid in cls.spec_ids:
+            owners.setdefault(sid, []).append((cls.__module__.replace(".", "/") + ".py", rid))
+    return owners
+
+
+def spec_tests(test_dir: Path) -> dict[str, list[str]]:
+    """SPEC id -> the test functions named after it (`test_r_auc_04_...`, `test_a_sell_...`)."""
+    found: dict[str, list[str]] = {}
+    names = []
+    for path in sorted(Path(test_dir).glob("test_*.py")):
+        for match in re.finditer(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M):
+            names.append((f"tests/{path.name}", match.group(1)))
+    for sid in spec_owners():
+        stem = "test_" + sid.lower().replace("-", "_") + "_"
+        found[sid] = [f"{file}::{name}" for file, name in names if name.startswith(stem)]
+    return found
+
+
+def _sort_key(sid: str):
+    kind, *rest = sid.split("-")
+    return (kind != "R", [int(p) if p.isdigit() else p for p in rest])
+
+
+def rules_index_markdown(test_dir: Path | None = None) -> str:
+    from amunre.loader import load_variant, variant_files
+    from amunre.resources import variants_dir
+
+    test_dir = test_dir or (Path(__file__).resolve().parent.parent / "tests")
+    owners, tests = spec_owners(), spec_tests(test_dir)
+    variants = []
+    for path in variant_files():
+        variant = load_variant(path)
+        variants.append((f"variants/{path.relative_to(variants_dir()).as_posix()}",
+                         {s.rule for s in variant.phases + variant.scoring + variant.final_scoring}))
+    parts = [
+        "# Rules index: each SPEC id, where it is implemented, used and tested",
+        "",
+        GENERATED,
+        "",
+        "Every rule (`R-..`) and ruling (`A-..`) of the spec is declared by the module that implements it",
+        "(`Rule.spec_ids`, or `SPEC_IDS` in a core module). Find an id here, follow the link to its module;",
+        "its tests are named after it. A test fails when an id has no module or no test, or when this",
+        "page is stale (`python -m amunre.docgen` rewrites it).",
+        "",
+        "| id | module | variant files | tests |",
+        "|---|---|---|---|",
+    ]
+    for sid in sorted(owners, key=_sort_key):
+        modules = ", ".join(f"[`{rid or 'core'}`](../{path})" for path, rid in owners[sid])
+        rule_ids = {rid for _, rid in owners[sid]}
+        used = [name for name, rules in variants if None in rule_ids or rules & rule_ids]
+        shown_tests = "<br>".join(f"`{t}`" for t in tests[sid]) or "**none**"
+        parts.append(f"| {sid} | {modules} | {', '.join(f'`{u}`' for u in used) or 'none'} | {shown_tests} |")
+    parts.append("")
+    return "\n".join(parts)
+
+
 DOCS = {"variant-format.md": variant_format_markdown, "rule-modules.md": rule_modules_markdown,
-        "decisions.md": decisions_markdown}
+        "decisions.md": decisions_markdown, "rules-index.md": rules_index_markdown}
 
 
 def _default_out() -> Path:

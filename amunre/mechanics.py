@@ -8,6 +8,9 @@ from __future__ import annotations
 from amunre.contract import Decision, Event
 from amunre.decisions import decide
 
+#: R-MKT-07 (any card may be sold for 1 gold at any time) and the doubling of pyramids of R-MKT-05.
+SPEC_IDS = ("R-MKT-05", "R-MKT-07")
+
 
 def receive(game, player: int, amount: int, why: str) -> None:
     """The bank gives `amount` gold to `player`."""
@@ -203,7 +206,7 @@ def _pyramid_line(e, w):
 
 def _farmer_line(e, w):
     return (f"  {w.who(e['player'])} places a {w.t('farmer')} in {w.province(e['province'])}"
-            f"{' (' + w.t('free_farmer') + ')' if e['free'] else ''}.")
+            f"{', off the fields' if e['free'] else ''}.")
 
 
 EVENTS = {

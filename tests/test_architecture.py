@@ -1,0 +1,127 @@
+"""The architecture holds: rule modules own their rule, every SPEC id has a module and a test.
+
+- the core (engine, narration, results, positions, the CLI, the loader and the other core
+  modules) names no rule id, card, decision kind, event or ruling of a particular rule;
+- docs/rules-index.md maps every SPEC id to its module, variant files and tests, and is
+  current; an id without a module or without a test fails;
+- `from amunre import load_variant, Game, play_game` works as the package docstring says.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+
+from amunre import docgen
+from amunre.model import Components
+from amunre.registry import all_rules
+from amunre.state import GameState, PlayerState, ProvinceState
+
+REPO = Path(__file__).resolve().parent.parent
+SPEC = REPO.parent / "shared" / "SPEC.md"
+CORE = sorted(
+    [REPO / "amunre" / name for name in (
+        "engine.py", "narrate.py", "results.py", "pipeline.py", "view.py", "setup.py", "standing.py",
+        "mechanics.py", "counting.py", "state.py", "model.py", "decisions.py", "contract.py", "registry.py")]
+    + list((REPO / "amunre" / "position").glob("*.py"))
+    + list((REPO / "amunre" / "cli").glob("*.py"))
+    + list((REPO / "amunre" / "loader").glob("*.py"))
+)
+#: Words of the core's own vocabulary (state and component names) that a rule also uses as a
+#: name: the `pyramids` scoring rule, the `provinces` and `start_player` events.
+CORE_WORDS = (set(GameState.__slots__) | set(PlayerState.__slots__) | set(ProvinceState.__slots__)
+              | {f.name for f in attrs.fields(Components)})
+#: SPEC ids the editions issue (#7) adds: the expert draft and the rulings not yet exposed.
+PLANNED = {"R-DRAFT-01", "R-DRAFT-02", "A-IDENTICAL", "A-DOUBLESWAP", "A-PROTECTION", "A-GOLDTIES",
+           "A-EXPERTPLAYERS"}
+
+
+def rule_words() -> dict[str, str]:
+    """Every name a built-in rule module introduces -> what it is."""
+    words = {}
+    for rid, cls in all_rules().items():
+        words[rid] = f"the rule id {rid!r}"
+        for kind in cls.cards:
+            words[kind] = f"the card {kind!r} of {rid!r}"
+        for kind in cls.decisions:
+            words[kind] = f"the decision kind {kind!r} of {rid!r}"
+        for name in cls.events:
+            words[name] = f"the event {name!r} of {rid!r}"
+        for field in attrs.fields(cls.Rulings):
+            words[field.name] = f"the ruling {field.name!r} of {rid!r}"
+    return {w: what for w, what in words.items() if w not in CORE_WORDS}
+
+
+def names_in(path: Path):
+    """(line, name) of every string constant, f-string part and attribute name in a file."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+
+
+def test_the_core_names_no_particular_rule():
+    words = rule_words()
+    found = [f"{path.relative_to(REPO)}:{line}: {words[name]}"
+             for path in CORE for line, name in names_in(path) if name in words]
+    assert not found, "the core knows a particular rule; move it to the rule module:\n" + "\n".join(found)
+
+
+def test_the_core_scan_finds_a_planted_rule_name(tmp_path):
+    """The scan above really looks: a core file naming a card is caught."""
+    planted = tmp_path / "planted.py"
+    planted.write_text('def f(variant):\n    return variant.card_id("protection"), variant.rulings.nile_compare\n')
+    words = rule_words()
+    assert {words[n] for _, n in names_in(planted) if n in words} == {
+        "the card 'protection' of 'auction'", "the ruling 'nile_compare' of 'nile_sides'"}
+
+
+def test_every_declared_spec_id_has_a_test():
+    tests = docgen.spec_tests(REPO / "tests")
+    missing = sorted(sid for sid, found in tests.items() if not found)
+    assert not missing, f"SPEC ids without a test named after them: {missing}"
+
+
+@pytest.mark.skipif(not SPEC.is_file(), reason="shared/SPEC.md is not beside this checkout")
+def test_every_spec_id_has_a_module():
+    text = SPEC.read_text(encoding="utf-8")
+    rules = set(re.findall(r"^- (R-[A-Z]+-\d+)", text, re.M))
+    rulings = set(re.findall(r"^\| (A-[A-Z]+) \|", text, re.M))
+    assert len(rules) > 30 and len(rulings) > 10  # the pattern reads the spec
+    declared = set(docgen.spec_owners())
+    assert not (rules | rulings) - declared - PLANNED, "SPEC ids with no module declaring them"
+    assert not declared - rules - rulings, "modules declare ids the spec does not have"
+    assert not PLANNED & declared, f"now implemented, drop from PLANNED: {sorted(PLANNED & declared)}"
+
+
+def test_an_id_without_a_test_is_noticed(tmp_path):
+    """The index marks an id whose tests are gone, and the check above would fail."""
+    (tmp_path / "test_some.py").write_text("def test_r_auc_01_something():\n    pass\n")
+    tests = docgen.spec_tests(tmp_path)
+    assert tests["R-AUC-01"] and not tests["R-AUC-02"]
+    assert "| R-AUC-02 |" in docgen.rules_index_markdown(tmp_path)
+    assert "**none**" in docgen.rules_index_markdown(tmp_path)
+
+
+def test_rules_index_links_each_id_to_its_module():
+    text = (REPO / "docs" / "rules-index.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| A-SELL |"))
+    assert "[`auction`](../amunre/rules/auction.py)" in row and "test_a_sell_" in row
+    for link in re.findall(r"\]\(\.\./([^)]+)\)", text):
+        assert (REPO / link).is_file(), link
+
+
+def test_the_package_exports_what_its_docstring_promises():
+    import amunre
+    from amunre import Game, load_variant, play_game
+
+    assert "from amunre import load_variant, Game, play_game" in amunre.__doc__
+    from amunre.agents import make_agents
+
+    game = play_game(load_variant("classic2003"), make_agents(["random"] * 3, 1), 1)
+    assert isinstance(game, Game) and game.finished
