@@ -7,6 +7,7 @@ examples are red, black, blue, white in clockwise order (indices 0..3).
 
 from __future__ import annotations
 
+import importlib.util
 from functools import cache
 
 import attrs
@@ -110,3 +111,15 @@ def finish(game: Game, choose=lambda request: request.options[0]) -> list:
         game.answer(choose(game.pending))
     return seen
 
+
+
+def offline_build_possible() -> bool:
+    """A wheel can be built here without fetching anything (setuptools has bdist_wheel)."""
+    if importlib.util.find_spec("wheel") is not None:
+        return True
+    try:
+        import setuptools
+    except ImportError:
+        return False
+    major, minor = (int(x) for x in setuptools.__version__.split(".")[:2])
+    return (major, minor) >= (70, 1)

@@ -4,7 +4,6 @@ found after a plain (non-editable) install."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import os
 import re
@@ -14,6 +13,7 @@ import sys
 from pathlib import Path
 
 import attrs
+from helpers import offline_build_possible
 import pytest
 
 from amunre.board import HALVES, PROVINCE_FIELDS, RANGES, SIDES, Province
@@ -302,18 +302,6 @@ def test_board_with_only_required_fields(tmp_path):
 # -- the shipped data after a plain install ---------------------------------------------
 
 
-def _offline_build_possible() -> bool:
-    """A wheel can be built without fetching anything (setuptools has bdist_wheel)."""
-    if importlib.util.find_spec("wheel") is not None:
-        return True
-    try:
-        import setuptools
-    except ImportError:
-        return False
-    major, minor = (int(x) for x in setuptools.__version__.split(".")[:2])
-    return (major, minor) >= (70, 1)
-
-
 CHECK_INSTALLED = r"""
 import sys
 from pathlib import Path
@@ -349,7 +337,7 @@ def test_installed_package_finds_its_data(tmp_path):
     target = tmp_path / "site"
     cmd = [sys.executable, "-m", "pip", "install", str(src), "--target", str(target), "--no-deps",
            "--quiet", "--disable-pip-version-check"]
-    if _offline_build_possible():
+    if offline_build_possible():
         cmd += ["--no-build-isolation", "--no-index"]
     build = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert build.returncode == 0, build.stdout + build.stderr

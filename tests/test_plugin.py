@@ -1,0 +1,181 @@
+"""A plug-in proves the contract: a third-party package adds a scoring rule with its own
+ruling, term and narrated event, through the `amunre.rules` entry-point group, and a house
+rule inserts it by id. Nothing in amunre names it.
+
+The package is built and installed into a temporary target; the game runs in a subprocess
+with that target on the path, as a user who `pip install`ed the plug-in would run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+from helpers import offline_build_possible
+
+from amunre.resources import load_schema
+
+REPO = Path(__file__).resolve().parent.parent
+
+PLUGIN = '''
+"""Obelisks: a third-party scoring rule for amunre (a test plug-in)."""
+
+import attrs
+
+from amunre.contract import Event, Rule, ruling
+from amunre.mechanics import add_points
+from amunre.model import doc
+
+
+@attrs.frozen
+class Params:
+    points: int = doc("Points per obelisk.", default=2)
+
+
+@attrs.frozen
+class Rulings:
+    obelisks_need_a_pyramid: bool = ruling(
+        "A-OBELISK", "An obelisk stands only in an own temple province that holds a pyramid.", False)
+
+
+def _counted(e, w):
+    return f"  {w.who(e['player'])} raises {e['count']} {w.t('obelisk')}(s)."
+
+
+class Obelisks(Rule):
+    id = "obelisks"
+    kind = "scoring"
+    summary = "Each own temple province scores an obelisk."
+    Params = Params
+    Rulings = Rulings
+    terms = {"obelisk": "obelisk"}
+    events = {"obelisks_raised": Event("A player's obelisks are counted.", _counted)}
+
+    def run(self, game):
+        state, board = game.state, game.variant.board.provinces
+        for p in state.turn_order():
+            count = sum(1 for i in state.players[p].provinces if board[i].temples
+                        and (state.provinces[i].pyramid_count() or not self.rulings.obelisks_need_a_pyramid))
+            if game.listening:
+                game.emit("obelisks_raised", player=p, count=count)
+            add_points(game, p, self.id, self.params.points * count)
+        return
+        yield
+'''
+
+PYPROJECT = '''
+[build-system]
+requires = ["setuptools>=64"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "amunre-obelisks"
+version = "0.1"
+
+[project.entry-points."amunre.rules"]
+obelisks = "amunre_obelisks:Obelisks"
+
+[tool.setuptools]
+py-modules = ["amunre_obelisks"]
+'''
+
+HOUSE = '''
+extends = "classic2003"
+
+[edition]
+id = "classic2003-obelisks"
+name = "2003 with obelisks"
+
+[terms]
+obelisk = "stone needle"
+
+[[scoring]]
+id = "obelisks"
+rule = "obelisks"
+name = "stone needles"
+after = "pyramids"
+[scoring.params]
+points = 2
+
+[rulings]
+obelisks_need_a_pyramid = false
+'''
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(environment with the plug-in on the path, the house-rule file)."""
+    root = tmp_path_factory.mktemp("plugin")
+    src = root / "src"
+    src.mkdir()
+    (src / "amunre_obelisks.py").write_text(textwrap.dedent(PLUGIN), encoding="utf-8")
+    (src / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    target = root / "site"
+    cmd = [sys.executable, "-m", "pip", "install", str(src), "--target", str(target), "--no-deps", "--quiet",
+           "--disable-pip-version-check"]
+    if offline_build_possible():  # else pip fetches setuptools into an isolated build
+        cmd += ["--no-build-isolation", "--no-index"]
+    build = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert any(target.glob("amunre_obelisks-*.dist-info/entry_points.txt"))
+    house = root / "obelisks.toml"
+    house.write_text(HOUSE, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(target)
+    return env, house
+
+
+def amunre(env, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "amunre", *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def test_a_plugin_scoring_item_plays_and_is_narrated_in_the_variants_words(installed):
+    env, house = installed
+    run = amunre(env, "run", "--variant", str(house), "--seed", "3", "--players", "4")
+    assert run.returncode == 0, run.stderr
+    assert "raises" in run.stdout and "stone needle(s)." in run.stdout  # its event, in the file's words
+    assert "for stone needles." in run.stdout  # its points, under its label
+    table = run.stdout.split("Final score")[1]
+    rows = [line for line in table.splitlines() if "stone needles" in line]
+    assert len(rows) == 2 and "Old Kingdom: stone needles" in rows[0]  # one row per kingdom
+    assert table.index("pyramids") < table.index("stone needles") < table.index("complete sets")
+
+
+def test_a_plugin_item_is_in_the_json_result_and_the_schema_accepts_it(installed):
+    env, house = installed
+    run = amunre(env, "run", "--variant", str(house), "--seed", "3", "--players", "4", "--json")
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    jsonschema.validate(result, load_schema("result"))
+    items = result["players"][0]["items"]
+    assert all("obelisks" in items[k] for k in ("Old Kingdom", "New Kingdom"))
+    assert sum(p["items"]["Old Kingdom"]["obelisks"] for p in result["players"]) % 2 == 0
+
+
+def test_a_plugin_ruling_is_checked_like_any_other(installed, tmp_path):
+    env, house = installed
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(HOUSE.replace("obelisks_need_a_pyramid = false", "obelisk_need_a_pyramid = 1"), encoding="utf-8")
+    run = amunre(env, "run", "--variant", str(wrong))
+    assert run.returncode == 2
+    assert "rulings.obelisk_need_a_pyramid: unknown ruling (did you mean 'obelisks_need_a_pyramid'?" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_the_conformance_suite_passes_on_the_plugin_variant(installed):
+    env, house = installed
+    run = amunre(env, "check", str(house), "--games", "2", "--players", "3")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "all invariants held" in run.stdout
+
+
+def test_no_core_file_knows_the_plugin():
+    for path in (REPO / "amunre").rglob("*.py"):
+        assert "obelisk" not in path.read_text(encoding="utf-8").lower(), path
