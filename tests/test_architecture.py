@@ -125,3 +125,30 @@ def test_the_package_exports_what_its_docstring_promises():
 
     game = play_game(load_variant("classic2003"), make_agents(["random"] * 3, 1), 1)
     assert isinstance(game, Game) and game.finished
+
+
+def test_the_architecture_example_module_plays(tmp_path):
+    """docs/architecture.md's minimal module and variant, run as written."""
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.loader import load_variant
+    from amunre.registry import RULES
+
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    toml = re.search(r"```toml\n(extends.*?)```", text, re.S).group(1)
+    all_rules()
+    try:
+        exec(compile(code, "architecture.md", "exec"), {"__name__": "architecture_example"})
+        path = tmp_path / "obelisks.toml"
+        path.write_text(toml, encoding="utf-8")
+        variant = load_variant(path)
+        assert [s.id for s in variant.scoring][:3] == ["temples", "pyramids", "obelisks"]
+        lines = []
+        from amunre.narrate import Narrator
+
+        game = play_game(variant, make_agents(["greedy"] * 3, 5), 5, [Narrator(variant, lines.append)])
+        assert any("stone needle(s)." in line for line in lines)
+        assert any(key.endswith(":obelisks") for p in game.state.players for key in p.breakdown)
+    finally:
+        RULES.pop("obelisks", None)

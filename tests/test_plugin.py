@@ -179,3 +179,28 @@ def test_the_conformance_suite_passes_on_the_plugin_variant(installed):
 def test_no_core_file_knows_the_plugin():
     for path in (REPO / "amunre").rglob("*.py"):
         assert "obelisk" not in path.read_text(encoding="utf-8").lower(), path
+
+
+def test_a_broken_plugin_is_named_and_stops_nothing_else(installed, tmp_path):
+    env, house = installed
+    src = tmp_path / "broken"
+    src.mkdir()
+    (src / "amunre_broken.py").write_text('raise ImportError("needs numpy 9")\n', encoding="utf-8")
+    (src / "pyproject.toml").write_text(PYPROJECT.replace("amunre-obelisks", "amunre-broken").replace(
+        'obelisks = "amunre_obelisks:Obelisks"', 'sphinx = "amunre_broken:Sphinx"').replace(
+        '"amunre_obelisks"', '"amunre_broken"'), encoding="utf-8")
+    site = Path(env["PYTHONPATH"])
+    cmd = [sys.executable, "-m", "pip", "install", str(src), "--target", str(tmp_path / "site2"), "--no-deps",
+           "--quiet", "--disable-pip-version-check"]
+    if offline_build_possible():
+        cmd += ["--no-build-isolation", "--no-index"]
+    assert subprocess.run(cmd, capture_output=True, text=True, timeout=300).returncode == 0
+    both = dict(env, PYTHONPATH=f"{site}{os.pathsep}{tmp_path / 'site2'}")
+    uses = tmp_path / "sphinx.toml"
+    uses.write_text(HOUSE.replace('rule = "obelisks"', 'rule = "sphinx"').replace(
+        "[rulings]\nobelisks_need_a_pyramid = false\n", ""), encoding="utf-8")
+    run = amunre(both, "run", "--variant", str(uses))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "unknown rule module 'sphinx': its plug-in failed to load (amunre_broken:Sphinx: ImportError: needs numpy 9)" \
+        in run.stderr
+    assert amunre(both, "run", "--variant", str(house), "--quiet", "--seed", "1").returncode == 0

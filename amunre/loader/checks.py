@@ -15,7 +15,7 @@ from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import field_names
 from amunre.model import Variant
-from amunre.registry import all_rules
+from amunre.registry import BROKEN_PLUGINS, all_rules
 
 #: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
 MIN_PLAYERS = 2
@@ -45,7 +45,9 @@ def check_meaning(data: dict, report) -> None:
                 continue
             cls = rules.get(rule_id)
             if cls is None:
-                report(at + ("rule",), f"unknown rule module {rule_id!r}",
+                broken = BROKEN_PLUGINS.get(rule_id)
+                report(at + ("rule",), f"unknown rule module {rule_id!r}"
+                       + (f": its plug-in failed to load ({broken})" if broken else ""),
                        did_you_mean(rule_id, rules) + one_of(rules))
             elif getattr(cls, "kind", "phase") != kind:
                 fitting = sorted(r for r, c in rules.items() if getattr(c, "kind", "phase") == kind)
