@@ -69,13 +69,27 @@ class PlayerInfo:
 class PlayerView:
     """Everything `player` may know of `game`, read live from its state."""
 
-    __slots__ = ("_game", "player", "players", "provinces")
+    __slots__ = ("_game", "player", "_players", "_provinces")
 
     def __init__(self, game, player: int):
         self._game = game
         self.player = player
-        self.players = tuple(PlayerInfo(p) for p in game.state.players)
-        self.provinces = tuple(ProvinceView(p) for p in game.state.provinces)
+        # built on first use: an agent that reads only the request pays nothing
+        self._players = self._provinces = None
+
+    @property
+    def players(self) -> tuple[PlayerInfo, ...]:
+        """What everyone knows of each player, by seat."""
+        if self._players is None:
+            self._players = tuple(PlayerInfo(p) for p in self._game.state.players)
+        return self._players
+
+    @property
+    def provinces(self) -> tuple[ProvinceView, ...]:
+        """The public face of each province, by province id."""
+        if self._provinces is None:
+            self._provinces = tuple(ProvinceView(p) for p in self._game.state.provinces)
+        return self._provinces
 
     # -- the rules (public) ---------------------------------------------------------------
     @property

@@ -80,7 +80,9 @@ class Harvest(Rule):
         state = game.state
         TREASURY, BIG_HARVEST = self.treasury, self.big_harvest  # noqa: N806 - constants of this phase
         temples_too = self.rulings.temples_score_at_harvest
-        board = game.variant.board.provinces
+        board_data = game.variant.board
+        board = board_data.provinces
+        camel_levels = self.params.camel_levels
         for p in state.turn_order():
             player = state.players[p]
             owned = player.provinces
@@ -97,7 +99,7 @@ class Harvest(Rule):
             for pid in owned:
                 if pid != skip:
                     bonus = self.params.big_harvest_bonus if pid == boost else 0
-                    gold += self.income(state, game.variant.board, pid, bonus)
+                    gold += province_income(state, board_data, pid, camel_levels, bonus)
             if skip is not None:
                 gold += self.params.treasury_gold
             receive(game, p, gold, "harvest")
