@@ -182,6 +182,13 @@ def test_cli_score_json(_cli):
     assert [i["key"] for i in doc["items"]] == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
 
 
+def test_cli_score_answers_decisions_by_the_policies_the_modules_offer(_cli):
+    met = json.loads(_cli(E06, "--final", "--json").stdout)
+    none = json.loads(_cli(E06, "--final", "--json", "--answer", "play_bonus=none").stdout)
+    blue = [next(p for p in doc["players"] if p["name"] == "blue") for doc in (met, none)]
+    assert blue[0]["points"]["bonus_cards"] == 6 and blue[1]["points"]["bonus_cards"] == 0
+
+
 def test_cli_score_errors_are_one_message_and_exit_2(_cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[players]]\ngold = -2\n[players.provinces.Atlantis]\n[[players]]\n[[players]]\n')
@@ -189,6 +196,9 @@ def test_cli_score_errors_are_one_message_and_exit_2(_cli, tmp_path):
         ((tmp_path / "none.toml",), "does not exist"),
         ((bad,), "players[0].provinces.Atlantis: no province named 'Atlantis'"),
         (("--variant", "nosuch", E06), "unknown variant 'nosuch'"),
+        ((E06, "--answer", "play_bonus=some"), "--answer 'play_bonus=some' is not one of the policies of classic2003 "
+         "(expected KIND=POLICY, one of: play_bonus=met|all|none; sell_cards=none|all)"),
+        ((E06, "--answer", "bid"), "expected KIND=POLICY"),
     ]
     for args, expected in cases:
         result = _cli(*args)
