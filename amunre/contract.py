@@ -57,7 +57,8 @@ class Decision:
     """A decision kind a rule asks.
 
     `options`: what the legal options are; `json`: how one is written in logs and answers
-    (tuples become arrays); `describe(option, words)`: one option in the variant's words;
+    (tuples become arrays); `describe(option, words)`: one option in the variant's words
+    (never called for None, which always reads "no");
     `policies`: named ways to answer it without a player (`policy(rule, game, request)`), the
     first being the default, used where a position is scored without players (`amunre score`).
     """
@@ -66,6 +67,11 @@ class Decision:
     json: str
     describe: Callable[[Any, Any], str] = attrs.field(default=lambda option, words: str(option))
     policies: dict[str, Callable] = attrs.field(factory=dict)
+
+
+def province_option(option, words) -> str:
+    """`Decision.describe` for an option that is a province id: its name."""
+    return words.province(option)
 
 
 @attrs.frozen

@@ -57,7 +57,7 @@ class BonusCards(Rule):
         "play_bonus": Decision(
             "None (stop) or a bonus card kind he holds and has not played this scoring; asked until None",
             "null or a card kind name",
-            lambda option, w: "no" if option is None else w.card(option),
+            lambda option, w: w.card(option),
             policies={
                 "met": lambda rule, game, request: next(
                     (k for k in request.options if k is not None and rule.met(k, game.state, request.player)), None),

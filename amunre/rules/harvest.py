@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule, ScoringItem, ruling
+from amunre.contract import Decision, Rule, ScoringItem, province_option, ruling
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
@@ -38,10 +38,6 @@ class Rulings:
         False)
 
 
-def _province_or_no(option, w) -> str:
-    return "no" if option is None else w.province(option)
-
-
 @register
 class Harvest(Rule):
     id = "harvest"
@@ -56,9 +52,9 @@ class Harvest(Rule):
     }
     decisions = {
         "treasury": Decision("None or a province of his to give up for the Treasury gold",
-                             "null or an integer province id", _province_or_no),
+                             "null or an integer province id", province_option),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
-                                _province_or_no),
+                                province_option),
     }
     reasons = {"harvest": "as income"}
     terms = {TEMPLES_AT_HARVEST: "temples at harvest"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule
+from amunre.contract import Decision, Rule, province_option
 from amunre.decisions import decide
 from amunre.mechanics import (
     build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
@@ -41,16 +41,6 @@ class Params:
     architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2)
 
 
-def _count(option, w) -> str:
-    return str(option)
-
-
-def _province_or_no(option, w) -> str:
-    return "no" if option is None else w.province(option)
-
-
-def _province(option, w) -> str:
-    return w.province(option)
 
 
 @register
@@ -66,17 +56,17 @@ class Market(Rule):
     }
     decisions = {
         "buy_cards": Decision("0..n cards to buy (n: the best card limit of his provinces, and his means)",
-                              "an integer", _count),
-        "buy_farmers": Decision("0..n farmers to buy (n: empty fields, the supply, his means)", "an integer", _count),
+                              "an integer"),
+        "buy_farmers": Decision("0..n farmers to buy (n: empty fields, the supply, his means)", "an integer"),
         "place_farmer": Decision("a province of his with an empty field, one question per farmer bought",
-                                 "an integer province id", _province),
+                                 "an integer province id", province_option),
         "free_farmer": Decision("None (keep the card) or a province of his for a Free Farmer",
-                                "null or an integer province id", _province_or_no),
-        "buy_stones": Decision("0..n stones to buy (n: the supply, his means)", "an integer", _count),
+                                "null or an integer province id", province_option),
+        "buy_stones": Decision("0..n stones to buy (n: the supply, his means)", "an integer"),
         "place_stone": Decision("a province of his, one question per stone bought", "an integer province id",
-                                _province),
+                                province_option),
         "architect": Decision("None or a province of his holding enough stones for an Architect",
-                              "null or an integer province id", _province_or_no),
+                              "null or an integer province id", province_option),
     }
     reasons = {"cards": "for {favor_plural}", "farmers": "for {farmers}", "stones": "for {stones}"}
 

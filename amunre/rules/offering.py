@@ -99,7 +99,7 @@ class Offering(Rule):
     decisions = {
         "sell_for_offering": Decision("None (stop) or a card kind of his hand to sell openly before the offers",
                                       "null or an integer card id",
-                                      lambda option, w: "no" if option is None else w.card_of(option)),
+                                      lambda option, w: w.card_of(option)),
         "offer": Decision("(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
                           "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
                           _describe_offer),
