@@ -17,6 +17,7 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
   variant's words); `reasons`: the `why` of the gold it pays or gives, as words;
 - `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
 - `score_items()`: the scoring item keys it scores and their labels, in table order;
+- `max_offering_level()`: the highest offering level it can set, if it sets one;
 - `initial_state(game)` / `view_state(data, player)` / `hidden_variants(data, player, rng)`:
   its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
   player may see of it, and other values of what that player may not see;
@@ -131,6 +132,10 @@ class Rule:
     def score_items(self) -> list[ScoringItem]:
         """The scoring items this entry scores, in the order of the final table."""
         return [ScoringItem(self.id, self.name)] if self.kind != "phase" else []
+
+    def max_offering_level(self) -> int | None:
+        """The highest offering level this module can set (None: it sets none)."""
+        return None
 
     # -- its own state --------------------------------------------------------------------
     def initial_state(self, game) -> dict | None:

@@ -56,6 +56,9 @@ class Modules:
         object.__setattr__(variant, "_modules", self)  # before the labels, which may ask for terms
         self.items: tuple[ScoringItem, ...] = tuple(item for m in self.all for item in m.score_items())
         self.item_labels = {item.key: item.label for item in self.items}
+        levels = [m.max_offering_level() for m in self.all]
+        #: the highest offering level any module can set; None when none sets one
+        self.max_offering_level = max((level for level in levels if level is not None), default=None)
         self.stateful = tuple(m for m in self.all if type(m).initial_state is not _base_initial_state())
 
     def rule(self, key: str):

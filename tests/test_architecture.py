@@ -17,6 +17,7 @@ import attrs
 import pytest
 
 from amunre import docgen
+from amunre.loader import load_variant, variant_files
 from amunre.model import Components
 from amunre.registry import all_rules
 from amunre.state import GameState, PlayerState, ProvinceState
@@ -53,6 +54,11 @@ def rule_words() -> dict[str, str]:
             words[name] = f"the event {name!r} of {rid!r}"
         for field in attrs.fields(cls.Rulings):
             words[field.name] = f"the ruling {field.name!r} of {rid!r}"
+    for path in variant_files():  # scoring item keys, as the shipped variants (rulings flipped) score them
+        variant = load_variant(path)
+        flipped = variant.rulings.evolve(**{k: True for k, v in variant.rulings.as_dict().items() if v is False})
+        for item in attrs.evolve(variant, rulings=flipped).modules.items:
+            words.setdefault(item.key, f"the scoring item {item.key!r}")
     return {w: what for w, what in words.items() if w not in CORE_WORDS}
 
 

@@ -87,15 +87,6 @@ def _count(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def max_offering_level(variant: Variant) -> int:
-    """The highest offering level of the variant's offering rule (4 without one)."""
-    for spec in variant.phases:
-        floors = getattr(spec.params, "level_floors", None)
-        if floors is not None:
-            return len(floors) + 1
-    return 4
-
-
 def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
     problems: list[tuple] = []
 
@@ -124,7 +115,7 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
         add(("kingdom",), f"{kingdom} is not a kingdom number (1 to {len(kingdoms)})")
 
     level = _count(data.get("offering_level"))
-    top = max_offering_level(variant)
+    top = variant.modules.max_offering_level or 4  # 4: the printed track, when no rule sets a level
     if level is not None and level > top:
         add(("offering_level",), f"{level} is above the highest level, {top}")
 

@@ -135,7 +135,7 @@ class Offering(Rule):
             problems.append("rewards must list 3 counts: highest, second, every other")
         return problems
 
-    def max_level(self) -> int:
+    def max_offering_level(self) -> int:
         return len(self.params.level_floors) + 1
 
     def offer_options(self, game, p: int) -> list:

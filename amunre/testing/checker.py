@@ -91,15 +91,7 @@ class GameChecker:
         self.counterfactuals = 0
         self._batch: list[tuple[int, int]] | None = None  # (decision index, player) of the open batch
         self._batch_kind = None
-        # the highest offering level: from the offering rule (its `max_level()`, or one more
-        # than its `level_floors`); 0 when no phase sets a level
-        levels = []
-        for spec, rule in zip(variant.phases, variant.modules.phases):
-            if hasattr(rule, "max_level"):
-                levels.append(rule.max_level())
-            elif hasattr(spec.params, "level_floors"):
-                levels.append(len(spec.params.level_floors) + 1)
-        self.max_level = max(levels, default=0)
+        self.max_level = variant.modules.max_offering_level or 0  # 0: no phase sets a level
         self.game: Game = _CheckedGame(self, variant, n_players, seed, [self._on_event])
         if self.game.pending is not None:
             self.check()
