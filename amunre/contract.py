@@ -116,6 +116,8 @@ class Rule:
         self.spec = spec
         # where its own state lives: its entry id, unique in its pipeline
         self.key = spec.id if self.kind == "phase" else f"{self.kind}:{spec.id}"
+        # the scoring item its points go to: its entry id, so two entries of one rule score apart
+        self.item_key = spec.id
         self.name = spec.name
         self.params = spec.params
         self.variant = variant
@@ -131,7 +133,7 @@ class Rule:
 
     def score_items(self) -> list[ScoringItem]:
         """The scoring items this entry scores, in the order of the final table."""
-        return [ScoringItem(self.id, self.name)] if self.kind != "phase" else []
+        return [ScoringItem(self.item_key, self.name)] if self.kind != "phase" else []
 
     def max_offering_level(self) -> int | None:
         """The highest offering level this module can set (None: it sets none)."""

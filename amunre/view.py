@@ -10,7 +10,10 @@ shows another hand's cards, the draw pile's order, the face-down cards' kinds, t
 generator, or a sealed answer of a simultaneous batch (those are not in the state).
 
 Views are live: they read the current state each time, so a game keeps one per seat and
-asking for it costs nothing. `to_dict()` is a JSON-able snapshot, which the conformance
+asking for it costs nothing. Python cannot wall an object off: the underscore attributes
+(`_game`, `_p`) reach the state, and an agent that reads them cheats. The built-in agents
+use only the public attributes, and `to_dict()` (what the conformance suite compares) holds
+nothing hidden. `to_dict()` is a JSON-able snapshot, which the conformance
 suite compares across games that differ only in what the player may not know.
 """
 

@@ -221,3 +221,40 @@ def test_a_ruling_of_a_module_the_variant_does_not_use_is_reported(tmp_path):
     # inherited from the parent, it leaves with the module the child removed
     v = load_variant(write(tmp_path, '[[scoring]]\nid = "nile_sides"\nremove = true\n', "inherited.toml"))
     assert "nile_compare" not in v.rulings.as_dict()
+
+
+# -- found by an independent review ---------------------------------------------------------
+def test_a_group_cannot_move_next_to_its_own_step(tmp_path):
+    grouped = write(tmp_path, GROUP, "grouped.toml")
+    child = tmp_path / "child.toml"
+    child.write_text(f'extends = "{grouped.name}"\n[edition]\nid = "child"\n'
+                     '[[phases]]\nid = "auction_phase"\nafter = "auction"\n', encoding="utf-8")
+    assert problems_of(child) == [f"{child}:6: phases[0].after: entry 'auction_phase' cannot be placed next to "
+                                  "itself or one of its own steps (expected the id of another entry)"]
+
+
+def test_remove_must_be_true_or_false_and_alone(tmp_path):
+    path = write(tmp_path, '[[scoring]]\nid = "bonus_cards"\nremove = "yes"\n')
+    assert problems_of(path) == [f"{path}:7: scoring[0].remove: wrong type: got \"yes\", a string "
+                                 "(expected true or false)"]
+    path = write(tmp_path, '[[scoring]]\nid = "bonus_cards"\nremove = true\nafter = "pyramids"\n', "b.toml")
+    assert problems_of(path) == [f"{path}:8: scoring[0].after: a removed entry takes no other keys "
+                                 "(expected only its id (or its rule) and remove = true)"]
+
+
+def test_two_entries_of_one_rule_score_apart(tmp_path):
+    v = load_variant(write(tmp_path, '[[scoring]]\nid = "temples_twice"\nrule = "temples"\nafter = "pyramids"\n'))
+    labels = {item.key: item.label for item in v.modules.items}
+    assert labels["temples"] == "temples" and labels["temples_twice"] == "temples_twice"
+    game = play_game(v, make_agents(["greedy"] * 3, 1), 1)
+    for player in game.state.players:
+        assert player.breakdown["0:temples"] == player.breakdown["0:temples_twice"]
+        assert sum(player.breakdown.values()) == player.score
+
+
+def test_one_offering_per_round_and_groups_one_level_deep(tmp_path):
+    path = write(tmp_path, '[[phases]]\nid = "offering2"\nrule = "offering"\n')
+    assert any("'offering' may appear only once per round" in p for p in problems_of(path))
+    nested = GROUP.replace('steps = [{ rule = "province_draw", name = "draw" },',
+                           'steps = [{ id = "inner", steps = [{ rule = "province_draw" }] },')
+    assert any("a step of a group cannot be a group itself" in p for p in problems_of(write(tmp_path, nested, "n.toml")))

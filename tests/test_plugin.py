@@ -64,7 +64,7 @@ class Obelisks(Rule):
                         and (state.provinces[i].pyramid_count() or not self.rulings.obelisks_need_a_pyramid))
             if game.listening:
                 game.emit("obelisks_raised", player=p, count=count)
-            add_points(game, p, self.id, self.params.points * count)
+            add_points(game, p, self.item_key, self.params.points * count)
         return
         yield
 '''

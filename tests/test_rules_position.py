@@ -196,9 +196,12 @@ def test_cli_score_errors_are_one_message_and_exit_2(_cli, tmp_path):
         ((tmp_path / "none.toml",), "does not exist"),
         ((bad,), "players[0].provinces.Atlantis: no province named 'Atlantis'"),
         (("--variant", "nosuch", E06), "unknown variant 'nosuch'"),
-        ((E06, "--answer", "play_bonus=some"), "--answer 'play_bonus=some' is not one of the policies of classic2003 "
-         "(expected KIND=POLICY, one of: play_bonus=met|all|none; sell_cards=none|all)"),
-        ((E06, "--answer", "bid"), "expected KIND=POLICY"),
+        ((E06, "--answer", "play_bonus=some"), "--answer 'play_bonus=some': 'play_bonus' has no policy 'some' "
+         "(expected one of: met, all, none)"),
+        ((E06, "--answer", "bid"), "--answer 'bid' is not KIND=POLICY (expected one of: play_bonus=met|all|none; "
+         "sell_cards=none|all)"),
+        ((E06, "--answer", "bogus=all"), "no scoring decision 'bogus' of classic2003 takes a policy"),
+        ((E06, "--answer", "play_bonus=all", "--answer", "play_bonus=none"), "gives 'play_bonus' twice"),
     ]
     for args, expected in cases:
         result = _cli(*args)

@@ -40,13 +40,20 @@ def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
     """`--answer KIND=POLICY` options as a dict, checked against the variant's decisions."""
     offered = answer_policies(variant)
     listed = "; ".join(f"{kind}={'|'.join(policies)}" for kind, policies in sorted(offered.items())) or "none"
-    answers = {}
+    answers: dict[str, str] = {}
     for text in given:
-        kind, sep, policy = text.partition("=")
-        if not sep or kind.strip() not in offered or policy.strip() not in offered[kind.strip()]:
-            raise AmunreError(f"--answer {text!r} is not one of the policies of {variant.id} "
-                              f"(expected KIND=POLICY, one of: {listed})")
-        answers[kind.strip()] = policy.strip()
+        kind, sep, policy = (part.strip() for part in text.partition("="))
+        if not sep or not kind or not policy:
+            raise AmunreError(f"--answer {text!r} is not KIND=POLICY (expected one of: {listed})")
+        if kind not in offered:
+            raise AmunreError(f"--answer {text!r}: no scoring decision {kind!r} of {variant.id} takes a policy "
+                              f"(expected one of: {listed})")
+        if policy not in offered[kind]:
+            raise AmunreError(f"--answer {text!r}: {kind!r} has no policy {policy!r} "
+                              f"(expected one of: {', '.join(offered[kind])})")
+        if kind in answers:
+            raise AmunreError(f"--answer gives {kind!r} twice ({answers[kind]!r} and {policy!r}): expected one policy")
+        answers[kind] = policy
     return answers
 
 

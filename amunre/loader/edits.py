@@ -18,7 +18,7 @@ for the origins, where each merged entry came from (to keep `file:line` reports 
 from __future__ import annotations
 
 from amunre.loader.pipelines import PIPELINES, entry_id
-from amunre.loader.problems import did_you_mean, one_of
+from amunre.loader.problems import did_you_mean, got, one_of
 
 _EDIT_KEYS = ("after", "before", "remove")
 
@@ -93,21 +93,31 @@ def _apply(base: list, edit: dict, at: tuple, seen: set, report) -> None:
         return
     anchor = after if after is not None else before
     ids = _ids(base)
-    if anchor is not None and (not isinstance(anchor, str) or anchor not in ids or anchor == eid):
-        key = "after" if after is not None else "before"
-        report(at + (key,), f"no entry {anchor!r} to place it next to",
-               did_you_mean(str(anchor), ids) + one_of(ids))
-        return
+    key = "after" if after is not None else "before"
     found = _find(base, eid)
+    if anchor is not None:
+        inside = _ids(found[0][found[1]].get("steps") or []) if found and isinstance(found[0][found[1]], dict) else []
+        if anchor == eid or anchor in inside:
+            report(at + (key,), f"entry {eid!r} cannot be placed next to itself or one of its own steps",
+                   "expected the id of another entry")
+            return
+        if not isinstance(anchor, str) or anchor not in ids:
+            report(at + (key,), f"no entry {anchor!r} to place it next to",
+                   did_you_mean(str(anchor), ids) + one_of(ids))
+            return
+    if "remove" in edit and not isinstance(edit["remove"], bool):
+        report(at + ("remove",), f"wrong type: {got(edit['remove'])}", "expected true or false")
+        return
     tag = [("child", at)]
     body = {k: v for k, v in edit.items() if k not in _EDIT_KEYS}
     if edit.get("remove") is True:
         if found is None:
             report(at + ("remove",), f"no entry {eid!r} to remove", did_you_mean(eid, ids) + one_of(ids))
             return
-        extra = sorted(set(body) - {"id", "rule"})
-        if extra:
-            report(at + (extra[0],), "a removed entry takes no other keys", "expected only id (or rule) and remove")
+        extra = sorted(set(edit) - {"id", "rule", "remove"})
+        if extra or ("rule" in edit and edit["rule"] != found[0][found[1]].get("rule")):
+            report(at + ((extra or ["rule"])[0],), "a removed entry takes no other keys",
+                   "expected only its id (or its rule) and remove = true")
             return
         holder, i = found
         del holder[i]

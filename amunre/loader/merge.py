@@ -79,8 +79,8 @@ def _place_origins(pipeline: str, entries: list, merged: Origins, parent: Origin
             for key, hit in origins.at.items():
                 if key[:len(old_path)] == old_path and not _in_steps(key, len(old_path)):
                     merged.at[new_path + key[len(old_path):]] = hit
-                    if source == "child":
-                        merged.shown[new_path + key[len(old_path):]] = key
+                    # shown as the file that set it numbers it
+                    merged.shown[new_path + key[len(old_path):]] = origins.shown.get(key, key)
     return clean
 
 

@@ -47,6 +47,8 @@ def check_ids(data: dict, report) -> None:
                 continue
             at = path + (i,)
             if "steps" in entry:
+                if len(path) > 1:
+                    report(at, "a step of a group cannot be a group itself", "expected groups one level deep")
                 if "rule" in entry or "params" in entry:
                     report(at, "a group of `steps` has no `rule` or `params` of its own",
                            "expected the rule and its params on each step")
@@ -100,8 +102,9 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple | None:
         if params is None or specs is None:
             specs = None
             continue
-        name = entry.get("name", rule_id)
-        specs.append(RuleSpec(rule=rule_id, name=name if isinstance(name, str) else rule_id, params=params,
-                              id=entry_id(entry), group=group[0] if group else None,
+        eid = entry_id(entry)
+        name = entry.get("name", eid)  # the play-by-play and the final table tell entries apart by it
+        specs.append(RuleSpec(rule=rule_id, name=name if isinstance(name, str) else eid, params=params,
+                              id=eid, group=group[0] if group else None,
                               heading=group[1] if group else None))
     return tuple(specs) if specs is not None and isinstance(data.get(pipeline, []), list) else None

@@ -71,7 +71,7 @@ class BonusCards(Rule):
         return [ScoringItem(self.item(kind), self.variant.term(kind)) for kind in BONUS_CARDS]
 
     def item(self, kind: str) -> str:
-        return f"{self.id}:{kind}"
+        return f"{self.item_key}:{kind}"
 
     def met(self, kind: str, state, player: int) -> bool:
         """Whether the card's condition holds for the player's provinces now."""

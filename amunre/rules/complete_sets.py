@@ -37,6 +37,6 @@ class CompleteSets(Rule):
         state = game.state
         for p in state.turn_order():
             counts = [state.provinces[i].pyramid_count() for i in state.players[p].provinces]
-            add_points(game, p, self.id, self.params.points * complete_sets(counts, self.params.set_size))
+            add_points(game, p, self.item_key, self.params.points * complete_sets(counts, self.params.set_size))
         return
         yield

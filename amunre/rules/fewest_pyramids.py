@@ -28,6 +28,6 @@ class FewestPyramids(Rule):
         state = game.state
         for p in state.turn_order():
             counts = [state.provinces[i].pyramid_count() for i in state.players[p].provinces]
-            add_points(game, p, self.id, self.params.points * min(counts, default=0))
+            add_points(game, p, self.item_key, self.params.points * min(counts, default=0))
         return
         yield

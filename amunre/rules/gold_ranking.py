@@ -66,4 +66,4 @@ class GoldRanking(Rule):
         if self.rulings.theft_counts_in_gold:
             golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
         for p, pts in enumerate(gold_ranking(golds, self.params.points)):
-            add_points(game, p, self.id, pts)
+            add_points(game, p, self.item_key, pts)

@@ -63,13 +63,13 @@ class NileSides(Rule):
     Rulings = Rulings
 
     def score_items(self) -> list[ScoringItem]:
-        return [ScoringItem(f"{self.id}_{side}", f"{self.name} ({side})") for side in SIDES]
+        return [ScoringItem(f"{self.item_key}_{side}", f"{self.name} ({side})") for side in SIDES]
 
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces
         for side in SIDES:
             for p in nile_winners(state, board, side, self.rulings.nile_compare, self.rulings.nile_min_pyramids):
-                add_points(game, p, f"{self.id}_{side}", self.params.points)
+                add_points(game, p, f"{self.item_key}_{side}", self.params.points)
         return
         yield

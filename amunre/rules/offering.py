@@ -122,6 +122,7 @@ class Offering(Rule):
                               lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),
     }
     reasons = {"offering": "for the {offering}", "theft": "with the {theft}"}
+    once = True  # one secret batch per round: a second would mix with the first's reveal
 
     def setup(self) -> None:
         self.adjust_card = self.variant.card_id("offering_adjustment")

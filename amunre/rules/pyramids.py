@@ -20,6 +20,6 @@ class Pyramids(Rule):
     def run(self, game):
         state = game.state
         for p in state.turn_order():
-            add_points(game, p, self.id, pyramids_in(state, state.players[p].provinces))
+            add_points(game, p, self.item_key, pyramids_in(state, state.players[p].provinces))
         return
         yield

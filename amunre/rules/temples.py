@@ -21,6 +21,6 @@ class Temples(Rule):
         board = game.variant.board.provinces
         for p in state.turn_order():
             temples = sum(board[i].temples for i in state.players[p].provinces)
-            add_points(game, p, self.id, temples * state.offering_level)
+            add_points(game, p, self.item_key, temples * state.offering_level)
         return
         yield
