@@ -10,7 +10,7 @@ gathered here too, so one lookup serves every event and decision.
 
 from __future__ import annotations
 
-from amunre.contract import Decision, Event, ScoringItem
+from amunre.contract import Decision, Event, Rule, ScoringItem
 from amunre.registry import get_rule
 
 
@@ -59,7 +59,8 @@ class Modules:
         levels = [m.max_offering_level() for m in self.all]
         #: the highest offering level any module can set; None when none sets one
         self.max_offering_level = max((level for level in levels if level is not None), default=None)
-        self.stateful = tuple(m for m in self.all if type(m).initial_state is not _base_initial_state())
+        # the modules that keep data of their own (they override `initial_state`)
+        self.stateful = tuple(m for m in self.all if type(m).initial_state is not Rule.initial_state)
 
     def rule(self, key: str):
         """The module of the entry with this id (or, failing that, the first using this rule id)."""
@@ -71,8 +72,3 @@ class Modules:
                 return module
         return None
 
-
-def _base_initial_state():
-    from amunre.contract import Rule
-
-    return Rule.initial_state
