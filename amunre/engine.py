@@ -118,7 +118,8 @@ class Game:
             yield from rule.run(self)
             if not one_phase:
                 end_phase_cards(self.state)
-        end_phase_cards(self.state)
+        if one_phase:
+            end_phase_cards(self.state)
 
     def view(self, player: int):
         """What `player` may know of this game (`amunre.view.PlayerView`): what agents get."""

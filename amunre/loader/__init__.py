@@ -13,9 +13,11 @@ each on its own line as `file:line: path.to.key: what is wrong (what was expecte
 
 This module runs the steps in order and is the one to import; each step has its own module:
 `amunre.loader.files` finds and reads files, `amunre.loader.merge` resolves `extends` and
-`[params.<rule id>]`, `amunre.loader.shape` runs layers 1 and 2, `amunre.loader.checks`
-layer 3, `amunre.loader.board` loads the board, and `amunre.loader.problems` collects the
-problems and words them.
+`[params.<rule id>]` (`amunre.loader.edits` edits pipeline entries by id),
+`amunre.loader.pipelines` types the entries, `amunre.loader.shape` runs layers 1 and 2,
+`amunre.loader.rulings` composes `[rulings]` from the modules, `amunre.loader.checks` layer
+3, `amunre.loader.board` loads the board, and `amunre.loader.problems` collects the problems
+and words them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Resolve a variant file's `extends` chain and `[params.<rule id>]` overrides into one table.
 
 `extends = "classic2003"` (a shipped id) or `extends = "../my.toml"` (a path relative to the
-file) starts from another variant: tables merge key by key, arrays (pipelines included)
-are replaced whole. `[params.<rule id>]` changes single parameters of every pipeline entry
-that uses that rule, without copying the pipeline.
+file) starts from another variant: tables merge key by key, pipeline entries merge by id
+(`amunre.loader.edits`), other arrays are replaced whole. `[params.<rule id>]` changes single
+parameters of every pipeline entry that uses that rule, without copying the pipeline.
 
 Alongside the merged data it keeps the `Origins` of every key: a key set by a file that
 `extends` another is reported in that file, a key it inherits in the file it was inherited
@@ -22,7 +22,6 @@ from amunre.loader.edits import merge_pipelines, strip_sources
 from amunre.loader.files import available_variants, read_toml, shipped_file
 from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import Origins, Problems, did_you_mean, got, one_of
-
 
 
 @attrs.define

@@ -34,6 +34,30 @@ def _key(value) -> str:
     return json.dumps(to_json_value(value), sort_keys=True)
 
 
+def _replays(game: Game, answers: list) -> bool:
+    """Whether `game` takes these (answer, (player, kind)) in order, each asked of the same
+    player and kind and each legal."""
+    for answer, asked in answers:
+        request = game.pending
+        if request is None or (request.player, request.kind) != asked:
+            return False
+        try:
+            game.answer(answer)
+        except IllegalAnswerError:
+            return False
+    return True
+
+
+def _options_key(request) -> list[str]:
+    """A request's options, type-exact, for comparing two requests."""
+    return [_key(o) for o in request.options]
+
+
+def _context_key(request) -> str:
+    """A request's context, for comparing two requests."""
+    return json.dumps(request.context, sort_keys=True, default=repr)
+
+
 class _CheckedGame(Game):
     """A plain Game that its checker can see while the constructor already plays the setup."""
 
@@ -196,9 +220,8 @@ class GameChecker:
         player = request.player
         mine = game.view(player).to_dict()
         mine.pop("phase")  # flow data: the replay names its phase differently
-        asked = (request.player, request.kind, [_key(o) for o in request.options],
-                 json.dumps(request.context, sort_keys=True, default=repr))
-        answers = game.answers_so_far()[answered:]
+        asked = (_options_key(request), _context_key(request))
+        answers = list(zip(game.answers_so_far()[answered:], self.asked[answered:]))
         public = _public(self.events[seen:])
         rng = random.Random(self.seed * 7919 + len(game.answers_so_far()))
         for everything in (True, False):  # other hands too; else only the deck, face-down cards, rng, rules
@@ -207,18 +230,13 @@ class GameChecker:
             events: list = []
             alt = Game.from_state(self.variant, state, [events.append])
             alt.run_rules(rules, one_phase=one_phase)
-            try:
-                for answer, who in zip(answers, self.asked[answered:]):
-                    if alt.pending is None or (alt.pending.player, alt.pending.kind) != who:
-                        raise IllegalAnswerError("asked someone else")
-                    alt.answer(answer)
-            except IllegalAnswerError:
+            if not _replays(alt, answers):
                 continue  # the others could not have acted so, or were asked otherwise: not the same game
             theirs = alt.pending
             if (_public(events) != public or alt.view(player).hand != game.view(player).hand
                     or theirs is None or (theirs.player, theirs.kind) != (player, request.kind)):
                 continue  # he saw another public act, drew other cards himself, or is not asked now
-            if ([_key(o) for o in theirs.options], json.dumps(theirs.context, sort_keys=True, default=repr)) != asked[2:]:
+            if (_options_key(theirs), _context_key(theirs)) != asked:
                 self.fail("views", f"player {player}'s request changes when only what he may not know is "
                                    f"re-drawn: {request!r} vs {theirs!r}")
             other = alt.view(player).to_dict()
@@ -357,7 +375,7 @@ class GameChecker:
 
     def check_options(self) -> list[str]:
         """Options are distinct and survive the log's JSON round trip; returns their keys."""
-        keys = [_key(o) for o in self.game.pending.options]
+        keys = _options_key(self.game.pending)
         if len(set(keys)) != len(keys):
             self.fail("options", f"duplicate options: {sorted({k for k in keys if keys.count(k) > 1})[:5]}")
         for option, key in zip(self.game.pending.options, keys):
@@ -486,9 +504,9 @@ class GameChecker:
         mine, theirs = game.pending, alt.pending
         if theirs is None or (theirs.player, theirs.kind) != (mine.player, mine.kind):
             self.fail("simultaneous", f"another secret answer at decision {index + 1} changes who is asked next")
-        if [_key(o) for o in theirs.options] != [_key(o) for o in mine.options]:
+        if _options_key(theirs) != _options_key(mine):
             self.fail("simultaneous", f"the options depend on the secret answer at decision {index + 1}")
-        if json.dumps(theirs.context, sort_keys=True, default=repr) != json.dumps(mine.context, sort_keys=True, default=repr):
+        if _context_key(theirs) != _context_key(mine):
             self.fail("simultaneous", f"the request's context reveals the secret answer at decision {index + 1}: "
                                       f"{mine.context!r} vs {theirs.context!r}")
         if alt.state.to_dict() != game.state.to_dict():
