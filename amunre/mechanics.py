@@ -1,15 +1,31 @@
 """Shared moves of the game that several rule modules use: paying, selling, drawing cards,
 placing farmers and stones, building pyramids. Every gold movement between a player and
 the bank goes through `pay`/`receive` so the bank ledger stays balanced.
+
+Pyramids are built in three phases (stones bought in the market, stones given as offering
+rewards, free stones at acquisition), so the question of the double pyramid is answered
+here once, by the core: `ConstructionRulings` (A-DOUBLESWAP) joins every variant's rulings.
 """
 
 from __future__ import annotations
 
-from amunre.contract import Decision, Event
+import attrs
+
+from amunre.contract import Decision, Event, ruling
 from amunre.decisions import decide
 
-#: R-MKT-07 (any card may be sold for 1 gold at any time) and the doubling of pyramids of R-MKT-05.
-SPEC_IDS = ("R-MKT-05", "R-MKT-07")
+#: R-MKT-07 (any card may be sold for 1 gold at any time), the doubling of pyramids of
+#: R-MKT-05 and its ruling, and the card supply reshuffled the moment it runs out (R-MKT-03).
+SPEC_IDS = ("R-MKT-03", "R-MKT-05", "R-MKT-07", "A-DOUBLESWAP")
+
+
+@attrs.frozen
+class ConstructionRulings:
+    double_swap: str = ruling(
+        "A-DOUBLESWAP", "When a second single pyramid is built in a province and a double pyramid is left: "
+        "`optional` (its owner may swap the two singles for the double, 2003) or `automatic` (they are "
+        "swapped, 2016).", "optional",
+        validator=attrs.validators.in_(("optional", "automatic")))
 
 
 def receive(game, player: int, amount: int, why: str) -> None:
@@ -57,17 +73,28 @@ def pay(game, player: int, amount: int, why: str):
 
 
 def draw_card(game) -> int | None:
-    """Top card of the deck; an empty deck is reshuffled from the discard pile."""
+    """Top card of the deck. The discard pile becomes the new deck the moment the deck runs
+    out (R-MKT-03), or at the next draw if nothing had been discarded by then."""
     state = game.state
     if not state.deck:
-        if not state.discard:
+        _reshuffle(game)
+        if not state.deck:
             return None
-        state.deck = state.discard
-        state.discard = []
-        state.rng.shuffle(state.deck)
-        if game.listening:
-            game.emit("reshuffle", cards=len(state.deck))
-    return state.deck.pop()
+    card = state.deck.pop()
+    if not state.deck:
+        _reshuffle(game)
+    return card
+
+
+def _reshuffle(game) -> None:
+    state = game.state
+    if not state.discard:
+        return
+    state.deck = state.discard
+    state.discard = []
+    state.rng.shuffle(state.deck)
+    if game.listening:
+        game.emit("reshuffle", cards=len(state.deck))
 
 
 def gain_cards(game, player: int, count: int, why: str) -> int:
@@ -130,11 +157,19 @@ def can_add_pyramid(state, province: int) -> bool:
     return state.supply_pyramids > 0 or (state.provinces[province].pyramids > 0 and state.supply_doubles > 0)
 
 
-def add_pyramid(game, province: int) -> bool:
-    """Add one pyramid; two singles become a double when one is left. False if none is left."""
+def add_pyramid(game, province: int):
+    """Add one pyramid (a generator: it may ask the owner about the double, A-DOUBLESWAP).
+
+    With a single already there and a double left, the two become a double, automatically or
+    at the owner's choice; keeping two singles needs a single left. Returns False when no
+    piece is left."""
     state = game.state
     prov = state.provinces[province]
-    if prov.pyramids >= 1 and state.supply_doubles > 0:
+    swap = prov.pyramids >= 1 and state.supply_doubles > 0
+    if (swap and state.supply_pyramids > 0 and prov.owner is not None
+            and game.variant.rulings.of(ConstructionRulings).double_swap == "optional"):
+        swap = yield from decide(prov.owner, "double_swap", [True, False], {"province": province})
+    if swap:
         prov.pyramids -= 1
         state.supply_pyramids += 1
         prov.doubles += 1
@@ -151,31 +186,37 @@ def add_pyramid(game, province: int) -> bool:
     return True
 
 
-def build_from_stones(game, province: int, stones: int) -> bool:
-    """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect)."""
+def build_from_stones(game, province: int, stones: int):
+    """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect); a
+    generator returning whether it was built."""
     prov = game.state.provinces[province]
-    if prov.stones < stones or not add_pyramid(game, province):
+    if prov.stones < stones or not can_add_pyramid(game.state, province):
         return False
-    prov.stones -= stones
-    game.state.supply_stones += stones
-    return True
+    built = yield from add_pyramid(game, province)
+    if built:
+        prov.stones -= stones
+        game.state.supply_stones += stones
+    return built
 
 
-def convert_full_stones(game, province: int) -> None:
-    """Every 3 stones in a province become a pyramid at once."""
+def convert_full_stones(game, province: int):
+    """Every 3 stones in a province become a pyramid at once (a generator)."""
     prov = game.state.provinces[province]
-    while prov.stones >= 3 and build_from_stones(game, province, 3):
-        pass
+    while prov.stones >= 3:
+        built = yield from build_from_stones(game, province, 3)
+        if not built:
+            break
 
 
-def place_stone(game, player: int | None, province: int) -> None:
-    """Place a stone from the supply; a third stone builds a pyramid immediately."""
+def place_stone(game, player: int | None, province: int):
+    """Place a stone from the supply; a third stone builds a pyramid immediately (a generator)."""
     state = game.state
     state.supply_stones -= 1
     state.provinces[province].stones += 1
     if game.listening:
         game.emit("stone", player=player, province=province)
-    convert_full_stones(game, province)
+    if state.provinces[province].stones >= 3:
+        yield from convert_full_stones(game, province)
 
 
 def add_points(game, player: int, item: str, points: int) -> None:
@@ -231,11 +272,23 @@ EVENTS = {
                                 f"{w.item_label(e['item'])}."),
 }
 
+def _describe_swap(option, w) -> str:
+    if option:
+        return f"replace the two single {w.t('pyramid')}s with a {w.t('double_pyramid')}"
+    return f"keep two single {w.t('pyramid')}s"
+
+
 DECISIONS = {
     "sell": Decision(
         options="card id: one card of the player's hand",
         json="an integer card id",
         describe=lambda option, w: w.card_of(option),
+    ),
+    "double_swap": Decision(
+        options="true (swap the two singles of the province for a double) or false (keep them), "
+                "asked when A-DOUBLESWAP is `optional`, a double and a single are left",
+        json="a boolean",
+        describe=_describe_swap,
     ),
 }
 

@@ -101,7 +101,9 @@ def test_e02_market_price_example_8_and_9_items():
     game = game_of(players, start_player="red")
     requests = run(game, ["market"], [Ask(RED, "buy_cards", 0), Ask(RED, "buy_farmers", 8)]
                    + [Ask(RED, "place_farmer", thebes)] * 3 + [Ask(RED, "place_farmer", buto)] * 5
-                   + [Ask(RED, "buy_stones", 9)] + [Ask(RED, "place_stone", thebes)] * 9)
+                   + [Ask(RED, "buy_stones", 9)] + [Ask(RED, "place_stone", thebes)] * 6
+                   # the second pyramid: red swaps the two singles for a double (A-DOUBLESWAP, 2003 optional)
+                   + [Ask(RED, "double_swap", True)] + [Ask(RED, "place_stone", thebes)] * 3)
     assert game.pending is None
     assert max(requests[1].options) == 9  # 9 free fields, 45 <= 81
     assert max(requests[10].options) == 9  # 45 gold left: 9 stones (10 would cost 55)
@@ -125,6 +127,7 @@ def test_e03_stones_example():
         Ask(RED, "buy_stones", 3),
         Ask(RED, "place_stone", memphis),
         Ask(RED, "place_stone", mendes), Ask(RED, "place_stone", mendes),
+        Ask(RED, "double_swap", True),  # "he replaces them with a double pyramid" (he may: A-DOUBLESWAP)
     ])
     assert game.pending is None
     state = game.state

@@ -7,7 +7,7 @@ white (0..3) clockwise.
 
 import pytest
 from helpers import (
-    BLACK, BLUE, RED, WHITE, Ask, card, classic, feed, finish, game_of, pid, province_deck, run, seats, state_of,
+    BLACK, BLUE, RED, WHITE, Ask, card, classic, feed, finish, game_of, pid, province_deck, run, seats, state_of, with_rulings,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -420,6 +420,18 @@ def test_r_mkt_03_empty_deck_is_reshuffled_from_the_discard_pile():
     assert state.players[RED].hand[card("treasury")] == 2 and state.deck == [] and state.discard == []
 
 
+def test_r_mkt_03_deck_is_reshuffled_the_moment_it_runs_out():
+    """The last card drawn empties the deck: the discard pile is shuffled into a new deck at
+    once, so a card discarded afterwards waits for the next reshuffle."""
+    game = _market_game({"gold": 100, "provinces": {"Memphis": {}}})
+    state = game.state
+    state.deck = [card("treasury")]
+    state.discard = [card("big_harvest"), card("big_harvest")]
+    run(game, ["market"], [Ask(RED, "buy_cards", 1)])
+    assert state.players[RED].hand[card("treasury")] == 1
+    assert sorted(state.deck) == [card("big_harvest")] * 2 and state.discard == []
+
+
 def test_r_mkt_04_farmers_only_on_empty_fields_and_from_the_supply():
     baharya = pid("Baharya")
     game = _market_game({"gold": 100, "provinces": {"Baharya": {"farmers": 1}, "Berenike": {}}})
@@ -438,12 +450,48 @@ def test_r_mkt_04_farmers_only_on_empty_fields_and_from_the_supply():
 def test_r_mkt_05_third_stone_builds_a_pyramid_several_per_turn():
     thebes, abydos = pid("Thebes"), pid("Abydos")
     game = _market_game({"gold": 28, "provinces": {"Thebes": {"stones": 1}, "Abydos": {}}})
-    run(game, ["market"], [0, 0, 7] + [thebes] * 5 + [abydos] * 2)
+    run(game, ["market"], [0, 0, 7] + [thebes] * 5 + [Ask(RED, "double_swap", True)] + [abydos] * 2)
     assert game.pending is None
     t, a = game.state.provinces[thebes], game.state.provinces[abydos]
     assert (t.stones, t.pyramids, t.doubles) == (0, 0, 1)  # 1 + 5 stones: two pyramids, one double
     assert (a.stones, a.pyramids) == (2, 0)
     assert game.state.players[RED].gold == 0
+
+
+def test_a_doubleswap_optional_lets_the_owner_keep_two_singles():
+    """A-DOUBLESWAP `optional` (2003: he "may replace"): the owner is asked, and may keep two
+    singles, which still score 2 and hold the singles back from the other players."""
+    thebes = pid("Thebes")
+    game = _market_game({"gold": 21, "provinces": {"Thebes": {}}})
+    singles, doubles = game.state.supply_pyramids, game.state.supply_doubles
+    requests = run(game, ["market"], [0, 0, 6, Ask(RED, "double_swap", False)])
+    assert requests[-1].options == [True, False] and requests[-1].context == {"province": thebes}
+    assert game.pending is None
+    t = game.state.provinces[thebes]
+    assert (t.stones, t.pyramids, t.doubles) == (0, 2, 0)
+    assert (game.state.supply_pyramids, game.state.supply_doubles) == (singles - 2, doubles)
+
+
+def test_a_doubleswap_automatic_swaps_without_asking():
+    thebes = pid("Thebes")
+    variant = with_rulings(double_swap="automatic")
+    players = seats(4)
+    players[RED] = {"name": "red", "theft": 0, "gold": 21, "provinces": {"Thebes": {}}}
+    game = game_of(players, variant, start_player="red")
+    run(game, ["market"], [0, 0, 6])
+    assert game.pending is None  # nothing asked: every stone goes to his one province
+    t = game.state.provinces[thebes]
+    assert (t.stones, t.pyramids, t.doubles) == (0, 0, 1)
+
+
+def test_a_doubleswap_optional_is_not_asked_when_no_single_is_left():
+    """Keeping two singles needs a second single: with none left the double is the only piece."""
+    thebes = pid("Thebes")
+    game = _market_game({"gold": 21, "provinces": {"Thebes": {"pyramids": 1}}}, supplies={"pyramids": 0})
+    run(game, ["market"], [0, 0, 3])
+    assert game.pending is None
+    t = game.state.provinces[thebes]
+    assert (t.stones, t.pyramids, t.doubles) == (0, 0, 1)
 
 
 def test_r_mkt_05_no_double_left_keeps_two_singles():
@@ -471,6 +519,50 @@ def test_r_mkt_06_architect_builds_from_two_stones():
     assert game.state.supply_stones == stones - 1 + 2
 
 
+def test_r_mkt_06_architect_between_stone_placements():
+    """Four stones and a builder into an empty province: two stones, the builder (a pyramid
+    from them), two more stones: a pyramid and two stones, a state the old "builder after the
+    stones" order could not reach (it ended with a double and nothing left)."""
+    thebes = pid("Thebes")
+    game = _market_game({"gold": 10, "hand": {"architect": 1}, "provinces": {"Thebes": {}}})
+    requests = run(game, ["market"], [
+        Ask(RED, "buy_cards", 0), Ask(RED, "buy_farmers", 0), Ask(RED, "buy_stones", 4),
+        # asked after each stone that leaves a province with 2 or more stones
+        Ask(RED, "architect", thebes),
+    ])
+    assert requests[-1].context == {"stones_to_place": 2}
+    assert game.pending is None  # the builder is played: not asked again
+    t = game.state.provinces[thebes]
+    assert (t.stones, t.pyramids, t.doubles) == (2, 1, 0)
+
+
+def test_r_mkt_06_architect_before_buying_stones():
+    """MEMPHIS holds 2 stones: the builder first, then 1 stone bought, ends with a pyramid
+    and a stone (buying first would make the pyramid and leave the builder nothing to do)."""
+    memphis = pid("Memphis")
+    game = _market_game({"gold": 1, "hand": {"architect": 1}, "provinces": {"Memphis": {"stones": 2}}})
+    requests = run(game, ["market"], [
+        Ask(RED, "buy_cards", 0), Ask(RED, "buy_farmers", 0), Ask(RED, "architect", memphis),
+        Ask(RED, "buy_stones", 1),
+    ])
+    assert requests[2].context == {"stones_to_place": 0}
+    assert game.pending is None
+    m = game.state.provinces[memphis]
+    assert (m.stones, m.pyramids) == (1, 1)
+
+
+def test_r_mkt_06_architect_frees_stones_of_an_empty_quarry():
+    """With no stone left in the supply, the builder played first returns 2 stones to it,
+    which can then be bought."""
+    memphis = pid("Memphis")
+    game = _market_game({"gold": 3, "hand": {"architect": 1}, "provinces": {"Memphis": {"stones": 2}}},
+                        supplies={"stones": 0})
+    run(game, ["market"], [Ask(RED, "buy_cards", 0), Ask(RED, "buy_farmers", 0)])
+    assert game.pending.kind == "architect"
+    feed(game, [memphis])
+    assert game.pending.kind == "buy_stones" and game.pending.options == [0, 1, 2]
+
+
 def test_r_mkt_06_free_farmer_goes_off_the_fields_and_counts_at_harvest():
     berenike, sawu = pid("Berenike"), pid("Sawu")
     game = _market_game({"hand": {"free_farmer": 1}, "provinces": {"Berenike": {}, "Sawu": {"farmers": 1}}},
@@ -489,9 +581,9 @@ def test_r_mkt_06_free_farmer_goes_off_the_fields_and_counts_at_harvest():
 def test_r_mkt_07_no_two_identical_cards_in_one_phase():
     thebes, abydos = pid("Thebes"), pid("Abydos")
     game = _market_game({"hand": {"architect": 2}, "provinces": {"Thebes": {"stones": 2}, "Abydos": {"stones": 2}}})
-    run(game, ["market"], [Ask(RED, "buy_cards", 0), Ask(RED, "buy_farmers", 0), Ask(RED, "buy_stones", 0),
-                           Ask(RED, "architect", thebes)])
-    assert game.pending is None  # the second builder may not follow in the same phase
+    run(game, ["market"], [Ask(RED, "buy_cards", 0), Ask(RED, "buy_farmers", 0), Ask(RED, "architect", thebes),
+                           Ask(RED, "buy_stones", 0)])
+    assert game.pending is None  # the second builder may not follow in the same turn
     assert game.state.players[RED].hand[card("architect")] == 1
     assert game.state.provinces[abydos].stones == 2 and game.state.provinces[thebes].pyramids == 1
 

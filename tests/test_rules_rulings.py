@@ -6,18 +6,34 @@ import pytest
 from helpers import BLACK, BLUE, RED, Ask, card, classic, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
 
 from amunre.engine import Game
+from amunre.loader import load_variant
+from amunre.rules.gold_ranking import gold_ranking
 from amunre.position import score_position
 from amunre.state import UNLIMITED
 
 BRIBERY = card("bribery")
 
 
-def test_defaults_of_classic2003():
-    r = classic().rulings
-    assert (r.sell_cards_to_bid, r.free_stones_build, r.adjustment_must_move, r.nile_compare, r.nile_min_pyramids,
-            r.finite_supply, r.theft_counts_in_gold, r.cards_in_offering, r.bribery_scope,
-            r.temples_score_at_harvest) == (
-        True, True, True, "province", 1, True, False, False, "one_rebid", False)
+EDITION_DEFAULTS = {
+    # SPEC §6 and EDITIONS.md §2/§5.1: the side each edition takes
+    "classic2003": dict(
+        sell_cards_to_bid=True, free_stones_build=True, adjustment_must_move=True, nile_compare="province",
+        nile_min_pyramids=1, finite_supply=True, theft_counts_in_gold=False, cards_in_offering=False,
+        bribery_scope="whole_phase", identical_cards="same_time", protection_timing="with_bid",
+        double_swap="optional", gold_ties="competition", temples_score_at_harvest=False),
+    "supermeeple2016": dict(
+        sell_cards_to_bid=True, free_stones_build=True, adjustment_must_move=False, nile_compare="province",
+        nile_min_pyramids=1, finite_supply=True, theft_counts_in_gold=False, cards_in_offering=False,
+        bribery_scope="one_rebid", identical_cards="same_phase", protection_timing="with_bid",
+        double_swap="automatic", gold_ties="competition", temples_score_at_harvest=False),
+}
+
+
+@pytest.mark.parametrize("edition", sorted(EDITION_DEFAULTS))
+def test_defaults_of_each_edition(edition):
+    """Every ruling of each edition, A-BRIBERY, A-IDENTICAL, A-DOUBLESWAP and A-ADJUST among
+    those where the editions part."""
+    assert load_variant(edition).rulings.as_dict() == EDITION_DEFAULTS[edition]
 
 
 @pytest.mark.parametrize("sell,top", [(True, 6), (False, 3)])
@@ -150,6 +166,74 @@ def test_a_bribery_one_rebid_or_the_whole_phase(scope, rebid):
         assert sorted(o[1] for o in same) == [15, 21, 28]
     else:
         assert same == []
+
+
+@pytest.mark.parametrize("identical,second", [("same_time", True), ("same_phase", False)])
+def test_a_identical_a_second_bribery_on_a_later_bidding_turn(identical, second):
+    """With one rebid per Bribery, 2003's "not at the same time" lets red play his second
+    Bribery on a later turn of the same auction; 2016's "not in the same phase" does not."""
+    variant = with_rulings(bribery_scope="one_rebid", identical_cards=identical)
+    players = seats(3, gold=40)
+    players[RED]["hand"] = {"bribery": 2}
+    buto, mendes = pid("Buto"), pid("Mendes")
+    game = game_of(players, variant)
+    game.state.on_auction = [buto, mendes, pid("Avaris")]
+    run(game, ["auction"], [
+        Ask(RED, "bid", (buto, 1, ())), Ask(BLACK, "bid", (buto, 3, ())), Ask(BLUE, "bid", (mendes, 0, ())),
+        Ask(RED, "bid", (buto, 6, (BRIBERY,))),   # outbid: his first Bribery
+        Ask(BLACK, "bid", (mendes, 1, ())),
+        Ask(BLUE, "bid", (buto, 10, ())),           # outbids red on Buto again
+    ])
+    same = [o for o in game.pending.options if o[0] == buto]
+    assert game.pending.player == RED
+    if second:
+        assert same and all(o[2] == (BRIBERY,) for o in same)
+    else:
+        assert same == []
+
+
+@pytest.mark.parametrize("timing", ["with_bid", "any_turn"])
+def test_a_protection_only_with_a_bid_or_on_any_turn(timing):
+    """Red holds Protection and is not outbid: with `any_turn` he may play it on his passing
+    turn (asked), with `with_bid` he passes unasked."""
+    variant = with_rulings(protection_timing=timing)
+    players = seats(3, gold=20)
+    players[RED]["hand"] = {"protection": 1}
+    buto, mendes, avaris = pid("Buto"), pid("Mendes"), pid("Avaris")
+    game = game_of(players, variant)
+    game.state.on_auction = [buto, mendes, avaris]
+    run(game, ["auction"], [
+        Ask(RED, "bid", (buto, 1, ())), Ask(BLACK, "bid", (mendes, 0, ())), Ask(BLUE, "bid", (mendes, 1, ())),
+    ])
+    if timing == "with_bid":
+        assert game.pending.player == BLACK and game.pending.kind == "bid"  # red passed unasked
+        return
+    assert (game.pending.player, game.pending.kind, game.pending.options) == (RED, "protect", [False, True])
+    feed(game, [True])
+    assert game.state.players[RED].hand[card("protection")] == 0
+    # black, outbid, may now go onto Buto only two spaces above red's 1, i.e. at 6 or more
+    assert game.pending.player == BLACK
+    assert min(o[1] for o in game.pending.options if o[0] == buto) == 6
+
+
+@pytest.mark.parametrize("ties,golds,points", [
+    ("competition", [10, 10, 10, 1], [6, 6, 6, 0]),
+    ("skip_one", [10, 10, 10, 1], [6, 6, 6, 2]),
+    ("competition", [30, 30, 12, 4], [6, 6, 2, 0]),  # ties of two: the readings agree
+    ("skip_one", [30, 30, 12, 4], [6, 6, 2, 0]),
+    ("competition", [9, 5, 5, 5, 1], [6, 4, 4, 4, 0]),
+    ("skip_one", [9, 5, 5, 5, 1], [6, 4, 4, 4, 0]),
+])
+def test_a_goldties_ties_of_three_or_more(ties, golds, points):
+    assert gold_ranking(golds, (6, 4, 2), ties) == points
+    variant = with_rulings(gold_ties=ties)
+    players = seats(len(golds))
+    for p, g in enumerate(golds):
+        players[p]["gold"] = g
+    game = game_of(players, variant)
+    run(game, ["gold_ranking"])
+    assert game.pending is None
+    assert [pl.score for pl in game.state.players] == points
 
 
 @pytest.mark.parametrize("at_harvest,points", [(False, 0), (True, 6)])

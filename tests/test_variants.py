@@ -361,7 +361,7 @@ def test_bad_file_reports_every_problem_with_lines(tmp_path):
 
 def test_problems_in_an_inherited_key_point_at_the_parent(tmp_path):
     parent = write(tmp_path / "parent.toml", CLASSIC.read_text(encoding="utf-8").replace(
-        'bribery_scope = "one_rebid"', 'bribery_scope = "often"').replace(
+        'bribery_scope = "whole_phase"', 'bribery_scope = "often"').replace(
         'id = "classic2003"', 'id = "parent"'))
     child = write(tmp_path / "child.toml", """
 extends = "parent.toml"

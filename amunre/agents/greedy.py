@@ -111,6 +111,9 @@ class GreedyAgent:
     def _architect(self, view, p, options):
         return options[1] if len(options) > 1 else None
 
+    def _double_swap(self, view, p, options):
+        return True  # a double scores the same and keeps a single for later
+
     # -- offering -----------------------------------------------------------------------
     def _offer(self, view, p, options):
         gold = view.me.gold

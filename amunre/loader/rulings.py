@@ -1,7 +1,7 @@
 """Compose a variant's `[rulings]` from the rule modules it uses.
 
 Each module declares the open rules questions it answers (`Rule.Rulings`, see
-`amunre.contract`), the core one more (`amunre.setup.SetupRulings`). A file sets only the
+`amunre.contract`), the core its own (`CORE_RULINGS`: supplies, construction). A file sets only the
 rulings it changes; the declaring module's default applies to the rest. A key no module
 declares, or one of a module the variant does not use, is reported with the closest name.
 A ruling inherited from a parent whose module the child dropped is dropped with it.
@@ -14,12 +14,17 @@ import attrs
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import structure
 from amunre.model import Rulings
+from amunre.mechanics import ConstructionRulings
 from amunre.setup import SetupRulings
+
+#: The rulings the core answers itself, joined to every variant's: (class, who declares it).
+CORE_RULINGS = ((SetupRulings, "setup (core)"), (ConstructionRulings, "construction (core)"))
 
 
 def declared_rulings(rules: dict) -> dict[str, tuple[type, str]]:
     """Ruling key -> (its Rulings class, the module id declaring it), over every registered module."""
-    owners: dict[str, tuple[type, str]] = {f.name: (SetupRulings, "setup (core)") for f in attrs.fields(SetupRulings)}
+    owners: dict[str, tuple[type, str]] = {
+        f.name: (cls, who) for cls, who in CORE_RULINGS for f in attrs.fields(cls)}
     for rule_id, cls in sorted(rules.items()):
         for field in attrs.fields(cls.Rulings):
             owners.setdefault(field.name, (cls.Rulings, rule_id))
@@ -35,7 +40,7 @@ def compose_rulings(data: dict, used_rules: set[str], rules: dict, set_here, rep
     if not isinstance(given, dict):
         return None  # the schema reports it
     owners = declared_rulings(rules)
-    in_use = {SetupRulings} | {rules[r].Rulings for r in used_rules if r in rules}
+    in_use = {cls for cls, _ in CORE_RULINGS} | {rules[r].Rulings for r in used_rules if r in rules}
     usable = sorted(key for key, (cls, _) in owners.items() if cls in in_use)
     per_class: dict[type, dict] = {cls: {} for cls in in_use}
     ok = True

@@ -5,9 +5,15 @@ on an empty card, above every bid on an occupied one, never more than he can pay
 cards sold, A-SELL). Then, clockwise, an outbid player must move to a different card and
 one who is not outbid passes. The auction ends the moment every card holds exactly one
 bid; everyone pays, takes the province and its free cards and gold. Protection makes
-outbidding its player cost `protection_skip` spaces; Bribery lets an outbid player rebid on
-the same card (once per card, or for the whole phase: A-BRIBERY). Cards played here stay
-face up until the phase ends.
+outbidding its player cost `protection_skip` spaces for the rest of the phase (played with a
+bid, or also on a turn he passes: A-PROTECTION); Bribery lets an outbid player rebid on the
+same card (once per card, or for the whole phase: A-BRIBERY). Cards played here stay face up
+until the phase ends.
+
+Identical cards (A-IDENTICAL): the auction is the one phase where a player has several
+turns, so it is where the two readings part. With `same_time` (2003) a player may play a
+second Bribery on a later turn; with `same_phase` (2016) not. A second Protection would
+change nothing (the first one already lasts the phase), so it is never offered.
 
 An answer is `(province, amount, cards)`, `cards` a tuple of the card ids played with it.
 """
@@ -42,8 +48,16 @@ class Rulings:
         "become a pyramid when the province is acquired.", True)
     bribery_scope: str = ruling(
         "A-BRIBERY", "`one_rebid` (one card allows one rebid on the same province) or `whole_phase` (rebids on "
-        "the same province for the rest of the auction).", "one_rebid",
+        "the same province for the rest of the auction).", "whole_phase",
         validator=attrs.validators.in_(("one_rebid", "whole_phase")))
+    identical_cards: str = ruling(
+        "A-IDENTICAL", "Two identical cards may not be played `same_time` (2003: a second Bribery on a later "
+        "bidding turn is allowed) or in the `same_phase` (2016).", "same_time",
+        validator=attrs.validators.in_(("same_time", "same_phase")))
+    protection_timing: str = ruling(
+        "A-PROTECTION", "Protection is played `with_bid` (together with placing a bid) or on `any_turn` of the "
+        "auction, also one where its player passes.", "with_bid",
+        validator=attrs.validators.in_(("with_bid", "any_turn")))
 
 
 def _describe_bid(option, w) -> str:
@@ -64,7 +78,7 @@ class Auction(Rule):
     kind = "phase"
     summary = "Bid on the drawn provinces until each card holds exactly one bid."
     spec_ids = ("R-AUC-01", "R-AUC-02", "R-AUC-03", "R-AUC-04", "R-AUC-05", "R-AUC-06", "R-AUC-07",
-                "A-SELL", "A-FREESTONES", "A-BRIBERY")
+                "A-SELL", "A-FREESTONES", "A-BRIBERY", "A-IDENTICAL", "A-PROTECTION")
     Params = Params
     Rulings = Rulings
     cards = {
@@ -76,6 +90,12 @@ class Auction(Rule):
             options="(province, amount, cards): a bid space on a drawn province, with the cards played with it",
             json="[province id, amount, [card ids]]",
             describe=_describe_bid,
+        ),
+        "protect": Decision(
+            options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
+                    "`any_turn`",
+            json="a boolean",
+            describe=lambda option, w: f"play {w.card('protection')} now" if option else "keep it",
         ),
     }
     events = {
@@ -110,32 +130,34 @@ class Auction(Rule):
         spaces = self.params.bid_spaces
         can_sell = self.rulings.sell_cards_to_bid
         whole_phase_bribery = self.rulings.bribery_scope == "whole_phase"
+        second_bribery = self.rulings.identical_cards == "same_time"
+        protect_on_pass = self.rulings.protection_timing == "any_turn"
         PROTECTION, BRIBERY = self.protection, self.bribery  # noqa: N806 - constants of this phase
         # top[card] = (space index, player) of the highest bid; where[p] = (card, space index)
         top: dict[int, tuple[int, int]] = {}
         bidders: dict[int, int] = {c: 0 for c in cards}
         where: dict[int, tuple[int, int]] = {}
         protected: set[int] = set()
-        # players who played Bribery this phase: no second one (identical cards), but with
-        # the whole-phase ruling they keep rebidding on the same card for free
+        # players who played Bribery this phase: with the whole-phase ruling they keep
+        # rebidding on the same card for free; otherwise each rebid takes a card
         bribed: set[int] = set()
 
         def options_for(p: int, leaving: int | None):
             hand = state.players[p].hand
             can_protect = hand[PROTECTION] > 0 and p not in protected
-            if p in bribed:
-                has_bribery = whole_phase_bribery
-            else:
-                has_bribery = hand[BRIBERY] > 0
+            free_rebid = p in bribed and whole_phase_bribery
+            can_bribe = hand[BRIBERY] > 0 and (p not in bribed or second_bribery)
             base = means(state, p, can_sell)
             opts = []
             for c in cards:
                 plays: tuple = ()
                 if c == leaving:
-                    if not has_bribery:
-                        continue
-                    if p not in bribed:
+                    if free_rebid:
+                        pass
+                    elif can_bribe:
                         plays = (BRIBERY,)
+                    else:
+                        continue
                 if c in top:
                     t_idx, t_player = top[c]
                     low = t_idx + (self.params.protection_skip if t_player in protected else 1)
@@ -183,8 +205,13 @@ class Auction(Rule):
             c, idx = where[p]
             if top[c][1] != p:
                 yield from place(p, c)
-            elif game.listening:
+                continue
+            if game.listening:
                 game.emit("pass", player=p)
+            if protect_on_pass and p not in protected and state.players[p].hand[PROTECTION]:
+                if (yield from decide(p, "protect", [False, True])):
+                    play_card(game, p, PROTECTION, face_up_until_phase_end=True)
+                    protected.add(p)
 
         board = game.variant.board.provinces
         free_stones_build = self.rulings.free_stones_build
@@ -206,5 +233,5 @@ class Auction(Rule):
                 receive(game, p, prov.gold, "free")
                 prov.gold = 0
             if free_stones_build and board[c].free_stones:
-                convert_full_stones(game, c)
+                yield from convert_full_stones(game, c)
         state.on_auction = []

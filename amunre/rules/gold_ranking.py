@@ -1,7 +1,11 @@
 """Rule `gold_ranking` (R-SCO-06), after the last kingdom's scoring: first every player may
 sell any of his cards for 1 gold each (cards are worth nothing afterwards), then most gold
-scores `points[0]`, second `points[1]`, third `points[2]`; tied players all score their rank
-and push the next ranks down. With A-THEFTGOLD a held theft card counts as minus its value.
+scores `points[0]`, second `points[1]`, third `points[2]`; tied players all score their rank.
+Below a tie (A-GOLDTIES): `competition` skips as many ranks as there were extra tied players
+(rank = 1 + players with more gold: three tied first score 6, 6, 6 and the fourth nothing);
+`skip_one` skips one rank whatever the size of the tie (the fourth then scores 2). The two
+differ only for ties of three or more. With A-THEFTGOLD a held theft card counts as minus
+its value.
 """
 
 from __future__ import annotations
@@ -25,15 +29,22 @@ class GoldParams:
 class Rulings:
     theft_counts_in_gold: bool = ruling(
         "A-THEFTGOLD", "A held theft (-3) card counts as -3 in the final gold ranking.", False)
+    gold_ties: str = ruling(
+        "A-GOLDTIES", "Ranks after a tie: `competition` (the next rank is 1 + the players with more gold, so a "
+        "tie of three for first leaves nothing for the fourth) or `skip_one` (a tie of any size skips one "
+        "rank only).", "competition",
+        validator=attrs.validators.in_(("competition", "skip_one")))
 
 
-def gold_ranking(golds: list[int], points) -> list[int]:
-    """Points per player: rank = 1 + players with strictly more gold (ties share a rank)."""
-    out = []
-    for g in golds:
-        rank = sum(1 for other in golds if other > g)
-        out.append(points[rank] if rank < len(points) else 0)
-    return out
+def gold_ranking(golds: list[int], points, ties: str = "competition") -> list[int]:
+    """Points per player. Equal gold shares a rank; the ranks after it follow A-GOLDTIES."""
+    rank_of: dict[int, int] = {}
+    rank = 0
+    for g in sorted(set(golds), reverse=True):
+        rank_of[g] = rank
+        tied = golds.count(g)
+        rank += tied if ties == "competition" else min(tied, 2)
+    return [points[rank_of[g]] if rank_of[g] < len(points) else 0 for g in golds]
 
 
 @register
@@ -41,7 +52,7 @@ class GoldRanking(Rule):
     id = "gold_ranking"
     kind = "final_scoring"
     summary = "Most gold 6, second 4, third 2; ties share and push the next ranks down."
-    spec_ids = ("R-SCO-06", "A-THEFTGOLD")
+    spec_ids = ("R-SCO-06", "A-THEFTGOLD", "A-GOLDTIES")
     Params = GoldParams
     Rulings = Rulings
     decisions = {
@@ -65,5 +76,5 @@ class GoldRanking(Rule):
         golds = [pl.gold for pl in state.players]
         if self.rulings.theft_counts_in_gold:
             golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
-        for p, pts in enumerate(gold_ranking(golds, self.params.points)):
+        for p, pts in enumerate(gold_ranking(golds, self.params.points, self.rulings.gold_ties)):
             add_points(game, p, self.item_key, pts)

@@ -6,7 +6,10 @@ among the player's provinces; farmers go at once onto empty field spaces of his 
 stones go at once into his provinces and every third stone in a province becomes a pyramid.
 During his turn a player may also play a Free Farmer (one farmer from the supply into any
 of his provinces, off the fields) after buying farmers, and an Architect (a pyramid from 2
-stones) after buying stones. A card is played at most once per phase (no identical cards).
+stones) at any moment of the stone step: before buying stones or after any stone placed,
+so four stones and an Architect in an empty province can end as a pyramid and two stones.
+(Earlier moments change nothing a later one cannot.) Each player has one market turn, so
+he plays each card at most once in it, under either reading of identical cards.
 """
 
 from __future__ import annotations
@@ -65,7 +68,8 @@ class Market(Rule):
         "buy_stones": Decision("0..n stones to buy (n: the supply, his means)", "an integer"),
         "place_stone": Decision("a province of his, one question per stone bought", "an integer province id",
                                 province_option),
-        "architect": Decision("None or a province of his holding enough stones for an Architect",
+        "architect": Decision("None or a province of his holding enough stones for an Architect; asked "
+                              "before buying stones and after each stone placed (context: `stones_to_place`)",
                               "null or an integer province id", province_option),
     }
     reasons = {"cards": "for {favor_plural}", "farmers": "for {farmers}", "stones": "for {stones}"}
@@ -111,20 +115,35 @@ class Market(Rule):
                 play_card(game, p, self.free_farmer, province=pid)
                 place_farmer(game, p, pid, on_field=False)
 
-        # c) stones into own provinces, then an Architect on a province with enough stones
+        # c) stones into own provinces; the Architect at any moment that can change the
+        # outcome: before buying stones (it may free stones of an empty supply) and after
+        # each stone placed (R-MKT-06)
+        played = yield from self.offer_architect(game, p, 0)
         n = affordable(state.supply_stones, means(state, p)) if owned else 0
         if n:
             count = yield from decide(p, "buy_stones", list(range(n + 1)))
             if count:
                 yield from pay(game, p, price(count), "stones")
-                for _ in range(count):
+                for placed in range(1, count + 1):
                     pid = yield from decide(p, "place_stone", list(owned))
-                    place_stone(game, p, pid)
+                    yield from place_stone(game, p, pid)
+                    if not played:
+                        played = yield from self.offer_architect(game, p, count - placed)
+
+    def offer_architect(self, game, p: int, to_place: int):
+        """Ask whether to play an Architect now, where one could build; True if played.
+        `to_place`: stones bought and not yet placed."""
+        state = game.state
+        if not state.players[p].hand[self.architect]:
+            return False
         need = self.params.architect_stones
-        if player.hand[self.architect]:
-            ready = [i for i in owned if state.provinces[i].stones >= need and can_add_pyramid(state, i)]
-            if ready:
-                pid = yield from decide(p, "architect", [None] + ready)
-                if pid is not None:
-                    play_card(game, p, self.architect, province=pid)
-                    build_from_stones(game, pid, need)
+        ready = [i for i in state.players[p].provinces
+                 if state.provinces[i].stones >= need and can_add_pyramid(state, i)]
+        if not ready:
+            return False
+        pid = yield from decide(p, "architect", [None] + ready, {"stones_to_place": to_place})
+        if pid is None:
+            return False
+        play_card(game, p, self.architect, province=pid)
+        yield from build_from_stones(game, pid, need)
+        return True

@@ -245,4 +245,4 @@ class Offering(Rule):
         elif choice[0] == "farmer":
             place_farmer(game, p, choice[1])
         else:
-            place_stone(game, p, choice[1])
+            yield from place_stone(game, p, choice[1])
