@@ -53,7 +53,8 @@ def main(argv=None):
 def _register() -> None:
     from importlib import import_module
 
-    for name in ("run", "replay", "score", "bench", "board", "variants_cmd", "check"):
+    for name in ("run", "replay", "score", "bench", "board", "variants_cmd", "check", "show", "validate", "diff",
+                 "schema"):
         try:
             module = import_module(f"amunre.cli.{name}")
         except ModuleNotFoundError as exc:

@@ -9,7 +9,7 @@ import click
 from rich.progress import Progress
 
 from amunre.agents import make_agents
-from amunre.cli.common import parse_agents, parse_players, variant_arg
+from amunre.cli.common import parse_agents, parse_players, set_option, variant_arg
 from amunre.engine import play_game
 
 
@@ -32,9 +32,10 @@ def measure(variant, players: int, agent: str, games: int, seed: int = 0, advanc
 @click.option("--games", default=300, show_default=True, type=click.IntRange(1), help="Games per agent kind.")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
               help="Agent kinds to measure, each playing every seat.")
-def command(variant_name, players, games, agent_kinds):
+@set_option()
+def command(variant_name, players, games, agent_kinds, overrides):
     """Print games per second for seeded games with one agent kind in every seat (one core)."""
-    variant = variant_arg(variant_name)
+    variant = variant_arg(variant_name, overrides)
     n = parse_players(variant, players)
     kinds = parse_agents(agent_kinds, len(agent_kinds.split(",")))
     # a progress bar on a terminal only; piped output stays plain

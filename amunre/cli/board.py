@@ -6,15 +6,17 @@ import click
 from rich.table import Table
 
 from amunre.board import PROVINCE_FIELDS
-from amunre.cli.common import make_console, variant_arg
+from amunre.cli.common import make_console, set_option, variant_arg
 
 
 @click.command("board")
-@click.option("--variant", "variant_name", default="classic2003", show_default=True)
+@click.option("--variant", "variant_name", default="classic2003", show_default=True,
+              help="Variant id (see `amunre variants`) or path to a variant TOML file.")
 @click.option("--provisional", is_flag=True, help="List only the values no source confirms.")
-def command(variant_name, provisional):
+@set_option()
+def command(variant_name, provisional, overrides):
     """Show the provinces of a variant's board; provisional values are marked with *."""
-    variant = variant_arg(variant_name)
+    variant = variant_arg(variant_name, overrides)
     board = variant.board
     console = make_console()
     if provisional:

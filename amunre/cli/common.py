@@ -1,9 +1,12 @@
-"""Option parsing shared by the commands: variant, player count, seed and agent list,
-each checked against the variant with one clear error line."""
+"""Option parsing shared by the commands: variant (with `--set KEY=VALUE` overrides),
+player count, seed and agent list, each checked against the variant with one clear error
+line."""
 
 from __future__ import annotations
 
 import secrets
+
+import click
 
 from amunre.agents import agent_names
 from amunre.engine import MAX_SEED
@@ -24,7 +27,7 @@ def parse_seed(text: str | None) -> int:
 
 
 def parse_players(variant, text: str | None) -> int:
-    allowed = variant.edition.players
+    allowed = variant.players
     if text is None:
         return 4 if 4 in allowed else allowed[0]
     try:
@@ -34,6 +37,7 @@ def parse_players(variant, text: str | None) -> int:
     if count not in allowed:
         raise AmunreError(
             f"--players must be one of {', '.join(map(str, allowed))} for {variant.id}, not {text!r}"
+            + (variant.modules.players_note(count) if count is not None else "")
         )
     return count
 
@@ -63,5 +67,32 @@ def make_console():
     return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 
 
-def variant_arg(text: str):
-    return load_variant(text)
+SET_HELP = ("Change one key of the variant for this run, e.g. components.starting_gold=25, "
+            "rulings.bribery_scope=whole_phase, phases.auction.params.protection_skip=3 (an entry by its id), "
+            "params.auction.protection_skip=3 (every entry of a rule). VALUE is a TOML value; a bare word is a "
+            "string. Repeatable; checked like the file itself.")
+
+
+def set_option(help_text: str = SET_HELP):
+    """The `--set KEY=VALUE` option (repeatable), passed to the command as `overrides`."""
+    return click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help=help_text)
+
+
+def variant_arg(text: str, overrides=()):
+    """The variant for an id or a path to a TOML file, with `--set` overrides applied."""
+    return load_variant(text, tuple(overrides))
+
+
+def write_resolved(variant, overrides, path):
+    """Write the variant, overrides applied, as one complete file at `path` (for what reloads a
+    variant from its file: a log's replay, the conformance suite's [replay] check)."""
+    from pathlib import Path
+
+    from amunre.loader.resolved import resolved_toml
+
+    path = Path(path)
+    try:
+        path.write_text(resolved_toml(variant, overrides), encoding="utf-8")
+    except OSError as exc:
+        raise AmunreError(f"cannot write {path}: {exc.strerror} (expected a writable folder)") from None
+    return path

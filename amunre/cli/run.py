@@ -9,8 +9,9 @@ from rich.table import Table
 
 from amunre.agents import make_agents
 from amunre.errors import AmunreError
-from amunre.cli.common import parse_agents, parse_players, parse_seed, variant_arg
+from amunre.cli.common import SET_HELP, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
 from amunre.engine import play_game
+from amunre.loader import load_variant
 from amunre.gamelog import Recorder, log_lines, write_log
 from amunre.cli.common import make_console
 from amunre.narrate import Narrator, player_names
@@ -47,6 +48,12 @@ def _check_writable(path: str) -> None:
         raise AmunreError(f"cannot write the log {path!r}: {exc.strerror} (expected a writable file path)") from None
 
 
+def _log_variant(variant, overrides, log_path: str):
+    """The variant with its overrides, loaded from a complete file written next to the log,
+    so that `amunre replay` (which loads the log's variant file) plays the same rules."""
+    return load_variant(write_resolved(variant, overrides, f"{log_path}.variant.toml"))
+
+
 @click.command("run")
 @click.option("--variant", "variant_name", default="classic2003", show_default=True,
               help="Variant id (see `amunre variants`) or path to a variant TOML file.")
@@ -57,15 +64,19 @@ def _check_writable(path: str) -> None:
 @click.option("--log", "log_path",
               help="Write every decision and event as JSON Lines, replayable with `amunre replay`.")
 @click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
-def command(variant_name, players, seed, agents, as_json, log_path, quiet):
+@set_option(SET_HELP + " With --log, the variant as changed is written to LOG.variant.toml, which the log "
+            "replays from.")
+def command(variant_name, players, seed, agents, as_json, log_path, quiet, overrides):
     """Play one seeded game with bots (or people) and show every step and the final score."""
-    variant = variant_arg(variant_name)
+    variant = variant_arg(variant_name, overrides)
     n = parse_players(variant, players)
     seed_value = parse_seed(seed)
     agent_list = parse_agents(agents, n)
     names = player_names(n)
     if log_path:
         _check_writable(log_path)
+        if overrides:
+            variant = _log_variant(variant, overrides, log_path)
     listeners = []
     recorder = Recorder() if log_path else None
     if recorder:

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from amunre.errors import AmunreError
-from amunre.loader import load_variant
+from amunre.cli.common import set_option, variant_arg
 from amunre.narrate import item_label
 from amunre.position import answer_policies, position_from_data, read_position_raw, score_position
 
@@ -66,12 +66,13 @@ def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
 @click.option("--answer", "answers", multiple=True, metavar="KIND=POLICY",
               help="How a scoring rule's decision is answered: a decision kind and one of the policies its "
                    "module offers (repeatable; otherwise each takes its first policy; a wrong one lists them).")
-def command(position, variant_name, final, as_json, answers):
+@set_option()
+def command(position, variant_name, final, as_json, answers, overrides):
     """Score the holdings in a POSITION file (TOML or JSON) and show each player's points per item."""
     data, lines = read_position_raw(position)
     if variant_name is None:
         variant_name = data.get("variant") if isinstance(data.get("variant"), str) else "classic2003"
-    variant = load_variant(variant_name)
+    variant = variant_arg(variant_name, overrides)
     pos = position_from_data(data, variant, source=str(position), lines=lines)
     sheet = score_position(variant, pos.state, answers=parse_answers(variant, answers), final=final,
                            names=pos.names)

@@ -17,21 +17,25 @@ This module runs the steps in order and is the one to import; each step has its 
 `amunre.loader.pipelines` types the entries, `amunre.loader.shape` runs layers 1 and 2,
 `amunre.loader.rulings` composes `[rulings]` from the modules, `amunre.loader.checks` layer
 3, `amunre.loader.board` loads the board, and `amunre.loader.problems` collects the problems
-and words them.
+and words them. `amunre.loader.overrides` applies `--set KEY=VALUE` to the merged data, and
+`amunre.loader.schema` generates `schemas/variant.schema.json` from the modules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from amunre.loader.board import board_file, load_board, read_board
-from amunre.errors import VariantError
+from amunre.errors import VariantError  # noqa: F401 - raised from here, imported from here
 from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_rules
 from amunre.loader.files import available_variants, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
+from amunre.loader.overrides import apply_overrides
 from amunre.loader.pipelines import PIPELINES, build_specs, check_ids, rules_used
 from amunre.loader.problems import Problems, report_at
 from amunre.loader.rulings import compose_rulings
+from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
 from amunre.model import Components, Edition, Variant
 from amunre.registry import all_rules
@@ -44,17 +48,23 @@ __all__ = [
 ]
 
 
-def load_variant(id_or_path: str | Path) -> Variant:
-    """A typed, validated Variant from a shipped id or a path to a variant TOML file."""
+def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Variant:
+    """A typed, validated Variant from a shipped id or a path to a variant TOML file;
+    `overrides` are `KEY=VALUE` texts (`--set`, see `amunre.loader.overrides`) laid over
+    the merged file before it is checked."""
     path = resolve_path(id_or_path)
     problems = Problems()
     data, origins, _chain = resolve_extends(path, str(path), (), problems)
     label = str(path)
+    if overrides:
+        data = apply_overrides(overrides, data, origins, problems)
 
     def report(where, what, expected=None):
         report_at(problems, origins, label, where, what, expected, dedupe=True)
 
-    schema_problems("variant", data, report)
+    # inside [rulings] and params the typed layer knows the modules in use (plug-ins too)
+    schema_problems("variant", data, lambda where, what, expected=None:
+                    None if typed_layer_owns(where) else report(where, what, expected))
 
     def part(key: str, cls):
         value = data.get(key)
@@ -69,7 +79,7 @@ def load_variant(id_or_path: str | Path) -> Variant:
 
     def set_here(key: str) -> bool:
         found = origins.find(("rulings", key))
-        return found is not None and found[0] == label
+        return found is not None and (found[0] == label or found[0] in problems.arguments)
 
     rulings = compose_rulings(data, used, rules, set_here, report)
 
@@ -79,9 +89,13 @@ def load_variant(id_or_path: str | Path) -> Variant:
     board_name = data.get("edition", {}).get("board") if isinstance(data.get("edition"), dict) else None
     if isinstance(board_name, str) and board_name:
         found = origins.find(("edition", "board"))
-        defined_in = found[1] if found else path
-        board_path = board_file(board_name, defined_in)
-        if board_path is None:
+        defined_in = found[1] if found and found[1] else path  # a --set board is looked for next to the file
+        board_path = board_file(board_name, defined_in) if board_name.endswith(".toml") else None
+        if not board_name.endswith(".toml"):
+            # a variant file is data: it names a board file, never any other file to read
+            report(("edition", "board"), f"{board_name!r} is not a .toml board file",
+                   f"expected a board .toml file next to {defined_in.name} or a shipped board in {variants_dir()}")
+        elif board_path is None:
             report(("edition", "board"), f"board file {board_name!r} not found",
                    f"expected a file next to {defined_in.name} or a shipped board in {variants_dir()}")
         else:
@@ -89,7 +103,7 @@ def load_variant(id_or_path: str | Path) -> Variant:
 
     terms = data.get("terms", {})
     if problems or None in (edition, components, rulings, board) or None in pipelines.values():
-        raise VariantError(problems.lines() or [f"{label}:1: (top level): could not be loaded"])
+        raise problems.error(fallback=label)
     variant = Variant(
         edition=edition,
         components=components,
@@ -105,5 +119,5 @@ def load_variant(id_or_path: str | Path) -> Variant:
     )
     check_rules(variant, report)
     if problems:
-        raise VariantError(problems.lines())
+        raise problems.error()
     return variant

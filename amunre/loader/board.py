@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from amunre.board import PROVINCE_FIELDS, RANGES, Board, Province
-from amunre.errors import VariantError
 from amunre.resources import variants_dir
 from amunre.loader.files import read_toml
 from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, report_at
@@ -23,7 +22,7 @@ def load_board(path: str | Path) -> Board:
     problems = Problems()
     board = read_board(Path(path), problems)
     if problems or board is None:
-        raise VariantError(problems.lines())
+        raise problems.error()
     return board
 
 

@@ -1,9 +1,11 @@
 """Find variant files and read them.
 
-Shipped variants live in `variants/` (the editions) and `variants/house/` (house rules);
-a variant is named by its `[edition] id` or by the path to its file. Board files sit in
-the same folders and are told apart by their `[[provinces]]`. `read_toml` reads one file
-together with the line of every key, so that problems can point at it.
+Shipped variants live in `variants/` (the editions) and its subfolders, such as
+`variants/house/` (house rules); a variant is named by its `[edition] id` or by the path to
+its file. Board files sit in the same folders and are told apart by their `[[provinces]]`.
+`read_toml` reads one file together with the line of every key, so that problems can point
+at it; whatever the file holds (binary junk, another encoding, tables nested thousands
+deep) becomes a reported problem, never another exception.
 """
 
 from __future__ import annotations
@@ -12,10 +14,20 @@ import re
 import tomllib
 from pathlib import Path
 
-from amunre.errors import UnknownVariantError, VariantError
+from amunre.errors import UnknownVariantError
 from amunre.resources import variants_dir
 from amunre.loader.tomlpos import key_lines
 from amunre.loader.problems import Problems
+
+#: Deepest nesting of tables and arrays a variant or board file may use. The real files
+#: need 5; the limit keeps every recursive step of loading far from Python's own limit.
+MAX_DEPTH = 64
+
+
+def _shipped_tomls(root: Path) -> list[Path]:
+    """Every .toml file under `root`, its subfolders included: the top level first, then
+    each subfolder (`house/`, ...) in name order."""
+    return sorted(root.rglob("*.toml"), key=lambda p: (len(p.relative_to(root).parts), p.as_posix()))
 
 
 def _edition_id(path: Path) -> str | None:
@@ -37,7 +49,7 @@ def variant_files(root: Path | None = None) -> list[Path]:
     parse is kept, so that whatever runs over the list reports it instead of skipping it."""
     root = variants_dir() if root is None else Path(root)
     files = []
-    for path in sorted(root.glob("*.toml")) + sorted(root.glob("house/*.toml")):
+    for path in _shipped_tomls(root):
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -50,10 +62,11 @@ def variant_files(root: Path | None = None) -> list[Path]:
 
 def available_variants() -> dict[str, Path]:
     """Shipped variant ids -> files: editions at the top of `variants/`, house rules in
-    `variants/house/`. Board files (no `[edition]` table) are skipped."""
+    `variants/house/` (any subfolder is searched). Board files (no `[edition]` table) are
+    skipped."""
     found: dict[str, Path] = {}
     root = variants_dir()
-    for path in sorted(root.glob("*.toml")) + sorted(root.glob("house/*.toml")):
+    for path in _shipped_tomls(root):
         vid = _edition_id(path)
         if vid is not None:
             found.setdefault(vid, path)
@@ -81,10 +94,13 @@ def resolve_path(id_or_path: str | Path) -> Path:
     text = str(id_or_path)
     path = Path(text)
     if isinstance(id_or_path, Path) or path.suffix == ".toml" or path.exists():
+        if path.is_dir():
+            raise UnknownVariantError(f"{text!r} is a directory (expected a variant .toml file or a shipped id)")
         if not path.is_file():
             shipped = ", ".join(sorted(available_variants()))
+            what = "does not exist" if not path.exists() else "is not a regular file"
             raise UnknownVariantError(
-                f"variant file {text!r} does not exist (shipped variants: {shipped})"
+                f"variant file {text!r} {what} (shipped variants: {shipped})"
             )
         return path
     found = shipped_file(text)
@@ -94,18 +110,83 @@ def resolve_path(id_or_path: str | Path) -> Path:
 
 
 def read_toml(path: Path, label: str, problems: Problems, what: str = "variant") -> tuple[dict, dict]:
-    """(data, key lines) of a TOML file; a syntax error ends loading at once."""
+    """(data, key lines) of a TOML file; a file that cannot be read as TOML ends loading at once."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add(label, 1, (), f"cannot read the {what} file ({exc.__class__.__name__}: {exc})")
-        raise VariantError(problems.lines()) from None
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.add(label, 1, (), f"cannot read the {what} file ({exc.strerror or exc})",
+                     f"expected a readable {what} .toml file")
+        raise problems.error() from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        problems.add(label, line, (), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+                     f"expected a {what} file in TOML, which is UTF-8 text")
+        raise problems.error() from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
-        match = re.search(r"line (\d+)", message)
+        match = re.search(r"line (\d+), column (\d+)", message) or re.search(r"line (\d+)", message)
         line = int(match.group(1)) if match else text.count("\n") + 1
-        problems.items.append((label, line, ("", len(problems.items)), f"{label}:{line}: TOML syntax error: {message}"))
-        raise VariantError(problems.lines()) from None
+        column = int(match.group(2)) if match and match.re.groups == 2 else None
+        problems.add_syntax(label, line, column, message)
+        raise problems.error() from None
+    except RecursionError:
+        _too_deep(text, label, problems)
+    if _depth(data) > MAX_DEPTH:
+        _too_deep(text, label, problems)
     return data, key_lines(text)
+
+
+def _depth(data) -> int:
+    """How deep tables and arrays nest in `data` (without recursion: the data may be deep)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        elif not isinstance(value, list):
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            return depth
+        todo += [(v, depth + 1) for v in value]
+    return deepest
+
+
+def _too_deep(text: str, label: str, problems: Problems):
+    """Report nesting deeper than MAX_DEPTH at the line where it goes too deep, and stop."""
+    line = _deep_line(text)
+    problems.add(label, line, (), f"nesting too deep at line {line} (more than {MAX_DEPTH} tables or arrays inside each other)",
+                 f"expected at most {MAX_DEPTH} levels")
+    raise problems.error() from None
+
+
+def _deep_line(text: str) -> int:
+    """The first line where brackets, braces or a dotted key nest deeper than MAX_DEPTH."""
+    depth, line, quote, comment = 0, 1, None, False
+    for i, c in enumerate(text):
+        if c == "\n":
+            line, comment = line + 1, False
+        if comment:
+            continue
+        if quote:
+            if c == quote and text[i - 1] != "\\":
+                quote = None
+            continue
+        if c in "\"'":
+            quote = c
+        elif c == "#":
+            comment = True
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+        if depth > MAX_DEPTH:
+            return line
+    for number, row in enumerate(text.splitlines(), 1):
+        if row.count(".") > MAX_DEPTH:  # a dotted key or header
+            return number
+    return 1

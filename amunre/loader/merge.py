@@ -16,7 +16,6 @@ from pathlib import Path
 
 import attrs
 
-from amunre.errors import VariantError
 from amunre.registry import all_rules
 from amunre.loader.edits import merge_pipelines, strip_sources
 from amunre.loader.files import available_variants, read_toml, shipped_file
@@ -89,12 +88,20 @@ def _in_steps(key: tuple, depth: int) -> bool:
 
 
 def _find_parent(value: str, child: Path) -> Path | None:
-    relative = child.parent / value
-    if relative.is_file():
-        return relative
-    if value.endswith(".toml") or "/" in value or "\\" in value:
+    """The file `extends = value` names: a path ending in `.toml` (relative to the child),
+    else a shipped id. Nothing else is opened: a variant file is data, and `extends` must not
+    make the loader read arbitrary files."""
+    if value.endswith(".toml"):
+        relative = child.parent / value
+        return relative if relative.is_file() else None
+    if "/" in value or "\\" in value or value.startswith("."):
         return None
     return shipped_file(value)
+
+
+def _extends_expected() -> str:
+    return (f"expected a shipped variant id ({', '.join(sorted(available_variants()))}) "
+            "or a path to a .toml file relative to this file")
 
 
 def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) -> tuple[dict, Origins, list]:
@@ -118,16 +125,16 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) ->
             parent = _find_parent(extends, path)
             here = stack + ((path.resolve(), label),)
             if parent is None:
-                report(("extends",), f"cannot find {extends!r}",
-                       f"expected a shipped variant id ({', '.join(sorted(available_variants()))}) "
-                       "or a path relative to this file")
-                raise VariantError(problems.lines())
+                odd = ("/" in extends or "\\" in extends or extends.startswith(".")) and not extends.endswith(".toml")
+                report(("extends",), f"{extends!r} is a path but not to a .toml file" if odd else f"cannot find {extends!r}",
+                       _extends_expected())
+                raise problems.error()
             if any(parent.resolve() == seen for seen, _ in here):
                 start = [seen for seen, _ in here].index(parent.resolve())
                 names = [name for _, name in here[start:]] + [here[start][1]]
                 report(("extends",), "extends cycle: " + " -> ".join(names),
                        "expected a chain that ends in a file without `extends`")
-                raise VariantError(problems.lines())
+                raise problems.error()
             pdata, porigins, pchain = resolve_extends(parent, str(parent), here, problems)
             edited = merge_pipelines(pdata, data, report)
             merged = _merge(pdata, {k: v for k, v in data.items() if k not in edited})

@@ -6,6 +6,11 @@ then the files it extends and its board, each in line order. `Origins` knows whi
 each key of the merged data and on which line, so that `report_at` puts a problem where its
 author can fix it. `show`, `got`, `one_of` and `did_you_mean` word values and expectations
 the same way in every message.
+
+Each problem is also kept structured (`Problem`: file, line, column, key path, what is wrong,
+what was expected), for `amunre validate --json`; `Problems.error()` raises both at once.
+A problem may come from a command-line argument (`--set KEY=VALUE`) instead of a file: it
+is then written `--set KEY=VALUE: what is wrong (what was expected)`.
 """
 
 from __future__ import annotations
@@ -16,26 +21,77 @@ from typing import Any
 
 import attrs
 
+from amunre.errors import VariantError
 from amunre.loader.tomlpos import format_path
+
+
+@attrs.frozen
+class Problem:
+    """One problem, structured: where (file, line, column when known, key path) and what."""
+
+    file: str
+    line: int | None
+    path: str  # as messages print it: `phases[1].params.bid_spaces`; "" for the whole file
+    message: str
+    expected: str | None = None
+    column: int | None = None
+    text: str = ""  # the line the report prints
+
+    def to_dict(self) -> dict:
+        out = {"file": self.file, "line": self.line, "path": self.path, "message": self.message,
+               "expected": self.expected}
+        if self.column is not None:
+            out["column"] = self.column
+        return out
 
 
 @attrs.define
 class Problems:
     """Problems collected while loading, each with a file, a line and a key path."""
 
-    items: list = attrs.field(factory=list)  # (file, line, order, text)
+    items: list = attrs.field(factory=list)  # (file, line, order, Problem)
     paths: set = attrs.field(factory=set)  # (file, key path) already reported
     files: list = attrs.field(factory=list)  # files in reporting order (the variant first)
+    arguments: dict = attrs.field(factory=dict)  # `--set K=V` label -> the key path it sets, as printed
 
     def add(self, file: str, line: int | None, path: tuple, what: str, expected: str | None = None,
             shown: tuple | None = None) -> None:
         shown = path if shown is None else shown
-        where = format_path(shown) or "(top level)"
-        text = f"{file}:{line or 1}: {where}: {what}"
+        where = format_path(shown)
+        if file in self.arguments:
+            # an argument names its key itself; a deeper key is named after it
+            text = f"{file}: " + (f"{where}: " if where and where != self.arguments[file] else "") + what
+            line = None
+        else:
+            line = line or 1
+            text = f"{file}:{line}: {where or '(top level)'}: {what}"
         if expected:
             text += f" ({expected})"
-        self.items.append((file, line or 1, (where, len(self.items)), text))
+        self.items.append((file, line or 0, (where, len(self.items)),
+                           Problem(file, line, where, what, expected or None, None, text)))
         self.paths.add((file, tuple(path)))
+
+    def add_syntax(self, file: str, line: int, column: int | None, message: str) -> None:
+        """A TOML syntax error: the file cannot be read further."""
+        text = f"{file}:{line}: TOML syntax error: {message}"
+        self.items.append((file, line, ("", len(self.items)),
+                           Problem(file, line, "", f"TOML syntax error: {message}", "expected valid TOML", column, text)))
+
+    def records(self) -> list[Problem]:
+        """The problems in report order (arguments, the variant file, its parents, its board),
+        each once."""
+        seen, out = set(), []
+
+        def rank(file):
+            if file in self.arguments:  # in the order given
+                return (-1, list(self.arguments).index(file))
+            return (self.files.index(file), "") if file in self.files else (len(self.files), file)
+
+        for _, _, _, problem in sorted(self.items, key=lambda item: (rank(item[0]), item[1], item[2])):
+            if problem.text not in seen:
+                seen.add(problem.text)
+                out.append(problem)
+        return out
 
     def reported(self, file: str, path: tuple) -> bool:
         """Whether this path, or one of its parents, already has a problem."""
@@ -43,15 +99,17 @@ class Problems:
         return any((file, path[:k]) in self.paths for k in range(len(path) + 1))
 
     def lines(self) -> list[str]:
-        seen, out = set(), []
-        def rank(file):
-            return (self.files.index(file), "") if file in self.files else (len(self.files), file)
+        return [problem.text for problem in self.records()]
 
-        for _, _, _, text in sorted(self.items, key=lambda item: (rank(item[0]), item[1], item[2])):
-            if text not in seen:
-                seen.add(text)
-                out.append(text)
-        return out
+    def error(self, fallback: str | None = None) -> VariantError:
+        """A `VariantError` with every problem, its `details` the structured ones."""
+        records = self.records()
+        if not records and fallback:
+            records = [Problem(fallback, 1, "", "could not be loaded", None, None,
+                               f"{fallback}:1: (top level): could not be loaded")]
+        error = VariantError([p.text for p in records])
+        error.details = records
+        return error
 
     def __bool__(self) -> bool:
         return bool(self.items)

@@ -61,6 +61,17 @@ def _plural(text: str) -> str:
 _validators: dict[str, Any] = {}
 
 
+def _declared(name: str, path: tuple) -> dict:
+    """The schema `properties` declare for a table key path (a `required` list may stand
+    apart from the properties it names, as in an `else` branch)."""
+    schema = load_schema(name)
+    for key in path:
+        if not isinstance(key, str):
+            return {}
+        schema = schema.get("properties", {}).get(key, {})
+    return schema
+
+
 def _validator(name: str):
     if name not in _validators:
         import jsonschema
@@ -86,7 +97,8 @@ def schema_problems(name: str, data: dict, report) -> None:
             props = schema.get("properties", {})
             for key in error.validator_value:
                 if key not in value:
-                    report(path + (key,), "missing", f"expected {_expected(props.get(key, {}))}")
+                    found = props.get(key, {}) if "type" in props.get(key, {}) else _declared(name, path + (key,))
+                    report(path + (key,), "missing", f"expected {_expected(found)}")
         elif kw == "type":
             report(path, f"wrong type: {got(value)}", f"expected {_expected(schema)}")
         elif kw == "enum":

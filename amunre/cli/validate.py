@@ -1,0 +1,78 @@
+"""`amunre validate FILE...`: check variant files and report every problem of each.
+
+Each file is loaded as `amunre run` would load it (`extends`, board, every rule module's
+own check). A valid file prints `FILE: ok`; an invalid one every problem, each as
+`FILE:LINE: key.path: what is wrong (what was expected)`. The exit code is 0 when every
+file is valid and 1 otherwise; `--json` prints the same report as data
+(`schemas/validate-report.schema.json`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import click
+
+from amunre.cli.common import set_option
+from amunre.errors import AmunreError, VariantError
+from amunre.loader import load_variant
+
+_LINE = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<path>[^:]*?): (?P<message>.*?)(?: \((?P<expected>[^()]*)\))?$")
+
+
+def _structured(exc: VariantError) -> list[dict]:
+    """The problems of a VariantError as data: the loader's own records, else its lines read back."""
+    details = getattr(exc, "details", None)
+    if details:
+        return [p.to_dict() for p in details]
+    out = []
+    for text in exc.problems:
+        match = _LINE.match(text)
+        if match:
+            out.append({"file": match["file"], "line": int(match["line"]), "path": match["path"],
+                        "message": match["message"], "expected": match["expected"]})
+        else:
+            out.append({"file": None, "line": None, "path": "", "message": text, "expected": None})
+    return out
+
+
+def validate_one(ref: str, overrides=()) -> tuple[dict, list[str]]:
+    """({file, valid, problems}, the report's lines) for one file or id; never raises for a bad file."""
+    try:
+        load_variant(ref, tuple(overrides))
+    except VariantError as exc:
+        return {"file": ref, "valid": False, "problems": _structured(exc)}, list(exc.problems)
+    except AmunreError as exc:  # not a variant file at all: missing, a directory, an unknown id
+        problem = {"file": ref, "line": None, "path": "", "message": str(exc), "expected": None}
+        return {"file": ref, "valid": False, "problems": [problem]}, [f"{ref}: {exc}"]
+    except Exception as exc:  # noqa: BLE001 - a loader bug must still not end in a traceback
+        message = f"the loader failed ({type(exc).__name__}: {exc}); please report this"
+        problem = {"file": ref, "line": None, "path": "", "message": message, "expected": None}
+        return {"file": ref, "valid": False, "problems": [problem]}, [f"{ref}: {message}"]
+    return {"file": ref, "valid": True, "problems": []}, [f"{ref}: ok"]
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as JSON: a list of {file, valid, problems} (schemas/validate-report.schema.json).")
+@set_option("Check every FILE with this key changed (KEY=VALUE, repeatable), as `amunre run --set` would.")
+def command(files, as_json, overrides):
+    """Check variant files (or shipped ids) and report every problem of each, with its line.
+
+    Exits 0 when every file is valid, 1 otherwise."""
+    results = [validate_one(ref, overrides) for ref in files]
+    reports = [report for report, _ in results]
+    if as_json:
+        click.echo(json.dumps(reports, indent=2, ensure_ascii=False))
+    else:
+        for report, lines in results:
+            # the loader's own lines: exactly what `amunre run` would print
+            for line in lines:
+                click.echo(line)
+            if not report["valid"]:
+                count = len(report["problems"])
+                click.echo(f"{report['file']}: {count} problem{'s' if count != 1 else ''}")
+    sys.exit(0 if all(r["valid"] for r in reports) else 1)

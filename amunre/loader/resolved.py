@@ -1,0 +1,71 @@
+"""A loaded variant written back as one complete variant file (`amunre show`).
+
+Nothing is left to a default or a parent: `extends` and `[params.<rule id>]` are applied,
+every ruling in use and every entry's params are written at their effective values, and
+every entry has its id and name. The text loads as a variant file again, with the same
+effective rules (a test checks it): saved anywhere, it finds a shipped board by name and
+any other board by its absolute path.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import tomli_w
+
+from amunre.loader.pipelines import PIPELINES, entry_id
+from amunre.loader.schema import json_value
+from amunre.resources import variants_dir
+
+
+def _board(variant) -> str:
+    """The board as the written file names it: a shipped board by name, another by its path."""
+    name = variant.edition.board
+    source = Path(variant.board.source) if getattr(variant.board, "source", "") else None
+    shipped = variants_dir() / name
+    if source is None or (shipped.is_file() and shipped.resolve() == source.resolve()):
+        return name
+    return source.resolve().as_posix()
+
+
+def resolved_data(variant) -> dict:
+    """The variant as the tables of a complete variant file."""
+    edition = json_value(variant.edition)
+    edition["board"] = _board(variant)
+    data = {"edition": edition, "components": json_value(variant.components), "terms": dict(variant.terms)}
+    for pipeline in PIPELINES:
+        specs = iter(getattr(variant, pipeline))
+
+        def entry(raw):
+            if isinstance(raw, dict) and isinstance(raw.get("steps"), list):
+                gid = entry_id(raw)
+                return {"id": gid, "name": raw.get("name", gid), "steps": [entry(step) for step in raw["steps"]]}
+            spec = next(specs)
+            return {"id": spec.id, "rule": spec.rule, "name": spec.name, "params": json_value(spec.params)}
+
+        data[pipeline] = [entry(raw) for raw in variant.resolved.get(pipeline) or []]
+    data["rulings"] = json_value(variant.rulings.as_dict())
+    return data
+
+
+def _comment(text: str) -> str:
+    return "# " + " ".join(str(text).split())
+
+
+def resolved_toml(variant, overrides=()) -> str:
+    """The complete variant file's text, with a comment saying where it comes from."""
+    head = [_comment(f"{variant.id}: {variant.edition.name}"),
+            _comment(f"resolved by `amunre show` from {variant.source}"),
+            _comment("every default written out: this file loads as a variant on its own")]
+    head += [_comment(f"with --set {text}") for text in overrides]
+    return "\n".join(head) + "\n\n" + _one_line_arrays(tomli_w.dumps(resolved_data(variant)))
+
+
+# an array of scalars as tomli-w writes it: one item per line, each a whole literal
+_ARRAY = re.compile(r"\[\n((?:    [^\s\[{][^\n]*,\n)+)\]")
+
+
+def _one_line_arrays(text: str) -> str:
+    """`bid_spaces = [0, 1, 3]` on one line, as a person writes it."""
+    return _ARRAY.sub(lambda m: "[" + ", ".join(line.strip()[:-1] for line in m.group(1).splitlines()) + "]", text)

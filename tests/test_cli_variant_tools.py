@@ -1,0 +1,427 @@
+"""The variant file as a product: `amunre variants`, `show`, `validate`, `diff`, and `--set`
+on every command that takes a variant. Bad input never ends in a traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from amunre.cli import main
+from amunre.errors import VariantError
+from amunre.loader import available_variants, load_variant
+from amunre.resources import load_schema, variants_dir
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = sorted(available_variants())
+
+
+def run_cli(capsys, *argv):
+    """Run the console entry point; return (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text.lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def same_rules(a, b) -> None:
+    """Two variants play the same game: every typed part of them is equal."""
+    for part in ("edition", "components", "terms", "phases", "scoring", "final_scoring", "rulings", "cards"):
+        if part == "edition":
+            assert a.edition.players == b.edition.players and a.edition.kingdoms == b.edition.kingdoms
+            assert (a.edition.id, a.edition.name, a.edition.summary, a.edition.rounds_per_kingdom) == (
+                b.edition.id, b.edition.name, b.edition.summary, b.edition.rounds_per_kingdom)
+        else:
+            assert getattr(a, part) == getattr(b, part), part
+    assert a.board.provinces == b.board.provinces
+
+
+# -- amunre variants ---------------------------------------------------------------------
+
+
+def test_variants_lists_id_title_extends_players_and_summary(capsys):
+    code, out, err = run_cli(capsys, "variants")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["id", "title", "extends", "players", "summary"]
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert set(rows) == set(SHIPPED)
+    classic = load_variant("classic2003")
+    assert classic.edition.name in rows["classic2003"] and classic.edition.summary in rows["classic2003"]
+    assert " - " in rows["classic2003"] and "3,4,5" in rows["classic2003"]
+    if "expert2016" in rows:
+        assert "supermeeple2016" in rows["expert2016"].split("  Amun")[1]
+
+
+def test_variants_finds_house_rules_in_subfolders(capsys, tmp_path, monkeypatch):
+    for name in ("classic2003.toml", "board.toml"):
+        shutil.copy(variants_dir() / name, tmp_path / name)
+    (tmp_path / "house" / "clubs").mkdir(parents=True)
+    write(tmp_path / "house" / "clubs" / "rich.toml", """
+extends = "classic2003"
+[edition]
+id = "rich-club"
+name = "[bold]Rich[/bold] club"
+summary = "More gold"
+[components]
+starting_gold = 30
+""")
+    monkeypatch.setattr("amunre.loader.files.variants_dir", lambda: tmp_path)
+    assert set(available_variants()) == {"classic2003", "rich-club"}
+    code, out, err = run_cli(capsys, "variants")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.startswith("rich-club"))
+    assert "[bold]Rich[/bold] club" in row and "classic2003" in row and "More gold" in row
+
+
+# -- amunre show -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vid", SHIPPED)
+def test_show_output_loads_as_the_same_variant(capsys, tmp_path, vid):
+    code, out, err = run_cli(capsys, "show", vid)
+    assert code == 0, err
+    saved = write(tmp_path / "resolved.toml", out)  # no board next to it: a shipped board by name
+    again = load_variant(saved)
+    same_rules(load_variant(vid), again)
+    data = again.resolved
+    assert "extends" not in data and "params" not in data
+    # complete: every ruling in use and every parameter of every entry, defaults included
+    assert set(data["rulings"]) == set(load_variant(vid).rulings.as_dict())
+    for pipeline in ("phases", "scoring", "final_scoring"):
+        for spec in getattr(again, pipeline):
+            import attrs
+
+            assert set(attrs.asdict(spec.params)) == set(_entry(data[pipeline], spec.id)["params"])
+
+
+def _entry(entries, eid):
+    for entry in entries:
+        if entry.get("id") == eid:
+            return entry
+        if "steps" in entry:
+            found = _entry(entry["steps"], eid)
+            if found:
+                return found
+    return None
+
+
+def test_show_writes_defaults_the_file_leaves_out(capsys, tmp_path):
+    house = write(tmp_path / "house.toml", """
+extends = "classic2003"
+[edition]
+id = "house"
+[rulings]
+nile_compare = "side_total"
+""")
+    code, out, _ = run_cli(capsys, "show", str(house), "--set", "components.starting_gold=25")
+    assert code == 0
+    assert 'nile_compare = "side_total"' in out and "starting_gold = 25" in out
+    assert "nile_min_pyramids = 1" in out  # a default no file writes
+    assert "# with --set components.starting_gold=25" in out
+    same_rules(load_variant(house, ["components.starting_gold=25"]), load_variant(write(tmp_path / "s.toml", out)))
+
+
+def test_show_of_a_variant_with_its_own_board_loads_from_elsewhere(capsys, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(variants_dir() / "board.toml", home / "myboard.toml")
+    write(home / "mine.toml", 'extends = "classic2003"\n[edition]\nid = "mine"\nboard = "myboard.toml"\n')
+    code, out, _ = run_cli(capsys, "show", str(home / "mine.toml"))
+    assert code == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    again = load_variant(write(elsewhere / "resolved.toml", out))
+    assert Path(again.board.source).resolve() == (home / "myboard.toml").resolve()
+
+
+def test_show_prints_file_strings_literally(capsys, tmp_path):
+    house = write(tmp_path / "markup.toml", """
+extends = "classic2003"
+[edition]
+id = "markup"
+name = "[red]not red[/red] \\\\ [link=x]"
+[terms]
+architect = "[bold]builder[/bold]"
+""")
+    code, out, _ = run_cli(capsys, "show", str(house))
+    assert code == 0
+    assert 'name = "[red]not red[/red] \\\\ [link=x]"' in out
+    assert 'architect = "[bold]builder[/bold]"' in out
+
+
+# -- amunre validate ---------------------------------------------------------------------
+
+
+def test_validate_ok_files_exit_0(capsys):
+    files = [str(variants_dir() / f"{vid}.toml") for vid in ("classic2003", "supermeeple2016")]
+    code, out, err = run_cli(capsys, "validate", *files)
+    assert code == 0, out + err
+    assert out.splitlines() == [f"{f}: ok" for f in files]
+
+
+TYPICAL = """
+extends = "classic2003"
+
+[edition]
+id = "Big Gold"
+name = "More gold"
+
+[components]
+starting_gold = "30"
+
+[rulings]
+bribery_scop = "whole_phase"
+
+[[phases]]
+id = "auction"
+params = { protection_skipp = 3 }
+"""
+
+
+def test_validate_reports_every_problem_at_once_and_exits_1(capsys, tmp_path):
+    bad = write(tmp_path / "bad.toml", TYPICAL)
+    good = str(variants_dir() / "classic2003.toml")
+    code, out, _ = run_cli(capsys, "validate", good, str(bad))
+    assert code == 1
+    assert out.splitlines() == [
+        f"{good}: ok",
+        f'{bad}:4: edition.id: "Big Gold" has characters that are not allowed (expected it to match ^[a-z0-9][a-z0-9_-]*$)',
+        f'{bad}:8: components.starting_gold: wrong type: got "30", a string (expected an integer >= 0)',
+        f"{bad}:11: rulings.bribery_scop: unknown ruling (did you mean 'bribery_scope'? expected one of: "
+        + ", ".join(sorted(load_variant("classic2003").rulings.as_dict())) + ")",
+        f"{bad}:15: phases[0].params.protection_skipp: unknown parameter (did you mean 'protection_skip'? "
+        "expected one of: bid_spaces, protection_skip)",
+        f"{bad}: 4 problems",
+    ]
+
+
+def test_validate_json_is_structured(capsys, tmp_path):
+    bad = write(tmp_path / "bad.toml", TYPICAL)
+    syntax = write(tmp_path / "syntax.toml", '[edition]\nid = "x"\nname = \n')
+    code, out, _ = run_cli(capsys, "validate", "--json", "classic2003", str(bad), str(syntax))
+    assert code == 1
+    report = json.loads(out)
+    jsonschema.Draft202012Validator(load_schema("validate-report")).validate(report)
+    assert [r["valid"] for r in report] == [True, False, False]
+    problems = report[1]["problems"]
+    assert [(p["file"], p["line"], p["path"]) for p in problems] == [
+        (str(bad), 4, "edition.id"), (str(bad), 8, "components.starting_gold"),
+        (str(bad), 11, "rulings.bribery_scop"), (str(bad), 15, "phases[0].params.protection_skipp")]
+    assert problems[1]["message"] == 'wrong type: got "30", a string'
+    assert problems[1]["expected"] == "expected an integer >= 0"
+    (only,) = report[2]["problems"]
+    assert (only["line"], only["column"]) == (3, 8) and only["message"].startswith("TOML syntax error")
+
+
+@pytest.mark.parametrize("content, expected", [
+    (None, "does not exist"),
+    ("DIR", "is a directory"),
+    (b"\x00\x01\xfe\xff\x80garbage\x00", "not UTF-8 text (byte 0xfe at offset 2)"),
+    ('[edition]\nname = "Caf\xe9"\n'.encode("latin-1"), "not UTF-8 text (byte 0xe9"),
+    (b"\x00\x01\x02 valid utf-8 but not toml", "TOML syntax error"),
+    ("x = " + "[" * 5000 + "]" * 5000, "nesting too deep at line 1"),
+    ("a" + ".a" * 3000 + " = 1\n", "nesting too deep at line 1"),
+    ("[edition]\n" + "x = " + "{ y = " * 200 + "1" + " }" * 200 + "\n", "nesting too deep at line 2"),
+])
+def test_validate_never_crashes_on_junk(capsys, tmp_path, content, expected):
+    target = tmp_path / "junk.toml"
+    if content == "DIR":
+        target.mkdir()
+    elif isinstance(content, bytes):
+        target.write_bytes(content)
+    elif content is not None:
+        target.write_text(content, encoding="utf-8")
+    for argv in (["validate", str(target)], ["validate", "--json", str(target)], ["run", "--variant", str(target)]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == (2 if argv[0] == "run" else 1)
+        assert expected in out + err and "Traceback" not in out + err
+    code, out, _ = run_cli(capsys, "validate", "--json", str(target))
+    (problem,) = json.loads(out)[0]["problems"]
+    assert problem["file"] == str(target) and expected in problem["message"]
+
+
+def test_validate_with_set_checks_the_changed_file(capsys):
+    code, out, _ = run_cli(capsys, "validate", "classic2003", "--set", "rulings.bribery_scope=sometimes")
+    assert code == 1
+    assert out.splitlines()[0] == ('--set rulings.bribery_scope=sometimes: "sometimes" is not allowed '
+                                   '(expected one of: "one_rebid", "whole_phase")')
+
+
+# -- amunre diff -------------------------------------------------------------------------
+
+
+def test_diff_of_the_two_editions(capsys):
+    code, out, err = run_cli(capsys, "diff", "classic2003", "supermeeple2016")
+    assert code == 0, err
+    lines = out.splitlines()
+    groups = [line for line in lines if line.startswith("[")]
+    assert groups == ["[edition]", "[terminology]", "[components]", "[pipeline]", "[scoring]", "[params]", "[rulings]"]
+
+    def row(key, group=None):
+        start = lines.index(f"[{group}]") if group else 0
+        return next(line.split() for line in lines[start:] if line.strip().startswith(key + " "))
+
+    assert row("farmers", "components") == ["farmers", "45", "48"]
+    assert row("architect") == ["architect", "builder", "Architect"]
+    assert row("favor")[1:] == ["power", "card", "Favor", "card"]
+    assert "complete_sets" in " ".join(row("scoring.order")) and "fewest_pyramids" in " ".join(row("scoring.order"))
+    assert row("scoring.complete_sets")[-1] == "-" and row("scoring.fewest_pyramids")[1] == "-"
+    phases = " ".join(row("phases.order"))
+    assert "province_draw, auction, market, offering, harvest" in phases
+    assert "auction_phase[province_draw, auction], market, offering, harvest" in phases
+    assert row("adjustment_must_move")[:2] == ["adjustment_must_move", "(A-ADJUST)"]
+    components = lines[lines.index("[components]"):lines.index("[pipeline]")]
+    assert not any(line.strip().startswith("stones ") for line in components)  # the same in both: not shown
+
+
+def test_diff_json_has_the_same_content(capsys):
+    code, out, _ = run_cli(capsys, "diff", "classic2003", "supermeeple2016", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["a"]["id"] == "classic2003" and doc["b"]["id"] == "supermeeple2016"
+    groups = doc["groups"]
+    assert {"key": "farmers", "a": 45, "b": 48} in groups["components"]
+    assert {"key": "architect", "a": "builder", "b": "Architect"} in groups["terminology"]
+    order = next(r for r in groups["pipeline"] if r["key"] == "phases.order")
+    assert order["a"] == ["province_draw", "auction", "market", "offering", "harvest"]
+    assert order["b"][0] == {"group": "auction_phase", "steps": ["province_draw", "auction"]}
+    scoring = {r["key"]: r for r in groups["scoring"]}
+    assert scoring["scoring.complete_sets"]["b"] is None
+    assert scoring["scoring.fewest_pyramids"]["b"]["rule"] == "fewest_pyramids"
+    rulings = {r["key"]: r for r in groups["rulings"]}
+    assert rulings["adjustment_must_move"] == {"key": "adjustment_must_move", "a": True, "b": False, "spec": "A-ADJUST"}
+    # every row differs
+    assert all(r["a"] != r["b"] for rows in groups.values() for r in rows)
+
+
+def test_diff_of_a_variant_with_itself_and_set(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "diff", "classic2003", str(variants_dir() / "classic2003.toml"))
+    assert code == 0 and out.splitlines()[-1] == "no differences in the effective rules"
+    code, out, _ = run_cli(capsys, "diff", "classic2003", "classic2003", "--json",
+                           "--set", "params.auction.protection_skip=3", "--set", "rulings.nile_compare=side_total")
+    groups = json.loads(out)["groups"]
+    assert groups["params"] == [{"key": "phases.auction.protection_skip", "a": 2, "b": 3}]
+    assert groups["rulings"] == [{"key": "nile_compare", "a": "province", "b": "side_total", "spec": "A-NILE"}]
+
+
+def test_diff_of_an_unknown_variant_is_one_line(capsys):
+    code, _, err = run_cli(capsys, "diff", "classic2003", "nosuch")
+    assert code == 2 and err.startswith("error: unknown variant 'nosuch'") and err.count("\n") == 1
+
+
+# -- --set -------------------------------------------------------------------------------
+
+
+def test_set_changes_the_variant_and_is_checked_like_a_file():
+    v = load_variant("classic2003", ["components.starting_gold=25", "rulings.bribery_scope=one_rebid",
+                                     "edition.rounds_per_kingdom=4", "edition.players=[3]", "phases.auction.params.protection_skip=3",
+                                     'terms."architect"="Baumeister"', "components.deck = { architect = 9 }",
+                                     "scoring.nile_sides.name=Nile"])
+    assert v.components.starting_gold == 25 and v.rulings.bribery_scope == "one_rebid"
+    assert v.edition.rounds_per_kingdom == 4 and v.terms["architect"] == "Baumeister"
+    assert next(s for s in v.phases if s.id == "auction").params.protection_skip == 3
+    assert v.components.deck["architect"] == 9 and v.components.deck["bribery"] == 2  # a table merges
+    assert next(s for s in v.scoring if s.id == "nile_sides").name == "Nile"
+    g = load_variant("supermeeple2016", ["phases.auction.params.protection_skip=4", "phases.auction_phase.name=Bids"])
+    auction = next(s for s in g.phases if s.id == "auction")
+    assert auction.params.protection_skip == 4 and auction.heading == "Bids"
+
+
+@pytest.mark.parametrize("setting, expected", [
+    ("rulings.bribery_scop=whole_phase", "--set rulings.bribery_scop=whole_phase: unknown ruling (did you mean "
+                                         "'bribery_scope'? "),
+    ("components.startng_gold=25", "--set components.startng_gold=25: unknown key (did you mean 'starting_gold'? "),
+    ("components.starting_gold=-1", "--set components.starting_gold=-1: -1 is too small (expected at least 0)"),
+    ("components.starting_gold=lots", '--set components.starting_gold=lots: wrong type: got "lots", a string '
+                                      "(expected an integer >= 0)"),
+    ("phases.auctoin.params.protection_skip=3", "--set phases.auctoin.params.protection_skip=3: no entry 'auctoin' "
+                                                "in [[phases]] (did you mean 'auction'? "),
+    ("phases.auction.params.protection_skipp=3", "--set phases.auction.params.protection_skipp=3: unknown parameter "
+                                                 "(did you mean 'protection_skip'? "),
+    ("phases.auction.params.bid_spaces=[0, \"x\"]", "phases.auction.params.bid_spaces[1]: wrong type"),
+    ("params.auctoin.protection_skip=3", "unknown rule module 'auctoin' (did you mean 'auction'? "),
+    ("phases.auction=3", "expected phases.<entry id>.<key>"),
+    ("components.starting_gold.x=1", "components.starting_gold is not a table"),
+    ("extends=supermeeple2016", "--set cannot change `extends`"),
+    ("edition.board=/etc/passwd", "--set edition.board=/etc/passwd: '/etc/passwd' is not a .toml board file"),
+    ("edition.board=nosuch.toml", "--set edition.board=nosuch.toml: board file 'nosuch.toml' not found"),
+    ("starting_gold", "--set starting_gold: not KEY=VALUE (expected KEY=VALUE"),
+    ("components.starting_gold=", "no value after '='"),
+    ("a b=1", "'a b' is not a TOML key"),
+    ('edition.name="unclosed', "is not a TOML value"),
+    ("edition.name=1\nx = 2", "is more than one value (expected a single TOML value)"),
+    ("edition.name=[" + "[" * 100 + "]" * 101, "nests too deep"),
+])
+def test_set_errors_name_the_argument(capsys, setting, expected):
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", [setting, "components.farmers=50"])
+    assert any(expected in line for line in info.value.problems), info.value.problems
+    code, out, err = run_cli(capsys, "show", "classic2003", "--set", setting)
+    assert code == 2 and expected in err and "Traceback" not in err and out == ""
+
+
+def test_set_reports_every_bad_argument_and_file_problems_together(tmp_path):
+    bad = write(tmp_path / "bad.toml", 'extends = "classic2003"\n[edition]\nid = "b"\n[components]\nstones = "many"\n')
+    with pytest.raises(VariantError) as info:
+        load_variant(bad, ["rulings.nile_compare=everywhere", "components.farmers=lots"])
+    assert info.value.problems == [
+        '--set rulings.nile_compare=everywhere: "everywhere" is not allowed (expected one of: "province", "side_total")',
+        '--set components.farmers=lots: wrong type: got "lots", a string (expected an integer >= 0)',
+        f'{bad}:5: components.stones: wrong type: got "many", a string (expected an integer >= 0)',
+    ]
+
+
+def test_set_of_a_ruling_of_an_unused_module_is_an_error():
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", ["rulings.draft_five_players=true"])
+    (line,) = info.value.problems
+    assert line.startswith("--set rulings.draft_five_players=true: ruling of rule module 'province_draft', which this "
+                           "variant does not use") or line.startswith("--set rulings.draft_five_players=true: unknown ruling")
+
+
+POSITION = REPO / "tests" / "positions" / "e06_final_scoring.toml"
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--quiet", "--seed", "1"],
+    ["check", "classic2003", "--games", "1", "--players", "3", "--agents", "random"],
+    ["bench", "--games", "1", "--agents", "random"],
+    ["board"],
+    ["score", str(POSITION), "--variant", "classic2003"],
+    ["show", "classic2003"],
+    ["diff", "classic2003", "classic2003"],
+    ["validate", "classic2003"],
+])
+def test_every_command_taking_a_variant_takes_set(capsys, argv):
+    code, out, err = run_cli(capsys, *argv, "--set", "components.starting_gold=25")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, *argv, "--set", "rulings.bribery_scop=whole_phase")
+    assert code == (1 if argv[0] == "validate" else 2)
+    assert "--set rulings.bribery_scop=whole_phase: unknown ruling (did you mean 'bribery_scope'?" in out + err
+    assert "Traceback" not in out + err
+
+
+def test_run_with_set_plays_the_changed_rules_and_its_log_replays(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "run", "--seed", "3", "--json", "--set", "components.starting_gold=200")
+    rich = json.loads(out)
+    code, out, _ = run_cli(capsys, "run", "--seed", "3", "--json")
+    assert sum(p["gold"] for p in rich["players"]) > sum(p["gold"] for p in json.loads(out)["players"])
+    log = tmp_path / "g.jsonl"
+    code, _, err = run_cli(capsys, "run", "--seed", "3", "--quiet", "--log", str(log),
+                           "--set", "components.starting_gold=200", "--set", "rulings.nile_compare=side_total")
+    assert code == 0, err
+    assert Path(f"{log}.variant.toml").is_file()
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 0 and "replay OK" in out, err
