@@ -18,6 +18,8 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
 - `score_items()`: the scoring item keys it scores and their labels, in table order;
 - `max_offering_level()`: the highest offering level it can set, if it sets one;
+- `player_counts(counts)`: the player counts it allows among the edition's (all of them,
+  unless overridden);
 - `initial_state(game)` / `view_state(data, player)` / `hidden_variants(data, player, rng)`:
   its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
   player may see of it, and other values of what that player may not see;
@@ -138,6 +140,10 @@ class Rule:
     def max_offering_level(self) -> int | None:
         """The highest offering level this module can set (None: it sets none)."""
         return None
+
+    def player_counts(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The player counts this module allows among the edition's `counts`."""
+        return counts
 
     # -- its own state --------------------------------------------------------------------
     def initial_state(self, game) -> dict | None:

@@ -31,10 +31,11 @@ SPEC_IDS = ("R-GAME-01", "R-GAME-03", "R-GAME-04", "R-GAME-05")
 
 
 def check_players(variant: Variant, n_players: int) -> None:
-    allowed = variant.edition.players
+    allowed = variant.players
     if n_players not in allowed:
         raise AmunreError(
             f"{variant.id} is played by {', '.join(map(str, allowed))} players, not {n_players}"
+            + variant.modules.players_note(n_players)
         )
 
 

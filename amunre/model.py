@@ -128,6 +128,11 @@ class Variant:
             Modules(self)  # sets itself here as soon as its terms are known (labels use them)
         return self._modules
 
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The player counts it is played by: the edition's, as its rule modules allow."""
+        return self.modules.players
+
     def card_id(self, kind: str) -> int:
         """The integer id of a card kind in this variant."""
         return self.cards.index(kind)

@@ -59,8 +59,22 @@ class Modules:
         levels = [m.max_offering_level() for m in self.all]
         #: the highest offering level any module can set; None when none sets one
         self.max_offering_level = max((level for level in levels if level is not None), default=None)
+        counts = tuple(variant.edition.players)
+        #: player count -> the id of the rule module that rules it out
+        self.players_ruled_out: dict[int, str] = {}
+        for module in self.all:
+            allowed = module.player_counts(counts)
+            self.players_ruled_out.update((n, module.id) for n in counts if n not in allowed)
+            counts = allowed
+        #: the player counts the variant is played by: the edition's, as its modules allow
+        self.players: tuple[int, ...] = counts
         # the modules that keep data of their own (they override `initial_state`)
         self.stateful = tuple(m for m in self.all if type(m).initial_state is not Rule.initial_state)
+
+    def players_note(self, n: int) -> str:
+        """Why `n` players cannot play the variant, if a rule module rules it out ("" otherwise)."""
+        rule = self.players_ruled_out.get(n)
+        return f" (rule module {rule!r} does not allow {n} players: see its rulings in docs/rulings.md)" if rule else ""
 
     def rule(self, key: str):
         """The module of the entry with this id (or, failing that, the first using this rule id)."""

@@ -36,8 +36,8 @@ CORE = sorted(
 #: name: the `pyramids` scoring rule, the `provinces` and `start_player` events.
 CORE_WORDS = (set(GameState.__slots__) | set(PlayerState.__slots__) | set(ProvinceState.__slots__)
               | {f.name for f in attrs.fields(Components)})
-#: SPEC ids the editions issue (#7) adds: the expert draft.
-PLANNED = {"R-DRAFT-01", "R-DRAFT-02", "A-EXPERTPLAYERS"}
+#: SPEC ids no module implements yet (none: keep it empty unless the spec grows).
+PLANNED: set[str] = set()
 
 
 def rule_words() -> dict[str, str]:

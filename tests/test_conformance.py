@@ -52,7 +52,7 @@ def test_variant_conforms(path):
     variant = load(path)
     report = check_variant(path, seeds=range(RANDOM_GAMES), agents=("random",))
     report_greedy = check_variant(path, seeds=range(100, 100 + GREEDY_GAMES), agents=("greedy",))
-    counts = list(variant.edition.players)
+    counts = list(variant.players)
     assert sorted(report.by_players) == counts == sorted(report_greedy.by_players)
     assert report.games == RANDOM_GAMES * len(counts)
     assert report_greedy.games == GREEDY_GAMES * len(counts)
@@ -76,7 +76,7 @@ def machine_for(path):
 
         checker: GameChecker | None = None
 
-        @initialize(players=st.sampled_from(variant.edition.players), seed=st.integers(0, 2**32 - 1))
+        @initialize(players=st.sampled_from(variant.players), seed=st.integers(0, 2**32 - 1))
         def start(self, players, seed):
             self.checker = GameChecker(variant, players, seed, agent="hypothesis",
                                        illegal_every=3, roundtrip_every=20)

@@ -123,7 +123,7 @@ def test_an_insert_that_breaks_the_round_order_is_reported(tmp_path):
     path = write(tmp_path, '[[phases]]\nid = "auction2"\nrule = "auction"\nbefore = "province_draw"\n')
     found = problems_of(path)
     assert f"{path}:7: phases[0].rule: 'auction' needs 'provinces' from an earlier phase of the round " \
-           "(expected one of province_draw before it)" in found
+           "(expected one of province_draft, province_draw before it)" in found
 
 
 # -- groups: one heading over several steps ------------------------------------------------

@@ -307,7 +307,7 @@ def test_r_auc_06_bribery_lets_an_outbid_player_bid_higher_on_the_same_card():
 
 
 def _random_auction(data, variant, golds, cards):
-    n = data.draw(st.sampled_from(variant.edition.players))
+    n = data.draw(st.sampled_from(variant.players))
     players = seats(n)
     left = {kind: variant.components.deck.get(kind, 0) for kind in ("protection", "bribery")}
     for i in range(n):

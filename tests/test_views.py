@@ -28,7 +28,7 @@ VARIANTS = variant_files()
 @given(seed=st.integers(0, 2**32), agent=st.sampled_from(["random", "greedy"]), data=st.data())
 def test_views_do_not_depend_on_what_a_player_may_not_know(path, seed, agent, data):
     variant = load_variant(path)
-    players = data.draw(st.sampled_from(variant.edition.players))
+    players = data.draw(st.sampled_from(variant.players))
     checker = play_checked(variant, players, seed, agent, illegal_every=0, roundtrip_every=0,
                            counterfactual=False, views_every=4)
     assert checker.view_checks > 0  # the invariant really compared views in this game

@@ -71,6 +71,10 @@ class GreedyAgent:
                 best, best_score = option, score
         return best
 
+    def _pick_province(self, view, p, options):
+        # put the province it values most up for auction now, while the most rounds are left
+        return max(options, key=lambda pid: self._province_value(view, pid))
+
     # -- market -------------------------------------------------------------------------
     def _buy_cards(self, view, p, options):
         return min(options[-1], 1 if view.me.gold >= 12 else 0)

@@ -95,7 +95,7 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
     board = variant.board
     players = player_entries(data)
     names = player_names(data)
-    allowed = variant.edition.players
+    allowed = variant.players
     if isinstance(data.get("players"), list) and len(players) not in allowed:
         add(("players",), f"{len(players)} players, but {variant.id} is played by {', '.join(map(str, allowed))}")
     seen_names: dict[str, int] = {}

@@ -2,5 +2,5 @@
 
 from amunre.rules import (  # noqa: F401
     auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, offering,
-    province_draw, pyramids, temples,
+    province_draft, province_draw, pyramids, temples,
 )

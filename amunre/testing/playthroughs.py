@@ -18,7 +18,7 @@ def playthrough(path_or_id, players: int | None = None, seed: int = PLAYTHROUGH_
     import tomli_w
 
     variant = load(path_or_id)
-    allowed = variant.edition.players
+    allowed = variant.players
     n = players if players is not None else (4 if 4 in allowed else allowed[0])
     checker = play_checked(variant, n, seed, "greedy", illegal_every=0, roundtrip_every=0, counterfactual=False)
     out = [

@@ -110,10 +110,10 @@ def check_variant(path_or_id, seeds: Iterable[int] = range(5), agents: Iterable[
     started = time.perf_counter()
     variant = load(path_or_id)
     seeds = list(seeds)
-    counts = list(variant.edition.players) if players is None else list(players)
+    counts = list(variant.players) if players is None else list(players)
     for n in counts:
-        if n not in variant.edition.players:
-            raise AmunreError(f"{variant.id} is played by {list(variant.edition.players)} players, not {n}")
+        if n not in variant.players:
+            raise AmunreError(f"{variant.id} is played by {list(variant.players)} players, not {n}")
     report = CheckReport(variant)
     for n in counts:
         for a, agent in enumerate(agents):

@@ -1,0 +1,147 @@
+"""Rule `province_draft` (R-DRAFT-01/02, the 2016 expert rule): secret hands of provinces
+instead of a province deck drawn each round.
+
+At the start of the game each player is dealt, face down, one province card per round of a
+kingdom (3); the cards left over leave the game unseen. Each round every player picks one
+card of his hand in secret; the picks are revealed together and are the round's provinces,
+each with its immediate bonus (placed in turn order from the start player). The last pick
+of a kingdom is forced. At the New Kingdom the cards played in the Old Kingdom are shuffled
+and dealt out again, the same number each.
+
+The hands are this module's own state: a player's view shows his own hand, the sizes of
+the others' hands, the cards revealed so far and the cards this kingdom is dealt from
+(every province in the Old Kingdom, the Old Kingdom's revealed cards in the New). The
+overview recommends the rule for 3 or 4 players: 5 only with A-EXPERTPLAYERS.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from amunre.contract import Decision, Event, Rule, province_option, ruling
+from amunre.decisions import decide
+from amunre.registry import register
+from amunre.rules.province_draw import place_immediate_bonus
+
+#: The most players the overview recommends the secret hands for.
+RECOMMENDED_MAX_PLAYERS = 4
+
+
+@attrs.frozen
+class Rulings:
+    draft_five_players: bool = ruling(
+        "A-EXPERTPLAYERS", "The secret province hands may also be played by 5 players (every province is then "
+        "in play, and only the timing is secret); by default 3 or 4, as the 2016 overview recommends.", False)
+
+
+def _picks_line(e, w) -> str:
+    picks = ", ".join(f"{w.who(p)} {w.province(pid)}" for p, pid in e["picks"])
+    return f"The secret picks are revealed: {picks}."
+
+
+def _deal_line(e, w) -> str:
+    return f"Each player is dealt {e['each']} province cards in secret."
+
+
+@register
+class ProvinceDraft(Rule):
+    id = "province_draft"
+    kind = "phase"
+    summary = "Each player picks a province from his secret hand; the picks are revealed together."
+    spec_ids = ("R-DRAFT-01", "R-DRAFT-02", "A-EXPERTPLAYERS")
+    Rulings = Rulings
+    decisions = {
+        "pick_province": Decision(
+            options="a province card of his secret hand (asked in secret, revealed with the others' picks; "
+                    "the last card of a kingdom is not asked)",
+            json="an integer province id",
+            describe=province_option,
+        ),
+    }
+    events = {
+        "province_hands": Event("Province cards are dealt in secret, the same number to each player.", _deal_line),
+        "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order.",
+                       _picks_line),
+    }
+    provides = ("provinces",)
+    once = True
+
+    def player_counts(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        if self.rulings.draft_five_players:
+            return counts
+        return tuple(n for n in counts if n <= RECOMMENDED_MAX_PLAYERS)
+
+    def check(self, variant) -> list[str]:
+        rounds = variant.edition.rounds_per_kingdom
+        counts = self.player_counts(tuple(variant.edition.players))
+        if not counts:
+            return [f"the secret province hands allow at most {RECOMMENDED_MAX_PLAYERS} players unless "
+                    "rulings.draft_five_players is true, and the edition allows none of "
+                    f"{', '.join(map(str, variant.edition.players))}"]
+        need = rounds * max(counts)
+        if need > len(variant.board):
+            return [f"{max(counts)} players holding {rounds} province cards each need {need} provinces but the "
+                    f"board has {len(variant.board)} (lower the player counts or the rounds)"]
+        return []
+
+    # -- its own state: the hands ----------------------------------------------------------
+    def initial_state(self, game) -> dict:
+        return {"hands": [[] for _ in range(game.state.n_players)], "used": [], "dealt_from": []}
+
+    def view_state(self, data: dict, player: int) -> dict:
+        return {"hand": sorted(data["hands"][player]), "hand_sizes": [len(h) for h in data["hands"]],
+                "used": sorted(data["used"]), "dealt_from": list(data["dealt_from"])}
+
+    def hidden_variants(self, data: dict, player: int, rng) -> dict:
+        # the others' hands come from the cards of this kingdom nobody has shown and he does not hold
+        seen = set(data["hands"][player]) | set(data["used"])
+        unseen = [pid for pid in data["dealt_from"] if pid not in seen]
+        rng.shuffle(unseen)
+        hands = []
+        for p, hand in enumerate(data["hands"]):
+            if p == player:
+                hands.append(list(hand))
+            else:
+                hands.append(unseen[:len(hand)])
+                unseen = unseen[len(hand):]
+        return {"hands": hands, "used": list(data["used"]), "dealt_from": list(data["dealt_from"])}
+
+    def start_kingdom(self, game) -> None:
+        state = game.state
+        mine = state.rules[self.key]
+        each = game.variant.edition.rounds_per_kingdom
+        if state.kingdom == 0:
+            cards = list(range(len(game.variant.board)))  # the leftovers go out unseen
+        else:
+            cards = sorted(mine["used"])  # every card dealt was played, and shown
+        mine["dealt_from"] = list(cards)
+        state.rng.shuffle(cards)
+        order = state.turn_order()
+        hands = [[] for _ in range(state.n_players)]
+        for i, p in enumerate(order):
+            hands[p] = cards[i * each:(i + 1) * each]
+        mine["hands"] = hands
+        mine["used"] = []
+
+    def run(self, game):
+        state = game.state
+        mine = state.rules[self.key]
+        order = state.turn_order()
+        if state.round == 0 and game.listening:  # told under the kingdom's first heading
+            game.emit("province_hands", each=len(mine["hands"][order[0]]))
+        picks = {}
+        for p in order:
+            picks[p] = yield from decide(p, "pick_province", sorted(mine["hands"][p]), simultaneous=True)
+        game.reveal()
+        board = game.variant.board.provinces
+        drawn = []
+        for p in order:
+            pid = picks[p]
+            mine["hands"][p].remove(pid)
+            drawn.append(pid)
+        mine["used"].extend(drawn)
+        state.on_auction = drawn
+        for pid in drawn:
+            place_immediate_bonus(game, pid, board[pid])
+        if game.listening:
+            game.emit("picks", picks=[[p, picks[p]] for p in order])
