@@ -12,7 +12,7 @@ from pathlib import Path
 
 from amunre.board import PROVINCE_FIELDS, RANGES, Board, Province
 from amunre.resources import variants_dir
-from amunre.loader.files import read_toml
+from amunre.loader.files import is_file, read_toml
 from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, report_at
 from amunre.loader.shape import schema_problems, structure
 
@@ -73,6 +73,6 @@ def read_board(path: Path, problems: Problems) -> Board | None:
 def board_file(name: str, defined_in: Path) -> Path | None:
     """The board file `name`: next to the file that names it, else a shipped one."""
     for candidate in (defined_in.parent / name, variants_dir() / name):
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     return None

@@ -24,6 +24,22 @@ from amunre.loader.problems import Problems
 MAX_DEPTH = 64
 
 
+def is_file(path: Path) -> bool:
+    """Whether `path` is a regular file; False, not an exception, for a name the system
+    refuses (too long, a NUL byte in it)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def _shipped_tomls(root: Path) -> list[Path]:
     """Every .toml file under `root`, its subfolders included: the top level first, then
     each subfolder (`house/`, ...) in name order."""
@@ -78,7 +94,7 @@ def shipped_file(variant_id: str) -> Path | None:
     root = variants_dir()
     # fast path: a file named after its id
     for candidate in (root / f"{variant_id}.toml", root / "house" / f"{variant_id}.toml"):
-        if candidate.is_file() and _edition_id(candidate) == variant_id:
+        if is_file(candidate) and _edition_id(candidate) == variant_id:
             return candidate
     return available_variants().get(variant_id)
 
@@ -93,12 +109,12 @@ def resolve_path(id_or_path: str | Path) -> Path:
     available ids otherwise."""
     text = str(id_or_path)
     path = Path(text)
-    if isinstance(id_or_path, Path) or path.suffix == ".toml" or path.exists():
-        if path.is_dir():
+    if isinstance(id_or_path, Path) or path.suffix == ".toml" or _exists(path):
+        if _exists(path) and path.is_dir():
             raise UnknownVariantError(f"{text!r} is a directory (expected a variant .toml file or a shipped id)")
-        if not path.is_file():
+        if not is_file(path):
             shipped = ", ".join(sorted(available_variants()))
-            what = "does not exist" if not path.exists() else "is not a regular file"
+            what = "does not exist" if not _exists(path) else "is not a regular file"
             raise UnknownVariantError(
                 f"variant file {text!r} {what} (shipped variants: {shipped})"
             )
@@ -135,6 +151,12 @@ def read_toml(path: Path, label: str, problems: Problems, what: str = "variant")
         raise problems.error() from None
     except RecursionError:
         _too_deep(text, label, problems)
+    except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        digits = re.search(r"[0-9_]{500,}", text)
+        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
+        problems.add(label, line, (), f"a number too long to read at line {line} ({exc})",
+                     "expected a number of at most a few hundred digits")
+        raise problems.error() from None
     if _depth(data) > MAX_DEPTH:
         _too_deep(text, label, problems)
     return data, key_lines(text)

@@ -18,7 +18,7 @@ import attrs
 
 from amunre.registry import all_rules
 from amunre.loader.edits import merge_pipelines, strip_sources
-from amunre.loader.files import available_variants, read_toml, shipped_file
+from amunre.loader.files import available_variants, is_file, read_toml, shipped_file
 from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import Origins, Problems, did_you_mean, got, one_of
 
@@ -93,7 +93,7 @@ def _find_parent(value: str, child: Path) -> Path | None:
     make the loader read arbitrary files."""
     if value.endswith(".toml"):
         relative = child.parent / value
-        return relative if relative.is_file() else None
+        return relative if is_file(relative) else None
     if "/" in value or "\\" in value or value.startswith("."):
         return None
     return shipped_file(value)
