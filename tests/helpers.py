@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 from functools import cache
+from pathlib import Path
 
 import attrs
 
@@ -24,6 +25,56 @@ COLOURS = ("red", "black", "blue", "white", "green")
 def classic():
     """The classic2003 variant, loaded once."""
     return load_variant("classic2003")
+
+
+@cache
+def edition2016():
+    """The supermeeple2016 variant, loaded once."""
+    return load_variant("supermeeple2016")
+
+
+def named_seats(names, **common) -> list[dict]:
+    """Player entries named as in a rulebook example (in seat order), each with the same fields."""
+    return [{"name": name, "theft": 0, "gold": 0, **_copy(common)} for name in names]
+
+
+def variant_label(path) -> str:
+    """A short, readable test id for a variant file: `classic2003`, `house/longer_game`."""
+    from amunre.resources import variants_dir
+
+    path = Path(path)
+    try:
+        return path.relative_to(variants_dir()).with_suffix("").as_posix()
+    except ValueError:
+        return path.stem
+
+
+def variant_files_using(*rules: str) -> list:
+    """Every shipped variant file (editions and house rules, found by globbing variants/)
+    whose pipeline (round phases, kingdom scoring, final scoring) uses all of `rules`,
+    as pytest params with readable ids. A variant file that does not load is kept, so that
+    the test using it fails instead of silently skipping it."""
+    import pytest
+
+    from amunre.loader import variant_files
+
+    params = []
+    for path in variant_files():
+        try:
+            variant = load_variant(path)
+        except Exception:  # noqa: BLE001 - reported by the test that loads it
+            params.append(pytest.param(path, id=variant_label(path)))
+            continue
+        used = {s.rule for s in variant.phases + variant.scoring + variant.final_scoring}
+        if set(rules) <= used:
+            params.append(pytest.param(path, id=variant_label(path)))
+    return params
+
+
+@cache
+def variant_at(path):
+    """The variant of a file, loaded once per file."""
+    return load_variant(path)
 
 
 def with_rulings(variant=None, **changes):
