@@ -78,6 +78,16 @@ def province_option(option, words) -> str:
 
 
 @attrs.frozen
+class CheckProblem:
+    """A problem `Rule.check` finds that comes from keys of the variant file outside the
+    module's own entry (e.g. `edition.players`): it is reported at the one of those `keys`
+    (dotted paths) that the file being loaded sets, else at the first."""
+
+    message: str
+    keys: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class Event:
     """An event a rule emits: what it reports, and `narrate(event, words)` -> a line or None."""
 
@@ -129,8 +139,9 @@ class Rule:
     def setup(self) -> None:
         """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""
 
-    def check(self, variant) -> list[str]:
-        """Semantic problems this module finds with the variant (messages, no location)."""
+    def check(self, variant) -> list:
+        """Semantic problems this module finds with the variant: messages (reported at its
+        pipeline entry, or at the parameter a message starts with) or `CheckProblem`s."""
         return []
 
     def score_items(self) -> list[ScoringItem]:

@@ -3,7 +3,7 @@ behaviour as described. Flipped with `attrs.evolve` on the loaded variant (helpe
 """
 
 import pytest
-from helpers import BLACK, BLUE, RED, Ask, card, classic, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
+from helpers import BLACK, BLUE, RED, Ask, card, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
 
 from amunre.engine import Game
 from amunre.loader import load_variant

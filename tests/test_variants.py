@@ -227,12 +227,12 @@ players = [3, 4, 5, 6]
 bid_spaces = [1, 3, 6]
 """)
     problems = problems_of(child)
-    first_phase = key_lines(CLASSIC.read_text(encoding="utf-8"))[("phases", 0)]
+    # the province count comes from the house rule's own `players` line, not its parent's entry
     assert problems == [
+        f"{child}:4: edition.players: 6 players over 3 rounds need 18 provinces but the board "
+        "has 15 (lower the player counts or the rounds) (checked by rule module 'province_draw')",
         f"{child}:7: params.auction.bid_spaces: bid_spaces must start at 0 and strictly increase "
         "(checked by rule module 'auction')",
-        f"{CLASSIC}:{first_phase}: phases[0].params: 6 players over 3 rounds need 18 provinces but the board "
-        "has 15 (lower the player counts or the rounds) (checked by rule module 'province_draw')",
     ]
 
 

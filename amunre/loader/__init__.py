@@ -117,7 +117,7 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
         source=str(path),
         resolved=data,
     )
-    check_rules(variant, report)
+    check_rules(variant, report, lambda key: (origins.find(key) or (None,))[0] == label)
     if problems:
         raise problems.error()
     return variant

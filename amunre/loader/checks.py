@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from amunre.contract import ROUND_MUST_PROVIDE
+from amunre.contract import ROUND_MUST_PROVIDE, CheckProblem
 from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import field_names
@@ -126,8 +126,10 @@ def _check_pipeline(entries, rules, report) -> None:
                    f"expected a phase such as {', '.join(makers)}")
 
 
-def check_rules(variant: Variant, report) -> None:
-    """Every pipeline entry's own `check(variant)`, each message at the parameter it names."""
+def check_rules(variant: Variant, report, set_here=lambda path: False) -> None:
+    """Every pipeline entry's own `check(variant)`, each message at the parameter it names,
+    or, for a `CheckProblem`, at the key it comes from (`set_here(path)`: whether the file
+    being loaded sets that key, so a house rule's own line is named before its parent's)."""
     rules = all_rules()
     for pipeline in PIPELINES:
         paths = [at for at, _, _ in flat_entries(variant.resolved.get(pipeline), (pipeline,))]
@@ -139,6 +141,12 @@ def check_rules(variant: Variant, report) -> None:
                 found = [f"the module's check failed with {type(exc).__name__}: {exc}"]
             names = set(field_names(type(spec.params)))
             for message in found or ():
+                if isinstance(message, CheckProblem) and message.keys:
+                    keys = [tuple(key.split(".")) for key in message.keys]
+                    where = next((key for key in keys if set_here(key)), keys[0])
+                    report(where, message.message, f"checked by rule module {spec.rule!r}")
+                    continue
+                message = getattr(message, "message", message)
                 # a message that starts with a parameter's name is about that parameter
                 first = re.match(r"\w+", message)
                 where = at + ("params",) + ((first.group(),) if first and first.group() in names else ())

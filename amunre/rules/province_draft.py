@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, province_option, ruling
+from amunre.contract import CheckProblem, Decision, Event, Rule, province_option, ruling
 from amunre.decisions import decide
 from amunre.registry import register
 from amunre.rules.province_draw import place_immediate_bonus
@@ -71,17 +71,20 @@ class ProvinceDraft(Rule):
             return counts
         return tuple(n for n in counts if n <= RECOMMENDED_MAX_PLAYERS)
 
-    def check(self, variant) -> list[str]:
+    def check(self, variant) -> list:
         rounds = variant.edition.rounds_per_kingdom
         counts = self.player_counts(tuple(variant.edition.players))
         if not counts:
-            return [f"the secret province hands allow at most {RECOMMENDED_MAX_PLAYERS} players unless "
-                    "rulings.draft_five_players is true, and the edition allows none of "
-                    f"{', '.join(map(str, variant.edition.players))}"]
+            return [CheckProblem(
+                f"the secret province hands allow at most {RECOMMENDED_MAX_PLAYERS} players unless "
+                "rulings.draft_five_players is true, and the edition allows none of "
+                f"{', '.join(map(str, variant.edition.players))}", ("edition.players",))]
         need = rounds * max(counts)
         if need > len(variant.board):
-            return [f"{max(counts)} players holding {rounds} province cards each need {need} provinces but the "
-                    f"board has {len(variant.board)} (lower the player counts or the rounds)"]
+            return [CheckProblem(
+                f"{max(counts)} players holding {rounds} province cards each need {need} provinces but the "
+                f"board has {len(variant.board)} (lower the player counts or the rounds)",
+                ("edition.players", "edition.rounds_per_kingdom"))]
         return []
 
     # -- its own state: the hands ----------------------------------------------------------

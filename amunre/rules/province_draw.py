@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Event, Rule
+from amunre.contract import CheckProblem, Event, Rule
 from amunre.mechanics import draw_card
 from amunre.model import doc
 from amunre.registry import register
@@ -42,19 +42,18 @@ class ProvinceDraw(Rule):
     provides = ("provinces",)
     once = True
 
-    def check(self, variant) -> list[str]:
-        need = variant.edition.rounds_per_kingdom * max(variant.edition.players)
-        have = len(variant.board)
-        if self.params.provinces_per_player:
-            per = self.params.provinces_per_player
-            if per < variant.edition.rounds_per_kingdom:
-                return [f"provinces_per_player is {per} but each kingdom has {variant.edition.rounds_per_kingdom} rounds"]
-            need = per * max(variant.edition.players)
-        if need > have:
-            return [
-                f"{max(variant.edition.players)} players over {variant.edition.rounds_per_kingdom} rounds need "
-                f"{need} provinces but the board has {have} (lower the player counts or the rounds)"
-            ]
+    def check(self, variant) -> list:
+        rounds = variant.edition.rounds_per_kingdom
+        most = max(variant.edition.players)
+        per = self.params.provinces_per_player
+        if per and per < rounds:
+            return [f"provinces_per_player is {per} but each kingdom has {rounds} rounds"]
+        need = (per or rounds) * most
+        if need > len(variant.board):
+            return [CheckProblem(
+                f"{most} players over {rounds} rounds need {need} provinces but the board has "
+                f"{len(variant.board)} (lower the player counts or the rounds)",
+                ("edition.players", "edition.rounds_per_kingdom"))]
         return []
 
     # -- its own state: the province deck ----------------------------------------------------

@@ -1,0 +1,120 @@
+"""The house rules shipped under variants/house/: each extends an edition in a few lines and
+changes something real, shown here by its effect in play. (The conformance suite, the views
+invariant and the golden playthroughs cover them with every other variant file.)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+import tomllib
+from helpers import game_of, run, seats
+
+from amunre.agents import make_agents
+from amunre.engine import Game, play_game
+from amunre.errors import VariantError
+from amunre.loader import load_variant, variant_files
+
+HOUSE = Path(__file__).resolve().parent.parent / "variants" / "house"
+
+
+@cache
+def house(name: str):
+    return load_variant(HOUSE / f"{name}.toml")
+
+
+def test_every_house_rule_is_a_short_extends_file_that_changes_the_rules():
+    files = [f for f in variant_files() if f.parent.name == "house"]
+    assert len(files) >= 6
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        assert len(lines) <= 20, f"{path.name}: {len(lines)} lines of TOML"
+        variant = load_variant(path)
+        parent = load_variant(tomllib.loads(text)["extends"])
+        same = (variant.rulings == parent.rulings and variant.phases == parent.phases
+                and variant.scoring == parent.scoring and variant.edition.rounds_per_kingdom
+                == parent.edition.rounds_per_kingdom)
+        assert not same, f"{path.name} changes nothing its parent {parent.id} plays"
+
+
+def test_a_templeharvest_house_rule_scores_temples_at_the_harvest():
+    variant = house("temples-every-harvest")
+    assert variant.rulings.temples_score_at_harvest
+    players = seats(3)
+    players[0]["provinces"] = {"Damanhur": {}}
+    game = game_of(players, variant, offering_level=2)
+    run(game, ["harvest"])
+    assert game.state.players[0].score == 2 * 2  # Damanhur's 2 temples at level 2
+
+
+def test_a_offercards_house_rule_lets_cards_into_the_secret_offer():
+    variant = house("cards-as-gold-offering")
+    players = seats(3, gold=2, theft=1)
+    players[0]["hand"] = {"treasury": 2}
+    game = game_of(players, variant, start_player="red")
+    run(game, ["offering"])
+    request = game.pending
+    assert request.kind == "offer" and request.player == 0
+    # 2 gold and 2 cards: up to 4 in the offer, no open sale asked first
+    assert max(o[1] for o in request.options if o[0] == "gold") == 4
+
+
+def test_a_nile_house_rule_compares_side_totals():
+    variant = house("nile-side-totals")
+    assert variant.rulings.nile_compare == "side_total"
+
+
+def test_long_kingdoms_plays_four_rounds_for_three_players_only():
+    variant = house("long-kingdoms")
+    assert variant.edition.rounds_per_kingdom == 4 and variant.players == (3,)
+    game = play_game(variant, make_agents(["greedy"] * 3, 3), 4)
+    assert game.finished and all(len(p.provinces) == 4 for p in game.state.players)
+
+
+def test_long_kingdoms_for_four_players_is_caught_at_the_house_rules_own_line(tmp_path):
+    """4 players x 4 rounds need 16 provinces; the board has 15. The report names the line of
+    the house rule that causes it, not the parent's pipeline entry."""
+    text = (HOUSE / "long-kingdoms.toml").read_text(encoding="utf-8").replace("players = [3]", "players = [3, 4]")
+    bad = tmp_path / "long4.toml"
+    bad.write_text(text, encoding="utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("players"))
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    assert info.value.problems == [
+        f"{bad}:{line}: edition.players: 4 players over 4 rounds need 16 provinces but the board has 15 "
+        "(lower the player counts or the rounds) (checked by rule module 'province_draw')"]
+
+
+def test_monumental_pyramids_inserts_a_second_pyramid_item_by_id():
+    variant = house("monumental-pyramids")
+    ids = [s.id for s in variant.scoring]
+    assert ids[ids.index("pyramids") + 1] == "pyramids_again"
+    game = play_game(variant, make_agents(["greedy"] * 4, 4), 3)
+    for p in game.state.players:
+        for kingdom in ("0", "1"):
+            assert p.breakdown.get(f"{kingdom}:pyramids_again") == p.breakdown.get(f"{kingdom}:pyramids")
+
+
+def test_secret_hands_2003_replaces_the_province_draw_by_id():
+    variant = house("secret-hands-2003")
+    first = variant.phases[0]
+    assert (first.id, first.rule) == ("province_draw", "province_draft")
+    assert [s.rule for s in variant.phases[1:]] == [s.rule for s in load_variant("classic2003").phases[1:]]
+    assert variant.players == (3, 4)
+    game = Game(variant, 3, 1)
+    assert game.pending.kind == "pick_province" and len(game.pending.options) == 3
+
+
+def test_a_house_rule_extends_another_by_relative_path(tmp_path):
+    child = tmp_path / "mine.toml"
+    child.write_text('extends = "../h/long-kingdoms.toml"\n[edition]\nid = "mine"\n[components]\n'
+                     'starting_gold = 25\n', encoding="utf-8")
+    (tmp_path.parent / "h").mkdir(exist_ok=True)
+    (tmp_path.parent / "h" / "long-kingdoms.toml").write_text(
+        (HOUSE / "long-kingdoms.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    variant = load_variant(child)
+    assert variant.components.starting_gold == 25 and variant.edition.rounds_per_kingdom == 4
+    assert variant.players == (3,)
