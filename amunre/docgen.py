@@ -4,8 +4,13 @@
   (`metadata={"doc": ...}`) of `Edition`, `Components`, `Rulings` and `RuleSpec`.
 - `docs/rule-modules.md`: every built-in rule module: id, kind, summary, its module's
   docstring and its `Params` fields with their defaults.
+- `docs/decisions.md`, `docs/rules-index.md`: the decision kinds; each SPEC id's module,
+  variant files and tests.
+- `docs/editions.md`: `amunre diff` of the shipped editions (classic2003 and
+  supermeeple2016, expert2016 and supermeeple2016 when it is shipped).
+- `schemas/variant.schema.json`: the variant file's JSON Schema (`amunre.loader.schema`).
 
-Run `python -m amunre.docgen` to rewrite both files (`--check` only compares and exits 1
+Run `python -m amunre.docgen` to rewrite them (`--check` only compares and exits 1
 when one is out of date). A test compares the committed files with this output.
 """
 
@@ -185,13 +190,21 @@ def variant_format_markdown() -> str:
         "",
         "## `extends`: house rules",
         "",
-        "`extends` names a shipped variant id (`extends = \"classic2003\"`) or a path relative to",
-        "the file (`extends = \"../mine.toml\"`). The file is laid over the one it extends:",
+        "`extends` names a shipped variant id (`extends = \"classic2003\"`) or a path to a `.toml`",
+        "file relative to the file (`extends = \"../mine.toml\"`); nothing else is opened (a variant",
+        "file is data: `extends = \"/etc/passwd\"` is refused). The file is laid over the one it",
+        "extends:",
         "",
-        "- tables merge key by key, so `[rulings]` with one key changes only that ruling;",
-        "- pipeline entries merge by id (next section); other arrays are replaced whole;",
+        "- tables merge key by key, so `[rulings]` with one key changes only that ruling, and",
+        "  `[components.deck]` with one kind changes only that kind;",
+        "- arrays are replaced whole (`players = [3, 4]`, `starting_cards`, a param such as",
+        "  `bid_spaces`), except the pipelines, whose entries merge by id (next section);",
         "- a file that extends another must give its own `[edition] id`;",
-        "- chains are allowed (a house rule may extend a house rule), cycles are an error.",
+        "- chains are allowed (a house rule may extend a house rule); a cycle (`a` extends `b`",
+        "  extends `a`, or a file extending itself) and a parent that cannot be found are errors,",
+        "  reported at the `extends` line.",
+        "",
+        "`amunre show FILE` prints the result: one complete file with every default written out.",
         "",
         "## Pipeline entries by id",
         "",
@@ -248,6 +261,35 @@ def variant_format_markdown() -> str:
         "[params.auction]",
         "protection_skip = 3",
         "```",
+        "",
+        "## `--set KEY=VALUE`: one change on the command line",
+        "",
+        "Every command that takes a variant (`run`, `check`, `bench`, `board`, `score`, `show`,",
+        "`validate`, `diff`) takes `--set KEY=VALUE`, repeatable. The change is laid over the",
+        "merged file (after `extends` and `[params.<rule id>]`) and checked exactly like a key",
+        "written in a file; a problem names the argument:",
+        "",
+        "```",
+        "--set rulings.bribery_scop=whole_phase: unknown ruling (did you mean 'bribery_scope'? ...)",
+        "```",
+        "",
+        "KEY is a dotted key of the resolved file; a pipeline entry is addressed by its id, and",
+        "`params.<rule id>.<param>` sets a parameter of every entry using that rule:",
+        "",
+        "| KEY | sets |",
+        "|---|---|",
+        "| `components.starting_gold=25` | a key (a table value such as `{ architect = 9 }` merges in) |",
+        "| `rulings.bribery_scope=whole_phase` | a ruling |",
+        "| `edition.rounds_per_kingdom=4` | an edition key |",
+        "| `phases.auction.params.protection_skip=3` | a key of the entry with id `auction` (a step of a group too) |",
+        "| `scoring.nile_sides.name=\"Nile\"` | the name of a scoring entry |",
+        "| `params.auction.protection_skip=3` | that parameter of every entry using rule `auction` |",
+        "",
+        "VALUE is a TOML value (`25`, `true`, `\"text\"`, `[1, 2]`, `{ architect = 9 }`); a bare",
+        "word that is not one (`whole_phase`) is taken as a string. `extends` cannot be set.",
+        "Nothing is half-applied: the variant loads with every change or not at all. `amunre run",
+        "--log` and `amunre check` write the changed variant to a file (`LOG.variant.toml`) so that",
+        "a replay plays the same rules.",
         "",
         "## `[edition]`",
         "",
@@ -309,7 +351,10 @@ def variant_format_markdown() -> str:
         "```",
         "",
         "1. Shape, against `schemas/variant.schema.json`: unknown tables and keys, missing keys,",
-        "   wrong types. The schema describes the file after `extends` is applied.",
+        "   wrong types. The schema is generated from the modules (`amunre schema` prints it):",
+        "   it describes each rule module's `params` and every ruling's values and default, and",
+        "   requires the required keys only of a file without `extends`. What lies inside",
+        "   `[rulings]` and `params` the loader checks in layer 2, against the modules in use.",
         "2. Types, field by field: `[edition]`, `[components]`, `[rulings]` and each entry's",
         "   `params` are read into their typed classes; integers must be integers (not `2.5`,",
         "   not `\"2\"`), unknown parameters are named.",
@@ -321,7 +366,20 @@ def variant_format_markdown() -> str:
         "Key paths count array entries from 0: `phases[1].params.bid_spaces` is the second",
         "`[[phases]]` entry. A problem in a key that a file inherits is reported in the file",
         "that wrote it. A TOML syntax error is reported alone, as",
-        "`file:line: TOML syntax error: ...`.",
+        "`file:line: TOML syntax error: ... (at line L, column C)`; so is a file that is not",
+        "UTF-8 text and tables or arrays nested more than 64 deep.",
+        "",
+        "`amunre validate FILE...` runs all three layers on each file and prints `FILE: ok` or",
+        "every problem, exiting 1 when a file is invalid; `--json` gives each problem as data",
+        "(`file`, `line`, `column` for syntax errors, `path`, `message`, `expected`;",
+        "`schemas/validate-report.schema.json`).",
+        "",
+        "## In an editor",
+        "",
+        "A first line `#:schema ../schemas/variant.schema.json` (the path relative to the file)",
+        "lets taplo and the Even Better TOML extension check a variant file as it is typed, with",
+        "completion of keys, rule params and ruling values. It is a TOML comment: the loader",
+        "ignores it. The shipped editions start with it.",
         "",
     ]
     return "\n".join(parts)
@@ -542,8 +600,60 @@ def rules_index_markdown(test_dir: Path | None = None) -> str:
     return "\n".join(parts)
 
 
+# --------------------------------------------------------------------------------------
+# docs/editions.md
+
+#: The editions compared, each (A, B) shown when both are shipped.
+EDITION_PAIRS = (("classic2003", "supermeeple2016"), ("expert2016", "supermeeple2016"))
+
+
+def editions_markdown() -> str:
+    """docs/editions.md: `amunre diff A B` of the shipped editions, as tables."""
+    from amunre.loader import available_variants, load_variant
+    from amunre.loader.compare import compare, key_text, text
+    from amunre.resources import variants_dir
+
+    shipped = available_variants()
+    parts = [
+        "# The editions side by side",
+        "",
+        GENERATED,
+        "",
+        "What differs between the shipped editions, as the engine plays them: the effective rules",
+        "of each variant file (defaults filled in, `extends` applied), only where they differ.",
+        "Each section is `amunre diff A B` (`--json` gives the same as data). Why the editions",
+        "differ, with the rulebooks' words, is in the spec's EDITIONS.md; the rulings are",
+        "explained in [rulings.md](rulings.md).",
+        "",
+    ]
+    for a_id, b_id in EDITION_PAIRS:
+        if a_id not in shipped or b_id not in shipped:
+            continue
+        a, b = load_variant(shipped[a_id]), load_variant(shipped[b_id])
+        files = [f"`variants/{shipped[v].relative_to(variants_dir()).as_posix()}`" for v in (a_id, b_id)]
+        parts += [f"## {a_id} vs {b_id}", "", f"{a.edition.name} ({files[0]}) and {b.edition.name} ({files[1]}).", ""]
+        for group, rows in compare(a, b).items():
+            if not rows:
+                continue
+            parts += [f"### {group}", "", f"| key | {a_id} | {b_id} |", "|---|---|---|"]
+            parts += [f"| `{_cell(key_text(r))}` | {_cell(text(r['a']))} | {_cell(text(r['b']))} |" for r in rows]
+            parts.append("")
+    return "\n".join(parts)
+
+
 DOCS = {"variant-format.md": variant_format_markdown, "rule-modules.md": rule_modules_markdown,
-        "decisions.md": decisions_markdown, "rules-index.md": rules_index_markdown}
+        "decisions.md": decisions_markdown, "rules-index.md": rules_index_markdown,
+        "editions.md": editions_markdown}
+
+
+def _schema_text() -> str:
+    from amunre.loader.schema import schema_text
+
+    return schema_text()
+
+
+#: Generated files outside docs/: path relative to the checkout -> its generator.
+OTHER_FILES = {"schemas/variant.schema.json": _schema_text}
 
 
 def _default_out() -> Path:
@@ -555,20 +665,22 @@ def _default_out() -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m amunre.docgen", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=None, help="folder to write (default: the checkout's docs/)")
+    parser.add_argument("--out", type=Path, default=None, help="docs folder to write (default: the checkout's docs/); the schema goes to schemas/ beside it")
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if a file is out of date")
     args = parser.parse_args(argv)
     out = args.out or _default_out()
     stale = []
-    for name, make in DOCS.items():
-        target = out / name
+    targets = [(out / name, make) for name, make in DOCS.items()]
+    # the schema goes next to docs/, into the checkout's schemas/ (or --out's sibling)
+    targets += [(out.parent / name, make) for name, make in OTHER_FILES.items()]
+    for target, make in targets:
         text = make()
         current = target.read_text(encoding="utf-8") if target.is_file() else None
         if current == text:
             continue
         stale.append(target)
         if not args.check:
-            out.mkdir(parents=True, exist_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
             print(f"wrote {target}")
     if args.check and stale:

@@ -425,3 +425,26 @@ def test_run_with_set_plays_the_changed_rules_and_its_log_replays(capsys, tmp_pa
     assert Path(f"{log}.variant.toml").is_file()
     code, out, err = run_cli(capsys, "replay", str(log))
     assert code == 0 and "replay OK" in out, err
+
+
+# -- docs/editions.md --------------------------------------------------------------------
+
+
+def test_editions_doc_is_current_and_is_the_diff():
+    from amunre import docgen
+
+    committed = (REPO / "docs" / "editions.md").read_text(encoding="utf-8")
+    assert committed == docgen.editions_markdown(), "docs/editions.md is out of date: run `python -m amunre.docgen`"
+    assert "| `farmers` | 45 | 48 |" in committed
+    assert "| `architect` | builder | Architect |" in committed
+    assert "| `scoring.complete_sets` | complete_sets \"complete sets\" | - |" in committed
+    assert ("## expert2016 vs supermeeple2016" in committed) == ("expert2016" in available_variants())
+
+
+def test_docgen_writes_the_schema_beside_the_docs(tmp_path):
+    from amunre import docgen
+
+    assert docgen.main(["--out", str(tmp_path / "docs")]) == 0
+    assert (tmp_path / "schemas" / "variant.schema.json").read_text(encoding="utf-8") == \
+        (REPO / "schemas" / "variant.schema.json").read_text(encoding="utf-8")
+    assert (tmp_path / "docs" / "editions.md").is_file()

@@ -73,11 +73,22 @@ def _rulings(variant) -> dict[str, tuple[Any, str]]:
 
     owners = declared_rulings(all_rules())
     out = {}
-    for key, value in variant.rulings.as_dict().items():
+    for key, value in ordered_rulings(variant).items():
         cls = owners.get(key, (None,))[0]
         spec = attrs.fields_dict(cls)[key].metadata.get("spec", "") if cls else ""
         out[key] = (json_value(value), spec)
     return out
+
+
+def ordered_rulings(variant) -> dict:
+    """A variant's rulings in a fixed order: the core's, then each module's by rule id, each
+    class in field order (the composed rulings keep no order of their own)."""
+    from amunre.loader.rulings import declared_rulings
+    from amunre.registry import all_rules
+
+    values = variant.rulings.as_dict()
+    order = [key for key in declared_rulings(all_rules()) if key in values]
+    return {key: values[key] for key in order + sorted(set(values) - set(order))}
 
 
 def _rows(a: dict, b: dict, prefix: str = "") -> list[dict]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import tomli_w
 
+from amunre.loader.compare import ordered_rulings
 from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.schema import json_value
 from amunre.resources import variants_dir
@@ -45,7 +46,7 @@ def resolved_data(variant) -> dict:
             return {"id": spec.id, "rule": spec.rule, "name": spec.name, "params": json_value(spec.params)}
 
         data[pipeline] = [entry(raw) for raw in variant.resolved.get(pipeline) or []]
-    data["rulings"] = json_value(variant.rulings.as_dict())
+    data["rulings"] = json_value(ordered_rulings(variant))
     return data
 
 
