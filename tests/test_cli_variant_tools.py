@@ -448,3 +448,17 @@ def test_docgen_writes_the_schema_beside_the_docs(tmp_path):
     assert (tmp_path / "schemas" / "variant.schema.json").read_text(encoding="utf-8") == \
         (REPO / "schemas" / "variant.schema.json").read_text(encoding="utf-8")
     assert (tmp_path / "docs" / "editions.md").is_file()
+
+
+def test_the_validation_report_in_authoring_md_is_what_validate_prints(capsys, tmp_path, monkeypatch):
+    import re
+
+    doc = (REPO / "docs" / "authoring.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Checking a file"):]
+    example = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    shown = re.search(r"```console\n\$ amunre validate my-rule.toml\n(.*?)```", section, re.S).group(1)
+    write(tmp_path / "my-rule.toml", example)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli(capsys, "validate", "my-rule.toml")
+    assert code == 1
+    assert out == shown, "docs/authoring.md shows another report: paste the output of `amunre validate my-rule.toml`"
