@@ -245,3 +245,31 @@ def test_a_templeharvest_temples_score_at_every_harvest(at_harvest, points):
     run(game, ["harvest"])
     red = game.state.players[RED]
     assert red.gold == 3 and red.score == points  # 2 temples x level 3
+
+
+def test_docs_rulings_table_matches_the_edition_files():
+    """docs/rulings.md names every ruling, and its table shows each edition's value as the
+    variant files set it (a ruling added or flipped without its documentation fails here)."""
+    import json
+    import re
+    from pathlib import Path
+
+    import attrs
+
+    from amunre.loader.rulings import declared_rulings
+    from amunre.registry import all_rules
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rulings.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and re.fullmatch(r"A-[A-Z]+", cells[0]):
+            rows[cells[0]] = cells
+    for key, (cls, _) in declared_rulings(all_rules()).items():
+        spec = attrs.fields_dict(cls)[key].metadata["spec"]
+        assert spec in rows and f"`{key}`" in rows[spec][1], f"{key} ({spec}) missing from the table"
+        assert f"## {spec}:" in text, f"no section for {spec}"
+        for column, edition in ((2, "classic2003"), (3, "supermeeple2016")):
+            value = load_variant(edition).rulings.as_dict().get(key)
+            if value is not None:
+                assert f"`{json.dumps(value)}`" in rows[spec][column], (key, edition, rows[spec][column])
