@@ -462,3 +462,39 @@ def test_the_validation_report_in_authoring_md_is_what_validate_prints(capsys, t
     code, out, _ = run_cli(capsys, "validate", "my-rule.toml")
     assert code == 1
     assert out == shown, "docs/authoring.md shows another report: paste the output of `amunre validate my-rule.toml`"
+
+
+def test_file_strings_reach_the_terminal_literally(capsys, tmp_path):
+    house = write(tmp_path / "markup.toml", """
+extends = "classic2003"
+[edition]
+id = "markup"
+name = "[red]Red[/red] [bold]game"
+[terms]
+gold = "[i]coins[/i]"
+[[scoring]]
+id = "pyramids"
+name = "[blink]pyramids[/blink]"
+""")
+    code, out, err = run_cli(capsys, "run", "--variant", str(house), "--seed", "2", "--quiet")
+    assert code == 0, err
+    assert "[red]Red[/red] [bold]game" in out and "[i]coins[/i]" in out and "[blink]pyramids[/blink]" in out
+    code, out, err = run_cli(capsys, "score", str(POSITION), "--variant", str(house))
+    assert code == 0, err
+    assert "[red]Red[/red] [bold]game" in out
+    code, out, _ = run_cli(capsys, "diff", "classic2003", str(house))
+    assert "[red]Red[/red] [bold]game" in out and "[i]coins[/i]" in out
+
+
+def test_terminal_tables_show_file_strings_literally(capsys, tmp_path, monkeypatch):
+    import sys
+
+    house = write(tmp_path / "markup.toml", 'extends = "classic2003"\n[edition]\nid = "markup"\n'
+                                            'name = "[red]Red[/red] game"\n[terms]\ngold = "[i]coins[/i]"\n')
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, err = run_cli(capsys, "diff", "classic2003", str(house))
+    assert code == 0, err
+    assert "[red]Red[/red]" in out and "[i]coins[/i]" in out and "terminology" in out
+    code, out, err = run_cli(capsys, "variants")
+    assert code == 0, err
+    assert "classic2003" in out and "supermeeple2016" in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from amunre.board import PROVINCE_FIELDS
 from amunre.cli.common import make_console, set_option, variant_arg
@@ -25,7 +26,7 @@ def command(variant_name, provisional, overrides):
         for name, field, value in rows:
             console.print(f"  {name}.{field} = {value!r}", markup=False)
         return
-    table = Table(title=f"{board.name} ({board.source}); * = provisional")
+    table = Table(title=Text(f"{board.name} ({board.source}); * = provisional"))  # file text: never markup
     table.add_column("province")
     for field in PROVINCE_FIELDS:
         table.add_column(field.replace("_", " "), justify="right")
@@ -35,5 +36,5 @@ def command(variant_name, provisional, overrides):
             value = getattr(p, field)
             text = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             cells.append(text + ("*" if field in p.provisional else ""))
-        table.add_row(p.name, *cells)
+        table.add_row(Text(p.name), *(Text(c) for c in cells))
     console.print(table)

@@ -6,6 +6,7 @@ import json
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from amunre.agents import make_agents
 from amunre.errors import AmunreError
@@ -20,7 +21,7 @@ from amunre.results import game_result, item_label, item_order
 
 def final_table(variant, result: dict) -> Table:
     """Points per scoring item per kingdom, then total, gold, pyramids and rank."""
-    table = Table(title=f"Final score: {variant.edition.name}")
+    table = Table(title=Text(f"Final score: {variant.edition.name}"))  # file text: never markup
     table.add_column("")
     for player in result["players"]:
         table.add_column(f"{player['name']} ({player['agent']})", justify="right")
@@ -30,10 +31,10 @@ def final_table(variant, result: dict) -> Table:
         seen = {item for items in scored for item in items}
         # every item the kingdom scored, in scoring order; unknown (plug-in) items after
         for item in [i for i in order if i in seen] + sorted(seen - set(order)):
-            table.add_row(f"{kingdom}: {item_label(variant, item)}", *(str(items.get(item, 0)) for items in scored))
+            table.add_row(Text(f"{kingdom}: {item_label(variant, item)}"), *(str(items.get(item, 0)) for items in scored))
     table.add_section()
     table.add_row("total points", *(str(pl["score"]) for pl in result["players"]), style="bold")
-    table.add_row(variant.term("gold"), *(str(pl["gold"]) for pl in result["players"]))
+    table.add_row(Text(variant.term("gold")), *(str(pl["gold"]) for pl in result["players"]))
     table.add_row("pyramids", *(str(pl["pyramids"]) for pl in result["players"]))
     table.add_row("rank", *(str(pl["rank"]) for pl in result["players"]), style="bold")
     return table
@@ -95,6 +96,6 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     console.print()
     console.print(final_table(variant, result))
     winners = " and ".join(result["winners"])
-    console.print(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})")
+    console.print(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})", markup=False)
     if log_path:
-        console.print(f"log written to {log_path}; check it with: amunre replay {log_path}")
+        console.print(f"log written to {log_path}; check it with: amunre replay {log_path}", markup=False)

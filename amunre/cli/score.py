@@ -7,6 +7,7 @@ import json
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from amunre.errors import AmunreError
 from amunre.cli.common import set_option, variant_arg
@@ -17,19 +18,19 @@ from amunre.position import answer_policies, position_from_data, read_position_r
 def score_table(variant, sheet) -> Table:
     """One row per scoring item (sub-items indented below it), one column per player."""
     kingdom = "final scoring" if sheet.final else "kingdom scoring"
-    table = Table(title=f"{variant.edition.name}: {kingdom}")
+    table = Table(title=Text(f"{variant.edition.name}: {kingdom}"))  # file text: never markup
     table.add_column("item")
     for name in sheet.names:
-        table.add_column(name, justify="right")
+        table.add_column(Text(name), justify="right")
     if any(sheet.before):
         table.add_row("points before", *(str(b) for b in sheet.before), style="dim")
         table.add_section()
     for item in sheet.items:
-        table.add_row(item.name, *(str(v) for v in item.points))
+        table.add_row(Text(item.name), *(str(v) for v in item.points))
         if len(item.details) > 1 or (item.details and any(item.details.values())):
             for sub, values in item.details.items():
                 if any(values):
-                    table.add_row(f"  {item_label(variant, sub)}", *(str(v) for v in values), style="dim")
+                    table.add_row(Text(f"  {item_label(variant, sub)}"), *(str(v) for v in values), style="dim")
     table.add_section()
     table.add_row("points this scoring", *(str(sheet.gained(p)) for p in range(len(sheet.names))))
     table.add_row("total", *(str(t) for t in sheet.totals), style="bold")
