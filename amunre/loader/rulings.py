@@ -42,7 +42,9 @@ def compose_rulings(data: dict, used_rules: set[str], rules: dict, set_here, rep
     owners = declared_rulings(rules)
     in_use = {cls for cls, _ in CORE_RULINGS} | {rules[r].Rulings for r in used_rules if r in rules}
     usable = sorted(key for key, (cls, _) in owners.items() if cls in in_use)
-    per_class: dict[type, dict] = {cls: {} for cls in in_use}
+    # in a fixed order (the core's, then by rule id), so that every run lists the rulings alike
+    ordered = [cls for cls, _ in CORE_RULINGS] + [rules[r].Rulings for r in sorted(used_rules) if r in rules]
+    per_class: dict[type, dict] = {cls: {} for cls in dict.fromkeys(ordered)}
     ok = True
     for key, value in given.items():
         owner = owners.get(key)
