@@ -115,7 +115,7 @@ class Game:
         for rule in rules:
             self.phase_name = rule.spec.heading or rule.name
             if self.listening:
-                self.emit("phase", rule=rule.id, name=rule.name)
+                self.emit("phase", rule=rule.spec.id, name=rule.name)
             yield from rule.run(self)
             if not one_phase:
                 end_phase_cards(self.state)
@@ -304,7 +304,7 @@ EVENTS = {
     "kingdom": Event("A kingdom begins.", lambda e, w: f"\n=== {e['name']} ==="),
     "round": Event("A round begins (with its start player).",
                    lambda e, w: f"\n--- round {e['round'] + 1} ({w.who(e['start_player'])} starts) ---"),
-    "phase": Event("A phase of the round begins (`rule`: its entry, `name`: its heading).",
+    "phase": Event("A phase of the round begins (`rule`: its pipeline entry or group id, `name`: its heading).",
                    lambda e, w: f"[{e['name']}]"),
     "scoring": Event("A kingdom's scoring begins.",
                      lambda e, w: f"\n=== {w.t('scoring')} of the {e['name']} ==="),

@@ -40,7 +40,7 @@ class Modules:
             if group is not None and rounds and rounds[-1][0] == group:
                 rounds[-1][2].append(module)
             else:
-                rounds.append((group or module.id, module.spec.heading or module.name, [module]))
+                rounds.append((group or module.spec.id, module.spec.heading or module.name, [module]))
         self.round_phases = tuple((gid, heading, tuple(steps)) for gid, heading, steps in rounds)
         events, decisions, reasons = core_declarations()
         self.events: dict[str, Event] = events

@@ -157,10 +157,11 @@ def test_r_game_02_setup_gold_theft_builder_seeded_start_player(variant):
 
 def _top_phases(variant) -> list[str]:
     """The round's phases as the flow announces them: a group's steps under the group's id,
-    a step of its own under its rule module's id."""
+    a step of its own under its entry id (secret-hands-2003 runs `province_draft` under the
+    entry id `province_draw` it replaced)."""
     top = []
     for step in variant.phases:
-        key = step.group or step.rule
+        key = step.group or step.id
         if not top or top[-1] != key:
             top.append(key)
     return top
