@@ -157,3 +157,16 @@ def test_the_architecture_example_module_plays(tmp_path):
         assert any(key.endswith(":obelisks") for p in game.state.players for key in p.breakdown)
     finally:
         RULES.pop("obelisks", None)
+
+
+def test_every_rulebook_example_is_a_golden_test():
+    """Each example of SPEC §7 (E-01..) has a test named after it (`test_e01_...`), and each
+    2016 scenario of EDITIONS.md §4 (G16-01..) one naming it (`..._g16_01_...`)."""
+    names = [m.group(1) for path in sorted((REPO / "tests").glob("test_*.py"))
+             for m in re.finditer(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)]
+    examples = set(re.findall(r"^- (E-\d+) ", SPEC.read_text(encoding="utf-8"), re.M))
+    scenarios = set(re.findall(r"^### (G16-\d+) ", (SPEC.parent / "EDITIONS.md").read_text(encoding="utf-8"), re.M))
+    assert len(examples) >= 8 and len(scenarios) >= 13  # the patterns read the documents
+    missing = sorted(e for e in examples if not any(n.startswith(f"test_e{e[2:]}_") for n in names))
+    missing += sorted(g for g in scenarios if not any(f"_g16_{g[4:]}_" in n + "_" for n in names))
+    assert not missing, f"rulebook examples without a golden test: {missing}"
