@@ -31,6 +31,7 @@ class GreedyAgent:
         handler = getattr(self, "_" + request.kind, None)
         if handler is None:
             return self.rng.choice(request.options)
+        self._context = request.context  # display facts some handlers read
         choice = handler(view, request.player, request.options)
         return choice if choice in request.options else request.options[0]
 
@@ -113,7 +114,16 @@ class GreedyAgent:
         return max(options, key=lambda i: (provs[i].stones % 3, -provs[i].pyramid_count()))
 
     def _architect(self, view, p, options):
-        return options[1] if len(options) > 1 else None
+        # with k stones still to place (all going to the province closest to a pyramid), play
+        # it now only if that ends with more pyramids than keeping it for the end of the turn
+        k = self._context.get("stones_to_place", 0)
+        for pid in options[1:]:
+            s = view.provinces[pid].stones
+            now = 1 + (s - 2 + k) // 3
+            later = (s + k) // 3 + (1 if (s + k) % 3 >= 2 else 0)
+            if k == 0 or now > later:
+                return pid
+        return None
 
     def _double_swap(self, view, p, options):
         return True  # a double scores the same and keeps a single for later
