@@ -15,6 +15,18 @@ def doc(text: str, **kw) -> Any:
     return attrs.field(metadata={"doc": text}, **kw)
 
 
+def bounded(low: int, high: int):
+    """A validator: a whole number from `low` to `high`. Every count and parameter declares
+    its range, so a variant that loads always plays a finite game in bounded memory."""
+    return [attrs.validators.ge(low), attrs.validators.le(high)]
+
+
+def bounded_items(low: int, high: int, most: int):
+    """A validator: at most `most` whole numbers, each from `low` to `high`."""
+    return attrs.validators.deep_iterable(
+        attrs.validators.and_(*bounded(low, high)), attrs.validators.max_len(most))
+
+
 @attrs.frozen
 class Edition:
     id: str = doc("Variant id, used on the command line (`--variant ID`).")
@@ -22,20 +34,24 @@ class Edition:
     players: tuple[int, ...] = doc("Allowed player counts.", converter=tuple)
     board: str = doc("Board file, relative to the variant file.")
     kingdoms: tuple[str, ...] = doc("Names of the kingdoms (ages), in play order.", converter=tuple)
-    rounds_per_kingdom: int = doc("Rounds in each kingdom; each player acquires one province per round.")
+    rounds_per_kingdom: int = doc("Rounds in each kingdom; each player acquires one province per round.",
+                                  validator=bounded(1, 15))
     summary: str = doc("One line describing the variant.", default="")
 
 
 @attrs.frozen
 class Components:
-    starting_gold: int = doc("Gold each player starts with.")
-    theft_cards_per_player: int = doc("Theft (-3) cards each player holds; 0 disables stealing.")
+    starting_gold: int = doc("Gold each player starts with.", validator=bounded(0, 1000))
+    theft_cards_per_player: int = doc("Theft (-3) cards each player holds; 0 disables stealing.",
+                                      validator=bounded(0, 10))
     starting_cards: tuple[str, ...] = doc("Card kinds dealt to each player from the deck at setup.", converter=tuple)
-    farmers: int = doc("Farmers in the supply (A-SUPPLY).")
-    stones: int = doc("Stones in the supply (A-SUPPLY).")
-    pyramids: int = doc("Single pyramids in the supply (A-SUPPLY).")
-    double_pyramids: int = doc("Double pyramids in the supply (A-SUPPLY).")
-    deck: dict[str, int] = doc("Cards in the favor/power deck by kind (engine ids).")
+    farmers: int = doc("Farmers in the supply (A-SUPPLY).", validator=bounded(0, 1000))
+    stones: int = doc("Stones in the supply (A-SUPPLY).", validator=bounded(0, 1000))
+    pyramids: int = doc("Single pyramids in the supply (A-SUPPLY).", validator=bounded(0, 1000))
+    double_pyramids: int = doc("Double pyramids in the supply (A-SUPPLY).", validator=bounded(0, 1000))
+    deck: dict[str, int] = doc("Cards in the favor/power deck by kind (engine ids), each 0 to 100.",
+                               validator=attrs.validators.deep_mapping(
+                                   attrs.validators.instance_of(str), attrs.validators.and_(*bounded(0, 100))))
 
     @property
     def deck_size(self) -> int:

@@ -144,3 +144,27 @@ def test_the_loader_checks_shape_with_the_shipped_schema_and_leaves_params_to_th
     assert problems[0].startswith(f"{path}:4: edition.colour: unknown key (expected one of: ")
     assert problems[1].startswith(f"{path}:6: rulings.bribery_scop: unknown ruling (did you mean 'bribery_scope'? ")
     assert problems[2].startswith(f"{path}:9: phases[0].params.speed: unknown parameter (expected one of: ")
+
+
+def test_every_number_of_a_variant_declares_its_range():
+    """Every integer a variant file sets (components, edition counts, each rule module's
+    params and rulings, list items too) has a minimum and a maximum in the schema, taken from
+    the field's own validators, so a variant that loads plays a finite game."""
+    unbounded = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            if node.get("type") == "integer" and not ("minimum" in node and "maximum" in node):
+                unbounded.append(where)
+            for key, sub in node.items():
+                walk(sub, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{where}[{i}]")
+
+    schema = variant_schema()
+    for table in ("components", "params", "rulings"):
+        walk(schema["properties"][table], table)
+    walk(schema["properties"]["edition"]["properties"]["rounds_per_kingdom"], "edition.rounds_per_kingdom")
+    walk(schema.get("$defs", {}), "$defs")
+    assert not unbounded, f"integers without a declared range: {unbounded}"

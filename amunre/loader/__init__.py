@@ -117,7 +117,12 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
         source=str(path),
         resolved=data,
     )
-    check_rules(variant, report, lambda key: (origins.find(key) or (None,))[0] == label)
+    def closeness(key: tuple) -> int:
+        """0: a `--set` argument wrote it, 1: the file being loaded, 2: a parent."""
+        written_by = (origins.find(key) or ("",))[0]
+        return 0 if written_by.startswith("--set ") else 1 if written_by == label else 2
+
+    check_rules(variant, report, closeness)
     if problems:
         raise problems.error()
     return variant

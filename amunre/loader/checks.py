@@ -126,10 +126,10 @@ def _check_pipeline(entries, rules, report) -> None:
                    f"expected a phase such as {', '.join(makers)}")
 
 
-def check_rules(variant: Variant, report, set_here=lambda path: False) -> None:
+def check_rules(variant: Variant, report, closeness=lambda path: 0) -> None:
     """Every pipeline entry's own `check(variant)`, each message at the parameter it names,
-    or, for a `CheckProblem`, at the key it comes from (`set_here(path)`: whether the file
-    being loaded sets that key, so a house rule's own line is named before its parent's)."""
+    or, for a `CheckProblem`, at the key it comes from that was written closest to the
+    user (`closeness(path)`: a `--set` first, then the file being loaded, then a parent)."""
     rules = all_rules()
     for pipeline in PIPELINES:
         paths = [at for at, _, _ in flat_entries(variant.resolved.get(pipeline), (pipeline,))]
@@ -143,7 +143,7 @@ def check_rules(variant: Variant, report, set_here=lambda path: False) -> None:
             for message in found or ():
                 if isinstance(message, CheckProblem) and message.keys:
                     keys = [tuple(key.split(".")) for key in message.keys]
-                    where = next((key for key in keys if set_here(key)), keys[0])
+                    where = min(keys, key=closeness)
                     report(where, message.message, f"checked by rule module {spec.rule!r}")
                     continue
                 message = getattr(message, "message", message)

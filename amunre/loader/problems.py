@@ -128,6 +128,12 @@ class Origins:
     def find(self, path: tuple):
         """(file label, file path, line, shown path) for the nearest written parent of `path`."""
         path = tuple(path)
+        if path not in self.at:
+            # a key written below it (`--set a.b.c=1` reported at the unknown `a`)
+            below = [p for p in self.at if len(p) > len(path) and p[:len(path)] == path]
+            if below:
+                label, file, line = self.at[min(below, key=len)]
+                return label, file, line, self.shown.get(min(below, key=len), path)[:len(path)] or path
         for k in range(len(path), -1, -1):
             hit = self.at.get(path[:k])
             if hit is not None:

@@ -42,7 +42,7 @@ _EXTRA = {
     ("components", "stones"): {"minimum": 0},
     ("components", "pyramids"): {"minimum": 0},
     ("components", "double_pyramids"): {"minimum": 0},
-    ("components", "deck"): {"additionalProperties": {"type": "integer", "minimum": 0}},
+    ("components", "deck"): {"additionalProperties": {"type": "integer", "minimum": 0, "maximum": 100}},
 }
 
 PIPELINE_KINDS = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}
@@ -123,6 +123,16 @@ def field_schema(cls, field: attrs.Attribute, hints: dict, description: str | No
         op = getattr(validator, "compare_op", None)
         if op in _BOUNDS:
             out[_BOUNDS[op]] = validator.bound
+        # bounds on each item of a list or table (`amunre.model.bounded_items`, the deck)
+        members = getattr(validator, "member_validator", None) or getattr(validator, "value_validator", None)
+        for member in _validators(members):
+            if getattr(member, "compare_op", None) in _BOUNDS:
+                where = out.setdefault("items", {}) if out.get("type") == "array" else out.setdefault(
+                    "additionalProperties", {})
+                where[_BOUNDS[member.compare_op]] = member.bound
+        for whole in _validators(getattr(validator, "iterable_validator", None)):
+            if type(whole).__name__ == "_MaxLengthValidator":
+                out["maxItems"] = whole.max_length
     text = description if description is not None else field.metadata.get("doc", "")
     if text:
         out["description"] = " ".join(text.split())

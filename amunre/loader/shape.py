@@ -9,6 +9,8 @@ mistakes gets five problems, not one traceback.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import attrs
@@ -212,6 +214,10 @@ def _cattrs_problems(exc: BaseException, path: tuple, cls, extra_hint: str = "")
         yield from _leaf(exc, path, None, cls, extra_hint)
 
 
+#: the message of an attrs `ge`/`le`/`gt`/`lt` validator: 'name' must be >= 1: -3
+_BOUND = re.compile(r"^'(\w+)' must be ([<>]=?) (-?\d+): (.+)$")
+
+
 def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
     if isinstance(exc, BaseValidationError):
         yield from _cattrs_problems(exc, path, cls, extra_hint)
@@ -232,6 +238,11 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
                    "expected one of: " + ", ".join(show(o) for o in exc.args[2]))
         else:
             yield path + (attribute.name,), str(exc.args[0]), None
+    elif isinstance(exc, ValueError) and _BOUND.match(str(exc)):
+        # an attrs bound (ge, le, ...) on a field, or on each item of a list field
+        name, op, bound, value = _BOUND.match(str(exc)).groups()
+        at = path if path and path[-1] == name else path + (name,)
+        yield at, f"{value} is out of range", f"expected a value {op} {bound}"
     elif isinstance(exc, (ValueError, TypeError)):
         yield path, f"invalid value ({exc})", f"expected {_type_word(typ)}" if typ else None
     else:

@@ -25,7 +25,7 @@ import attrs
 from amunre.contract import Decision, Event, Rule, ruling
 from amunre.decisions import decide
 from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
-from amunre.model import doc
+from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
 
 
@@ -34,9 +34,10 @@ class Params:
     bid_spaces: tuple[int, ...] = doc(
         "Bid values printed on each province card, ascending (R-AUC-01).",
         default=(0, 1, 3, 6, 10, 15, 21, 28, 36),
-        converter=tuple,
+        converter=tuple, validator=bounded_items(0, 1000, 30),
     )
-    protection_skip: int = doc("Spaces an outbidder must go above a protected bid (2: skip one).", default=2)
+    protection_skip: int = doc("Spaces an outbidder must go above a protected bid (2: skip one).", default=2,
+                               validator=bounded(1, 9))
 
 
 @attrs.frozen

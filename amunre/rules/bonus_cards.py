@@ -11,7 +11,7 @@ import attrs
 from amunre.contract import Decision, Rule, ScoringItem
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card
-from amunre.model import doc
+from amunre.model import bounded, doc
 from amunre.registry import register
 
 #: The bonus cards, in the order they are offered, and the board attribute that the three
@@ -22,9 +22,11 @@ _SAME_PLACE = {"upper_lower": "half", "west_east": "side", "nile_frontier": "nil
 
 @attrs.frozen
 class BonusParams:
-    points: int = doc("Points per bonus card whose condition is met.", default=3)
-    scribes_symbols: int = doc("Card symbols Master of Scribes needs over own provinces.", default=7)
-    farmers_needed: int = doc("Farmers Master of Farmers needs over own provinces.", default=9)
+    points: int = doc("Points per bonus card whose condition is met.", default=3, validator=bounded(0, 100))
+    scribes_symbols: int = doc("Card symbols Master of Scribes needs over own provinces.", default=7,
+                               validator=bounded(0, 100))
+    farmers_needed: int = doc("Farmers Master of Farmers needs over own provinces.", default=9,
+                              validator=bounded(0, 100))
 
 
 def bonus_met(kind: str, state, board, owned, params: BonusParams) -> bool:

@@ -8,14 +8,15 @@ import attrs
 
 from amunre.contract import Rule
 from amunre.mechanics import add_points
-from amunre.model import doc
+from amunre.model import bounded, doc
 from amunre.registry import register
 
 
 @attrs.frozen
 class SetParams:
-    points: int = doc("Points per set.", default=3)
-    set_size: int = doc("Provinces a player must hold for a complete set.", default=3)
+    points: int = doc("Points per set.", default=3, validator=bounded(0, 100))
+    set_size: int = doc("Provinces a player must hold for a complete set.", default=3,
+                        validator=bounded(1, 15))
 
 
 def complete_sets(pyramid_counts: list[int], set_size: int) -> int:

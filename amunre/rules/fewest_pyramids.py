@@ -7,13 +7,13 @@ import attrs
 
 from amunre.contract import Rule
 from amunre.mechanics import add_points
-from amunre.model import doc
+from amunre.model import bounded, doc
 from amunre.registry import register
 
 
 @attrs.frozen
 class FewestParams:
-    points: int = doc("Points per pyramid in the province with the fewest.", default=3)
+    points: int = doc("Points per pyramid in the province with the fewest.", default=3, validator=bounded(0, 100))
 
 
 @register

@@ -15,14 +15,15 @@ import attrs
 from amunre.contract import Decision, Rule, ruling
 from amunre.decisions import decide
 from amunre.mechanics import add_points, sell_card
-from amunre.model import doc
+from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
 
 
 @attrs.frozen
 class GoldParams:
-    points: tuple[int, ...] = doc("Points for the most gold, the second most, ...", default=(6, 4, 2), converter=tuple)
-    theft_value: int = doc("What a held theft card counts with A-THEFTGOLD.", default=3)
+    points: tuple[int, ...] = doc("Points for the most gold, the second most, ...", default=(6, 4, 2), converter=tuple,
+                                  validator=bounded_items(0, 100, 5))
+    theft_value: int = doc("What a held theft card counts with A-THEFTGOLD.", default=3, validator=bounded(0, 100))
 
 
 @attrs.frozen

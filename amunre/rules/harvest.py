@@ -15,7 +15,7 @@ from amunre.contract import Decision, Rule, ScoringItem, province_option, ruling
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
-from amunre.model import doc
+from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
@@ -24,10 +24,13 @@ TEMPLES_AT_HARVEST = "temples_harvest"
 
 @attrs.frozen
 class Params:
-    treasury_gold: int = doc("Gold a Treasury card pays instead of one province's income.", default=8)
-    big_harvest_bonus: int = doc("Extra gold per farmer in the province chosen for a Big Harvest.", default=1)
+    treasury_gold: int = doc("Gold a Treasury card pays instead of one province's income.", default=8,
+                             validator=bounded(0, 1000))
+    big_harvest_bonus: int = doc("Extra gold per farmer in the province chosen for a Big Harvest.", default=1,
+                                 validator=bounded(0, 100))
     camel_levels: tuple[int, ...] = doc(
-        "Offering levels at which caravans pay.", default=(1, 2), converter=tuple
+        "Offering levels at which caravans pay.", default=(1, 2), converter=tuple,
+        validator=bounded_items(1, 20, 20),
     )
 
 

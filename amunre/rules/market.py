@@ -22,7 +22,7 @@ from amunre.mechanics import (
     build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
     place_stone, play_card,
 )
-from amunre.model import doc
+from amunre.model import bounded, doc
 from amunre.registry import register
 
 
@@ -41,7 +41,7 @@ def affordable(count_max: int, budget: int) -> int:
 
 @attrs.frozen
 class Params:
-    architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2)
+    architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2, validator=bounded(1, 3))
 
 
 

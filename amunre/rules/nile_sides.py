@@ -10,7 +10,7 @@ import attrs
 from amunre.contract import Rule, ScoringItem, ruling
 from amunre.counting import pyramids_in, stones_in
 from amunre.mechanics import add_points
-from amunre.model import doc
+from amunre.model import bounded, doc
 from amunre.registry import register
 
 SIDES = ("west", "east")
@@ -18,7 +18,7 @@ SIDES = ("west", "east")
 
 @attrs.frozen
 class NileParams:
-    points: int = doc("Points for the winner of each side.", default=5)
+    points: int = doc("Points for the winner of each side.", default=5, validator=bounded(0, 100))
 
 
 @attrs.frozen
@@ -27,7 +27,8 @@ class Rulings:
         "A-NILE", "`province` compares single provinces per side (the rulebooks); `side_total` compares each "
         "player's total pyramids on a side (the 2016 overview's wording).", "province",
         validator=attrs.validators.in_(("province", "side_total")))
-    nile_min_pyramids: int = ruling("A-NILE", "Pyramids the side winner needs at least.", 1)
+    nile_min_pyramids: int = ruling("A-NILE", "Pyramids the side winner needs at least.", 1,
+                                    validator=bounded(0, 100))
 
 
 def nile_winners(state, board, side: str, compare: str, min_pyramids: int) -> list[int]:

@@ -25,7 +25,7 @@ from amunre.decisions import decide
 from amunre.mechanics import (
     field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
 )
-from amunre.model import doc
+from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
 
 
@@ -33,13 +33,15 @@ from amunre.registry import register
 class Params:
     level_floors: tuple[int, ...] = doc(
         "Lowest total for levels 2, 3, 4, ...: below the first is level 1 (R-OFF-03).",
-        default=(3, 13, 23), converter=tuple,
+        default=(3, 13, 23), converter=tuple, validator=bounded_items(-1000, 1000, 19),
     )
     rewards: tuple[int, ...] = doc(
-        "Items for the highest offer, the second, and every other non-thief.", default=(3, 2, 1), converter=tuple
+        "Items for the highest offer, the second, and every other non-thief.", default=(3, 2, 1), converter=tuple,
+        validator=bounded_items(0, 10, 10),
     )
-    theft_value: int = doc("Gold a theft takes from the total and gives its player.", default=3)
-    adjustment: int = doc("How far an offering adjustment moves the total.", default=3)
+    theft_value: int = doc("Gold a theft takes from the total and gives its player.", default=3,
+                           validator=bounded(0, 100))
+    adjustment: int = doc("How far an offering adjustment moves the total.", default=3, validator=bounded(0, 100))
 
 
 @attrs.frozen

@@ -13,7 +13,7 @@ import attrs
 
 from amunre.contract import CheckProblem, Event, Rule
 from amunre.mechanics import draw_card
-from amunre.model import doc
+from amunre.model import bounded, doc
 from amunre.registry import register
 
 
@@ -21,7 +21,7 @@ from amunre.registry import register
 class Params:
     provinces_per_player: int = doc(
         "0: every province of the board forms the deck (2003); n: the deck holds n cards per player (2016).",
-        default=0,
+        default=0, validator=bounded(0, 15),
     )
 
 
