@@ -308,9 +308,10 @@ EVENTS = {
                    lambda e, w: f"[{e['name']}]"),
     "scoring": Event("A kingdom's scoring begins.",
                      lambda e, w: f"\n=== {w.t('scoring')} of the {e['name']} ==="),
-    "final_scoring": Event("The final scoring begins.", lambda e, w: "\n=== final scoring ==="),
+    "final_scoring": Event("The final scoring begins.", lambda e, w: f"\n=== {w.t('final_scoring')} ==="),
     "transition": Event("Between kingdoms the provinces lose owners and farmers (R-GAME-05).",
-                        lambda e, w: "The provinces are cleared of owners and farmers; pyramids and stones stay."),
+                        lambda e, w: f"Every province loses its owner and its {w.t('farmers')}; the "
+                                     f"{w.t('pyramid')}s and {w.t('stones')} stay where they stand."),
     "game_end": Event("The game is over: winners and scores.", _game_end_line),
     "answer": Event("A decision was answered (what the log replays)."),
     "decision": Event("A decision is asked."),

@@ -75,6 +75,20 @@ def _offers_line(e, w) -> str:
     return f"  Revealed {w.t('offering')}: " + ", ".join(parts) + "."
 
 
+def _adjust_line(e, w) -> str:
+    if not e["delta"]:
+        return f"  {w.who(e['player'])} leaves the total at {e['total']}."
+    return f"  {w.who(e['player'])} {w.t('adjusts')} the total by {e['delta']:+d} to {e['total']}."
+
+
+def _level_line(e, w) -> str:
+    # an edition that names its levels (the 2016 Offering tiles "3>12", ...) places one
+    name = w.variant.terms.get(f"offering_level_{e['level']}")
+    if name:
+        return f"  The {name} {w.t('offering_level')} is placed (level {e['level']})."
+    return f"  The {w.t('offering_level')} moves to level {e['level']}."
+
+
 def _reward_line(e, w) -> str:
     item = w.t("favor") if e["item"] == "card" else w.t(e["item"])
     return f"  {w.who(e['player'])} chooses a reward: a {item}."
@@ -114,16 +128,16 @@ class Offering(Rule):
         "offers": Event("The secret offers are revealed together.", _offers_line),
         "offering_total": Event("The total of the offers, thefts taken off.",
                                 lambda e, w: f"  Total {w.t('offering')}: {e['total']}."),
-        "adjust": Event("A player's offering adjustment moves the total.",
-                        lambda e, w: f"  {w.who(e['player'])} corrects the total by {e['delta']:+d} to "
-                                     f"{e['total']}."),
-        "level": Event("The offering level the total reaches.",
-                       lambda e, w: f"  The {w.t('offering_level')} moves to level {e['level']}."),
+        "adjust": Event("A player's offering adjustment moves the total (or, where A-ADJUST allows, leaves it).",
+                        _adjust_line),
+        "level": Event("The offering level the total reaches (named by the terms `offering_level_<n>` where the "
+                       "edition names its levels).", _level_line),
         "reward": Event("A player chooses one reward item.", _reward_line),
         "start_player": Event("The highest offer takes the start player.",
                               lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),
     }
     reasons = {"offering": "for the {offering}", "theft": "with the {theft}"}
+    terms = {"adjusts": "adjusts"}
     once = True  # one secret batch per round: a second would mix with the first's reveal
 
     def setup(self) -> None:

@@ -40,7 +40,10 @@ def _picks_line(e, w) -> str:
 
 
 def _deal_line(e, w) -> str:
-    return f"Each player is dealt {e['each']} province cards in secret."
+    if e["kingdom"] == 0:
+        return f"Each player is dealt {e['each']} {w.t('province_cards')} in secret; the others leave the game unseen."
+    return (f"The {e['cards']} {w.t('province_cards')} of the last kingdom are shuffled and dealt again, "
+            f"{e['each']} to each player in secret.")
 
 
 @register
@@ -63,6 +66,7 @@ class ProvinceDraft(Rule):
         "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order.",
                        _picks_line),
     }
+    terms = {"province_cards": "province cards"}
     provides = ("provinces",)
     once = True
 
@@ -125,13 +129,13 @@ class ProvinceDraft(Rule):
             hands[p] = cards[i * each:(i + 1) * each]
         mine["hands"] = hands
         mine["used"] = []
+        if game.listening:
+            game.emit("province_hands", each=each, cards=len(cards), kingdom=state.kingdom)
 
     def run(self, game):
         state = game.state
         mine = state.rules[self.key]
         order = state.turn_order()
-        if state.round == 0 and game.listening:  # told under the kingdom's first heading
-            game.emit("province_hands", each=len(mine["hands"][order[0]]))
         picks = {}
         for p in order:
             picks[p] = yield from decide(p, "pick_province", sorted(mine["hands"][p]), simultaneous=True)

@@ -35,10 +35,11 @@ class ProvinceDraw(Rule):
     events = {
         "provinces": Event(
             "The start player draws the round's province cards.",
-            lambda e, w: f"{w.who(e['player'])} draws the province cards: "
+            lambda e, w: f"{w.who(e['player'])} draws the {w.t('province_cards')}: "
                          f"{', '.join(w.province(i) for i in e['provinces'])}.",
         ),
     }
+    terms = {"province_cards": "province cards"}
     provides = ("provinces",)
     once = True
 
