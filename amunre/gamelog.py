@@ -76,6 +76,9 @@ def read_log(path: Path) -> list[dict]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ReplayError(f"cannot read log {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = Path(path).read_bytes()[:exc.start].count(b"\n") + 1
+        raise ReplayError(f"{path}:{line}: not UTF-8 text (expected the JSON Lines `amunre run --log` writes)") from None
     lines = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
@@ -84,6 +87,8 @@ def read_log(path: Path) -> list[dict]:
             lines.append(json.loads(raw))
         except json.JSONDecodeError as exc:
             raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        except RecursionError:
+            raise ReplayError(f"{path}:{number}: nesting too deep (expected a log line)") from None
     if not lines:
         raise ReplayError(f"{path}: the log is empty (expected the JSON Lines `amunre run --log` writes)")
     # validate each line against the schema branch its `type` names, for a precise message

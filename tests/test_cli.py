@@ -81,6 +81,8 @@ def test_replay_of_a_tampered_log_fails_cleanly(capsys, tmp_path):
     (None, '"text"', "2: not a log line"),
     (None, '{"type":"event","event":"answer"}', "2: event: 'player' is a required property"),
     (None, "{not json", "2: not a JSON line"),
+    (None, "[" * 5000, "2: nesting too deep"),
+    (None, b"\xff\xfe", "2: not UTF-8 text"),
 ])
 def test_replay_of_a_malformed_log_names_the_line(capsys, tmp_path, first, second, expected):
     log = tmp_path / "game.jsonl"
@@ -89,8 +91,8 @@ def test_replay_of_a_malformed_log_names_the_line(capsys, tmp_path, first, secon
     if first is not None:
         lines[0] = first
     if second is not None:
-        lines.insert(1, second)
-    log.write_text("\n".join(lines) + "\n")
+        lines.insert(1, second.decode("latin-1") if isinstance(second, bytes) else second)
+    log.write_bytes(("\n".join(lines) + "\n").encode("latin-1" if isinstance(second, bytes) else "utf-8"))
     code, out, err = run_cli(capsys, "replay", str(log))
     assert code == 2
     assert f"{log}:{expected}" in err and "Traceback" not in err
