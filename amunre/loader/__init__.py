@@ -33,7 +33,7 @@ from amunre.loader.files import available_variants, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
 from amunre.loader.overrides import apply_overrides
 from amunre.loader.pipelines import PIPELINES, build_specs, check_ids, rules_used
-from amunre.loader.problems import Problems, report_at
+from amunre.loader.problems import Problems, control_character_problems, report_at
 from amunre.loader.rulings import compose_rulings
 from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
@@ -62,6 +62,7 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
     def report(where, what, expected=None):
         report_at(problems, origins, label, where, what, expected, dedupe=True)
 
+    control_character_problems(data, report)
     # inside [rulings] and params the typed layer knows the modules in use (plug-ins too)
     schema_problems("variant", data, lambda where, what, expected=None:
                     None if typed_layer_owns(where) else report(where, what, expected))

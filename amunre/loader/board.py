@@ -13,7 +13,7 @@ from pathlib import Path
 from amunre.board import PROVINCE_FIELDS, RANGES, Board, Province
 from amunre.resources import variants_dir
 from amunre.loader.files import is_file, read_toml
-from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, report_at
+from amunre.loader.problems import Origins, Problems, control_character_problems, did_you_mean, one_of, report_at
 from amunre.loader.shape import schema_problems, structure
 
 
@@ -37,6 +37,7 @@ def read_board(path: Path, problems: Problems) -> Board | None:
     def report(where, what, expected=None):
         report_at(problems, origins, label, where, what, expected, dedupe=True)
 
+    control_character_problems(data, report)
     schema_problems("board", data, report)
     provinces = data.get("provinces")
     built: list[Province] = []

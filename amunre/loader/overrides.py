@@ -28,7 +28,7 @@ import tomllib
 from amunre.loader.files import MAX_DEPTH, _depth
 from amunre.loader.merge import _merge, _with_params
 from amunre.loader.pipelines import PIPELINES, entry_id
-from amunre.loader.problems import Origins, Problems, did_you_mean, one_of
+from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, printable
 from amunre.loader.tomlpos import format_path
 
 _KEY_EXAMPLE = "expected KEY=VALUE with a dotted key such as components.starting_gold or phases.auction.params.protection_skip"
@@ -86,7 +86,7 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
 
     data = copy.deepcopy(data)
     for text in texts:
-        label = f"--set {text}"
+        label = f"--set {printable(text)}"
         try:
             key, value = parse_override(text)
         except ValueError as exc:

@@ -202,3 +202,28 @@ def did_you_mean(word: str, names) -> str:
     """`did you mean 'x'? ` for the allowed name closest to `word`; empty when none is close."""
     close = difflib.get_close_matches(str(word), sorted(names), n=1)
     return f"did you mean {close[0]!r}? " if close else ""
+
+
+def control_character_problems(data, report, path: tuple = ()) -> None:
+    """Report every string (key or value) of `data` holding a control character: names and
+    terms reach the terminal, where ESC, OSC or C1 sequences would act instead of print."""
+    def bad(text: str):
+        return next((c for c in text if (ord(c) < 32 and c not in "\t") or 127 <= ord(c) < 160), None)
+
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(key, str) and bad(key):
+                report(path + (key,), f"the key holds the control character U+{ord(bad(key)):04X}",
+                       "expected printable text")
+            control_character_problems(value, report, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            control_character_problems(value, report, path + (i,))
+    elif isinstance(data, str) and bad(data):
+        report(path, f"the text holds the control character U+{ord(bad(data)):04X}",
+               "expected printable text: no escape sequences or line breaks")
+
+
+def printable(text: str) -> str:
+    """`text` with control characters written as escapes (\\x1b), safe to print."""
+    return "".join(c if not ((ord(c) < 32) or 127 <= ord(c) < 160) else repr(c)[1:-1] for c in text)
