@@ -21,7 +21,7 @@ import attrs
 from amunre.contract import CheckProblem, Decision, Event, Rule, province_option, ruling
 from amunre.decisions import decide
 from amunre.registry import register
-from amunre.rules.province_draw import place_immediate_bonus
+from amunre.rules.province_draw import place_immediate_bonus, too_few_provinces
 
 #: The most players the overview recommends the secret hands for.
 RECOMMENDED_MAX_PLAYERS = 4
@@ -83,13 +83,7 @@ class ProvinceDraft(Rule):
                 f"the secret province hands allow at most {RECOMMENDED_MAX_PLAYERS} players unless "
                 "rulings.draft_five_players is true, and the edition allows none of "
                 f"{', '.join(map(str, variant.edition.players))}", ("edition.players",))]
-        need = rounds * max(counts)
-        if need > len(variant.board):
-            return [CheckProblem(
-                f"{max(counts)} players holding {rounds} province cards each need {need} provinces but the "
-                f"board has {len(variant.board)} (lower the player counts or the rounds)",
-                ("edition.players", "edition.rounds_per_kingdom"))]
-        return []
+        return too_few_provinces(variant, max(counts), rounds)
 
     # -- its own state: the hands ----------------------------------------------------------
     def initial_state(self, game) -> dict:

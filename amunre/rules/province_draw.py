@@ -49,13 +49,7 @@ class ProvinceDraw(Rule):
         per = self.params.provinces_per_player
         if per and per < rounds:
             return [f"provinces_per_player is {per} but each kingdom has {rounds} rounds"]
-        need = (per or rounds) * most
-        if need > len(variant.board):
-            return [CheckProblem(
-                f"{most} players over {rounds} rounds need {need} provinces but the board has "
-                f"{len(variant.board)} (lower the player counts or the rounds)",
-                ("edition.players", "edition.rounds_per_kingdom"))]
-        return []
+        return too_few_provinces(variant, most, per or rounds)
 
     # -- its own state: the province deck ----------------------------------------------------
     def initial_state(self, game) -> dict:
@@ -97,6 +91,18 @@ class ProvinceDraw(Rule):
             game.emit("provinces", player=state.start_player, provinces=list(drawn))
         return
         yield  # a generator with no decisions
+
+
+def too_few_provinces(variant, players: int, per_player: int) -> list:
+    """The problem, if any, of a board too small to give `players` players `per_player`
+    province cards each in one kingdom (the edition's player counts or rounds are to blame)."""
+    need = per_player * players
+    if need <= len(variant.board):
+        return []
+    return [CheckProblem(
+        f"{players} players over {variant.edition.rounds_per_kingdom} rounds need {need} provinces but the board "
+        f"has {len(variant.board)} (lower the player counts or the rounds)",
+        ("edition.players", "edition.rounds_per_kingdom"))]
 
 
 def place_immediate_bonus(game, pid: int, province) -> None:
