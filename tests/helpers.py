@@ -174,3 +174,38 @@ def offline_build_possible() -> bool:
         return False
     major, minor = (int(x) for x in setuptools.__version__.split(".")[:2])
     return (major, minor) >= (70, 1)
+
+
+def run_cli(capsys, *argv):
+    """Run the console entry point; return (exit code, stdout, stderr)."""
+    from amunre.cli import main
+
+    code = 0
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path: Path, text: str) -> Path:
+    """Write a test file (a leading newline of a triple-quoted text dropped)."""
+    path.write_text(text.lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def toml_paths(data, prefix=()):
+    """Every key path of a parsed TOML document (tables and arrays opened)."""
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        yield prefix + (key,)
+        yield from toml_paths(value, prefix + (key,))
+
+
+def parent_table(data, path):
+    """The table or array holding the last key of `path`."""
+    for key in path[:-1]:
+        data = data[key]
+    return data
+

@@ -8,19 +8,8 @@ import sys
 import jsonschema
 import pytest
 
-from amunre.cli import main
+from helpers import run_cli
 from amunre.resources import load_schema
-
-
-def run_cli(capsys, *argv):
-    """Run the console entry point; return (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_run_prints_play_by_play_in_2003_words_and_final_table(capsys):

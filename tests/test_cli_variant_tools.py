@@ -10,29 +10,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from amunre.cli import main
+from helpers import run_cli, write
 from amunre.errors import VariantError
 from amunre.loader import available_variants, load_variant
 from amunre.resources import load_schema, variants_dir
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(available_variants())
-
-
-def run_cli(capsys, *argv):
-    """Run the console entry point; return (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(text.lstrip("\n"), encoding="utf-8")
-    return path
 
 
 def same_rules(a, b) -> None:

@@ -9,6 +9,7 @@ import tomllib
 import pytest
 import tomli_w
 from conftest import variant_files
+from helpers import parent_table, toml_paths
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,32 +19,15 @@ from amunre.loader import load_variant
 CONTROL = st.sampled_from(["\x1b[31m", "\x1b]0;title\x07", "\x9b31m", "\x07", "\n", "\r", "\x00", "\x7f"])
 
 
-def _strings(data, path=()):
-    """Every (path, text) of the string values of a TOML document."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _strings(value, path + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _strings(value, path + (i,))
-    elif isinstance(data, str):
-        yield path, data
-
-
-def _set(data, path, value):
-    for part in path[:-1]:
-        data = data[part]
-    data[path[-1]] = value
-
-
 @pytest.mark.parametrize("path", variant_files(), ids=[f.stem for f in variant_files()])
 @given(data=st.data(), control=CONTROL)
 def test_a_control_character_in_any_string_of_a_variant_is_refused(tmp_path_factory, path, data, control):
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    strings = [(p, t) for p, t in _strings(doc) if p != ("extends",) and p[-1:] != ("board",)]
+    strings = [(p, parent_table(doc, p)[p[-1]]) for p in toml_paths(doc)
+               if isinstance(parent_table(doc, p)[p[-1]], str) and p != ("extends",) and p[-1:] != ("board",)]
     where, text = data.draw(st.sampled_from(strings))
     cut = data.draw(st.integers(0, len(text)))
-    _set(doc, where, text[:cut] + control + text[cut:])
+    parent_table(doc, where)[where[-1]] = text[:cut] + control + text[cut:]
     folder = tmp_path_factory.mktemp("ctl")
     bad = folder / path.name
     bad.write_text(tomli_w.dumps(doc), encoding="utf-8")

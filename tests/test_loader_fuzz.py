@@ -21,6 +21,7 @@ import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
+from helpers import parent_table, toml_paths
 import pytest
 import tomli_w
 from hypothesis import given
@@ -71,31 +72,17 @@ def load_text(text: str | bytes, name: str = "fuzz.toml"):
                 return exc
 
 
-def _paths(data, prefix=()):
-    """Every key path of a parsed TOML document (tables and arrays opened)."""
-    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
-    for key, value in items:
-        yield prefix + (key,)
-        yield from _paths(value, prefix + (key,))
-
-
-def _parent(data, path):
-    for key in path[:-1]:
-        data = data[key]
-    return data
-
-
 @st.composite
 def mutated_data(draw):
     """A shipped file, parsed, with one to three keys dropped, renamed or retyped."""
     name = draw(st.sampled_from(sorted(TEXTS)))
     data = tomllib.loads(TEXTS[name])
     for _ in range(draw(st.integers(1, 3))):
-        paths = list(_paths(data))
+        paths = list(toml_paths(data))
         if not paths:
             break
         path = draw(st.sampled_from(paths))
-        parent, key = _parent(data, path), path[-1]
+        parent, key = parent_table(data, path), path[-1]
         kind = draw(st.sampled_from(["drop", "rename", "retype"]))
         if kind == "drop":
             del parent[key]

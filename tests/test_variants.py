@@ -10,6 +10,7 @@ from pathlib import Path
 import attrs
 import pytest
 import tomli_w
+from helpers import write
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,11 +23,6 @@ from amunre.loader import available_variants, load_variant, resolve_path
 
 REPO = Path(__file__).resolve().parent.parent
 CLASSIC = variants_dir() / "classic2003.toml"
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(text.lstrip("\n"), encoding="utf-8")
-    return path
 
 
 def problems_of(path) -> list[str]:
