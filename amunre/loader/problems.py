@@ -208,7 +208,7 @@ def control_character_problems(data, report, path: tuple = ()) -> None:
     """Report every string (key or value) of `data` holding a control character: names and
     terms reach the terminal, where ESC, OSC or C1 sequences would act instead of print."""
     def bad(text: str):
-        return next((c for c in text if (ord(c) < 32 and c not in "\t") or 127 <= ord(c) < 160), None)
+        return next((c for c in text if _is_control(c) and c != "\t"), None)
 
     if isinstance(data, dict):
         for key, value in data.items():
@@ -226,4 +226,9 @@ def control_character_problems(data, report, path: tuple = ()) -> None:
 
 def printable(text: str) -> str:
     """`text` with control characters written as escapes (\\x1b), safe to print."""
-    return "".join(c if not ((ord(c) < 32) or 127 <= ord(c) < 160) else repr(c)[1:-1] for c in text)
+    return "".join(repr(c)[1:-1] if _is_control(c) else c for c in text)
+
+
+def _is_control(char: str) -> bool:
+    """A C0 or C1 control character, or DEL."""
+    return ord(char) < 32 or 127 <= ord(char) < 160
