@@ -146,6 +146,7 @@ def test_bench_prints_games_per_second(capsys):
     code, out, _ = run_cli(capsys, "bench", "--games", "3")
     assert code == 0
     assert out.count("games/s") == 2 and "random" in out and "greedy" in out
+    assert "classic2003: loads in " in out
 
 
 def test_board_lists_provisional_values(capsys):
