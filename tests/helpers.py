@@ -71,6 +71,17 @@ def variant_files_using(*rules: str) -> list:
     return params
 
 
+def problems_of(path, overrides=()) -> list[str]:
+    """The problem lines of a variant file that must not load."""
+    import pytest
+
+    from amunre.errors import VariantError
+
+    with pytest.raises(VariantError) as info:
+        load_variant(path, overrides)
+    return info.value.problems
+
+
 @cache
 def variant_at(path):
     """The variant of a file, loaded once per file."""

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from amunre.agents import make_agents
 from amunre.engine import play_game
-from amunre.errors import VariantError
 from amunre.loader import load_variant
 from amunre.testing import check_variant
+from helpers import problems_of
 
 HEAD = 'extends = "classic2003"\n[edition]\nid = "edit-test"\nname = "an edited pipeline"\n'
 
@@ -25,12 +24,6 @@ def write(tmp_path: Path, body: str, name: str = "v.toml") -> Path:
     path = tmp_path / name
     path.write_text(HEAD + body, encoding="utf-8")
     return path
-
-
-def problems_of(path) -> list[str]:
-    with pytest.raises(VariantError) as info:
-        load_variant(path)
-    return info.value.problems
 
 
 def ids(specs) -> list[str]:

@@ -11,6 +11,9 @@ each on its own line as `file:line: path.to.key: what is wrong (what was expecte
    deal the starting cards, player counts make sense, the board file exists and is valid,
    and every rule module's own `check(variant)`.
 
+Every layer runs whatever the others found: a part that fails to type is replaced by a
+stand-in (`amunre.loader.unsettled`) so the modules' checks still run on what is settled.
+
 This module runs the steps in order and is the one to import; each step has its own module:
 `amunre.loader.files` finds and reads files, `amunre.loader.merge` resolves `extends` and
 `[params.<rule id>]` (`amunre.loader.edits` edits pipeline entries by id),
@@ -37,6 +40,7 @@ from amunre.loader.problems import Problems, control_character_problems, report_
 from amunre.loader.rulings import compose_rulings
 from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
+from amunre.loader.unsettled import Undecided, Unsettled, settle
 from amunre.model import Components, Edition, Variant
 from amunre.registry import all_rules
 from amunre.resources import variants_dir
@@ -69,7 +73,9 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
 
     def part(key: str, cls):
         value = data.get(key)
-        return structure(value, cls, (key,), report) if isinstance(value, dict) else None
+        if not isinstance(value, dict):
+            return Unsettled(key)  # the schema reports it
+        return structure(value, cls, (key,), report) or settle(value, cls, key)
 
     edition = part("edition", Edition)
     components = part("components", Components)
@@ -103,27 +109,36 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
             board = read_board(board_path, problems)
 
     terms = data.get("terms", {})
-    if problems or None in (edition, components, rulings, board) or None in pipelines.values():
-        raise problems.error(fallback=label)
+    settled = not problems
+    # built even when a problem is known, from stand-ins for what failed, so that the rule
+    # modules' own checks report beside the other problems (see amunre.loader.unsettled)
     variant = Variant(
         edition=edition,
         components=components,
-        terms=dict(terms),
+        terms=dict(terms) if isinstance(terms, dict) else {},
         phases=pipelines["phases"],
         scoring=pipelines["scoring"],
         final_scoring=pipelines["final_scoring"],
-        rulings=rulings,
-        board=board,
-        cards=card_kinds(components, [rules[r] for r in sorted(used) if r in rules]),
+        rulings=rulings if rulings is not None else Unsettled("rulings"),
+        board=board if board is not None else Unsettled("board"),
+        cards=_card_kinds(components, [rules[r] for r in sorted(used) if r in rules]),
         source=str(path),
         resolved=data,
     )
+
     def closeness(key: tuple) -> int:
         """0: a `--set` argument wrote it, 1: the file being loaded, 2: a parent."""
         written_by = (origins.find(key) or ("",))[0]
         return 0 if written_by.startswith("--set ") else 1 if written_by == label else 2
 
-    check_rules(variant, report, closeness)
-    if problems:
-        raise problems.error()
+    check_rules(variant, report, closeness, settled)
+    if problems or not settled:
+        raise problems.error(fallback=label)
     return variant
+
+
+def _card_kinds(components, modules):
+    try:
+        return card_kinds(components, modules)
+    except Undecided:
+        return Unsettled("cards")

@@ -126,20 +126,27 @@ def _check_pipeline(entries, rules, report) -> None:
                    f"expected a phase such as {', '.join(makers)}")
 
 
-def check_rules(variant: Variant, report, closeness=lambda path: 0) -> None:
+def check_rules(variant: Variant, report, closeness=lambda path: 0, settled: bool = True) -> None:
     """Every pipeline entry's own `check(variant)`, each message at the parameter it names,
     or, for a `CheckProblem`, at the key it comes from that was written closest to the
-    user (`closeness(path)`: a `--set` first, then the file being loaded, then a parent)."""
+    user (`closeness(path)`: a `--set` first, then the file being loaded, then a parent).
+
+    `settled` is False when other problems are known and `variant` holds stand-ins for the
+    parts that failed (`amunre.loader.unsettled`): a check that stumbles on one is skipped,
+    since its answer waits for that fix; only a check of a settled variant that fails is
+    itself reported."""
     rules = all_rules()
     for pipeline in PIPELINES:
         paths = [at for at, _, _ in flat_entries(variant.resolved.get(pipeline), (pipeline,))]
         for spec, at in zip(getattr(variant, pipeline), paths):
+            cls = rules.get(spec.rule)
             try:
-                cls = rules[spec.rule]
                 found = cls(spec, variant, variant.rulings.of(cls.Rulings)).check(variant)
             except Exception as exc:  # noqa: BLE001 - a broken check is itself a problem to report
+                if not settled:
+                    continue
                 found = [f"the module's check failed with {type(exc).__name__}: {exc}"]
-            names = set(field_names(type(spec.params)))
+            names = set(field_names(cls.Params)) if cls else set()
             for message in found or ():
                 if isinstance(message, CheckProblem) and message.keys:
                     keys = [tuple(key.split(".")) for key in message.keys]

@@ -10,6 +10,7 @@ entries with their key paths, groups opened; `build_specs` types them into `Rule
 from __future__ import annotations
 
 from amunre.loader.shape import field_names, structure
+from amunre.loader.unsettled import Unsettled, settle
 from amunre.model import RuleSpec
 
 #: The pipelines of a variant file, by the rule kind each accepts.
@@ -88,9 +89,11 @@ def rules_used(data: dict) -> set[str]:
     return {e["rule"] for p in PIPELINES for _, e, _ in flat_entries(data.get(p), (p,)) if isinstance(e.get("rule"), str)}
 
 
-def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple | None:
-    """The typed entries of one pipeline, groups flattened; None when one cannot be built."""
-    specs: list | None = []
+def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
+    """The typed entries of one pipeline, groups flattened, one per rule entry. An entry whose
+    params do not type (reported) or whose rule is unknown (reported by `check_meaning`)
+    gets `Unsettled` params, so that the other entries' checks still run."""
+    specs = []
     for path, entry, group in flat_entries(data.get(pipeline, []), (pipeline,)):
         rule_id = entry.get("rule")
         cls = rules.get(rule_id) if isinstance(rule_id, str) else None
@@ -99,12 +102,11 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple | None:
         if cls is not None and isinstance(raw, dict):
             hint = "unknown parameter" if field_names(cls.Params) else f"unknown parameter (rule {rule_id!r} takes none)"
             params = structure(raw, cls.Params, path + ("params",), report, hint)
-        if params is None or specs is None:
-            specs = None
-            continue
-        eid = entry_id(entry)
+        if params is None:
+            params = settle(raw, cls.Params, f"{pipeline} params") if cls else Unsettled(f"{pipeline} params")
+        eid = entry_id(entry) or ""
         name = entry.get("name", eid)  # the play-by-play and the final table tell entries apart by it
-        specs.append(RuleSpec(rule=rule_id, name=name if isinstance(name, str) else eid, params=params,
-                              id=eid, group=group[0] if group else None,
-                              heading=group[1] if group else None))
-    return tuple(specs) if specs is not None and isinstance(data.get(pipeline, []), list) else None
+        specs.append(RuleSpec(rule=rule_id if isinstance(rule_id, str) else "", params=params, id=eid,
+                              name=name if isinstance(name, str) else eid,
+                              group=group[0] if group else None, heading=group[1] if group else None))
+    return tuple(specs)

@@ -13,6 +13,7 @@ import attrs
 
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import structure
+from amunre.loader.unsettled import settle
 from amunre.model import Rulings
 from amunre.mechanics import ConstructionRulings
 from amunre.setup import SetupRulings
@@ -32,7 +33,8 @@ def declared_rulings(rules: dict) -> dict[str, tuple[type, str]]:
 
 
 def compose_rulings(data: dict, used_rules: set[str], rules: dict, set_here, report) -> Rulings | None:
-    """The variant's Rulings, or None after reporting every problem.
+    """The variant's Rulings after reporting every problem (None when `[rulings]` is no table);
+    a module's rulings that do not type are an `Unsettled` stand-in.
 
     `used_rules`: the rule ids of its pipelines; `set_here(key)`: whether the file being
     loaded (not a parent) writes that ruling."""
@@ -45,24 +47,19 @@ def compose_rulings(data: dict, used_rules: set[str], rules: dict, set_here, rep
     # in a fixed order (the core's, then by rule id), so that every run lists the rulings alike
     ordered = [cls for cls, _ in CORE_RULINGS] + [rules[r].Rulings for r in sorted(used_rules) if r in rules]
     per_class: dict[type, dict] = {cls: {} for cls in dict.fromkeys(ordered)}
-    ok = True
     for key, value in given.items():
         owner = owners.get(key)
         if owner is None:
             report(("rulings", key), "unknown ruling", did_you_mean(key, usable) + one_of(usable))
-            ok = False
         elif owner[0] not in in_use:
             if set_here(key):
                 report(("rulings", key), f"ruling of rule module {owner[1]!r}, which this variant does not use",
                        did_you_mean(key, usable) + one_of(usable))
-                ok = False
         else:
             per_class[owner[0]][key] = value
     composed = {}
     for cls, values in per_class.items():
         typed = structure(values, cls, ("rulings",), report)
-        if typed is None:
-            ok = False
-        else:
-            composed[cls] = typed
-    return Rulings(composed) if ok else None
+        # a module whose rulings do not type gets a stand-in: the other modules' checks still run
+        composed[cls] = typed if typed is not None else settle(values, cls, "rulings")
+    return Rulings(composed)

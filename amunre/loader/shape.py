@@ -249,6 +249,11 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
         yield path, f"{type(exc).__name__}: {exc}", None
 
 
+def typed_value(value: Any, typ) -> Any:
+    """`value` typed as `typ` with the strict hooks; raises on a wrong type."""
+    return _converter.structure(value, typ)
+
+
 def structure(data: Any, cls, path: tuple, report, extra_hint: str = ""):
     """`cls` from `data`, or None after reporting every bad field."""
     try:

@@ -88,7 +88,6 @@ variant (the project keeps them in tests/playthroughs/).
 
 from __future__ import annotations
 
-# the helpers outside __all__ too: the tests import play_checked and REGENERATE from here
 from amunre.testing.checker import BOUNDARY_EVENTS, ConformanceError, GameChecker
 from amunre.testing.command import main
 from amunre.testing.playthroughs import (
@@ -99,4 +98,7 @@ from amunre.testing.suite import CheckReport, GameRecord, check_variant, load, p
 __all__ = [
     "CheckReport", "ConformanceError", "GameChecker", "check_variant", "load", "playthrough",
     "regenerate_playthroughs",
+    # for the project's own tests and `python -m amunre.testing`
+    "BOUNDARY_EVENTS", "PLAYTHROUGH_SEED", "REGENERATE", "GameRecord", "main", "play_checked",
+    "shipped_variant_files",
 ]
