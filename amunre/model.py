@@ -27,12 +27,26 @@ def bounded_items(low: int, high: int, most: int):
         attrs.validators.and_(*bounded(low, high)), attrs.validators.max_len(most))
 
 
+def bounded_values(low: int, high: int):
+    """A validator: a table of whole numbers, each from `low` to `high`; a value out of range
+    is named by its key (the loader reports it at that key)."""
+
+    def check(_instance, attribute, table):
+        for key, value in table.items():
+            if value < low:
+                raise ValueError(f"'{attribute.name}.{key}' must be >= {low}: {value}")
+            if value > high:
+                raise ValueError(f"'{attribute.name}.{key}' must be <= {high}: {value}")
+
+    return check
+
+
 @attrs.frozen
 class Edition:
     id: str = doc("Variant id, used on the command line (`--variant ID`).")
     name: str = doc("Human-readable name.")
     players: tuple[int, ...] = doc("Allowed player counts.", converter=tuple)
-    board: str = doc("Board file, relative to the variant file.")
+    board: str = doc("Board file, relative to the variant file (in its folder or below), or a shipped board.")
     kingdoms: tuple[str, ...] = doc("Names of the kingdoms (ages), in play order.", converter=tuple)
     rounds_per_kingdom: int = doc("Rounds in each kingdom; each player acquires one province per round.",
                                   validator=bounded(1, 15))
@@ -50,8 +64,7 @@ class Components:
     pyramids: int = doc("Single pyramids in the supply (A-SUPPLY).", validator=bounded(0, 1000))
     double_pyramids: int = doc("Double pyramids in the supply (A-SUPPLY).", validator=bounded(0, 1000))
     deck: dict[str, int] = doc("Cards in the favor/power deck by kind (engine ids), each 0 to 100.",
-                               validator=attrs.validators.deep_mapping(
-                                   attrs.validators.instance_of(str), attrs.validators.and_(*bounded(0, 100))))
+                               validator=bounded_values(0, 100))
 
     @property
     def deck_size(self) -> int:

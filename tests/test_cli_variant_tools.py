@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from helpers import run_cli, write
+from helpers import problems_of, run_cli, write
 from amunre.errors import VariantError
 from amunre.loader import available_variants, load_variant
 from amunre.resources import load_schema, variants_dir
@@ -117,17 +117,21 @@ nile_compare = "side_total"
     same_rules(load_variant(house, ["components.starting_gold=25"]), load_variant(write(tmp_path / "s.toml", out)))
 
 
-def test_show_of_a_variant_with_its_own_board_loads_from_elsewhere(capsys, tmp_path):
+def test_show_of_a_variant_with_its_own_board_loads_beside_it(capsys, tmp_path):
     home = tmp_path / "home"
-    home.mkdir()
-    shutil.copy(variants_dir() / "board.toml", home / "myboard.toml")
-    write(home / "mine.toml", 'extends = "classic2003"\n[edition]\nid = "mine"\nboard = "myboard.toml"\n')
+    (home / "boards").mkdir(parents=True)
+    shutil.copy(variants_dir() / "board.toml", home / "boards" / "myboard.toml")
+    write(home / "mine.toml", 'extends = "classic2003"\n[edition]\nid = "mine"\nboard = "boards/myboard.toml"\n')
     code, out, _ = run_cli(capsys, "show", str(home / "mine.toml"))
-    assert code == 0
+    assert code == 0 and 'board = "boards/myboard.toml"' in out
+    assert f"# its board is a file of {home.resolve()}: save this file there, or copy the board beside it" in out
+    again = load_variant(write(home / "resolved.toml", out))
+    assert Path(again.board.source).resolve() == (home / "boards" / "myboard.toml").resolve()
+    # saved elsewhere, the board is missing there, and the report says so
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    again = load_variant(write(elsewhere / "resolved.toml", out))
-    assert Path(again.board.source).resolve() == (home / "myboard.toml").resolve()
+    (only,) = problems_of(write(elsewhere / "resolved.toml", out))
+    assert "edition.board: board file 'boards/myboard.toml' not found" in only
 
 
 def test_show_prints_file_strings_literally(capsys, tmp_path):
@@ -298,6 +302,29 @@ def test_diff_of_a_variant_with_itself_and_set(capsys, tmp_path):
     groups = json.loads(out)["groups"]
     assert groups["params"] == [{"key": "phases.auction.protection_skip", "a": 2, "b": 3}]
     assert groups["rulings"] == [{"key": "nile_compare", "a": "province", "b": "side_total", "spec": "A-NILE"}]
+
+
+def test_diff_with_set_names_the_changed_side(capsys):
+    code, out, _ = run_cli(capsys, "diff", "classic2003", "classic2003", "--set", "params.auction.protection_skip=3")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].endswith(" with --set params.auction.protection_skip=3")
+    assert lines[3].split() == ["key", "classic2003", "classic2003", "with", "--set"]
+    code, out, _ = run_cli(capsys, "diff", "classic2003", "classic2003", "--json", "--set", "rulings.nile_compare=side_total")
+    assert json.loads(out)["b"]["set"] == ["rulings.nile_compare=side_total"]
+
+
+def test_show_says_which_player_counts_a_module_rules_out(capsys):
+    code, out, _ = run_cli(capsys, "show", "expert2016")
+    assert code == 0 and "players = [3, 4, 5]" in out
+    assert "# played by 3 or 4 players: rule module 'province_draft' does not allow 5 (see its rulings)" in out
+    code, out, _ = run_cli(capsys, "show", "expert2016", "--set", "rulings.draft_five_players=true")
+    assert "# played by" not in out
+
+
+def test_validate_of_an_empty_name_says_so(capsys):
+    code, out, _ = run_cli(capsys, "validate", "")
+    assert code == 1 and out.startswith("'': an empty variant name '' (available: ")
+    assert out.splitlines()[-1] == "'': 1 problem"
 
 
 def test_diff_of_an_unknown_variant_is_one_line(capsys):

@@ -110,10 +110,10 @@ def test_secret_hands_2003_replaces_the_province_draw_by_id():
 
 def test_a_house_rule_extends_another_by_relative_path(tmp_path):
     child = tmp_path / "mine.toml"
-    child.write_text('extends = "../h/long-kingdoms.toml"\n[edition]\nid = "mine"\n[components]\n'
+    child.write_text('extends = "h/long-kingdoms.toml"\n[edition]\nid = "mine"\n[components]\n'
                      'starting_gold = 25\n', encoding="utf-8")
-    (tmp_path.parent / "h").mkdir(exist_ok=True)
-    (tmp_path.parent / "h" / "long-kingdoms.toml").write_text(
+    (tmp_path / "h").mkdir(exist_ok=True)
+    (tmp_path / "h" / "long-kingdoms.toml").write_text(
         (HOUSE / "long-kingdoms.toml").read_text(encoding="utf-8"), encoding="utf-8")
     variant = load_variant(child)
     assert variant.components.starting_gold == 25 and variant.edition.rounds_per_kingdom == 4

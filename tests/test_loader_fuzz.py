@@ -168,6 +168,50 @@ def test_extends_to_a_file_that_is_not_a_variant_is_refused(tmp_path):
         assert f"extends: {target!r} is a path but not to a .toml file (expected a shipped variant id (" in line
 
 
+def test_a_variant_reads_only_toml_files_in_its_own_folder_tree(tmp_path):
+    """`extends` and `board` may name a shipped variant or board, or a .toml file in the
+    folder of the file being loaded or below: never an absolute path, never a file beside or
+    above that folder, not even through a link."""
+    outside, home = tmp_path / "outside", tmp_path / "home"
+    (home / "sub").mkdir(parents=True)
+    outside.mkdir()
+    base = (variants_dir() / "classic2003.toml").read_text(encoding="utf-8")
+    board = (variants_dir() / "board.toml").read_text(encoding="utf-8")
+    for folder in (outside, home / "sub"):
+        (folder / "base.toml").write_text(base.replace('"classic2003"', '"base"'), encoding="utf-8")
+        (folder / "board.toml").write_text(board, encoding="utf-8")
+    (home / "link.toml").symlink_to(outside / "base.toml")
+
+    def problems(text):
+        path = home / "v.toml"
+        path.write_text(text + '\n[edition]\nid = "v"\n', encoding="utf-8")
+        try:
+            load_variant(path)
+        except VariantError as exc:
+            return exc.problems
+        return []
+
+    assert problems('extends = "sub/base.toml"') == []
+    for refused, why in [
+        ('extends = "../outside/base.toml"', "lies outside the folder of the variant being loaded"),
+        ('extends = "link.toml"', "lies outside the folder of the variant being loaded"),
+        (f'extends = "{outside / "base.toml"}"', "is an absolute path"),
+        ('extends = ""', "extends: empty"),
+    ]:
+        (line,) = problems(refused)
+        assert why in line, line
+    child = home / "b.toml"
+    for board_name, why in [("../outside/board.toml", "lies outside the folder"),
+                            (str(outside / "board.toml"), "is an absolute path")]:
+        child.write_text(f'extends = "classic2003"\n[edition]\nid = "b"\nboard = "{board_name}"\n', encoding="utf-8")
+        with pytest.raises(VariantError) as info:
+            load_variant(child)
+        (line,) = info.value.problems
+        assert f"edition.board: {board_name!r} " in line and why in line
+    child.write_text('extends = "classic2003"\n[edition]\nid = "b"\nboard = "sub/board.toml"\n', encoding="utf-8")
+    assert len(load_variant(child).board) == 15
+
+
 def test_board_that_is_not_a_toml_file_is_refused():
     text = 'extends = "classic2003"\n[edition]\nid = "evil"\nboard = "/etc/passwd"\n'
     result = load_text(text)

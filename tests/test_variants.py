@@ -447,6 +447,15 @@ bribery_scope = 3
     ]
 
 
+def test_a_deck_count_out_of_range_is_one_problem_at_its_key(tmp_path):
+    bad = write(tmp_path / "deck.toml", 'extends = "classic2003"\n[edition]\nid = "d"\n'
+                '[components.deck]\narchitect = -1\n')
+    # not also at `components.deck`, and no derived "the deck holds -1" from the starting cards
+    assert problems_of(bad) == [f"{bad}:5: components.deck.architect: -1 is too small (expected at least 0)"]
+    (only,) = problems_of("classic2003", ["components.deck.bribery=101"])
+    assert only == "--set components.deck.bribery=101: 101 is too large (expected at most 100)"
+
+
 def test_a_check_that_needs_a_broken_value_waits_for_its_fix(tmp_path):
     """province_draw's check needs the rounds and the board: with either broken it says
     nothing (its answer depends on the fix) rather than guess or report its own failure."""

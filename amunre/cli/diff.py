@@ -15,21 +15,22 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.cli.common import make_console, set_option, variant_arg
-from amunre.loader.compare import compare, compare_json, key_text, text
+from amunre.loader.compare import compare, compare_json, key_text, side_names, text
 
 
-def plain_lines(a, b, groups: dict) -> list[str]:
+def plain_lines(a, b, groups: dict, b_settings=()) -> list[str]:
     """The comparison as plain text: a heading per group, then key, A's value, B's value."""
-    lines = [f"{a.id} ({a.source}) vs {b.id} ({b.source})"]
+    heading, a_name, b_name = side_names(a, b, b_settings)
+    lines = [heading]
     if not any(groups.values()):
         return lines + ["no differences in the effective rules"]
     for name, rows in groups.items():
         if not rows:
             continue
         cells = [(key_text(r), text(r["a"]), text(r["b"])) for r in rows]
-        key_width = max(len(c[0]) for c in cells + [("key", a.id, b.id)])
-        a_width = min(max(len(c[1]) for c in cells + [("key", a.id, b.id)]), 60)
-        lines += ["", f"[{name}]", f"  {'key'.ljust(key_width)}  {a.id.ljust(a_width)}  {b.id}"]
+        key_width = max(len(c[0]) for c in cells + [("key", a_name, b_name)])
+        a_width = min(max(len(c[1]) for c in cells + [("key", a_name, b_name)]), 60)
+        lines += ["", f"[{name}]", f"  {'key'.ljust(key_width)}  {a_name.ljust(a_width)}  {b_name}"]
         lines += [f"  {k.ljust(key_width)}  {va.ljust(a_width)}  {vb}" for k, va, vb in cells]
     return lines
 
@@ -47,22 +48,23 @@ def command(a_ref, b_ref, as_json, overrides):
     a = variant_arg(a_ref)
     b = variant_arg(b_ref, overrides)
     if as_json:
-        click.echo(json.dumps(compare_json(a, b), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(compare_json(a, b, overrides), indent=2, ensure_ascii=False))
         return
     groups = compare(a, b)
     if not sys.stdout.isatty():
-        for line in plain_lines(a, b, groups):
+        for line in plain_lines(a, b, groups, overrides):
             click.echo(line)
         return
     console = make_console()
-    console.print(Text(f"{a.id} ({a.source}) vs {b.id} ({b.source})"))
+    heading, a_name, b_name = side_names(a, b, overrides)
+    console.print(Text(heading))
     if not any(groups.values()):
         console.print("no differences in the effective rules")
     for name, rows in groups.items():
         if not rows:
             continue
         table = Table(title=name, title_justify="left")
-        for column in ("key", a.id, b.id):
+        for column in ("key", a_name, b_name):
             table.add_column(Text(column))
         for row in rows:
             # values come from files: Text, so that "[...]" is never read as markup

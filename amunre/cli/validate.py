@@ -40,17 +40,18 @@ def _structured(exc: VariantError) -> list[dict]:
 
 def validate_one(ref: str, overrides=()) -> tuple[dict, list[str]]:
     """({file, valid, problems}, the report's lines) for one file or id; never raises for a bad file."""
+    shown = ref if ref.strip() else repr(ref)  # an empty argument still shows as something
     try:
         load_variant(ref, tuple(overrides))
     except VariantError as exc:
         return {"file": ref, "valid": False, "problems": _structured(exc)}, list(exc.problems)
     except AmunreError as exc:  # not a variant file at all: missing, a directory, an unknown id
         problem = {"file": ref, "line": None, "path": "", "message": str(exc), "expected": None}
-        return {"file": ref, "valid": False, "problems": [problem]}, [f"{ref}: {exc}"]
+        return {"file": ref, "valid": False, "problems": [problem]}, [f"{shown}: {exc}"]
     except Exception as exc:  # noqa: BLE001 - a loader bug must still not end in a traceback
         message = f"the loader failed ({type(exc).__name__}: {exc}); please report this"
         problem = {"file": ref, "line": None, "path": "", "message": message, "expected": None}
-        return {"file": ref, "valid": False, "problems": [problem]}, [f"{ref}: {message}"]
+        return {"file": ref, "valid": False, "problems": [problem]}, [f"{shown}: {message}"]
     return {"file": ref, "valid": True, "problems": []}, [f"{ref}: ok"]
 
 
@@ -74,5 +75,6 @@ def command(files, as_json, overrides):
                 click.echo(line)
             if not report["valid"]:
                 count = len(report["problems"])
-                click.echo(f"{report['file']}: {count} problem{'s' if count != 1 else ''}")
+                shown = report["file"] if report["file"].strip() else repr(report["file"])
+                click.echo(f"{shown}: {count} problem{'s' if count != 1 else ''}")
     sys.exit(0 if all(r["valid"] for r in reports) else 1)

@@ -32,7 +32,7 @@ from pathlib import Path
 from amunre.loader.board import board_file, load_board, read_board
 from amunre.errors import VariantError  # noqa: F401 - raised from here, imported from here
 from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_rules
-from amunre.loader.files import available_variants, resolve_path, variant_files
+from amunre.loader.files import allowed_folders, available_variants, inside, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
 from amunre.loader.overrides import apply_overrides
 from amunre.loader.pipelines import PIPELINES, build_specs, check_ids, rules_used
@@ -102,9 +102,16 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
             # a variant file is data: it names a board file, never any other file to read
             report(("edition", "board"), f"{board_name!r} is not a .toml board file",
                    f"expected a board .toml file next to {defined_in.name} or a shipped board in {variants_dir()}")
+        elif Path(board_name).is_absolute():
+            report(("edition", "board"), f"{board_name!r} is an absolute path",
+                   f"expected a board file relative to {defined_in.name}")
         elif board_path is None:
             report(("edition", "board"), f"board file {board_name!r} not found",
                    f"expected a file next to {defined_in.name} or a shipped board in {variants_dir()}")
+        elif not inside(board_path, allowed_folders(path)):
+            # a variant file is data: it may read only files in its own folder tree
+            report(("edition", "board"), f"{board_name!r} lies outside the folder of the variant being loaded",
+                   f"expected a board file in {allowed_folders(path)[0]} or below, or a shipped board")
         else:
             board = read_board(board_path, problems)
 

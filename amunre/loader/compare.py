@@ -135,10 +135,24 @@ def compare(a, b) -> dict[str, list[dict]]:
     return groups
 
 
-def compare_json(a, b) -> dict:
-    """The comparison as one JSON document (`amunre diff --json`)."""
-    return {"a": {"id": a.id, "source": a.source}, "b": {"id": b.id, "source": b.source},
+def compare_json(a, b, b_settings=()) -> dict:
+    """The comparison as one JSON document (`amunre diff --json`); `b_settings` are the
+    `--set KEY=VALUE` texts laid over B."""
+    return {"a": {"id": a.id, "source": a.source},
+            "b": {"id": b.id, "source": b.source, "set": list(b_settings)},
             "groups": compare(a, b)}
+
+
+def side_names(a, b, b_settings=()) -> tuple[str, str, str]:
+    """(heading, A's column name, B's column name): B is marked when `--set` changed it, and
+    the two are told apart as A and B when they would read alike."""
+    heading = f"{a.id} ({a.source}) vs {b.id} ({b.source})"
+    if b_settings:
+        heading += " with " + " ".join(f"--set {setting}" for setting in b_settings)
+    a_name, b_name = a.id, b.id + (" with --set" if b_settings else "")
+    if a_name == b_name:
+        a_name, b_name = f"A: {a_name}", f"B: {b_name}"
+    return heading, a_name, b_name
 
 
 def text(value: Any) -> str:

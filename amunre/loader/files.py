@@ -33,6 +33,28 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def allowed_folders(loaded: Path) -> tuple[Path, ...]:
+    """Where the files a variant names (`extends`, `board`) may lie: the folder of the file
+    being loaded and below it, or the shipped variants. A variant file is data: it must not
+    make the loader read other files of the machine."""
+    folders = []
+    for folder in (loaded.parent, variants_dir()):
+        try:
+            folders.append(folder.resolve())
+        except (OSError, RuntimeError):
+            continue
+    return tuple(folders)
+
+
+def inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    """Whether `path`, its links followed, lies in one of `folders` (or below)."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return any(real.is_relative_to(folder) for folder in folders)
+
+
 def _exists(path: Path) -> bool:
     try:
         return path.exists()
@@ -108,6 +130,8 @@ def resolve_path(id_or_path: str | Path) -> Path:
     """The file for a shipped variant id or a path; `UnknownVariantError` listing the
     available ids otherwise."""
     text = str(id_or_path)
+    if not text.strip():
+        raise UnknownVariantError(f"an empty variant name {text!r} ({_unknown_message(text).partition('(')[2]}")
     path = Path(text)
     if isinstance(id_or_path, Path) or path.suffix == ".toml" or _exists(path):
         if _exists(path) and path.is_dir():

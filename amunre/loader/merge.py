@@ -18,7 +18,7 @@ import attrs
 
 from amunre.registry import all_rules
 from amunre.loader.edits import merge_pipelines, strip_sources
-from amunre.loader.files import available_variants, is_file, read_toml, shipped_file
+from amunre.loader.files import allowed_folders, available_variants, inside, is_file, read_toml, shipped_file
 from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import Origins, Problems, did_you_mean, got, one_of
 
@@ -90,10 +90,10 @@ def _in_steps(key: tuple, depth: int) -> bool:
 def _find_parent(value: str, child: Path) -> Path | None:
     """The file `extends = value` names: a path ending in `.toml` (relative to the child),
     else a shipped id. Nothing else is opened: a variant file is data, and `extends` must not
-    make the loader read arbitrary files."""
+    make the loader read arbitrary files (`resolve_extends` also keeps it in its folders)."""
     if value.endswith(".toml"):
         relative = child.parent / value
-        return relative if is_file(relative) else None
+        return relative if not Path(value).is_absolute() and is_file(relative) else None
     if "/" in value or "\\" in value or value.startswith("."):
         return None
     return shipped_file(value)
@@ -101,11 +101,15 @@ def _find_parent(value: str, child: Path) -> Path | None:
 
 def _extends_expected() -> str:
     return (f"expected a shipped variant id ({', '.join(sorted(available_variants()))}) "
-            "or a path to a .toml file relative to this file")
+            "or a path to a .toml file relative to this file, in its folder or below")
 
 
-def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) -> tuple[dict, Origins, list]:
-    """Merged data, origins and the chain of files (child first) for one variant file."""
+def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems,
+                    folders: tuple[Path, ...] = ()) -> tuple[dict, Origins, list]:
+    """Merged data, origins and the chain of files (child first) for one variant file.
+
+    `folders`: where its parents may lie (`allowed_folders`; default: those of `path`)."""
+    folders = folders or allowed_folders(path)
     problems.files.append(label)
     data, lines = read_toml(path, label, problems)
     origins = Origins({p: (label, path, line) for p, line in lines.items()})
@@ -118,16 +122,24 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) ->
     overrides = data.pop("params", None)
     merged, merged_origins = data, origins
     if extends is not None:
-        if not isinstance(extends, str) or not extends:
-            report(("extends",), f"wrong type: {got(extends)}",
-                   "expected a shipped variant id or a path relative to this file")
+        if not isinstance(extends, str) or not extends.strip():
+            # without its parent, the rest of the file cannot be judged: every key would be missing
+            report(("extends",), f"wrong type: {got(extends)}" if not isinstance(extends, str) else "empty",
+                   _extends_expected())
+            raise problems.error()
         else:
             parent = _find_parent(extends, path)
             here = stack + ((path.resolve(), label),)
             if parent is None:
                 odd = ("/" in extends or "\\" in extends or extends.startswith(".")) and not extends.endswith(".toml")
-                report(("extends",), f"{extends!r} is a path but not to a .toml file" if odd else f"cannot find {extends!r}",
+                absolute = extends.endswith(".toml") and Path(extends).is_absolute()
+                report(("extends",), f"{extends!r} is a path but not to a .toml file" if odd
+                       else f"{extends!r} is an absolute path" if absolute else f"cannot find {extends!r}",
                        _extends_expected())
+                raise problems.error()
+            if not inside(parent, folders):
+                report(("extends",), f"{extends!r} lies outside the folder of the variant being loaded",
+                       f"expected a shipped variant id or a .toml file in {folders[0]} or below")
                 raise problems.error()
             if any(parent.resolve() == seen for seen, _ in here):
                 start = [seen for seen, _ in here].index(parent.resolve())
@@ -135,7 +147,7 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems) ->
                 report(("extends",), "extends cycle: " + " -> ".join(names),
                        "expected a chain that ends in a file without `extends`")
                 raise problems.error()
-            pdata, porigins, pchain = resolve_extends(parent, str(parent), here, problems)
+            pdata, porigins, pchain = resolve_extends(parent, str(parent), here, problems, folders)
             edited = merge_pipelines(pdata, data, report)
             merged = _merge(pdata, {k: v for k, v in data.items() if k not in edited})
             merged_origins = _merge_origins(porigins, origins, {k: v for k, v in data.items() if k not in edited})

@@ -3,12 +3,13 @@
 Nothing is left to a default or a parent: `extends` and `[params.<rule id>]` are applied,
 every ruling in use and every entry's params are written at their effective values, and
 every entry has its id and name. The text loads as a variant file again, with the same
-effective rules (a test checks it): saved anywhere, it finds a shipped board by name and
-any other board by its absolute path.
+effective rules (a test checks it): it names a shipped board by name, and any other board
+relative to the folder of the file it was loaded from, so saved there it loads.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -21,13 +22,20 @@ from amunre.resources import variants_dir
 
 
 def _board(variant) -> str:
-    """The board as the written file names it: a shipped board by name, another by its path."""
+    """The board as the written file names it: a shipped board by name, another by its path
+    relative to the folder of the file the variant was loaded from (a variant file may read
+    only files in its own folder tree, so the written file loads when saved in that folder)."""
     name = variant.edition.board
     source = Path(variant.board.source) if getattr(variant.board, "source", "") else None
     shipped = variants_dir() / name
     if source is None or (shipped.is_file() and shipped.resolve() == source.resolve()):
         return name
-    return source.resolve().as_posix()
+    return _own_board_path(variant)
+
+
+def _own_board_path(variant) -> str:
+    return Path(os.path.relpath(Path(variant.board.source).resolve(),
+                                Path(variant.source).resolve().parent)).as_posix()
 
 
 def resolved_data(variant) -> dict:
@@ -54,12 +62,27 @@ def _comment(text: str) -> str:
     return "# " + " ".join(str(text).split())
 
 
+def _or(counts) -> str:
+    words = [str(n) for n in counts]
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+
+
 def resolved_toml(variant, overrides=()) -> str:
     """The complete variant file's text, with a comment saying where it comes from."""
     head = [_comment(f"{variant.id}: {variant.edition.name}"),
             _comment(f"resolved by `amunre show` from {variant.source}"),
             _comment("every default written out: this file loads as a variant on its own")]
     head += [_comment(f"with --set {text}") for text in overrides]
+    if _board(variant) != variant.edition.board or not (variants_dir() / variant.edition.board).is_file():
+        head.append(_comment(f"its board is a file of {Path(variant.source).resolve().parent}: save this file "
+                             "there, or copy the board beside it"))
+    ruled_out = variant.modules.players_ruled_out
+    if ruled_out:
+        # edition.players stays as written (a ruling may allow more): say what is played
+        head.append(_comment(
+            f"played by {_or(variant.players)} players: "
+            + "; ".join(f"rule module {rule!r} does not allow {n}" for n, rule in sorted(ruled_out.items()))
+            + " (see its rulings)"))
     return "\n".join(head) + "\n\n" + _one_line_arrays(tomli_w.dumps(resolved_data(variant)))
 
 

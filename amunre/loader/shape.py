@@ -215,7 +215,8 @@ def _cattrs_problems(exc: BaseException, path: tuple, cls, extra_hint: str = "")
 
 
 #: the message of an attrs `ge`/`le`/`gt`/`lt` validator: 'name' must be >= 1: -3
-_BOUND = re.compile(r"^'(\w+)' must be ([<>]=?) (-?\d+): (.+)$")
+#: (or, for a table of numbers, 'name.key' must be ...)
+_BOUND = re.compile(r"^'(\w+(?:\.[^']+)?)' must be ([<>]=?) (-?\d+): (.+)$")
 
 
 def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
@@ -241,7 +242,8 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
     elif isinstance(exc, ValueError) and _BOUND.match(str(exc)):
         # an attrs bound (ge, le, ...) on a field, or on each item of a list field
         name, op, bound, value = _BOUND.match(str(exc)).groups()
-        at = path if path and path[-1] == name else path + (name,)
+        name, _, key = name.partition(".")
+        at = (path if path and path[-1] == name else path + (name,)) + ((key,) if key else ())
         yield at, f"{value} is out of range", f"expected a value {op} {bound}"
     elif isinstance(exc, (ValueError, TypeError)):
         yield path, f"invalid value ({exc})", f"expected {_type_word(typ)}" if typ else None
