@@ -22,9 +22,28 @@ def bounded(low: int, high: int):
 
 
 def bounded_items(low: int, high: int, most: int):
-    """A validator: at most `most` whole numbers, each from `low` to `high`."""
-    return attrs.validators.deep_iterable(
-        attrs.validators.and_(*bounded(low, high)), attrs.validators.max_len(most))
+    """A validator: at most `most` whole numbers, each from `low` to `high`; an item out of
+    range is named by its index (the loader reports it at `name[index]`)."""
+    return _ItemBounds(attrs.validators.and_(*bounded(low, high)), attrs.validators.max_len(most))
+
+
+@attrs.frozen
+class _ItemBounds:
+    """Validates a list item by item, naming the index of an item out of range. Its
+    `member_validator` and `iterable_validator` are those of attrs' `deep_iterable`, so the
+    schema generator reads the bounds from it alike."""
+
+    member_validator: Any
+    iterable_validator: Any
+
+    def __call__(self, instance, attribute, value):
+        self.iterable_validator(instance, attribute, value)
+        for index, item in enumerate(value):
+            try:
+                self.member_validator(instance, attribute, item)
+            except ValueError as exc:
+                # 'name' must be >= 0: -1  ->  'name.3' must be >= 0: -1
+                raise ValueError(str(exc).replace(f"'{attribute.name}'", f"'{attribute.name}.{index}'", 1)) from None
 
 
 def bounded_values(low: int, high: int):
@@ -41,13 +60,20 @@ def bounded_values(low: int, high: int):
     return check
 
 
+#: Most players a variant may allow: with the bounds on every count, every game stays bounded.
+MAX_PLAYERS = 10
+
+
 @attrs.frozen
 class Edition:
     id: str = doc("Variant id, used on the command line (`--variant ID`).")
     name: str = doc("Human-readable name.")
-    players: tuple[int, ...] = doc("Allowed player counts.", converter=tuple)
+    players: tuple[int, ...] = doc(f"Allowed player counts (2 to {MAX_PLAYERS} each).", converter=tuple,
+                                   validator=bounded_items(0, MAX_PLAYERS, MAX_PLAYERS - 1))
     board: str = doc("Board file, relative to the variant file (in its folder or below), or a shipped board.")
-    kingdoms: tuple[str, ...] = doc("Names of the kingdoms (ages), in play order.", converter=tuple)
+    kingdoms: tuple[str, ...] = doc("Names of the kingdoms (ages), in play order; 1 to 10.", converter=tuple,
+                                    validator=attrs.validators.and_(attrs.validators.min_len(1),
+                                                                    attrs.validators.max_len(10)))
     rounds_per_kingdom: int = doc("Rounds in each kingdom; each player acquires one province per round.",
                                   validator=bounded(1, 15))
     summary: str = doc("One line describing the variant.", default="")

@@ -14,11 +14,12 @@ from amunre.contract import ROUND_MUST_PROVIDE, CheckProblem
 from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import field_names
-from amunre.model import Variant
+from amunre.model import MAX_PLAYERS, Variant
 from amunre.registry import BROKEN_PLUGINS, all_rules
 
 #: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
 MIN_PLAYERS = 2
+
 
 
 def declared_cards(rules: dict) -> list[str]:
@@ -59,7 +60,8 @@ def check_meaning(data: dict, report) -> None:
     components = data.get("components")
     edition = data.get("edition")
     players = edition.get("players") if isinstance(edition, dict) else None
-    counts = [n for n in players if type(n) is int] if isinstance(players, list) else []
+    # counts out of range are reported by the schema: no derived problem from them
+    counts = [n for n in players if type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS] if isinstance(players, list) else []
     for i, n in enumerate(players if isinstance(players, list) else []):
         if type(n) is int and n < MIN_PLAYERS:
             report(("edition", "players", i), f"{n} player{'s' if n != 1 else ''} cannot play",

@@ -120,6 +120,8 @@ def field_schema(cls, field: attrs.Attribute, hints: dict, description: str | No
         options = getattr(validator, "options", None)
         if isinstance(options, (tuple, list, set, frozenset)):
             out["enum"] = sorted(options) if isinstance(options, (set, frozenset)) else list(options)
+        if type(validator).__name__ == "_MaxLengthValidator":  # a list's own length (kingdoms)
+            out["maxItems"] = validator.max_length
         op = getattr(validator, "compare_op", None)
         if op in _BOUNDS:
             out[_BOUNDS[op]] = validator.bound

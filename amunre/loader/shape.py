@@ -111,6 +111,8 @@ def schema_problems(name: str, data: dict, report) -> None:
             report(path, f"{show(value)} is too large", f"expected at most {error.validator_value}")
         elif kw == "minItems":
             report(path, "too few items", f"expected at least {error.validator_value}")
+        elif kw == "maxItems":
+            report(path, f"{len(value)} items, too many", f"expected at most {error.validator_value}")
         elif kw == "minLength":
             report(path, "empty", "expected a non-empty string")
         elif kw == "uniqueItems":
@@ -118,8 +120,9 @@ def schema_problems(name: str, data: dict, report) -> None:
         elif kw == "pattern":
             report(path, f"{show(value)} has characters that are not allowed",
                    f"expected it to match {error.validator_value}")
-        else:
-            report(path, error.message, None)
+        else:  # the library's words, cut short: they quote the value, which may be huge
+            message = error.message if len(error.message) <= 120 else error.message[:117] + "..."
+            report(path, message, f"expected what the {kw!r} rule of schemas/{name}.schema.json allows")
 
 
 # --------------------------------------------------------------------------------------
@@ -243,7 +246,8 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
         # an attrs bound (ge, le, ...) on a field, or on each item of a list field
         name, op, bound, value = _BOUND.match(str(exc)).groups()
         name, _, key = name.partition(".")
-        at = (path if path and path[-1] == name else path + (name,)) + ((key,) if key else ())
+        inner = (int(key) if key.isdigit() else key,) if key else ()  # a list's index, a table's key
+        at = (path if path and path[-1] == name else path + (name,)) + inner
         yield at, f"{value} is out of range", f"expected a value {op} {bound}"
     elif isinstance(exc, (ValueError, TypeError)):
         yield path, f"invalid value ({exc})", f"expected {_type_word(typ)}" if typ else None
