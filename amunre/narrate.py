@@ -9,6 +9,21 @@ the Offering.
 
 from __future__ import annotations
 
+import re
+
+#: A control character: C0 but tab and newline, DEL, C1. Printed raw, ESC, CSI (U+009B) or
+#: OSC sequences would act on the terminal (clear it, retitle it, hide text) instead of showing.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def literal(text) -> str:
+    """`text` safe to print as it is: each control character but newline and tab written as
+    its escape (`\\x1b`, `\\r`). Everything a command prints that comes from a file or the
+    command line goes through here (click.echo) or through
+    `amunre.cli.common.make_console` (rich)."""
+    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+
+
 COLOURS = ("red", "blue", "black", "white", "yellow")
 
 
@@ -81,7 +96,8 @@ def item_label(variant, key: str) -> str:
 
 
 class Narrator:
-    """Listener that writes one readable line per narrated event to `write`."""
+    """Listener that writes one readable line per narrated event to `write`, its control
+    characters escaped (markup is the printer's business: print it as plain text)."""
 
     def __init__(self, variant, write, names: list[str] | None = None):
         self.variant = variant
@@ -96,7 +112,7 @@ class Narrator:
         if declared is not None:
             line = declared.narrate(event, self.words)
             if line:
-                self.write(line)
+                self.write(literal(line))  # names and terms come from files: never a control sequence
 
 
 def describe_option(words: Words, kind: str, option) -> str:

@@ -1,5 +1,6 @@
-"""The `human` agent: asks at the terminal, showing what the player's seat may see and the
-numbered legal options in the edition's words; anything but a listed number is asked again."""
+"""The `human` agent: asks at the terminal (on stderr), showing what the player's seat may
+see and the numbered legal options in the edition's words; anything but a listed number is
+asked again."""
 
 from __future__ import annotations
 
@@ -21,19 +22,25 @@ def holdings(view) -> str:
 
 
 class HumanAgent:
+    """Asks on stderr, the terminal's side channel: stdout stays the command's own output
+    (one JSON document with `--json`, the play-by-play otherwise)."""
+
     name = "human"
 
     def choose(self, view, request):
-        from amunre.narrate import Words, describe_option, player_names
+        from amunre.narrate import Words, describe_option, literal, player_names
+
+        def say(text: str) -> None:
+            click.echo(literal(text), err=True)
 
         words = Words(view.variant)
         name = player_names(view.n_players)[request.player]
-        click.echo(f"\n{name}, your decision ({request.kind}) in {view.phase}")
-        click.echo(f"  you hold: {holdings(view)}")
+        say(f"\n{name}, your decision ({request.kind}) in {view.phase}")
+        say(f"  you hold: {holdings(view)}")
         for i, option in enumerate(request.options):
-            click.echo(f"  {i:>3}. {describe_option(words, request.kind, option)}")
+            say(f"  {i:>3}. {describe_option(words, request.kind, option)}")
         while True:
-            index = click.prompt("choice", type=int)
+            index = click.prompt("choice", type=int, err=True)
             if 0 <= index < len(request.options):
                 return request.options[index]
-            click.echo(f"enter a number from 0 to {len(request.options) - 1}")
+            say(f"enter a number from 0 to {len(request.options) - 1}")

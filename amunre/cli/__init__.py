@@ -1,31 +1,73 @@
 """The `amunre` command line: one click group, one small module per command.
 
-Every domain error (`AmunreError`) becomes one clear message on stderr and exit code 2;
-no traceback reaches the user.
+Exit codes, the same for every command:
+
+- 0: done (for `check` and `validate`: everything passed);
+- 1: the command ran and found a failure (`check`: an invariant broke; `validate`: a file
+  has problems), or a question was aborted;
+- 2: bad input: a bad option, argument or file. Every domain error (`AmunreError`) and
+  every usage error becomes one clear message on stderr starting `error: `; no traceback;
+- 3: an internal error, a bug in amunre: any other exception. It is never disguised as a
+  problem with the input: stderr says "internal error" and shows the traceback to report.
+
+Whatever an error message echoes (a file's text, a command-line argument) is printed
+literally, its control characters escaped (`amunre.cli.common.literal`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 
 import click
 
 from amunre import __version__
+from amunre.cli.common import literal
 from amunre.errors import AmunreError
+
+#: Exit code of an internal error (a bug): apart from 1 (a failure found) and 2 (bad input).
+INTERNAL_ERROR = 3
 
 
 class CleanErrors(click.Group):
-    """A click group that turns domain errors into a message and exit code 2."""
+    """A click group that turns domain errors into a message and exit code 2, and any other
+    exception into an "internal error" report with its traceback and exit code 3."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except AmunreError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {literal(exc)}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # the reader went away (`amunre variants | head -1`): stop quietly
+            _silence_stdout()
+            sys.exit(1)
+        except (click.ClickException, click.Abort, click.exceptions.Exit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug: reported as one, never as bad input
+            internal_error(exc)
+
+
+def internal_error(exc: BaseException):
+    """Report a bug: what to do, then the traceback (escaped) on stderr; exit code 3."""
+    click.echo("internal error: this is a bug in amunre, not a problem with your input; please report it "
+               "with the command line and the traceback below", err=True)
+    click.echo(literal("".join(traceback.format_exception(exc))), err=True, nl=False)
+    sys.exit(INTERNAL_ERROR)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's flush at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing to flush
 
 
 @click.group(cls=CleanErrors)
@@ -36,14 +78,21 @@ def cli():
 
 def main(argv=None):
     """Console entry point: usage errors become one line and exit code 2."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    for i, arg in enumerate(args):
+        if "\0" in arg:  # no shell passes one; a file name cannot hold one
+            of = f" (the value of {literal(args[i - 1])})" if i and args[i - 1].startswith("-") else ""
+            click.echo(f"error: argument {i + 1}{of}, {arg!r}, holds a NUL byte (expected text without NUL)",
+                       err=True)
+            sys.exit(2)
     try:
-        cli.main(args=argv, prog_name="amunre", standalone_mode=False)
+        cli.main(args=args, prog_name="amunre", standalone_mode=False)
     except click.UsageError as exc:
         where = f"amunre {exc.ctx.command_path.split(' ', 1)[1]}" if exc.ctx and " " in exc.ctx.command_path else "amunre"
-        click.echo(f"error: {exc.format_message()} (see '{where} --help')", err=True)
+        click.echo(f"error: {literal(exc.format_message())} (see '{where} --help')", err=True)
         sys.exit(2)
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
+        click.echo(f"error: {literal(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
     except click.Abort:
         click.echo("aborted", err=True)

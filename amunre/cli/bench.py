@@ -12,7 +12,7 @@ import click
 from rich.progress import Progress
 
 from amunre.agents import make_agents
-from amunre.cli.common import parse_agents, parse_players, set_option, variant_arg
+from amunre.cli.common import literal, parse_bot_kinds, parse_players, set_option, variant_arg
 from amunre.engine import play_game
 from amunre.loader import load_variant
 
@@ -50,10 +50,10 @@ def load_time(name: str, overrides, loads: int = 21) -> float:
 def command(variant_name, players, games, agent_kinds, overrides):
     """Print games per CPU second for seeded games with one agent kind in every seat (one core),
     and the median time to load the variant."""
+    kinds = parse_bot_kinds(agent_kinds)
     variant = variant_arg(variant_name, overrides)
-    click.echo(f"{variant.id}: loads in {load_time(variant_name, overrides) * 1000:.1f} ms (median CPU time)")
     n = parse_players(variant, players)
-    kinds = parse_agents(agent_kinds, len(agent_kinds.split(",")))
+    click.echo(literal(f"{variant.id}: loads in {load_time(variant_name, overrides) * 1000:.1f} ms (median CPU time)"))
     # a progress bar on a terminal only; piped output stays plain
     show = sys.stdout.isatty()
     for kind in kinds:

@@ -9,17 +9,34 @@ from pathlib import Path
 
 import click
 
-from amunre.agents import agent_names
-from amunre.cli.common import set_option, variant_arg, write_resolved
-from amunre.loader import load_variant
+from amunre.cli.common import literal, parse_bot_kinds, set_option, variant_arg, write_resolved
+from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
+from amunre.loader import load_variant
+
+
+def parse_counts(variant, text: str | None) -> list[int] | None:
+    """The --players list (None: every count the variant allows); empty or a bad entry is an error."""
+    if text is None:
+        return None
+    allowed = ", ".join(map(str, variant.players))
+    try:
+        counts = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise AmunreError(f"--players must be player counts separated by commas (among {allowed} for "
+                          f"{variant.id}), not {text!r}") from None
+    wrong = [p for p in counts if p not in variant.players]
+    if wrong:
+        raise AmunreError(f"--players must be among {allowed} for {variant.id}, not {text!r}"
+                          + variant.modules.players_note(wrong[0]))
+    return counts
 
 
 @click.command("check")
 @click.argument("variant_ref", metavar="FILE_OR_ID")
 @click.option("--games", default=5, show_default=True, type=click.IntRange(1),
               help="Seeded games per player count and agent kind.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
               help="First seed; the games use SEED, SEED+1, ...")
 @click.option("--players", help="Only these player counts, comma-separated (default: every allowed count).")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
@@ -35,26 +52,21 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
     """
     from amunre.testing import ConformanceError, check_variant
 
+    if seed + games - 1 > MAX_SEED:
+        raise AmunreError(f"--seed {seed} with --games {games} goes past the last seed {MAX_SEED} "
+                          f"(expected SEED + GAMES - 1 <= {MAX_SEED})")
+    kinds = parse_bot_kinds(agent_kinds)
     variant = variant_arg(variant_ref, overrides)
+    counts = parse_counts(variant, players)
+    folder = None
     if overrides:
         # the [replay] invariant reloads the variant from its file: give it one with the changes
         folder = Path(tempfile.mkdtemp(prefix="amunre-check-"))
-        variant = load_variant(write_resolved(variant, overrides, folder / f"{variant.id}.toml"))
-    kinds = [k.strip() for k in agent_kinds.split(",") if k.strip()]
-    for kind in kinds:
-        if kind not in agent_names() or kind == "human":
-            bots = ", ".join(n for n in agent_names() if n != "human")
-            raise AmunreError(f"--agents: {kind!r} cannot play unattended (choose from {bots})")
-    counts = None
-    if players:
         try:
-            counts = [int(p) for p in players.split(",") if p.strip()]
-        except ValueError:
-            raise AmunreError(f"--players must be whole numbers separated by commas, not {players!r}") from None
-        wrong = [p for p in counts if p not in variant.players]
-        if wrong or not counts:
-            raise AmunreError(f"--players must be among {', '.join(map(str, variant.players))} "
-                              f"for {variant.id}, not {players!r}")
+            variant = load_variant(write_resolved(variant, overrides, folder / f"{variant.id[:100]}.toml"))
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
     show = sys.stderr.isatty()
     done = [0]
     total = games * len(kinds) * len(counts or variant.players)
@@ -64,21 +76,21 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
         if show:
             click.echo(f"\r{done[0]}/{total} games", nl=False, err=True)
 
-    click.echo(f"checking {variant.id} ({variant.source}): {games} games per player count and agent, "
-               f"seeds {seed}..{seed + games - 1}")
+    click.echo(literal(f"checking {variant.id} ({variant.source}): {games} games per player count and agent, "
+                       f"seeds {seed}..{seed + games - 1}"))
     try:
         report = check_variant(variant, seeds=range(seed, seed + games), agents=kinds, players=counts,
                                on_progress=progress)
     except ConformanceError as exc:
         if show:
             click.echo("", err=True)
-        click.echo(f"FAILED: {exc}", err=True)
-        if overrides:
-            click.echo(f"(the variant with --set is kept in {variant.source} to rerun it)", err=True)
+        click.echo(f"FAILED: {literal(exc)}", err=True)
+        if folder:
+            click.echo(literal(f"(the variant with --set is kept in {variant.source} to rerun it)"), err=True)
         sys.exit(1)
     finally:
-        if overrides and sys.exc_info()[0] is None:
-            shutil.rmtree(Path(variant.source).parent, ignore_errors=True)
+        if folder and sys.exc_info()[0] is not SystemExit:
+            shutil.rmtree(folder, ignore_errors=True)
     if show:
         click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
-    click.echo(report.summary())
+    click.echo(literal(report.summary()))

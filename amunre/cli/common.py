@@ -4,6 +4,8 @@ line."""
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
 
 import click
@@ -12,6 +14,7 @@ from amunre.agents import agent_names
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
+from amunre.narrate import CONTROL, literal  # noqa: F401 - the commands import it from here
 
 
 def parse_seed(text: str | None) -> int:
@@ -57,14 +60,52 @@ def parse_agents(text: str | None, players: int, default: str = "greedy") -> lis
     return names
 
 
+def dump_json(doc) -> str:
+    """`doc` as indented JSON with non-ASCII text kept readable, but DEL and C1 characters
+    (which JSON may hold raw) written as \\u escapes: machine output carries no control
+    characters either."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    return re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def parse_bot_kinds(text: str) -> list[str]:
+    """An --agents list of agent kinds that play unattended (`check`, `bench`): none empty, at
+    least one (an empty list would check or measure nothing)."""
+    bots = [n for n in agent_names() if n != "human"]
+    kinds = [k.strip() for k in text.split(",")]
+    if not any(kinds):
+        raise AmunreError(f"--agents is empty: no game would be played (expected agent kinds from: {', '.join(bots)})")
+    for kind in kinds:
+        if not kind:
+            raise AmunreError(f"--agents has an empty name in {text!r} (expected agent kinds from: {', '.join(bots)})")
+        if kind not in bots:
+            raise AmunreError(f"--agents: {kind!r} cannot play unattended (choose from {', '.join(bots)})")
+    return kinds
+
+
 def make_console():
-    """A rich console; piped output gets a wide page so tables are not squeezed to 80
-    columns and cut (a terminal keeps its own width)."""
+    """A rich console that prints every string literally: no markup (`[bold red]`), no
+    emoji codes (`:smile:`), no highlighting, control characters escaped (`literal`).
+    Piped output gets a wide page so tables are not squeezed to 80 columns and cut (a
+    terminal keeps its own width)."""
     import sys
 
     from rich.console import Console
+    from rich.text import Text
 
-    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    class LiteralConsole(Console):
+        def render(self, renderable, options=None):
+            # every str and Text is rendered through here, table cells and titles included
+            if isinstance(renderable, str):
+                renderable = literal(renderable)
+            elif isinstance(renderable, Text) and CONTROL.search(renderable.plain):
+                shown = renderable.blank_copy()
+                shown.append(literal(renderable.plain))
+                renderable = shown
+            return super().render(renderable, options)
+
+    return LiteralConsole(highlight=False, markup=False, emoji=False, soft_wrap=True,
+                          width=None if sys.stdout.isatty() else 160)
 
 
 SET_HELP = ("Change one key of the variant for this run, e.g. components.starting_gold=25, "

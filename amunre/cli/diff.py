@@ -7,14 +7,13 @@ aligned text; `--json` the same content as data.
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import make_console, set_option, variant_arg
+from amunre.cli.common import dump_json, literal, make_console, set_option, variant_arg
 from amunre.loader.compare import compare, compare_json, key_text, side_names, text
 
 
@@ -48,12 +47,12 @@ def command(a_ref, b_ref, as_json, overrides):
     a = variant_arg(a_ref)
     b = variant_arg(b_ref, overrides)
     if as_json:
-        click.echo(json.dumps(compare_json(a, b, overrides), indent=2, ensure_ascii=False))
+        click.echo(dump_json(compare_json(a, b, overrides)))
         return
     groups = compare(a, b)
     if not sys.stdout.isatty():
         for line in plain_lines(a, b, groups, overrides):
-            click.echo(line)
+            click.echo(literal(line))
         return
     console = make_console()
     heading, a_name, b_name = side_names(a, b, overrides)

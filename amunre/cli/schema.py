@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
+
+from amunre.cli.common import dump_json
 
 from amunre.loader.schema import variant_schema
 
@@ -15,4 +15,4 @@ def command():
     every ruling with its values, meaning and default. `schemas/variant.schema.json` holds it
     for the built-in modules; a first line `#:schema ../schemas/variant.schema.json` lets
     editors (taplo, Even Better TOML) check a variant file as it is typed."""
-    click.echo(json.dumps(variant_schema(), indent=2, ensure_ascii=False))
+    click.echo(dump_json(variant_schema()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from amunre.cli.common import set_option, variant_arg
+from amunre.cli.common import literal, set_option, variant_arg
 from amunre.loader.resolved import resolved_toml
 
 
@@ -16,5 +16,6 @@ def command(variant_ref, overrides):
     applied, every ruling and every parameter at its effective value. Saved to a file, the
     output loads as a variant on its own."""
     variant = variant_arg(variant_ref, overrides)
-    # plain text: strings from files reach the terminal as written, never as markup
-    click.echo(resolved_toml(variant, overrides), nl=False)
+    # plain text: strings from files reach the terminal as written, never as markup; a
+    # control character (only a path given on the command line can bring one) escaped
+    click.echo(literal(resolved_toml(variant, overrides)), nl=False)

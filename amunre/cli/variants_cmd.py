@@ -14,7 +14,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import make_console
+from amunre.cli.common import literal, make_console
 from amunre.errors import AmunreError
 from amunre.loader import available_variants, load_variant
 from amunre.loader.compare import players
@@ -60,4 +60,4 @@ def command():
         return
     widths = [max(len(row[i]) for row in found + [COLUMNS]) for i in range(len(COLUMNS) - 1)]
     for row in [COLUMNS] + found:
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+        click.echo(literal("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1]))
