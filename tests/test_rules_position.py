@@ -79,14 +79,14 @@ def test_every_problem_is_reported_naming_its_key():
     message = str(caught.value)
     problems = caught.value.problems
     expected = [
-        "players[0].gold: -1 is less than the minimum of 0",
+        "players[0].gold: -1 is too small (expected at least 0)",
         "players[0].provinces.Edfo: no province named 'Edfo' on the board (provinces: Buto, Damanhur,",
         "players[0].provinces.Baharya.farmers: 3 farmers, but Baharya has 2 field spaces",
         "players[1].hand.master_of_dice: unknown card kind (known: protection,",
         "players[*].hand.upper_lower: the players hold 3, but the classic2003 deck has 2",
         "players[2].provinces.memphis: Memphis is already given at players[1].provinces.Memphis",
-        "players[2]: Additional properties are not allowed ('colour' was unexpected)",
-        "unowned.Thebes: Additional properties are not allowed ('farmers' was unexpected)",
+        "players[2].colour: unknown key (expected one of: gold, hand, name, provinces, score, theft)",
+        "unowned.Thebes.farmers: unknown key (expected one of: doubles, pyramids, stones)",
         "offering_level: 9 is above the highest level, 4",
         "start_player: no player named 'green' (players: red, black, blue)",
     ]
@@ -109,17 +109,19 @@ def test_players_count_and_supplies_checked():
 
 @pytest.mark.parametrize("name,text,expected", [
     ("missing.toml", None, "does not exist"),
-    ("bad.toml", "players = [", "not valid TOML"),
-    ("bad.json", "{", "not valid JSON"),
+    ("bad.toml", "players = [", "bad.toml:1: TOML syntax error"),
+    ("bad.json", "{", "bad.json:1: (top level): JSON syntax error: Expecting property name enclosed in double quotes "
+     "(line 1, column 2) (expected valid JSON)"),
     ("p.yaml", "players: []", "must end in .toml or .json"),
-    ("list.json", "[1]", "must be a table/object"),
+    ("list.json", "[1]", "list.json:1: (top level): got an array (expected an object: a position is a table/object"),
 ])
 def test_unreadable_position_files(tmp_path, name, text, expected):
     path = tmp_path / name
     if text is not None:
         path.write_text(text)
-    with pytest.raises(PositionError, match=expected):
+    with pytest.raises(PositionError) as caught:
         load_position(path, classic())
+    assert expected in str(caught.value)
 
 
 def test_score_position_does_not_change_the_state_and_follows_the_bonus_policy():
@@ -210,5 +212,5 @@ def test_cli_score_errors_are_one_message_and_exit_2(_cli, tmp_path):
         assert "Traceback" not in result.output
     result = _cli(bad)  # every problem, each with its line
     assert result.stderr.startswith("error: 2 problems in the position")
-    assert f"{bad}:2: players[0].gold: -2 is less than the minimum of 0" in result.stderr
+    assert f"{bad}:2: players[0].gold: -2 is too small (expected at least 0)" in result.stderr
     assert f"{bad}:3: players[0].provinces.Atlantis: no province named" in result.stderr

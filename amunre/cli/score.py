@@ -12,7 +12,7 @@ from rich.text import Text
 from amunre.errors import AmunreError
 from amunre.cli.common import set_option, variant_arg
 from amunre.narrate import item_label
-from amunre.position import answer_policies, position_from_data, read_position_raw, score_position
+from amunre.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
 
 
 def score_table(variant, sheet) -> Table:
@@ -61,7 +61,8 @@ def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
 @click.command("score")
 @click.argument("position", type=click.Path(dir_okay=False))
 @click.option("--variant", "variant_name", default=None,
-              help="Variant id or variant TOML file (default: the position's `variant`, else classic2003).")
+              help="Variant id or variant TOML file (default: the shipped variant the position's `variant` names, "
+                   "else classic2003; a position never names a file).")
 @click.option("--final", is_flag=True, help="This is the last kingdom: add the final scoring (gold ranking).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 @click.option("--answer", "answers", multiple=True, metavar="KIND=POLICY",
@@ -70,9 +71,9 @@ def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
 @set_option()
 def command(position, variant_name, final, as_json, answers, overrides):
     """Score the holdings in a POSITION file (TOML or JSON) and show each player's points per item."""
-    data, lines = read_position_raw(position)
-    if variant_name is None:
-        variant_name = data.get("variant") if isinstance(data.get("variant"), str) else "classic2003"
+    data, lines = read_position_raw(position, argument="POSITION")
+    if variant_name is None:  # the position names a shipped id, never a file to read
+        variant_name = position_variant(data, str(position), lines)
     variant = variant_arg(variant_name, overrides)
     pos = position_from_data(data, variant, source=str(position), lines=lines)
     sheet = score_position(variant, pos.state, answers=parse_answers(variant, answers), final=final,

@@ -30,14 +30,14 @@ engine's decision protocol, answering their decisions by a fixed policy.
 from amunre.position.build import build_state
 from amunre.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Position
 from amunre.position.read import (
-    load_position, position_from_data, read_position, read_position_data, read_position_raw,
+    load_position, position_from_data, position_variant, read_position, read_position_data, read_position_raw,
 )
 from amunre.position.score import ScoreItem, ScoreSheet, answer_policies, score_position
 from amunre.position.write import default_names, position_to_dict, write_position
 
 __all__ = [
     "PROVINCE_COUNTS", "SUPPLIES", "UNOWNED_COUNTS", "Position", "ScoreItem", "ScoreSheet", "answer_policies",
-    "build_state", "default_names", "load_position", "position_from_data",
+    "build_state", "default_names", "load_position", "position_from_data", "position_variant",
     "position_to_dict", "read_position", "read_position_data", "read_position_raw", "score_position",
     "write_position",
 ]

@@ -1,20 +1,44 @@
-"""Read a position file and check it against its schema and the variant, every problem at once."""
+"""Read a position file and check it against its schema and the variant, every problem at once.
+
+A position file is data from anywhere, read as the variant loader reads a variant file
+(`amunre.loader.files.read_toml` and its helpers, reused here): whatever it holds (bytes
+that are not UTF-8, a syntax error, nesting thousands deep, a number of thousands of digits,
+a JSON key given twice, NaN) becomes a problem with its file, line and key path, raised as
+one `PositionError` listing every problem as `file:line: key.path: what is wrong (what was
+expected)`, never another exception. Its strings must be printable (no escape sequences),
+its numbers integers within the bounds of `schemas/position.schema.json`.
+
+A position names its variant by a shipped id (`variant = "classic2003"`), never by a file:
+a position is data and must not make the program read other files of the machine. A variant
+file of one's own is given on the command line instead (`amunre score POSITION --variant FILE`).
+"""
 
 from __future__ import annotations
 
+import errno
 import json
-import tomllib
+import stat
 from pathlib import Path
 
-import jsonschema
-
-from amunre.errors import PositionError
-from amunre.loader.tomlpos import format_path, key_lines, line_for
+from amunre.errors import PositionError, VariantError
+from amunre.loader.files import MAX_DEPTH, _depth, _too_deep, available_variants, read_toml
+from amunre.loader.problems import Problems, control_character_problems, did_you_mean, got, printable
+from amunre.loader.shape import schema_problems
+from amunre.loader.tomlpos import format_path, line_for
 from amunre.model import Variant
 from amunre.position.build import build_state
 from amunre.position.fields import PROVINCE_COUNTS, player_entries, player_names, SUPPLIES, UNOWNED_COUNTS, Position
-from amunre.resources import load_schema
+from amunre.position.jsonpos import json_key_lines
 from amunre.state import GameState
+
+#: The variant of a position that names none.
+DEFAULT_VARIANT = "classic2003"
+#: Longest player name, in characters (a name is printed in every table column).
+MAX_NAME = 64
+#: Largest position file, in bytes (a real one holds a few kilobytes).
+MAX_BYTES = 1_000_000
+#: Longest problem line printed: a longer one (a huge value echoed) loses its middle.
+MAX_LINE = 600
 
 
 def read_position_data(path: str | Path) -> dict:
@@ -22,27 +46,115 @@ def read_position_data(path: str | Path) -> dict:
     return read_position_raw(path)[0]
 
 
-def read_position_raw(path: str | Path) -> tuple[dict, dict]:
-    """(data, key path -> line) of a position file; lines are known for TOML only."""
+def read_position_raw(path: str | Path, argument: str | None = None) -> tuple[dict, dict]:
+    """(data, key path -> line) of a position file, TOML or JSON by its extension.
+
+    `argument` names where the path came from (`POSITION`, a command-line argument) in the
+    messages about the path itself; `PositionError` for anything that cannot be read."""
     path = Path(path)
+    label = str(path)
+    named = f"{argument} {quote(label)}" if argument else f"position file {quote(label)}"
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
-        raise PositionError(f"{path}: a position file must end in .toml or .json")
+        raise PositionError(_safe(f"{named}: a position file must end in .toml or .json"))
+    _check_path(path, named)
+    problems = Problems()
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PositionError(f"position file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PositionError(f"{path}: cannot read the position file ({exc})") from None
-    try:
-        data = tomllib.loads(text) if suffix == ".toml" else json.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PositionError(f"{path}: not valid TOML ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"{path}: not valid JSON ({exc})") from None
+        if suffix == ".toml":
+            data, lines = read_toml(path, label, problems, what="position")
+        else:
+            data, lines = _read_json(path, label, problems)
+    except VariantError:
+        raise _error(problems.lines(), label) from None
     if not isinstance(data, dict):
-        raise PositionError(f"{path}: a position must be a table/object at the top level")
-    return data, (key_lines(text) if suffix == ".toml" else {})
+        raise _error([f"{label}:1: (top level): {got(data)} "
+                      f"(expected an object: a position is a table/object of keys at the top level)"], label)
+    return data, lines
+
+
+def _check_path(path: Path, named: str) -> None:
+    """A clear error for a path that does not lead to a readable regular file of a sane size."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise PositionError(_safe(f"{named} does not exist (expected a .toml or .json position file)")) from None
+    except ValueError:  # a NUL character in the name
+        raise PositionError(_safe(f"{named}: the path holds a NUL character (expected a file name)")) from None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise PositionError(_safe(
+                f"{named} ({len(str(path))} characters): the path is too long for the file system "
+                f"(expected a shorter path to a .toml or .json position file)")) from None
+        raise PositionError(_safe(f"{named}: cannot read it ({exc.strerror or exc}) "
+                                  f"(expected a readable .toml or .json position file)")) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise PositionError(_safe(f"{named} is a directory (expected a .toml or .json position file)"))
+    if not stat.S_ISREG(info.st_mode):
+        raise PositionError(_safe(f"{named} is not a regular file (expected a .toml or .json position file)"))
+    if info.st_size > MAX_BYTES:
+        raise PositionError(_safe(f"{named} is {info.st_size} bytes (expected a position file of at most "
+                                  f"{MAX_BYTES} bytes)"))
+
+
+class _Constant(ValueError):
+    """NaN or Infinity in a JSON text."""
+
+
+def _refuse_constant(word: str):
+    raise _Constant(word)
+
+
+def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
+    """(data, key lines) of a JSON position, its problems reported as `read_toml` reports a
+    TOML file's (and a key given twice, NaN and Infinity refused)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.add(label, 1, (), f"cannot read the position file ({exc.strerror or exc})",
+                     "expected a readable position .json file")
+        raise problems.error() from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        problems.add(label, line, (), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+                     "expected a position file in JSON, which is UTF-8 text")
+        raise problems.error() from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except _Constant as exc:
+        _, _, constants = json_key_lines(text)
+        path_, line, word = constants[0] if constants else ((), 1, str(exc))
+        problems.add(label, line, path_, f"{word} is not a JSON number",
+                     "expected an integer: JSON has no NaN or Infinity")
+        raise problems.error() from None
+    except RecursionError:
+        _too_deep(text, label, problems)
+    except json.JSONDecodeError as exc:
+        problems.add(label, exc.lineno, (), f"JSON syntax error: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                     "expected valid JSON")
+        raise problems.error() from None
+    except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        line = _long_number_line(text)
+        problems.add(label, line, (), f"a number too long to read at line {line} ({exc})",
+                     "expected a number of at most a few hundred digits")
+        raise problems.error() from None
+    if _depth(data) > MAX_DEPTH:
+        _too_deep(text, label, problems)
+    lines, repeated, _ = json_key_lines(text)
+    for key_path, line, first in repeated:
+        problems.add(label, line, key_path, f"the key is given twice (first at line {first})",
+                     "expected each key once in an object: JSON would keep only the last")
+    if problems:
+        raise problems.error()
+    return data, lines
+
+
+def _long_number_line(text: str) -> int:
+    import re
+
+    digits = re.search(r"[0-9]{500,}", text)
+    return text.count("\n", 0, digits.start()) + 1 if digits else 1
 
 
 def read_position(path: str | Path, variant: Variant) -> Position:
@@ -56,38 +168,179 @@ def load_position(path: str | Path, variant: Variant) -> GameState:
     return read_position(path, variant).state
 
 
-def position_from_data(data: dict, variant: Variant, source: str = "position", lines: dict | None = None) -> Position:
-    """Check position data (schema, then meaning) and build its state; all problems at once.
+def position_variant(data: dict, source: str = "position", lines: dict | None = None) -> str:
+    """The shipped variant id a position names in `variant` (classic2003 when it names none).
 
-    The error lists each problem as `source[:line]: key: what is wrong`; `lines` (key path
-    -> line, from `amunre.loader.tomlpos.key_lines`) supplies the line numbers.
-    """
-    found = _schema_problems(data) + _semantic_problems(data, variant)
+    A position names a shipped variant, never a file: a path or an unknown id is a problem at
+    the `variant` key (reported with whatever else is wrong with the position's shape), and
+    the user passes a variant file of their own on the command line instead."""
+    name = data.get("variant", DEFAULT_VARIANT)
+    shipped = available_variants()
+    if isinstance(name, str) and name in shipped:
+        return name
+    found = _Found(source, lines)
+    if isinstance(name, str) and name:
+        ids = ", ".join(sorted(shipped))
+        instead = "a variant file of your own is given on the command line: --variant FILE"
+        if "/" in name or "\\" in name or name.lower().endswith((".toml", ".json")) or name.startswith("."):
+            found.add(("variant",), f"{quote(name)} is a file, but a position names only a shipped variant id",
+                      f"expected one of: {ids}; {instead}")
+        else:
+            found.add(("variant",), f"no shipped variant {quote(name)}",
+                      f"{did_you_mean(name, shipped)}expected one of: {ids}; {instead}")
+    _shape_problems(data, found)
+    raise found.error()
+
+
+def position_from_data(data: dict, variant: Variant, source: str = "position", lines: dict | None = None) -> Position:
+    """Check position data (shape, then meaning) and build its state; all problems at once.
+
+    The error lists each problem as `source[:line]: key: what is wrong (what was expected)`;
+    `lines` (key path -> line, from `amunre.loader.tomlpos.key_lines` or
+    `amunre.position.jsonpos.json_key_lines`) supplies the line numbers."""
+    found = _Found(source, lines)
+    _shape_problems(data, found)
+    for path, key, message in _semantic_problems(data, variant, found.reported):
+        found.add(path, message, shown=key, first=False)
     if found:
-        lines = lines or {}
-        problems = []
-        for path, key, message in found:
-            line = line_for(lines, path)
-            problems.append(f"{source}{f':{line}' if line else ''}: {key}: {message}")
-        count = f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"
-        error = PositionError(f"{count} in the position {source}\n" + "\n".join(f"  {p}" for p in problems))
-        error.problems = problems
-        raise error
+        raise found.error()
     return build_state(data, variant)
 
 
-def _schema_problems(data: dict) -> list[tuple]:
-    validator = jsonschema.Draft202012Validator(load_schema("position"))
-    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    return [(tuple(e.absolute_path), format_path(e.absolute_path) or "(top level)", e.message) for e in errors]
+# -- collecting problems ----------------------------------------------------------------
 
+
+class _Found:
+    """The problems of one position, each with its key path and line when known."""
+
+    def __init__(self, source: str, lines: dict | None):
+        self.source, self.lines = source, lines or {}
+        self.items: list[tuple[int, int, str]] = []  # (line or 0, order, text)
+        self.paths: set[tuple] = set()
+
+    def add(self, path: tuple, what: str, expected: str | None = None, shown: str | None = None,
+            first: bool = True) -> None:
+        """A problem at `path`, unless the path or a parent of it has one; with `first` false,
+        the next problems at this path are reported too (the checks of meaning, each its own)."""
+        path = tuple(path)
+        if self.reported(path):
+            return
+        if first:
+            self.paths.add(path)
+        line = line_for(self.lines, path)
+        where = shown or format_path(path) or "(top level)"
+        text = f"{self.source}{f':{line}' if line else ''}: {where}: {what}" + (f" ({expected})" if expected else "")
+        self.items.append((line or 0, len(self.items), text))
+
+    def reported(self, path: tuple) -> bool:
+        """Whether `path` or a parent of it has a problem already."""
+        return any(path[:k] in self.paths for k in range(len(path) + 1))
+
+    def report(self, path: tuple, what: str, expected: str | None = None) -> None:
+        """`add`, as the loader's checks call their `report`."""
+        self.add(path, what, expected)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def error(self) -> PositionError:
+        return _error([text for _, _, text in sorted(self.items)], self.source)
+
+
+def _error(problems: list[str], source: str) -> PositionError:
+    """One `PositionError` listing `problems` (each made safe to print), its `problems` the lines."""
+    problems = [_safe(p) for p in problems]
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    error = PositionError(f"{count} in the position {_safe(quote(source, 200)[1:-1])}\n"
+                          + "\n".join(f"  {p}" for p in problems))
+    error.problems = problems
+    return error
+
+
+def quote(text: str, most: int = 60) -> str:
+    """`text` quoted for a message, its middle left out when it is long."""
+    if len(text) > most:
+        text = f"{text[:most - 20]}…{text[-15:]}"
+    return repr(text)
+
+
+def _safe(line: str) -> str:
+    """A problem line safe to print: control characters and lone surrogates as escapes, a
+    huge echoed value cut in the middle."""
+    line = printable(line).encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(line) > MAX_LINE:
+        cut = len(line) - MAX_LINE + 40
+        line = f"{line[:MAX_LINE * 2 // 3]} … ({cut} characters left out) … {line[-(MAX_LINE // 3 - 40):]}"
+    return line
+
+
+# -- shape: what any position must be, whatever its variant --------------------------------
+
+#: What a key that takes two types expects (the schema alone words it `a value`).
+_EITHER = {
+    ("kingdom",): "expected a kingdom's name or its number from 1",
+    ("start_player",): "expected a player's name or a 0-based index",
+}
+
+
+def _shape_problems(data: dict, found: _Found) -> None:
+    """Printable strings, the schema (types and bounds), integers never written as floats,
+    names of a printable length."""
+    control_character_problems(data, found.report)
+    _text_problems(data, found)
+
+    def schema_report(path, what, expected=None):
+        if tuple(path) in _EITHER and what.startswith("wrong type"):
+            expected = _EITHER[tuple(path)]
+        found.add(path, what, expected)
+
+    schema_problems("position", data, schema_report)
+    _float_problems(data, found)
+    for i, player in enumerate(player_entries(data)):
+        name = player.get("name")
+        if isinstance(name, str) and len(name) > MAX_NAME:
+            found.add(("players", i, "name"), f"too long ({len(name)} characters)",
+                      f"expected a name of at most {MAX_NAME} characters")
+
+
+def _walk(data):
+    """(path, key or value) of every key and value in `data`, without recursion."""
+    todo = [((), data)]
+    while todo:
+        path, value = todo.pop()
+        yield path, value
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                yield path + (key,), key
+                todo.append((path + (key,), inner))
+        elif isinstance(value, list):
+            todo += [(path + (i,), inner) for i, inner in enumerate(value)]
+
+
+def _text_problems(data, found: _Found) -> None:
+    """A lone surrogate (`"\\ud800"` in JSON) is no text: it cannot even be printed."""
+    for path, value in _walk(data):
+        if isinstance(value, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            found.add(path, "the text holds a lone surrogate escape (\\ud800 to \\udfff)", "expected valid Unicode text")
+
+
+def _float_problems(data, found: _Found) -> None:
+    """Every count of a position is an integer: JSON Schema takes 2.0 for one, a position not."""
+    for path, value in _walk(data):
+        if isinstance(value, float):
+            found.add(path, f"wrong type: {got(value)}", "expected an integer")
+
+
+# -- meaning: against the variant -------------------------------------------------------
 
 def _count(value) -> int | None:
     """A valid count, or None (the schema check reports the rest)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
+def _semantic_problems(data: dict, variant: Variant, reported=lambda path: False) -> list[tuple]:
+    """The problems of meaning, against the variant; a value the shape check already
+    refused (`reported`) is left out of sums and comparisons."""
     problems: list[tuple] = []
 
     def add(path: tuple, message: str, shown: str | None = None) -> None:
@@ -103,14 +356,14 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
         name = player.get("name")
         if isinstance(name, str):
             if name in seen_names:
-                add(("players", i, "name"), f"{name!r} is already the name of players[{seen_names[name]}]")
+                add(("players", i, "name"), f"{quote(name)} is already the name of players[{seen_names[name]}]")
             else:
                 seen_names[name] = i
 
     kingdom = data.get("kingdom")
     kingdoms = variant.edition.kingdoms
     if isinstance(kingdom, str) and kingdom not in kingdoms:
-        add(("kingdom",), f"no kingdom named {kingdom!r} (kingdoms: {', '.join(kingdoms)})")
+        add(("kingdom",), f"no kingdom named {quote(kingdom)} (kingdoms: {', '.join(kingdoms)})")
     elif isinstance(kingdom, int) and not isinstance(kingdom, bool) and not 1 <= kingdom <= len(kingdoms):
         add(("kingdom",), f"{kingdom} is not a kingdom number (1 to {len(kingdoms)})")
 
@@ -125,7 +378,7 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
     elif isinstance(start, int) and players and not 0 <= start < len(players):
         add(("start_player",), f"{start} is not a player index (0 to {len(players) - 1})")
     elif isinstance(start, str) and start not in seen_names:
-        add(("start_player",), f"no player named {start!r} (players: {', '.join(names)})")
+        add(("start_player",), f"no player named {quote(start)} (players: {', '.join(quote(n, 30)[1:-1] for n in names)})")
 
     # provinces: names, ownership, fields
     province_names = ", ".join(p.name for p in board.provinces)
@@ -136,7 +389,7 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
         try:
             pid = board.index(name)
         except KeyError:
-            add(path, f"no province named {name!r} on the board (provinces: {province_names})")
+            add(path, f"no province named {quote(name)} on the board (provinces: {province_names})")
             return
         if pid in where:
             add(path, f"{board.provinces[pid].name} is already given at {where[pid]}")
@@ -152,7 +405,7 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
                 f"space{'s' if fields != 1 else ''} (put extra farmers from free farmer cards in free_farmers)")
         for count_key in allowed_keys:
             value = _count(counts.get(count_key))
-            if value is not None:
+            if value is not None and not reported(path + (count_key,)):
                 placed["farmers" if count_key == "free_farmers" else count_key] += value
 
     for i, player in enumerate(players):
@@ -174,7 +427,7 @@ def _semantic_problems(data: dict, variant: Variant) -> list[tuple]:
         for kind, count in hand.items():
             if kind not in held:
                 add(("players", i, "hand", kind), f"unknown card kind (known: {', '.join(variant.cards)})")
-            elif _count(count) is not None:
+            elif _count(count) is not None and not reported(("players", i, "hand", kind)):
                 held[kind] += count
     deck = variant.components.deck
     for kind, count in held.items():
