@@ -1,11 +1,13 @@
 """Whatever a variant file holds, loading it returns a `Variant` or raises `VariantError`:
-never another exception, never a hang. And a variant file is data, never code: nothing in
-it makes the loader import a module or read a file other than the TOML files it extends
-and its board.
+never another exception, never a hang; and a variant that loads plays to its end within a
+bounded number of decisions. A variant file is data, never code: nothing in it makes the
+loader import a module or read a file other than the TOML files it extends and its board.
 
-The hypothesis tests mutate the shipped variant files (drop, rename or retype a key,
-duplicate keys, insert bytes, nest thousands deep, huge numbers); the `ci` profile keeps
-them quick, `HYPOTHESIS_PROFILE=deep` runs many more examples.
+The hypothesis tests mutate every shipped variant file (drop, rename, retype or duplicate a
+key, duplicate lines, insert bytes and control characters, nest thousands deep, huge and
+negative numbers, long strings, cut the file short) and set every numeric parameter to the
+ends of its declared range. The `ci` profile keeps them to seconds; `HYPOTHESIS_PROFILE=deep`
+runs 10,000 examples of each.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import builtins
 import copy
 import io
+import json
+import os
 import pathlib
 import signal
 import sys
@@ -24,9 +28,11 @@ from pathlib import Path
 from helpers import parent_table, toml_paths
 import pytest
 import tomli_w
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from amunre.agents import make_agents
+from amunre.engine import Game
 from amunre.errors import VariantError
 from amunre.loader import load_variant, variant_files
 from amunre.model import Variant
@@ -38,7 +44,29 @@ TEXTS = {p.name: p.read_text(encoding="utf-8") for p in SHIPPED}
 #: Values a key may be retyped to: other types, the huge and the odd.
 ODD_VALUES = [10**30, -2**63, 2**63, -1, 0, 1.5, float("inf"), float("nan"), "", "x" * 500, "classic2003",
               True, False, [], {}, [1, "a"], [[1]], {"a": {"b": 1}}, ["architect"] * 50, "../board.toml",
-              "/etc/passwd", "os.system", "__import__('os')", "nul\x00.toml", "y" * 300 + ".toml", "."]
+              "/etc/passwd", "os.system", "__import__('os')", "nul\x00.toml", "y" * 300 + ".toml", ".",
+              "\x1b[2J\x1b[31mred", "[bold red]loud[/]", "bell\x07", "line\nbreak", "\u202eevil", "z" * 100_000,
+              2, 3, 15, 100, 1000, 1001, [0, 1, 3], [0] * 31, [2147483648, 2, 1], [-1, 5]]
+
+#: The examples per test: a few in CI, 10,000 in the deep profile.
+FUZZ = settings(max_examples=10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 25)
+
+#: More decisions than any game of a loadable variant needs (the most a shipped variant
+#: needs is about 700): a game still going at this count would not end.
+MAX_DECISIONS = 20_000
+
+
+def plays_to_the_end(variant: Variant, seed: int = 0) -> int:
+    """Play a game of `variant` with random agents, its fewest players; the decisions taken."""
+    n = min(variant.players)
+    game, agents = Game(variant, n, seed), make_agents(["random"] * n, seed)
+    decisions = 0
+    while (request := game.pending) is not None:
+        decisions += 1
+        assert decisions <= MAX_DECISIONS, f"{variant.id}: no end after {MAX_DECISIONS} decisions"
+        game.answer(agents[request.player].choose(game.view(request.player), request))
+    assert game.state.finished
+    return decisions
 
 
 @contextmanager
@@ -66,10 +94,12 @@ def load_text(text: str | bytes, name: str = "fuzz.toml"):
             path.write_text(text, encoding="utf-8", errors="surrogatepass")
         with time_limit(20):
             try:
-                return load_variant(path)
+                variant = load_variant(path)
             except VariantError as exc:
                 assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
                 return exc
+            plays_to_the_end(variant)
+            return variant
 
 
 @st.composite
@@ -83,9 +113,11 @@ def mutated_data(draw):
             break
         path = draw(st.sampled_from(paths))
         parent, key = parent_table(data, path), path[-1]
-        kind = draw(st.sampled_from(["drop", "rename", "retype"]))
+        kind = draw(st.sampled_from(["drop", "rename", "retype", "duplicate"]))
         if kind == "drop":
             del parent[key]
+        elif kind == "duplicate" and isinstance(parent, list):
+            parent.insert(key, copy.deepcopy(parent[key]))  # an entry twice (a pipeline entry, a player count)
         elif kind == "rename" and isinstance(parent, dict):
             new = draw(st.sampled_from(["id", "rule", "params", "steps", "extends", "board", "x", str(key) + "s", "remove"]))
             parent[new] = parent.pop(key)
@@ -94,6 +126,7 @@ def mutated_data(draw):
     return name, data
 
 
+@FUZZ
 @given(mutated_data())
 def test_mutated_data_loads_or_raises_variant_error(case):
     name, data = case
@@ -113,11 +146,18 @@ def mutated_text(draw):
     lines = TEXTS[name].splitlines(keepends=True)
     for _ in range(draw(st.integers(1, 3))):
         at = draw(st.integers(0, len(lines)))
-        kind = draw(st.sampled_from(["duplicate", "bytes", "deep_array", "deep_table", "deep_key", "huge", "cut"]))
+        kind = draw(st.sampled_from(["duplicate", "bytes", "control", "deep_array", "deep_table", "deep_key",
+                                     "huge", "cut"]))
         if kind == "duplicate" and lines:
             lines.insert(at, lines[min(at, len(lines) - 1)])
         elif kind == "bytes":
             lines.insert(at, draw(st.binary(min_size=1, max_size=20)).decode("utf-8", errors="surrogateescape"))
+        elif kind == "control" and lines:
+            # a control character inside a line: in a string, a key or between tokens
+            line = lines[min(at, len(lines) - 1)]
+            cut = draw(st.integers(0, len(line)))
+            char = draw(st.sampled_from(["\x1b", "\x00", "\x07", "\x9b", "\r", "\x7f", "\u2028"]))
+            lines[min(at, len(lines) - 1)] = line[:cut] + char + line[cut:]
         elif kind == "deep_array":
             depth = draw(st.integers(50, 3000))
             lines.insert(at, "deep = " + "[" * depth + "]" * depth + "\n")
@@ -135,12 +175,82 @@ def mutated_text(draw):
     return name, "".join(lines)
 
 
+@FUZZ
 @given(mutated_text())
 def test_mutated_text_loads_or_raises_variant_error(case):
     name, text = case
     raw = text.encode("utf-8", errors="surrogateescape")
     result = load_text(raw, name)
     assert isinstance(result, (Variant, VariantError))
+
+
+def _limits(schema: dict) -> list:
+    """The values at the ends of an integer's or an integer list's declared range."""
+    if schema.get("type") == "integer":
+        return [schema["minimum"], schema["maximum"]]
+    items = schema.get("items", {})
+    if schema.get("type") == "array" and items.get("type") == "integer":
+        most = schema.get("maxItems", 10)
+        return [[], [items["minimum"]] * most, [items["maximum"]] * most,
+                list(range(items["minimum"], items["minimum"] + most))]
+    return []
+
+
+def _limit_settings(path) -> list:
+    """(file, `--set` text) for every numeric key of a shipped variant at the ends of its range."""
+    from amunre.loader.schema import class_schema, field_schema
+    import typing
+
+    import attrs
+
+    variant = load_variant(path)
+    settings_ = []
+    for table, cls in (("edition", type(variant.edition)), ("components", type(variant.components))):
+        for key, schema in class_schema(cls)["properties"].items():
+            settings_ += [(path, f"{table}.{key}={json.dumps(v)}") for v in _limits(schema)]
+    for kind in variant.components.deck:
+        settings_ += [(path, f"components.deck.{kind}={v}") for v in (0, 100)]
+    for pipeline in ("phases", "scoring", "final_scoring"):
+        for spec in getattr(variant, pipeline):
+            hints = typing.get_type_hints(type(spec.params))
+            for field in attrs.fields(type(spec.params)):
+                for v in _limits(field_schema(type(spec.params), field, hints)):
+                    settings_.append((path, f"{pipeline}.{spec.id}.params.{field.name}={json.dumps(v)}"))
+    for key, value in variant.rulings.as_dict().items():
+        if type(value) is int:
+            owner = next(cls for cls in variant.rulings._by_class if key in attrs.fields_dict(cls))
+            schema = field_schema(owner, attrs.fields_dict(owner)[key], typing.get_type_hints(owner))
+            settings_ += [(path, f"rulings.{key}={v}") for v in _limits(schema)]
+    return settings_
+
+
+LIMITS = [case for path in SHIPPED for case in _limit_settings(path)]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(LIMITS), min_size=1, max_size=3), st.integers(0, 2**16))
+def test_every_count_and_parameter_at_the_ends_of_its_range_plays_to_the_end(cases, seed):
+    """A variant with any numeric value set to an end of its declared range (one to three at
+    once) either is refused at load with the one error type, or plays to its end within a
+    bounded number of decisions: no crash, no endless auction or offering, no memory blow-up."""
+    path = cases[0][0]
+    settings_ = [setting for file, setting in cases if file == path]
+    with time_limit(20):
+        try:
+            variant = load_variant(path, settings_)
+        except VariantError as exc:
+            assert exc.problems
+            return
+        plays_to_the_end(variant, seed)
+
+
+def test_the_limits_cover_every_module_and_component():
+    """The cases above reach every numeric parameter of every module in a shipped variant."""
+    keys = {setting.partition("=")[0] for _, setting in LIMITS}
+    assert {"components.starting_gold", "components.farmers", "edition.rounds_per_kingdom",
+            "phases.auction.params.protection_skip", "phases.auction.params.bid_spaces",
+            "phases.offering.params.rewards", "rulings.nile_min_pyramids", "components.deck.architect"} <= keys
+    assert any(key.startswith("scoring.") for key in keys)
 
 
 @pytest.mark.parametrize("text, expected", [
