@@ -300,6 +300,7 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
      ":1: seed: 9223372036854775808 is too large (expected at most 9223372036854775807)"),
     ("p.json", '{"supplies": {"stones": 5000}, "players": [{}, {}, {}]}',
      ":1: supplies.stones: 5000 is too large (expected at most 1000)"),
+    ("p.toml", THREE + "gold = " + "9" * 4000 + "\n", ":4: players[2].gold: 9999"),
     # what the parser lets through or chokes on
     ("p.toml", "x = " + "[" * 5000 + "]" * 5000 + "\n", ":1: (top level): nesting too deep at line 1"),
     ("p.json", '{\n"x": ' + "[" * 100_000 + "]" * 100_000 + "}", ":2: (top level): nesting too deep at line 2"),
@@ -323,6 +324,8 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
     ("p.toml", THREE + 'name = "\\u001b[2J"\n', ":4: players[2].name: the text holds the control character U+001B"),
     ("p.json", '{"players": [{}, {}, {"name": "\\u009b31m"}]}', ":1: players[2].name: the text holds the control character U+009B"),
     ("p.toml", THREE + '[players.provinces."\\u0007x"]\n', ':4: players[2].provinces."\\u0007x": the key holds the control character U+0007'),
+    ("p.json", '{"players": [{}, {}, {"provinces": {"\\u009b2J": {}}}]}',
+     ':1: players[2].provinces."\\x9b2J": the key holds the control character U+009B'),
     ("p.toml", THREE + f'name = "{"n" * 65}"\n', ":4: players[2].name: too long (65 characters) (expected a name of at most 64"),
     # files outside the position
     ("p.toml", 'variant = "/etc/passwd"\n' + THREE,
@@ -335,6 +338,12 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
 def test_each_class_is_one_problem_at_its_line_and_key(tmp_path, name, text, expected):
     problems = problems_of(tmp_path, name, text)
     assert any(p.startswith(expected) or expected in p for p in problems), problems
+
+
+def test_a_huge_value_is_echoed_with_its_middle_left_out(tmp_path):
+    (line,) = problems_of(tmp_path, "p.toml", THREE + "gold = " + "9" * 4000 + "\n")
+    assert line.startswith(":4: players[2].gold: 99999") and line.endswith("is too large (expected at most 100000)")
+    assert "characters left out" in line and len(line) < 700
 
 
 def test_every_problem_at_once_with_its_line_in_json(tmp_path):
@@ -404,4 +413,5 @@ def test_cli_score_prints_names_literally(tmp_path, capsys):
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run_cli(capsys, "score", str(path), "--final")
     assert code == 0, err
-    assert "[bold red]blue[/]" in out and "Winner: [bold red]blue[/]" in out and "\x1b" not in out
+    header = next(line for line in out.splitlines() if "item" in line)
+    assert "[bold red]blue[/]" in header and "Winner: [bold red]blue[/]" in out and "\x1b" not in out
