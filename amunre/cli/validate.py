@@ -3,7 +3,7 @@
 Each file is loaded as `amunre run` would load it (`extends`, board, every rule module's
 own check). A valid file prints `FILE: ok`; an invalid one every problem, each as
 `FILE:LINE: key.path: what is wrong (what was expected)`. The exit code is 0 when every
-file is valid and 1 otherwise; `--json` prints the same report as data
+file is valid and 1 otherwise (stderr then says how many are not); `--json` prints the same report as data
 (`schemas/validate-report.schema.json`).
 """
 
@@ -74,4 +74,7 @@ def command(files, as_json, overrides):
                 count = len(report["problems"])
                 shown = report["file"] if report["file"].strip() else repr(report["file"])
                 click.echo(literal(f"{shown}: {count} problem{'s' if count != 1 else ''}"))
-    sys.exit(0 if all(r["valid"] for r in reports) else 1)
+    invalid = sum(not r["valid"] for r in reports)
+    if invalid:  # why the exit code is 1, on stderr: stdout stays the report (one JSON document)
+        click.echo(f"{invalid} of {len(reports)} file{'s' if len(reports) != 1 else ''} not valid", err=True)
+    sys.exit(1 if invalid else 0)
