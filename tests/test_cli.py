@@ -96,7 +96,10 @@ def test_replay_works_from_another_directory_with_a_relative_variant_path(capsys
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
+    # replay opens no file the log names: the variant file is given on the command line
     code, out, err = run_cli(capsys, "replay", str(tmp_path / "g.jsonl"))
+    assert code == 2 and ":1: variant_file: " in err and "--variant" in err
+    code, out, err = run_cli(capsys, "replay", str(tmp_path / "g.jsonl"), "--variant", "../house.toml")
     assert code == 0, err
     assert "replay OK: rich" in out
 

@@ -430,11 +430,13 @@ def test_run_with_set_plays_the_changed_rules_and_its_log_replays(capsys, tmp_pa
     code, out, _ = run_cli(capsys, "run", "--seed", "3", "--json")
     assert sum(p["gold"] for p in rich["players"]) > sum(p["gold"] for p in json.loads(out)["players"])
     log = tmp_path / "g.jsonl"
-    code, _, err = run_cli(capsys, "run", "--seed", "3", "--quiet", "--log", str(log),
-                           "--set", "components.starting_gold=200", "--set", "rulings.nile_compare=side_total")
+    code, out, err = run_cli(capsys, "run", "--seed", "3", "--quiet", "--log", str(log),
+                             "--set", "components.starting_gold=200", "--set", "rulings.nile_compare=side_total")
     assert code == 0, err
     assert Path(f"{log}.variant.toml").is_file()
-    code, out, err = run_cli(capsys, "replay", str(log))
+    # the command `run` prints is the one that replays it (replay opens no file the log names)
+    assert f"check it with: amunre replay {log} --variant {log}.variant.toml" in out
+    code, out, err = run_cli(capsys, "replay", str(log), "--variant", f"{log}.variant.toml")
     assert code == 0 and "replay OK" in out, err
 
 

@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import click
 
-from amunre.gamelog import read_log, replay_lines
+from amunre.gamelog import excerpt, read_log, replay_lines
 from amunre.narrate import player_names
 
 
 @click.command("replay")
 @click.argument("log_file", type=click.Path(dir_okay=False))
-def command(log_file):
-    """Replay a JSON Lines log written by `amunre run --log` and check every step matches."""
+@click.option("--variant", "variant_ref", metavar="FILE",
+              help="The variant file the game was played from, when it is not a shipped variant (a log "
+                   "written with --set: LOG.variant.toml). `amunre run --log` prints the command to use.")
+def command(log_file, variant_ref):
+    """Replay a JSON Lines log written by `amunre run --log` and check every line matches.
+
+    The header's variant is loaded by its shipped id; replay never opens a file the log
+    names. A game played from another variant file replays with `--variant FILE`. Every line
+    must be the one the replay produces (types included); bot seats are re-run from the seed
+    and must answer as logged. The first difference is reported with its line number.
+    """
     lines = read_log(log_file)
-    game, fresh = replay_lines(lines, log_file)
+    game, fresh = replay_lines(lines, log_file, variant=variant_ref)
     head = lines[0]
     click.echo(
-        f"replay OK: {head['variant']}, {head['players']} players, seed {head['seed']}: "
+        f"replay OK: {excerpt(head['variant'])[1:-1]}, {head['players']} players, seed {head['seed']}: "
         f"{len(game.answers)} decisions and {len(fresh) - 2} events match; "
         f"scores {[p.score for p in game.state.players]}, "
         f"winners {', '.join(player_names(game.n_players)[w] for w in game.state.winners)}"

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -13,7 +19,7 @@ from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
 from amunre.engine import play_game
 from amunre.loader import load_variant
-from amunre.gamelog import Recorder, log_lines, write_log
+from amunre.gamelog import Recorder, log_lines, new_file_mode, shown_path, write_log
 from amunre.cli.common import make_console
 from amunre.narrate import Narrator, player_names
 from amunre.results import game_result, item_label, item_order
@@ -41,18 +47,82 @@ def final_table(variant, result: dict) -> Table:
 
 
 def _check_writable(path: str) -> None:
-    """Fail before playing, not after, when the log cannot be written."""
+    """Fail before playing, not after, when the log cannot be written; creates nothing at
+    `path` (the log is written only once the game is over, see `gamelog.write_atomically`)."""
+    target = Path(path)
     try:
-        with open(path, "a", encoding="utf-8"):
+        if target.is_dir():
+            raise AmunreError(f"cannot write the log --log {shown_path(path)}: it is a folder "
+                              f"(expected a file path)")
+        try:
+            os.stat(target)  # a name too long, a folder that is not one: said here
+        except FileNotFoundError:
             pass
+        if target.exists() and not os.access(target, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        fd, probe = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        os.unlink(probe)
     except OSError as exc:
-        raise AmunreError(f"cannot write the log {path!r}: {exc.strerror} (expected a writable file path)") from None
+        raise AmunreError(f"cannot write the log --log {shown_path(path)}: {exc.strerror or exc} "
+                          f"(expected a writable file path)") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise AmunreError(f"cannot write the log --log {shown_path(path)}: {exc}") from None
 
 
 def _log_variant(variant, overrides, log_path: str):
     """The variant with its overrides, loaded from a complete file written next to the log,
-    so that `amunre replay` (which loads the log's variant file) plays the same rules."""
-    return load_variant(write_resolved(variant, overrides, f"{log_path}.variant.toml"))
+    so that `amunre replay LOG --variant LOG.variant.toml` plays the same rules. Returns the
+    variant and the temporary file it was written to: `write_log` renames it to
+    LOG.variant.toml with the log, so an interrupted run leaves neither behind."""
+    fd, temporary = tempfile.mkstemp(prefix=".amunre-", suffix=".variant.toml", dir=Path(log_path).parent)
+    os.close(fd)
+    os.chmod(temporary, new_file_mode(f"{log_path}.variant.toml"))
+    context = click.get_current_context(silent=True)
+    if context is not None:  # whatever ends the command, the temporary file goes (renamed away once written)
+        context.call_on_close(lambda: _remove(temporary))
+    try:
+        return load_variant(write_resolved(variant, overrides, temporary)), temporary
+    except BaseException:
+        _remove(temporary)
+        raise
+
+
+def _remove(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _write_log(log_path: str, lines: list[dict], variant_temp) -> str:
+    """Write the log (and LOG.variant.toml from `variant_temp`) all or nothing; returns the
+    header's `variant_file`."""
+    renames = ()
+    if variant_temp:
+        final = f"{log_path}.variant.toml"
+        lines[0]["variant_file"] = str(Path(final).resolve())
+        renames = ((variant_temp, final),)
+    write_log(log_path, lines, renames)
+    return lines[0]["variant_file"]
+
+
+def _interrupted(log_path, stop):
+    """An interrupted game: nothing is written (the log is written once the game is over)."""
+    if log_path:
+        click.echo(f"interrupted: no log written to {shown_path(log_path)} (--log writes it when the game is "
+                   f"over)", err=True)
+    if isinstance(stop, KeyboardInterrupt):
+        sys.exit(130)
+    raise stop
+
+
+def _replay_command(log_path: str, variant_file: str, variant_name: str, overrides) -> str:
+    """The exact command that replays the log from the current folder."""
+    command = f"amunre replay {shlex.quote(log_path)}"
+    if variant_file:  # not a shipped variant: replay needs the file
+        command += f" --variant {shlex.quote(f'{log_path}.variant.toml' if overrides else variant_name)}"
+    return command
 
 
 @click.command("run")
@@ -63,10 +133,11 @@ def _log_variant(variant, overrides, log_path: str):
 @click.option("--agents", help="Comma-separated agents per seat, e.g. greedy,random,human (default: greedy).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
 @click.option("--log", "log_path",
-              help="Write every decision and event as JSON Lines, replayable with `amunre replay`.")
+              help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written once "
+                   "the game is over: an interrupted game leaves no log).")
 @click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
-@set_option(SET_HELP + " With --log, the variant as changed is written to LOG.variant.toml, which the log "
-            "replays from.")
+@set_option(SET_HELP + " With --log, the variant as changed is written to LOG.variant.toml: replay the log "
+            "with `amunre replay LOG --variant LOG.variant.toml`.")
 def command(variant_name, players, seed, agents, as_json, log_path, quiet, overrides):
     """Play one seeded game with bots (or people) and show every step and the final score."""
     variant = variant_arg(variant_name, overrides)
@@ -74,10 +145,11 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     seed_value = parse_seed(seed)
     agent_list = parse_agents(agents, n)
     names = player_names(n)
+    variant_temp = None
     if log_path:
         _check_writable(log_path)
         if overrides:
-            variant = _log_variant(variant, overrides, log_path)
+            variant, variant_temp = _log_variant(variant, overrides, log_path)
     listeners = []
     recorder = Recorder() if log_path else None
     if recorder:
@@ -86,10 +158,13 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     if not (as_json or quiet):
         console.print(f"seed {seed_value} (rerun this game with --seed {seed_value})")
         listeners.append(Narrator(variant, lambda line: console.print(line, markup=False), names))
-    game = play_game(variant, make_agents(agent_list, seed_value), seed_value, listeners)
+    try:
+        game = play_game(variant, make_agents(agent_list, seed_value), seed_value, listeners)
+    except (KeyboardInterrupt, click.Abort) as stop:
+        _interrupted(log_path, stop)
     result = game_result(game, names, agent_list)
     if log_path:
-        write_log(log_path, log_lines(game, recorder.events, agent_list))
+        variant_file = _write_log(log_path, log_lines(game, recorder.events, agent_list), variant_temp)
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -98,4 +173,5 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     winners = " and ".join(result["winners"])
     console.print(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})", markup=False)
     if log_path:
-        console.print(f"log written to {log_path}; check it with: amunre replay {log_path}", markup=False)
+        console.print(f"log written to {log_path}; check it with: "
+                      f"{_replay_command(log_path, variant_file, variant_name, overrides)}", markup=False)

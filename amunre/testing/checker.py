@@ -546,7 +546,10 @@ class GameChecker:
         lines = [json.loads(line) for line in text.splitlines()]
         if full_replay:
             try:
-                replayed, fresh = replay_lines(lines, "log")
+                # the variant as `amunre replay LOG --variant FILE` gets it (a log names no file to open);
+                # the bots' answers are the [determinism] invariant's to check
+                replayed, fresh = replay_lines(lines, "log", variant=self.variant.source or self.variant,
+                                               verify_agents=False)
             except AmunreError as exc:
                 self.fail("replay", str(exc))
         else:
