@@ -329,7 +329,7 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
     ("p.toml", THREE + f'name = "{"n" * 65}"\n', ":4: players[2].name: too long (65 characters) (expected a name of at most 64"),
     # files outside the position
     ("p.toml", 'variant = "/etc/passwd"\n' + THREE,
-     ":1: variant: '/etc/passwd' is a file, but a position names only a shipped variant id (expected one of: "),
+     ":1: variant: '/etc/passwd' is a path, but a position names its variant by a shipped id only (expected one of: "),
     ("p.toml", 'variant = "../../x.toml"\n' + THREE, "; a variant file of your own is given on the command line: --variant FILE)"),
     ("p.json", '{"variant": "classic2030", "players": [{}, {}, {}]}',
      ":1: variant: no shipped variant 'classic2030' (did you mean 'classic2003'? expected one of: cards-as-gold-offering, classic2003, "),
@@ -374,7 +374,7 @@ def test_a_position_never_makes_the_program_read_the_file_it_names(tmp_path, mon
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
     monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: opened.append(self) or "")
-    with pytest.raises(PositionError, match="variant: '.*own.toml' is a file, but a position names only"):
+    with pytest.raises(PositionError, match="variant: '.*own.toml' is a path, but a position names its variant"):
         data, lines = read_position_raw(position)
         position_variant(data, str(position), lines)
     assert opened[0] == position and own not in opened
@@ -388,7 +388,7 @@ def test_cli_score_broken_positions_exit_2_with_the_problem(tmp_path, capsys):
     cases = [
         ("deep.json", '{"players": ' + "[" * 50_000 + "]" * 50_000 + "}", "deep.json:1: (top level): nesting too deep"),
         ("float.toml", THREE + "[players.hand]\narchitect = 2.0\n", "float.toml:5: players[2].hand.architect: wrong type"),
-        ("path.toml", 'variant = "/etc/hostname"\n' + THREE, "path.toml:1: variant: '/etc/hostname' is a file"),
+        ("path.toml", 'variant = "/etc/hostname"\n' + THREE, "path.toml:1: variant: '/etc/hostname' is a path"),
         ("esc.toml", THREE + 'name = "\\u001b[2J\\u009b"\n', "esc.toml:4: players[2].name: the text holds the control"),
         ("dup.json", '{"players": [{}, {}, {}], "players": [{}, {}, {}]}', "dup.json:1: players: the key is given twice"),
     ]

@@ -5,6 +5,7 @@ each with its farmers, free farmers, stones, single and double pyramids), plus t
 kingdom, the offering level, the start player, optionally the supplies and the unowned
 provinces still holding stones or pyramids. Example (TOML):
 
+    variant = "classic2003"          # a shipped variant id, never a file (default classic2003)
     kingdom = "New Kingdom"          # or 2; default 1
     offering_level = 1
     start_player = "blue"            # a name or a 0-based index; default 0
@@ -22,7 +23,9 @@ provinces still holding stones or pyramids. Example (TOML):
 
 `load_position` reads and checks a file against `schemas/position.schema.json` and the
 variant (province names, ownership, field spaces, card kinds, component counts) and
-reports every problem at once in one `PositionError`; `position_to_dict` is its inverse;
+reports every problem at once in one `PositionError`, each at its file, line and key, as
+the variant loader does (whatever the file holds: see `amunre.position.read`);
+`position_variant` is the shipped variant a position names; `position_to_dict` is its inverse;
 `score_position` runs the variant's own scoring rule modules on a position through the
 engine's decision protocol, answering their decisions by a fixed policy.
 """

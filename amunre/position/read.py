@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import stat
 from pathlib import Path
 
@@ -151,8 +152,6 @@ def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
 
 
 def _long_number_line(text: str) -> int:
-    import re
-
     digits = re.search(r"[0-9]{500,}", text)
     return text.count("\n", 0, digits.start()) + 1 if digits else 1
 
@@ -183,7 +182,7 @@ def position_variant(data: dict, source: str = "position", lines: dict | None = 
         ids = ", ".join(sorted(shipped))
         instead = "a variant file of your own is given on the command line: --variant FILE"
         if "/" in name or "\\" in name or name.lower().endswith((".toml", ".json")) or name.startswith("."):
-            found.add(("variant",), f"{quote(name)} is a file, but a position names only a shipped variant id",
+            found.add(("variant",), f"{quote(name)} is a path, but a position names its variant by a shipped id only",
                       f"expected one of: {ids}; {instead}")
         else:
             found.add(("variant",), f"no shipped variant {quote(name)}",
