@@ -79,9 +79,10 @@ def province_option(option, words) -> str:
 
 @attrs.frozen
 class CheckProblem:
-    """A problem `Rule.check` finds that comes from keys of the variant file outside the
-    module's own entry (e.g. `edition.players`): it is reported at the one of those `keys`
-    (dotted paths) that the file being loaded sets, else at the first."""
+    """A problem `Rule.check` finds that comes from several keys of the variant file, some
+    outside the module's own entry (e.g. `edition.players`): it is reported at the one of
+    those `keys` (dotted paths; `params.x` is the module's own parameter x) written closest
+    to the user (a `--set`, then the file being loaded, then a parent)."""
 
     message: str
     keys: tuple[str, ...] = ()
@@ -118,8 +119,8 @@ class Rule:
     reasons: dict[str, str | None] = {}
     terms: dict[str, str] = {}
     # Pipeline contract, checked when a variant loads: what a phase makes available to the
-    # phases after it in the round, what it needs from the phases before it, and whether it
-    # may appear only once per round.
+    # phases after it in the round (one phase per round provides each thing), what it needs
+    # from the phases before it, and whether it may appear only once per round.
     provides: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     once: bool = False

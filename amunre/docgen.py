@@ -16,6 +16,8 @@ when one is out of date). A test compares the committed files with this output.
 
 from __future__ import annotations
 
+from amunre.terms import CORE_TERMS
+
 import argparse
 import inspect
 import re
@@ -310,9 +312,14 @@ def variant_format_markdown() -> str:
         "## `[terms]`",
         "",
         "Keys are engine concepts (a card kind such as `architect`, or words such as `favor`,",
-        "`theft`, `offering_phase`, `stone`); values are the edition's word for them, used by the",
-        "play-by-play and the command line. A missing term falls back to the engine id with",
-        "underscores as spaces. Every value is a non-empty string.",
+        "`theft`, `stone`); values are the edition's word for them, used by the play-by-play and",
+        "the command line. A missing term falls back to the module's default word, else the",
+        "engine id with underscores as spaces. Every value is a non-empty string.",
+        "",
+        "A variant may set the engine's own words (" + ", ".join(f"`{t}`" for t in sorted(CORE_TERMS)) + "),",
+        "the words each rule module it uses declares (see [rule-modules.md](rule-modules.md)), its card",
+        "kinds, and numbered forms of any of them (`offering_level_2`: the tile of the second offering",
+        "level). Any other key is reported as an unknown term with the closest known one.",
         "",
         "## `[[phases]]`, `[[scoring]]`, `[[final_scoring]]`",
         "",

@@ -60,6 +60,8 @@ def bounded_values(low: int, high: int):
     return check
 
 
+#: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
+MIN_PLAYERS = 2
 #: Most players a variant may allow: with the bounds on every count, every game stays bounded.
 MAX_PLAYERS = 10
 
@@ -69,7 +71,7 @@ class Edition:
     id: str = doc("Variant id, used on the command line (`--variant ID`).")
     name: str = doc("Human-readable name.")
     players: tuple[int, ...] = doc(f"Allowed player counts (2 to {MAX_PLAYERS} each).", converter=tuple,
-                                   validator=bounded_items(0, MAX_PLAYERS, MAX_PLAYERS - 1))
+                                   validator=bounded_items(MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS - 1))
     board: str = doc("Board file, relative to the variant file (in its folder or below), or a shipped board.")
     kingdoms: tuple[str, ...] = doc("Names of the kingdoms (ages), in play order; 1 to 10.", converter=tuple,
                                     validator=attrs.validators.and_(attrs.validators.min_len(1),

@@ -322,7 +322,7 @@ def test_bad_file_reports_every_problem_with_lines(tmp_path):
     cards = ("architect, big_harvest, bribery, free_farmer, master_of_farmers, master_of_scribes, "
              "nile_frontier, offering_adjustment, protection, treasury, upper_lower, west_east")
     assert problems == [
-        f"{bad}:5: edition.players[0]: 1 player cannot play (expected at least 2; the rulebooks say 3 to 5)",
+        f"{bad}:5: edition.players[0]: 1 is too small (expected at least 2)",
         f"{bad}:6: edition.colour: unknown key (expected one of: board, id, kingdoms, name, players, "
         "rounds_per_kingdom, summary)",
         f"{bad}:9: components.starting_gold: wrong type: got \"twenty\", a string (expected an integer >= 0)",
@@ -337,7 +337,8 @@ def test_bad_file_reports_every_problem_with_lines(tmp_path):
         f"{bad}:28: phases[3].rule: 'pyramids' is a scoring rule, not a phase rule "
         "(expected in [[phases]] one of: auction, harvest, market, offering, province_draft, province_draw)",
         f"{bad}:31: rulings.nile_compare: \"sideways\" is not allowed (expected one of: \"province\", \"side_total\")",
-        f"{bad}:32: rulings.bribery_scope: wrong type: got true, a boolean (expected a string)",
+        f"{bad}:32: rulings.bribery_scope: wrong type: got true, a boolean (expected a string; one of: "
+        "\"one_rebid\", \"whole_phase\")",
     ]
     # the error's text is the same lines
     with pytest.raises(VariantError) as info:
@@ -443,7 +444,8 @@ bribery_scope = 3
         f"{bad}:4: edition.rounds_per_kingdom: 5 players over 5 rounds need 25 provinces but the board has 15 "
         "(lower the player counts or the rounds) (checked by rule module 'province_draw')",
         f"{bad}:6: components.starting_gold: wrong type: got \"lots\", a string (expected an integer >= 0)",
-        f"{bad}:8: rulings.bribery_scope: wrong type: got 3, an integer (expected a string)",
+        f"{bad}:8: rulings.bribery_scope: wrong type: got 3, an integer (expected a string; one of: \"one_rebid\", "
+        "\"whole_phase\")",
     ]
 
 
@@ -643,3 +645,41 @@ def test_variant_files_finds_any_toml_spelling_and_keeps_broken_files(tmp_path):
 def test_a_rule_that_is_not_a_string_is_reported_not_crashed(tmp_path):
     path = write(tmp_path / "p.toml", PIPELINE_HEAD + "[[phases]]\nrule = [1]\n")
     assert problems_of(path) == [f"{path}:6: phases[0].rule: wrong type: got an array (expected a string)"]
+
+
+# -- [terms] ---------------------------------------------------------------------------
+
+
+def test_an_unknown_term_is_reported_with_the_closest_key(tmp_path):
+    bad = write(tmp_path / "t.toml", 'extends = "supermeeple2016"\n[edition]\nid = "t"\n[terms]\n'
+                'favr = "Gunst"\noffering_level_2 = "3 bis 12"\noffering_level_21 = "too far"\n')
+    problems = problems_of(bad)
+    assert len(problems) == 2
+    assert problems[0].startswith(f"{bad}:5: terms.favr: unknown term (no word of the engine, its rule modules "
+                                  "or cards) (did you mean 'favor'? expected one of: ")
+    assert problems[1].startswith(f"{bad}:7: terms.offering_level_21: unknown term")
+
+
+@pytest.mark.parametrize("path", variant_files(), ids=lambda p: p.stem)
+def test_every_word_a_game_prints_is_a_term_a_variant_may_set(path, monkeypatch):
+    """The known terms are complete: every key the engine, the modules and the play-by-play
+    ask a variant for while a game is played and narrated is one a file may set."""
+    from amunre.engine import play_game
+    from amunre.agents import make_agents
+    from amunre.model import Variant
+    from amunre.narrate import Narrator
+    from amunre.registry import all_rules
+    from amunre.terms import is_known, known_terms
+
+    variant = load_variant(path)
+    asked = set()
+    real = Variant.term
+    monkeypatch.setattr(Variant, "term", lambda self, key: asked.add(key) or real(self, key))
+    n = max(variant.players)
+    lines = []
+    play_game(variant, make_agents(["greedy"] * n, 3), 3, [Narrator(variant, lines.append)])
+    rules = all_rules()
+    used = {s.rule for s in variant.phases + variant.scoring + variant.final_scoring}
+    known = known_terms([rules[r] for r in used], variant.cards)
+    assert lines and asked
+    assert {key for key in asked if not is_known(key, known)} == set()

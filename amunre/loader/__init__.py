@@ -90,7 +90,12 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
 
     rulings = compose_rulings(data, used, rules, set_here, report)
 
-    check_meaning(data, report)
+    def closeness(key: tuple) -> int:
+        """0: a `--set` argument wrote it, 1: the file being loaded, 2: a parent."""
+        written_by = (origins.find(key) or ("",))[0]
+        return 0 if written_by.startswith("--set ") else 1 if written_by == label else 2
+
+    check_meaning(data, report, closeness)
 
     board = None
     board_name = data.get("edition", {}).get("board") if isinstance(data.get("edition"), dict) else None
@@ -132,11 +137,6 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
         source=str(path),
         resolved=data,
     )
-
-    def closeness(key: tuple) -> int:
-        """0: a `--set` argument wrote it, 1: the file being loaded, 2: a parent."""
-        written_by = (origins.find(key) or ("",))[0]
-        return 0 if written_by.startswith("--set ") else 1 if written_by == label else 2
 
     check_rules(variant, report, closeness, settled)
     if problems or not settled:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 
 from amunre.contract import ROUND_MUST_PROVIDE, CheckProblem
-from amunre.loader.pipelines import PIPELINES, flat_entries
+from amunre.loader.pipelines import PIPELINES, flat_entries, rules_used
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import field_names
-from amunre.model import MAX_PLAYERS, Variant
+from amunre.model import MAX_PLAYERS, MIN_PLAYERS, Variant
 from amunre.registry import BROKEN_PLUGINS, all_rules
+from amunre.terms import is_known, known_terms
 
-#: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
-MIN_PLAYERS = 2
 
 
 
@@ -36,8 +35,10 @@ def card_kinds(components, modules) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def check_meaning(data: dict, report) -> None:
-    """Rule ids, the order of the round's phases, player counts and cards of the merged data."""
+def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
+    """Rule ids, the order of the round's phases, player counts and cards of the merged data;
+    a problem that comes from several keys is reported at the one written closest to the
+    user (`closeness`, as in `check_rules`)."""
     rules = all_rules()
     for pipeline, kind in PIPELINES.items():
         for at, entry, _ in flat_entries(data.get(pipeline), (pipeline,)):
@@ -56,21 +57,19 @@ def check_meaning(data: dict, report) -> None:
                        f"expected in [[{pipeline}]] one of: {', '.join(fitting)}")
 
     _check_pipeline(data.get("phases"), rules, report)
+    _check_terms(data, rules, report, closeness)
 
     components = data.get("components")
     edition = data.get("edition")
     players = edition.get("players") if isinstance(edition, dict) else None
     # counts out of range are reported by the schema: no derived problem from them
     counts = [n for n in players if type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS] if isinstance(players, list) else []
-    for i, n in enumerate(players if isinstance(players, list) else []):
-        if type(n) is int and n < MIN_PLAYERS:
-            report(("edition", "players", i), f"{n} player{'s' if n != 1 else ''} cannot play",
-                   f"expected at least {MIN_PLAYERS}; the rulebooks say 3 to 5")
     if not isinstance(components, dict):
         return
     known = declared_cards(rules)
     deck = components.get("deck")
-    deck = deck if isinstance(deck, dict) else {}
+    if not isinstance(deck, dict):
+        return  # its type is reported; counting cards in it would only add knock-on problems
     for kind in deck:
         if kind not in known:
             report(("components", "deck", kind), "unknown card kind (no rule module plays it)",
@@ -91,9 +90,28 @@ def check_meaning(data: dict, report) -> None:
             need = starting.count(kind) * most
             have = deck.get(kind, 0)
             if type(have) is int and 0 <= have < need:  # a count out of range is reported already
-                report(("components", "starting_cards", i),
+                causes = [("components", "starting_cards", i), ("components", "deck", kind), ("edition", "players")]
+                report(min(causes, key=closeness),
                        f"{most} players need {need} {kind!r} cards from the deck but it holds {have}",
                        f"expected components.deck.{kind} >= {need}")
+
+
+def _check_terms(data: dict, rules: dict, report, closeness) -> None:
+    """Every `[terms]` key the file (or a `--set`) writes names a word the engine, a module
+    in use or a card kind has; a parent's word for a module the file dropped goes with it."""
+    terms = data.get("terms")
+    if not isinstance(terms, dict):
+        return
+    used = [rules[r] for r in rules_used(data) if r in rules]
+    if len(used) < len(rules_used(data)):
+        return  # an unknown rule id is reported already: its words cannot be known
+    deck = data.get("components", {}).get("deck") if isinstance(data.get("components"), dict) else None
+    known = known_terms(used, declared_cards(rules) if not isinstance(deck, dict) else
+                        list(deck) + [kind for cls in used for kind in cls.cards])
+    for key in terms:
+        if not is_known(key, known) and closeness(("terms", key)) < 2:
+            report(("terms", key), "unknown term (no word of the engine, its rule modules or cards)",
+                   did_you_mean(key, known) + one_of(known))
 
 
 def _check_pipeline(entries, rules, report) -> None:
@@ -120,6 +138,10 @@ def _check_pipeline(entries, rules, report) -> None:
                    "expected a single entry for it in [[phases]]")
         seen.add(cls.id)
         for made in cls.provides:
+            if made in provided and provided[made] != cls.id:
+                # two makers of one thing (two ways to deal the round's provinces) would play nonsense
+                report(at + ("rule",), f"{cls.id!r} provides {made!r}, which {provided[made]!r} already "
+                       "provides in this round", f"expected one phase providing {made!r}: remove one of them")
             provided.setdefault(made, cls.id)
     for need in ROUND_MUST_PROVIDE:
         if need not in provided:
@@ -151,7 +173,8 @@ def check_rules(variant: Variant, report, closeness=lambda path: 0, settled: boo
             names = set(field_names(cls.Params)) if cls else set()
             for message in found or ():
                 if isinstance(message, CheckProblem) and message.keys:
-                    keys = [tuple(key.split(".")) for key in message.keys]
+                    keys = [(at if key.startswith("params.") else ()) + tuple(key.split("."))
+                            for key in message.keys]
                     where = min(keys, key=closeness)
                     report(where, message.message, f"checked by rule module {spec.rule!r}")
                     continue

@@ -138,7 +138,7 @@ def compare(a, b) -> dict[str, list[dict]]:
 def compare_json(a, b, b_settings=()) -> dict:
     """The comparison as one JSON document (`amunre diff --json`); `b_settings` are the
     `--set KEY=VALUE` texts laid over B."""
-    return {"a": {"id": a.id, "source": a.source},
+    return {"a": {"id": a.id, "source": a.source, "set": []},
             "b": {"id": b.id, "source": b.source, "set": list(b_settings)},
             "groups": compare(a, b)}
 

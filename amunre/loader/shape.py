@@ -117,6 +117,8 @@ def schema_problems(name: str, data: dict, report) -> None:
             report(path, "empty", "expected a non-empty string")
         elif kw == "uniqueItems":
             report(path, "has repeated items", "expected each item once")
+        elif kw == "pattern" and value == "":
+            report(path, "empty", f"expected a non-empty string matching {error.validator_value}")
         elif kw == "pattern":
             report(path, f"{show(value)} has characters that are not allowed",
                    f"expected it to match {error.validator_value}")
@@ -231,7 +233,7 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
             expected = one_of(names) if names else "expected no parameters here"
             yield path + (key,), extra_hint or "unknown key", did_you_mean(key, names) + expected
     elif isinstance(exc, _WrongValue):
-        yield path, exc.what, exc.expected
+        yield path, exc.what, exc.expected + _allowed(cls, path[-1] if path else None)
     elif isinstance(exc, KeyError):
         yield path, "missing", f"expected {_type_word(typ)}"
     elif isinstance(exc, (ValueError, TypeError)) and len(exc.args) >= 2 and isinstance(exc.args[1], attrs.Attribute):
@@ -258,6 +260,16 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
 def typed_value(value: Any, typ) -> Any:
     """`value` typed as `typ` with the strict hooks; raises on a wrong type."""
     return _converter.structure(value, typ)
+
+
+def _allowed(cls, name) -> str:
+    """`; one of: ...` for a field of `cls` that allows only some values (a ruling), else ""."""
+    try:
+        field = attrs.fields_dict(cls).get(name) if isinstance(name, str) else None
+    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
+        return ""
+    options = getattr(field.validator, "options", None) if field is not None else None
+    return "; one of: " + ", ".join(show(o) for o in options) if isinstance(options, (tuple, list)) else ""
 
 
 def structure(data: Any, cls, path: tuple, report, extra_hint: str = ""):

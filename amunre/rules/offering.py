@@ -137,7 +137,8 @@ class Offering(Rule):
                               lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),
     }
     reasons = {"offering": "for the {offering}", "theft": "with the {theft}"}
-    terms = {"adjusts": "adjusts"}
+    # offering_level_<n> (numbered forms, see amunre.terms) names the tile of level n
+    terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level"}
     once = True  # one secret batch per round: a second would mix with the first's reveal
 
     def setup(self) -> None:

@@ -48,7 +48,11 @@ class ProvinceDraw(Rule):
         most = max(variant.edition.players)
         per = self.params.provinces_per_player
         if per and per < rounds:
-            return [f"provinces_per_player is {per} but each kingdom has {rounds} rounds"]
+            # each player acquires one province per round: the draw must cover every round
+            return [CheckProblem(
+                f"provinces_per_player is {per} but each kingdom has {rounds} rounds, and each player "
+                "acquires one province per round (set provinces_per_player to the rounds, or 0 to follow them)",
+                ("params.provinces_per_player", "edition.rounds_per_kingdom"))]
         return too_few_provinces(variant, most, per or rounds)
 
     # -- its own state: the province deck ----------------------------------------------------
@@ -100,7 +104,7 @@ def too_few_provinces(variant, players: int, per_player: int) -> list:
     if need <= len(variant.board):
         return []
     return [CheckProblem(
-        f"{players} players over {variant.edition.rounds_per_kingdom} rounds need {need} provinces but the board "
+        f"{players} players over {variant.edition.rounds_per_kingdom} round{'s' if variant.edition.rounds_per_kingdom != 1 else ''} need {need} provinces but the board "
         f"has {len(variant.board)} (lower the player counts or the rounds)",
         ("edition.players", "edition.rounds_per_kingdom"))]
 
