@@ -683,3 +683,25 @@ def test_every_word_a_game_prints_is_a_term_a_variant_may_set(path, monkeypatch)
     known = known_terms([rules[r] for r in used], variant.cards)
     assert lines and asked
     assert {key for key in asked if not is_known(key, known)} == set()
+
+
+def test_two_phases_providing_the_round_provinces_are_refused(tmp_path):
+    bad = write(tmp_path / "two.toml", 'extends = "supermeeple2016"\n[edition]\nid = "two"\n'
+                '[[phases]]\nid = "draft"\nrule = "province_draft"\nbefore = "market"\n')
+    (only,) = problems_of(bad)
+    assert only.startswith(f"{bad}:6: ") and ("'province_draft' provides 'provinces', which 'province_draw' "
+                                              "already provides in this round") in only
+
+
+def test_a_problem_of_two_keys_is_reported_at_the_one_the_user_wrote(tmp_path):
+    """provinces_per_player (in the 2016 file) against rounds_per_kingdom (in the house
+    rule, or a --set): the house rule's line, or the --set, is named."""
+    house = write(tmp_path / "r4.toml", 'extends = "supermeeple2016"\n[edition]\nid = "r4"\nplayers = [3]\n'
+                  'rounds_per_kingdom = 4\n')
+    (only,) = problems_of(house)
+    assert only.startswith(f"{house}:5: edition.rounds_per_kingdom: provinces_per_player is 3 but each kingdom "
+                           "has 4 rounds")
+    (only,) = problems_of("supermeeple2016", ["edition.rounds_per_kingdom=4", "edition.players=[3]"])
+    assert only.startswith("--set edition.rounds_per_kingdom=4: provinces_per_player is 3")
+    (only,) = problems_of("supermeeple2016", ["components.deck.architect=0"])
+    assert only.startswith("--set components.deck.architect=0: 5 players need 5 'architect' cards")
