@@ -109,7 +109,7 @@ def check_variant(path_or_id, seeds: Iterable[int] = range(5), agents: Iterable[
     """
     started = time.perf_counter()
     variant = load(path_or_id)
-    seeds = list(seeds)
+    seeds = seeds if isinstance(seeds, range) else list(seeds)  # a range of a billion seeds stays a range
     counts = list(variant.players) if players is None else list(players)
     for n in counts:
         if n not in variant.players:
