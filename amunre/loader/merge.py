@@ -134,7 +134,8 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems,
                 odd = ("/" in extends or "\\" in extends or extends.startswith(".")) and not extends.endswith(".toml")
                 absolute = extends.endswith(".toml") and Path(extends).is_absolute()
                 report(("extends",), f"{extends!r} is a path but not to a .toml file" if odd
-                       else f"{extends!r} is an absolute path" if absolute else f"cannot find {extends!r}",
+                       else f"{extends!r} is an absolute path" if absolute else f"cannot find {extends!r}"
+                       + (f" (no file {path.parent / extends})" if extends.endswith(".toml") else ""),
                        _extends_expected())
                 raise problems.error()
             if not inside(parent, folders):

@@ -8,7 +8,9 @@ During his turn a player may also play a Free Farmer (one farmer from the supply
 of his provinces, off the fields) after buying farmers, and an Architect (a pyramid from 2
 stones) at any moment of the stone step: before buying stones or after any stone placed,
 so four stones and an Architect in an empty province can end as a pyramid and two stones.
-(Earlier moments change nothing a later one cannot.) Each player has one market turn, so
+(Earlier moments are not offered: they change nothing a later one cannot, except that an
+Architect played before the card purchase with both piles empty could be bought back at
+once, a corner the engine leaves out.) Each player has one market turn, so
 he plays each card at most once in it, under either reading of identical cards.
 """
 
