@@ -18,10 +18,10 @@ What replay trusts, and what it checks (a log is input: it may have been edited)
   and a short excerpt of both values, never whole lines.
 - The variant: replay opens no file a log names. The header's `variant` is loaded as a
   shipped id when the header's `variant_file` is empty (what `amunre run --log` writes for
-  a shipped variant) or is that shipped variant's own file. A game played from any other
-  file replays only from a variant the caller gives (`amunre replay LOG --variant FILE`),
-  whose id must be the header's `variant`; `variant_file` is then the note of where the
-  game was played from, shown in messages, and not compared.
+  a shipped variant). A game played from any other file (its absolute path is the
+  `variant_file`) replays only from a variant the caller gives (`amunre replay LOG
+  --variant FILE`), whose id must be the header's `variant`; `variant_file` is then the
+  note of where the game was played from, and is not compared (the file may have moved).
 - The agents: "verified" means the header's `agents` is a list of known agent names, one
   per player, and every bot seat (`random`, `greedy`) is re-run: seeded from the log's
   seed as `amunre run` seeds it, each of its answers must be the one the log holds. A
@@ -379,6 +379,25 @@ _TYPE_NAMES = {"boolean": bool, "integer": int, "number": float, "string": str, 
                "null": type(None)}
 
 
+_FIXED_EVENTS = {"decision": frozenset({"type", "event", "player", "kind", "options"}),
+                 "answer": frozenset({"type", "event", "player", "kind", "options", "answer"})}
+
+
+def plain_event(line: dict) -> bool:
+    """Whether an event line fits the schema's event branch, checked in plain Python (the
+    schema is checked for every other line, and for an event line this refuses, to word
+    the problem; a test holds the two to the same answer)."""
+    event = line.get("event")
+    if line.get("type") != "event" or type(event) is not str or not event:
+        return False
+    keys = _FIXED_EVENTS.get(event)
+    if keys is None:
+        return True
+    player, kind, options = line.get("player"), line.get("kind"), line.get("options")
+    return (line.keys() == keys and type(player) is int and player >= 0 and type(kind) is str and kind != ""
+            and type(options) is int and options >= 1)
+
+
 def read_log(path) -> list[dict]:
     """The lines of a log file, each checked against its schema branch; `ReplayError` with
     the file and line number for anything else."""
@@ -423,6 +442,9 @@ def read_log(path) -> list[dict]:
         if not isinstance(kind, str) or kind not in validators:
             raise ReplayError(f"{where}:{number}: not a log line (expected an object whose type is "
                               f"{', '.join(validators)}; see schemas/log-line.schema.json)")
+        if kind == "event" and plain_event(line):
+            lines.append(line)  # what the schema's event branch says, without its cost per line
+            continue
         error = jsonschema.exceptions.best_match(validators[kind].iter_errors(line))
         if error is not None:
             at = _where(error.absolute_path) if error.absolute_path else kind
@@ -461,7 +483,7 @@ def _variant_for(head: dict, where: str, variant):
         return variant
     shipped = _shipped_files()
     played_from = head["variant_file"]
-    if head["variant"] not in shipped or played_from not in ("", shipped[head["variant"]]):
+    if head["variant"] not in shipped or played_from:
         if played_from:
             why = (f"variant_file: the game was played from {shown_path(played_from)}, not a shipped variant; "
                    f"replay opens no file a log names: pass that file (or its copy) with --variant")
@@ -494,7 +516,13 @@ def _check_header(head: dict, where: str, variant) -> None:
 
 class _Replayer:
     """Answers every seat from the log: a `human` seat's answer as logged (if legal), a
-    bot seat's as its bot answers, which must be what the log holds."""
+    bot seat's as its bot answers, which must be what the log holds.
+
+    A wrong answer is kept as a complaint, and the game goes on with a stand-in (the bot's
+    answer, or the first legal option): the lines are compared as they come, so whichever
+    comes first, the complaint's line or a line that differs before it, is the one reported
+    (an answer line whose `event` was edited hides it from the answers, and the next answer
+    then looks wrong, but the edited line comes first)."""
 
     def __init__(self, lines: list[dict], agents: list[str], seed: int, where: str):
         from amunre.agents import make_agents
@@ -506,36 +534,54 @@ class _Replayer:
         self.agents = agents
         self.next = 0
         self.last_line = len(lines)
+        self.complaint: tuple[int, str] | None = None
 
     def seats(self) -> list:
         return [_Seat(self) for _ in self.agents]
 
+    def complain(self, number: int, message: str) -> None:
+        if self.complaint is None:
+            self.complaint = (number, message)
+
+    def first(self, number: int, message: str) -> ReplayError:
+        """The error to report when line `number` differs: the complaint, if its line comes first."""
+        if self.complaint is not None and self.complaint[0] <= number:
+            return ReplayError(self.complaint[1])
+        return ReplayError(message)
+
     def choose(self, view, request):
+        bot = self.bots[request.player]
+        mine = bot.choose(view, request) if bot is not None else None
+        stand_in = mine if bot is not None else request.options[0]
         if self.next >= len(self.answers):
-            raise ReplayError(f"{self.where}:{self.last_line}: the log has no answer for decision {self.next + 1} "
-                              f"({excerpt(request.kind)} for player {request.player}), the replay asks for one")
+            self.complain(self.last_line, f"{self.where}:{self.last_line}: the log has no answer for decision "
+                                          f"{self.next + 1} ({excerpt(request.kind)} for player {request.player}), "
+                                          f"the replay asks for one")
+            self.next += 1
+            return stand_in
         number, line = self.answers[self.next]
         self.next += 1
         expected = {"type": "event", "event": "answer", "player": request.player, "kind": request.kind,
                     "options": len(request.options), "answer": line["answer"]}
         if canonical(line) != canonical(expected):
-            raise ReplayError(_difference_message(self.where, number, line, expected))
+            self.complain(number, _difference_message(self.where, number, line, expected))
+            return stand_in
         logged = canonical(line["answer"])
-        bot = self.bots[request.player]
         if bot is not None:
-            mine = bot.choose(view, request)
             if canonical(to_json_value(mine)) != logged:
-                raise ReplayError(
-                    f"{self.where}:{number}: answer: the log has {excerpt(line['answer'])}, but player "
-                    f"{request.player} is the bot {self.agents[request.player]!r}, which answers "
-                    f"{excerpt(to_json_value(mine))} (a bot's answers are replayed, not read from the log)")
+                self.complain(number,
+                              f"{self.where}:{number}: answer: the log has {excerpt(line['answer'])}, but player "
+                              f"{request.player} is the bot {self.agents[request.player]!r}, which answers "
+                              f"{excerpt(to_json_value(mine))} (a bot's answers are replayed, not read from the log)")
+            return mine
         for option in request.options:
             if canonical(to_json_value(option)) == logged:
                 return option  # the engine's own value, never the log's
         shown = ", ".join(excerpt(to_json_value(o), 30) for o in request.options[:3])
-        raise ReplayError(f"{self.where}:{number}: answer: {excerpt(line['answer'])} is not a legal answer to "
-                          f"{excerpt(request.kind)} for player {request.player} (expected one of its "
-                          f"{len(request.options)} options, such as {shown})")
+        self.complain(number, f"{self.where}:{number}: answer: {excerpt(line['answer'])} is not a legal answer to "
+                              f"{excerpt(request.kind)} for player {request.player} (expected one of its "
+                              f"{len(request.options)} options, such as {shown})")
+        return stand_in
 
 
 class _Seat:
@@ -546,9 +592,10 @@ class _Seat:
 class _Comparer:
     """Listener that compares each event, as it happens, with the logged line it must be."""
 
-    def __init__(self, lines: list[dict], where: str):
+    def __init__(self, lines: list[dict], where: str, replayer: _Replayer):
         self.lines = lines
         self.where = where
+        self.replayer = replayer
         self.events: list[dict] = []
 
     def __call__(self, event: dict) -> None:
@@ -556,11 +603,11 @@ class _Comparer:
         index = len(self.events)  # the header is line 1, index 0
         fresh = {"type": "event", **event}
         if index >= len(self.lines) - 1:
-            raise ReplayError(f"{self.where}:{len(self.lines)}: the log ends here, the replay goes on with the event "
-                              f"{excerpt(fresh.get('event'), 40)}")
+            raise self.replayer.first(len(self.lines), f"{self.where}:{len(self.lines)}: the log ends here, the "
+                                                       f"replay goes on with the event {excerpt(fresh.get('event'), 40)}")
         logged = self.lines[index]
         if canonical(logged) != canonical(fresh):
-            raise ReplayError(_difference_message(self.where, index + 1, logged, fresh))
+            raise self.replayer.first(index + 1, _difference_message(self.where, index + 1, logged, fresh))
 
 
 def replay_lines(lines: list[dict], source: str = "log", variant=None,
@@ -581,7 +628,7 @@ def replay_lines(lines: list[dict], source: str = "log", variant=None,
         raise ReplayError(_difference_message(where, 1, head, fresh_head))
     replayer = _Replayer(lines, head["agents"] if verify_agents else ["human"] * len(head["agents"]),
                          head["seed"], where)
-    comparer = _Comparer(lines, where)
+    comparer = _Comparer(lines, where, replayer)
     try:
         game = play_game(variant, replayer.seats(), head["seed"], [comparer])
     except IllegalAnswerError as exc:  # not expected: the replayer answers with the engine's own options
@@ -592,9 +639,11 @@ def replay_lines(lines: list[dict], source: str = "log", variant=None,
         raise ReplayError(f"{where}: the replay stops at decision {replayer.next}: {exc}") from None
     fresh = [fresh_head] + [{"type": "event", **e} for e in comparer.events] + [result(game)]
     if len(lines) > len(fresh):  # the replay's game ends where the log goes on
-        raise ReplayError(f"{where}:{len(fresh)}: the replay's game ends here, the log goes on with "
-                          f"{len(lines) - len(fresh)} more lines (the event {excerpt(lines[len(fresh) - 1].get('event'), 40)} "
-                          f"and what follows)")
+        raise replayer.first(len(fresh), f"{where}:{len(fresh)}: the replay's game ends here, the log goes on "
+                                         f"with {len(lines) - len(fresh)} more lines (the event "
+                                         f"{excerpt(lines[len(fresh) - 1].get('event'), 40)} and what follows)")
     if canonical(lines[-1]) != canonical(fresh[-1]):
-        raise ReplayError(_difference_message(where, len(lines), lines[-1], fresh[-1]))
+        raise replayer.first(len(lines), _difference_message(where, len(lines), lines[-1], fresh[-1]))
+    if replayer.complaint is not None:
+        raise ReplayError(replayer.complaint[1])
     return game, fresh

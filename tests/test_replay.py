@@ -1,0 +1,395 @@
+"""`amunre replay` against hostile and broken logs, and `amunre run --log` against a full disk,
+an interrupt and paths the file system refuses. The rulings tested here are documented in
+`amunre/gamelog.py`: exact types, a short message at the first line that differs, verified
+agents, no file a log names is opened, and a log written all or nothing."""
+
+from __future__ import annotations
+
+import builtins
+import errno
+import json
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from helpers import run_cli
+from amunre.errors import ReplayError
+from amunre.gamelog import read_log, replay_lines
+
+
+def make_log(capsys, folder, *extra, name="g.jsonl", agents="random,random,random", players="3"):
+    """A real log of a short seeded game; returns its path and what `run` printed."""
+    log = folder / name
+    code, out, err = run_cli(capsys, "run", "--players", players, "--seed", "1", "--agents", agents,
+                             "--log", str(log), "--quiet", *extra)
+    assert code == 0, err
+    return log, out
+
+
+def rows(log) -> list[dict]:
+    return [json.loads(row) for row in log.read_text(encoding="utf-8").splitlines()]
+
+
+def save(log, lines) -> None:
+    log.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), encoding="utf-8")
+
+
+def replay_error(log, **kwargs) -> str:
+    with pytest.raises(ReplayError) as info:
+        replay_lines(read_log(log), str(log), **kwargs)
+    message = str(info.value)
+    assert len(message) < 500 and "\n" not in message
+    return message
+
+
+def first(lines, event, test=lambda line: True) -> int:
+    """The index of the first event line of a kind (that passes `test`)."""
+    return next(i for i, line in enumerate(lines) if line.get("event") == event and test(line))
+
+
+@pytest.fixture
+def log(capsys, tmp_path):
+    return make_log(capsys, tmp_path)[0]
+
+
+# -- exact types -----------------------------------------------------------------------------
+
+def _answer_with_zero(line):
+    return isinstance(line["answer"], list) and 0 in line["answer"]
+
+
+@pytest.mark.parametrize("where, edit, key", [
+    # the issue's examples: false for 0, 20.0 for 20
+    ("answer", lambda a: a.__setitem__(1, False), "answer"),
+    ("setup", lambda e: e.__setitem__("gold", 20.0), "gold"),
+    ("setup", lambda e: e.__setitem__("players", True), "players"),
+    ("bid", lambda e: e.__setitem__("amount", 0.0), "amount"),
+    ("bid", lambda e: e.__setitem__("player", str(e["player"])), "player"),
+    ("result", lambda r: r["gold"].__setitem__(0, float(r["gold"][0])), "gold/0"),
+    ("result", lambda r: r.__setitem__("decisions", r["decisions"] + 0.0), "decisions"),
+    ("header", lambda h: h.__setitem__("players", 3.0), "players"),
+    ("header", lambda h: h.__setitem__("seed", 1.0), "seed"),
+    ("header", lambda h: h.__setitem__("seed", True), "seed"),
+])
+def test_a_value_of_another_json_type_is_a_difference(log, where, edit, key):
+    lines = rows(log)
+    if where == "header":
+        index = 0
+        edit(lines[0])
+    elif where == "result":
+        index = len(lines) - 1
+        edit(lines[-1])
+    elif where == "answer":
+        index = first(lines, "answer", _answer_with_zero)
+        answer = list(lines[index]["answer"])
+        answer[answer.index(0)] = False
+        lines[index]["answer"] = answer
+    else:
+        index = first(lines, where, lambda line: where != "bid" or line["amount"] == 0)
+        edit(lines[index])
+    save(log, lines)
+    message = replay_error(log)
+    assert f"{log}:{index + 1}: " in message
+    assert key in message
+
+
+@pytest.mark.parametrize("value", [[[3], 0, []], {"a": 1}, [3, 0, [[[]]]], None, "3"])
+def test_an_answer_of_any_shape_is_an_error_not_a_crash(log, value):
+    lines = rows(log)
+    index = first(lines, "answer")
+    lines[index]["answer"] = value
+    save(log, lines)
+    assert f"{log}:{index + 1}: answer: " in replay_error(log)
+
+
+def test_a_mismatch_shows_an_excerpt_never_the_whole_line(log):
+    lines = rows(log)
+    index = first(lines, "bid")
+    lines[index]["cards"] = ["x" * 5_000_000]
+    save(log, lines)
+    message = replay_error(log)
+    assert f"{log}:{index + 1}: cards: the log has " in message and "..." in message
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", "an empty line"),
+    ('{"type":"event","event":"x","event":"y"}', "the key \"event\" appears twice"),
+    ('{"type":"event","event":"x","n":NaN}', "NaN is not a JSON number"),
+    ('{"type":"event","event":"x","n":1e400}', "too large a number"),
+    ('{"type":"event","event":"x","n":' + "9" * 5000 + "}", "a number too long"),
+    ("[" * 100 + "]" * 100, "nesting too deep at line"),
+    ('{"type":"event","event":"answer","player":0,"kind":"bid","options":2,"answer":0,"note":1}',
+     "unexpected key \"note\""),
+    ("HEADER", "a second header"),
+])
+def test_a_line_that_is_not_a_log_line_is_named(log, text, expected):
+    lines = log.read_text().splitlines()
+    text = lines[0] if text == "HEADER" else text
+    lines.insert(5, text)
+    log.write_text("\n".join(lines) + "\n")
+    message = replay_error(log)
+    assert f"{log}:6: " in message and expected in message, message
+
+
+def test_a_log_of_another_version_says_so(log):
+    lines = rows(log)
+    lines[0]["amunre"] = "0.0.1"
+    save(log, lines)
+    assert f"{log}:1: amunre: the log was written by amunre \"0.0.1\", this is " in replay_error(log)
+
+
+def test_the_first_line_that_differs_is_reported_even_when_it_hides_an_answer(log):
+    """An answer line whose `event` is edited is no longer an answer: the next answer looks
+    wrong, but the edited line comes first and is the one reported."""
+    lines = rows(log)
+    index = first(lines, "answer")
+    lines[index]["event"] = "answer "
+    save(log, lines)
+    message = replay_error(log)
+    assert message.startswith(f"{log}:{index + 1}: event: the log has \"answer \", the replay \"answer\"")
+
+
+def test_a_log_cut_short_is_an_error(log):
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:-1]) + "\n")
+    assert "expected the result last" in replay_error(log)
+
+
+# -- agents ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("agents, expected", [
+    (["random", "random"], "agents: 2 agent names for 3 players"),
+    (["random"] * 4, "agents: 4 agent names for 3 players"),
+    (["random", "wizard", "random"], "agents/1: unknown agent \"wizard\""),
+    (["random", 7, "random"], "agents/1: an integer 7 (expected a string)"),
+    ([], "agents: [] (expected minItems: 1)"),
+])
+def test_the_agents_list_is_one_known_name_per_player(log, agents, expected):
+    lines = rows(log)
+    lines[0]["agents"] = agents
+    save(log, lines)
+    message = replay_error(log)
+    assert f"{log}:1: " in message and expected in message, message
+
+
+def test_a_bot_seat_said_to_be_another_bot_is_caught_by_its_answers(log):
+    lines = rows(log)
+    lines[0]["agents"][1] = "greedy"
+    save(log, lines)
+    message = replay_error(log)
+    assert "but player 1 is the bot 'greedy', which answers" in message
+
+
+def test_a_bots_answer_changed_to_another_legal_one_is_caught(capsys, tmp_path):
+    log = make_log(capsys, tmp_path, agents="greedy", players="3")[0]
+    lines = rows(log)
+    # a decision with options: the logged answer event follows the decision event
+    index = first(lines, "answer", lambda line: line["kind"] == "bid")
+    decision = lines[index - 1]
+    assert decision["event"] == "decision" and decision["options"] > 1
+    lines[0]["agents"] = ["human"] * 3  # as a human's, any legal answer replays...
+    save(log, lines)
+    replay_lines(read_log(log), str(log))  # (the unchanged answers are legal)
+    lines[0]["agents"] = ["greedy"] * 3  # ...but a bot's answer must be the bot's
+    lines[index]["answer"] = [lines[index]["answer"][0], lines[index]["answer"][1] + 1, []]
+    save(log, lines)
+    message = replay_error(log)
+    assert f"{log}:{index + 1}: answer" in message
+
+
+def test_a_human_seat_is_checked_for_legal_answers_only(log):
+    """The documented limit: a bot seat renamed `human` replays (its answers are legal)."""
+    lines = rows(log)
+    lines[0]["agents"][2] = "human"
+    save(log, lines)
+    game, _ = replay_lines(read_log(log), str(log))
+    assert game.state.finished
+
+
+# -- the variant: only shipped ids and files given on the command line ----------------------
+
+class Opened:
+    """Records every file read through open() or Path.read_bytes/read_text."""
+
+    def __init__(self, monkeypatch):
+        self.paths = []
+        real_open, real_bytes, real_text = builtins.open, pathlib.Path.read_bytes, pathlib.Path.read_text
+
+        def record_open(file, *args, **kwargs):
+            self.paths.append(str(file))
+            return real_open(file, *args, **kwargs)
+
+        def record_bytes(path):
+            self.paths.append(str(path))
+            return real_bytes(path)
+
+        def record_text(path, *args, **kwargs):
+            self.paths.append(str(path))
+            return real_text(path, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "open", record_open)
+        monkeypatch.setattr(pathlib.Path, "read_bytes", record_bytes)
+        monkeypatch.setattr(pathlib.Path, "read_text", record_text)
+
+
+HOUSE = ('extends = "classic2003"\n[edition]\nid = "rich"\nname = "rich"\n'
+         '[components]\nstarting_gold = 30\n')
+
+
+@pytest.mark.parametrize("named", ["/etc/passwd", "/proc/self/environ", "../../../etc/hostname", "HOUSE"])
+def test_a_log_naming_a_file_opens_nothing_and_names_the_key(log, tmp_path, monkeypatch, named):
+    house = tmp_path / "other.toml"
+    house.write_text(HOUSE.replace('"rich"', '"classic2003"'))  # would load, and replay, fine
+    named = str(house) if named == "HOUSE" else named
+    lines = rows(log)
+    lines[0]["variant_file"] = named
+    save(log, lines)
+    opened = Opened(monkeypatch)
+    message = replay_error(log)
+    assert f"{log}:1: variant_file: " in message and "--variant" in message
+    assert not any(named in path or path == str(house) for path in opened.paths), opened.paths
+
+
+def test_a_variant_id_that_is_not_shipped_needs_the_file(log):
+    lines = rows(log)
+    lines[0]["variant"] = "rich"
+    save(log, lines)
+    message = replay_error(log)
+    assert f"{log}:1: variant: \"rich\" is not a shipped variant" in message and "--variant" in message
+
+
+def test_a_log_played_from_a_file_replays_from_the_file_given_and_never_falls_back(capsys, tmp_path):
+    house = tmp_path / "house.toml"
+    house.write_text(HOUSE)
+    log, out = make_log(capsys, tmp_path, "--variant", str(house))
+    assert f"check it with: amunre replay {log} --variant {house}" in out
+    assert rows(log)[0]["variant_file"] == str(house.resolve())
+    assert "variant_file" in replay_error(log)  # not opened: named on the command line only
+    game, _ = replay_lines(read_log(log), str(log), variant=str(house))
+    assert game.variant.id == "rich"
+    # another variant than the log's
+    assert f"{log}:1: variant: the log's game is \"rich\", but --variant gives \"classic2003\"" in replay_error(
+        log, variant="classic2003")
+    # the file gone: an error, never the shipped id instead
+    house.unlink()
+    assert "variant_file" in replay_error(log)
+    code, out, err = run_cli(capsys, "replay", str(log), "--variant", str(house))
+    assert code == 2 and err.startswith("error: --variant: ") and "does not exist" in err
+
+
+def test_run_with_set_prints_the_command_that_replays_it(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "run", "--seed", "2", "--players", "3", "--agents", "random", "--quiet",
+                             "--log", "my game.jsonl", "--set", "components.starting_gold=25")
+    assert code == 0, err
+    command = out.split("check it with: ")[1].strip()
+    assert command == "amunre replay 'my game.jsonl' --variant 'my game.jsonl.variant.toml'"
+    assert sorted(os.listdir(tmp_path)) == ["my game.jsonl", "my game.jsonl.variant.toml"]
+    code, out, err = run_cli(capsys, *shlex.split(command)[1:])
+    assert code == 0 and "replay OK" in out, err
+    code, out, err = run_cli(capsys, "replay", "my game.jsonl")
+    assert code == 2 and ":1: variant_file: " in err
+
+
+def test_a_shipped_variant_is_logged_by_id_and_replays_from_anywhere(capsys, tmp_path, monkeypatch):
+    log, out = make_log(capsys, tmp_path)
+    assert rows(log)[0]["variant_file"] == "" and out.rstrip().endswith(f"check it with: amunre replay {log}")
+    monkeypatch.chdir(tmp_path.parent)
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 0 and "replay OK: classic2003" in out, err
+    # --variant with the shipped id works as well
+    code, out, err = run_cli(capsys, "replay", str(log), "--variant", "classic2003")
+    assert code == 0, err
+
+
+# -- writing the log: all or nothing ---------------------------------------------------------
+
+def _folder_files(folder) -> list[str]:
+    return sorted(os.listdir(folder))
+
+
+@pytest.mark.parametrize("extra", [(), ("--set", "components.starting_gold=25")])
+def test_a_full_disk_leaves_no_log_and_says_so(capsys, tmp_path, monkeypatch, extra):
+    from amunre import gamelog
+
+    log = tmp_path / "g.jsonl"
+    log.write_text("an older log\n")
+
+    def full(file, text):
+        file.write(text[:100])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(gamelog, "_write_all", full)
+    code, out, err = run_cli(capsys, "run", "--seed", "1", "--players", "3", "--agents", "random", "--quiet",
+                             "--log", str(log), *extra)
+    assert code == 2 and "Traceback" not in out + err
+    assert err.startswith("error: cannot write the log --log ") and "No space left on device" in err
+    assert "the disk is full" in err and "nothing was written" in err
+    assert _folder_files(tmp_path) == ["g.jsonl"] and log.read_text() == "an older log\n"
+
+
+@pytest.mark.parametrize("extra", [(), ("--set", "components.starting_gold=25")])
+def test_an_interrupted_game_leaves_no_log(capsys, tmp_path, monkeypatch, extra):
+    from amunre.agents.random_agent import RandomAgent
+
+    calls = [0]
+    choose = RandomAgent.choose
+
+    def tired(self, view, request):
+        calls[0] += 1
+        if calls[0] == 50:
+            raise KeyboardInterrupt
+        return choose(self, view, request)
+
+    monkeypatch.setattr(RandomAgent, "choose", tired)
+    log = tmp_path / "g.jsonl"
+    code, out, err = run_cli(capsys, "run", "--seed", "1", "--players", "3", "--agents", "random", "--quiet",
+                             "--log", str(log), *extra)
+    assert calls[0] == 50
+    assert code == 130 and "Traceback" not in out + err
+    assert err == f"interrupted: no log written to '{log}' (--log writes it when the game is over)\n"
+    assert _folder_files(tmp_path) == []
+
+
+def test_a_log_gets_the_permissions_of_a_new_file(log):
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert log.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["run", "--quiet", "--log", "a" * 300 + ".jsonl"], "--log 'aaaa"),
+    (["run", "--quiet", "--log", "/nonexistent-dir/" + "b" * 300 + "/x.jsonl"], "--log '/nonexistent-dir/bbb"),
+    (["run", "--quiet", "--log", "a/" * 3000 + "x.jsonl"], "--log 'a/a/"),
+    (["replay", "a" * 300 + ".jsonl"], "LOG_FILE 'aaaa"),
+    (["replay", "a/" * 3000 + "x.jsonl"], "LOG_FILE 'a/a/"),
+])
+def test_a_path_too_long_names_the_argument(capsys, tmp_path, monkeypatch, argv, named):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and err.startswith("error: ") and named in err, err
+    assert "Traceback" not in out + err and len(err) < 500 and out == ""
+    assert _folder_files(tmp_path) == []
+
+
+def test_replay_variant_path_too_long_names_the_argument(capsys, log):
+    code, out, err = run_cli(capsys, "replay", str(log), "--variant", "v" * 300 + ".toml")
+    assert code == 2 and err.startswith("error: --variant: ") and "Traceback" not in err
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def test_replay_of_a_tampered_log_in_a_real_process_names_the_line(capsys, log):
+    lines = rows(log)
+    index = first(lines, "answer", _answer_with_zero)
+    answer = list(lines[index]["answer"])
+    answer[answer.index(0)] = False
+    lines[index]["answer"] = answer
+    save(log, lines)
+    proc = subprocess.run([sys.executable, "-m", "amunre", "replay", str(log)], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"error: {log}:{index + 1}: answer: ") and "Traceback" not in proc.stderr
