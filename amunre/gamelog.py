@@ -31,7 +31,9 @@ What replay trusts, and what it checks (a log is input: it may have been edited)
 
 Writing is atomic (`write_atomically`): the log goes to a temporary file in the same
 folder, renamed to its name only once complete, so a failed or interrupted write leaves no
-partial log behind (and an existing file of that name untouched).
+partial log behind (and an existing file of that name untouched). `amunre run --log`
+writes once the game is over: an interrupted game leaves no log at all. (Only a process
+killed outright, `kill -9`, can leave a hidden `.amunre-*.tmp` file in the log's folder.)
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import errno
 import json
 import os
 import re
+import stat
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -56,6 +59,9 @@ FORMAT = "amunre-log/1"
 
 #: Deepest nesting of arrays and objects a log line may use; real lines need 4.
 MAX_DEPTH = 32
+
+#: Largest log file replay reads (a long game's log is about 200 kB).
+MAX_LOG_BYTES = 256 * 2**20
 
 #: Longest excerpt of a value a message shows.
 EXCERPT = 80
@@ -174,6 +180,11 @@ def write_atomically(path, text: str, renames=(), what: str = "the log", argumen
     path = Path(path)
     temporary = None
     try:
+        # renamed into place: never over a link (/dev/stdout), a device or a pipe
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise AmunreError(f"cannot write {what} {argument} {shown_path(path)}: "
+                              f"{'a link' if path.is_symlink() else 'not a regular file'} (expected the path of a "
+                              f"regular file: the file is written whole, then renamed into place)")
         fd, temporary = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=path.parent)
         os.chmod(temporary, new_file_mode(path))
         with os.fdopen(fd, "w", encoding="utf-8") as file:
@@ -182,9 +193,9 @@ def write_atomically(path, text: str, renames=(), what: str = "the log", argumen
             os.replace(source, target)
         os.replace(temporary, path)
         temporary = None
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         full = " (the disk is full)" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else ""
-        raise AmunreError(f"cannot write {what} {argument} {shown_path(path)}: {exc.strerror or exc}{full}; "
+        raise AmunreError(f"cannot write {what} {argument} {shown_path(path)}: {getattr(exc, 'strerror', None) or exc}{full}; "
                           f"nothing was written") from None
     finally:
         if temporary is not None:
@@ -403,7 +414,14 @@ def read_log(path) -> list[dict]:
     the file and line number for anything else."""
     where = label(path)
     try:
-        raw_bytes = Path(path).read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a device or a pipe would never end
+            raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: not a regular file (expected the "
+                              f"file `amunre run --log` writes)")
+        with open(path, "rb") as file:
+            raw_bytes = file.read(MAX_LOG_BYTES + 1)
+        if len(raw_bytes) > MAX_LOG_BYTES:
+            raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: larger than {MAX_LOG_BYTES >> 20} MB "
+                              f"(the logs `amunre run --log` writes are well under 10 MB)")
     except OSError as exc:
         raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: {exc.strerror or exc}") from None
     except ValueError as exc:  # a NUL byte in the name

@@ -376,6 +376,29 @@ def test_a_path_too_long_names_the_argument(capsys, tmp_path, monkeypatch, argv,
     assert _folder_files(tmp_path) == []
 
 
+@pytest.mark.parametrize("target", ["/dev/null", "/dev/stdout", "LINK"])
+def test_the_log_is_never_renamed_over_a_link_or_a_device(capsys, tmp_path, target):
+    if target == "LINK":
+        (tmp_path / "real.jsonl").write_text("kept\n")
+        (tmp_path / "link.jsonl").symlink_to(tmp_path / "real.jsonl")
+        target = str(tmp_path / "link.jsonl")
+    code, out, err = run_cli(capsys, "run", "--quiet", "--players", "3", "--log", target)
+    assert code == 2 and out == "" and err.startswith(f"error: cannot write the log --log '{target}': ")
+    assert "a link" in err or "not a regular file" in err
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+    if "link" in target:
+        assert (tmp_path / "real.jsonl").read_text() == "kept\n" and os.path.islink(target)
+
+
+def test_replay_reads_only_a_regular_file(capsys, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):  # each would never end
+        code, out, err = run_cli(capsys, "replay", path)
+        assert code == 2 and err == f"error: cannot read log LOG_FILE '{path}': not a regular file (expected the " \
+                                    f"file `amunre run --log` writes)\n"
+
+
 def test_replay_variant_path_too_long_names_the_argument(capsys, log):
     code, out, err = run_cli(capsys, "replay", str(log), "--variant", "v" * 300 + ".toml")
     assert code == 2 and err.startswith("error: --variant: ") and "Traceback" not in err

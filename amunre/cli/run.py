@@ -58,6 +58,10 @@ def _check_writable(path: str) -> None:
             os.stat(target)  # a name too long, a folder that is not one: said here
         except FileNotFoundError:
             pass
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise AmunreError(f"cannot write the log --log {shown_path(path)}: "
+                              f"{'a link' if target.is_symlink() else 'not a regular file'} (expected the path "
+                              f"of a regular file: the log is written whole, then renamed into place)")
         if target.exists() and not os.access(target, os.W_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
         fd, probe = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=target.parent)
