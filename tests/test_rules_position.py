@@ -165,7 +165,7 @@ def test_cli_score_table(_cli):
     result = _cli(E06, "--final")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    row = next(line for line in lines if "points this scoring" in line)
+    row = next(line for line in lines if "points this final scoring" in line)
     assert [cell.strip() for cell in row.split("│")[2:6]] == ["11", "10", "27", "4"]  # red black blue white
     assert "Winner: blue" in result.stdout
 

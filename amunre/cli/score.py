@@ -17,13 +17,14 @@ from amunre.position import answer_policies, position_from_data, position_varian
 
 def score_table(variant, sheet) -> Table:
     """One row per scoring item (sub-items indented below it), one column per player."""
-    kingdom = "final scoring" if sheet.final else "kingdom scoring"
+    points = variant.term("points")
+    kingdom = variant.term("final_scoring") if sheet.final else variant.term("scoring")
     table = Table(title=Text(f"{variant.edition.name}: {kingdom}"))  # file text: never markup
     table.add_column("item")
     for name in sheet.names:
         table.add_column(Text(name), justify="right")
     if any(sheet.before):
-        table.add_row("points before", *(str(b) for b in sheet.before), style="dim")
+        table.add_row(Text(f"{points} before"), *(str(b) for b in sheet.before), style="dim")
         table.add_section()
     for item in sheet.items:
         table.add_row(Text(item.name), *(str(v) for v in item.points))
@@ -32,7 +33,7 @@ def score_table(variant, sheet) -> Table:
                 if any(values):
                     table.add_row(Text(f"  {item_label(variant, sub)}"), *(str(v) for v in values), style="dim")
     table.add_section()
-    table.add_row("points this scoring", *(str(sheet.gained(p)) for p in range(len(sheet.names))))
+    table.add_row(Text(f"{points} this {kingdom}"), *(str(sheet.gained(p)) for p in range(len(sheet.names))))
     table.add_row("total", *(str(t) for t in sheet.totals), style="bold")
     return table
 

@@ -42,7 +42,9 @@ def _picks_line(e, w) -> str:
 def _deal_line(e, w) -> str:
     if e["kingdom"] == 0:
         return f"Each player is dealt {e['each']} {w.t('province_cards')} in secret; the others leave the game unseen."
-    return (f"The {e['cards']} {w.t('province_cards')} of the last kingdom are shuffled and dealt again, "
+    kingdoms = w.variant.edition.kingdoms
+    before = kingdoms[e["kingdom"] - 1] if e["kingdom"] - 1 < len(kingdoms) else "the kingdom before"
+    return (f"The {e['cards']} {w.t('province_cards')} of the {before} are shuffled and dealt again, "
             f"{e['each']} to each player in secret.")
 
 
