@@ -308,7 +308,7 @@ KINDS = [("the line differs on replay", "a line differs on replay"), ("a bot's a
          ("not a log line", "not a log line"), ("an empty line", "an empty line"), ("appears twice", "a key twice"),
          ("variant", "the variant"), ("agent", "the agents"), ("the log ends", "the log ends early"),
          ("game ends here", "the log goes on"), ("result last", "no result last"), ("header", "the header"),
-         ("the log is empty", "an empty file")]
+         ("the log is empty", "an empty file"), ("written by amunre", "another version")]
 
 
 def kind_of(outcome: str) -> str:
