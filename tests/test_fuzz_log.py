@@ -15,10 +15,12 @@ of the main fuzz.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
 import random
+import shutil
 import signal
 import tempfile
 from contextlib import contextmanager
@@ -41,6 +43,7 @@ SMALL = settings(max_examples=1_000 if DEEP else 15)
 MAX_MESSAGE = 500
 
 FOLDER = Path(tempfile.mkdtemp(prefix="amunre-fuzz-log-"))
+atexit.register(shutil.rmtree, FOLDER, ignore_errors=True)
 
 
 def _real_log() -> bytes:
