@@ -39,7 +39,7 @@ def final_table(variant, result: dict) -> Table:
         for item in [i for i in order if i in seen] + sorted(seen - set(order)):
             table.add_row(Text(f"{kingdom}: {item_label(variant, item)}"), *(str(items.get(item, 0)) for items in scored))
     table.add_section()
-    table.add_row("total points", *(str(pl["score"]) for pl in result["players"]), style="bold")
+    table.add_row(Text(f"total {variant.term('points')}"), *(str(pl["score"]) for pl in result["players"]), style="bold")
     table.add_row(Text(variant.term("gold")), *(str(pl["gold"]) for pl in result["players"]))
     table.add_row("pyramids", *(str(pl["pyramids"]) for pl in result["players"]))
     table.add_row("rank", *(str(pl["rank"]) for pl in result["players"]), style="bold")
