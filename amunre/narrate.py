@@ -13,14 +13,16 @@ import re
 
 #: A control character: C0 but tab and newline, DEL, C1. Printed raw, ESC, CSI (U+009B) or
 #: OSC sequences would act on the terminal (clear it, retitle it, hide text) instead of showing.
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: And a lone surrogate: an undecodable byte of a file name or argument, which a UTF-8 stdout
+#: refuses to write (UnicodeEncodeError).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def literal(text) -> str:
-    """`text` safe to print as it is: each control character but newline and tab written as
-    its escape (`\\x1b`, `\\r`). Everything a command prints that comes from a file or the
-    command line goes through here (click.echo) or through
-    `amunre.cli.common.make_console` (rich)."""
+    """`text` safe to print as it is: each control character but newline and tab, and each
+    lone surrogate, written as its escape (`\\x1b`, `\\r`, `\\udcff`). Everything a command
+    prints that comes from a file or the command line goes through here (click.echo) or
+    through `amunre.cli.common.make_console` (rich)."""
     return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
 
 

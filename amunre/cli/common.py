@@ -61,11 +61,11 @@ def parse_agents(text: str | None, players: int, default: str = "greedy") -> lis
 
 
 def dump_json(doc) -> str:
-    """`doc` as indented JSON with non-ASCII text kept readable, but DEL and C1 characters
-    (which JSON may hold raw) written as \\u escapes: machine output carries no control
-    characters either."""
+    """`doc` as indented JSON with non-ASCII text kept readable, but DEL, C1 characters and
+    lone surrogates (which json.dumps leaves raw) written as \\u escapes: machine output
+    carries no control characters either, and always encodes."""
     text = json.dumps(doc, indent=2, ensure_ascii=False)
-    return re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub("[\x7f-\x9f\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def parse_bot_kinds(text: str) -> list[str]:
@@ -133,7 +133,8 @@ def write_resolved(variant, overrides, path):
 
     path = Path(path)
     try:
-        path.write_text(resolved_toml(variant, overrides), encoding="utf-8")
+        # literal: a path in a comment may hold an undecodable byte (a lone surrogate)
+        path.write_text(literal(resolved_toml(variant, overrides)), encoding="utf-8")
     except OSError as exc:
         raise AmunreError(f"cannot write {path}: {exc.strerror} (expected a writable folder)") from None
     return path
