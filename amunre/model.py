@@ -86,7 +86,8 @@ class Components:
     starting_gold: int = doc("Gold each player starts with.", validator=bounded(0, 1000))
     theft_cards_per_player: int = doc("Theft (-3) cards each player holds; 0 disables stealing.",
                                       validator=bounded(0, 10))
-    starting_cards: tuple[str, ...] = doc("Card kinds dealt to each player from the deck at setup.", converter=tuple)
+    starting_cards: tuple[str, ...] = doc("Card kinds dealt to each player from the deck at setup (at most 20).",
+                                          converter=tuple, validator=attrs.validators.max_len(20))
     farmers: int = doc("Farmers in the supply (A-SUPPLY).", validator=bounded(0, 1000))
     stones: int = doc("Stones in the supply (A-SUPPLY).", validator=bounded(0, 1000))
     pyramids: int = doc("Single pyramids in the supply (A-SUPPLY).", validator=bounded(0, 1000))

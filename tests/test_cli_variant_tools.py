@@ -371,8 +371,8 @@ def test_set_changes_the_variant_and_is_checked_like_a_file():
     ("starting_gold", "--set starting_gold: not KEY=VALUE (expected KEY=VALUE"),
     ("components.starting_gold=", "no value after '='"),
     ("a b=1", "'a b' is not a TOML key"),
-    ('edition.name="unclosed', "is not a TOML value"),
-    ("edition.name=1\nx = 2", "is more than one value (expected a single TOML value)"),
+    ('edition.name="unclosed', ": not a TOML value"),
+    ("edition.name=1\nx = 2", ": more than one value (expected a single TOML value)"),
     ("edition.name=[" + "[" * 100 + "]" * 101, "nests too deep"),
 ])
 def test_set_errors_name_the_argument(capsys, setting, expected):

@@ -317,7 +317,7 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
     ("p.json", b'{"players": [{}, {}, {"name": "\xff"}]}', ":1: (top level): not UTF-8 text (byte 0xff at offset 31)"),
     ("p.toml", b"[[players]]\nname = '\xc3'\n", ":2: (top level): not UTF-8 text (byte 0xc3 at offset 20)"),
     ("p.json", '{"players": [{}, {}, {"name": "a\\ud800"}]}',
-     ":1: players[2].name: the text holds a lone surrogate escape"),
+     ":1: players[2].name: the text holds the control character U+D800"),
     ("p.json", '{"players": [{}, {}, {}', ":1: (top level): JSON syntax error: "),
     ("p.json", "[]", ":1: (top level): got an array (expected an object"),
     # terminal control

@@ -40,7 +40,10 @@ class HumanAgent:
         for i, option in enumerate(request.options):
             say(f"  {i:>3}. {describe_option(words, request.kind, option)}")
         while True:
-            index = click.prompt("choice", type=int, err=True)
+            try:
+                index = click.prompt("choice", type=int, err=True)
+            except (RuntimeError, OSError):  # stdin closed (`<&-`): no one can answer
+                raise click.Abort() from None
             if 0 <= index < len(request.options):
                 return request.options[index]
             say(f"enter a number from 0 to {len(request.options) - 1}")

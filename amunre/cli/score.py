@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 
 import click
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from amunre.errors import AmunreError
-from amunre.cli.common import set_option, variant_arg
+from amunre.cli.common import dump_json, make_console, set_option, variant_arg
 from amunre.narrate import item_label
 from amunre.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
 
@@ -81,9 +79,9 @@ def command(position, variant_name, final, as_json, answers, overrides):
                            names=pos.names)
     if as_json:
         doc = {"variant": variant.id, "position": str(position), **sheet.to_dict()}
-        click.echo(json.dumps(doc, indent=2))
+        click.echo(dump_json(doc))
         return
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()  # names from the position print literally: no markup, no emoji codes
     console.print(score_table(variant, sheet))
     if sheet.final:
         names = [sheet.names[p] for p in sheet.winners]

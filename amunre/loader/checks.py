@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from amunre.contract import ROUND_MUST_PROVIDE, CheckProblem
-from amunre.loader.pipelines import PIPELINES, flat_entries, rules_used
+from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import field_names
 from amunre.model import MAX_PLAYERS, MIN_PLAYERS, Variant
@@ -57,7 +57,7 @@ def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
                        f"expected in [[{pipeline}]] one of: {', '.join(fitting)}")
 
     _check_pipeline(data.get("phases"), rules, report)
-    _check_terms(data, rules, report, closeness)
+    _check_terms(data, rules, report)
 
     components = data.get("components")
     edition = data.get("edition")
@@ -96,20 +96,17 @@ def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
                        f"expected components.deck.{kind} >= {need}")
 
 
-def _check_terms(data: dict, rules: dict, report, closeness) -> None:
-    """Every `[terms]` key the file (or a `--set`) writes names a word the engine, a module
-    in use or a card kind has; a parent's word for a module the file dropped goes with it."""
+def _check_terms(data: dict, rules: dict, report) -> None:
+    """Every `[terms]` key names a word of the engine, of a rule module or a card kind."""
     terms = data.get("terms")
     if not isinstance(terms, dict):
         return
-    used = [rules[r] for r in rules_used(data) if r in rules]
-    if len(used) < len(rules_used(data)):
-        return  # an unknown rule id is reported already: its words cannot be known
+    # the words of every registered module: a word of a module this variant dropped (an
+    # edition's bid_marker once its auction is replaced) changes nothing, but is no typo
     deck = data.get("components", {}).get("deck") if isinstance(data.get("components"), dict) else None
-    known = known_terms(used, declared_cards(rules) if not isinstance(deck, dict) else
-                        list(deck) + [kind for cls in used for kind in cls.cards])
+    known = known_terms(rules.values(), declared_cards(rules) + (list(deck) if isinstance(deck, dict) else []))
     for key in terms:
-        if not is_known(key, known) and closeness(("terms", key)) < 2:
+        if not is_known(key, known):
             report(("terms", key), "unknown term (no word of the engine, its rule modules or cards)",
                    did_you_mean(key, known) + one_of(known))
 

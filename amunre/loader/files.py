@@ -22,6 +22,10 @@ from amunre.loader.problems import Problems
 #: Deepest nesting of tables and arrays a variant or board file may use. The real files
 #: need 5; the limit keeps every recursive step of loading far from Python's own limit.
 MAX_DEPTH = 64
+#: Longest array and longest string a file may hold. The real files need 15 items and 80
+#: characters; the limits keep loading fast and the printed words short, whatever a file holds.
+MAX_ITEMS = 100
+MAX_STRING = 500
 
 
 def is_file(path: Path) -> bool:
@@ -183,7 +187,32 @@ def read_toml(path: Path, label: str, problems: Problems, what: str = "variant")
         raise problems.error() from None
     if _depth(data) > MAX_DEPTH:
         _too_deep(text, label, problems)
-    return data, key_lines(text)
+    lines = key_lines(text)
+    _too_large(data, label, lines, problems)
+    return data, lines
+
+
+def _too_large(data, label: str, lines: dict, problems: Problems) -> None:
+    """Report every array longer than MAX_ITEMS and string longer than MAX_STRING, and stop:
+    anything that size is a mistake, and merging or checking it would only take long."""
+    found = False
+    todo = [((), data)]
+    while todo:
+        path, value = todo.pop()
+        line = next((lines[path[:k]] for k in range(len(path), 0, -1) if path[:k] in lines), 1)
+        if isinstance(value, str) and len(value) > MAX_STRING:
+            problems.add(label, line, path, f"a string of {len(value)} characters, too long",
+                         f"expected at most {MAX_STRING}")
+            found = True
+        elif isinstance(value, list) and len(value) > MAX_ITEMS:
+            problems.add(label, line, path, f"{len(value)} items, too many", f"expected at most {MAX_ITEMS}")
+            found = True
+        elif isinstance(value, dict):
+            todo += [(path + (k,), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(path + (i,), v) for i, v in enumerate(value)]
+    if found:
+        raise problems.error()
 
 
 def _depth(data) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import tomllib
 
-from amunre.loader.files import MAX_DEPTH, _depth
+from amunre.loader.files import MAX_DEPTH, MAX_ITEMS, MAX_STRING, _depth
 from amunre.loader.merge import _merge, _with_params
 from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, printable
@@ -60,14 +60,27 @@ def _value(raw: str):
         raise ValueError("the value nests too deep", f"expected at most {MAX_DEPTH} levels") from None
     except tomllib.TOMLDecodeError as exc:
         if raw[0] in "\"'[{" or "\n" in raw:
-            raise ValueError(f"{raw!r} is not a TOML value ({exc})",
+            raise ValueError(f"not a TOML value ({exc})",
                              "expected a TOML value: 25, true, \"text\", [1, 2], { key = 1 }") from None
-        return raw  # a bare word: a string
+        return _sized(raw)  # a bare word: a string
     if set(doc) != {"v"}:
-        raise ValueError(f"{raw!r} is more than one value", "expected a single TOML value")
+        raise ValueError("more than one value", "expected a single TOML value")
     if _depth(doc["v"]) > MAX_DEPTH:
         raise ValueError("the value nests too deep", f"expected at most {MAX_DEPTH} levels")
-    return doc["v"]
+    return _sized(doc["v"])
+
+
+def _sized(value):
+    """`value`, unless it holds a string or an array larger than a file may (MAX_STRING, MAX_ITEMS)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str) and len(item) > MAX_STRING:
+            raise ValueError(f"a string of {len(item)} characters, too long", f"expected at most {MAX_STRING}")
+        if isinstance(item, list) and len(item) > MAX_ITEMS:
+            raise ValueError(f"{len(item)} items, too many", f"expected at most {MAX_ITEMS}")
+        todo += list(item.values()) if isinstance(item, dict) else item if isinstance(item, list) else []
+    return value
 
 
 def _entries(entries, path: tuple):
@@ -86,7 +99,9 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
 
     data = copy.deepcopy(data)
     for text in texts:
-        label = f"--set {printable(text)}"
+        shown = printable(text)
+        # a huge argument is named by its ends, as a log's excerpts are: the middle adds nothing
+        label = f"--set {shown if len(shown) <= 120 else shown[:80] + ' ... ' + shown[-30:]}"
         try:
             key, value = parse_override(text)
         except ValueError as exc:

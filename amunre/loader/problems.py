@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
 from typing import Any
 
 import attrs
@@ -230,5 +231,11 @@ def printable(text: str) -> str:
 
 
 def _is_control(char: str) -> bool:
-    """A C0 or C1 control character, or DEL."""
-    return ord(char) < 32 or 127 <= ord(char) < 160
+    """A character that does not print as itself: a C0 or C1 control character or DEL, a
+    Unicode line or paragraph separator, a format character (a direction override such as
+    U+202E reorders what follows on screen; zero-width ones hide), or a lone surrogate (an
+    undecodable byte of an argument, which cannot even be written as UTF-8)."""
+    code = ord(char)
+    if code < 32 or 127 <= code < 160:
+        return True
+    return code > 0x7F and unicodedata.category(char) in ("Zl", "Zp", "Cf", "Cs")

@@ -27,6 +27,10 @@ from amunre.model import Components, Edition
 SCHEMA_ID = "https://amunre.example/schemas/variant.schema.json"
 ID_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
 
+#: Most entries of each pipeline and of a group's steps: the editions use 6 phases and 6
+#: scoring items; the limits keep every game a bounded number of decisions.
+MOST_ENTRIES = {"phases": 12, "scoring": 12, "final_scoring": 6, "steps": 6}
+
 #: Constraints the field types cannot say: JSON Schema keywords per `(table, key)`.
 _EXTRA = {
     ("edition", "id"): {"pattern": ID_PATTERN, "description": "Variant id (lower case letters, digits, _ and -), "
@@ -178,7 +182,8 @@ def _entry(pipeline: str, rules: dict) -> dict:
             "name": {"type": "string", "minLength": 1,
                      "description": "Name shown in the play-by-play, in the edition's words (default: the id)."},
             "params": {"type": "object", "description": "The rule module's parameters; left out ones take their default."},
-            "steps": {"type": "array", "minItems": 1, "items": {"$ref": f"#/$defs/{pipeline}_entry"},
+            "steps": {"type": "array", "minItems": 1, "maxItems": MOST_ENTRIES["steps"],
+                      "items": {"$ref": f"#/$defs/{pipeline}_entry"},
                       "description": "A group: these entries run in order under this entry's name (one heading)."},
             "after": {"type": "string", "minLength": 1,
                       "description": "In a file that extends another: put this entry after the entry with this id."},
@@ -233,7 +238,7 @@ def variant_schema(rules: dict | None = None) -> dict:
     tables = {"edition": edition, "components": components}
     pipelines = {
         pipeline: {"type": "array", "items": {"$ref": f"#/$defs/{pipeline}_entry"},
-                   "description": description}
+                   "maxItems": MOST_ENTRIES[pipeline], "description": description}
         for pipeline, description in (
             ("phases", "The phases of one round, in order."),
             ("scoring", "The items of a kingdom's scoring, in order."),

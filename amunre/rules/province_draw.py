@@ -53,7 +53,7 @@ class ProvinceDraw(Rule):
                 f"provinces_per_player is {per} but each kingdom has {rounds} rounds, and each player "
                 "acquires one province per round (set provinces_per_player to the rounds, or 0 to follow them)",
                 ("params.provinces_per_player", "edition.rounds_per_kingdom"))]
-        return too_few_provinces(variant, most, per or rounds)
+        return too_few_provinces(variant, most, per or rounds, "params.provinces_per_player" if per else "")
 
     # -- its own state: the province deck ----------------------------------------------------
     def initial_state(self, game) -> dict:
@@ -97,16 +97,20 @@ class ProvinceDraw(Rule):
         yield  # a generator with no decisions
 
 
-def too_few_provinces(variant, players: int, per_player: int) -> list:
+def too_few_provinces(variant, players: int, per_player: int, param: str = "") -> list:
     """The problem, if any, of a board too small to give `players` players `per_player`
-    province cards each in one kingdom (the edition's player counts or rounds are to blame)."""
+    province cards each in one kingdom: the edition's player counts or rounds are to blame,
+    or the module's parameter `param` when it sets the cards per player."""
     need = per_player * players
     if need <= len(variant.board):
         return []
+    rounds = variant.edition.rounds_per_kingdom
+    each = (f"with {per_player} province cards each" if param else
+            f"over {rounds} round{'s' if rounds != 1 else ''}")
     return [CheckProblem(
-        f"{players} players over {variant.edition.rounds_per_kingdom} round{'s' if variant.edition.rounds_per_kingdom != 1 else ''} need {need} provinces but the board "
-        f"has {len(variant.board)} (lower the player counts or the rounds)",
-        ("edition.players", "edition.rounds_per_kingdom"))]
+        f"{players} players {each} need {need} provinces but the board has {len(variant.board)} "
+        f"(lower the player counts or {'the ' + param.split('.')[-1] if param else 'the rounds'})",
+        ("edition.players", "edition.rounds_per_kingdom") + ((param,) if param else ()))]
 
 
 def place_immediate_bonus(game, pid: int, province) -> None:

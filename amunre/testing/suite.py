@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 
 from amunre.agents import make_agents
 from amunre.engine import play_game
-from amunre.errors import AmunreError, VariantError
+from amunre.errors import AmunreError
 from amunre.gamelog import Recorder, log_lines
 from amunre.model import Variant
 from amunre.testing.checker import GameChecker
@@ -16,20 +16,15 @@ from amunre.testing.checker import GameChecker
 def load(path_or_id) -> Variant:
     """The Variant for a shipped id, a file path, or a Variant (returned as is).
 
-    Every problem with the input becomes an `AmunreError` (unknown id, unreadable file,
-    broken TOML, missing keys), never a traceback.
+    Every problem with the input is an `AmunreError` (unknown id, unreadable file, broken
+    TOML, missing keys); a loader bug is not disguised as one.
     """
     if isinstance(path_or_id, Variant):
         return path_or_id
     from amunre.loader import load_variant
 
-    try:
-        return load_variant(path_or_id)
-    except AmunreError:
-        raise
-    except Exception as exc:  # e.g. TOML syntax errors, unreadable files, missing tables
-        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        raise VariantError([f"{path_or_id}: cannot load the variant ({what})"]) from None
+    # bad input is the loader's AmunreError; anything else is a loader bug and shows as one
+    return load_variant(path_or_id)
 
 
 class CheckReport:
