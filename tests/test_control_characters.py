@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from amunre.errors import VariantError
 from amunre.loader import load_variant
 
-CONTROL = st.sampled_from(["\x1b[31m", "\x1b]0;title\x07", "\x9b31m", "\x07", "\n", "\r", "\x00", "\x7f"])
+CONTROL = st.sampled_from(["\x1b[31m", "\x1b]0;title\x07", "\x9b31m", "\x07", "\n", "\r", "\x00", "\x7f",
+                          "\u2028", "\u2029", "\u202e", "\u200b", "\ufeff"])
 
 
 @pytest.mark.parametrize("path", variant_files(), ids=[f.stem for f in variant_files()])

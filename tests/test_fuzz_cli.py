@@ -484,6 +484,16 @@ def test_json_with_a_human_seat_keeps_stdout_one_json_document():
     assert "your decision" in proc.stderr and "choice" in proc.stderr
 
 
+def test_a_human_seat_with_stdin_closed_aborts():
+    """`<&-`: no stdin at all. The question is aborted (exit 1), never a traceback."""
+    proc = subprocess.run([sys.executable, "-m", "amunre", "run", "--seed", "1",
+                           "--agents", "human,greedy,greedy,greedy"],
+                          stdin=None, capture_output=True, text=True, timeout=120, cwd=REPO,
+                          preexec_fn=lambda: os.close(0))
+    assert proc.returncode == 1 and proc.stderr.rstrip().endswith("aborted"), proc.stderr[-500:]
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+
+
 @pytest.mark.parametrize("argv", [["run", "--seed", "1"], ["check", "classic2003", "--games", "1"],
                                   ["validate", "classic2003"], ["show", "classic2003"],
                                   ["diff", "classic2003", "expert2016", "--json"]])

@@ -396,3 +396,36 @@ def test_nothing_in_a_file_imports_a_module_or_reads_another_file(tmp_path, monk
     assert reads  # the watch saw the file being read
     text = "\n".join(info.value.problems)
     assert "unknown rule module 'os.system'" in text and "unknown rule module 'importlib'" in text
+
+
+# -- sizes: nothing in a file is large enough to make loading or a game long ----------------
+
+
+@pytest.mark.parametrize("where, text, expected", [
+    ("terms", '[terms]\ngold = "' + "G" * 501 + '"\n', ":6: terms.gold: a string of 501 characters, too long"),
+    ("kingdoms", "kingdoms = [" + ", ".join(['"k"'] * 101) + "]\n", ":4: edition.kingdoms: 101 items, too many"),
+    ("phases", "".join(f'[[phases]]\nid = "x{i}"\nrule = "harvest"\nafter = "market"\n' for i in range(101)),
+     ":5: phases: 101 items, too many"),
+])
+def test_an_array_or_string_too_large_is_refused_as_the_file_is_read(where, text, expected):
+    """Checked before any merging, so a file of 20,000 `after` entries cannot make loading
+    quadratic: it is refused at once, with its line."""
+    head = 'extends = "classic2003"\n[edition]\nid = "big"\n'
+    body = head + text if where == "kingdoms" else head + "\n" + text
+    with time_limit(5):
+        problems = load_text(body, "big.toml").problems
+    assert len(problems) == 1 and expected in problems[0], problems
+
+
+def test_a_pipeline_holds_at_most_twelve_phases(tmp_path):
+    body = 'extends = "classic2003"\n[edition]\nid = "long"\n' + "".join(
+        f'[[phases]]\nid = "x{i}"\nrule = "harvest"\n' for i in range(13 - len(load_variant("classic2003").phases)))
+    (only,) = load_text(body).problems
+    assert "phases: 13 items, too many (expected at most 12)" in only
+
+
+def test_a_huge_set_value_is_refused_and_named_by_its_ends():
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", ["edition.name=" + "b" * 10_000])
+    (only,) = info.value.problems
+    assert "a string of 10000 characters, too long (expected at most 500)" in only and len(only) < 300

@@ -29,7 +29,7 @@ def parse_counts(variant, text: str | None) -> list[int] | None:
     if wrong:
         raise AmunreError(f"--players must be among {allowed} for {variant.id}, not {text!r}"
                           + variant.modules.players_note(wrong[0]))
-    return counts
+    return list(dict.fromkeys(counts))  # a count given twice would only play the same games again
 
 
 @click.command("check")
@@ -55,7 +55,7 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
     if seed + games - 1 > MAX_SEED:
         raise AmunreError(f"--seed {seed} with --games {games} goes past the last seed {MAX_SEED} "
                           f"(expected SEED + GAMES - 1 <= {MAX_SEED})")
-    kinds = parse_bot_kinds(agent_kinds)
+    kinds = list(dict.fromkeys(parse_bot_kinds(agent_kinds)))  # each kind once: no game twice
     variant = variant_arg(variant_ref, overrides)
     counts = parse_counts(variant, players)
     folder = None

@@ -152,6 +152,9 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     variant_temp = None
     if log_path:
         _check_writable(log_path)
+        if variant.source and Path(log_path).resolve() == Path(variant.source).resolve():
+            raise AmunreError(f"--log {shown_path(log_path)} is the variant file being played "
+                              "(expected another file: the log would replace the variant)")
         if overrides:
             variant, variant_temp = _log_variant(variant, overrides, log_path)
     listeners = []
