@@ -8,6 +8,8 @@ examples are red, black, blue, white in clockwise order (indices 0..3).
 from __future__ import annotations
 
 import importlib.util
+import signal
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -206,8 +208,23 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+@contextmanager
+def time_limit(seconds: int):
+    """Fail instead of hanging: an alarm interrupts whatever takes longer than `seconds`."""
+    def stop(signum, frame):
+        raise TimeoutError(f"took more than {seconds}s")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def toml_paths(data, prefix=()):
-    """Every key path of a parsed TOML document (tables and arrays opened)."""
+    """Every key path of a parsed TOML or JSON document (tables and arrays opened)."""
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
     for key, value in items:
         yield prefix + (key,)

@@ -20,13 +20,11 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import tomllib
 import traceback
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -36,6 +34,7 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from helpers import time_limit
 from amunre.cli import cli, main
 from amunre.loader import available_variants
 from amunre.resources import variants_dir
@@ -54,21 +53,6 @@ EMOJI = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 MARKUP = {"[bold red]zqa[/]": "]zqa[/]", "[link=http://x]zqb[/link]": "]zqb[/link]", "[/]zqc": "[/]zqc",
           "\\[zqd]": "\\[zqd]", ":smile:zqe": ":smile:zqe", "[reverse]zqf": "]zqf"}
 CONTROLS = ["\x1b[2J", "\udcff", "\x1b]0;pwned\x07", "\x9b31m", "\x07", "\r", "\x1b", "\x7f", "\x00", "\x85", "\t", "\n"]
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail instead of hanging: an alarm interrupts a command that takes too long."""
-    def stop(signum, frame):
-        raise TimeoutError(f"the command took more than {seconds}s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def invoke(argv, cwd=None, input: str = "", seconds: int = 60) -> tuple[int, str, str]:

@@ -21,9 +21,7 @@ import math
 import os
 import random
 import shutil
-import signal
 import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import jsonschema
@@ -31,6 +29,7 @@ from click.testing import CliRunner
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
+from helpers import time_limit, toml_paths
 from amunre.cli import cli
 from amunre.errors import ReplayError
 from amunre.gamelog import _validators, canonical, plain_event, read_log, replay_lines
@@ -57,21 +56,6 @@ def _real_log() -> bytes:
 
 ORIGINAL = _real_log()
 LINES = ORIGINAL.decode("utf-8").splitlines()
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail instead of hanging: an alarm interrupts a replay that takes too long."""
-    def stop(signum, frame):
-        raise TimeoutError(f"replay took more than {seconds}s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def replay_bytes(data: bytes, name: str = "fuzz.jsonl"):
@@ -155,14 +139,6 @@ ODD = st.one_of(
 )
 
 
-def paths_in(value, prefix=()):
-    """Every key path inside a JSON value (objects and arrays opened)."""
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield prefix + (key,)
-        yield from paths_in(item, prefix + (key,))
-
-
 def at(value, path):
     for key in path:
         value = value[key]
@@ -181,7 +157,7 @@ def edited_value(draw, lines):
         line = json.loads(lines[index])
     except (ValueError, RecursionError):
         line = None  # an earlier mutation broke it
-    paths = list(paths_in(line)) if isinstance(line, (dict, list)) else []
+    paths = list(toml_paths(line)) if isinstance(line, (dict, list)) else []
     if not paths:
         return index, lines[index]
     path = draw(st.sampled_from(paths))

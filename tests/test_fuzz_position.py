@@ -16,17 +16,15 @@ import copy
 import datetime
 import json
 import os
-import signal
 import tempfile
 import tomllib
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from helpers import parent_table, run_cli, toml_paths, write
+from helpers import parent_table, run_cli, time_limit, toml_paths, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,21 +78,6 @@ FUZZ = settings(max_examples=10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "
 
 #: More decisions than scoring any position takes (a card played or sold per card in hand).
 MAX_DECISIONS = 1000
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail instead of hanging: an alarm interrupts a read that takes too long."""
-    def stop(signum, frame):
-        raise TimeoutError(f"reading or scoring the position took more than {seconds}s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @cache

@@ -18,14 +18,12 @@ import io
 import json
 import os
 import pathlib
-import signal
 import sys
 import tempfile
 import tomllib
-from contextlib import contextmanager
 from pathlib import Path
 
-from helpers import parent_table, toml_paths
+from helpers import parent_table, time_limit, toml_paths
 import pytest
 import tomli_w
 from hypothesis import given, settings
@@ -67,21 +65,6 @@ def plays_to_the_end(variant: Variant, seed: int = 0) -> int:
         game.answer(agents[request.player].choose(game.view(request.player), request))
     assert game.state.finished
     return decisions
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail instead of hanging: an alarm interrupts a load that takes too long."""
-    def stop(signum, frame):
-        raise TimeoutError(f"loading took more than {seconds}s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def load_text(text: str | bytes, name: str = "fuzz.toml"):
