@@ -53,6 +53,7 @@ from amunre import __version__
 from amunre.decisions import to_json_value
 from amunre.engine import Game, play_game
 from amunre.errors import AmunreError, IllegalAnswerError, ReplayError, UnknownVariantError
+from amunre.loader.files import nesting_depth
 from amunre.resources import load_schema
 
 FORMAT = "amunre-log/1"
@@ -328,21 +329,6 @@ def _parse(raw: str):
     return json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant, parse_float=_finite)
 
 
-def _depth_over(value, limit: int) -> bool:
-    """Whether arrays and objects nest deeper than `limit` in `value` (no recursion)."""
-    todo = [(value, 1)]
-    while todo:
-        item, depth = todo.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        elif not isinstance(item, list):
-            continue
-        if depth > limit:
-            return True
-        todo += [(v, depth + 1) for v in item if isinstance(v, (dict, list))]
-    return False
-
-
 def _is_integer(checker, value) -> bool:
     """A JSON integer is written as one: Python reads `20.0` as a float, and JSON Schema
     alone would call it an integer."""
@@ -453,7 +439,7 @@ def read_log(path) -> list[dict]:
                               f"(expected at most {MAX_DEPTH} levels)") from None
         except ValueError as exc:  # an integer longer than Python converts
             raise ReplayError(f"{where}:{number}: a number too long to read ({str(exc)[:80]})") from None
-        if _depth_over(line, MAX_DEPTH):
+        if nesting_depth(line, MAX_DEPTH) > MAX_DEPTH:
             raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
                               f"(expected at most {MAX_DEPTH} levels)")
         kind = line.get("type") if isinstance(line, dict) else None

@@ -153,21 +153,27 @@ def resolve_path(id_or_path: str | Path) -> Path:
     return found
 
 
-def read_toml(path: Path, label: str, problems: Problems, what: str = "variant") -> tuple[dict, dict]:
-    """(data, key lines) of a TOML file; a file that cannot be read as TOML ends loading at once."""
+def read_text(path: Path, label: str, problems: Problems, what: str, language: str = "TOML") -> str:
+    """The text of a `what` file in `language` (TOML, JSON); a file that cannot be read, or is
+    not UTF-8, is reported (the bad byte's line) and ends loading at once."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         problems.add(label, 1, (), f"cannot read the {what} file ({exc.strerror or exc})",
-                     f"expected a readable {what} .toml file")
+                     f"expected a readable {what} .{language.lower()} file")
         raise problems.error() from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
         problems.add(label, line, (), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
-                     f"expected a {what} file in TOML, which is UTF-8 text")
+                     f"expected a {what} file in {language}, which is UTF-8 text")
         raise problems.error() from None
+
+
+def read_toml(path: Path, label: str, problems: Problems, what: str = "variant") -> tuple[dict, dict]:
+    """(data, key lines) of a TOML file; a file that cannot be read as TOML ends loading at once."""
+    text = read_text(path, label, problems, what)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -185,7 +191,7 @@ def read_toml(path: Path, label: str, problems: Problems, what: str = "variant")
         problems.add(label, line, (), f"a number too long to read at line {line} ({exc})",
                      "expected a number of at most a few hundred digits")
         raise problems.error() from None
-    if _depth(data) > MAX_DEPTH:
+    if nesting_depth(data) > MAX_DEPTH:
         _too_deep(text, label, problems)
     lines = key_lines(text)
     _too_large(data, label, lines, problems)
@@ -215,8 +221,9 @@ def _too_large(data, label: str, lines: dict, problems: Problems) -> None:
         raise problems.error()
 
 
-def _depth(data) -> int:
-    """How deep tables and arrays nest in `data` (without recursion: the data may be deep)."""
+def nesting_depth(data, limit: int = MAX_DEPTH) -> int:
+    """How deep tables and arrays nest in `data`, counted without recursion (the data may be
+    deep) and only until the count passes `limit`."""
     deepest, todo = 0, [(data, 1)]
     while todo:
         value, depth = todo.pop()
@@ -225,7 +232,7 @@ def _depth(data) -> int:
         elif not isinstance(value, list):
             continue
         deepest = max(deepest, depth)
-        if depth > MAX_DEPTH:
+        if depth > limit:
             return depth
         todo += [(v, depth + 1) for v in value]
     return deepest

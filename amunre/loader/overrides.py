@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import tomllib
 
-from amunre.loader.files import MAX_DEPTH, MAX_ITEMS, MAX_STRING, _depth
+from amunre.loader.files import MAX_DEPTH, MAX_ITEMS, MAX_STRING, nesting_depth
 from amunre.loader.merge import _merge, _with_params
 from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, printable
@@ -65,7 +65,7 @@ def _value(raw: str):
         return _sized(raw)  # a bare word: a string
     if set(doc) != {"v"}:
         raise ValueError("more than one value", "expected a single TOML value")
-    if _depth(doc["v"]) > MAX_DEPTH:
+    if nesting_depth(doc["v"]) > MAX_DEPTH:
         raise ValueError("the value nests too deep", f"expected at most {MAX_DEPTH} levels")
     return _sized(doc["v"])
 

@@ -22,7 +22,7 @@ import stat
 from pathlib import Path
 
 from amunre.errors import PositionError, VariantError
-from amunre.loader.files import MAX_DEPTH, _depth, _too_deep, available_variants, read_toml
+from amunre.loader.files import MAX_DEPTH, _too_deep, nesting_depth, read_text, available_variants, read_toml
 from amunre.loader.problems import Problems, control_character_problems, did_you_mean, got, printable
 from amunre.loader.shape import schema_problems
 from amunre.loader.tomlpos import format_path, line_for
@@ -108,19 +108,7 @@ def _refuse_constant(word: str):
 def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
     """(data, key lines) of a JSON position, its problems reported as `read_toml` reports a
     TOML file's (and a key given twice, NaN and Infinity refused)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        problems.add(label, 1, (), f"cannot read the position file ({exc.strerror or exc})",
-                     "expected a readable position .json file")
-        raise problems.error() from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        problems.add(label, line, (), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
-                     "expected a position file in JSON, which is UTF-8 text")
-        raise problems.error() from None
+    text = read_text(path, label, problems, "position", "JSON")
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except _Constant as exc:
@@ -140,7 +128,7 @@ def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
         problems.add(label, line, (), f"a number too long to read at line {line} ({exc})",
                      "expected a number of at most a few hundred digits")
         raise problems.error() from None
-    if _depth(data) > MAX_DEPTH:
+    if nesting_depth(data) > MAX_DEPTH:
         _too_deep(text, label, problems)
     lines, repeated, _ = json_key_lines(text)
     for key_path, line, first in repeated:
