@@ -257,13 +257,20 @@ class Game:
 
 
 def _is_option(choice, options) -> bool:
-    # `in` alone would accept True for 1 and 1.0 for 1: compare types too
+    # `in` alone would accept True for 1 and 1.0 for 1: compare types too, at every depth
     for option in options:
-        if option == choice and type(option) is type(choice):
-            if isinstance(option, tuple) and any(type(a) is not type(b) for a, b in zip(option, choice)):
-                continue
+        if option == choice and _same(option, choice):
             return True
     return False
+
+
+def _same(a, b) -> bool:
+    """Equal values of the same types all the way down (`(1, (True,))` is not `(1, (1,))`)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b
 
 
 def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callable] | None = None) -> Game:

@@ -437,8 +437,9 @@ def read_log(path) -> list[dict]:
         except RecursionError:
             raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
                               f"(expected at most {MAX_DEPTH} levels)") from None
-        except ValueError as exc:  # an integer longer than Python converts
-            raise ReplayError(f"{where}:{number}: a number too long to read ({str(exc)[:80]})") from None
+        except ValueError:  # an integer longer than Python converts
+            raise ReplayError(f"{where}:{number}: a number too long to read "
+                              f"(expected a number of at most a few hundred digits)") from None
         if nesting_depth(line, MAX_DEPTH) > MAX_DEPTH:
             raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
                               f"(expected at most {MAX_DEPTH} levels)")

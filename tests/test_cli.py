@@ -2,14 +2,20 @@
 and the error behaviour (one clear line, exit code 2, no traceback)."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import jsonschema
 import pytest
 
 from helpers import run_cli
 from amunre.resources import load_schema
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_run_prints_play_by_play_in_2003_words_and_final_table(capsys):
@@ -118,6 +124,12 @@ def test_run_refuses_an_unwritable_log_before_playing(capsys):
         (["run", "--players", "2"], "--players must be one of 3, 4, 5"),
         (["run", "--seed", "abc"], "--seed must be a whole number"),
         (["run", "--seed", "-1"], "--seed must be a whole number"),
+        # Python's int() reads these; nobody means them as numbers
+        (["run", "--players", "\uff14"], "--players must be one of 3, 4, 5"),
+        (["run", "--seed", "1_000"], "--seed must be a whole number"),
+        (["check", "classic2003", "--games", "\u0664"], "is not a whole number of at least 1"),
+        (["check", "classic2003", "--players", "3,\uff14"], "--players must be player counts"),
+        (["bench", "--games", "0"], "is not a whole number of at least 1"),
         (["run", "--agents", "wizard"], "unknown agent 'wizard'"),
         (["run", "--agents", "random,random"], "names 2 agents for 4 players"),
         (["run", "--agents", ""], "--agents has an empty name"),
@@ -162,3 +174,40 @@ def test_board_lists_provisional_values(capsys):
 def test_variants_lists_classic2003(capsys):
     code, out, _ = run_cli(capsys, "variants")
     assert code == 0 and any(line.startswith("classic2003 ") for line in out.splitlines()[1:])  # after the header
+
+
+def _started(argv, tmp_path, **kwargs):
+    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=str(REPO))
+    return subprocess.Popen([sys.executable, "-m", "amunre", *argv], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_sigterm_during_check_with_set_removes_its_temporary_variant(tmp_path):
+    """SIGTERM unwinds like Ctrl-C: `check --set`'s temporary variant folder goes, exit 143."""
+    proc = _started(["check", "classic2003", "--set", "components.starting_gold=21", "--games", "100000",
+                     "--agents", "random"], tmp_path)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob("amunre-check-*/*.toml")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp_path.glob("amunre-check-*")), "check never wrote its temporary variant"
+    time.sleep(0.3)  # into the games
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.strip().endswith("terminated")
+    assert not list(tmp_path.glob("amunre-check-*"))
+
+
+def test_sigterm_while_a_human_seat_waits_leaves_no_file_behind(tmp_path):
+    """A `run --log --set` stopped mid-game writes no log and removes the variant it made."""
+    proc = _started(["run", "--players", "3", "--agents", "human,greedy,greedy", "--log", "game.jsonl", "--set",
+                     "components.starting_gold=21"], tmp_path, stdin=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".amunre-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # at the first question
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in err, err
+    assert "no log written" in err
+    assert list(tmp_path.iterdir()) == []

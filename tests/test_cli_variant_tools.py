@@ -402,6 +402,24 @@ def test_set_of_a_ruling_of_an_unused_module_is_an_error():
                            "variant does not use") or line.startswith("--set rulings.draft_five_players=true: unknown ruling")
 
 
+def test_set_of_another_rule_replaces_the_entry_as_a_file_that_extends_does():
+    """`--set phases.<id>.rule=<other>` drops the old rule's params and rulings with it, as a
+    child file's entry of another rule does; what the change breaks is named at the --set."""
+    variant = load_variant("classic2003", ["phases.province_draw.rule=province_draft"])
+    entry = next(spec for spec in variant.phases if spec.id == "province_draw")
+    assert entry.rule == "province_draft"
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", ["phases.auction.rule=market"])
+    assert info.value.problems == [
+        "--set phases.auction.rule=market: no phase of the round provides 'ownership': players would "
+        "never acquire provinces (expected a phase such as auction)"]
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", ["phases.market.rule=auction"])
+    assert info.value.problems == [
+        "--set phases.market.rule=auction: 'auction' may appear only once per round "
+        "(expected a single entry for it in [[phases]])"]
+
+
 POSITION = REPO / "tests" / "positions" / "e06_final_scoring.toml"
 
 

@@ -398,3 +398,14 @@ def test_cli_score_prints_names_literally(tmp_path, capsys):
     assert code == 0, err
     header = next(line for line in out.splitlines() if "item" in line)
     assert "[bold red]blue[/]" in header and "Winner: [bold red]blue[/]" in out and "\x1b" not in out
+
+
+def test_cli_score_notes_a_variant_other_than_the_positions_own(capsys):
+    """--variant may score a position with other rules, but says so: a 2016 position scored
+    with the 2003 rules by mistake would otherwise look like a valid result."""
+    position = str(POSITIONS / "old_kingdom_2016.json")
+    code, out, err = run_cli(capsys, "score", position, "--variant", "classic2003")
+    assert code == 0 and "total" in out
+    assert err == f"note: {position} was written for supermeeple2016; scoring it with the rules of classic2003 as --variant asks\n"
+    code, out, err = run_cli(capsys, "score", position, "--variant", "supermeeple2016")
+    assert code == 0 and err == ""

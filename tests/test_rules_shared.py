@@ -1153,3 +1153,14 @@ def test_illegal_answer_raises_and_leaves_the_state_unchanged(variant, make, bad
     assert game.pending is request and game.answers == answers
     game.answer(good)  # the game goes on (a secret offer stays sealed until the reveal)
     assert game.answers_so_far() == answers + [good]
+
+
+def test_an_answer_must_match_an_option_in_type_at_every_depth():
+    """JSON's true, 1.0 and 1 differ; an answer read from a log must be the option itself,
+    inside nested tuples too (a replayed log edited to `[1, 0, [true]]` is not `[1, 0, [1]]`)."""
+    from amunre.engine import _is_option
+
+    options = [(1, 0, (1,)), ("gold", 2, 0)]
+    assert _is_option((1, 0, (1,)), options) and _is_option(("gold", 2, 0), options)
+    for wrong in [(1, 0, (True,)), (1, 0, (1.0,)), (True, 0, (1,)), ("gold", 2.0, 0), ("gold", 2, False)]:
+        assert not _is_option(wrong, options), wrong

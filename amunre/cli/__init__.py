@@ -8,7 +8,9 @@ Exit codes, the same for every command:
 - 2: bad input: a bad option, argument or file. Every domain error (`AmunreError`) and
   every usage error becomes one clear message on stderr starting `error: `; no traceback;
 - 3: an internal error, a bug in amunre: any other exception. It is never disguised as a
-  problem with the input: stderr says "internal error" and shows the traceback to report.
+  problem with the input: stderr says "internal error" and shows the traceback to report;
+- 130 / 143: stopped by Ctrl-C / SIGTERM. Either way the command cleans up as it would on
+  an error (a `--log` keeps the answers so far, marked incomplete; temporary files go).
 
 Whatever an error message echoes (a file's text, a command-line argument) is printed
 literally, its control characters escaped (`amunre.cli.common.literal`).
@@ -17,6 +19,7 @@ literally, its control characters escaped (`amunre.cli.common.literal`).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import traceback
 
@@ -40,6 +43,9 @@ class CleanErrors(click.Group):
         except AmunreError as exc:
             click.echo(f"error: {literal(exc)}", err=True)
             sys.exit(2)
+        except Terminated:
+            click.echo("terminated", err=True)
+            sys.exit(143)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
@@ -51,6 +57,15 @@ class CleanErrors(click.Group):
             raise
         except Exception as exc:  # noqa: BLE001 - a bug: reported as one, never as bad input
             internal_error(exc)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program stands so that it unwinds like Ctrl-C (every
+    `finally` runs) instead of dying with its temporary files left behind."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
 
 
 def internal_error(exc: BaseException):
@@ -85,6 +100,7 @@ def main(argv=None):
             click.echo(f"error: argument {i + 1}{of}, {arg!r}, holds a NUL byte (expected text without NUL)",
                        err=True)
             sys.exit(2)
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         cli.main(args=args, prog_name="amunre", standalone_mode=False)
     except click.UsageError as exc:

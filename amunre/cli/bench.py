@@ -12,7 +12,7 @@ import click
 from rich.progress import Progress
 
 from amunre.agents import make_agents
-from amunre.cli.common import literal, parse_bot_kinds, parse_players, set_option, variant_arg
+from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, parse_players, set_option, variant_arg
 from amunre.engine import play_game
 from amunre.loader import load_variant
 
@@ -43,7 +43,7 @@ def load_time(name: str, overrides, loads: int = 21) -> float:
 @click.command("bench")
 @click.option("--variant", "variant_name", default="classic2003", show_default=True)
 @click.option("--players", default="4", show_default=True)
-@click.option("--games", default=300, show_default=True, type=click.IntRange(1), help="Games per agent kind.")
+@click.option("--games", default=300, show_default=True, type=WholeNumber(1), help="Games per agent kind.")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
               help="Agent kinds to measure, each playing every seat.")
 @set_option()

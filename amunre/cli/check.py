@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from amunre.cli.common import literal, parse_bot_kinds, set_option, variant_arg, write_resolved
+from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, variant_arg, whole_number, write_resolved
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
@@ -21,7 +21,7 @@ def parse_counts(variant, text: str | None) -> list[int] | None:
         return None
     allowed = ", ".join(map(str, variant.players))
     try:
-        counts = [int(p) for p in text.split(",")]
+        counts = [whole_number(p) for p in text.split(",")]
     except ValueError:
         raise AmunreError(f"--players must be player counts separated by commas (among {allowed} for "
                           f"{variant.id}), not {text!r}") from None
@@ -34,9 +34,9 @@ def parse_counts(variant, text: str | None) -> list[int] | None:
 
 @click.command("check")
 @click.argument("variant_ref", metavar="FILE_OR_ID")
-@click.option("--games", default=5, show_default=True, type=click.IntRange(1),
+@click.option("--games", default=5, show_default=True, type=WholeNumber(1),
               help="Seeded games per player count and agent kind.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
+@click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="First seed; the games use SEED, SEED+1, ...")
 @click.option("--players", help="Only these player counts, comma-separated (default: every allowed count).")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,

@@ -17,11 +17,41 @@ from amunre.loader import load_variant
 from amunre.narrate import CONTROL, literal  # noqa: F401 - the commands import it from here
 
 
+def whole_number(text: str) -> int:
+    """A non-negative whole number written in ASCII digits; ValueError otherwise. (Python's
+    int() also reads '４' and '1_000', which no user means as a count.)"""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)
+
+
+class WholeNumber(click.ParamType):
+    """A click option of ASCII digits within [low, high]."""
+
+    name = "integer"
+
+    def __init__(self, low: int = 0, high: int | None = None):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        try:
+            number = whole_number(value)
+        except ValueError:
+            number = None
+        if number is None or number < self.low or (self.high is not None and number > self.high):
+            span = f"from {self.low} to {self.high}" if self.high is not None else f"of at least {self.low}"
+            self.fail(f"{value!r} is not a whole number {span}", param, ctx)
+        return number
+
+
 def parse_seed(text: str | None) -> int:
     if text is None:
         return secrets.randbelow(2**32)
     try:
-        seed = int(text)
+        seed = whole_number(text)
     except ValueError:
         raise AmunreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {text!r}") from None
     if not 0 <= seed <= MAX_SEED:
@@ -34,7 +64,7 @@ def parse_players(variant, text: str | None) -> int:
     if text is None:
         return 4 if 4 in allowed else allowed[0]
     try:
-        count = int(text)
+        count = whole_number(text)
     except ValueError:
         count = None
     if count not in allowed:

@@ -111,12 +111,17 @@ def _write_log(log_path: str, lines: list[dict], variant_temp) -> str:
     return lines[0]["variant_file"]
 
 
-def _interrupted(log_path, stop):
-    """An interrupted game: nothing is written (the log is written once the game is over)."""
+def _interrupted(log_path, stop, variant_temp):
+    """An interrupted game: nothing is written (the log is written once the game is over),
+    and the variant file made for the log goes."""
+    from amunre.cli import Terminated
+
+    if variant_temp:
+        Path(variant_temp).unlink(missing_ok=True)
     if log_path:
         click.echo(f"interrupted: no log written to {shown_path(log_path)} (--log writes it when the game is "
                    f"over)", err=True)
-    if isinstance(stop, KeyboardInterrupt):
+    if isinstance(stop, KeyboardInterrupt) and not isinstance(stop, Terminated):
         sys.exit(130)
     raise stop
 
@@ -168,7 +173,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     try:
         game = play_game(variant, make_agents(agent_list, seed_value), seed_value, listeners)
     except (KeyboardInterrupt, click.Abort) as stop:
-        _interrupted(log_path, stop)
+        _interrupted(log_path, stop, variant_temp)
     result = game_result(game, names, agent_list)
     if log_path:
         variant_file = _write_log(log_path, log_lines(game, recorder.events, agent_list), variant_temp)

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.errors import AmunreError
-from amunre.cli.common import dump_json, make_console, set_option, variant_arg
+from amunre.cli.common import dump_json, literal, make_console, set_option, variant_arg
 from amunre.narrate import item_label
 from amunre.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
 
@@ -74,6 +74,11 @@ def command(position, variant_name, final, as_json, answers, overrides):
     if variant_name is None:  # the position names a shipped id, never a file to read
         variant_name = position_variant(data, str(position), lines)
     variant = variant_arg(variant_name, overrides)
+    named = data.get("variant")
+    if isinstance(named, str) and named != variant.id:
+        # allowed (a house rule scoring an edition's position), but easy to do by mistake
+        click.echo(literal(f"note: {position} was written for {named}; scoring it with the rules of "
+                           f"{variant.id} as --variant asks"), err=True)
     pos = position_from_data(data, variant, source=str(position), lines=lines)
     sheet = score_position(variant, pos.state, answers=parse_answers(variant, answers), final=final,
                            names=pos.names)

@@ -37,7 +37,7 @@ from amunre.loader.merge import resolve_extends
 from amunre.loader.overrides import apply_overrides
 from amunre.loader.pipelines import PIPELINES, build_specs, check_ids, rules_used
 from amunre.loader.problems import Problems, control_character_problems, report_at
-from amunre.loader.rulings import compose_rulings
+from amunre.loader.rulings import compose_rulings, declared_rulings
 from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
 from amunre.loader.unsettled import Undecided, Unsettled, settle
@@ -60,8 +60,11 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
     problems = Problems()
     data, origins, _chain = resolve_extends(path, str(path), (), problems)
     label = str(path)
+    dropped: set = set()  # rule modules a `--set` took out of the pipelines
     if overrides:
+        before = rules_used(data)
         data = apply_overrides(overrides, data, origins, problems)
+        dropped = before - rules_used(data)
 
     def report(where, what, expected=None):
         report_at(problems, origins, label, where, what, expected, dedupe=True)
@@ -84,9 +87,14 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
     pipelines = {pipeline: build_specs(data, pipeline, rules, report) for pipeline in PIPELINES}
     used = rules_used(data)
 
+    owners = declared_rulings(rules)
+
     def set_here(key: str) -> bool:
+        # a ruling of a module a `--set` dropped goes with it, as one inherited from a parent
         found = origins.find(("rulings", key))
-        return found is not None and (found[0] == label or found[0] in problems.arguments)
+        if found is None or key not in owners:
+            return False
+        return found[0] in problems.arguments or (found[0] == label and owners[key][1] not in dropped)
 
     rulings = compose_rulings(data, used, rules, set_here, report)
 

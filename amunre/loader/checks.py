@@ -56,7 +56,7 @@ def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
                 report(at + ("rule",), f"{rule_id!r} is a {cls.kind} rule, not a {kind} rule",
                        f"expected in [[{pipeline}]] one of: {', '.join(fitting)}")
 
-    _check_pipeline(data.get("phases"), rules, report)
+    _check_pipeline(data.get("phases"), rules, report, closeness)
     _check_terms(data, rules, report)
 
     components = data.get("components")
@@ -111,9 +111,10 @@ def _check_terms(data: dict, rules: dict, report) -> None:
                    did_you_mean(key, known) + one_of(known))
 
 
-def _check_pipeline(entries, rules, report) -> None:
+def _check_pipeline(entries, rules, report, closeness=lambda path: 0) -> None:
     """The round's phases in a workable order: each phase's needs are provided by an earlier
-    phase, a once-per-round phase appears once, and the round gives every player a province."""
+    phase, a once-per-round phase appears once, and the round gives every player a province.
+    A missing phase is reported at the pipeline, or at a `--set` that changed one of its rules."""
     if not isinstance(entries, list):
         return
     flat = list(flat_entries(entries, ("phases",)))
@@ -143,7 +144,8 @@ def _check_pipeline(entries, rules, report) -> None:
     for need in ROUND_MUST_PROVIDE:
         if need not in provided:
             makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
-            report(("phases",), f"no phase of the round provides {need!r}: players would never acquire provinces",
+            changed = [at + ("rule",) for at, _, _ in flat if closeness(at + ("rule",)) == 0]
+            report(changed[0] if changed else ("phases",), f"no phase of the round provides {need!r}: players would never acquire provinces",
                    f"expected a phase such as {', '.join(makers)}")
 
 

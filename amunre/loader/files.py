@@ -185,10 +185,10 @@ def read_toml(path: Path, label: str, problems: Problems, what: str = "variant")
         raise problems.error() from None
     except RecursionError:
         _too_deep(text, label, problems)
-    except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         digits = re.search(r"[0-9_]{500,}", text)
         line = text.count("\n", 0, digits.start()) + 1 if digits else 1
-        problems.add(label, line, (), f"a number too long to read at line {line} ({exc})",
+        problems.add(label, line, (), f"a number too long to read at line {line}",
                      "expected a number of at most a few hundred digits")
         raise problems.error() from None
     if nesting_depth(data) > MAX_DEPTH:

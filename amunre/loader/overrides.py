@@ -13,7 +13,8 @@ KEY is a dotted TOML key of the resolved file:
   else is replaced);
 - `phases.<entry id>.<key>`, likewise `scoring.` and `final_scoring.`: a key of the
   pipeline entry with that id, wherever it stands (a step of a group too), e.g.
-  `phases.auction.params.protection_skip` or `scoring.nile_sides.name`;
+  `phases.auction.params.protection_skip` or `scoring.nile_sides.name`; another `rule`
+  replaces the entry (id and place kept, the old params dropped), as in a file that extends;
 - `params.<rule id>.<param>`: that parameter of every entry using the rule, as a
   `[params.<rule id>]` table does.
 
@@ -118,7 +119,16 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
         if target is None:
             continue
         for at, sub in target:
-            _set(data, at + sub, value, report)
+            if key[0] in PIPELINES and sub == ("rule",) and _replaced_entry(data, at, value):
+                # another rule replaces the entry, as in a file that extends (amunre.loader.edits):
+                # its id and place stay, the old rule's params and name go with it
+                for old in [p for p in origins.at if p[:len(at)] == at]:
+                    del origins.at[old]
+                origins.at[at] = (label, None, None)
+                origins.at[at + ("id",)] = (label, None, None)
+                origins.shown[at + ("id",)] = key[:2] + ("id",)
+            else:
+                _set(data, at + sub, value, report)
             for old in [p for p in origins.at if p[:len(at + sub)] == at + sub and not isinstance(value, dict)]:
                 del origins.at[old]
             origins.at[at + sub] = (label, None, None)
@@ -165,6 +175,19 @@ def _target(key: tuple, data: dict, report):
             return None
         return hits
     return [((), key)]
+
+
+def _replaced_entry(data: dict, at: tuple, rule) -> bool:
+    """Replace the pipeline entry at `at` by a bare entry of `rule` (its id kept) when `rule`
+    is another rule than its own; whether it did."""
+    holder = data
+    for part in at[:-1]:
+        holder = holder[part]
+    entry = holder[at[-1]]
+    if not isinstance(entry, dict) or "steps" in entry or entry.get("rule") == rule:
+        return False
+    holder[at[-1]] = {"id": entry_id(entry), "rule": rule}
+    return True
 
 
 def _set(data: dict, path: tuple, value, report) -> None:

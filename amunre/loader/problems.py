@@ -15,6 +15,7 @@ is then written `--set KEY=VALUE: what is wrong (what was expected)`.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import json
 import unicodedata
@@ -167,6 +168,8 @@ def show(value: Any) -> str:
         return "a table"
     if isinstance(value, (list, tuple)):
         return "an array"
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()  # as TOML writes it, not datetime.date(...)
     return repr(value)
 
 
@@ -183,6 +186,12 @@ def _kind_of(value: Any) -> str:
         return "a table"
     if isinstance(value, (list, tuple)):
         return "an array"
+    if isinstance(value, datetime.datetime):
+        return "a date-time"
+    if isinstance(value, datetime.date):
+        return "a date"
+    if isinstance(value, datetime.time):
+        return "a time"
     return type(value).__name__
 
 

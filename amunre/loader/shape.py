@@ -45,7 +45,7 @@ def _expected(schema: dict) -> str:
         return f"an array of {_plural(inner)}" if inner else "an array"
     if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
         inner = _expected(schema["additionalProperties"])
-        return f"a table of {_plural(inner)}" if inner else "a table"
+        return f"a table of {_plural(inner)}" if inner and inner != "a value" else "a table"
     text = _TYPE_WORDS.get(kind, "a value") if isinstance(kind, str) else "a value"
     if "minimum" in schema:
         text += f" >= {schema['minimum']}"

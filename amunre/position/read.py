@@ -123,9 +123,9 @@ def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
         problems.add(label, exc.lineno, (), f"JSON syntax error: {exc.msg} (line {exc.lineno}, column {exc.colno})",
                      "expected valid JSON")
         raise problems.error() from None
-    except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         line = _long_number_line(text)
-        problems.add(label, line, (), f"a number too long to read at line {line} ({exc})",
+        problems.add(label, line, (), f"a number too long to read at line {line}",
                      "expected a number of at most a few hundred digits")
         raise problems.error() from None
     if nesting_depth(data) > MAX_DEPTH:
