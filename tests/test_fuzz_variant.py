@@ -236,6 +236,32 @@ def test_the_limits_cover_every_module_and_component():
     assert any(key.startswith("scoring.") for key in keys)
 
 
+HOARD = (
+    'extends = "classic2003"\n[edition]\nid = "hoard"\nplayers = [2]\nrounds_per_kingdom = 7\n'
+    'kingdoms = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]\n'
+    "[components]\nstarting_gold = 1000\nfarmers = 1000\n"
+    "[params.harvest]\ntreasury_gold = 1000\nbig_harvest_bonus = 100\n"
+    + "".join(f'[[phases]]\nid = "harvest{i}"\nrule = "harvest"\n' for i in range(2, 9))
+)
+
+
+def test_a_hoarder_at_the_ends_of_every_range_stays_in_bounded_memory():
+    """The offering offers every amount of gold a player holds, one option each, and gold has no
+    cap in play. At the ends of the ranges (1,000 starting gold, 1,000 treasury gold, eight
+    harvests a round, 70 rounds) a player who always offers the least hoards about 32,000
+    gold: the largest question then has about 64,000 options, a few megabytes, and the game
+    still ends in a second. This pins that bound."""
+    variant = load_text(HOARD, "hoard.toml")
+    assert not isinstance(variant, VariantError), variant
+    game, rng, largest = Game(variant, 2, 1), __import__("random").Random(1), 0
+    with time_limit(20):
+        while (request := game.pending) is not None:
+            largest = max(largest, len(request.options))
+            game.answer(request.options[0] if request.kind == "offer" else rng.choice(request.options))
+    assert game.state.finished
+    assert 10_000 < largest <= 200_000, largest  # hoarding worked, and stayed bounded
+
+
 @pytest.mark.parametrize("text, expected", [
     ("x = " + "[" * 100_000 + "]" * 100_000, "nesting too deep at line 1"),
     ("[edition]\nname = 1\n" + "[" + "a." * 5000 + "a]\n", "nesting too deep at line 3"),
