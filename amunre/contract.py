@@ -13,8 +13,8 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
   hold cards some registered module declares;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
   form, and how one option reads to a person);
-- `events`: the events it emits (`Event`: what it reports and how it is narrated in the
-  variant's words); `reasons`: the `why` of the gold it pays or gives, as words;
+- `events`: the events it emits (`Event`: what it reports, how it is narrated in the
+  variant's words, and the `Statistic`s `amunre compare` reports from it); `reasons`: the `why` of the gold it pays or gives, as words;
 - `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
 - `score_items()`: the scoring item keys it scores and their labels, in table order;
 - `max_offering_level()`: the highest offering level it can set, if it sets one;
@@ -89,11 +89,30 @@ class CheckProblem:
 
 
 @attrs.frozen
+class Statistic:
+    """A number `amunre compare` reports per game from an event (`Event.statistics`).
+
+    `key`: the row's id, `{field}` filled from the event (`points.{item}`: one row per
+    scoring item); `label`: the row in words, the same fields filled, `{item}` by the scoring
+    item's label; `value(event)`: what one event adds; `per_game`: how a game's events make
+    its number: "sum", "per_player" (the sum over the players, divided by their number),
+    "mean" (a game without the event has none), or "share" (the share of the statistic's
+    events that had this key, e.g. of the rounds that reached each offering level)."""
+
+    key: str
+    label: str
+    value: Callable[[dict], float] = attrs.field(default=lambda event: 1)
+    per_game: str = attrs.field(default="sum", validator=attrs.validators.in_(("sum", "per_player", "mean", "share")))
+
+
+@attrs.frozen
 class Event:
-    """An event a rule emits: what it reports, and `narrate(event, words)` -> a line or None."""
+    """An event a rule emits: what it reports, `narrate(event, words)` -> a line or None, and
+    the `statistics` compare draws from it."""
 
     doc: str
     narrate: Callable[[dict, Any], str | None] = attrs.field(default=lambda event, words: None)
+    statistics: tuple[Statistic, ...] = ()
 
 
 @attrs.frozen

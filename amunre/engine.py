@@ -69,8 +69,13 @@ class Game:
         self.answers: list = []  # every revealed answer, in order: with the seed, the game
         self._sealed: list = []  # secret answers of a simultaneous batch, until its reveal
         self._views: list = [None] * n_players
-        self.listeners: list[Callable] = list(listeners or [])
-        self.listening = bool(self.listeners)
+        self.listeners: list[Callable] = []
+        self.listening = False
+        self.hearing: frozenset | _Everything = frozenset()  # the events some listener wants
+        self._routes: dict[str, list[Callable]] = {}
+        self._catch_all: list[Callable] = []
+        for listener in listeners or ():
+            self.listen(listener)
         self.phase_name = "setup"
         self.pending: Request | None = None
         if state is None:
@@ -114,7 +119,7 @@ class Game:
     def _run_rules(self, rules, one_phase: bool):
         for rule in rules:
             self.phase_name = rule.spec.heading or rule.name
-            if self.listening:
+            if "phase" in self.hearing:
                 self.emit("phase", rule=rule.spec.id, name=rule.name)
             yield from rule.run(self)
             if not one_phase:
@@ -131,13 +136,31 @@ class Game:
 
     # -- events -------------------------------------------------------------------------
     def listen(self, listener: Callable) -> None:
+        """Add a listener: a callable taking each event (a dict). One with a `listens_to`
+        attribute (a set of event names) hears only those: rules skip building the others,
+        which keeps a statistics listener nearly free (`amunre.compare.collect`)."""
         self.listeners.append(listener)
         self.listening = True
+        wanted = getattr(listener, "listens_to", None)
+        if wanted is None:
+            self._catch_all.append(listener)
+            for targets in self._routes.values():
+                targets.append(listener)
+            self.hearing = EVERYTHING
+        else:
+            for name in wanted:
+                self._routes.setdefault(name, list(self._catch_all)).append(listener)
+            if self.hearing is not EVERYTHING:
+                self.hearing = frozenset(self.hearing | set(wanted))
 
     def emit(self, _event: str, **data) -> None:
-        event = {"event": _event, **data}
-        for listener in self.listeners:
-            listener(event)
+        """Send an event to the listeners that want it. Rules guard each call with
+        `if "<event>" in game.hearing:` so that an event nobody hears costs nothing."""
+        targets = self._routes.get(_event, self._catch_all)
+        if targets:
+            event = {"event": _event, **data}
+            for listener in targets:
+                listener(event)
 
     # -- the decision protocol ----------------------------------------------------------
     @property
@@ -167,7 +190,7 @@ class Game:
 
     def _record(self, request: Request, choice) -> None:
         self.answers.append(choice)
-        if self.listening:
+        if "answer" in self.hearing:
             self.emit("answer", player=request.player, kind=request.kind,
                       options=len(request.options), answer=to_json_value(choice))
 
@@ -190,14 +213,14 @@ class Game:
             self.pending = None
         if self._sealed and (self.pending is None or not self.pending.simultaneous):
             self.reveal()  # a rule that forgot to reveal: never lose an answer
-        if self.pending is not None and self.listening:
+        if self.pending is not None and "decision" in self.hearing:
             self.emit("decision", player=self.pending.player, kind=self.pending.kind,
                       options=len(self.pending.options))
 
     # -- the game -----------------------------------------------------------------------
     def _setup(self) -> None:
         set_up(self)
-        if self.listening:
+        if "setup" in self.hearing:
             state = self.state
             self.emit("setup", players=state.n_players, seed=state.seed, start_player=state.start_player,
                       gold=self.variant.components.starting_gold)
@@ -213,34 +236,34 @@ class Game:
                 self._between_kingdoms()
             for rule in self.phases:
                 rule.start_kingdom(self)
-            if self.listening:
+            if "kingdom" in self.hearing:
                 self.emit("kingdom", kingdom=k, name=kingdoms[k])
             for r in range(self.variant.edition.rounds_per_kingdom):
                 state.round = r
-                if self.listening:
+                if "round" in self.hearing:
                     self.emit("round", kingdom=k, round=r, start_player=state.start_player)
                 for phase_id, heading, steps in round_phases:
                     self.phase_name = heading
-                    if self.listening:
+                    if "phase" in self.hearing:
                         self.emit("phase", rule=phase_id, name=heading)
                     for rule in steps:
                         yield from rule.run(self)
                     end_phase_cards(state)
             self.phase_name = "scoring"
-            if self.listening:
+            if "scoring" in self.hearing:
                 self.emit("scoring", kingdom=k, name=kingdoms[k])
             for rule in self.scoring:
                 yield from rule.run(self)
                 end_phase_cards(state)
         self.phase_name = "final scoring"
-        if self.listening:
+        if "final_scoring" in self.hearing:
             self.emit("final_scoring")
         for rule in self.final_scoring:
             yield from rule.run(self)
         state.winners = winners(state)
         state.finished = True
         self.phase_name = "game over"
-        if self.listening:
+        if "game_end" in self.hearing:
             self.emit("game_end", winners=state.winners, scores=[p.score for p in state.players])
 
     def _between_kingdoms(self) -> None:
@@ -252,8 +275,21 @@ class Game:
             prov.owner = None
         for player in state.players:
             player.provinces = []
-        if self.listening:
+        if "transition" in self.hearing:
             self.emit("transition")
+
+
+class _Everything:
+    """`game.hearing` when a listener hears every event: contains every name."""
+
+    def __contains__(self, name) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "EVERYTHING"
+
+
+EVERYTHING = _Everything()
 
 
 def _is_option(choice, options) -> bool:

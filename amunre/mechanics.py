@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, ruling
+from amunre.contract import Decision, Event, Statistic, ruling
 from amunre.decisions import decide
 
 #: R-MKT-07 (any card may be sold for 1 gold at any time), the doubling of pyramids of
@@ -35,7 +35,7 @@ def receive(game, player: int, amount: int, why: str) -> None:
     state = game.state
     state.players[player].gold += amount
     state.bank_given += amount
-    if game.listening:
+    if "gold" in game.hearing:
         game.emit("gold", player=player, amount=amount, why=why)
 
 
@@ -51,7 +51,7 @@ def sell_card(game, player: int, kind: int) -> None:
     hand = game.state.players[player].hand
     hand[kind] -= 1
     game.state.discard.append(kind)
-    if game.listening:
+    if "sell" in game.hearing:
         game.emit("sell", player=player, card=game.variant.cards[kind])
     receive(game, player, 1, "sell")
 
@@ -68,7 +68,7 @@ def pay(game, player: int, amount: int, why: str):
         sell_card(game, player, kind)
     p.gold -= amount
     state.bank_paid += amount
-    if game.listening:
+    if "pay" in game.hearing:
         game.emit("pay", player=player, amount=amount, why=why)
 
 
@@ -93,7 +93,7 @@ def _reshuffle(game) -> None:
     state.deck = state.discard
     state.discard = []
     state.rng.shuffle(state.deck)
-    if game.listening:
+    if "reshuffle" in game.hearing:
         game.emit("reshuffle", cards=len(state.deck))
 
 
@@ -107,7 +107,7 @@ def gain_cards(game, player: int, count: int, why: str) -> int:
             break
         hand[kind] += 1
         got += 1
-    if got and game.listening:
+    if got and "cards" in game.hearing:
         game.emit("cards", player=player, count=got, why=why)
     return got
 
@@ -118,7 +118,7 @@ def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = Fals
     `province` names the province it is played on, where it has one."""
     game.state.players[player].hand[kind] -= 1
     (game.state.in_play if face_up_until_phase_end else game.state.discard).append(kind)
-    if game.listening:
+    if "play" in game.hearing:
         game.emit("play", player=player, card=game.variant.cards[kind], province=province)
 
 
@@ -148,7 +148,7 @@ def place_farmer(game, player: int, province: int, on_field: bool = True) -> Non
     else:
         prov.free_farmers += 1
     state.supply_farmers -= 1
-    if game.listening:
+    if "farmer" in game.hearing:
         game.emit("farmer", player=player, province=province, free=not on_field)
 
 
@@ -181,7 +181,7 @@ def add_pyramid(game, province: int):
         kind = "single"
     else:
         return False
-    if game.listening:
+    if "pyramid" in game.hearing:
         game.emit("pyramid", province=province, kind=kind, owner=prov.owner)
     return True
 
@@ -213,7 +213,7 @@ def place_stone(game, player: int | None, province: int):
     state = game.state
     state.supply_stones -= 1
     state.provinces[province].stones += 1
-    if game.listening:
+    if "stone" in game.hearing:
         game.emit("stone", player=player, province=province)
     if state.provinces[province].stones >= 3:
         yield from convert_full_stones(game, province)
@@ -225,7 +225,7 @@ def add_points(game, player: int, item: str, points: int) -> None:
     p.score += points
     key = f"{game.state.kingdom}:{item}"
     p.breakdown[key] = p.breakdown.get(key, 0) + points
-    if game.listening:
+    if "score" in game.hearing:
         game.emit("score", player=player, item=item, points=points)
 
 
@@ -264,12 +264,15 @@ EVENTS = {
     "farmer": Event("A farmer is placed in a province (`free`: off the fields).", _farmer_line),
     "stone": Event("A stone is placed in a province.",
                    lambda e, w: f"  {w.who(e['player'])} places a {w.t('stone')} in {w.province(e['province'])}."),
-    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single).", _pyramid_line),
+    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single).", _pyramid_line,
+                     statistics=(Statistic("pyramids_built", "{pyramid} builds (single or double)"),)),
     "reshuffle": Event("The card discard pile becomes the new draw pile.",
                        lambda e, w: f"  The {w.t('favor')} discard pile is reshuffled ({e['cards']} cards)."),
     "score": Event("A player scores points for a scoring item.",
                    lambda e, w: f"  {w.who(e['player'])} scores {e['points']} {w.t('points')} for "
-                                f"{w.item_label(e['item'])}."),
+                                f"{w.item_label(e['item'])}.",
+                   statistics=(Statistic("points.{item}", "{points} per player: {item}", lambda e: e["points"],
+                                         "per_player"),)),
 }
 
 def _describe_swap(option, w) -> str:

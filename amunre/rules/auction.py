@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, ruling
+from amunre.contract import Decision, Event, Rule, Statistic, ruling
 from amunre.decisions import decide
 from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
 from amunre.model import bounded, bounded_items, doc
@@ -105,7 +105,9 @@ class Auction(Rule):
                       lambda e, w: f"  {w.who(e['player'])} is not outbid and passes."),
         "acquire": Event("A player pays his bid and takes the province.",
                          lambda e, w: f"  {w.who(e['player'])} acquires {w.province(e['province'])} for "
-                                      f"{e['amount']} {w.t('gold')}."),
+                                      f"{e['amount']} {w.t('gold')}.",
+                         statistics=(Statistic("auction_price", "{gold} paid per province in the auction",
+                                               lambda e: e["amount"], "mean"),)),
     }
     #: the price is said by the `acquire` line; the gold lying on a province is taken with it
     reasons = {"bid": None, "free": "from the province"}
@@ -191,7 +193,7 @@ class Auction(Rule):
             where[p] = (c, idx)
             top[c] = (idx, p)
             bidders[c] += 1
-            if game.listening:
+            if "bid" in game.hearing:
                 game.emit("bid", player=p, province=c, amount=amount, moved_from=leaving,
                           cards=[game.variant.cards[k] for k in played])
 
@@ -207,7 +209,7 @@ class Auction(Rule):
             if top[c][1] != p:
                 yield from place(p, c)
                 continue
-            if game.listening:
+            if "pass" in game.hearing:
                 game.emit("pass", player=p)
             if protect_on_pass and p not in protected and state.players[p].hand[PROTECTION]:
                 if (yield from decide(p, "protect", [False, True])):
@@ -222,12 +224,12 @@ class Auction(Rule):
             prov = state.provinces[c]
             prov.owner = p
             state.players[p].provinces.append(c)
-            if game.listening:
+            if "acquire" in game.hearing:
                 game.emit("acquire", player=p, province=c, amount=spaces[idx])
             if prov.cards:
                 for kind in prov.cards:
                     state.players[p].hand[kind] += 1
-                if game.listening:
+                if "cards" in game.hearing:
                     game.emit("cards", player=p, count=len(prov.cards), why="free")
                 prov.cards = []
             if prov.gold:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, ruling
+from amunre.contract import Decision, Event, Rule, Statistic, ruling
 from amunre.decisions import decide
 from amunre.mechanics import (
     field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
@@ -131,7 +131,9 @@ class Offering(Rule):
         "adjust": Event("A player's offering adjustment moves the total (or, where A-ADJUST allows, leaves it).",
                         _adjust_line),
         "level": Event("The offering level the total reaches (named by the terms `offering_level_<n>` where the "
-                       "edition names its levels).", _level_line),
+                       "edition names its levels).", _level_line,
+                       statistics=(Statistic("offering_level.{level}", "{offering}: level {level} (share of rounds)",
+                                             per_game="share"),)),
         "reward": Event("A player chooses one reward item.", _reward_line),
         "start_player": Event("The highest offer takes the start player.",
                               lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),
@@ -184,12 +186,12 @@ class Offering(Rule):
         for p in order:
             offers[p] = yield from decide(p, "offer", self.offer_options(game, p), simultaneous=True)
         game.reveal()
-        if game.listening:
+        if "offers" in game.hearing:
             game.emit("offers", offers={str(p): list(offers[p]) for p in order})
 
         thieves = [p for p in order if offers[p][0] == "theft"]
         total = sum(o[1] for o in offers.values()) - prm.theft_value * len(thieves)
-        if game.listening:
+        if "offering_total" in game.hearing:
             game.emit("offering_total", total=total)
         steps = (prm.adjustment, 0, -prm.adjustment)
         if self.rulings.adjustment_must_move:
@@ -199,10 +201,10 @@ class Offering(Rule):
                 play_card(game, p, self.adjust_card)
                 delta = yield from decide(p, "adjust", list(steps), {"total": total})
                 total += delta
-                if game.listening:
+                if "adjust" in game.hearing:
                     game.emit("adjust", player=p, delta=delta, total=total)
         state.offering_level = level_for(total, prm.level_floors)
-        if game.listening:
+        if "level" in game.hearing:
             game.emit("level", level=state.offering_level, total=total)
 
         for p in order:
@@ -217,7 +219,7 @@ class Offering(Rule):
         ranked = sorted(givers, key=lambda p: -offers[p][1])
         if ranked:
             state.start_player = ranked[0]
-            if game.listening:
+            if "start_player" in game.hearing:
                 game.emit("start_player", player=ranked[0])
         picks = []
         if ranked:
@@ -255,7 +257,7 @@ class Offering(Rule):
         if not opts:
             return
         choice = yield from decide(p, "reward", opts)
-        if game.listening:
+        if "reward" in game.hearing:
             game.emit("reward", player=p, item=choice if choice == "card" else choice[0])
         if choice == "card":
             gain_cards(game, p, 1, "reward")

@@ -125,7 +125,7 @@ class ProvinceDraft(Rule):
             hands[p] = cards[i * each:(i + 1) * each]
         mine["hands"] = hands
         mine["used"] = []
-        if game.listening:
+        if "province_hands" in game.hearing:
             game.emit("province_hands", each=each, cards=len(cards), kingdom=state.kingdom)
 
     def run(self, game):
@@ -146,5 +146,5 @@ class ProvinceDraft(Rule):
         state.on_auction = drawn
         for pid in drawn:
             place_immediate_bonus(game, pid, board[pid])
-        if game.listening:
+        if "picks" in game.hearing:
             game.emit("picks", picks=[[p, picks[p]] for p in order])

@@ -91,7 +91,7 @@ class ProvinceDraw(Rule):
         state.on_auction = drawn
         for pid in drawn:
             place_immediate_bonus(game, pid, board[pid])
-        if game.listening:
+        if "provinces" in game.hearing:
             game.emit("provinces", player=state.start_player, provinces=list(drawn))
         return
         yield  # a generator with no decisions

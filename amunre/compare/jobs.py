@@ -1,0 +1,95 @@
+"""What a worker plays: a `Job` (one variant, players, agents) over a batch of seeds.
+
+A job is plain data, so it travels to a local process or a Dask worker on another machine
+alike: it carries the variant as one complete TOML text (`amunre.loader.resolved`), with
+its board's text when the board is not a shipped one. The worker loads it once and keeps it
+for the next batches of the same job (`_loaded`). `play_batch` returns one record of
+numbers per game (`amunre.compare.collect`) and what each row means.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+import attrs
+
+from amunre.agents import make_agents
+from amunre.compare.collect import StatsCollector
+from amunre.engine import Game
+
+#: The name an own board takes beside the variant a worker writes (not a shipped board's).
+OWN_BOARD = "own-board.toml"
+
+
+@attrs.frozen
+class Job:
+    """One column of a comparison: a variant as text, its player count and agents."""
+
+    variant_text: str
+    players: int
+    agents: tuple[str, ...]
+    board_text: str = ""  # the board file's text when the board is not shipped
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256((self.variant_text + "\0" + self.board_text).encode()).hexdigest()
+
+
+def job_for(variant, overrides, players: int, agents) -> Job:
+    """The job playing `variant` (loaded with `overrides`) with this lineup."""
+    import tomli_w
+
+    from amunre.loader.resolved import resolved_data
+    from amunre.resources import variants_dir
+
+    data = resolved_data(variant)
+    board_text = ""
+    shipped = variants_dir() / variant.edition.board
+    source = Path(getattr(variant.board, "source", "") or shipped)
+    if not (shipped.is_file() and shipped.resolve() == source.resolve()):
+        board_text = source.read_text(encoding="utf-8")
+        data["edition"]["board"] = OWN_BOARD
+    agents = tuple(agents) * players if len(agents) == 1 else tuple(agents)
+    return Job(tomli_w.dumps(data), players, agents, board_text)
+
+
+_loaded: dict[str, object] = {}
+
+
+def load_job_variant(job: Job):
+    """The job's variant, loaded once per process."""
+    variant = _loaded.get(job.key)
+    if variant is None:
+        from amunre.loader import load_variant
+
+        with tempfile.TemporaryDirectory(prefix="amunre-job-") as folder:
+            path = Path(folder) / "variant.toml"
+            path.write_text(job.variant_text, encoding="utf-8")
+            if job.board_text:
+                (Path(folder) / OWN_BOARD).write_text(job.board_text, encoding="utf-8")
+            variant = _loaded[job.key] = load_variant(path)
+    return variant
+
+
+def play_batch(job: Job, seeds: list[int]) -> tuple[list[dict], dict]:
+    """Play one game per seed; (records, rows): a record per game (`seed` and `values`), and
+    for each row key seen its (label, per_game mode)."""
+    variant = load_job_variant(job)
+    collector = StatsCollector(variant)
+    records = []
+    for seed in seeds:
+        collector.reset()
+        game = Game(variant, job.players, seed, [collector])
+        agents = make_agents(list(job.agents), seed)
+        seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
+        answer = game.answer
+        request = game.pending
+        while request is not None:
+            choose, view = seats[request.player]
+            answer(choose(view, request))
+            request = game.pending
+        records.append({"seed": seed, "values": collector.record(game)})
+    rows = {key: (collector.labels[key], collector.modes[key]) for key in collector.modes}
+    return records, rows
