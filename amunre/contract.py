@@ -103,6 +103,9 @@ class Statistic:
     label: str
     value: Callable[[dict], float] = attrs.field(default=lambda event: 1)
     per_game: str = attrs.field(default="sum", validator=attrs.validators.in_(("sum", "per_player", "mean", "share")))
+    #: `always(rule)`: the fields of the rows every game has, from the module instance (every
+    #: offering level it can reach): a game without their event counts 0 for them
+    always: Callable[[Any], list] | None = None
 
 
 @attrs.frozen

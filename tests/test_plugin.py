@@ -28,7 +28,7 @@ PLUGIN = '''
 
 import attrs
 
-from amunre.contract import Event, Rule, ruling
+from amunre.contract import Event, Rule, Statistic, ruling
 from amunre.mechanics import add_points
 from amunre.model import doc
 
@@ -55,14 +55,16 @@ class Obelisks(Rule):
     Params = Params
     Rulings = Rulings
     terms = {"obelisk": "obelisk"}
-    events = {"obelisks_raised": Event("A player's obelisks are counted.", _counted)}
+    events = {"obelisks_raised": Event("A player's obelisks are counted.", _counted,
+                                       statistics=(Statistic("obelisks", "{obelisk}s raised per game",
+                                                             lambda e: e["count"]),))}
 
     def run(self, game):
         state, board = game.state, game.variant.board.provinces
         for p in state.turn_order():
             count = sum(1 for i in state.players[p].provinces if board[i].temples
                         and (state.provinces[i].pyramid_count() or not self.rulings.obelisks_need_a_pyramid))
-            if game.listening:
+            if "obelisks_raised" in game.hearing:
                 game.emit("obelisks_raised", player=p, count=count)
             add_points(game, p, self.item_key, self.params.points * count)
         return
@@ -174,6 +176,22 @@ def test_the_conformance_suite_passes_on_the_plugin_variant(installed):
     run = amunre(env, "check", str(house), "--games", "2", "--players", "3")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "all invariants held" in run.stdout
+
+
+def test_compare_reports_the_plugins_statistic_and_item_without_knowing_them(installed):
+    """compare finds its rows in what modules declare: the plug-in's event statistic and
+    its scoring item get rows, in the house rule's words, with no change to compare."""
+    env, house = installed
+    run = amunre(env, "compare", "classic2003", str(house), "--games", "30", "--players", "3", "--workers", "1",
+                 "--json")
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    jsonschema.validate(doc, load_schema("compare"))
+    rows = {row["key"]: row for row in doc["rows"]}
+    assert rows["obelisks"]["label"] == "stone needles raised per game"
+    assert rows["obelisks"]["values"][0] is None and rows["obelisks"]["values"][1]["mean"] > 0
+    assert rows["points.obelisks"]["label"].endswith(": stone needles")
+    assert rows["points.obelisks"]["values"][0] is None and rows["points.obelisks"]["values"][1]["n"] == 30
 
 
 def test_no_core_file_knows_the_plugin():

@@ -4,15 +4,20 @@ line."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import secrets
+import tempfile
+from pathlib import Path
 
 import click
 
 from amunre.agents import agent_names
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
+from amunre.gamelog import shown_path
 from amunre.loader import load_variant
 from amunre.narrate import CONTROL, literal  # noqa: F401 - the commands import it from here
 
@@ -168,3 +173,31 @@ def write_resolved(variant, overrides, path):
     except OSError as exc:
         raise AmunreError(f"cannot write {path}: {exc.strerror} (expected a writable folder)") from None
     return path
+
+
+def check_writable(path: str, what: str, option: str) -> None:
+    """Fail before playing, not after, when an output file cannot be written; creates nothing
+    at `path` (outputs are written whole once the work is done, see `gamelog.write_atomically`)."""
+    target = Path(path)
+    try:
+        if target.is_dir():
+            raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: it is a folder "
+                              f"(expected a file path)")
+        try:
+            os.stat(target)  # a name too long, a folder that is not one: said here
+        except FileNotFoundError:
+            pass
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: "
+                              f"{'a link' if target.is_symlink() else 'not a regular file'} (expected the path "
+                              f"of a regular file: the file is written whole, then renamed into place)")
+        if target.exists() and not os.access(target, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        fd, probe = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: {exc.strerror or exc} "
+                          f"(expected a writable file path)") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: {exc}") from None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import shlex
@@ -16,7 +15,7 @@ from rich.text import Text
 
 from amunre.agents import make_agents
 from amunre.errors import AmunreError
-from amunre.cli.common import SET_HELP, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
+from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
 from amunre.engine import play_game
 from amunre.loader import load_variant
 from amunre.gamelog import Recorder, log_lines, new_file_mode, shown_path, write_log
@@ -44,34 +43,6 @@ def final_table(variant, result: dict) -> Table:
     table.add_row("pyramids", *(str(pl["pyramids"]) for pl in result["players"]))
     table.add_row("rank", *(str(pl["rank"]) for pl in result["players"]), style="bold")
     return table
-
-
-def _check_writable(path: str) -> None:
-    """Fail before playing, not after, when the log cannot be written; creates nothing at
-    `path` (the log is written only once the game is over, see `gamelog.write_atomically`)."""
-    target = Path(path)
-    try:
-        if target.is_dir():
-            raise AmunreError(f"cannot write the log --log {shown_path(path)}: it is a folder "
-                              f"(expected a file path)")
-        try:
-            os.stat(target)  # a name too long, a folder that is not one: said here
-        except FileNotFoundError:
-            pass
-        if target.is_symlink() or (target.exists() and not target.is_file()):
-            raise AmunreError(f"cannot write the log --log {shown_path(path)}: "
-                              f"{'a link' if target.is_symlink() else 'not a regular file'} (expected the path "
-                              f"of a regular file: the log is written whole, then renamed into place)")
-        if target.exists() and not os.access(target, os.W_OK):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-        fd, probe = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=target.parent)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise AmunreError(f"cannot write the log --log {shown_path(path)}: {exc.strerror or exc} "
-                          f"(expected a writable file path)") from None
-    except ValueError as exc:  # a NUL byte in the name
-        raise AmunreError(f"cannot write the log --log {shown_path(path)}: {exc}") from None
 
 
 def _log_variant(variant, overrides, log_path: str):
@@ -156,7 +127,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     names = player_names(n)
     variant_temp = None
     if log_path:
-        _check_writable(log_path)
+        check_writable(log_path, "the log", "--log")
         if variant.source and Path(log_path).resolve() == Path(variant.source).resolve():
             raise AmunreError(f"--log {shown_path(log_path)} is the variant file being played "
                               "(expected another file: the log would replace the variant)")

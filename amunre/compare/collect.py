@@ -38,15 +38,25 @@ class StatsCollector:
             if event.statistics:
                 self._by_event[name] = list(event.statistics)
         self.listens_to = frozenset(self._by_event)
+        self._always: set[str] = set()  # rows every game has (0 without their events)
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
             for stat in self._by_event.get("score", ()):
-                event = {"event": "score", "item": item, "points": 0, "player": 0}
-                self._learn(stat, stat.key.format_map(event), event)
+                self._always_row(stat, {"event": "score", "item": item})
+        for module in variant.modules.all:
+            for name, event in module.events.items():
+                for stat in event.statistics:
+                    for fields in stat.always(module) if stat.always else ():
+                        self._always_row(stat, {"event": name, **fields})
         self.reset()
+
+    def _always_row(self, stat, event: dict) -> None:
+        key = stat.key.format_map(event)
+        self._learn(stat, key, event)
+        self._always.add(key)
 
     def reset(self) -> None:
         self._sums: dict[str, float] = {}
@@ -88,7 +98,10 @@ class StatsCollector:
         }
         for seat in range(n):
             values[seat_key(seat)] = 1 / len(winners) if seat in winners else 0.0
-        for key, mode in self.modes.items():
+        # this game's rows only (and every scoring item's): a record never depends on the
+        # games played before it in the same process
+        for key in [k for k in self.modes if k in self._sums or k in self._always]:
+            mode = self.modes[key]
             total = self._sums.get(key)
             if mode == "mean":
                 if total is not None:

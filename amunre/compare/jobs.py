@@ -75,7 +75,7 @@ def load_job_variant(job: Job):
 
 def play_batch(job: Job, seeds: list[int]) -> tuple[list[dict], dict]:
     """Play one game per seed; (records, rows): a record per game (`seed` and `values`), and
-    for each row key seen its (label, per_game mode)."""
+    for each row key seen its (label, per_game mode, statistic key template)."""
     variant = load_job_variant(job)
     collector = StatsCollector(variant)
     records = []
@@ -91,5 +91,5 @@ def play_batch(job: Job, seeds: list[int]) -> tuple[list[dict], dict]:
             answer(choose(view, request))
             request = game.pending
         records.append({"seed": seed, "values": collector.record(game)})
-    rows = {key: (collector.labels[key], collector.modes[key]) for key in collector.modes}
+    rows = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
     return records, rows

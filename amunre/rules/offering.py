@@ -133,7 +133,9 @@ class Offering(Rule):
         "level": Event("The offering level the total reaches (named by the terms `offering_level_<n>` where the "
                        "edition names its levels).", _level_line,
                        statistics=(Statistic("offering_level.{level}", "{offering}: level {level} (share of rounds)",
-                                             per_game="share"),)),
+                                             per_game="share",
+                                             always=lambda rule: [{"level": n} for n in
+                                                                  range(1, rule.max_offering_level() + 1)]),)),
         "reward": Event("A player chooses one reward item.", _reward_line),
         "start_player": Event("The highest offer takes the start player.",
                               lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),

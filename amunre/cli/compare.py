@@ -1,0 +1,214 @@
+"""`amunre compare`: variants (or one variant over several values of a key) side by side
+over many seeded games, with confidence intervals and paired tests (`amunre.compare`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.text import Text
+
+from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
+                               set_option, variant_arg)
+from amunre.engine import MAX_SEED
+from amunre.errors import AmunreError
+
+DEFAULT_GAMES = 1000
+
+
+def split_values(text: str) -> list[str]:
+    """`15,20,[1, 2],"a,b"` -> its values: commas inside brackets, braces or quotes stay."""
+    values, depth, quote, current = [], 0, None, ""
+    for char in text:
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            values.append(current.strip())
+            current = ""
+            continue
+        current += char
+    values.append(current.strip())
+    return values
+
+
+def _columns(refs, sweep, overrides, players, lineup):
+    """(label, variant, setting) per column, every one loaded and checked before any game."""
+    if sweep:
+        if len(refs) != 1:
+            raise AmunreError(f"--sweep varies one variant, but {len(refs)} are given (expected one VARIANT)")
+        key, sep, raw = sweep.partition("=")
+        values = split_values(raw) if sep else []
+        if not key.strip() or not sep or not all(values) or len(values) < 2:
+            raise AmunreError(f"--sweep {literal(sweep)!r} is not KEY=V1,V2,... "
+                              "(expected at least two values, e.g. components.starting_gold=15,20,25)")
+        if len(set(values)) != len(values):
+            raise AmunreError(f"--sweep {literal(sweep)!r} gives a value twice (expected each value once)")
+        settings = [f"{key.strip()}={value}" for value in values]
+        return [(setting, variant_arg(refs[0], tuple(overrides) + (setting,)), setting) for setting in settings]
+    out = []
+    for ref in refs:
+        variant = variant_arg(ref, overrides)
+        out.append((variant.id, variant, ""))
+    labels = [label for label, _, _ in out]
+    if len(set(labels)) != len(labels):  # the same variant twice: tell the columns apart
+        out = [(f"{label} ({i + 1})", v, s) for i, (label, v, s) in enumerate(out)]
+    return out
+
+
+def _players(variants, text):
+    common = sorted(set.intersection(*(set(v.players) for v in variants)))
+    if text is None:
+        if not common:
+            raise AmunreError("the variants share no player count: " + "; ".join(
+                f"{v.id}: {', '.join(map(str, v.players))}" for v in variants))
+        return 4 if 4 in common else common[0]
+    from amunre.cli.common import whole_number
+
+    try:
+        count = whole_number(text)
+    except ValueError:
+        count = None
+    for variant in variants:
+        if count not in variant.players:
+            raise AmunreError(f"--players must be a count every variant allows ({', '.join(map(str, common)) or 'none'}), "
+                              f"not {text!r}: {variant.id} is played by {', '.join(map(str, variant.players))}")
+    return count
+
+
+def _lineup(text, players):
+    kinds = parse_bot_kinds(text)
+    if len(kinds) == 1:
+        return tuple(kinds) * players
+    if len(kinds) != players:
+        raise AmunreError(f"--agents names {len(kinds)} agents for {players} players (give 1 or {players})")
+    return tuple(kinds)
+
+
+@click.command("compare")
+@click.argument("refs", nargs=-1, metavar="VARIANT...")
+@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
+              help="Games per variant; every variant plays the same seeds.")
+@click.option("--players", help="Player count, allowed by every variant (default 4 where all allow it).")
+@click.option("--agents", "lineup", default="greedy", show_default=True,
+              help="One agent kind for every seat, or one per seat (e.g. greedy,random,greedy,greedy).")
+@click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
+              help="Seed S of the run: game i plays seed f(S, i) in every variant.")
+@click.option("--workers", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
+@click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
+@click.option("--sweep", metavar="KEY=V1,V2,...", help="One variant, one key over several values: a column per value.")
+@set_option("Change one key of every variant (KEY=VALUE, repeatable; see `amunre run --help`).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/compare.schema.json).")
+@click.option("--records", is_flag=True, help="With --json: every game's numbers too.")
+@click.option("--csv", "csv_path", metavar="FILE", help="Also write the numbers as CSV, a line per row and column.")
+@click.option("--plot", "plot_path", metavar="FILE.png",
+              help="Also draw score distributions and points per scoring item (needs amunre[plot]).")
+def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overrides, as_json, records, csv_path,
+            plot_path):
+    """Play the same seeded games under several variants and show what the rule differences
+    do: winning score, win rate per seat, points per scoring item, gold, pyramids, auction
+    prices, offering levels, tie-breaks and decisions, each with a 95% interval, differences
+    from the first variant tested game by game (see docs/compare.md)."""
+    from amunre.compare.executors import make_executor
+    from amunre.compare.jobs import job_for
+    from amunre.compare.report import legend, table, to_csv, to_json
+    from amunre.compare.run import Column, run_comparison, summarize
+    from amunre.gamelog import write_atomically
+
+    if not refs:
+        raise AmunreError("compare needs at least one VARIANT (e.g. amunre compare classic2003 supermeeple2016)")
+    if records and not as_json:
+        raise AmunreError("--records adds every game's numbers to the JSON: use it with --json")
+    if scheduler and workers:
+        raise AmunreError("--workers counts local processes; with --scheduler the cluster's workers play "
+                          "(expected one of them)")
+    plot = None
+    if plot_path:
+        from amunre.compare.plot import load_matplotlib
+
+        plot = load_matplotlib()  # a missing extra is said before any game is played
+        if not plot_path.lower().endswith(".png"):
+            raise AmunreError(f"--plot {literal(plot_path)!r} is not a .png file (expected FILE.png)")
+        check_writable(plot_path, "the plot", "--plot")
+    if csv_path:
+        check_writable(csv_path, "the CSV", "--csv")
+    specs = _columns(list(refs), sweep, overrides, players, lineup)
+    count = _players([v for _, v, _ in specs], players)
+    agents = _lineup(lineup, count)
+    columns = [Column(label, variant, job_for(variant, (), count, agents), setting) for label, variant, setting in specs]
+
+    total = games * len(columns)
+    show = sys.stderr.isatty() and not as_json
+    with make_executor(workers, scheduler) as executor:
+        if show:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                console=Console(stderr=True), transient=True)
+            with progress:
+                task = progress.add_task("games", total=total, rate="")
+
+                def advance(n):
+                    progress.advance(task, n)
+                    elapsed = progress.tasks[0].elapsed or 0
+                    if elapsed > 0:
+                        progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.0f} games/s")
+
+                comparison = run_comparison(columns, games, seed, executor, advance)
+        else:
+            comparison = run_comparison(columns, games, seed, executor)
+        where = executor.description
+    if comparison.interrupted:
+        click.echo(f"interrupted: {comparison.games} of {games} games finished in every column", err=True)
+        if not comparison.games:
+            sys.exit(130)
+    rows = summarize(comparison)
+    differences = _differences(columns)
+    if csv_path:
+        write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
+    if plot is not None:
+        from amunre.compare.plot import draw
+
+        draw(plot, comparison, rows, plot_path)
+    if as_json:
+        click.echo(dump_json(to_json(comparison, rows, differences, records)))
+    else:
+        console = make_console()
+        rate = comparison.games * len(columns) / comparison.elapsed if comparison.elapsed else 0
+        title = (f"{comparison.games} games per column, {count} players ({', '.join(agents)}), seed {seed}; "
+                 f"{rate:,.0f} games/s ({where})")
+        console.print(table(comparison, rows, title))
+        console.print(Text(legend(comparison)))
+        if differences:
+            console.print()
+            for block in differences:
+                for line in block["lines"]:
+                    console.print(Text(line))
+        if csv_path:
+            console.print(Text(f"CSV written to {csv_path}"))
+        if plot_path:
+            console.print(Text(f"plot written to {plot_path}"))
+    if comparison.interrupted:
+        sys.exit(130)
+
+
+def _differences(columns) -> list[dict]:
+    """The rule differences of each column from the first, as `amunre diff` reports them."""
+    from amunre.cli.diff import plain_lines
+    from amunre.loader.compare import compare, compare_json
+
+    out = []
+    first = columns[0]
+    for column in columns[1:]:
+        settings = (column.setting,) if column.setting else ()
+        groups = compare(first.variant, column.variant)
+        out.append({"column": column.label, "lines": plain_lines(first.variant, column.variant, groups, settings),
+                    "diff": compare_json(first.variant, column.variant, settings)})
+    return out

@@ -1,0 +1,144 @@
+"""How a comparison reads: a terminal table, JSON and CSV with the same numbers.
+
+Each cell is a column's mean with its 95% interval (a win rate or a share as a percentage,
+its interval Wilson's or Student's); every column after the first also shows its paired
+difference from the first (Δ), marked ▲ or ▼ when it is significant after Holm's
+correction over the rows (`amunre.compare.stats`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from rich.table import Table
+from rich.text import Text
+
+from amunre.compare.stats import LEVEL
+
+SCHEMA_VERSION = 1
+
+
+def _number(x: float) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    x = 0.0 if x == 0 else x  # no "-0.00"
+    return f"{x:.1f}" if abs(x) >= 100 else f"{x:.2f}"
+
+
+def _percent(x: float) -> str:
+    return "-" if x is None or math.isnan(x) else f"{max(0.0, 100 * x) if abs(x) < 5e-7 else 100 * x:.1f}%"
+
+
+def value_text(row, estimate) -> str:
+    if estimate is None:
+        return "—"
+    if row.kind in ("rate", "share"):
+        return f"{_percent(estimate.mean)} ({_percent(estimate.low)}–{_percent(estimate.high)})"
+    text = f"{_number(estimate.mean)} ± {_number((estimate.high - estimate.low) / 2)}"
+    if row.key == "winning_score":
+        text += f" (sd {_number(estimate.sd)})"
+    return text
+
+
+def diff_text(row, paired) -> str:
+    if paired is None:
+        return ""
+    amount = f"{100 * paired.diff:+.1f} pt" if row.kind in ("rate", "share") else f"{paired.diff:+.2f}"
+    mark = (" ▲" if paired.diff > 0 else " ▼") if paired.significant else ""
+    return f"Δ {amount}{mark}"
+
+
+def table(comparison, rows, title: str) -> Table:
+    """The rich table: a row per statistic, a column per variant (or sweep value)."""
+    out = Table(title=Text(title))
+    out.add_column("")
+    for column in comparison.columns:
+        out.add_column(Text(column.label), justify="right")
+    last_group = None
+    for row in rows:
+        group = row.key.split(".")[0] if row.key.startswith(("win.", "points.", "offering_level.")) else row.key
+        if last_group is not None and group != last_group and (row.key.startswith(("win.", "points.")) or
+                                                               last_group in ("win", "points")):
+            out.add_section()
+        last_group = group
+        cells = []
+        for c, estimate in enumerate(row.values):
+            text = value_text(row, estimate)
+            if c and row.versus[c] is not None:
+                text += "  " + diff_text(row, row.versus[c])
+            cells.append(Text(text))
+        out.add_row(Text(row.label), *cells)
+    return out
+
+
+def legend(comparison) -> str:
+    first = comparison.columns[0].label
+    lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {comparison.games} games "
+             f"(win rates: Wilson's interval; a shared win counts its share)."]
+    if len(comparison.columns) > 1:
+        lines.append(f"Δ: difference from {first}, game by game on the same seeds; ▲/▼: significant at 5% "
+                     f"(paired t-test, Holm's correction over the rows of the column).")
+    return "\n".join(lines)
+
+
+def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
+    """The comparison as data (`schemas/compare.schema.json`)."""
+
+    def estimate(e):
+        return None if e is None else {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low),
+                                       "high": _finite(e.high), "n": e.n}
+
+    def versus(p):
+        return None if p is None else {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high),
+                                       "p": _finite(p.p), "p_holm": _finite(p.p_holm), "significant": p.significant,
+                                       "n": p.n}
+
+    doc = {
+        "schema_version": SCHEMA_VERSION,
+        "games": comparison.games,
+        "games_asked": comparison.games_asked,
+        "interrupted": comparison.interrupted,
+        "seed": comparison.seed,
+        "players": comparison.players,
+        "agents": list(comparison.agents),
+        "level": LEVEL,
+        "columns": [{"label": c.label, "variant": c.variant.id, "source": c.variant.source, "setting": c.setting}
+                    for c in comparison.columns],
+        "rows": [{"key": r.key, "label": r.label, "kind": r.kind, "values": [estimate(v) for v in r.values],
+                  "versus_first": [versus(p) for p in r.versus]} for r in rows],
+        "differences": differences,
+    }
+    if records:
+        doc["records"] = [
+            {"seed": seed, "values": [comparison.records[c][seed] for c in range(len(comparison.columns))]}
+            for seed in comparison.seeds]
+    return doc
+
+
+def _finite(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+CSV_FIELDS = ["key", "label", "kind", "column", "variant", "setting", "mean", "sd", "low", "high", "n",
+              "diff", "diff_low", "diff_high", "p", "p_holm", "significant"]
+
+
+def to_csv(comparison, rows) -> str:
+    """One line per row and column, the same numbers as the JSON."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        for c, column in enumerate(comparison.columns):
+            e, p = row.values[c], row.versus[c]
+            line = {"key": row.key, "label": row.label, "kind": row.kind, "column": column.label,
+                    "variant": column.variant.id, "setting": column.setting}
+            if e is not None:
+                line.update(mean=_finite(e.mean), sd=_finite(e.sd), low=_finite(e.low), high=_finite(e.high), n=e.n)
+            if p is not None:
+                line.update(diff=_finite(p.diff), diff_low=_finite(p.low), diff_high=_finite(p.high),
+                            p=_finite(p.p), p_holm=_finite(p.p_holm), significant=p.significant)
+            writer.writerow(line)
+    return out.getvalue()

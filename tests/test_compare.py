@@ -1,0 +1,251 @@
+"""`amunre compare`: the statistics against known values, a game's record against the game
+itself, common random numbers, interruption, and the command end to end (table, sweep,
+JSON against its schema, CSV, plot, bad input)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+
+import jsonschema
+import pytest
+from helpers import run_cli
+
+from amunre.compare import stats
+from amunre.compare.collect import StatsCollector
+from amunre.compare.jobs import job_for, play_batch
+from amunre.compare.run import Column, game_seed, run_comparison, summarize
+from amunre.engine import Game
+from amunre.agents import make_agents
+from amunre.loader import load_variant
+from amunre.resources import load_schema
+
+
+# -- statistics against known values -------------------------------------------------------
+
+
+@pytest.mark.parametrize("df, expected", [(1, 12.7062047), (3, 3.1824463), (10, 2.2281389), (29, 2.0452296),
+                                          (1_000_000, 1.9599664)])
+def test_student_t_quantiles_match_the_tables(df, expected):
+    assert stats.t_quantile(df) == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_t_tail_and_the_normal_quantile():
+    assert 2 * stats.t_sf(2.2281389, 10) == pytest.approx(0.05, abs=1e-7)
+    assert stats.t_sf(0, 5) == pytest.approx(0.5)
+    assert stats.normal_quantile(0.975) == pytest.approx(1.959963985, abs=1e-9)
+    assert stats.normal_quantile(0.001) == pytest.approx(-3.090232306, abs=1e-8)
+
+
+def test_wilson_interval_of_a_binomial_proportion():
+    assert stats.wilson(5, 10) == pytest.approx((0.2365931, 0.7634069), abs=1e-6)
+    low, high = stats.wilson(0, 10)
+    assert low == pytest.approx(0, abs=1e-12) and high == pytest.approx(0.2775328, abs=1e-6)
+    assert stats.wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)
+
+
+def test_paired_t_test_on_differences():
+    # differences 1, 1, 2, 1: mean 1.25, sd 0.5, t = 5 on 3 degrees of freedom
+    result = stats.paired([1, 2, 3, 4], [2, 3, 5, 5])
+    assert result.diff == 1.25 and result.n == 4
+    assert result.p == pytest.approx(0.015392, abs=1e-6)
+    assert (result.low, result.high) == pytest.approx((1.25 - 3.1824463 * 0.25, 1.25 + 3.1824463 * 0.25))
+    assert stats.paired([1, 2, 3], [1, 2, 3]).p == 1.0  # no difference at all
+    assert stats.paired([1, 2, 3], [2, 3, 4]).p == 0.0  # the same difference in every game
+
+
+def test_holm_adjusts_in_step_down_order():
+    assert stats.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert stats.holm([0.5, 0.9]) == [1.0, 1.0]
+
+
+def test_estimate_of_known_values():
+    e = stats.estimate([2, 4, 4, 4, 5, 5, 7, 9])
+    assert e.mean == 5 and e.sd == pytest.approx(2.1380899)
+    assert e.high - e.mean == pytest.approx(2.3646243 * 2.1380899 / math.sqrt(8), abs=1e-6)
+
+
+# -- one game's record ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vid, players", [("classic2003", 4), ("supermeeple2016", 3), ("expert2016", 4)])
+def test_a_record_adds_up_to_the_game_it_records(vid, players):
+    """Points per item times players is the game's total score; the seats' win shares sum
+    to 1; the offering level shares sum to 1; the decisions are the game's answers."""
+    variant = load_variant(vid)
+    for seed in range(3):
+        collector = StatsCollector(variant)
+        game = Game(variant, players, seed, [collector])
+        agents = make_agents(["greedy"] * players, seed)
+        while game.pending is not None:
+            game.answer(agents[game.pending.player].choose(game.view(game.pending.player), game.pending))
+        values = collector.record(game)
+        points = sum(v for k, v in values.items() if k.startswith("points."))
+        assert points * players == pytest.approx(sum(p.score for p in game.state.players))
+        assert sum(v for k, v in values.items() if k.startswith("win.")) == pytest.approx(1)
+        assert sum(v for k, v in values.items() if k.startswith("offering_level.")) == pytest.approx(1)
+        assert values["winning_score"] == max(p.score for p in game.state.players)
+        assert values["decisions"] == len(game.answers)
+        assert values["gold_end"] == pytest.approx(sum(p.gold for p in game.state.players) / players)
+        built = sum(prov.pyramid_count() for prov in game.state.provinces)
+        assert 0 < built <= values["pyramids_built"]  # a double pyramid is built over a single
+
+
+def test_the_collector_hears_only_the_events_with_statistics():
+    variant = load_variant("classic2003")
+    collector = StatsCollector(variant)
+    assert collector.listens_to == {"score", "pyramid", "acquire", "level"}
+    game = Game(variant, 4, 1, [collector])
+    assert "bid" not in game.hearing and "acquire" in game.hearing
+
+
+def test_a_batch_is_the_same_in_any_order():
+    job = job_for(load_variant("classic2003"), (), 4, ["random"])
+    seeds = [game_seed(5, i) for i in range(6)]
+    forward, rows = play_batch(job, seeds)
+    backward, _ = play_batch(job, seeds[::-1])
+    assert forward == backward[::-1]
+    assert rows["auction_price"][1] == "mean"
+
+
+def test_game_seeds_are_distinct_63_bit_and_differ_between_runs():
+    seeds = [game_seed(0, i) for i in range(20_000)]
+    assert len(set(seeds)) == len(seeds) and all(0 <= s < 2**63 for s in seeds)
+    assert not set(seeds[:1000]) & {game_seed(1, i) for i in range(1000)}
+
+
+# -- a comparison --------------------------------------------------------------------------
+
+
+class Inline:
+    """An executor in this process, in task order; `stop_after` raises Ctrl-C mid-run."""
+
+    workers = 1
+    description = "this process"
+
+    def __init__(self, stop_after=None):
+        self.stop_after = stop_after
+
+    def run(self, fn, tasks):
+        for i, task in enumerate(tasks):
+            if self.stop_after is not None and i == self.stop_after:
+                raise KeyboardInterrupt
+            yield i, fn(*task)
+
+
+def _columns(*vids, players=4):
+    return [Column(v, load_variant(v), job_for(load_variant(v), (), players, ["random"])) for v in vids]
+
+
+def test_every_column_plays_the_same_seeds_and_rows_come_from_each_columns_rules():
+    comparison = run_comparison(_columns("classic2003", "supermeeple2016"), 40, 7, Inline())
+    assert comparison.games == 40 and not comparison.interrupted
+    assert comparison.seeds == [game_seed(7, i) for i in range(40)]
+    rows = {row.key: row for row in summarize(comparison)}
+    assert rows["points.complete_sets"].values[1] is None  # the 2016 edition scores no complete sets
+    assert rows["points.fewest_pyramids"].values[0] is None
+    assert rows["points.complete_sets"].versus[1] is None
+    assert rows["decisions"].versus[1] is not None and rows["decisions"].versus[1].n == 40
+    assert rows["win.seat1"].kind == "rate" and rows["winning_score"].kind == "mean"
+
+
+def test_the_same_variant_twice_differs_in_nothing():
+    rows = summarize(run_comparison(_columns("classic2003", "classic2003"), 30, 1, Inline()))
+    assert all(r.versus[1] is None or (r.versus[1].diff == 0 and not r.versus[1].significant) for r in rows)
+
+
+def test_an_interrupted_run_keeps_only_whole_pairs():
+    comparison = run_comparison(_columns("classic2003", "supermeeple2016"), 40, 0, Inline(stop_after=3))
+    assert comparison.interrupted
+    # batches alternate the columns: the first batch is finished in both, the second in one
+    assert 0 < comparison.games < 40
+    assert all(all(s in column for column in comparison.records) for s in comparison.seeds)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def test_compare_prints_a_table_with_every_row_and_the_rule_differences(capsys):
+    code, out, err = run_cli(capsys, "compare", "classic2003", "supermeeple2016", "--games", "30", "--workers", "1",
+                             "--agents", "random")
+    assert code == 0, err
+    for words in ("winning score (points)", "win rate, seat 1", "points per player: temples",
+                  "points per player: complete sets", "Victory Points per player: province with the fewest",
+                  "gold paid per province in the auction", "sacrifice: level 2 (share of rounds)",
+                  "pyramid builds", "games decided by a tie-break", "gold per player at the end",
+                  "decisions asked per game", "Δ", "Holm", "[terminology]", "Victory Points"):
+        assert words in out, words
+
+
+def test_compare_json_follows_its_schema_and_is_the_same_for_any_worker_count(capsys):
+    argv = ["compare", "classic2003", "supermeeple2016", "--games", "24", "--agents", "random", "--json", "--seed", "3"]
+    code, one, err = run_cli(capsys, *argv, "--workers", "1", "--records")
+    assert code == 0, err
+    doc = json.loads(one)
+    jsonschema.validate(doc, load_schema("compare"))
+    assert doc["games"] == 24 and len(doc["records"]) == 24 and doc["records"][0]["seed"] == game_seed(3, 0)
+    code, two, err = run_cli(capsys, *argv, "--workers", "2", "--records")
+    assert code == 0, err
+    assert json.loads(two) == doc
+
+
+def test_a_sweep_has_a_column_per_value_on_the_same_seeds(capsys, tmp_path):
+    path = tmp_path / "sweep.csv"
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--sweep", "components.starting_gold=10,40",
+                             "--games", "30", "--agents", "random", "--workers", "1", "--json", "--csv", str(path))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [c["label"] for c in doc["columns"]] == ["components.starting_gold=10", "components.starting_gold=40"]
+    gold = next(r for r in doc["rows"] if r["key"] == "auction_price")  # richer players bid higher
+    assert gold["versus_first"][1]["diff"] > 0 and gold["versus_first"][1]["significant"]
+    assert "starting_gold" in " ".join(doc["differences"][0]["lines"])
+    lines = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    assert len(lines) == 2 * len(doc["rows"])
+    row = next(line for line in lines if line["key"] == "auction_price" and line["column"].endswith("=40"))
+    assert float(row["diff"]) == pytest.approx(gold["versus_first"][1]["diff"])
+
+
+def test_the_plot_is_written(capsys, tmp_path):
+    pytest.importorskip("matplotlib", reason="the plot extra (matplotlib) is not installed")
+    path = tmp_path / "compare.png"
+    code, out, err = run_cli(capsys, "compare", "classic2003", "supermeeple2016", "--games", "20", "--agents",
+                             "random", "--workers", "1", "--plot", str(path))
+    assert code == 0, err
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--games", "100000", "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and err == "error: --plot needs matplotlib: pip install 'amunre[plot]'\n"
+
+
+@pytest.mark.parametrize("argv, expected", [
+    ([], "compare needs at least one VARIANT"),
+    (["classic2003", "supermeeple2016", "--sweep", "components.starting_gold=1,2"], "--sweep varies one variant"),
+    (["classic2003", "--sweep", "components.starting_gold=15"], "expected at least two values"),
+    (["classic2003", "--sweep", "components.starting_gold"], "is not KEY=V1,V2,..."),
+    (["classic2003", "--sweep", "components.starting_gold=5,5"], "gives a value twice"),
+    (["classic2003", "--sweep", "components.starting_gold=5,x"], "--set components.starting_gold=x: wrong type"),
+    (["classic2003", "expert2016", "--players", "5"], "expert2016 is played by 3, 4"),
+    (["classic2003", "--players", "\uff14"], "--players must be a count every variant allows"),
+    (["classic2003", "--agents", "human"], "cannot play unattended"),
+    (["classic2003", "--agents", "greedy,random"], "names 2 agents for 4 players"),
+    (["classic2003", "--records"], "use it with --json"),
+    (["classic2003", "--games", "0"], "is not a whole number from 1"),
+    (["classic2003", "--workers", "0"], "is not a whole number from 1"),
+    (["classic2003", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "expected one of them"),
+    (["classic2003", "--plot", "out.svg"], "is not a .png file"),
+    (["classic2003", "--csv", "/nonexistent-dir/x.csv"], "cannot write the CSV --csv"),
+    (["nosuch"], "unknown variant 'nosuch'"),
+])
+def test_bad_input_is_one_clear_line(capsys, argv, expected):
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib", reason="the plot extra (matplotlib) is not installed")
+    code, out, err = run_cli(capsys, "compare", *argv)
+    assert code == 2, (out, err)
+    assert err.startswith("error: ") and expected in err, err
+    assert "Traceback" not in err
