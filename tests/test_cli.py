@@ -157,13 +157,6 @@ def test_console_script_has_no_traceback_on_bad_variant_file(tmp_path):
     assert str(bad) in proc.stderr
 
 
-def test_bench_prints_games_per_second(capsys):
-    code, out, _ = run_cli(capsys, "bench", "--games", "3")
-    assert code == 0
-    assert out.count("games/s") == 2 and "random" in out and "greedy" in out
-    assert "classic2003: loads in " in out
-
-
 def test_board_lists_provisional_values(capsys):
     code, out, _ = run_cli(capsys, "board", "--provisional")
     assert code == 0

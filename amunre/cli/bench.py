@@ -1,64 +1,120 @@
-"""`amunre bench`: games per CPU second on one core, per agent kind, and the time to load
-the variant (a benchmark, not a test). CPU time, because the machines it runs on are shared:
-wall time would measure the neighbours."""
+"""`amunre bench`: games, asked decisions and engine steps per second, per variant and agent
+kind, in CPU time and wall time, in one process and on every worker at once, and the cost of
+copying a game state (a benchmark, not a test; the measuring is `amunre.benchmark`, the
+method docs/performance.md). CPU time says what a game costs even on a shared machine; wall
+time says what several workers gain together."""
 
 from __future__ import annotations
 
-import statistics
+import math
 import sys
-import time
+from contextlib import nullcontext
 
 import click
-from rich.progress import Progress
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
-from amunre.agents import make_agents
-from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, parse_players, set_option, variant_arg
-from amunre.engine import play_game
-from amunre.loader import load_variant
+from amunre.cli.common import (WholeNumber, literal, make_console, parse_bot_kinds, parse_players, set_option,
+                               variant_arg)
 
-
-def measure(variant, players: int, agent: str, games: int, seed: int = 0, advance=None) -> tuple[float, int]:
-    """(games per CPU second, decisions) over `games` seeded games."""
-    decisions = 0
-    start = time.process_time()
-    for s in range(seed, seed + games):
-        game = play_game(variant, make_agents([agent] * players, s), s)
-        decisions += len(game.answers)
-        if advance:
-            advance()
-    elapsed = time.process_time() - start
-    return games / max(elapsed, 1e-9), decisions
+#: Seconds per measurement when neither --seconds nor --games is given.
+DEFAULT_SECONDS = 3.0
+#: The longest measurement --seconds takes (a day).
+MAX_SECONDS = 86_400.0
 
 
-def load_time(name: str, overrides, loads: int = 21) -> float:
-    """Median CPU seconds to load, merge and validate the variant, over `loads` loads."""
-    times = []
-    for _ in range(loads):
-        start = time.process_time()
-        load_variant(name, overrides)
-        times.append(time.process_time() - start)
-    return statistics.median(times)
+class Seconds(click.ParamType):
+    """A duration in seconds: a decimal number above 0, at most MAX_SECONDS (no nan, inf,
+    exponent or sign: what a user means by a number of seconds)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        whole, dot, fraction = text.partition(".")
+        ok = text.isascii() and (whole + fraction).isdigit() and (whole.isdigit() or not whole) and (
+            fraction.isdigit() or not dot) and len(text) <= 20
+        seconds = float(text) if ok else math.nan
+        if not 0 < seconds <= MAX_SECONDS:
+            self.fail(f"{value!r} is not a number of seconds above 0 and at most {MAX_SECONDS:.0f}", param, ctx)
+        return seconds
+
+
+def _figure(rate: float) -> str:
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}"
+
+
+def _table(m, plain: bool) -> Table:
+    """One measurement as a table: a row per count, a column per process setting and clock."""
+    w = f"{m.workers} worker{'s' if m.workers != 1 else ''}"
+    title = Text(f"{m.variant_id}, {m.players} players, {m.agent} in every seat")  # file text: never markup
+    table = Table(title=title, title_justify="left", box=None if plain else box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False)
+    table.add_column("per second")
+    for header in ("1 process CPU", "1 process wall", f"{w} CPU", f"{w} wall", "speed-up"):
+        table.add_column(header, justify="right")
+    for count, label in (("games", "games/s"), ("asked", "asked decisions/s"), ("steps", "engine steps/s")):
+        table.add_row(label, _figure(m.single.per_cpu(count)), _figure(m.single.per_wall(count)),
+                      _figure(m.parallel.per_cpu(count)), _figure(m.parallel.per_wall(count)),
+                      f"{m.speedup(count):.2f}x")
+    return table
+
+
+def _notes(m, warmup: int) -> list[str]:
+    s, p = m.single, m.parallel
+    return [
+        f"  played: {s.games} games in 1 process ({s.wall:.1f} s), {p.games} on {m.workers} "
+        f"worker{'s' if m.workers != 1 else ''} ({p.wall:.1f} s); per game {s.asked / s.games:.0f} asked decisions, "
+        f"{s.steps / s.games:.0f} engine steps (forced ones included); {warmup} warm-up games per process excluded",
+        f"  CPU share: {s.cpu_share():.2f} in 1 process, {p.cpu_share():.2f} per worker (near 1: a core each; "
+        "lower: the machine was busy and the wall figures understate)",
+        f"  state copy: {m.clone.clone_us:,.0f} us GameState.clone(), {m.clone.deepcopy_us:,.0f} us copy.deepcopy "
+        f"(median CPU time over {m.clone.states} states along one game; the state only, not the game's flow)",
+    ]
 
 
 @click.command("bench")
-@click.option("--variant", "variant_name", default="classic2003", show_default=True)
-@click.option("--players", default="4", show_default=True)
-@click.option("--games", default=300, show_default=True, type=WholeNumber(1), help="Games per agent kind.")
+@click.option("--variant", "variant_name", multiple=True, default=("classic2003",), show_default=True,
+              help="Variant id or file to measure (repeatable).")
+@click.option("--players", help="Player count (default 4 where the variant allows it).")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
               help="Agent kinds to measure, each playing every seat.")
+@click.option("--seconds", type=Seconds(), help=f"Seconds per measurement (default {DEFAULT_SECONDS:g}, "
+              "or none with --games; with both, whichever ends first).")
+@click.option("--games", type=WholeNumber(1), help="Games per process in each measurement, instead of --seconds.")
+@click.option("--workers", type=WholeNumber(1, 1024),
+              help="Worker processes for the parallel figures (default: every CPU this process may use).")
 @set_option()
-def command(variant_name, players, games, agent_kinds, overrides):
-    """Print games per CPU second for seeded games with one agent kind in every seat (one core),
-    and the median time to load the variant."""
+def command(variant_name, players, agent_kinds, seconds, games, workers, overrides):
+    """Measure games/s, asked decisions/s and engine steps/s (forced decisions included) for
+    each variant and agent kind, in CPU and wall time, in one process and on every worker at
+    once (warm-up games excluded), and the cost of copying a game state."""
+    from amunre.benchmark import WARMUP_GAMES, load_time, measure
+    from amunre.compare.executors import make_executor
+
     kinds = parse_bot_kinds(agent_kinds)
-    variant = variant_arg(variant_name, overrides)
-    n = parse_players(variant, players)
-    click.echo(literal(f"{variant.id}: loads in {load_time(variant_name, overrides) * 1000:.1f} ms (median CPU time)"))
-    # a progress bar on a terminal only; piped output stays plain
-    show = sys.stdout.isatty()
-    for kind in kinds:
-        with Progress(transient=True, disable=not show) as progress:
-            task = progress.add_task(f"{kind} games", total=games)
-            rate, decisions = measure(variant, n, kind, games, advance=lambda: progress.advance(task))
-        click.echo(f"{variant.id} {n} players {kind:>7}: {rate:8.1f} games/s CPU "
-                   f"({games} games, {decisions / games:.0f} decisions per game)")
+    # every variant and player count checked before any measurement
+    chosen = [(name, variant_arg(name, overrides)) for name in variant_name]
+    counts = [parse_players(variant, players) for _, variant in chosen]
+    if seconds is None and games is None:
+        seconds = DEFAULT_SECONDS
+    console = make_console()
+    plain = not sys.stdout.isatty()
+    # a spinner on a terminal's stderr only; piped output stays plain
+    status = Console(stderr=True, markup=False, emoji=False, highlight=False)
+    with make_executor(workers) as executor:
+        for (name, variant), n in zip(chosen, counts):
+            console.print(literal(f"{variant.id}: loads in {load_time(name, overrides) * 1000:.1f} ms "
+                                  "(median CPU time)"))
+            for kind in kinds:
+                with status.status(f"measuring {literal(variant.id)} with {kind} agents ...",
+                                   spinner="dots") if status.is_terminal else nullcontext():
+                    m = measure(variant, n, kind, executor, games=games, seconds=seconds)
+                console.print(_table(m, plain))
+                for line in _notes(m, WARMUP_GAMES):
+                    console.print(line)
+                console.print()

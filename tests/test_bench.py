@@ -1,0 +1,117 @@
+"""`amunre bench` end to end with tiny settings (what it prints, not how fast: no timed
+assertions), and the measuring library `amunre.benchmark` it stands on."""
+
+import pytest
+
+from helpers import classic, run_cli
+from amunre.benchmark import Rates, Tally, clone_cost, measure, play_for
+from amunre.compare.executors import InProcessExecutor
+from amunre.compare.jobs import job_for
+
+ROWS = ("games/s", "asked decisions/s", "engine steps/s")
+
+
+def columns(workers: int) -> tuple[str, ...]:
+    w = f"{workers} worker{'s' if workers != 1 else ''}"
+    return ("1 process CPU", "1 process wall", f"{w} CPU", f"{w} wall", "speed-up")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bench_prints_every_column_for_one_and_several_workers(capsys, workers):
+    code, out, err = run_cli(capsys, "bench", "--games", "1", "--agents", "random", "--workers", str(workers))
+    assert code == 0, err
+    assert "classic2003: loads in " in out
+    assert "classic2003, 4 players, random in every seat" in out
+    for text in columns(workers) + ROWS:
+        assert text in out, text
+    assert out.count("x\n") == 3  # a speed-up per row
+    assert f"on {workers} worker" in out and "warm-up games per process excluded" in out
+    assert "engine steps (forced ones included)" in out and "CPU share" in out
+    assert "us GameState.clone()" in out and "us copy.deepcopy" in out
+
+
+def test_bench_prints_games_per_second(capsys):
+    """Moved from test_cli: every agent kind asked for gets its own table (random and greedy
+    by default)."""
+    code, out, err = run_cli(capsys, "bench", "--games", "3", "--workers", "1")
+    assert code == 0, err
+    assert out.count("games/s") == 2 and "random in every seat" in out and "greedy in every seat" in out
+    assert "classic2003: loads in " in out
+
+
+def test_bench_measures_every_variant_given_for_some_seconds(capsys):
+    code, out, err = run_cli(capsys, "bench", "--variant", "classic2003", "--variant", "supermeeple2016",
+                             "--players", "3", "--agents", "random", "--seconds", "0.05", "--workers", "1")
+    assert code == 0, err
+    assert "classic2003, 3 players, random in every seat" in out
+    assert "supermeeple2016, 3 players, random in every seat" in out
+    assert out.count("engine steps/s") == 2
+
+
+def test_bench_takes_set(capsys):
+    code, out, err = run_cli(capsys, "bench", "--games", "1", "--agents", "random", "--workers", "1",
+                             "--set", "components.starting_gold=25")
+    assert code == 0, err
+    assert "games/s" in out
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--workers", "0"], "'0' is not a whole number from 1 to 1024"),
+    (["--workers", "x"], "'x' is not a whole number from 1 to 1024"),
+    (["--seconds", "-1"], "'-1' is not a number of seconds above 0"),
+    (["--seconds", "0"], "'0' is not a number of seconds above 0"),
+    (["--seconds", "nan"], "'nan' is not a number of seconds above 0"),
+    (["--seconds", "1e9"], "'1e9' is not a number of seconds above 0"),
+    (["--seconds", "86401"], "at most 86400"),
+    (["--games", "0"], "is not a whole number of at least 1"),
+    (["--players", "9"], "--players must be one of 3, 4, 5 for classic2003, not '9'"),
+    (["--variant", "classic2003", "--variant", "nosuch"], "unknown variant 'nosuch'"),
+    (["--agents", "random,wizard"], "'wizard' cannot play unattended"),
+])
+def test_bench_bad_input_gives_one_clear_line_and_exit_2(capsys, argv, expected):
+    code, out, err = run_cli(capsys, "bench", "--games", "1", *argv)
+    assert code == 2, (out, err)
+    assert expected in err
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert "Traceback" not in err + out and out == ""
+
+
+# -- the library -------------------------------------------------------------------------------
+
+
+def test_play_for_counts_games_asked_decisions_and_steps():
+    job = job_for(classic(), (), 4, ("random",))
+    tally = play_for(job, 0, 2, None, warmup=1)
+    assert tally.games == 2
+    assert 0 < tally.asked < tally.steps  # forced decisions are steps, never asked
+    assert tally.cpu > 0 and tally.wall > 0 and tally.end >= tally.start
+    again = play_for(job, 0, 2, None, warmup=0)
+    assert (again.games, again.asked, again.steps) == (tally.games, tally.asked, tally.steps)  # seeded
+
+
+def test_play_for_with_seconds_plays_at_least_one_game():
+    job = job_for(classic(), (), 3, ("random",))
+    tally = play_for(job, 5, None, 1e-6, warmup=0)
+    assert tally.games >= 1
+
+
+def test_rates_of_workers_sum_counts_and_span_the_wall_clock():
+    a = Tally(games=10, asked=100, steps=150, cpu=1.0, wall=1.0, start=100.0, end=101.0)
+    b = Tally(games=6, asked=60, steps=90, cpu=0.5, wall=1.0, start=100.5, end=101.5)
+    rates = Rates.of([a, b])
+    assert (rates.games, rates.asked, rates.steps, rates.cpu, rates.wall) == (16, 160, 240, 1.5, 1.5)
+    assert rates.per_cpu("games") == pytest.approx(16 / 1.5)
+    assert rates.per_wall("steps") == pytest.approx(240 / 1.5)
+    assert rates.cpu_share() == pytest.approx(1.5 / 3.0)
+    assert Rates.of([a]).wall == 1.0
+
+
+def test_measure_in_this_process_and_the_clone_cost():
+    with InProcessExecutor() as executor:
+        m = measure(classic(), 3, "random", executor, games=1, warmup=0)
+    assert (m.variant_id, m.players, m.agent, m.workers) == ("classic2003", 3, "random", 1)
+    assert m.single.games == 1 and m.parallel.games == 1
+    assert m.speedup() > 0
+    assert m.clone.clone_us > 0 and m.clone.deepcopy_us > 0 and m.clone.states >= 2
+    cost = clone_cost(classic(), 4, "greedy", points=5, repeat=1)
+    assert 5 <= cost.states <= 7
