@@ -143,7 +143,14 @@ HOSTILE = st.one_of(
 #: Sensible values per parameter name ("VARIANTS", "POSITION", "LOG": the fixture files).
 VALUES = {
     "variant_name": ["VARIANTS"], "variant_ref": ["VARIANTS"], "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
-    "files": ["VARIANTS"], "position": ["POSITION"], "log_file": ["LOG"],
+    "files": ["VARIANTS"], "position": ["POSITION"], "log_file": ["LOG"], "refs": ["VARIANTS"],
+    "lineup": ["random", "greedy", "random,greedy,random,random", "human", "", "random,"],
+    "seconds": ["0.05", "0", "-1", "x", "nan"],
+    "workers": ["1", "2", "0", "x"], "scheduler": ["nonsense", "tcp://", "http://x:1", "tcp://host"],
+    "sweep": ["components.starting_gold=10,20", "components.starting_gold=1", "nosuch.key=1,2", "=,",
+              "components.starting_gold=[1,2],3", "rulings.bribery_scope=whole_phase,one_card"],
+    "csv_path": ["out.csv", "/nonexistent/dir/x.csv", "sub", "house.toml"],
+    "plot_path": ["out.png", "out.svg", "/nonexistent/x.png", "sub"],
     "players": ["3", "4", "5", "3,4", "2", "6"], "seed": ["0", "1", "42", "-1"],
     "agent_kinds": ["random", "greedy", "random,greedy", "human", "", "random,,greedy"],
     "agents": ["random", "greedy", "random,greedy,random", "human,greedy,greedy,greedy", "", "human"],
