@@ -249,3 +249,27 @@ def test_bad_input_is_one_clear_line(capsys, argv, expected):
     assert code == 2, (out, err)
     assert err.startswith("error: ") and expected in err, err
     assert "Traceback" not in err
+
+
+def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
+    """SIGINT to a running compare: it stops, reports the games every column finished, and
+    exits 130; the workers go with it."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    proc = subprocess.Popen([sys.executable, "-m", "amunre", "compare", "classic2003", "supermeeple2016", "--games",
+                             "1000000", "--agents", "random", "--workers", "2", "--json"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # a few batches in
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted: " in err and " of 1000000 games finished in every column" in err and "Traceback" not in err
+    doc = json.loads(out)
+    assert doc["interrupted"] and 0 < doc["games"] < 1_000_000 and doc["games_asked"] == 1_000_000
+    jsonschema.validate(doc, load_schema("compare"))
