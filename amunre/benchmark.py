@@ -4,8 +4,8 @@ and wall time, in one process and on several workers, and the cost of copying a 
 Counts:
 
 - *asked*: decisions asked of agents (`Game.answers`, secret ones included once revealed);
-- *steps*: every decision point the rules reach, forced ones included (a decision with a
-  single option is never asked; `amunre.decisions.steps` counts it anyway).
+- *steps*: every decision point the rules reach: the asked ones and the forced ones (a
+  decision with a single option is never asked; `amunre.decisions.forced` counts those).
 
 Time:
 
@@ -138,7 +138,7 @@ def play_for(job: Job, seed: int, games: int | None, seconds: float | None, warm
         pause = start_at - time.time()
         if pause > 0:
             time.sleep(pause)
-    steps0 = decisions.steps
+    forced0 = decisions.forced
     start = time.time()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     deadline = None
@@ -153,7 +153,7 @@ def play_for(job: Job, seed: int, games: int | None, seconds: float | None, warm
         if deadline is not None and time.perf_counter() >= deadline:
             break
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return Tally(played, asked, decisions.steps - steps0, cpu, wall, start, time.time())
+    return Tally(played, asked, asked + decisions.forced - forced0, cpu, wall, start, time.time())
 
 
 def _ready(job: Job, warmup: int, hold: float) -> int:

@@ -110,11 +110,11 @@ class AmunreGame:
         self.seed = 0
 
     def play(self, counts: Counts) -> None:
-        steps = self.decisions.steps
+        forced = self.decisions.forced
         game = self.play_game(self.variant, self.make_agents(["random"] * self.players, self.seed), self.seed)
         self.seed += 1
         counts.decisions += len(game.answers)
-        counts.actions += self.decisions.steps - steps
+        counts.actions += len(game.answers) + self.decisions.forced - forced
         counts.games += 1
 
     def clone_us(self) -> float:
