@@ -67,8 +67,8 @@ def _table(m, plain: bool) -> Table:
 def _notes(m, warmup: int) -> list[str]:
     s, p = m.single, m.parallel
     return [
-        f"  played: {s.games} games in 1 process ({s.wall:.1f} s), {p.games} on {m.workers} "
-        f"worker{'s' if m.workers != 1 else ''} ({p.wall:.1f} s); per game {s.asked / s.games:.0f} asked decisions, "
+        f"  played: {s.games} games in 1 process ({s.wall:.2f} s), {p.games} on {m.workers} "
+        f"worker{'s' if m.workers != 1 else ''} ({p.wall:.2f} s); per game {s.asked / s.games:.0f} asked decisions, "
         f"{s.steps / s.games:.0f} engine steps (forced ones included); {warmup} warm-up games per process excluded",
         f"  CPU share: {s.cpu_share():.2f} in 1 process, {p.cpu_share():.2f} per worker (near 1: a core each; "
         "lower: the machine was busy and the wall figures understate)",
