@@ -55,9 +55,9 @@ def _table(m, plain: bool) -> Table:
     table = Table(title=title, title_justify="left", box=None if plain else box.SIMPLE_HEAD,
                   show_edge=False, pad_edge=False)
     table.add_column("per second")
-    for header in ("1 process CPU", "1 process wall", f"{w} CPU", f"{w} wall", "speed-up"):
+    for header in ("1 process\nCPU", "1 process\nwall", f"{w}\nCPU", f"{w}\nwall", "speed-up\n(wall)"):
         table.add_column(header, justify="right")
-    for count, label in (("games", "games/s"), ("asked", "asked decisions/s"), ("steps", "engine steps/s")):
+    for count, label in (("games", "games"), ("asked", "decisions asked"), ("steps", "engine steps")):
         table.add_row(label, _figure(m.single.per_cpu(count)), _figure(m.single.per_wall(count)),
                       _figure(m.parallel.per_cpu(count)), _figure(m.parallel.per_wall(count)),
                       f"{m.speedup(count):.2f}x")
@@ -66,14 +66,16 @@ def _table(m, plain: bool) -> Table:
 
 def _notes(m, warmup: int) -> list[str]:
     s, p = m.single, m.parallel
+    workers = f"{m.workers} worker{'s' if m.workers != 1 else ''}"
     return [
-        f"  played: {s.games} games in 1 process ({s.wall:.2f} s), {p.games} on {m.workers} "
-        f"worker{'s' if m.workers != 1 else ''} ({p.wall:.2f} s); per game {s.asked / s.games:.0f} asked decisions, "
-        f"{s.steps / s.games:.0f} engine steps (forced ones included); {warmup} warm-up games per process excluded",
-        f"  CPU share: {s.cpu_share():.2f} in 1 process, {p.cpu_share():.2f} per worker (near 1: a core each; "
-        "lower: the machine was busy and the wall figures understate)",
+        f"  played: {s.games} games in 1 process ({s.wall:.2f} s), {p.games} on {workers} ({p.wall:.2f} s), "
+        f"after {warmup} warm-up games each",
+        f"  per game: {s.asked / s.games:.0f} decisions asked, {s.steps / s.games:.0f} engine steps "
+        "(forced decisions included)",
+        f"  CPU share: {s.cpu_share():.2f} in 1 process, {p.cpu_share():.2f} per worker "
+        "(below 1: the machine was busy, the wall figures understate)",
         f"  state copy: {m.clone.clone_us:,.0f} us GameState.clone(), {m.clone.deepcopy_us:,.0f} us copy.deepcopy "
-        f"(median CPU time over {m.clone.states} states along one game; the state only, not the game's flow)",
+        f"(median over {m.clone.states} states of a game)",
     ]
 
 
