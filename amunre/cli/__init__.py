@@ -85,10 +85,18 @@ def _silence_stdout() -> None:
         pass  # not a real file (a test's capture): nothing to flush
 
 
-@click.group(cls=CleanErrors)
+@click.group(cls=CleanErrors, invoke_without_command=True)
 @click.version_option(__version__, prog_name="amunre")
-def cli():
-    """Amun-Re rules engine: play, replay, score and benchmark editions defined as data."""
+@click.pass_context
+def cli(ctx):
+    """Amun-Re rules engine: play, replay, score and benchmark editions defined as data.
+
+    Start with `amunre run` (a bot game, shown step by step) or `amunre run --players 3
+    --agents human,greedy,greedy` (you play the first seat); `amunre COMMAND --help` tells more.
+    """
+    if ctx.invoked_subcommand is None:  # `amunre` alone: the help is what was asked for
+        click.echo(ctx.get_help())
+        ctx.exit(0)
 
 
 def main(argv=None):
