@@ -3,6 +3,8 @@ and a position file that says which scoring it is (issue 10, "Newcomer frictions
 
 from __future__ import annotations
 
+import os
+
 from tests.helpers import run_cli
 
 
@@ -10,3 +12,56 @@ def test_amunre_alone_prints_the_help_and_exits_0(capsys):
     code, out, err = run_cli(capsys)
     assert code == 0 and err == ""
     assert out.startswith("Usage: amunre") and "Commands:" in out and "run" in out
+
+
+def test_board_names_the_shipped_board_not_where_pip_put_it(capsys):
+    from amunre.resources import variants_dir
+
+    for argv in (["board"], ["board", "--provisional"], ["board", "--variant", "expert2016"]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 0, err
+        assert str(variants_dir()) not in out and "shipped board.toml" in out.replace("\n", " "), out[:300]
+
+
+def test_board_of_a_variant_given_by_path_names_the_board_beside_it(capsys, tmp_path, monkeypatch):
+    from amunre.resources import variants_dir
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "board.toml").write_text((variants_dir() / "board.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "my.toml").write_text((variants_dir() / "classic2003.toml").read_text(encoding="utf-8"),
+                                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "board", "--variant", "mine/my.toml", "--provisional")
+    assert code == 0, err
+    assert out.startswith(f"66 provisional values in {os.path.join('mine', 'board.toml')} ")
+
+
+def test_check_names_the_variant_by_its_id_or_the_path_given(capsys, tmp_path):
+    from amunre.resources import variants_dir
+
+    code, out, err = run_cli(capsys, "check", "classic2003", "--games", "1", "--players", "3", "--agents", "random")
+    assert code == 0, err
+    assert out.startswith("checking classic2003: 1 games") and "\nclassic2003: all invariants held" in out
+    assert str(variants_dir()) not in out
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "classic2003"\n[edition]\nid = "mine"\nname = "mine"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "check", str(mine), "--games", "1", "--players", "3", "--agents", "random")
+    assert code == 0, err
+    assert f"mine ({mine}): all invariants held" in out
+
+
+def test_variants_names_a_broken_shipped_file_within_the_shipped_folder(capsys, tmp_path, monkeypatch):
+    """A shipped variant that does not load is listed with its first problem, the file named
+    as it lies in the variants folder (`house/broken.toml`), not by its install path."""
+    import amunre.cli.shown as shown
+    import amunre.cli.variants_cmd as variants_cmd
+
+    (tmp_path / "house").mkdir()
+    broken = tmp_path / "house" / "broken.toml"
+    broken.write_text('[edition]\nid = "broken"\nplayers = "many"\n', encoding="utf-8")
+    monkeypatch.setattr(shown, "variants_dir", lambda: tmp_path)
+    monkeypatch.setattr(variants_cmd, "available_variants", lambda: {"broken": broken})
+    code, out, err = run_cli(capsys, "variants")
+    assert code == 0, err
+    assert "INVALID" in out and "house/broken.toml" in out and str(tmp_path) not in out, out

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from amunre.board import PROVINCE_FIELDS
 from amunre.cli.common import make_console, set_option, variant_arg
+from amunre.cli.shown import board_shown
 
 
 @click.command("board")
@@ -19,14 +20,15 @@ def command(variant_name, provisional, overrides):
     """Show the provinces of a variant's board; provisional values are marked with *."""
     variant = variant_arg(variant_name, overrides)
     board = variant.board
+    where = board_shown(variant, variant_name)
     console = make_console()
     if provisional:
         rows = board.provisional_values()
-        console.print(f"{len(rows)} provisional values in {board.source} (see docs/board.md):", markup=False)
+        console.print(f"{len(rows)} provisional values in {where} (see docs/board.md):", markup=False)
         for name, field, value in rows:
             console.print(f"  {name}.{field} = {value!r}", markup=False)
         return
-    table = Table(title=Text(f"{board.name} ({board.source}); * = provisional"))  # file text: never markup
+    table = Table(title=Text(f"{board.name} ({where}); * = provisional"))  # file text: never markup
     table.add_column("province")
     for field in PROVINCE_FIELDS:
         table.add_column(field.replace("_", " "), justify="right")

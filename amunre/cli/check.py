@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, variant_arg, whole_number, write_resolved
+from amunre.cli.shown import variant_shown
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
@@ -47,7 +48,8 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
 
     Conservation of gold, cards and pieces, province counts, the offering level, scores,
     the decision protocol (illegal answers, secret simultaneous answers), determinism and
-    replay: see `python -c "import amunre.testing; help(amunre.testing)"` for the list.
+    replay: see `.venv/bin/python -m pydoc amunre.testing` for the list (the Python of the
+    environment amunre is installed in).
     Exits 1 with a reproducible description when an invariant fails.
     """
     from amunre.testing import ConformanceError, check_variant
@@ -57,6 +59,9 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
                           f"(expected SEED + GAMES - 1 <= {MAX_SEED})")
     kinds = list(dict.fromkeys(parse_bot_kinds(agent_kinds)))  # each kind once: no game twice
     variant = variant_arg(variant_ref, overrides)
+    shown = variant_shown(variant, variant_ref)  # the id, or the path as given: never where pip put it
+    label = variant.id if shown == variant.id else f"{variant.id} ({shown})"
+    shipped_source = variant.source
     counts = parse_counts(variant, players)
     folder = None
     if overrides:
@@ -76,15 +81,18 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
         if show:
             click.echo(f"\r{done[0]}/{total} games", nl=False, err=True)
 
-    click.echo(literal(f"checking {variant.id} ({variant.source}): {games} games per player count and agent, "
-                       f"seeds {seed}..{seed + games - 1}"))
+    click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {games} games per player count "
+                       f"and agent, seeds {seed}..{seed + games - 1}"))
     try:
         report = check_variant(variant, seeds=range(seed, seed + games), agents=kinds, players=counts,
                                on_progress=progress)
     except ConformanceError as exc:
         if show:
             click.echo("", err=True)
-        click.echo(f"FAILED: {literal(exc)}", err=True)
+        message = str(exc)
+        if not folder:  # the rerun command names the variant as the user did
+            message = message.replace(shipped_source, shown)
+        click.echo(f"FAILED: {literal(message)}", err=True)
         if folder:
             click.echo(literal(f"(the variant with --set is kept in {variant.source} to rerun it)"), err=True)
         sys.exit(1)
@@ -93,4 +101,6 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
             shutil.rmtree(folder, ignore_errors=True)
     if show:
         click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
-    click.echo(literal(report.summary()))
+    lines = report.summary().splitlines()
+    lines[0] = f"{label}: all invariants held"
+    click.echo(literal("\n".join(lines)))

@@ -2,7 +2,8 @@
 
 One row per variant found under `variants/` and its subfolders: its id, its edition name,
 what it extends, its summary and its player counts. A variant that does not load is listed
-with its first problem (`amunre validate FILE` gives them all).
+with its first problem (`amunre validate FILE` gives them all), its file named within the
+shipped variants folder.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.cli.common import literal, make_console
+from amunre.cli.shown import problem_shown
 from amunre.errors import AmunreError
 from amunre.loader import available_variants, load_variant
 from amunre.loader.compare import players
@@ -39,6 +41,7 @@ def rows() -> list[tuple[str, ...]]:
             variant = load_variant(path)
         except AmunreError as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            first = problem_shown(first)  # `house/x.toml:3: ...`, not where pip put the file
             out.append((vid, "INVALID", _extends(path), "-", first))
             continue
         out.append((vid, variant.edition.name, _extends(path), ",".join(map(str, players(variant))),
