@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import os
 
+from pathlib import Path
+
 from tests.helpers import run_cli
+
+POSITIONS = Path(__file__).resolve().parent / "positions"
 
 
 def test_amunre_alone_prints_the_help_and_exits_0(capsys):
@@ -65,3 +69,39 @@ def test_variants_names_a_broken_shipped_file_within_the_shipped_folder(capsys, 
     code, out, err = run_cli(capsys, "variants")
     assert code == 0, err
     assert "INVALID" in out and "house/broken.toml" in out and str(tmp_path) not in out, out
+
+
+def test_a_position_says_which_scoring_it_is(capsys, tmp_path):
+    """e06 says `scoring = "final"`: scored without --final it is the final scoring (the
+    gold ranking, a winner); --no-final, or a copy without the key, scores the kingdom only."""
+    e06 = POSITIONS / "e06_final_scoring.toml"
+    code, out, err = run_cli(capsys, "score", str(e06))
+    assert code == 0, err
+    assert "points this final scoring" in out and "Winner: blue" in out
+    code, out, err = run_cli(capsys, "score", str(e06), "--no-final")
+    assert code == 0 and "points this scoring" in out and "Winner" not in out
+    plain = tmp_path / "plain.toml"
+    plain.write_text(e06.read_text(encoding="utf-8").replace('scoring = "final"', ""), encoding="utf-8")
+    code, out, err = run_cli(capsys, "score", str(plain))
+    assert code == 0 and "points this scoring" in out and "Winner" not in out
+    code, out, err = run_cli(capsys, "score", str(plain), "--final")
+    assert code == 0 and "Winner: blue" in out
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(e06.read_text(encoding="utf-8").replace('scoring = "final"', 'scoring = "last"'),
+                     encoding="utf-8")
+    code, out, err = run_cli(capsys, "score", str(wrong))
+    assert code == 2 and "scoring" in err and "Traceback" not in err, err
+
+
+def test_the_bonus_card_group_is_not_titled_with_one_cards_name(capsys):
+    """In 2003 the bonus cards' scoring entry is named "power card bonus", which is also the
+    name of the Master of Scribes card: the group of rows gets the module's words instead."""
+    from tests.helpers import classic
+
+
+    code, out, err = run_cli(capsys, "score", str(POSITIONS / "e06_final_scoring.toml"))
+    rows = [line.split("│")[1].rstrip() for line in out.splitlines() if line.startswith("│")]
+    scribes = classic().term("master_of_scribes")
+    assert "│ bonus cards " in out and f" {scribes}" not in [r for r in rows if not r.startswith("   ")]
+    code, out, err = run_cli(capsys, "score", "--variant", "supermeeple2016", str(POSITIONS / "e06_final_scoring.toml"))
+    assert "│ Favor cards " in out  # a name that is no card's stays

@@ -179,8 +179,8 @@ def test_cli_score_json(_cli):
     assert blue["points"] == {"temples": 1, "pyramids": 7, "complete_sets": 3, "nile_sides": 10,
                               "bonus_cards": 6, "gold_ranking": 0}
     assert doc["winners"] == ["blue"] and doc["final"] is True
-    # without --final: the kingdom scoring only
-    doc = json.loads(_cli(E06, "--json").stdout)
+    # with --no-final: the kingdom scoring only (the file itself says `scoring = "final"`)
+    doc = json.loads(_cli(E06, "--no-final", "--json").stdout)
     assert [i["key"] for i in doc["items"]] == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
 
 

@@ -62,7 +62,9 @@ def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
 @click.option("--variant", "variant_name", default=None,
               help="Variant id or variant TOML file (default: the shipped variant the position's `variant` names, "
                    "else classic2003; a position never names a file).")
-@click.option("--final", is_flag=True, help="This is the last kingdom: add the final scoring (gold ranking).")
+@click.option("--final/--no-final", default=None,
+              help="Add the final scoring (gold ranking), as at the end of the last kingdom, or not. Default: what "
+                   "the position's `scoring` key says (`final` or `kingdom`), else the kingdom's scoring only.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 @click.option("--answer", "answers", multiple=True, metavar="KIND=POLICY",
               help="How a scoring rule's decision is answered: a decision kind and one of the policies its "
@@ -80,6 +82,8 @@ def command(position, variant_name, final, as_json, answers, overrides):
         click.echo(literal(f"note: {position} was written for {named}; scoring it with the rules of "
                            f"{variant.id} as --variant asks"), err=True)
     pos = position_from_data(data, variant, source=str(position), lines=lines)
+    if final is None:  # the position may say which scoring it shows (checked by its schema)
+        final = data.get("scoring") == "final"
     sheet = score_position(variant, pos.state, answers=parse_answers(variant, answers), final=final,
                            names=pos.names)
     if as_json:

@@ -9,6 +9,7 @@ provinces still holding stones or pyramids. Example (TOML):
     kingdom = "New Kingdom"          # or 2; default 1
     offering_level = 1
     start_player = "blue"            # a name or a 0-based index; default 0
+    scoring = "final"                # what `amunre score` shows: "kingdom" (default) or "final" too
 
     [[players]]
     name = "blue"

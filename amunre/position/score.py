@@ -116,7 +116,7 @@ def score_position(
         sub_items = {k: tuple(v) for k, v in details.items()}
         if list(sub_items) == [rule.id]:
             sub_items = {}
-        items.append(ScoreItem(key=key, name=rule.name, points=totals, details=sub_items))
+        items.append(ScoreItem(key=key, name=group_name(rule), points=totals, details=sub_items))
     return ScoreSheet(
         names=names,
         items=tuple(items),
@@ -125,6 +125,15 @@ def score_position(
         final=final,
         winners=tuple(winners(game.state)) if final else (),
     )
+
+
+def group_name(rule) -> str:
+    """The title of a scoring entry's rows: its name in the variant, unless that is also the
+    label of one of the items it scores below it (the 2003 entry of the bonus cards is named
+    "power card bonus", one card's name): then its rule module's id in words ("bonus
+    cards"), so that a group is never titled with one of its members."""
+    labels = {item.label for item in rule.score_items() if item.key != rule.item_key}
+    return rule.id.replace("_", " ") if rule.name in labels else rule.name
 
 
 def _answer(game: Game, rule, request, chosen: dict[str, str]):
