@@ -677,7 +677,7 @@ def _default_out() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m amunre.docgen", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m amunre.docgen", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None, help="docs folder to write (default: the checkout's docs/); the schema goes to schemas/ beside it")
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if a file is out of date")
     args = parser.parse_args(argv)
