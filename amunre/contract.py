@@ -64,12 +64,57 @@ class Decision:
     (never called for None, which always reads "no");
     `policies`: named ways to answer it without a player (`policy(rule, game, request)`), the
     first being the default, used where a position is scored without players (`amunre score`).
+
+    How it is put to a person at the table (the human seat, `amunre.agents.human`), each
+    optional and given an `Asking` (the seat's view, the request, the words, the module):
+    `question(asking)`: the question, one line; `facts(asking)`: the lines of what the seat
+    needs to know to answer (the bids on each card, what is still owed, ...); `note(option,
+    asking)`: a remark on one option ("sell 2 cards"), or None; `none(words)`: how the None
+    option reads ("keep the card"). They read only the view and the request: what the seat
+    may know.
     """
 
     options: str
     json: str
     describe: Callable[[Any, Any], str] = attrs.field(default=lambda option, words: str(option))
     policies: dict[str, Callable] = attrs.field(factory=dict)
+    question: Callable[[Any], str] | None = None
+    facts: Callable[[Any], list[str]] | None = None
+    note: Callable[[Any, Any], str | None] | None = None
+    none: Callable[[Any], str] | None = None
+
+
+@attrs.frozen
+class Asking:
+    """What a decision's `question`, `facts` and `note` read: the seat's `view` (never the
+    game), the pending `request`, the variant's `words` (players named) and the `rule` module
+    asking (None for the core's shared moves)."""
+
+    view: Any
+    request: Any
+    words: Any
+    rule: Any = None
+
+    @property
+    def context(self) -> dict:
+        return self.request.context
+
+    @property
+    def gold(self) -> int:
+        """The seat's gold."""
+        return self.view.me.gold
+
+    def cards_to_sell(self, amount: int) -> int:
+        """How many cards the seat must sell (1 gold each) to pay `amount`."""
+        return max(0, amount - self.view.me.gold)
+
+    def must_sell(self, amount: int) -> str | None:
+        """The note on an option costing `amount` when the seat's gold does not cover it."""
+        short = self.cards_to_sell(amount)
+        if not short:
+            return None
+        w = self.words
+        return f"more than your {w.t('gold')}: you must sell {w.plural(short, w.t('favor'), w.t('favor_plural'))}"
 
 
 def province_option(option, words) -> str:

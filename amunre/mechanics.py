@@ -281,17 +281,55 @@ def _describe_swap(option, w) -> str:
     return f"keep two single {w.t('pyramid')}s"
 
 
+def _owed(asking) -> str:
+    """What a payment is for, from the `sell` request's context."""
+    w = asking.words
+    why = asking.context.get("for", "")
+    return w.reason(why, None) or f"for the {why.replace('_', ' ')}"
+
+
+def held(card: int, asking) -> str | None:
+    """The note on a card option: how many of it the seat holds, when more than one."""
+    count = asking.view.hand[card]
+    return f"you hold {count}" if count > 1 else None
+
+
+def _sell_question(asking) -> str:
+    w = asking.words
+    short = asking.context.get("short", 0)
+    return (f"You still owe {short} {w.t('gold')} {_owed(asking)}: which {w.t('favor')} do you sell "
+            f"for 1 {w.t('gold')}?")
+
+
+def _sell_facts(asking) -> list[str]:
+    w = asking.words
+    short = asking.context.get("short", 0)
+    return [f"Still owed: {short} {w.t('gold')} {_owed(asking)} (you have {asking.gold} {w.t('gold')}); "
+            f"each {w.t('favor')} sold brings 1 {w.t('gold')}."]
+
+
+def _swap_question(asking) -> str:
+    w = asking.words
+    where = asking.context.get("province")
+    place = f" in {w.province(where)}" if where is not None else ""
+    return f"A second single {w.t('pyramid')} is built{place}: do you swap the two for a {w.t('double_pyramid')}?"
+
+
 DECISIONS = {
     "sell": Decision(
         options="card id: one card of the player's hand",
         json="an integer card id",
         describe=lambda option, w: w.card_of(option),
+        question=_sell_question,
+        facts=_sell_facts,
+        note=lambda option, asking: held(option, asking),
     ),
     "double_swap": Decision(
         options="true (swap the two singles of the province for a double) or false (keep them), "
                 "asked when A-DOUBLESWAP is `optional`, a double and a single are left",
         json="a boolean",
         describe=_describe_swap,
+        question=_swap_question,
     ),
 }
 

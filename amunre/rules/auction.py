@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.boardtext import province_line
 from amunre.contract import Decision, Event, Rule, Statistic, ruling
 from amunre.decisions import decide
 from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
@@ -66,6 +67,47 @@ def _describe_bid(option, w) -> str:
     return f"bid {amount} on {w.province(province)}" + "".join(f" + play {w.card_of(c)}" for c in cards)
 
 
+def _bid_question(asking) -> str:
+    w = asking.words
+    leaving = asking.context.get("moving_from")
+    if leaving is not None:
+        return (f"You were outbid on {w.province(leaving)}: move your {w.t('bid_marker')} to another card "
+                f"(or back with {w.card('bribery')}), and bid how much?")
+    return f"Place your {w.t('bid_marker')}: on which province card, and how much?"
+
+
+def _bid_facts(asking) -> list[str]:
+    """Every card on auction: what lies on it, its top bid (bidder, protection), the others on it."""
+    w, view = asking.words, asking.view
+    protected = set(asking.context.get("protected", ()))
+    on_card: dict[int, list] = {}
+    for player, card, amount in asking.context.get("bids", ()):
+        on_card.setdefault(card, []).append((amount, player))
+    cards = sum(view.hand)
+    can_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
+    lines = [f"The {w.t('province_cards')} on auction (you have {asking.gold} {w.t('gold')}{can_sell}):"]
+    for card in view.on_auction:
+        bids = sorted(on_card.get(card, ()), reverse=True)
+        if bids:
+            amount, player = bids[0]
+            top = f"top bid {amount} by {w.who(player)}"
+            if player in protected:
+                top += f" ({w.card('protection')}: outbidding skips a space)"
+            under = [f"{w.who(q)} at {a}, outbid" for a, q in bids[1:]]
+            status = "; ".join([top] + under)
+        else:
+            status = "no bid yet"
+        lines.append(f"  {w.province(card)}: {status}")
+        lines.append(f"      {province_line(view, card, w)}")
+    return lines
+
+
+def _bid_note(option, asking) -> str | None:
+    province, amount, cards = option
+    # a card played with the bid can no longer be sold to pay it
+    return asking.must_sell(amount)
+
+
 def _bid_line(e, w) -> str:
     cards = "".join(f" playing {w.card(c)}" for c in e["cards"])
     verb = "moves the {} to" if e["moved_from"] is not None else "places the {} on"
@@ -88,15 +130,22 @@ class Auction(Rule):
     }
     decisions = {
         "bid": Decision(
-            options="(province, amount, cards): a bid space on a drawn province, with the cards played with it",
+            options="(province, amount, cards): a bid space on a drawn province, with the cards played with it "
+                    "(context: `moving_from`, the card he was outbid on; `bids`, [player, province, amount] of "
+                    "every bid marker placed; `protected`, the players who played Protection)",
             json="[province id, amount, [card ids]]",
             describe=_describe_bid,
+            question=_bid_question,
+            facts=_bid_facts,
+            note=_bid_note,
         ),
         "protect": Decision(
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
                     "`any_turn`",
             json="a boolean",
             describe=lambda option, w: f"play {w.card('protection')} now" if option else "keep it",
+            question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card('protection')} "
+                                     f"now, so that outbidding you skips a space?"),
         ),
     }
     events = {
@@ -178,7 +227,10 @@ class Auction(Rule):
 
         def place(p: int, leaving: int | None):
             opts = options_for(p, leaving)
-            choice = yield from decide(p, "bid", opts, {"moving_from": leaving})
+            # the bid board as everyone sees it, for whoever shows the question (the human seat)
+            board_now = {"moving_from": leaving, "bids": [[q, c, spaces[i]] for q, (c, i) in where.items()],
+                         "protected": sorted(protected)}
+            choice = yield from decide(p, "bid", opts, board_now)
             c, amount, played = choice
             for kind in played:
                 play_card(game, p, kind, face_up_until_phase_end=True)

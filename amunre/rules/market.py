@@ -48,6 +48,78 @@ class Params:
 
 
 
+# -- how its decisions read at the table (see `Decision`) ----------------------------------
+def _buying(one: str, many: str):
+    """`describe` of a quantity to buy: how many of what, for how much."""
+    def describe(option, w) -> str:
+        if not option:
+            return f"buy no {w.t(many)}"
+        return f"buy {w.plural(option, w.t(one), w.t(many))} for {price(option)} {w.t('gold')}"
+    return describe
+
+
+def _price_note(option, asking) -> str | None:
+    return asking.must_sell(price(option)) if option else None
+
+
+def _prices(asking) -> str:
+    w = asking.words
+    cards = sum(asking.view.hand)
+    to_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
+    return f"Each more costs more (1, 3, 6, 10, ...); you have {asking.gold} {w.t('gold')}{to_sell}."
+
+
+def _cards_facts(asking) -> list[str]:
+    w, view = asking.words, asking.view
+    board = view.variant.board.provinces
+    best = max(view.me.provinces, key=lambda i: board[i].card_limit, default=None)
+    limit = f" ({w.province(best)} lets you buy up to {board[best].card_limit})" if best is not None else ""
+    return [f"You may buy {w.t('favor_plural')}, drawn from the pile{limit}.", _prices(asking)]
+
+
+def _fields_facts(asking) -> list[str]:
+    w, view = asking.words, asking.view
+    board = view.variant.board.provinces
+    empty = [f"{w.province(i)} {board[i].fields - view.provinces[i].farmers} of {board[i].fields}"
+             for i in view.me.provinces]
+    return [f"Empty fields: {', '.join(empty) or 'none'}; {w.t('farmers')} left in the supply: "
+            f"{view.supplies['farmers']}.", _prices(asking)]
+
+
+def _stones_facts(asking) -> list[str]:
+    w, view = asking.words, asking.view
+    held = [f"{w.province(i)} {view.provinces[i].stones}" for i in view.me.provinces]
+    return [f"{w.t('stones')} in your provinces: {', '.join(held) or 'none'} (a third {w.t('stone')} builds a "
+            f"{w.t('pyramid')} at once); left in the supply: {view.supplies['stones']}.", _prices(asking)]
+
+
+def _field_note(pid, asking) -> str:
+    info = asking.view.variant.board.provinces[pid]
+    return f"{asking.view.provinces[pid].farmers}/{info.fields} fields used"
+
+
+def _stone_note(pid, asking) -> str | None:
+    w = asking.words
+    stones = asking.view.provinces[pid].stones
+    if stones % 3 == 2:
+        return f"{stones} {w.t('stones')} there: this one builds a {w.t('pyramid')}"
+    return f"{w.plural(stones, w.t('stone'), w.t('stones'))} there"
+
+
+def _architect_question(asking) -> str:
+    w = asking.words
+    left = asking.context.get("stones_to_place", 0)
+    still = f" ({w.plural(left, w.t('stone'), w.t('stones'))} bought still to place)" if left else ""
+    need = asking.rule.params.architect_stones if asking.rule is not None else 2
+    return (f"Play your {w.card('architect')} now, to build a {w.t('pyramid')} from {need} {w.t('stones')} in "
+            f"one of your provinces{still}?")
+
+
+def _architect_note(pid, asking) -> str:
+    w = asking.words
+    return f"{w.plural(asking.view.provinces[pid].stones, w.t('stone'), w.t('stones'))} there"
+
+
 @register
 class Market(Rule):
     id = "market"
@@ -60,19 +132,38 @@ class Market(Rule):
         "architect": "Builds a pyramid from `architect_stones` stones in an own province.",
     }
     decisions = {
-        "buy_cards": Decision("0..n cards to buy (n: the best card limit of his provinces, and his means)",
-                              "an integer"),
-        "buy_farmers": Decision("0..n farmers to buy (n: empty fields, the supply, his means)", "an integer"),
-        "place_farmer": Decision("a province of his with an empty field, one question per farmer bought",
-                                 "an integer province id", province_option),
-        "free_farmer": Decision("None (keep the card) or a province of his for a Free Farmer",
-                                "null or an integer province id", province_option),
-        "buy_stones": Decision("0..n stones to buy (n: the supply, his means)", "an integer"),
-        "place_stone": Decision("a province of his, one question per stone bought", "an integer province id",
-                                province_option),
-        "architect": Decision("None or a province of his holding enough stones for an Architect; asked "
-                              "before buying stones and after each stone placed (context: `stones_to_place`)",
-                              "null or an integer province id", province_option),
+        "buy_cards": Decision(
+            "0..n cards to buy (n: the best card limit of his provinces, and his means)", "an integer",
+            _buying("favor", "favor_plural"), note=_price_note, facts=_cards_facts,
+            question=lambda a: f"How many {a.words.t('favor_plural')} do you buy?"),
+        "buy_farmers": Decision(
+            "0..n farmers to buy (n: empty fields, the supply, his means)", "an integer",
+            _buying("farmer", "farmers"), note=_price_note, facts=_fields_facts,
+            question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?"),
+        "place_farmer": Decision(
+            "a province of his with an empty field, one question per farmer bought", "an integer province id",
+            province_option, note=_field_note,
+            question=lambda a: f"Where does the {a.words.t('farmer')} you bought go?"),
+        "free_farmer": Decision(
+            "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
+            lambda pid, w: f"play it: a {w.t('farmer')} in {w.province(pid)}, off the fields", note=_field_note,
+            none=lambda w: f"keep the {w.card('free_farmer')} card",
+            question=lambda a: (f"Play your {a.words.card('free_farmer')}? It places a {a.words.t('farmer')} "
+                                f"from the supply in one of your provinces, off its fields.")),
+        "buy_stones": Decision(
+            "0..n stones to buy (n: the supply, his means)", "an integer",
+            _buying("stone", "stones"), note=_price_note, facts=_stones_facts,
+            question=lambda a: f"How many {a.words.t('stones')} do you buy?"),
+        "place_stone": Decision(
+            "a province of his, one question per stone bought", "an integer province id",
+            province_option, note=_stone_note,
+            question=lambda a: f"Where does the {a.words.t('stone')} you bought go?"),
+        "architect": Decision(
+            "None or a province of his holding enough stones for an Architect; asked "
+            "before buying stones and after each stone placed (context: `stones_to_place`)",
+            "null or an integer province id",
+            lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
+            none=lambda w: f"keep the {w.card('architect')} card for now", question=_architect_question),
     }
     reasons = {"cards": "for {favor_plural}", "farmers": "for {farmers}", "stones": "for {stones}"}
 
