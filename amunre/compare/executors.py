@@ -1,0 +1,359 @@
+"""Where batches of games run: this process, local processes, or a Dask cluster.
+
+An executor calls `fn(*task)` for every task and yields `(index, result)` as each finishes,
+in whatever order they finish. `amunre compare` hands it `amunre.compare.jobs.play_batch`
+and tasks `(job, seeds)`; a task is plain data, so the same task gives the same result on
+any executor: determinism comes from the seeds, never from which worker ran a batch or when.
+Callers that need an order sort by index.
+
+- `InProcessExecutor`: one at a time, in this process (`--workers 1`);
+- `ProcessExecutor`: a pool of local processes (`--workers W`, by default one per usable CPU);
+- `DaskExecutor`: the workers of a running Dask scheduler (`--scheduler tcp://HOST:PORT`).
+
+Stopping early is always safe: closing `run`'s generator, an exception from `fn` or a
+Ctrl-C while iterating cancels every task not yet started and stops local workers that are
+still busy, so nothing hangs and no process is left behind. An exception raised by `fn` in a
+worker is raised again in the caller. `make_executor` picks one from the command line's
+options. Use an executor as a context manager (or call `close`) to release its workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import re
+import signal
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterator, Protocol, runtime_checkable
+
+from amunre.errors import AmunreError
+
+#: How long `DaskExecutor` tries to reach a scheduler before giving up.
+CONNECT_TIMEOUT = 10.0
+#: How long a stopped local worker may take to exit before it is killed outright.
+STOP_TIMEOUT = 5.0
+#: What `--scheduler` accepts: a Dask scheduler's TCP (or TLS) address with its port.
+_ADDRESS = re.compile(r"(?P<scheme>tcp|tls)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>[0-9]{1,5})")
+DASK_EXTRA = "--scheduler needs the dask extra: pip install 'amunre[dask]'"
+
+
+@runtime_checkable
+class Executor(Protocol):
+    """Runs batches: `workers` at once, described for the user by `description`."""
+
+    workers: int
+    description: str
+
+    def run(self, fn: Callable[..., Any], tasks: list[tuple]) -> Iterator[tuple[int, Any]]:
+        """Call fn(*tasks[i]) for every i, in parallel; yield (i, result) as each finishes."""
+
+    def close(self) -> None:
+        """Release the workers; tasks still under way are cancelled."""
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc) -> None: ...
+
+
+class _Closing:
+    """`with executor:` closes it at the end, however the block ends."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, not the machine's count: a
+    container or `taskset` often allows fewer)."""
+    if hasattr(os, "process_cpu_count"):  # Python 3.13+
+        return os.process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def make_executor(workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor for `--workers` and `--scheduler`: the Dask cluster when a scheduler is
+    given (its workers, not `workers`, set the parallelism); otherwise `workers` local
+    processes, by default one per usable CPU, and this process alone for 1."""
+    if workers is not None and (isinstance(workers, bool) or workers < 1):
+        raise AmunreError(f"--workers {workers}: expected a number of worker processes, 1 or more")
+    if scheduler is not None:
+        return DaskExecutor(scheduler)
+    if workers is None:
+        workers = usable_cpus()
+    return InProcessExecutor() if workers == 1 else ProcessExecutor(workers)
+
+
+class InProcessExecutor(_Closing):
+    """Runs the tasks one after another in this process: no start-up cost and nothing to
+    pickle, the simplest path to debug."""
+
+    workers = 1
+    description = "this process"
+
+    def run(self, fn, tasks):
+        for i, task in enumerate(tasks):
+            yield i, fn(*task)
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessExecutor(_Closing):
+    """A pool of `workers` local processes (`concurrent.futures.ProcessPoolExecutor`),
+    started at the first `run` and kept for the next ones until `close`.
+
+    The processes are *spawned*, not forked: each starts a fresh interpreter and receives
+    only `fn` (by name) and the task's data, exactly as a Dask worker on another machine
+    does. So a local run exercises the same path as a cluster and cannot lean on anything
+    the parent happened to hold (a variant it loaded, a rule registered in memory, the
+    command line's SIGTERM handler). Forking would also copy a process that may run other
+    threads (a Dask client's, the pool's own), which can deadlock a child, and it is no
+    longer Python's default on every platform; spawn behaves the same on Linux, macOS and
+    Windows. It costs well under a second per process, once per pool.
+
+    Runs of one executor do not overlap: a run that stops early stops the whole pool, and
+    the next run starts a new one.
+    """
+
+    def __init__(self, workers: int):
+        if isinstance(workers, bool) or workers < 1:
+            raise AmunreError(f"--workers {workers}: expected a number of worker processes, 1 or more")
+        self.workers = workers
+        self.description = f"{workers} local processes" if workers > 1 else "1 local process"
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: set[Future] = set()  # futures of a run under way, for `close`
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+        return self._pool
+
+    def run(self, fn, tasks):
+        pool = self._get_pool()
+        futures: dict[Future, int] = {}
+        try:
+            # the pool starts its processes as tasks come in: keep Ctrl-C away from them
+            # while they start (see _worker_init)
+            with _sigint_blocked():
+                for i, task in enumerate(tasks):
+                    future = pool.submit(fn, *task)
+                    futures[future] = i
+                    self._pending.add(future)
+            for future in as_completed(futures):
+                self._pending.discard(future)
+                yield futures[future], future.result()
+        finally:
+            # closed early, fn raised, or Ctrl-C: drop the rest (nothing left when all finished)
+            self._stop(futures)
+
+    def _stop(self, futures) -> None:
+        """If some of these tasks have not finished, stop the whole pool at once rather than
+        wait for the running ones (a batch can take long); the others never start. A pool
+        that lost a worker (killed from outside) is dropped too: it takes no more tasks."""
+        self._pending.difference_update(futures)
+        broken = any(future.done() and not future.cancelled() and isinstance(future.exception(), BrokenProcessPool)
+                     for future in futures)
+        if broken or any(not future.done() for future in futures):
+            self._kill_pool()
+
+    def _kill_pool(self) -> None:
+        """Stop every worker now, then let the pool wind down.
+
+        No future is cancelled, here or through shutdown(cancel_futures=True): with its
+        workers gone the pool fails every unfinished future itself, and on Python 3.11 that
+        step raises (a traceback from the pool's thread, the workers left unreaped) when it
+        meets a future cancelled meanwhile."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # `_processes` is private, but the only handle on the workers before Python 3.14's
+        # terminate_workers(), which does not wait for them
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            process.terminate()  # SIGTERM: a spawned worker dies at once, quietly
+        if not _exited(processes, STOP_TIMEOUT):
+            for process in processes:
+                process.kill()
+            _exited(processes, STOP_TIMEOUT)
+        # the pool's own thread notices, fails what was unfinished, reaps the workers and
+        # ends; so this returns at once (reaping them here instead would race that thread)
+        pool.shutdown(wait=True)
+
+    def close(self) -> None:
+        self._stop(list(self._pending))
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)  # idle workers: they exit at once
+
+
+def _exited(processes, timeout: float) -> bool:
+    """Wait until every process has exited (without reaping it); False at the timeout."""
+    from multiprocessing.connection import wait
+
+    left = {process.sentinel for process in processes}
+    deadline = time.monotonic() + timeout
+    while left and (remaining := deadline - time.monotonic()) > 0:
+        left.difference_update(wait(list(left), remaining))
+    return not left
+
+
+def _worker_init() -> None:
+    """In each local worker: ignore Ctrl-C, and exit with the parent.
+
+    A Ctrl-C at the terminal reaches the whole process group; only the parent should act on
+    it (it stops the workers), instead of every worker printing a KeyboardInterrupt
+    traceback. SIGINT arrives blocked (`_sigint_blocked` in the parent, inherited with the
+    signal mask), so one pressed while the worker was starting is discarded here.
+
+    A parent killed outright (SIGKILL, out of memory) cannot stop its workers, and an idle
+    worker would wait for tasks forever: a thread watches the parent and ends the worker
+    when it is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="exit-with-parent", daemon=True).start()
+
+
+def _exit_with(parent_sentinel) -> None:
+    from multiprocessing.connection import wait
+
+    wait([parent_sentinel])
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    """Block SIGINT in this thread for the block: a process started meanwhile inherits the
+    mask, and this thread gets a Ctrl-C pressed meanwhile as soon as the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Connect to `address` once and hang up, all within about `timeout`. `Client` bounds
+    the TCP connection by its timeout but not the handshake after it, so something else
+    listening on the port (not a Dask scheduler) would keep it waiting forever."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    async def attempt():
+        comm = await connect(address, timeout=timeout, **Security().get_connection_args("client"))
+        await comm.close()
+
+    # one second more than connect's own bound, so that its message ("Timed out trying to
+    # connect ...") wins when nothing listens at all; in a thread of its own, which works
+    # even where this thread already runs an event loop (a notebook)
+    with ThreadPoolExecutor(1, thread_name_prefix="dask-probe") as thread:
+        thread.submit(asyncio.run, asyncio.wait_for(attempt(), timeout + 1)).result()
+
+
+def amunre_version() -> str:
+    """The amunre version of the process that runs this (asked of each Dask worker)."""
+    from amunre import __version__
+
+    return __version__
+
+
+class DaskExecutor(_Closing):
+    """The workers of a running Dask scheduler (`dask scheduler`, `dask worker ...`), through
+    a `distributed.Client`. Each task is one `client.submit(fn, *task, pure=False)`
+    (pure=False: two equal tasks are still two runs). `workers` is the number of worker
+    threads the scheduler reports when connecting (at least 1); workers may join later."""
+
+    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+        match = _ADDRESS.fullmatch(address)
+        if not match or not 1 <= int(match["port"]) <= 65535:
+            raise AmunreError(
+                f"--scheduler {address!r} is not a Dask scheduler address "
+                f"(expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786, where a `dask scheduler` listens)")
+        try:
+            import distributed
+        except ImportError:
+            raise AmunreError(DASK_EXTRA) from None
+        self.address = address
+        try:
+            _probe(address, timeout)
+            self._client = distributed.Client(address, timeout=timeout, set_as_default=False)
+        except Exception as exc:  # noqa: BLE001 - whatever the other end did, it is not a scheduler we can use
+            if isinstance(exc, TimeoutError) and not str(exc):
+                exc = f"something accepted the connection but gave no Dask answer within {timeout:g} s"
+            raise AmunreError(
+                f"cannot connect to a Dask scheduler at {address} "
+                f"(expected tcp://HOST:PORT of a running `dask scheduler`): {exc}") from None
+        try:
+            self._check_versions()
+            threads = sum(self._client.nthreads().values())
+        except BaseException:
+            self._client.close()
+            raise
+        self.workers = max(1, threads)
+        count = f"{threads} worker{'s' if threads != 1 else ''}" if threads else "no workers yet"
+        self.description = f"Dask scheduler {address} ({count})"
+        self._pending: set = set()
+
+    def _check_versions(self) -> None:
+        """Every worker connected now must run this amunre version: the rules are code, so
+        another version could play other games from the same seeds."""
+        from amunre import __version__
+
+        try:
+            versions = self._client.run(amunre_version)
+        except Exception as exc:  # noqa: BLE001 - whatever the worker's import failed with
+            raise AmunreError(
+                f"the Dask workers at {self.address} cannot run amunre ({type(exc).__name__}: {exc}); "
+                f"install amunre {__version__} on every worker: pip install 'amunre[dask]=={__version__}'") from None
+        other = {worker: version for worker, version in versions.items() if version != __version__}
+        if other:
+            listed = ", ".join(f"{worker} has {version}" for worker, version in sorted(other.items()))
+            raise AmunreError(
+                f"the Dask workers at {self.address} must run amunre {__version__}, as here: {listed}; "
+                f"install it on every worker: pip install 'amunre[dask]=={__version__}'")
+
+    def run(self, fn, tasks):
+        import distributed
+
+        futures: dict = {}
+        try:
+            for i, task in enumerate(tasks):
+                future = self._client.submit(fn, *task, pure=False)
+                futures[future] = i
+                self._pending.add(future)
+            for future in distributed.as_completed(futures, loop=self._client.loop):
+                i = futures.pop(future)  # forgotten once read: the cluster may free the result
+                self._pending.discard(future)
+                yield i, future.result()
+        finally:
+            self._cancel(futures)
+
+    def _cancel(self, futures) -> None:
+        """Cancel what has not finished: the scheduler drops the tasks not yet started (a
+        task already running on a worker thread finishes there, unread)."""
+        left = [future for future in futures if not future.done()]
+        for future in futures:
+            self._pending.discard(future)
+        if left:
+            self._client.cancel(left)
+
+    def close(self) -> None:
+        self._cancel(list(self._pending))
+        self._client.close()
