@@ -1,0 +1,270 @@
+"""Where batches run (`amunre.compare.executors`): this process, local processes, a Dask
+cluster. Every executor gives the same results as this process for the same tasks; an error
+in a task reaches the caller; stopping early (closing the generator, Ctrl-C) cancels the rest
+promptly and leaves no worker process behind; a bad, unreachable or unusable `--scheduler`
+is one clear error. The Dask tests start a real cluster on loopback (skipped, with the
+reason, when the dask extra is not installed).
+
+The generic tests use standard-library functions as tasks (`time.sleep`,
+`operator.truediv`, `signal.getsignal`): a worker process or a Dask worker imports them by
+name, whatever its `sys.path`.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import operator
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import amunre
+from amunre.compare.executors import (
+    DaskExecutor, Executor, InProcessExecutor, ProcessExecutor, make_executor, usable_cpus)
+from amunre.compare.jobs import job_for, play_batch
+from amunre.errors import AmunreError
+from amunre.loader import load_variant
+
+KINDS = ["in-process", "processes", "dask"]
+#: Far above anything these tests should take: a bound on "it returned", not a benchmark.
+PROMPT = 8.0
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """A real Dask cluster on loopback: a scheduler and two single-threaded worker processes."""
+    distributed = pytest.importorskip(
+        "distributed", reason="the dask extra (distributed) is not installed: pip install '.[dask]'")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=":0",  # any free port (None still takes 8787, which may be taken)
+        silence_logs=logging.CRITICAL)
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture(params=KINDS)
+def executor(request):
+    """Each kind of executor, as `make_executor` builds it from the command line's options."""
+    if request.param == "dask":
+        options = {"scheduler": request.getfixturevalue("dask_cluster").scheduler_address}
+    else:
+        options = {"workers": 1 if request.param == "in-process" else 2}
+    with make_executor(**options) as executor:
+        yield executor
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    """A few batches of seeds of two editions, four random players."""
+    jobs = [job_for(load_variant(name), (), 4, ["random"]) for name in ("classic2003", "supermeeple2016")]
+    return [(job, seeds) for job in jobs for seeds in ([1, 2, 3], [4, 5, 6], [7, 8], [9])]
+
+
+@pytest.fixture(scope="module")
+def expected(tasks):
+    with InProcessExecutor() as executor:
+        return list(executor.run(play_batch, tasks))
+
+
+def own_children() -> set[int]:
+    """This process's live child processes started by multiprocessing (pool workers, and
+    the Dask cluster's workers when it runs)."""
+    return {child.pid for child in multiprocessing.active_children()}
+
+
+def test_every_executor_plays_the_same_games_as_this_process(executor, tasks, expected):
+    assert isinstance(executor, Executor)
+    got = list(executor.run(play_batch, tasks))
+    assert sorted(i for i, _ in got) == list(range(len(tasks)))
+    assert sorted(got, key=lambda pair: pair[0]) == expected
+    # the seeds decide the games: the two editions differ, every game is there once
+    records = [record for _, (batch, _rows) in expected for record in batch]
+    assert [record["seed"] for record in records] == [1, 2, 3, 4, 5, 6, 7, 8, 9] * 2
+
+
+def test_the_in_process_order_is_the_task_order(tasks, expected):
+    assert [i for i, _ in expected] == list(range(len(tasks)))
+
+
+def test_an_error_in_a_task_reaches_the_caller(executor):
+    with pytest.raises(ZeroDivisionError):
+        list(executor.run(operator.truediv, [(1, 1), (1, 0), (2, 1)]))
+    # and the executor still works afterwards
+    assert sorted(executor.run(operator.truediv, [(6, 3), (1, 2)])) == [(0, 2.0), (1, 0.5)]
+
+
+def test_closing_early_cancels_the_rest_promptly(executor):
+    before = own_children()
+    tasks = [(0.5,)] * 40  # 20 s of work on one worker, 10 s on two
+    start = time.perf_counter()
+    results = executor.run(time.sleep, tasks)
+    first = next(results)
+    results.close()
+    assert time.perf_counter() - start < PROMPT
+    assert first[1] is None
+    assert own_children() <= before  # no pool worker left running
+
+
+def test_an_interrupt_while_waiting_stops_local_workers_promptly():
+    """A Ctrl-C that arrives while the parent waits for results: it unwinds at once, the
+    running workers are stopped, the executor can run again afterwards."""
+    before = own_children()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored
+    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        with ProcessExecutor(2) as executor:
+            start = time.perf_counter()
+            timer.start()
+            with pytest.raises(KeyboardInterrupt):
+                for _ in executor.run(time.sleep, [(1.0,)] * 20):
+                    pass
+            assert time.perf_counter() - start < PROMPT
+            assert own_children() <= before
+            assert list(executor.run(operator.add, [(1, 2)])) == [(0, 3)]
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_an_interrupt_in_the_callers_loop_stops_local_workers():
+    before = own_children()
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        with ProcessExecutor(2) as executor:
+            for _ in executor.run(time.sleep, [(0.5,)] * 40):
+                raise KeyboardInterrupt
+    assert time.perf_counter() - start < PROMPT
+    assert own_children() <= before
+
+
+PARENT = """
+import multiprocessing, time
+from amunre.compare.executors import ProcessExecutor
+executor = ProcessExecutor(2)
+list(executor.run(time.sleep, [(0.1,), (0.1,)]))  # both workers started, now idle
+print(*(child.pid for child in multiprocessing.active_children()), flush=True)
+time.sleep(60)
+"""
+
+
+def gone(pid: int) -> bool:
+    """The process has exited (a zombie waiting to be reaped counts as exited)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in "ZX"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc (Linux)")
+def test_local_workers_exit_when_the_parent_is_killed_outright():
+    """SIGKILL gives the parent no chance to stop its workers: they notice and exit."""
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) >= 2 and not any(gone(pid) for pid in workers)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + PROMPT
+    while not all(gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in workers if not gone(pid)]
+    for pid in left:  # do not leave them behind when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers outlived their parent"
+
+
+def test_local_workers_leave_ctrl_c_to_the_parent():
+    with ProcessExecutor(2) as executor:
+        handlers = [handler for _, handler in executor.run(signal.getsignal, [(signal.SIGINT,)] * 4)]
+    assert handlers == [signal.SIG_IGN] * 4
+
+
+def test_make_executor_follows_the_options():
+    assert isinstance(make_executor(workers=1), InProcessExecutor)
+    three = make_executor(workers=3)
+    assert isinstance(three, ProcessExecutor) and three.workers == 3
+    assert three.description == "3 local processes"
+    default = make_executor()
+    assert default.workers == usable_cpus() >= 1
+    assert isinstance(default, InProcessExecutor if usable_cpus() == 1 else ProcessExecutor)
+    for executor in (three, default):
+        executor.close()  # nothing started: processes start at the first run
+    assert InProcessExecutor().description == "this process"
+
+
+@pytest.mark.parametrize("workers", [0, -2])
+def test_fewer_than_one_worker_is_an_error(workers):
+    with pytest.raises(AmunreError, match=f"--workers {workers}: expected .* 1 or more"):
+        make_executor(workers=workers)
+
+
+def test_a_scheduler_without_the_dask_extra_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(AmunreError) as error:
+        make_executor(scheduler="tcp://127.0.0.1:8786")
+    assert str(error.value) == "--scheduler needs the dask extra: pip install 'amunre[dask]'"
+
+
+@pytest.mark.parametrize("address", [
+    "127.0.0.1:8786", "http://127.0.0.1:8786", "tcp://127.0.0.1", "tcp://127.0.0.1:0", "tcp://127.0.0.1:70000",
+    "tcp://:8786", "tcp://host name:8786", "", "tcp://127.0.0.1:8786/x"])
+def test_a_malformed_scheduler_address_is_an_error(address):
+    with pytest.raises(AmunreError, match=r"is not a Dask scheduler address \(expected tcp://HOST:PORT"):
+        make_executor(scheduler=address)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_an_unreachable_scheduler_is_an_error_quickly():
+    pytest.importorskip("distributed", reason="the dask extra (distributed) is not installed: pip install '.[dask]'")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    start = time.perf_counter()
+    with pytest.raises(AmunreError) as error:
+        DaskExecutor(address, timeout=1)
+    assert time.perf_counter() - start < PROMPT
+    message = str(error.value)
+    assert address in message and "tcp://HOST:PORT of a running `dask scheduler`" in message
+
+
+def test_something_else_listening_is_an_error_not_a_hang():
+    """A port that accepts connections but never answers (not a Dask scheduler)."""
+    pytest.importorskip("distributed", reason="the dask extra (distributed) is not installed: pip install '.[dask]'")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+        start = time.perf_counter()
+        with pytest.raises(AmunreError, match="gave no Dask answer within 1 s") as error:
+            DaskExecutor(address, timeout=1)
+        assert time.perf_counter() - start < PROMPT
+    assert address in str(error.value)
+
+
+def test_the_dask_executor_reports_the_cluster(dask_cluster):
+    address = dask_cluster.scheduler_address
+    with make_executor(scheduler=address) as executor:
+        assert isinstance(executor, DaskExecutor)
+        assert executor.workers == 2
+        assert executor.description == f"Dask scheduler {address} (2 workers)"
+
+
+def test_dask_workers_on_another_amunre_version_are_an_error(dask_cluster, monkeypatch):
+    theirs = amunre.__version__
+    monkeypatch.setattr(amunre, "__version__", "0.0.0+other")
+    with pytest.raises(AmunreError, match=rf"must run amunre 0\.0\.0\+other, as here: .* has {theirs}"):
+        make_executor(scheduler=dask_cluster.scheduler_address)
