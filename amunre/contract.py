@@ -108,6 +108,11 @@ class Asking:
         """How many cards the seat must sell (1 gold each) to pay `amount`."""
         return max(0, amount - self.view.me.gold)
 
+    def held(self, card: int) -> str | None:
+        """The note on an option that is a card of the hand: how many the seat holds, if several."""
+        count = self.view.hand[card]
+        return f"you hold {count}" if count > 1 else None
+
     def must_sell(self, amount: int) -> str | None:
         """The note on an option costing `amount` when the seat's gold does not cover it."""
         short = self.cards_to_sell(amount)

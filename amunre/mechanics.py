@@ -288,12 +288,6 @@ def _owed(asking) -> str:
     return w.reason(why, None) or f"for the {why.replace('_', ' ')}"
 
 
-def held(card: int, asking) -> str | None:
-    """The note on a card option: how many of it the seat holds, when more than one."""
-    count = asking.view.hand[card]
-    return f"you hold {count}" if count > 1 else None
-
-
 def _sell_question(asking) -> str:
     w = asking.words
     short = asking.context.get("short", 0)
@@ -322,7 +316,7 @@ DECISIONS = {
         describe=lambda option, w: w.card_of(option),
         question=_sell_question,
         facts=_sell_facts,
-        note=lambda option, asking: held(option, asking),
+        note=lambda card, asking: asking.held(card),
     ),
     "double_swap": Decision(
         options="true (swap the two singles of the province for a double) or false (keep them), "

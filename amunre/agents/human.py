@@ -1,49 +1,39 @@
-"""The `human` agent: asks at the terminal (on stderr), showing what the player's seat may
-see and the numbered legal options in the edition's words; anything but a listed number is
-asked again."""
+"""The `human` agent: a person at the terminal.
+
+Before each decision it shows what the seat may know (`amunre.agents.seatview`), the facts
+the decision needs, the question and the numbered options in the edition's words
+(`amunre.agents.asking`), then reads the answer (`amunre.agents.prompt`). It talks on stderr
+and reads stdin (`amunre.agents.terminal`): stdout stays the command's own output. `q` or
+the end of input stops the game cleanly (`LeftTheTable`, a `click.Abort`).
+"""
 
 from __future__ import annotations
 
-import click
+from amunre.agents.asking import asking_for, decision_block, option_lines, question_text
+from amunre.agents.prompt import LeftTheTable, choose
+from amunre.agents.seatview import full_view, line
+from amunre.agents.terminal import Terminal
 
-
-def holdings(view) -> str:
-    """One line with what the player holds, in the edition's words."""
-    variant = view.variant
-    me = view.me
-    cards = ", ".join(f"{n}x {variant.term(variant.cards[k])}" for k, n in enumerate(view.hand) if n) or "none"
-    provinces = []
-    for i in me.provinces:
-        prov = view.provinces[i]
-        provinces.append(f"{variant.board.provinces[i].name} ({prov.all_farmers()} {variant.term('farmers')}, "
-                         f"{prov.stones} {variant.term('stones')}, {prov.pyramid_count()} pyramids)")
-    return (f"{variant.term('gold')} {me.gold}; {variant.term('favor_plural')}: {cards}; "
-            f"provinces: {'; '.join(provinces) or 'none'}; points {me.score}")
+__all__ = ["HumanAgent", "LeftTheTable"]
 
 
 class HumanAgent:
-    """Asks on stderr, the terminal's side channel: stdout stays the command's own output
-    (one JSON document with `--json`, the play-by-play otherwise)."""
+    """Asks on stderr, reads stdin; sees only its seat's view and the request."""
 
     name = "human"
 
+    def __init__(self, terminal: Terminal | None = None):
+        self.terminal = terminal or Terminal()
+
     def choose(self, view, request):
-        from amunre.narrate import Words, describe_option, literal, player_names
+        terminal = self.terminal
+        terminal.show(decision_block(view, request, terminal.width))
+        asking = asking_for(view, request)
+        names = asking.words.names
 
-        def say(text: str) -> None:
-            click.echo(literal(text), err=True)
+        def show_options():
+            terminal.show([line(question_text(asking), "bold", names)] + option_lines(asking, terminal.width))
 
-        words = Words(view.variant)
-        name = player_names(view.n_players)[request.player]
-        say(f"\n{name}, your decision ({request.kind}) in {view.phase}")
-        say(f"  you hold: {holdings(view)}")
-        for i, option in enumerate(request.options):
-            say(f"  {i:>3}. {describe_option(words, request.kind, option)}")
-        while True:
-            try:
-                index = click.prompt("choice", type=int, err=True)
-            except (RuntimeError, OSError):  # stdin closed (`<&-`): no one can answer
-                raise click.Abort() from None
-            if 0 <= index < len(request.options):
-                return request.options[index]
-            say(f"enter a number from 0 to {len(request.options) - 1}")
+        index = choose(terminal, len(request.options), lambda: terminal.show(full_view(view)), show_options,
+                       names[request.player])
+        return request.options[index]

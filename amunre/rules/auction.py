@@ -71,8 +71,11 @@ def _bid_question(asking) -> str:
     w = asking.words
     leaving = asking.context.get("moving_from")
     if leaving is not None:
-        return (f"You were outbid on {w.province(leaving)}: move your {w.t('bid_marker')} to another card "
-                f"(or back with {w.card('bribery')}), and bid how much?")
+        again = ""
+        if any(option[0] == leaving for option in asking.request.options):
+            again = f" (or bid again on it{' with ' + w.card('bribery') if _bribes(asking) else ''})"
+        return (f"You were outbid on {w.province(leaving)}: move your {w.t('bid_marker')} to another "
+                f"card{again}, and bid how much?")
     return f"Place your {w.t('bid_marker')}: on which province card, and how much?"
 
 
@@ -106,6 +109,12 @@ def _bid_note(option, asking) -> str | None:
     province, amount, cards = option
     # a card played with the bid can no longer be sold to pay it
     return asking.must_sell(amount)
+
+
+def _bribes(asking) -> bool:
+    """Whether a rebid on the card he was outbid on plays a card (else his Bribery still holds)."""
+    leaving = asking.context.get("moving_from")
+    return any(option[0] == leaving and option[2] for option in asking.request.options)
 
 
 def _bid_line(e, w) -> str:
@@ -144,7 +153,7 @@ class Auction(Rule):
                     "`any_turn`",
             json="a boolean",
             describe=lambda option, w: f"play {w.card('protection')} now" if option else "keep it",
-            question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card('protection')} "
+            question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card('protection')} card "
                                      f"now, so that outbidding you skips a space?"),
         ),
     }

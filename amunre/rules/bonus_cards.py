@@ -41,6 +41,22 @@ def bonus_met(kind: str, state, board, owned, params: BonusParams) -> bool:
     return len({getattr(info, _SAME_PLACE[kind]) for info in infos}) == 1
 
 
+# -- how its decisions read at the table (see `Decision`) ----------------------------------
+def _bonus_note(kind, asking) -> str:
+    rule = asking.rule
+    if rule is None:
+        return ""
+    if rule.met(kind, asking.view, asking.view.player):
+        return f"condition met: {rule.params.points} {asking.words.t('points')}"
+    return f"condition not met: 0 {asking.words.t('points')}, the card is spent"
+
+
+def _bonus_facts(asking) -> list[str]:
+    w = asking.words
+    return [f"Each bonus card scores {asking.rule.params.points if asking.rule else 3} {w.t('points')} when "
+            f"its condition holds for your provinces; one of each kind per {w.t('scoring')}."]
+
+
 @register
 class BonusCards(Rule):
     id = "bonus_cards"
@@ -59,7 +75,9 @@ class BonusCards(Rule):
         "play_bonus": Decision(
             "None (stop) or a bonus card kind he holds and has not played this scoring; asked until None",
             "null or a card kind name",
-            lambda option, w: w.card(option),
+            lambda option, w: f"play {w.card(option)}",
+            note=_bonus_note, facts=_bonus_facts, none=lambda w: "play no (more) bonus cards",
+            question=lambda a: f"The {a.words.t('scoring')}: do you play a bonus card?",
             policies={
                 "met": lambda rule, game, request: next(
                     (k for k in request.options if k is not None and rule.met(k, game.state, request.player)), None),

@@ -59,7 +59,13 @@ class GoldRanking(Rule):
     decisions = {
         "sell_cards": Decision(
             "0..n: how many of his cards to sell for 1 gold each before the ranking", "an integer",
-            lambda option, w: str(option),
+            lambda option, w: (f"sell {w.plural(option, w.t('favor'), w.t('favor_plural'))} "
+                               f"(+{option} {w.t('gold')})" if option else "sell none"),
+            question=lambda a: (f"Before the {a.words.t('gold')} ranking: how many of your "
+                                f"{a.words.t('favor_plural')} do you sell, for 1 {a.words.t('gold')} each?"),
+            facts=lambda a: [f"You have {a.gold} {a.words.t('gold')}; the others have "
+                             + ", ".join(f"{a.words.who(p)} {info.gold}" for p, info in enumerate(a.view.players)
+                                         if p != a.view.player) + "."],
             policies={"none": lambda rule, game, request: min(request.options),
                       "all": lambda rule, game, request: max(request.options)},
         ),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule, ScoringItem, province_option, ruling
+from amunre.contract import Decision, Rule, ScoringItem, ruling
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
@@ -41,6 +41,34 @@ class Rulings:
         False)
 
 
+# -- how its decisions read at the table (see `Decision`) ----------------------------------
+def _income_note(pid, asking) -> str | None:
+    """What the province would yield at this harvest."""
+    if asking.rule is None:
+        return None
+    return f"it yields {asking.rule.income(asking.view, asking.view.variant.board, pid)} {asking.words.t('gold')} now"
+
+
+def _treasury_question(asking) -> str:
+    w = asking.words
+    gold = asking.rule.params.treasury_gold if asking.rule is not None else 8
+    return (f"Play your {w.card('treasury')} card? The province you choose yields nothing at this harvest; you take "
+            f"{gold} {w.t('gold')} instead.")
+
+
+def _big_harvest_question(asking) -> str:
+    w = asking.words
+    bonus = asking.rule.params.big_harvest_bonus if asking.rule is not None else 1
+    return (f"Play your {w.card('big_harvest')} card? Each {w.t('farmer')} in the province you choose yields "
+            f"{bonus} {w.t('gold')} more at this harvest.")
+
+
+def _farmers_note(pid, asking) -> str:
+    w = asking.words
+    farmers = asking.view.provinces[pid].all_farmers()
+    return f"{w.plural(farmers, w.t('farmer'), w.t('farmers'))} there"
+
+
 @register
 class Harvest(Rule):
     id = "harvest"
@@ -55,9 +83,13 @@ class Harvest(Rule):
     }
     decisions = {
         "treasury": Decision("None or a province of his to give up for the Treasury gold",
-                             "null or an integer province id", province_option),
+                             "null or an integer province id",
+                             lambda pid, w: f"play it on {w.province(pid)}", note=_income_note,
+                             none=lambda w: f"keep the {w.card('treasury')} card", question=_treasury_question),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
-                                province_option),
+                                lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
+                                none=lambda w: f"keep the {w.card('big_harvest')} card",
+                                question=_big_harvest_question),
     }
     reasons = {"harvest": "as income"}
     terms = {TEMPLES_AT_HARVEST: "temples at harvest"}

@@ -89,7 +89,7 @@ def _fields_facts(asking) -> list[str]:
 def _stones_facts(asking) -> list[str]:
     w, view = asking.words, asking.view
     held = [f"{w.province(i)} {view.provinces[i].stones}" for i in view.me.provinces]
-    return [f"{w.t('stones')} in your provinces: {', '.join(held) or 'none'} (a third {w.t('stone')} builds a "
+    return [f"Your {w.t('stones')}: {', '.join(held) or 'none'} (a third {w.t('stone')} in a province builds a "
             f"{w.t('pyramid')} at once); left in the supply: {view.supplies['stones']}.", _prices(asking)]
 
 
@@ -111,7 +111,7 @@ def _architect_question(asking) -> str:
     left = asking.context.get("stones_to_place", 0)
     still = f" ({w.plural(left, w.t('stone'), w.t('stones'))} bought still to place)" if left else ""
     need = asking.rule.params.architect_stones if asking.rule is not None else 2
-    return (f"Play your {w.card('architect')} now, to build a {w.t('pyramid')} from {need} {w.t('stones')} in "
+    return (f"Play your {w.card('architect')} card now, to build a {w.t('pyramid')} from {need} {w.t('stones')} in "
             f"one of your provinces{still}?")
 
 
@@ -148,7 +148,7 @@ class Market(Rule):
             "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('farmer')} in {w.province(pid)}, off the fields", note=_field_note,
             none=lambda w: f"keep the {w.card('free_farmer')} card",
-            question=lambda a: (f"Play your {a.words.card('free_farmer')}? It places a {a.words.t('farmer')} "
+            question=lambda a: (f"Play your {a.words.card('free_farmer')} card? It places a {a.words.t('farmer')} "
                                 f"from the supply in one of your provinces, off its fields.")),
         "buy_stones": Decision(
             "0..n stones to buy (n: the supply, his means)", "an integer",

@@ -61,8 +61,80 @@ def _describe_offer(option, w) -> str:
 
 def _describe_reward(option, w) -> str:
     if option == "card":
-        return w.t("favor")
-    return f"{w.t(option[0])} in {w.province(option[1])}"
+        return f"{w.a(w.t('favor'))}, drawn from the pile"
+    return f"{w.a(w.t(option[0]))} in {w.province(option[1])}"
+
+
+# -- how its decisions read at the table (see `Decision`) ----------------------------------
+def _levels(rule, w) -> str:
+    """The offering levels by total, and what a theft does."""
+    floors = rule.params.level_floors
+    parts = [f"1 below {floors[0]}"] if floors else []
+    parts += [f"{n + 2} from {floor}" for n, floor in enumerate(floors)]
+    theft = f"; a {w.t('theft')} takes {rule.params.theft_value} off the total" if rule.params.theft_value else ""
+    return f"Level by the total of all offers: {', '.join(parts)}{theft}."
+
+
+def _offer_facts(asking) -> list[str]:
+    w, view, rule = asking.words, asking.view, asking.rule
+    theft = view.me.theft
+    thefts = f" and your {w.t('theft')}" if theft == 1 else f" and {theft} x {w.t('theft')}" if theft else ""
+    lines = [f"You have {asking.gold} {w.t('gold')}{thefts}; the {w.t('offering_level')} stands at level "
+             f"{view.offering_level}."]
+    if rule is not None:
+        first, second, other = rule.params.rewards
+        lines.append(_levels(rule, w))
+        lines.append(f"Rewards: the most offered takes {first} and becomes {w.t('start_player')}, the second "
+                     f"most {second}, every other who offers {w.t('gold')} {other}; ties go to the earlier in "
+                     f"turn order.")
+    return lines
+
+
+def _offer_note(option, asking) -> str | None:
+    what, amount, adjust = option
+    over = amount - asking.gold
+    if what == "gold" and over > 0:  # cards counted as gold (A-OFFERCARDS)
+        w = asking.words
+        return f"{w.plural(over, w.t('favor'), w.t('favor_plural'))} of it, at 1 {w.t('gold')} each"
+    return None
+
+
+def _sell_first_facts(asking) -> list[str]:
+    w = asking.words
+    return [f"Your offer is paid from your {w.t('gold')} ({asking.gold} now): each {w.t('favor')} sold "
+            f"here, in the open, brings 1 {w.t('gold')}."]
+
+
+def _adjust_question(asking) -> str:
+    w = asking.words
+    return (f"The total stands at {asking.context.get('total', 0)}: which way does your "
+            f"{w.card('offering_adjustment')} move it?")
+
+
+def _adjust_note(option, asking) -> str | None:
+    if asking.rule is None:
+        return None
+    total = asking.context.get("total", 0) + option
+    return f"total {total}: level {level_for(total, asking.rule.params.level_floors)}"
+
+
+def _reward_question(asking) -> str:
+    n, of = asking.context.get("reward", 1), asking.context.get("of", 1)
+    which = f"Reward {n} of {of}" if of > 1 else "Your reward"
+    return f"{which}: what do you take?"
+
+
+def _reward_note(option, asking) -> str | None:
+    if option == "card":
+        return None
+    w, view = asking.words, asking.view
+    kind, pid = option
+    if kind == "farmer":
+        return f"{view.provinces[pid].farmers}/{view.variant.board.provinces[pid].fields} fields used"
+    stones = view.provinces[pid].stones
+    if stones % 3 == 2:
+        return f"{stones} {w.t('stones')} there: this one builds a {w.t('pyramid')}"
+    return f"{w.plural(stones, w.t('stone'), w.t('stones'))} there"
 
 
 def _offers_line(e, w) -> str:
@@ -113,16 +185,28 @@ class Offering(Rule):
     Rulings = Rulings
     cards = {"offering_adjustment": "Goes with an offer; after the reveal it moves the total by `adjustment`."}
     decisions = {
-        "sell_for_offering": Decision("None (stop) or a card kind of his hand to sell openly before the offers",
-                                      "null or an integer card id",
-                                      lambda option, w: w.card_of(option)),
-        "offer": Decision("(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
-                          "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
-                          _describe_offer),
-        "adjust": Decision("+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
-                           "the request's context", "an integer", lambda option, w: f"{option:+d}"),
-        "reward": Decision("\"card\", (\"farmer\", province) or (\"stone\", province): one question per item",
-                           '"card", ["farmer", province id] or ["stone", province id]', _describe_reward),
+        "sell_for_offering": Decision(
+            "None (stop) or a card kind of his hand to sell openly before the offers", "null or an integer card id",
+            lambda option, w: w.card_of(option), note=lambda card, a: a.held(card), facts=_sell_first_facts,
+            none=lambda w: "sell nothing (more)",
+            question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell a {a.words.t('favor')} "
+                                f"openly for 1 {a.words.t('gold')}?")),
+        "offer": Decision(
+            "(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
+            "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
+            _describe_offer, note=_offer_note, facts=_offer_facts,
+            question=lambda a: (f"Your secret {a.words.t('offering')} (revealed with the others'): what do you "
+                                f"give?")),
+        "adjust": Decision(
+            "+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
+            "the request's context", "an integer",
+            lambda option, w: "leave the total" if not option else f"{option:+d}",
+            note=_adjust_note, question=_adjust_question),
+        "reward": Decision(
+            "\"card\", (\"farmer\", province) or (\"stone\", province): one question per item (context: "
+            "`reward`, which item of `of`)",
+            '"card", ["farmer", province id] or ["stone", province id]', _describe_reward,
+            note=_reward_note, question=_reward_question),
     }
     events = {
         "offers": Event("The secret offers are revealed together.", _offers_line),
@@ -230,8 +314,8 @@ class Offering(Rule):
             picks.append((ranked[1], prm.rewards[1]))
         picks.extend((p, prm.rewards[2]) for p in givers if p not in ranked[:2])
         for p, count in picks:
-            for _ in range(count):
-                yield from self.reward(game, p)
+            for n in range(1, count + 1):
+                yield from self.reward(game, p, n, count)
 
     def sell_for_offering(self, game, p: int):
         """Open sales before the secret offers: one card at a time until the player stops."""
@@ -245,8 +329,8 @@ class Offering(Rule):
                 return
             sell_card(game, p, kind)
 
-    def reward(self, game, p: int):
-        """One reward item: a card, a farmer on an empty field, or a stone."""
+    def reward(self, game, p: int, n: int = 1, of: int = 1):
+        """One reward item (the `n`-th of his `of`): a card, a farmer on an empty field, or a stone."""
         state = game.state
         owned = state.players[p].provinces
         opts: list = []
@@ -258,7 +342,7 @@ class Offering(Rule):
             opts.extend(("stone", i) for i in owned)
         if not opts:
             return
-        choice = yield from decide(p, "reward", opts)
+        choice = yield from decide(p, "reward", opts, {"reward": n, "of": of})
         if "reward" in game.hearing:
             game.emit("reward", player=p, item=choice if choice == "card" else choice[0])
         if choice == "card":

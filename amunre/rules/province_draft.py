@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.boardtext import province_line
 from amunre.contract import CheckProblem, Decision, Event, Rule, province_option, ruling
 from amunre.decisions import decide
 from amunre.registry import register
@@ -61,6 +62,9 @@ class ProvinceDraft(Rule):
                     "the last card of a kingdom is not asked)",
             json="an integer province id",
             describe=province_option,
+            question=lambda a: (f"Which of your secret {a.words.t('province_cards')} do you put up for auction "
+                                f"this round (revealed with the others' picks)?"),
+            note=lambda pid, a: province_line(a.view, pid, a.words),
         ),
     }
     events = {

@@ -1,0 +1,64 @@
+"""The human seat's prompt loop: read until the player names an option.
+
+A number picks an option, written with the digits 0-9 only (`1_0`, `１`, `+1` or `1.0` are
+not numbers here, though Python would read some of them). `?` shows the help, `v` the whole
+board; anything else (letters, a number out of range, an empty line) is asked again with a
+one-line hint. `q` or the end of input leaves the table: the game stops there with a
+message, by raising `LeftTheTable` (a `click.Abort`, which `amunre run` ends cleanly).
+"""
+
+from __future__ import annotations
+
+import click
+
+HELP = (
+    "Type the number of an option and press Enter (digits 0-9 only).",
+    "  ?   this help",
+    "  v   the whole board again: every player, the provinces, the supplies",
+    "  q   leave the table: the game stops here (the end of input, Ctrl-D, does the same)",
+)
+
+
+class LeftTheTable(click.Abort):
+    """The human player quit (`q`) or his input ended: the game stops, without a traceback."""
+
+
+def parse_choice(text: str, count: int) -> tuple[int | None, str | None]:
+    """(the option index, None) for a valid answer, else (None, a one-line hint)."""
+    typed = text.strip()
+    span = f"0 to {count - 1}" if count > 1 else "0"
+    if not typed:
+        return None, f"Nothing typed: enter the number of an option ({span}), ? for help."
+    if not (typed.isascii() and typed.isdigit()):
+        shown = typed if len(typed) <= 20 else typed[:17] + "..."
+        return None, f"{shown!r} is not an option number: enter {span} (digits only), ? for help."
+    index = int(typed)
+    if index >= count:
+        return None, f"There is no option {index}: enter {span}."
+    return index, None
+
+
+def choose(terminal, count: int, show_view, show_options, who: str) -> int:
+    """Ask until a valid option index in [0, count) is typed; `show_view()` and
+    `show_options()` redisplay (for `v`)."""
+    span = f"0-{count - 1}" if count > 1 else "0"
+    while True:
+        typed = terminal.read(f"choice [{span}, ? help, v board, q quit]: ")
+        if typed is None:
+            terminal.show(["", f"End of input: {who} leaves the table, and the game stops here."])
+            raise LeftTheTable()
+        command = typed.strip().lower()
+        if command in ("q", "quit", "exit"):
+            terminal.show([f"{who} leaves the table: the game stops here."])
+            raise LeftTheTable()
+        if command in ("?", "h", "help"):
+            terminal.show(HELP)
+            continue
+        if command == "v":
+            show_view()
+            show_options()
+            continue
+        index, hint = parse_choice(typed, count)
+        if hint is None:
+            return index
+        terminal.show([hint])

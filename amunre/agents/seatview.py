@@ -1,0 +1,127 @@
+"""What the human seat shows of the game: the player's own holdings before each decision,
+and the whole board on request (`v`). Everything comes from the seat's view
+(`amunre.view.PlayerView`): own cards by name, the others' hands only by their size, the
+card pile only by its size, never a sealed answer.
+
+Lines are rich `Text`s: each player's name in the colour of his seat (plain text when the
+output is not a terminal, see `amunre.agents.terminal`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from amunre.boardtext import holding_line, lying_on, printed, pyramids_text
+from amunre.narrate import Words, literal, player_names
+
+#: The style of each seat's name, by seat (the names are the colours: red, blue, black, ...).
+SEAT_STYLES = ("bold red", "bold blue", "bold bright_black", "bold white", "bold yellow", "bold magenta",
+               "bold cyan")
+
+
+def words_for(view) -> Words:
+    """The variant's words, players named by seat."""
+    return Words(view.variant, player_names(view.n_players))
+
+
+def line(text: str, style: str = "", names: list[str] | None = None) -> Text:
+    """One line to show: `text` made safe to print (it holds names from files), each player's
+    name in its seat's colour."""
+    shown = Text(literal(text), style=style)
+    for seat, name in enumerate(names or ()):
+        shown.highlight_regex(rf"\b{re.escape(name)}\b", SEAT_STYLES[seat % len(SEAT_STYLES)])
+    return shown
+
+
+def hand_text(view, w: Words) -> str:
+    """The seat's own cards by name, the theft cards too ("builder, 2 x free farmer, -3 card")."""
+    parts = []
+    for card, count in enumerate(view.hand):
+        if count:
+            name = w.card_of(card)
+            parts.append(name if count == 1 else f"{count} x {name}")
+    if view.me.theft:
+        parts.append(w.t("theft") if view.me.theft == 1 else f"{view.me.theft} x {w.t('theft')}")
+    return ", ".join(parts) or "no cards"
+
+
+def where_we_are(view, w: Words) -> str:
+    """Kingdom, round and phase."""
+    edition = view.variant.edition
+    kingdoms = edition.kingdoms
+    kingdom = kingdoms[view.kingdom] if 0 <= view.kingdom < len(kingdoms) else f"kingdom {view.kingdom + 1}"
+    return f"{kingdom}, round {view.round + 1} of {edition.rounds_per_kingdom}, {view.phase}"
+
+
+def level_text(view, w: Words) -> str:
+    """The offering level, with the tile's name where the edition names its levels."""
+    level = view.offering_level
+    name = view.variant.terms.get(f"offering_level_{level}")
+    return f"{w.t('offering_level')} {name} (level {level})" if name else f"{w.t('offering_level')}: level {level}"
+
+
+def own_view(view) -> list[Text]:
+    """Before each decision: the seat's gold, cards and provinces (fields used of total,
+    farmers, stones, pyramids, income), then one line per other player."""
+    w = words_for(view)
+    names = w.names
+    me = view.me
+    out = [line(f"You ({names[view.player]}): {me.gold} {w.t('gold')}; hand: {hand_text(view, w)}; "
+                f"{me.score} {w.t('points')}", names=names)]
+    if me.provinces:
+        for pid in me.provinces:
+            out.append(line(f"  {w.province(pid)}: {holding_line(view, pid, w)}", names=names))
+    else:
+        out.append(line("  no provinces yet"))
+    for p, info in enumerate(view.players):
+        if p != view.player:
+            out.append(line(f"  {others_text(view, p, w)}", "dim", names))
+    return out
+
+
+def others_text(view, p: int, w: Words) -> str:
+    """What everyone knows of another player: gold, points, hand size, theft cards, provinces."""
+    info = view.players[p]
+    cards = w.plural(info.hand_size, w.t("favor"), w.t("favor_plural"))
+    theft = f", {w.plural(info.theft, w.t('theft'), w.t('theft'))}" if info.theft else ""
+    provinces = ", ".join(w.province(i) for i in info.provinces) or "no provinces"
+    return f"{w.who(p)}: {info.gold} {w.t('gold')}, {info.score} {w.t('points')}, {cards}{theft}; {provinces}"
+
+
+def full_view(view) -> list[Text]:
+    """`v`: the whole board as this seat may know it."""
+    w = words_for(view)
+    names = w.names
+    supplies = view.supplies
+    out = [line(f"== {where_we_are(view, w)} ==", "bold"),
+           line(f"{w.who(view.start_player)} is {w.t('start_player')}; {level_text(view, w)}", names=names),
+           line(f"Supply: {supplies['farmers']} {w.t('farmers')}, {supplies['stones']} {w.t('stones')}, "
+                f"{supplies['pyramids']} {w.t('pyramid')}s, {supplies['doubles']} {w.t('double_pyramid')}s; "
+                f"{w.t('favor_plural')}: {view.deck_size} in the pile, {len(view.discard)} discarded")]
+    for p in view.turn_order():
+        info = view.players[p]
+        if p == view.player:
+            head = (f"{w.who(p)} (you): {info.gold} {w.t('gold')}, {info.score} {w.t('points')}; "
+                    f"hand: {hand_text(view, w)}")
+        else:
+            head = others_text(view, p, w).split(";")[0]
+        out.append(line(head, "bold" if p == view.player else "", names))
+        for pid in info.provinces:
+            out.append(line(f"  {w.province(pid)}: {holding_line(view, pid, w)}", names=names))
+            out.append(line(f"      {printed(view, pid, w)}", "dim"))
+    if view.on_auction:
+        out.append(line(f"On auction: {', '.join(w.province(i) for i in view.on_auction)}"))
+        for pid in view.on_auction:
+            on = lying_on(view, pid, w)
+            out.append(line(f"  {w.province(pid)}: {printed(view, pid, w)}" + (f"; on it: {on}" if on else "")))
+    left = [pid for pid, prov in enumerate(view.provinces)
+            if prov.owner is None and pid not in view.on_auction and (prov.stones or prov.pyramid_count())]
+    if left:
+        standing = "; ".join(f"{w.province(pid)} " + ", ".join(
+            part for part in (pyramids_text(view.provinces[pid], w),
+                              w.plural(view.provinces[pid].stones, w.t("stone"), w.t("stones"))
+                              if view.provinces[pid].stones else "") if part) for pid in left)
+        out.append(line(f"Standing in provinces nobody holds: {standing}"))
+    return out
