@@ -44,12 +44,21 @@ class _Terms(dict):
         return self.variant.term(key)
 
 
-class Words:
-    """What narration and option descriptions need to speak the variant's language."""
+#: A word's plural where the edition names only the singular (or the plural only).
+_PLURAL_KEYS = {"favor": "favor_plural", "farmer": "farmers", "stone": "stones"}
+_SINGULAR_KEYS = {plural: one for one, plural in _PLURAL_KEYS.items()}
 
-    def __init__(self, variant, names: list[str] | None = None):
+
+class Words:
+    """What narration and option descriptions need to speak the variant's language.
+
+    `verbose`: the play-by-play shows what only `amunre run --verbose` shows (the state at
+    the end of each round); an event's narration may ask it."""
+
+    def __init__(self, variant, names: list[str] | None = None, verbose: bool = False):
         self.variant = variant
         self.names = names
+        self.verbose = verbose
         self.provinces = [p.name for p in variant.board.provinces]
         self._terms = _Terms(variant)
 
@@ -71,6 +80,50 @@ class Words:
         """A card by its integer id in this variant."""
         return self.t(self.variant.cards[card_id])
 
+    def card_noun(self, kind: str) -> str:
+        """A card kind as a noun ("builder" -> the 2003 `"builder" power card`, the 2016
+        `Architect Favor card`): the term `card_noun` with `{card}` filled by the card's
+        name, by default the name and the word for a card. Put `a(...)` or "the " before it."""
+        template = self.t("card_noun")
+        if "{card}" not in template:
+            template = "{card} " + self.t("favor")
+        return template.replace("{card}", self.card(kind))
+
+    def numbered(self, key: str, n: int) -> str | None:
+        """The edition's name for the n-th of a numbered term (`offering_level_2`), if it has one."""
+        return self.variant.terms.get(f"{key}_{n}")
+
+    def count(self, n: int, key: str, plural_key: str | None = None) -> str:
+        """`n` things of a term, singular or plural: "1 farmer", "2 building stones",
+        "1 point" (from "points"), "3 Pyramids" (from "Pyramid")."""
+        return f"{n} {self.noun(n, key, plural_key)}"
+
+    def noun(self, n: int, key: str, plural_key: str | None = None) -> str:
+        """The term for `n` things (see `count`), without the number. `key` may name the
+        singular ("farmer", "pyramid") or, where the edition has only that, the plural
+        ("points"); a missing form is made by adding or taking off an "s"."""
+        if key in _SINGULAR_KEYS:
+            key = _SINGULAR_KEYS[key]
+        plural_key = plural_key or _PLURAL_KEYS.get(key)
+        word = self.t(key)
+        if n == 1:
+            return word[:-1] if plural_key is None and key.endswith("s") and word.endswith("s") else word
+        if plural_key is not None:
+            return self.t(plural_key)
+        return word if word.endswith("s") else word + "s"
+
+    def names_of(self, players) -> str:
+        """Players' names joined as a list ("red, blue and white")."""
+        return self.join([self.who(p) for p in players])
+
+    @staticmethod
+    def join(parts, last: str = "and") -> str:
+        """Words joined as a list: "a", "a and b", "a, b and c"."""
+        parts = list(parts)
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + f" {last} " + parts[-1]
+
     def item_label(self, key: str) -> str:
         return item_label(self.variant, key)
 
@@ -84,12 +137,32 @@ class Words:
 
     @staticmethod
     def a(word: str) -> str:
-        """`word` with its indefinite article."""
-        return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+        """`word` with its indefinite article, as it is said: "an 8 gold card", "an "overbid"
+        card", "a 1 gold card", "an 11", "a -3 card" (a minus three)."""
+        return f"{'an' if _sounds_like_a_vowel(word) else 'a'} {word}"
 
     @staticmethod
     def plural(count: int, one: str, many: str) -> str:
         return f"{count} {one if count == 1 else many}"
+
+    @staticmethod
+    def ordinal(n: int) -> str:
+        """1st, 2nd, 3rd, 4th, 11th, 21st."""
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+
+
+def _sounds_like_a_vowel(word: str) -> bool:
+    """Whether `word` is said starting with a vowel sound (for "an"): a vowel letter, or a
+    number said "eight...", "eleven", "eighteen"; quotes and brackets before it are skipped."""
+    text = word.lstrip("\"'“‘([ ")
+    if not text:
+        return False
+    if text[0].isdigit():
+        digits = text[:len(text) - len(text.lstrip("0123456789"))]
+        # 8, 80-89, 800-899, ..., 11, 18, 11000-11999, 18000-18999 ...
+        return digits[0] == "8" or (len(digits) % 3 == 2 and digits[:2] in ("11", "18"))
+    return text[0].lower() in "aeiou"
 
 
 def item_label(variant, key: str) -> str:
@@ -99,12 +172,13 @@ def item_label(variant, key: str) -> str:
 
 class Narrator:
     """Listener that writes one readable line per narrated event to `write`, its control
-    characters escaped (markup is the printer's business: print it as plain text)."""
+    characters escaped (markup is the printer's business: print it as plain text).
+    `verbose`: also what only `--verbose` shows (see `Words.verbose`)."""
 
-    def __init__(self, variant, write, names: list[str] | None = None):
+    def __init__(self, variant, write, names: list[str] | None = None, verbose: bool = False):
         self.variant = variant
         self.write = write
-        self.words = Words(variant, names)
+        self.words = Words(variant, names, verbose)
         self.events = variant.modules.events
 
     def __call__(self, event: dict) -> None:

@@ -16,6 +16,8 @@ CORE_TERMS = frozenset({
     "gold", "points", "scoring", "final_scoring", "start_player", "theft",
     "farmer", "farmers", "stone", "stones", "pyramid", "double_pyramid",
     "favor", "favor_plural",
+    # a card kind as a noun in a sentence: `{card}` is the card's name ("the {card} Favor card")
+    "card_noun",
 })
 
 #: The most numbered forms of one term (the offering has at most 20 levels).
