@@ -22,7 +22,7 @@ from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.mechanics import end_phase_cards
 from amunre.model import Variant
 from amunre.setup import set_up
-from amunre.standing import winners
+from amunre.standing import standing, winners
 from amunre.state import GameState
 from amunre.view import PlayerView
 
@@ -249,12 +249,16 @@ class Game:
                     for rule in steps:
                         yield from rule.run(self)
                     end_phase_cards(state)
+                if "round_end" in self.hearing:
+                    self.emit("round_end", kingdom=k, round=r, **self._summary())
             self.phase_name = "scoring"
             if "scoring" in self.hearing:
                 self.emit("scoring", kingdom=k, name=kingdoms[k])
             for rule in self.scoring:
                 yield from rule.run(self)
                 end_phase_cards(state)
+            if "scoring_end" in self.hearing:
+                self.emit("scoring_end", kingdom=k, name=kingdoms[k], scores=[p.score for p in state.players])
         self.phase_name = "final scoring"
         if "final_scoring" in self.hearing:
             self.emit("final_scoring")
@@ -264,7 +268,21 @@ class Game:
         state.finished = True
         self.phase_name = "game over"
         if "game_end" in self.hearing:
-            self.emit("game_end", winners=state.winners, scores=[p.score for p in state.players])
+            standings = [standing(state, p) for p in range(state.n_players)]
+            self.emit("game_end", winners=state.winners, scores=[s[0] for s in standings],
+                      pyramids=[s[1] for s in standings], stones=[s[2] for s in standings])
+
+    def _summary(self) -> dict:
+        """The public state in brief, for the end of a round: each player's gold, hand size
+        and points, and every province with an owner or anything on it as
+        [province, owner, farmers on fields, farmers off them, stones, single and double
+        pyramids]."""
+        state = self.state
+        provinces = [[i, prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles]
+                     for i, prov in enumerate(state.provinces)
+                     if prov.owner is not None or prov.stones or prov.pyramids or prov.doubles]
+        return {"gold": [p.gold for p in state.players], "hands": [sum(p.hand) for p in state.players],
+                "scores": [p.score for p in state.players], "provinces": provinces}
 
     def _between_kingdoms(self) -> None:
         """R-GAME-05: provinces lose owners and farmers; pyramids and stones stay."""
@@ -330,16 +348,82 @@ def _setup_line(e, w) -> str:
     things = [f"{e['gold']} {w.t('gold')}"]
     if comp.theft_cards_per_player:
         count = comp.theft_cards_per_player
-        things.append(f"a {w.t('theft')}" if count == 1 else f"{count} x {w.t('theft')}")
-    things += [w.a(w.card(kind)) for kind in comp.starting_cards]
-    listed = things[0] if len(things) == 1 else ", ".join(things[:-1]) + " and " + things[-1]
-    return (f"{w.variant.edition.name}: {e['players']} players, seed {e['seed']}. Each starts with {listed}. "
-            f"{w.who(e['start_player'])} is {w.t('start_player')}.")
+        things.append(w.a(w.t("theft")) if count == 1 else f"{count} x {w.t('theft')}")
+    things += [w.a(w.card_noun(kind)) for kind in comp.starting_cards]
+    return (f"{w.variant.edition.name}: {e['players']} players, seed {e['seed']}. Each starts with "
+            f"{w.join(things)}. {w.who(e['start_player'])} is {w.t('start_player')}.")
+
+
+def _round_end_line(e, w) -> str | None:
+    """The state at the end of a round: only with --verbose."""
+    if not w.verbose:
+        return None
+    kingdoms = w.variant.edition.kingdoms
+    kingdom = kingdoms[e["kingdom"]] if e["kingdom"] < len(kingdoms) else f"kingdom {e['kingdom'] + 1}"
+    lines = [f"  -- after round {e['round'] + 1} of the {kingdom} --"]
+    owned: dict = {}
+    loose = []
+    for pid, owner, farmers, free, stones, singles, doubles in e["provinces"]:
+        things = [w.count(farmers + free, "farmer")] if owner is not None else []
+        if stones or owner is not None:
+            things.append(w.count(stones, "stone"))
+        if singles:
+            things.append(w.count(singles, "pyramid"))
+        if doubles:
+            things.append(w.count(doubles, "double_pyramid"))
+        text = f"{w.province(pid)} ({', '.join(things)})"
+        (owned.setdefault(owner, []) if owner is not None else loose).append(text)
+    for p, gold in enumerate(e["gold"]):
+        lines.append(f"    {w.who(p)}: {gold} {w.t('gold')}, {w.count(e['hands'][p], 'favor')} in hand, "
+                     f"{w.count(e['scores'][p], 'points')}; " + ("; ".join(owned.get(p, [])) or "no province"))
+    if loose:
+        lines.append("    nobody's: " + "; ".join(loose))
+    return "\n".join(lines)
+
+
+def _scoring_end_line(e, w) -> str:
+    order = sorted(range(len(e["scores"])), key=lambda p: -e["scores"][p])
+    points = w.t("points")
+    return (f"  {points[:1].upper() + points[1:]} after the {w.t('scoring')} of the {e['name']}: "
+            + ", ".join(f"{w.who(p)} {e['scores'][p]}" for p in order) + ".")
 
 
 def _game_end_line(e, w) -> str:
-    won = " and ".join(w.who(p) for p in e["winners"])
-    return f"\nGame over. {'Winners' if len(e['winners']) > 1 else 'Winner'}: {won}."
+    won = w.names_of(e["winners"])
+    best = max(e["scores"])
+    lines = [f"\nGame over. {'Winners' if len(e['winners']) > 1 else 'Winner'}: {won} "
+             f"with {w.count(best, 'points')}."]
+    top = [p for p, score in enumerate(e["scores"]) if score == best]
+    if len(top) > 1:
+        lines.append(_tie_break(e, w, top, best))
+    return "\n".join(lines)
+
+
+def _tie_break(e, w, top: list[int], best: int) -> str:
+    """How a tie on points was decided (R-GAME-06): the most pyramids in own provinces, then
+    the most stones in them, else the victory is shared."""
+    n = len(e["scores"])
+    equal = [w.count(best, "points")]  # what the players still tied have as much of
+    decided = []  # "more pyramids (red 9, blue 8)", in the order they decided
+    for key, word in (("pyramids", w.noun(2, "pyramid")), ("stones", w.t("stones"))):
+        values = {p: e.get(key, [0] * n)[p] for p in top}
+        if len(set(values.values())) == 1:
+            equal.append(f"{values[top[0]]} {word}")
+            continue
+        between = f"between {w.names_of(top)}, " if decided else ""
+        decided.append(f"{between}the most {word} in own provinces (" +
+                       ", ".join(f"{w.who(p)} {values[p]}" for p in top) + ")")
+        most = max(values.values())
+        top = [p for p in top if values[p] == most]
+        if len(top) == 1:
+            break
+    tied = [p for p, score in enumerate(e["scores"]) if score == best]
+    line = f"{w.names_of(tied)} tie with {w.join(equal)}{' each' if len(equal) > 1 else ''}"
+    if decided:
+        line += "; the tie-break: " + ", then ".join(decided)
+    if len(top) > 1:
+        line += f"; {w.names_of(top)} share the victory" if decided else " and share the victory"
+    return line + "."
 
 
 EVENTS = {
@@ -349,13 +433,18 @@ EVENTS = {
                    lambda e, w: f"\n--- round {e['round'] + 1} ({w.who(e['start_player'])} starts) ---"),
     "phase": Event("A phase of the round begins (`rule`: its pipeline entry or group id, `name`: its heading).",
                    lambda e, w: f"[{e['name']}]"),
+    "round_end": Event("A round is over: the public state in brief (gold, hand sizes, points per player; "
+                       "provinces with their owner, farmers, stones and pyramids), narrated with --verbose.",
+                       _round_end_line),
     "scoring": Event("A kingdom's scoring begins.",
                      lambda e, w: f"\n=== {w.t('scoring')} of the {e['name']} ==="),
+    "scoring_end": Event("A kingdom's scoring is over: every player's points.", _scoring_end_line),
     "final_scoring": Event("The final scoring begins.", lambda e, w: f"\n=== {w.t('final_scoring')} ==="),
     "transition": Event("Between kingdoms the provinces lose owners and farmers (R-GAME-05).",
                         lambda e, w: f"Every province loses its owner and its {w.t('farmers')}; the "
-                                     f"{w.t('pyramid')}s and {w.t('stones')} stay where they stand."),
-    "game_end": Event("The game is over: winners and scores.", _game_end_line),
+                                     f"{w.noun(2, 'pyramid')} and {w.t('stones')} stay where they stand."),
+    "game_end": Event("The game is over: winners, and each player's points, pyramids and stones (what decides a "
+                      "tie, R-GAME-06).", _game_end_line),
     "answer": Event("A decision was answered (what the log replays)."),
     "decision": Event("A decision is asked."),
 }

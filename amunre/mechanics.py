@@ -46,13 +46,17 @@ def means(state, player: int, can_sell: bool = True) -> int:
     return gold + sum(state.players[player].hand) if can_sell else gold
 
 
-def sell_card(game, player: int, kind: int) -> None:
-    """Discard a card face up and take 1 gold (allowed at any time)."""
+def sell_card(game, player: int, kind: int, told: bool = False) -> None:
+    """Discard a card face up and take 1 gold (allowed at any time). `told`: the rule
+    selling it narrates the sale itself (several cards in one line)."""
     hand = game.state.players[player].hand
     hand[kind] -= 1
     game.state.discard.append(kind)
     if "sell" in game.hearing:
-        game.emit("sell", player=player, card=game.variant.cards[kind])
+        if told:
+            game.emit("sell", player=player, card=game.variant.cards[kind], told=True)
+        else:
+            game.emit("sell", player=player, card=game.variant.cards[kind])
     receive(game, player, 1, "sell")
 
 
@@ -98,7 +102,8 @@ def _reshuffle(game) -> None:
 
 
 def gain_cards(game, player: int, count: int, why: str) -> int:
-    """Draw up to `count` cards into the player's hand; returns how many were drawn."""
+    """Draw up to `count` cards into the player's hand; returns how many were drawn. The
+    `cards` event's line says `why` through the rules' reasons (None: another line says it)."""
     hand = game.state.players[player].hand
     got = 0
     for _ in range(count):
@@ -113,13 +118,17 @@ def gain_cards(game, player: int, count: int, why: str) -> int:
 
 
 def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = False,
-              province: int | None = None) -> None:
+              province: int | None = None, told: bool = False) -> None:
     """Play a card from hand: it goes to the discard pile (or stays face up for the phase).
-    `province` names the province it is played on, where it has one."""
+    `province` names the province it is played on, where it has one; `told`: the line of
+    the action it goes with says it (a bid, a bonus scored), so it has no line of its own."""
     game.state.players[player].hand[kind] -= 1
     (game.state.in_play if face_up_until_phase_end else game.state.discard).append(kind)
     if "play" in game.hearing:
-        game.emit("play", player=player, card=game.variant.cards[kind], province=province)
+        if told:
+            game.emit("play", player=player, card=game.variant.cards[kind], province=province, told=True)
+        else:
+            game.emit("play", player=player, card=game.variant.cards[kind], province=province)
 
 
 def end_phase_cards(state) -> None:
@@ -140,7 +149,9 @@ def field_capacity(game, player: int) -> int:
     return sum(board[i].fields - provs[i].farmers for i in game.state.players[player].provinces)
 
 
-def place_farmer(game, player: int, province: int, on_field: bool = True) -> None:
+def place_farmer(game, player: int, province: int, on_field: bool = True, told: bool = False) -> None:
+    """A farmer from the supply into a province (onto a field, or off the fields). `told`:
+    the rule's own line says where it went."""
     state = game.state
     prov = state.provinces[province]
     if on_field:
@@ -149,7 +160,10 @@ def place_farmer(game, player: int, province: int, on_field: bool = True) -> Non
         prov.free_farmers += 1
     state.supply_farmers -= 1
     if "farmer" in game.hearing:
-        game.emit("farmer", player=player, province=province, free=not on_field)
+        if told:
+            game.emit("farmer", player=player, province=province, free=not on_field, told=True)
+        else:
+            game.emit("farmer", player=player, province=province, free=not on_field)
 
 
 def can_add_pyramid(state, province: int) -> bool:
@@ -157,12 +171,13 @@ def can_add_pyramid(state, province: int) -> bool:
     return state.supply_pyramids > 0 or (state.provinces[province].pyramids > 0 and state.supply_doubles > 0)
 
 
-def add_pyramid(game, province: int):
+def add_pyramid(game, province: int, stones: int = 0):
     """Add one pyramid (a generator: it may ask the owner about the double, A-DOUBLESWAP).
 
     With a single already there and a double left, the two become a double, automatically or
     at the owner's choice; keeping two singles needs a single left. Returns False when no
-    piece is left."""
+    piece is left. `stones`: how many of the province's stones it is built from (for the
+    line that tells it)."""
     state = game.state
     prov = state.provinces[province]
     swap = prov.pyramids >= 1 and state.supply_doubles > 0
@@ -182,7 +197,7 @@ def add_pyramid(game, province: int):
     else:
         return False
     if "pyramid" in game.hearing:
-        game.emit("pyramid", province=province, kind=kind, owner=prov.owner)
+        game.emit("pyramid", province=province, kind=kind, owner=prov.owner, stones=stones)
     return True
 
 
@@ -192,7 +207,7 @@ def build_from_stones(game, province: int, stones: int):
     prov = game.state.provinces[province]
     if prov.stones < stones or not can_add_pyramid(game.state, province):
         return False
-    built = yield from add_pyramid(game, province)
+    built = yield from add_pyramid(game, province, stones)
     if built:
         prov.stones -= stones
         game.state.supply_stones += stones
@@ -208,25 +223,34 @@ def convert_full_stones(game, province: int):
             break
 
 
-def place_stone(game, player: int | None, province: int):
-    """Place a stone from the supply; a third stone builds a pyramid immediately (a generator)."""
+def place_stone(game, player: int | None, province: int, told: bool = False):
+    """Place a stone from the supply; a third stone builds a pyramid immediately (a
+    generator). `told`: the rule's own line says where it went."""
     state = game.state
     state.supply_stones -= 1
     state.provinces[province].stones += 1
     if "stone" in game.hearing:
-        game.emit("stone", player=player, province=province)
+        if told:
+            game.emit("stone", player=player, province=province, told=True)
+        else:
+            game.emit("stone", player=player, province=province)
     if state.provinces[province].stones >= 3:
         yield from convert_full_stones(game, province)
 
 
-def add_points(game, player: int, item: str, points: int) -> None:
-    """Score points for a scoring item of the current kingdom."""
+def add_points(game, player: int, item: str, points: int, told: bool = False) -> None:
+    """Score points for a scoring item of the current kingdom. The `score` event carries
+    the player's running `total`; `told`: the rule's own line says what earned them (its
+    event follows), so the score has no line of its own."""
     p = game.state.players[player]
     p.score += points
     key = f"{game.state.kingdom}:{item}"
     p.breakdown[key] = p.breakdown.get(key, 0) + points
     if "score" in game.hearing:
-        game.emit("score", player=player, item=item, points=points)
+        if told:
+            game.emit("score", player=player, item=item, points=points, total=p.score, told=True)
+        else:
+            game.emit("score", player=player, item=item, points=points, total=p.score)
 
 
 # -- what these shared moves declare (see amunre.contract) ----------------------------------
@@ -240,37 +264,81 @@ def _gold_line(e, w):
     return None if tail is None else f"  {w.who(e['player'])} takes {e['amount']} {w.t('gold')} {tail}."
 
 
+def _sell_line(e, w):
+    if e.get("told"):
+        return None
+    return f"  {w.who(e['player'])} sells {w.a(w.card_noun(e['card']))} for 1 {w.t('gold')}."
+
+
+def _cards_line(e, w):
+    tail = w.reason(f"cards:{e['why']}", f"({e['why']})")
+    if tail is None:
+        return None
+    return f"  {w.who(e['player'])} takes {w.count(e['count'], 'favor')} {tail}."
+
+
+def _play_line(e, w):
+    if e.get("told"):
+        return None
+    where = f" on {w.province(e['province'])}" if e.get("province") is not None else ""
+    return f"  {w.who(e['player'])} plays the {w.card_noun(e['card'])}{where}."
+
+
 def _pyramid_line(e, w):
-    piece = w.t("double_pyramid") if e["kind"] == "double" else w.t("pyramid")
-    return f"  A {piece} now stands in {w.province(e['province'])}."
+    where = w.province(e["province"])
+    stones = e.get("stones", 0)
+    made = f"The {w.count(stones, 'stone')} in {where} become" if stones else f"In {where} stands"
+    if e["kind"] == "double":
+        return (f"  {made} a second {w.t('pyramid')}: with the first it makes "
+                f"{w.a(w.t('double_pyramid'))}.")
+    return f"  {made} {w.a(w.t('pyramid'))}." if stones else f"  {made} a new {w.t('pyramid')}."
 
 
 def _farmer_line(e, w):
-    return (f"  {w.who(e['player'])} places a {w.t('farmer')} in {w.province(e['province'])}"
+    if e.get("told"):
+        return None
+    return (f"  {w.who(e['player'])} places {w.a(w.t('farmer'))} in {w.province(e['province'])}"
             f"{', off the fields' if e['free'] else ''}.")
+
+
+def _stone_line(e, w):
+    if e.get("told"):
+        return None
+    return f"  {w.who(e['player'])} places {w.a(w.t('stone'))} in {w.province(e['province'])}."
+
+
+def _score_line(e, w):
+    if e.get("told"):
+        return None
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}"
+            f"{total_note(e, w)}.")
+
+
+def total_note(e, w) -> str:
+    """", 17 in all": a score line's running total (from a `score` event or a rule's own
+    event that carries `total`)."""
+    return f", {e['total']} in all" if "total" in e else ""
 
 
 EVENTS = {
     "pay": Event("A player pays gold to the bank (`why` says for what).", _pay_line),
     "gold": Event("The bank gives a player gold (`why` says for what).", _gold_line),
-    "sell": Event("A player sells a card for 1 gold.",
-                  lambda e, w: f"  {w.who(e['player'])} sells {w.a(w.card(e['card']))} for 1 {w.t('gold')}."),
-    "cards": Event("A player takes cards into his hand (how many, and why).",
-                   lambda e, w: f"  {w.who(e['player'])} takes "
-                                f"{w.plural(e['count'], w.t('favor'), w.t('favor_plural'))} ({e['why']})."),
-    "play": Event("A player plays a card (on a province, where it has one).",
-                  lambda e, w: f"  {w.who(e['player'])} plays {w.card(e['card'])}"
-                               f"{' on ' + w.province(e['province']) if e.get('province') is not None else ''}."),
-    "farmer": Event("A farmer is placed in a province (`free`: off the fields).", _farmer_line),
-    "stone": Event("A stone is placed in a province.",
-                   lambda e, w: f"  {w.who(e['player'])} places a {w.t('stone')} in {w.province(e['province'])}."),
-    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single).", _pyramid_line,
+    "sell": Event("A player sells a card for 1 gold (`told`: the rule's own line tells the sale).", _sell_line),
+    "cards": Event("A player takes cards into his hand (how many, and why: the reason `cards:<why>` words it).",
+                   _cards_line),
+    "play": Event("A player plays a card (on a province, where it has one; `told`: the line of the action it "
+                  "goes with says it).", _play_line),
+    "farmer": Event("A farmer is placed in a province (`free`: off the fields; `told`: the rule's line says it).",
+                    _farmer_line),
+    "stone": Event("A stone is placed in a province (`told`: the rule's line says it).", _stone_line),
+    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single; `stones`: the stones of "
+                     "the province it is built from).", _pyramid_line,
                      statistics=(Statistic("pyramids_built", "{pyramid} builds (single or double)"),)),
     "reshuffle": Event("The card discard pile becomes the new draw pile.",
-                       lambda e, w: f"  The {w.t('favor')} discard pile is reshuffled ({e['cards']} cards)."),
-    "score": Event("A player scores points for a scoring item.",
-                   lambda e, w: f"  {w.who(e['player'])} scores {e['points']} {w.t('points')} for "
-                                f"{w.item_label(e['item'])}.",
+                       lambda e, w: f"  The {w.t('favor')} discard pile is shuffled into a new draw pile "
+                                    f"({e['cards']} cards)."),
+    "score": Event("A player scores points for a scoring item (`total`: his points now; `told`: the rule's own "
+                   "event, which follows, says what earned them).", _score_line,
                    statistics=(Statistic("points.{item}", "{points} per player: {item}", lambda e: e["points"],
                                          "per_player"),)),
 }

@@ -261,7 +261,7 @@ def test_catches_leaking_pieces(monkeypatch):
 
 def test_catches_falling_scores(monkeypatch):
     real = scoring_module.add_points
-    monkeypatch.setattr(scoring_module, "add_points", lambda game, p, item, points: real(game, p, item, -1))
+    monkeypatch.setattr(scoring_module, "add_points", lambda game, p, item, points, **kw: real(game, p, item, -1, **kw))
     assert failure().invariant == "score"
 
 

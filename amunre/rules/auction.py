@@ -79,6 +79,12 @@ def _bid_question(asking) -> str:
     return f"Place your {w.t('bid_marker')}: on which province card, and how much?"
 
 
+def _bribes(asking) -> bool:
+    """Whether a rebid on the card he was outbid on plays a card (else his Bribery still holds)."""
+    leaving = asking.context.get("moving_from")
+    return any(option[0] == leaving and option[2] for option in asking.request.options)
+
+
 def _bid_facts(asking) -> list[str]:
     """Every card on auction: what lies on it, its top bid (bidder, protection), the others on it."""
     w, view = asking.words, asking.view
@@ -111,17 +117,51 @@ def _bid_note(option, asking) -> str | None:
     return asking.must_sell(amount)
 
 
-def _bribes(asking) -> bool:
-    """Whether a rebid on the card he was outbid on plays a card (else his Bribery still holds)."""
-    leaving = asking.context.get("moving_from")
-    return any(option[0] == leaving and option[2] for option in asking.request.options)
-
-
 def _bid_line(e, w) -> str:
-    cards = "".join(f" playing {w.card(c)}" for c in e["cards"])
-    verb = "moves the {} to" if e["moved_from"] is not None else "places the {} on"
-    return (f"  {w.who(e['player'])} {verb.format(w.t('bid_marker'))} space {e['amount']} of "
-            f"{w.province(e['province'])}{cards}.")
+    """One line per bid, with the cards played with it (their `play` events have no line)."""
+    who, where, marker = w.who(e["player"]), w.province(e["province"]), w.t("bid_marker")
+    left = e["moved_from"]
+    played = [c for c in e["cards"] if c != "bribery"]
+    over = f", outbidding {w.who(e['outbid'])}" if e.get("outbid") is not None else ""
+    if left is None:
+        text = f"{who} places the {marker} on space {e['amount']} of {where}"
+    elif left == e["province"]:
+        # a rebid on the card he was outbid on: a Bribery played now, or one still in force
+        if "bribery" in e["cards"]:
+            text = (f"{who}, outbid on {where}, plays {w.a(w.card_noun('bribery'))} and raises the {marker} "
+                    f"there to space {e['amount']}")
+        else:
+            text = (f"{who}, outbid on {where}, raises the {marker} there to space {e['amount']} (his "
+                    f"{w.card('bribery')} holds for the whole phase)")
+    else:
+        text = f"{who}, outbid on {w.province(left)}, moves the {marker} to space {e['amount']} of {where}"
+    cards = "".join(f", playing {w.a(w.card_noun(c))}" for c in played)
+    return f"  {text}{over}{cards}."
+
+
+def _acquire_line(e, w) -> str:
+    """The price, and what comes with the province: the cards and gold lying on it go to
+    his hand, the stones and pyramids standing in it stay (R-AUC-07)."""
+    gold = w.t("gold")
+    line = f"  {w.who(e['player'])} acquires {w.province(e['province'])} for {e['amount']} {gold}"
+    taken = []
+    if e.get("cards"):
+        taken.append(f"the {w.noun(e['cards'], 'favor')}" if e["cards"] == 1 else
+                     f"the {w.count(e['cards'], 'favor')}")
+    if e.get("gold"):
+        taken.append(f"the {e['gold']} {gold}")
+    if taken:
+        line += f" and takes {w.join(taken)} lying on it"
+    standing = []
+    if e.get("doubles"):
+        standing.append(w.count(e["doubles"], "double_pyramid"))
+    if e.get("pyramids"):
+        standing.append(w.count(e["pyramids"], "pyramid"))
+    if e.get("stones"):
+        standing.append(w.count(e["stones"], "stone"))
+    if standing:
+        line += f"; {w.join(standing)} stand{'s' if len(standing) == 1 and standing[0][:2] == '1 ' else ''} in it"
+    return line + "."
 
 
 @register
@@ -158,17 +198,18 @@ class Auction(Rule):
         ),
     }
     events = {
-        "bid": Event("A player places or moves his bid marker (with the cards played).", _bid_line),
+        "bid": Event("A player places or moves his bid marker (with the cards played; `outbid`: the player "
+                     "whose top bid it beats, or null).", _bid_line),
         "pass": Event("A player who was not outbid passes.",
                       lambda e, w: f"  {w.who(e['player'])} is not outbid and passes."),
-        "acquire": Event("A player pays his bid and takes the province.",
-                         lambda e, w: f"  {w.who(e['player'])} acquires {w.province(e['province'])} for "
-                                      f"{e['amount']} {w.t('gold')}.",
+        "acquire": Event("A player pays his bid and takes the province, with the `cards` and `gold` lying on "
+                         "it; the `stones`, single `pyramids` and `doubles` standing in it stay there.",
+                         _acquire_line,
                          statistics=(Statistic("auction_price", "{gold} paid per province in the auction",
                                                lambda e: e["amount"], "mean"),)),
     }
-    #: the price is said by the `acquire` line; the gold lying on a province is taken with it
-    reasons = {"bid": None, "free": "from the province"}
+    #: the price, and the cards and gold lying on a province, are said by the `acquire` line
+    reasons = {"bid": None, "free": None, "cards:free": None}
     terms = {"bid_marker": "bid marker"}
     requires = ("provinces",)
     provides = ("ownership",)
@@ -242,7 +283,7 @@ class Auction(Rule):
             choice = yield from decide(p, "bid", opts, board_now)
             c, amount, played = choice
             for kind in played:
-                play_card(game, p, kind, face_up_until_phase_end=True)
+                play_card(game, p, kind, face_up_until_phase_end=True, province=c, told=True)
                 if kind == PROTECTION:
                     protected.add(p)
                 else:
@@ -250,12 +291,13 @@ class Auction(Rule):
             if leaving is not None:
                 bidders[leaving] -= 1
                 # the top bid on the card left behind is unchanged (only outbid players move)
+            beaten = top[c][1] if c in top else None
             idx = spaces.index(amount)
             where[p] = (c, idx)
             top[c] = (idx, p)
             bidders[c] += 1
             if "bid" in game.hearing:
-                game.emit("bid", player=p, province=c, amount=amount, moved_from=leaving,
+                game.emit("bid", player=p, province=c, amount=amount, moved_from=leaving, outbid=beaten,
                           cards=[game.variant.cards[k] for k in played])
 
         order = state.turn_order()
@@ -285,8 +327,7 @@ class Auction(Rule):
             prov = state.provinces[c]
             prov.owner = p
             state.players[p].provinces.append(c)
-            if "acquire" in game.hearing:
-                game.emit("acquire", player=p, province=c, amount=spaces[idx])
+            cards, gold = len(prov.cards), prov.gold
             if prov.cards:
                 for kind in prov.cards:
                     state.players[p].hand[kind] += 1
@@ -296,6 +337,9 @@ class Auction(Rule):
             if prov.gold:
                 receive(game, p, prov.gold, "free")
                 prov.gold = 0
+            if "acquire" in game.hearing:
+                game.emit("acquire", player=p, province=c, amount=spaces[idx], cards=cards, gold=gold,
+                          stones=prov.stones, pyramids=prov.pyramids, doubles=prov.doubles)
             if free_stones_build and board[c].free_stones:
                 yield from convert_full_stones(game, c)
         state.on_auction = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule, ScoringItem
+from amunre.contract import Decision, Event, Rule, ScoringItem
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card
 from amunre.model import bounded, doc
@@ -57,6 +57,41 @@ def _bonus_facts(asking) -> list[str]:
             f"its condition holds for your provinces; one of each kind per {w.t('scoring')}."]
 
 
+def bonus_facts(kind: str, state, board, owned, params: BonusParams) -> dict:
+    """What a bonus card's condition looked at, for the line that tells it: `count` and
+    `needed` (card symbols, farmers), or `places`: the half, side or Nile bank of each own
+    province ([province, "lower"/"upper", "west"/"east", or true/false for the Nile])."""
+    if kind == "master_of_scribes":
+        return {"count": sum(board[i].card_symbols for i in owned), "needed": params.scribes_symbols}
+    if kind == "master_of_farmers":
+        return {"count": sum(state.provinces[i].all_farmers() for i in owned), "needed": params.farmers_needed}
+    return {"places": [[i, getattr(board[i], _SAME_PLACE[kind])] for i in owned]}
+
+
+#: The term of each place a province can be in, for the "all in one place" cards.
+_PLACE_TERMS = {"lower": "lower_egypt", "upper": "upper_egypt", "west": "west_side", "east": "east_side",
+                True: "on_the_nile", False: "off_the_nile"}
+
+
+def _bonus_line(e, w) -> str:
+    card = w.card_noun(e["card"])
+    if "count" in e:
+        what = ("card_symbols" if e["card"] == "master_of_scribes" else "farmers")
+        facts = f"{e['count']} {w.t(what)}, {e['needed']} needed"
+    else:
+        places = {}
+        for pid, place in e["places"]:
+            places.setdefault(place, []).append(w.province(pid))
+        if len(places) == 1:
+            (place, _), = places.items()
+            facts = f"all {w.t(_PLACE_TERMS[place])}"
+        else:
+            facts = "; ".join(f"{w.join(names)} {w.t(_PLACE_TERMS[place])}" for place, names in places.items())
+    result = (f"scores {w.count(e['points'], 'points')}, {e['total']} in all" if e["met"] else
+              f"not met: no {w.t('points')}")
+    return f"  {w.who(e['player'])} plays the {card} ({facts}): {result}."
+
+
 @register
 class BonusCards(Rule):
     id = "bonus_cards"
@@ -71,6 +106,13 @@ class BonusCards(Rule):
         "west_east": "Scores when all own provinces lie on one side of the Nile.",
         "nile_frontier": "Scores when all own provinces lie on the Nile, or none does.",
     }
+    events = {
+        "bonus_played": Event("A player plays a bonus card at a scoring: whether its condition is `met`, what it "
+                              "looked at (see `bonus_facts`), the `points`, and his `total`.", _bonus_line),
+    }
+    terms = {"card_symbols": "card symbols", "lower_egypt": "in lower Egypt", "upper_egypt": "in upper Egypt",
+             "west_side": "on the west side of the Nile", "east_side": "on the east side of the Nile",
+             "on_the_nile": "on the Nile", "off_the_nile": "away from the Nile"}
     decisions = {
         "play_bonus": Decision(
             "None (stop) or a bonus card kind he holds and has not played this scoring; asked until None",
@@ -111,5 +153,12 @@ class BonusCards(Rule):
                 if kind is None:
                     break
                 played.add(kind)
-                play_card(game, p, card_id(kind))
-                add_points(game, p, self.item(kind), self.params.points if self.met(kind, state, p) else 0)
+                told = "bonus_played" in game.hearing
+                play_card(game, p, card_id(kind), told=told)
+                met = self.met(kind, state, p)
+                add_points(game, p, self.item(kind), self.params.points if met else 0, told=told)
+                if told:
+                    facts = bonus_facts(kind, state, self.variant.board.provinces, state.players[p].provinces,
+                                        self.params)
+                    game.emit("bonus_played", player=p, card=kind, item=self.item(kind), met=met,
+                              points=self.params.points if met else 0, total=state.players[p].score, **facts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Rule
+from amunre.contract import Event, Rule
 from amunre.mechanics import add_points
 from amunre.model import bounded, doc
 from amunre.registry import register
@@ -26,6 +26,24 @@ def complete_sets(pyramid_counts: list[int], set_size: int) -> int:
     return min(pyramid_counts)
 
 
+def counts_text(e, w) -> str:
+    """"Sawu 4, Kharga 1, Amarna 1": pyramids per own province, a double counting 2."""
+    return ", ".join(f"{w.province(pid)} {count}" for pid, count in e["counts"]) or "no province"
+
+
+def _sets_line(e, w) -> str:
+    sets = e["sets"]
+    if len(e["counts"]) < e["set_size"]:
+        why = f"no set with {len(e['counts'])} of the {e['set_size']} provinces a set needs"
+    elif sets:
+        why = f"{sets} set{'s' if sets != 1 else ''} x {e['each']}"
+    else:
+        bare = [w.province(pid) for pid, count in e["counts"] if not count]
+        why = f"no set, {w.join(bare)} {'has' if len(bare) == 1 else 'have'} no {w.t('pyramid')}"
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
+            f"{why} ({w.noun(2, 'pyramid')}: {counts_text(e, w)}), {e['total']} in all.")
+
+
 @register
 class CompleteSets(Rule):
     id = "complete_sets"
@@ -33,11 +51,23 @@ class CompleteSets(Rule):
     summary = "Points per complete set of pyramids (one in each of the player's provinces)."
     spec_ids = ("R-SCO-03",)
     Params = SetParams
+    events = {
+        "set_points": Event("A player's complete sets score (`counts`: [province, pyramids] of each own "
+                            "province; `sets`, `each` set's points, the `set_size`; `points`, and his `total`).",
+                            _sets_line),
+    }
 
     def run(self, game):
         state = game.state
         for p in state.turn_order():
-            counts = [state.provinces[i].pyramid_count() for i in state.players[p].provinces]
-            add_points(game, p, self.item_key, self.params.points * complete_sets(counts, self.params.set_size))
+            owned = state.players[p].provinces
+            counts = [state.provinces[i].pyramid_count() for i in owned]
+            sets = complete_sets(counts, self.params.set_size)
+            told = "set_points" in game.hearing
+            add_points(game, p, self.item_key, self.params.points * sets, told=told)
+            if told:
+                game.emit("set_points", player=p, item=self.item_key, sets=sets, each=self.params.points,
+                          set_size=self.params.set_size, counts=[list(c) for c in zip(owned, counts)],
+                          points=self.params.points * sets, total=state.players[p].score)
         return
         yield

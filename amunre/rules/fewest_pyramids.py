@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Rule
+from amunre.contract import Event, Rule
 from amunre.mechanics import add_points
 from amunre.model import bounded, doc
 from amunre.registry import register
@@ -16,6 +16,19 @@ class FewestParams:
     points: int = doc("Points per pyramid in the province with the fewest.", default=3, validator=bounded(0, 100))
 
 
+def _fewest_line(e, w) -> str:
+    counts = e["counts"]
+    if not counts:
+        why = "no province"
+    else:
+        pid, least = min(counts, key=lambda c: c[1])
+        why = (f"{w.province(pid)} has {w.count(least, 'pyramid')} x {e['each']}" if least else
+               f"{w.province(pid)} has no {w.t('pyramid')}")
+        why += " (" + ", ".join(f"{w.province(i)} {n}" for i, n in counts) + ")"
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
+            f"{why}, {e['total']} in all.")
+
+
 @register
 class FewestPyramids(Rule):
     id = "fewest_pyramids"
@@ -23,11 +36,22 @@ class FewestPyramids(Rule):
     summary = "Points per pyramid in the player's own province with the fewest pyramids."
     spec_ids = ("R-SCO-03",)
     Params = FewestParams
+    events = {
+        "fewest_points": Event("A player's own province with the fewest pyramids scores (`counts`: [province, "
+                               "pyramids] of each own province; `each` pyramid's points; `points`, and his "
+                               "`total`).", _fewest_line),
+    }
 
     def run(self, game):
         state = game.state
         for p in state.turn_order():
-            counts = [state.provinces[i].pyramid_count() for i in state.players[p].provinces]
-            add_points(game, p, self.item_key, self.params.points * min(counts, default=0))
+            owned = state.players[p].provinces
+            counts = [state.provinces[i].pyramid_count() for i in owned]
+            points = self.params.points * min(counts, default=0)
+            told = "fewest_points" in game.hearing
+            add_points(game, p, self.item_key, points, told=told)
+            if told:
+                game.emit("fewest_points", player=p, item=self.item_key, each=self.params.points,
+                          counts=[list(c) for c in zip(owned, counts)], points=points, total=state.players[p].score)
         return
         yield

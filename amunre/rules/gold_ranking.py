@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule, ruling
+from amunre.contract import Decision, Event, Rule, ruling
 from amunre.decisions import decide
 from amunre.mechanics import add_points, sell_card
 from amunre.model import bounded, bounded_items, doc
@@ -48,6 +48,29 @@ def gold_ranking(golds: list[int], points, ties: str = "competition") -> list[in
     return [points[rank_of[g]] if rank_of[g] < len(points) else 0 for g in golds]
 
 
+def _sales_line(e, w) -> str:
+    names = w.join([f"{w.card(kind)}" for kind in e["cards"]])
+    return (f"  {w.who(e['player'])} sells {w.count(len(e['cards']), 'favor')} for {len(e['cards'])} "
+            f"{w.t('gold')} ({names}).")
+
+
+def _golds_line(e, w) -> str:
+    order = sorted(range(len(e["gold"])), key=lambda p: -e["gold"][p])
+    note = f" (a held {w.t('theft')} counting -{e['theft_value']})" if e.get("theft_value") else ""
+    return f"  {w.t('gold')[:1].upper() + w.t('gold')[1:]} before the ranking{note}: " + \
+        ", ".join(f"{w.who(p)} {e['gold'][p]}" for p in order) + "."
+
+
+_PLACES = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
+
+def _gold_points_line(e, w) -> str:
+    place = "most" if e["place"] == 1 else f"{_PLACES.get(e['place']) or w.ordinal(e['place'])} most"
+    tied = f", tied with {w.names_of(e['tied'])}" if e["tied"] else ""
+    result = (f"scores {w.count(e['points'], 'points')}, {e['total']} in all" if e["points"] else f"no {w.t('points')}")
+    return f"  {w.who(e['player'])} has the {place} {w.t('gold')} ({e['gold']}{tied}): {result}."
+
+
 @register
 class GoldRanking(Rule):
     id = "gold_ranking"
@@ -70,6 +93,15 @@ class GoldRanking(Rule):
                       "all": lambda rule, game, request: max(request.options)},
         ),
     }
+    events = {
+        "ranking_sales": Event("Before the gold ranking a player sells `cards` (their kinds) for 1 gold each.",
+                               _sales_line),
+        "gold_counted": Event("Every player's gold as the ranking counts it (`theft_value`: what a held theft "
+                              "card takes off, with A-THEFTGOLD, else 0).", _golds_line),
+        "gold_points": Event("A player's place in the gold ranking (1 + the players with more gold; `tied`: "
+                             "the players with as much), his `points` and `total`; most gold first.",
+                             _gold_points_line),
+    }
 
     def run(self, game):
         state = game.state
@@ -78,10 +110,26 @@ class GoldRanking(Rule):
             held = sum(hand)
             if held:
                 count = yield from decide(p, "sell_cards", list(range(held + 1)))
+                told = "ranking_sales" in game.hearing
+                sold = []
                 for _ in range(count):
-                    sell_card(game, p, next(k for k in range(len(hand)) if hand[k]))
+                    kind = next(k for k in range(len(hand)) if hand[k])
+                    sell_card(game, p, kind, told=told)
+                    sold.append(game.variant.cards[kind])
+                if told and sold:
+                    game.emit("ranking_sales", player=p, cards=sold)
         golds = [pl.gold for pl in state.players]
-        if self.rulings.theft_counts_in_gold:
+        counted = self.rulings.theft_counts_in_gold
+        if counted:
             golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
-        for p, pts in enumerate(gold_ranking(golds, self.params.points, self.rulings.gold_ties)):
-            add_points(game, p, self.item_key, pts)
+        if "gold_counted" in game.hearing:
+            game.emit("gold_counted", gold=golds, theft_value=self.params.theft_value if counted else 0)
+        points = gold_ranking(golds, self.params.points, self.rulings.gold_ties)
+        told = "gold_points" in game.hearing
+        # most gold first (ties in turn order), so the lines read as the ranking
+        for p in sorted(range(len(golds)), key=lambda q: -golds[q]):
+            add_points(game, p, self.item_key, points[p], told=told)
+            if told:
+                game.emit("gold_points", player=p, gold=golds[p], place=1 + sum(g > golds[p] for g in golds),
+                          tied=[q for q in range(len(golds)) if q != p and golds[q] == golds[p]],
+                          points=points[p], total=state.players[p].score)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule, ScoringItem, ruling
+from amunre.contract import Decision, Event, Rule, ScoringItem, ruling
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
+from amunre.rules.temples import temples_text
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
 TEMPLES_AT_HARVEST = "temples_harvest"
@@ -39,6 +40,41 @@ class Rulings:
     temples_score_at_harvest: bool = ruling(
         "A-TEMPLEHARVEST", "Temples also score the offering level at every harvest, not only at a kingdom's end.",
         False)
+
+
+def _income_line(e, w) -> str:
+    """A player's income province by province: farmers x gold each, the gold mine, the
+    caravan (at a camel level), or the Treasury gold instead of it all."""
+    who, gold = w.who(e["player"]), w.t("gold")
+    parts = []
+    for item in e["provinces"]:
+        name = w.province(item["province"])
+        if "treasury" in item:
+            parts.append(f"{name} {item['treasury']} from the {w.card_noun('treasury')} instead of its income")
+            continue
+        pieces = []
+        if item["farmers"]:
+            each = str(item["each"])
+            if item.get("bonus"):
+                each = f"({item['each'] - item['bonus']} + {item['bonus']} with the {w.card_noun('big_harvest')})"
+            pieces.append(f"{w.count(item['farmers'], 'farmer')} x {each} = {item['farmers'] * item['each']}")
+        if item["mine"]:
+            pieces.append(f"{w.t('mine')} {item['mine']}")
+        if item["caravan"]:
+            pieces.append(f"{w.t('caravan')} {item['caravan']}")
+        if pieces:
+            parts.append(f"{name} " + " + ".join(pieces))
+    if not e["total"]:
+        owned = w.join([w.province(item["province"]) for item in e["provinces"]])
+        if not owned:
+            return f"  {who} takes no {gold}: he holds no province."
+        return f"  {who} takes no {gold}: no {w.t('farmers')} and nothing else pays in {owned}."
+    return f"  {who} takes {e['total']} {gold}: " + "; ".join(parts) + "."
+
+
+def _temples_line(e, w) -> str:
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.t(TEMPLES_AT_HARVEST)}: "
+            f"{temples_text(e['temples'], e['level'], w)}, {e['total']} in all.")
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
@@ -91,8 +127,18 @@ class Harvest(Rule):
                                 none=lambda w: f"keep the {w.card('big_harvest')} card",
                                 question=_big_harvest_question),
     }
-    reasons = {"harvest": "as income"}
-    terms = {TEMPLES_AT_HARVEST: "temples at harvest"}
+    events = {
+        "harvest_income": Event(
+            "A player's harvest, province by province (`provinces`: [{province, farmers, each (gold per farmer), "
+            "bonus (of a Big Harvest), mine, caravan}], or {province, treasury} for the province given up for "
+            "the Treasury) and its `total`, also when it is 0.", _income_line),
+        "harvest_temples": Event(
+            "With A-TEMPLEHARVEST: a player's temples ([province, temples]) score the offering `level` at the "
+            "harvest (`points`, and his `total`).", _temples_line),
+    }
+    #: the `harvest_income` line says the income
+    reasons = {"harvest": None}
+    terms = {TEMPLES_AT_HARVEST: "temples at harvest", "mine": "gold mine", "caravan": "caravan"}
 
     def setup(self) -> None:
         self.treasury = self.variant.card_id("treasury")
@@ -134,7 +180,31 @@ class Harvest(Rule):
             if skip is not None:
                 gold += self.params.treasury_gold
             receive(game, p, gold, "harvest")
+            if "harvest_income" in game.hearing:
+                game.emit("harvest_income", player=p, total=gold,
+                          provinces=self.income_parts(state, board, owned, skip, boost))
             if temples_too:
                 temples = sum(board[i].temples for i in owned)
                 if temples:
-                    add_points(game, p, TEMPLES_AT_HARVEST, temples * state.offering_level)
+                    told = "harvest_temples" in game.hearing
+                    add_points(game, p, TEMPLES_AT_HARVEST, temples * state.offering_level, told=told)
+                    if told:
+                        game.emit("harvest_temples", player=p, level=state.offering_level,
+                                  temples=[[i, board[i].temples] for i in owned if board[i].temples],
+                                  points=temples * state.offering_level, total=player.score)
+
+    def income_parts(self, state, board, owned, skip, boost) -> list[dict]:
+        """What each province of a player yields at this harvest, for the `harvest_income` line
+        (the same sums as `amunre.counting.province_income`)."""
+        level = state.offering_level
+        parts = []
+        for pid in owned:
+            if pid == skip:
+                parts.append({"province": pid, "treasury": self.params.treasury_gold})
+                continue
+            prov, info = state.provinces[pid], board[pid]
+            bonus = self.params.big_harvest_bonus if pid == boost else 0
+            parts.append({"province": pid, "farmers": prov.farmers + prov.free_farmers, "each": level + bonus,
+                          "bonus": bonus, "mine": info.mine,
+                          "caravan": info.caravan if level in self.params.camel_levels else 0})
+        return parts

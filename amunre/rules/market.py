@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Rule, province_option
+from amunre.contract import Decision, Event, Rule, province_option
 from amunre.decisions import decide
 from amunre.mechanics import (
     build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
@@ -120,6 +120,15 @@ def _architect_note(pid, asking) -> str:
     return f"{w.plural(asking.view.provinces[pid].stones, w.t('stone'), w.t('stones'))} there"
 
 
+#: The term (singular) of each kind of item bought.
+_ITEM_TERMS = {"cards": "favor", "farmers": "farmer", "stones": "stone"}
+
+
+def _bought(game, p: int, what: str, count: int) -> None:
+    if "purchase" in game.hearing:
+        game.emit("purchase", player=p, what=what, count=count, price=price(count))
+
+
 @register
 class Market(Rule):
     id = "market"
@@ -165,7 +174,14 @@ class Market(Rule):
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
             none=lambda w: f"keep the {w.card('architect')} card for now", question=_architect_question),
     }
-    reasons = {"cards": "for {favor_plural}", "farmers": "for {farmers}", "stones": "for {stones}"}
+    events = {
+        "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "
+                          "gold.", lambda e, w: f"  {w.who(e['player'])} buys "
+                                                f"{w.count(e['count'], _ITEM_TERMS[e['what']])} for {e['price']} "
+                                                f"{w.t('gold')}."),
+    }
+    #: the `purchase` line says what the gold paid for and the cards bought
+    reasons = {"cards": None, "farmers": None, "stones": None, "cards:bought": None}
 
     def setup(self) -> None:
         self.free_farmer = self.variant.card_id("free_farmer")
@@ -189,6 +205,7 @@ class Market(Rule):
             count = yield from decide(p, "buy_cards", list(range(n + 1)))
             if count:
                 yield from pay(game, p, price(count), "cards")
+                _bought(game, p, "cards", count)
                 gain_cards(game, p, count, "bought")
 
         # b) farmers onto empty field spaces, then a Free Farmer anywhere
@@ -198,6 +215,7 @@ class Market(Rule):
             count = yield from decide(p, "buy_farmers", list(range(n + 1)))
             if count:
                 yield from pay(game, p, price(count), "farmers")
+                _bought(game, p, "farmers", count)
                 for _ in range(count):
                     where = [i for i in owned if free_fields(game, i) > 0]
                     pid = yield from decide(p, "place_farmer", where)
@@ -217,6 +235,7 @@ class Market(Rule):
             count = yield from decide(p, "buy_stones", list(range(n + 1)))
             if count:
                 yield from pay(game, p, price(count), "stones")
+                _bought(game, p, "stones", count)
                 for placed in range(1, count + 1):
                     pid = yield from decide(p, "place_stone", list(owned))
                     yield from place_stone(game, p, pid)

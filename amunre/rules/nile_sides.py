@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Rule, ScoringItem, ruling
+from amunre.contract import Event, Rule, ScoringItem, ruling
 from amunre.counting import pyramids_in, stones_in
 from amunre.mechanics import add_points
 from amunre.model import bounded, doc
@@ -33,25 +33,63 @@ class Rulings:
 
 def nile_winners(state, board, side: str, compare: str, min_pyramids: int) -> list[int]:
     """Players who score a side of the Nile (A-NILE). Only owned provinces compete."""
-    # (pyramids, stones, owner) per competitor: a province or a player's side total
+    return nile_contest(state, board, side, compare, min_pyramids)[0]
+
+
+def nile_contest(state, board, side: str, compare: str, min_pyramids: int) -> tuple[list[int], list[list]]:
+    """(the players who score a side of the Nile, the competitors with the most pyramids
+    there as [province or None, owner, pyramids, stones]): the leaders the line names."""
+    # (pyramids, stones, owner, province) per competitor: a province or a player's side total
     entries = []
     if compare == "province":
         for i, prov in enumerate(state.provinces):
             if prov.owner is not None and board[i].side == side:
-                entries.append((prov.pyramid_count(), prov.stones, prov.owner))
+                entries.append((prov.pyramid_count(), prov.stones, prov.owner, i))
     else:
         for p, player in enumerate(state.players):
             mine = [i for i in player.provinces if board[i].side == side]
             if mine:
-                entries.append((pyramids_in(state, mine), stones_in(state, mine), p))
+                entries.append((pyramids_in(state, mine), stones_in(state, mine), p, None))
     if not entries:
-        return []
+        return [], []
     best = max(e[0] for e in entries)
-    if best < min_pyramids:
-        return []
     tied = [e for e in entries if e[0] == best]
+    leaders = [[e[3], e[2], e[0], e[1]] for e in tied]
+    if best < min_pyramids:
+        return [], leaders
     most_stones = max(e[1] for e in tied)
-    return sorted({e[2] for e in tied if e[1] == most_stones})
+    return sorted({e[2] for e in tied if e[1] == most_stones}), leaders
+
+
+def _side_line(e, w) -> str:
+    """Who has the most pyramids on a side, how a tie went, and who scores."""
+    side = e["side"]
+    leaders = e["leaders"]
+
+    def name(entry):
+        pid, owner = entry[0], entry[1]
+        return f"{w.province(pid)} ({w.who(owner)})" if pid is not None else w.who(owner)
+
+    head = f"  {side.capitalize()} side of the Nile: "
+    if not leaders:
+        return head + "no province there has an owner; nobody scores."
+    best = leaders[0][2]
+    if not e["winners"]:
+        if best == 0:
+            return head + f"no {w.t('pyramid')} stands in an owned province; nobody scores."
+        return head + (f"the most is {w.count(best, 'pyramid')}, fewer than the {e['least']} needed; "
+                       "nobody scores.")
+    what = "has" if len(leaders) == 1 else "have"
+    text = f"{w.join([name(x) for x in leaders])} {what} the most {w.noun(2, 'pyramid')} ({best})"
+    if len(leaders) > 1:
+        stones = ", ".join(f"{w.province(x[0]) if x[0] is not None else w.who(x[1])} {x[3]}" for x in leaders)
+        if len({x[3] for x in leaders}) > 1:
+            text += f"; the tie goes to the most {w.t('stones')} ({stones})"
+        else:
+            text += f" and as many {w.t('stones')} ({leaders[0][3]}), so each of them scores"
+    gains = "; ".join(f"{w.who(p)} scores {w.count(e['points'], 'points')}, {total} in all"
+                      for p, total in zip(e["winners"], e["totals"]))
+    return head + f"{text}: {gains}."
 
 
 @register
@@ -62,6 +100,11 @@ class NileSides(Rule):
     spec_ids = ("R-SCO-04", "A-NILE")
     Params = NileParams
     Rulings = Rulings
+    events = {
+        "nile_side": Event("A side of the Nile is scored: the `leaders` (most pyramids there: [province or null "
+                           "for a player's side total, owner, pyramids, stones]), the `winners`, the `points` each "
+                           "and their `totals`, and the `least` pyramids a winner needs.", _side_line),
+    }
 
     def score_items(self) -> list[ScoringItem]:
         return [ScoringItem(f"{self.item_key}_{side}", f"{self.name} ({side})") for side in SIDES]
@@ -69,8 +112,15 @@ class NileSides(Rule):
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces
+        told = "nile_side" in game.hearing
         for side in SIDES:
-            for p in nile_winners(state, board, side, self.rulings.nile_compare, self.rulings.nile_min_pyramids):
-                add_points(game, p, f"{self.item_key}_{side}", self.params.points)
+            winners, leaders = nile_contest(state, board, side, self.rulings.nile_compare,
+                                            self.rulings.nile_min_pyramids)
+            for p in winners:
+                add_points(game, p, f"{self.item_key}_{side}", self.params.points, told=told)
+            if told:
+                game.emit("nile_side", side=side, item=f"{self.item_key}_{side}", leaders=leaders, winners=winners,
+                          points=self.params.points, totals=[state.players[p].score for p in winners],
+                          least=self.rulings.nile_min_pyramids)
         return
         yield

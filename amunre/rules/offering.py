@@ -148,22 +148,69 @@ def _offers_line(e, w) -> str:
 
 
 def _adjust_line(e, w) -> str:
+    card = w.card_noun("offering_adjustment")
     if not e["delta"]:
-        return f"  {w.who(e['player'])} leaves the total at {e['total']}."
-    return f"  {w.who(e['player'])} {w.t('adjusts')} the total by {e['delta']:+d} to {e['total']}."
+        return f"  {w.who(e['player'])} plays the {card} and leaves the total at {e['total']}."
+    return f"  {w.who(e['player'])} {w.t('adjusts')} the total by {e['delta']:+d} to {e['total']} with the {card}."
 
 
 def _level_line(e, w) -> str:
     # an edition that names its levels (the 2016 Offering tiles "3>12", ...) places one
-    name = w.variant.terms.get(f"offering_level_{e['level']}")
+    name = w.numbered("offering_level", e["level"])
     if name:
-        return f"  The {name} {w.t('offering_level')} is placed (level {e['level']})."
-    return f"  The {w.t('offering_level')} moves to level {e['level']}."
+        return f"  The {name} {w.t('offering_level')} is placed (level {e['level']}; total {e['total']})."
+    return f"  The {w.t('offering_level')} moves to level {e['level']} (total {e['total']})."
+
+
+def _sales_line(e, w) -> str:
+    return (f"  Open sales before the secret {w.t('offering')}, 1 {w.t('gold')} per card "
+            f"({w.who(e['player'])} first):")
+
+
+def _ranks_line(e, w) -> str:
+    """Who offered most and second most (ties: the earlier in turn order), and how many
+    rewards each player takes; thieves take none."""
+    gold, reward = w.t("gold"), "reward"
+    lines = []
+
+    def rewards(count):
+        return w.count(count, reward, "rewards")
+
+    for place, entry in (("most", e["first"]), ("second most", e["second"])):
+        if entry is None:
+            continue
+        p, amount, count, tied = entry
+        tie = ""
+        if tied:
+            tie = f", as much as {w.names_of(tied)}: the earlier in turn order goes first"
+        lines.append(f"  {w.who(p)} offered the {place} ({amount} {gold}{tie}) and takes {rewards(count)}.")
+    if e["others"]:
+        count = e["others_rewards"]
+        each = " each" if len(e["others"]) > 1 else ""
+        lines.append(f"  {w.names_of(e['others'])} take{'s' if len(e['others']) == 1 else ''} "
+                     f"{rewards(count)}{each}.")
+    if e["thieves"]:
+        lines.append(f"  {w.names_of(e['thieves'])} played {'a ' if len(e['thieves']) > 1 else 'the '}"
+                     f"{w.t('theft')} and take{'s' if len(e['thieves']) == 1 else ''} no {w.noun(2, reward, 'rewards')}.")
+    if e["first"] is None:
+        lines.append(f"  Nobody offered {gold}: nobody takes {w.a(w.t(reward))}.")
+    return "\n".join(lines)
 
 
 def _reward_line(e, w) -> str:
-    item = w.t("favor") if e["item"] == "card" else w.t(e["item"])
-    return f"  {w.who(e['player'])} chooses a reward: a {item}."
+    if e["item"] == "card":
+        item = w.a(w.t("favor"))
+    else:
+        item = f"{w.a(w.t(e['item']))} in {w.province(e['province'])}"
+    if e["of"] == 1:
+        return f"  {w.who(e['player'])} takes 1 {w.t('reward')}: {item}."
+    return f"  {w.who(e['player'])} takes {w.t('reward')} {e['n']} of {e['of']}: {item}."
+
+
+def _start_line(e, w) -> str:
+    if e.get("kept"):
+        return f"  {w.who(e['player'])} stays {w.t('start_player')}."
+    return f"  {w.who(e['player'])} becomes {w.t('start_player')}."
 
 
 def level_for(total: int, floors) -> int:
@@ -220,13 +267,21 @@ class Offering(Rule):
                                              per_game="share",
                                              always=lambda rule: [{"level": n} for n in
                                                                   range(1, rule.max_offering_level() + 1)]),)),
-        "reward": Event("A player chooses one reward item.", _reward_line),
-        "start_player": Event("The highest offer takes the start player.",
-                              lambda e, w: f"  {w.who(e['player'])} becomes {w.t('start_player')}."),
+        "reward": Event("A player chooses one reward item: reward `n` of his `of`; a card, or a farmer or a stone "
+                        "placed in `province`.", _reward_line),
+        "start_player": Event("The highest offer takes the start player (`kept`: he already was; also when "
+                              "nobody offered gold and the start player stays).", _start_line),
+        "open_sales": Event("Before the secret offers, the first card is sold openly (the sales follow).",
+                            _sales_line),
+        "offer_ranks": Event("Who offered most and second most (`first`, `second`: [player, gold, rewards, "
+                             "[players tied with him, later in turn order]] or null), every other non-thief "
+                             "(`others`, `others_rewards` each), and the thieves (no reward).", _ranks_line),
     }
-    reasons = {"offering": "for the {offering}", "theft": "with the {theft}"}
+    #: the revealed offers say what each player pays; a card taken as a reward is said by its line
+    reasons = {"offering": None, "theft": "with the {theft}", "cards:reward": None}
     # offering_level_<n> (numbered forms, see amunre.terms) names the tile of level n
-    terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level"}
+    terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level",
+             "reward": "reward", "rewards": "rewards"}
     once = True  # one secret batch per round: a second would mix with the first's reveal
 
     def setup(self) -> None:
@@ -265,8 +320,9 @@ class Offering(Rule):
         prm = self.params
         order = state.turn_order()
         if not self.rulings.cards_in_offering:
+            opened = False  # the open sales have had their heading
             for p in order:
-                yield from self.sell_for_offering(game, p)
+                opened = (yield from self.sell_for_offering(game, p, opened)) or opened
         # secret offers, kept aside until everyone has chosen
         offers = {}
         for p in order:
@@ -284,7 +340,7 @@ class Offering(Rule):
             steps = (prm.adjustment, -prm.adjustment)
         for p in order:
             if offers[p][2]:
-                play_card(game, p, self.adjust_card)
+                play_card(game, p, self.adjust_card, told=True)
                 delta = yield from decide(p, "adjust", list(steps), {"total": total})
                 total += delta
                 if "adjust" in game.hearing:
@@ -303,30 +359,46 @@ class Offering(Rule):
         givers = [p for p in order if offers[p][0] == "gold"]
         # sort is stable: equal offers keep turn order, so the earlier player wins ties
         ranked = sorted(givers, key=lambda p: -offers[p][1])
-        if ranked:
-            state.start_player = ranked[0]
-            if "start_player" in game.hearing:
-                game.emit("start_player", player=ranked[0])
         picks = []
         if ranked:
             picks.append((ranked[0], prm.rewards[0]))
         if len(ranked) > 1:
             picks.append((ranked[1], prm.rewards[1]))
         picks.extend((p, prm.rewards[2]) for p in givers if p not in ranked[:2])
+        if "offer_ranks" in game.hearing:
+            def entry(i):
+                if i >= len(ranked):
+                    return None
+                p = ranked[i]
+                tied = [q for q in ranked[i + 1:] if offers[q][1] == offers[p][1]]
+                return [p, offers[p][1], prm.rewards[i], tied]
+            game.emit("offer_ranks", first=entry(0), second=entry(1), others=[p for p, _ in picks[2:]],
+                      others_rewards=prm.rewards[2], thieves=thieves)
+        kept = not ranked or ranked[0] == state.start_player
+        if ranked:
+            state.start_player = ranked[0]
+        if "start_player" in game.hearing:
+            game.emit("start_player", player=state.start_player, kept=kept)
         for p, count in picks:
             for n in range(1, count + 1):
                 yield from self.reward(game, p, n, count)
 
-    def sell_for_offering(self, game, p: int):
-        """Open sales before the secret offers: one card at a time until the player stops."""
+    def sell_for_offering(self, game, p: int, opened: bool = False):
+        """Open sales before the secret offers: one card at a time until the player stops.
+        The first sale of the phase (`opened` False) comes after a heading line
+        (`open_sales`); returns whether the player sold a card."""
         hand = game.state.players[p].hand
+        sold = False
         while True:
             kinds = [k for k in range(len(hand)) if hand[k]]
             if not kinds:
-                return
+                return sold
             kind = yield from decide(p, "sell_for_offering", [None] + kinds)
             if kind is None:
-                return
+                return sold
+            if not (opened or sold) and "open_sales" in game.hearing:
+                game.emit("open_sales", player=p)
+            sold = True
             sell_card(game, p, kind)
 
     def reward(self, game, p: int, n: int = 1, of: int = 1):
@@ -344,10 +416,13 @@ class Offering(Rule):
             return
         choice = yield from decide(p, "reward", opts, {"reward": n, "of": of})
         if "reward" in game.hearing:
-            game.emit("reward", player=p, item=choice if choice == "card" else choice[0])
+            if choice == "card":
+                game.emit("reward", player=p, item="card", n=n, of=of)
+            else:
+                game.emit("reward", player=p, item=choice[0], n=n, of=of, province=choice[1])
         if choice == "card":
             gain_cards(game, p, 1, "reward")
         elif choice[0] == "farmer":
-            place_farmer(game, p, choice[1])
+            place_farmer(game, p, choice[1], told=True)
         else:
-            yield from place_stone(game, p, choice[1])
+            yield from place_stone(game, p, choice[1], told=True)

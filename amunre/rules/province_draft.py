@@ -22,7 +22,7 @@ from amunre.boardtext import province_line
 from amunre.contract import CheckProblem, Decision, Event, Rule, province_option, ruling
 from amunre.decisions import decide
 from amunre.registry import register
-from amunre.rules.province_draw import place_immediate_bonus, too_few_provinces
+from amunre.rules.province_draw import lay_out, lying_lines, too_few_provinces
 
 #: The most players the overview recommends the secret hands for.
 RECOMMENDED_MAX_PLAYERS = 4
@@ -37,7 +37,7 @@ class Rulings:
 
 def _picks_line(e, w) -> str:
     picks = ", ".join(f"{w.who(p)} {w.province(pid)}" for p, pid in e["picks"])
-    return f"The secret picks are revealed: {picks}."
+    return f"The secret picks are revealed: {picks}." + lying_lines(e, w)
 
 
 def _deal_line(e, w) -> str:
@@ -69,10 +69,10 @@ class ProvinceDraft(Rule):
     }
     events = {
         "province_hands": Event("Province cards are dealt in secret, the same number to each player.", _deal_line),
-        "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order.",
-                       _picks_line),
+        "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order; "
+                       "`lying`: what lies on each then (see `province_draw.lay_out`), in `kingdom`.", _picks_line),
     }
-    terms = {"province_cards": "province cards"}
+    terms = {"province_cards": "province cards", "immediate_bonus": "free material"}
     provides = ("provinces",)
     once = True
 
@@ -148,7 +148,6 @@ class ProvinceDraft(Rule):
             drawn.append(pid)
         mine["used"].extend(drawn)
         state.on_auction = drawn
-        for pid in drawn:
-            place_immediate_bonus(game, pid, board[pid])
+        lying = lay_out(game, drawn, board)
         if "picks" in game.hearing:
-            game.emit("picks", picks=[[p, picks[p]] for p in order])
+            game.emit("picks", picks=[[p, picks[p]] for p in order], lying=lying, kingdom=state.kingdom)

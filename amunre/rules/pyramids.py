@@ -3,10 +3,26 @@ a double pyramid counting 2."""
 
 from __future__ import annotations
 
-from amunre.contract import NoParams, Rule
+from amunre.contract import Event, NoParams, Rule
 from amunre.counting import pyramids_in
 from amunre.mechanics import add_points
 from amunre.registry import register
+
+
+def pyramid_counts(e, w) -> str:
+    """"Sawu 3 (a double), Kharga 1, Amarna 0": [province, singles, doubles] per own province,
+    a double counting 2."""
+    parts = []
+    for pid, singles, doubles in e["provinces"]:
+        note = f" ({w.join([w.count(doubles, 'double_pyramid')] + ([w.count(singles, 'pyramid')] if singles else []))})" \
+            if doubles else ""
+        parts.append(f"{w.province(pid)} {singles + 2 * doubles}{note}")
+    return ", ".join(parts)
+
+
+def _pyramids_line(e, w) -> str:
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
+            f"{pyramid_counts(e, w) or 'no province'}, {e['total']} in all.")
 
 
 @register
@@ -16,10 +32,20 @@ class Pyramids(Rule):
     summary = "1 point per pyramid in own provinces, a double counting 2."
     spec_ids = ("R-SCO-02",)
     Params = NoParams
+    events = {
+        "pyramid_points": Event("A player's pyramids score (`provinces`: [province, singles, doubles] of each own "
+                                "province; `points`, and his `total`).", _pyramids_line),
+    }
 
     def run(self, game):
         state = game.state
         for p in state.turn_order():
-            add_points(game, p, self.item_key, pyramids_in(state, state.players[p].provinces))
+            owned = state.players[p].provinces
+            told = "pyramid_points" in game.hearing
+            add_points(game, p, self.item_key, pyramids_in(state, owned), told=told)
+            if told:
+                game.emit("pyramid_points", player=p, item=self.item_key, points=pyramids_in(state, owned),
+                          total=state.players[p].score,
+                          provinces=[[i, state.provinces[i].pyramids, state.provinces[i].doubles] for i in owned])
         return
         yield

@@ -3,9 +3,27 @@ the offering level."""
 
 from __future__ import annotations
 
-from amunre.contract import NoParams, Rule
+from amunre.contract import Event, NoParams, Rule
 from amunre.mechanics import add_points
 from amunre.registry import register
+
+
+def level_text(level: int, w) -> str:
+    """The offering level as the edition shows it: "level 2", or the 2016 tile's name."""
+    name = w.numbered("offering_level", level)
+    return f"level {level}, the {name} {w.t('offering_level')}" if name else f"level {level}"
+
+
+def temples_text(temples, level: int, w) -> str:
+    """"2 temples in Damanhur x 2 (level 2)": [province, temples] pairs times the level."""
+    count = sum(n for _, n in temples)
+    where = w.join([w.province(pid) + (f" ({n})" if len(temples) > 1 else "") for pid, n in temples])
+    return f"{w.count(count, 'temple', 'temples')} in {where} x {level} ({level_text(level, w)})"
+
+
+def _temples_line(e, w) -> str:
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
+            f"{temples_text(e['temples'], e['level'], w)}, {e['total']} in all.")
 
 
 @register
@@ -15,12 +33,24 @@ class Temples(Rule):
     summary = "Each temple in an own province scores the offering level."
     spec_ids = ("R-SCO-01",)
     Params = NoParams
+    events = {
+        "temple_points": Event("A player's temples ([province, temples], his own provinces that have some) "
+                               "score the offering `level` each (`points`, and his `total`); a player without "
+                               "a temple has no line.", _temples_line),
+    }
+    terms = {"temple": "temple", "temples": "temples"}
 
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces
         for p in state.turn_order():
-            temples = sum(board[i].temples for i in state.players[p].provinces)
-            add_points(game, p, self.item_key, temples * state.offering_level)
+            owned = state.players[p].provinces
+            temples = sum(board[i].temples for i in owned)
+            told = "temple_points" in game.hearing
+            add_points(game, p, self.item_key, temples * state.offering_level, told=told)
+            if told and temples:
+                game.emit("temple_points", player=p, item=self.item_key, level=state.offering_level,
+                          temples=[[i, board[i].temples] for i in owned if board[i].temples],
+                          points=temples * state.offering_level, total=state.players[p].score)
         return
         yield
