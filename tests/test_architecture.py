@@ -152,7 +152,7 @@ def test_the_architecture_example_module_plays(tmp_path):
         path = tmp_path / "obelisks.toml"
         path.write_text(toml, encoding="utf-8")
         variant = load_variant(path)
-        assert [s.id for s in variant.scoring][:3] == ["temples", "pyramids", "obelisks"]
+        assert [s.id for s in variant.scoring][:3] == ["pyramids", "obelisks", "complete_sets"]
         lines = []
         from amunre.narrate import Narrator
 

@@ -133,7 +133,7 @@ def test_score_position_does_not_change_the_state_and_follows_the_bonus_policy()
     assert state.to_dict() == before
     assert met.points(RED)["bonus_cards"] == 3
     items = [i.key for i in met.items]
-    assert items == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
+    assert items == ["pyramids", "complete_sets", "nile_sides", "temples", "bonus_cards"]
     assert score_position(classic(), state, answers={"play_bonus": "none"}).points(RED)["bonus_cards"] == 0
     everything = score_position(classic(), state, answers={"play_bonus": "all"})
     bonus = next(i for i in everything.items if i.key == "bonus_cards")
@@ -181,7 +181,7 @@ def test_cli_score_json(_cli):
     assert doc["winners"] == ["blue"] and doc["final"] is True
     # with --no-final: the kingdom scoring only (the file itself says `scoring = "final"`)
     doc = json.loads(_cli(E06, "--no-final", "--json").stdout)
-    assert [i["key"] for i in doc["items"]] == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
+    assert [i["key"] for i in doc["items"]] == ["pyramids", "complete_sets", "nile_sides", "temples", "bonus_cards"]
 
 
 def test_cli_score_answers_decisions_by_the_policies_the_modules_offer(_cli):

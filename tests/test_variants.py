@@ -34,7 +34,7 @@ def test_classic2003_loads_with_its_values():
     assert v.edition.players == (3, 4, 5)
     assert v.edition.rounds_per_kingdom == 3
     assert [s.rule for s in v.phases] == ["province_draw", "auction", "market", "offering", "harvest"]
-    assert [s.rule for s in v.scoring] == ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
+    assert [s.rule for s in v.scoring] == ["pyramids", "complete_sets", "nile_sides", "temples", "bonus_cards"]
     assert [s.rule for s in v.final_scoring] == ["gold_ranking"]
     assert v.phases[1].params.bid_spaces == (0, 1, 3, 6, 10, 15, 21, 28, 36)
     assert v.phases[3].params.level_floors == (3, 13, 23)
