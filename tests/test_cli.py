@@ -24,7 +24,7 @@ def test_run_prints_play_by_play_in_2003_words_and_final_table(capsys):
     assert "seed 3" in out
     assert "bidding marker" in out and "power card" in out and "sacrifice" in out
     assert "Old Kingdom" in out and "New Kingdom" in out
-    assert "total points" in out and "rank" in out
+    assert "total points" in out and "building stones" in out and "place" in out and "final scoring: gold" in out
     assert "Winner" in out
 
 
@@ -131,7 +131,8 @@ def test_run_refuses_an_unwritable_log_before_playing(capsys):
         (["check", "classic2003", "--players", "3,\uff14"], "--players must be player counts"),
         (["bench", "--games", "0"], "is not a whole number of at least 1"),
         (["run", "--agents", "wizard"], "unknown agent 'wizard'"),
-        (["run", "--agents", "random,random"], "names 2 agents for 4 players"),
+        (["run", "--agents", "random,random"], "--agents names 2 agents, but classic2003 is played by 3, 4, 5 players"),
+        (["run", "--agents", "random,random", "--players", "4"], "names 2 agents for 4 players"),
         (["run", "--agents", ""], "--agents has an empty name"),
         (["run", "--agents", "greedy,"], "--agents has an empty name"),
         (["run", "--variant", "nosuch"], "unknown variant 'nosuch' (available: "),

@@ -20,28 +20,31 @@ from amunre.engine import play_game
 from amunre.loader import load_variant
 from amunre.gamelog import Recorder, log_lines, new_file_mode, shown_path, write_log
 from amunre.cli.common import make_console
-from amunre.narrate import Narrator, player_names
-from amunre.results import game_result, item_label, item_order
+from amunre.narrate import Narrator, Words, describe_option, player_names
+from amunre.results import game_result, item_label, item_order, scoring_groups
 
 
 def final_table(variant, result: dict) -> Table:
-    """Points per scoring item per kingdom, then total, gold, pyramids and rank."""
+    """Points per scoring item per kingdom (the final scoring's items under its own name),
+    then total points, gold, pyramids, stones and place, in the edition's words."""
     table = Table(title=Text(f"Final score: {variant.edition.name}"))  # file text: never markup
     table.add_column("")
     for player in result["players"]:
-        table.add_column(f"{player['name']} ({player['agent']})", justify="right")
+        table.add_column(Text(f"{player['name']} ({player['agent']})"), justify="right")
     order = item_order(variant)
-    for kingdom in variant.edition.kingdoms:
-        scored = [pl["items"].get(kingdom, {}) for pl in result["players"]]
+    for group in scoring_groups(variant):
+        scored = [pl["items"].get(group, {}) for pl in result["players"]]
         seen = {item for items in scored for item in items}
-        # every item the kingdom scored, in scoring order; unknown (plug-in) items after
+        # every item the group scored, in scoring order; unknown (plug-in) items after
         for item in [i for i in order if i in seen] + sorted(seen - set(order)):
-            table.add_row(Text(f"{kingdom}: {item_label(variant, item)}"), *(str(items.get(item, 0)) for items in scored))
+            table.add_row(Text(f"{group}: {item_label(variant, item)}"), *(str(items.get(item, 0)) for items in scored))
+    words = Words(variant)
     table.add_section()
     table.add_row(Text(f"total {variant.term('points')}"), *(str(pl["score"]) for pl in result["players"]), style="bold")
     table.add_row(Text(variant.term("gold")), *(str(pl["gold"]) for pl in result["players"]))
-    table.add_row("pyramids", *(str(pl["pyramids"]) for pl in result["players"]))
-    table.add_row("rank", *(str(pl["rank"]) for pl in result["players"]), style="bold")
+    table.add_row(Text(words.noun(2, "pyramid")), *(str(pl["pyramids"]) for pl in result["players"]))
+    table.add_row(Text(words.noun(2, "stone")), *(str(pl["stones"]) for pl in result["players"]))
+    table.add_row("place", *(words.ordinal(pl["rank"]) for pl in result["players"]), style="bold")
     return table
 
 
@@ -105,23 +108,99 @@ def _replay_command(log_path: str, variant_file: str, variant_name: str, overrid
     return command
 
 
+#: Options a verbose line shows of one decision; the rest are counted.
+SHOWN_OPTIONS = 12
+
+
+class ShowDecisions:
+    """An agent's seat with `--verbose`: before the agent answers, a line with the legal
+    options in the edition's words, then its choice (a secret one is marked so)."""
+
+    def __init__(self, agent, words, say):
+        self.agent = agent
+        self.words = words
+        self.say = say
+
+    def choose(self, view, request):
+        choice = self.agent.choose(view, request)
+        words = self.words
+        shown = [describe_option(words, request.kind, o) for o in request.options[:SHOWN_OPTIONS]]
+        more = len(request.options) - len(shown)
+        listed = "; ".join(shown) + (f"; ... {more} more" if more > 0 else "")
+        secret = ", in secret" if request.simultaneous else ""
+        self.say(f"    > {words.who(request.player)} chooses {describe_option(words, request.kind, choice)}{secret} "
+                 f"(of {len(request.options)}: {listed})")
+        return choice
+
+
+class Pauser:
+    """`--pause`: before each phase and scoring after the first, wait for Enter on stdin
+    (the prompt on stderr). At the end of input it stops waiting and the game plays on."""
+
+    BREAKS = frozenset({"phase", "scoring", "final_scoring"})
+
+    def __init__(self, listener, stdin=None):
+        self.listener = listener
+        self.stdin = stdin
+        self.started = False
+        self.waiting = True
+
+    def __call__(self, event: dict) -> None:
+        if event["event"] in self.BREAKS:
+            if self.started and self.waiting:
+                click.echo("-- Enter: next phase --", err=True, nl=False)
+                line = (self.stdin or sys.stdin).readline()
+                if not line:  # end of input: play on without waiting
+                    self.waiting = False
+                    click.echo(" (end of input: playing on)", err=True)
+            self.started = True
+        self.listener(event)
+
+
+def infer_players(variant, players, agents) -> str | None:
+    """`--players` as given, or, when it is not, the number of seats `--agents` names (one
+    name means every seat)."""
+    if players is not None or agents is None:
+        return players
+    names = [name.strip() for name in agents.split(",")]
+    count = len(names)
+    if count == 1 or not all(names):  # one for every seat; an empty name is parse_agents' to report
+        return None
+    if count not in variant.players:
+        raise AmunreError(f"--agents names {count} agents, but {variant.id} is played by "
+                          f"{', '.join(map(str, variant.players))} players (give one agent per player, or one for "
+                          f"every seat with --players)" + variant.modules.players_note(count))
+    return str(count)
+
+
 @click.command("run")
 @click.option("--variant", "variant_name", default="classic2003", show_default=True,
               help="Variant id (see `amunre variants`) or path to a variant TOML file.")
-@click.option("--players", help="Number of players (the variant says which counts are allowed; default 4).")
+@click.option("--players", help="Number of players (the variant says which counts are allowed; default: as many as "
+                                "--agents names, else 4).")
 @click.option("--seed", help="Seed for the game; a random one is chosen and printed if omitted.")
-@click.option("--agents", help="Comma-separated agents per seat, e.g. greedy,random,human (default: greedy).")
+@click.option("--agents", help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
+                               "default: greedy).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
 @click.option("--log", "log_path",
               help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written once "
                    "the game is over: an interrupted game leaves no log).")
 @click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
+@click.option("--verbose", is_flag=True,
+              help="Also show every bot decision with its options, and the state at the end of each round.")
+@click.option("--pause", "--step", "pause", is_flag=True,
+              help="Show the game one phase at a time: wait for Enter before each phase (at the end of input, play "
+                   "on to the end).")
 @set_option(SET_HELP + " With --log, the variant as changed is written to LOG.variant.toml: replay the log "
             "with `amunre replay LOG --variant LOG.variant.toml`.")
-def command(variant_name, players, seed, agents, as_json, log_path, quiet, overrides):
+def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbose, pause, overrides):
     """Play one seeded game with bots (or people) and show every step and the final score."""
     variant = variant_arg(variant_name, overrides)
-    n = parse_players(variant, players)
+    for flag, on in (("--verbose", verbose), ("--pause", pause)):
+        for other, also in (("--quiet", quiet), ("--json", as_json)):
+            if on and also:
+                raise AmunreError(f"{flag} shows the play-by-play, {other} leaves it out: give one of them")
+    n = parse_players(variant, infer_players(variant, players, agents))
     seed_value = parse_seed(seed)
     agent_list = parse_agents(agents, n)
     names = player_names(n)
@@ -138,11 +217,20 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, overr
     if recorder:
         listeners.append(recorder)
     console = make_console()
+    seats = make_agents(agent_list, seed_value)
     if not (as_json or quiet):
+        def say(line):
+            console.print(line, markup=False)
+
         console.print(f"seed {seed_value} (rerun this game with --seed {seed_value})")
-        listeners.append(Narrator(variant, lambda line: console.print(line, markup=False), names))
+        narrator = Narrator(variant, say, names, verbose=verbose)
+        listeners.append(Pauser(narrator) if pause else narrator)
+        if verbose:  # a human seat shows its own options
+            words = Words(variant, names)
+            seats = [seat if name == "human" else ShowDecisions(seat, words, say)
+                     for name, seat in zip(agent_list, seats)]
     try:
-        game = play_game(variant, make_agents(agent_list, seed_value), seed_value, listeners)
+        game = play_game(variant, seats, seed_value, listeners)
     except (KeyboardInterrupt, click.Abort) as stop:
         _interrupted(log_path, stop, variant_temp)
     result = game_result(game, names, agent_list)
