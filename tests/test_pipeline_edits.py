@@ -30,14 +30,14 @@ def ids(specs) -> list[str]:
     return [s.id for s in specs]
 
 
-CLASSIC_SCORING = ["temples", "pyramids", "complete_sets", "nile_sides", "bonus_cards"]
+CLASSIC_SCORING = ["pyramids", "complete_sets", "nile_sides", "temples", "bonus_cards"]  # the 2003 rulebook's order
 
 
 # -- the operations ------------------------------------------------------------------------
 def test_replace_an_entry_by_id_keeps_its_place(tmp_path):
     v = load_variant(write(tmp_path, '[[scoring]]\nid = "complete_sets"\nrule = "fewest_pyramids"\nname = "sets"\n'))
     assert ids(v.scoring) == CLASSIC_SCORING
-    replaced = v.scoring[2]
+    replaced = v.scoring[CLASSIC_SCORING.index("complete_sets")]
     assert (replaced.rule, replaced.name, replaced.params.points) == ("fewest_pyramids", "sets", 3)
 
 
@@ -52,14 +52,14 @@ def test_insert_after_before_and_at_the_end(tmp_path):
             '[[scoring]]\nid = "temples_again"\nrule = "temples"\nbefore = "temples"\n'
             '[[scoring]]\nid = "last"\nrule = "pyramids"\n')
     v = load_variant(write(tmp_path, body))
-    assert ids(v.scoring) == ["temples_again", "temples", "pyramids", "fewest", "complete_sets", "nile_sides",
+    assert ids(v.scoring) == ["pyramids", "fewest", "complete_sets", "nile_sides", "temples_again", "temples",
                               "bonus_cards", "last"]
 
 
 def test_change_params_of_an_entry_by_id_and_move_it(tmp_path):
-    body = '[[scoring]]\nid = "nile_sides"\nbefore = "temples"\n[scoring.params]\npoints = 4\n'
+    body = '[[scoring]]\nid = "nile_sides"\nbefore = "pyramids"\n[scoring.params]\npoints = 4\n'
     v = load_variant(write(tmp_path, body))
-    assert ids(v.scoring) == ["nile_sides", "temples", "pyramids", "complete_sets", "bonus_cards"]
+    assert ids(v.scoring) == ["nile_sides", "pyramids", "complete_sets", "temples", "bonus_cards"]
     assert v.scoring[0].params.points == 4 and v.scoring[0].name == "Nile side"
 
 
