@@ -148,6 +148,6 @@ class ProvinceDraft(Rule):
             drawn.append(pid)
         mine["used"].extend(drawn)
         state.on_auction = drawn
-        lying = lay_out(game, drawn, board)
+        lying = lay_out(game, drawn, board, "picks" in game.hearing)
         if "picks" in game.hearing:
             game.emit("picks", picks=[[p, picks[p]] for p in order], lying=lying, kingdom=state.kingdom)

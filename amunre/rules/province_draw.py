@@ -90,7 +90,7 @@ class ProvinceDraw(Rule):
         drawn = [mine["deck"].pop() for _ in range(state.n_players)]
         mine["used"].extend(drawn)
         state.on_auction = drawn
-        lying = lay_out(game, drawn, board)
+        lying = lay_out(game, drawn, board, "provinces" in game.hearing)
         if "provinces" in game.hearing:
             game.emit("provinces", player=state.start_player, provinces=list(drawn), lying=lying,
                       kingdom=state.kingdom)
@@ -133,18 +133,19 @@ def place_immediate_bonus(game, pid: int, province) -> tuple[int, int, int]:
     return cards, stones, province.free_gold
 
 
-def lay_out(game, pids, board) -> list[dict]:
+def lay_out(game, pids, board, describe: bool = True) -> list[dict]:
     """Place the immediate bonus of each of the round's provinces, in order. Returns what
     lies on each afterwards, for the line that shows the round's provinces: the bonus
     (`cards` face down, `stones`, `gold`) and what was left there from an earlier kingdom
-    (`old_stones`, `pyramids`, `doubles`); only the provinces with something."""
+    (`old_stones`, `pyramids`, `doubles`); only the provinces with something, and nothing
+    unless `describe` (nobody hears the line)."""
     provinces = game.state.provinces
     lying = []
     for pid in pids:
         prov = provinces[pid]
         old = (prov.stones, prov.pyramids, prov.doubles)
         cards, stones, gold = place_immediate_bonus(game, pid, board[pid])
-        if cards or stones or gold or any(old):
+        if describe and (cards or stones or gold or any(old)):
             lying.append({"province": pid, "cards": cards, "stones": stones, "gold": gold,
                           "old_stones": old[0], "pyramids": old[1], "doubles": old[2]})
     return lying
