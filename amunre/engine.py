@@ -377,7 +377,7 @@ def _round_end_line(e, w) -> str | None:
         lines.append(f"    {w.who(p)}: {gold} {w.t('gold')}, {w.count(e['hands'][p], 'favor')} in hand, "
                      f"{w.count(e['scores'][p], 'points')}; " + ("; ".join(owned.get(p, [])) or "no province"))
     if loose:
-        lines.append("    nobody's: " + "; ".join(loose))
+        lines.append("    without an owner: " + "; ".join(loose))
     return "\n".join(lines)
 
 

@@ -192,8 +192,9 @@ class Narrator:
 
 
 def describe_option(words: Words, kind: str, option) -> str:
-    """A short readable label for one legal option, as the module asking it describes it."""
-    if option is None:
-        return "no"
+    """A short readable label for one legal option, as the module asking it describes it
+    (None: its `none` words, else "no")."""
     decision = words.variant.modules.decisions.get(kind)
+    if option is None:
+        return decision.none(words) if decision is not None and decision.none is not None else "no"
     return str(option) if decision is None else decision.describe(option, words)

@@ -261,7 +261,7 @@ def test_5_the_offering_says_who_offered_most_and_how_many_rewards_each_takes(pa
     assert f"  blue offered the most (5 {gold}) and takes {w.count(3, 'reward', 'rewards')}." in lines
     assert (f"  black offered the second most (3 {gold}, as much as red: the earlier in turn order goes first) "
             f"and takes {w.count(2, 'reward', 'rewards')}.") in lines
-    assert f"  red takes {w.count(1, 'reward', 'rewards')}." in lines
+    assert f"  red offered less and takes {w.count(1, 'reward', 'rewards')}." in lines
     assert f"  white played the {w.t('theft')} and takes no {w.noun(2, 'reward', 'rewards')}." in lines
     assert f"  blue becomes {w.t('start_player')}." in lines
     assert f"  blue takes {reward} 3 of 3: {w.a(w.t('favor'))}." in lines
@@ -447,7 +447,8 @@ def test_quiet_default_and_verbose(capsys):
     assert "[phase 1" not in quiet and "Final score" in quiet
     assert "[phase 1" in default and "    > " not in default and "-- after round" not in default
     # every decision with its options, then the state at the end of each round
-    assert re.search(r"    > red chooses bid \d+ on \w+ \(of \d+: bid ", verbose)
+    assert re.search(r"    > red: Place your \w+ marker: .* -> bid \d+ on \w+ +\[\d+ options: bid \d+ on ", verbose)
+    assert re.search(r"    > \w+: .* -> \d+ gold \(in secret\)", verbose)  # the sacrifice, secret
     summaries = re.findall(r"  -- after round (\d) of the (Old|New) Kingdom --\n((?:    .*\n){4})", verbose)
     assert len(summaries) == 6
     first = summaries[0][2]

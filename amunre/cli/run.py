@@ -20,7 +20,7 @@ from amunre.engine import play_game
 from amunre.loader import load_variant
 from amunre.gamelog import Recorder, log_lines, new_file_mode, shown_path, write_log
 from amunre.cli.common import make_console
-from amunre.narrate import Narrator, Words, describe_option, player_names
+from amunre.narrate import Narrator, Words, player_names
 from amunre.results import game_result, item_label, item_order, scoring_groups
 
 
@@ -113,23 +113,25 @@ SHOWN_OPTIONS = 12
 
 
 class ShowDecisions:
-    """An agent's seat with `--verbose`: before the agent answers, a line with the legal
-    options in the edition's words, then its choice (a secret one is marked so)."""
+    """An agent's seat with `--verbose`: once the agent has answered, a line with the
+    question it was asked, its choice (a secret one marked so) and the legal options, as
+    the rule module asking words them for a person (`amunre.agents.asking`)."""
 
-    def __init__(self, agent, words, say):
+    def __init__(self, agent, say):
         self.agent = agent
-        self.words = words
         self.say = say
 
     def choose(self, view, request):
+        from amunre.agents.asking import asking_for, option_text, question_text
+
         choice = self.agent.choose(view, request)
-        words = self.words
-        shown = [describe_option(words, request.kind, o) for o in request.options[:SHOWN_OPTIONS]]
+        asking = asking_for(view, request)
+        shown = [option_text(asking, o) for o in request.options[:SHOWN_OPTIONS]]
         more = len(request.options) - len(shown)
         listed = "; ".join(shown) + (f"; ... {more} more" if more > 0 else "")
-        secret = ", in secret" if request.simultaneous else ""
-        self.say(f"    > {words.who(request.player)} chooses {describe_option(words, request.kind, choice)}{secret} "
-                 f"(of {len(request.options)}: {listed})")
+        secret = " (in secret)" if request.simultaneous else ""
+        self.say(f"    > {asking.words.who(request.player)}: {question_text(asking)} -> "
+                 f"{option_text(asking, choice)}{secret}   [{len(request.options)} options: {listed}]")
         return choice
 
 
@@ -226,9 +228,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         narrator = Narrator(variant, say, names, verbose=verbose)
         listeners.append(Pauser(narrator) if pause else narrator)
         if verbose:  # a human seat shows its own options
-            words = Words(variant, names)
-            seats = [seat if name == "human" else ShowDecisions(seat, words, say)
-                     for name, seat in zip(agent_list, seats)]
+            seats = [seat if name == "human" else ShowDecisions(seat, say) for name, seat in zip(agent_list, seats)]
     try:
         game = play_game(variant, seats, seed_value, listeners)
     except (KeyboardInterrupt, click.Abort) as stop:

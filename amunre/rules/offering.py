@@ -187,7 +187,7 @@ def _ranks_line(e, w) -> str:
     if e["others"]:
         count = e["others_rewards"]
         each = " each" if len(e["others"]) > 1 else ""
-        lines.append(f"  {w.names_of(e['others'])} take{'s' if len(e['others']) == 1 else ''} "
+        lines.append(f"  {w.names_of(e['others'])} offered less and take{'s' if len(e['others']) == 1 else ''} "
                      f"{rewards(count)}{each}.")
     if e["thieves"]:
         lines.append(f"  {w.names_of(e['thieves'])} played {'a ' if len(e['thieves']) > 1 else 'the '}"
