@@ -157,7 +157,7 @@ class BonusCards(Rule):
                 play_card(game, p, card_id(kind), told=told)
                 met = self.met(kind, state, p)
                 add_points(game, p, self.item(kind), self.params.points if met else 0, told=told)
-                if told:
+                if "bonus_played" in game.hearing:
                     facts = bonus_facts(kind, state, self.variant.board.provinces, state.players[p].provinces,
                                         self.params)
                     game.emit("bonus_played", player=p, card=kind, item=self.item(kind), met=met,

@@ -65,7 +65,7 @@ class CompleteSets(Rule):
             sets = complete_sets(counts, self.params.set_size)
             told = "set_points" in game.hearing
             add_points(game, p, self.item_key, self.params.points * sets, told=told)
-            if told:
+            if "set_points" in game.hearing:
                 game.emit("set_points", player=p, item=self.item_key, sets=sets, each=self.params.points,
                           set_size=self.params.set_size, counts=[list(c) for c in zip(owned, counts)],
                           points=self.params.points * sets, total=state.players[p].score)

@@ -50,7 +50,7 @@ class FewestPyramids(Rule):
             points = self.params.points * min(counts, default=0)
             told = "fewest_points" in game.hearing
             add_points(game, p, self.item_key, points, told=told)
-            if told:
+            if "fewest_points" in game.hearing:
                 game.emit("fewest_points", player=p, item=self.item_key, each=self.params.points,
                           counts=[list(c) for c in zip(owned, counts)], points=points, total=state.players[p].score)
         return

@@ -116,7 +116,7 @@ class GoldRanking(Rule):
                     kind = next(k for k in range(len(hand)) if hand[k])
                     sell_card(game, p, kind, told=told)
                     sold.append(game.variant.cards[kind])
-                if told and sold:
+                if "ranking_sales" in game.hearing and sold:
                     game.emit("ranking_sales", player=p, cards=sold)
         golds = [pl.gold for pl in state.players]
         counted = self.rulings.theft_counts_in_gold
@@ -129,7 +129,7 @@ class GoldRanking(Rule):
         # most gold first (ties in turn order), so the lines read as the ranking
         for p in sorted(range(len(golds)), key=lambda q: -golds[q]):
             add_points(game, p, self.item_key, points[p], told=told)
-            if told:
+            if "gold_points" in game.hearing:
                 game.emit("gold_points", player=p, gold=golds[p], place=1 + sum(g > golds[p] for g in golds),
                           tied=[q for q in range(len(golds)) if q != p and golds[q] == golds[p]],
                           points=points[p], total=state.players[p].score)

@@ -188,7 +188,7 @@ class Harvest(Rule):
                 if temples:
                     told = "harvest_temples" in game.hearing
                     add_points(game, p, TEMPLES_AT_HARVEST, temples * state.offering_level, told=told)
-                    if told:
+                    if "harvest_temples" in game.hearing:
                         game.emit("harvest_temples", player=p, level=state.offering_level,
                                   temples=[[i, board[i].temples] for i in owned if board[i].temples],
                                   points=temples * state.offering_level, total=player.score)

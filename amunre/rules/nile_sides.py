@@ -118,7 +118,7 @@ class NileSides(Rule):
                                             self.rulings.nile_min_pyramids)
             for p in winners:
                 add_points(game, p, f"{self.item_key}_{side}", self.params.points, told=told)
-            if told:
+            if "nile_side" in game.hearing:
                 game.emit("nile_side", side=side, item=f"{self.item_key}_{side}", leaders=leaders, winners=winners,
                           points=self.params.points, totals=[state.players[p].score for p in winners],
                           least=self.rulings.nile_min_pyramids)

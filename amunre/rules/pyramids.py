@@ -43,7 +43,7 @@ class Pyramids(Rule):
             owned = state.players[p].provinces
             told = "pyramid_points" in game.hearing
             add_points(game, p, self.item_key, pyramids_in(state, owned), told=told)
-            if told:
+            if "pyramid_points" in game.hearing:
                 game.emit("pyramid_points", player=p, item=self.item_key, points=pyramids_in(state, owned),
                           total=state.players[p].score,
                           provinces=[[i, state.provinces[i].pyramids, state.provinces[i].doubles] for i in owned])

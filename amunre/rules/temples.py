@@ -48,7 +48,7 @@ class Temples(Rule):
             temples = sum(board[i].temples for i in owned)
             told = "temple_points" in game.hearing
             add_points(game, p, self.item_key, temples * state.offering_level, told=told)
-            if told and temples:
+            if "temple_points" in game.hearing and temples:
                 game.emit("temple_points", player=p, item=self.item_key, level=state.offering_level,
                           temples=[[i, board[i].temples] for i in owned if board[i].temples],
                           points=temples * state.offering_level, total=state.players[p].score)
