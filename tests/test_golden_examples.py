@@ -49,7 +49,9 @@ def test_e01_auction_example():
     assert [e["provinces"] for e in events if e["event"] == "provinces"] == [[abydos, sawu, dakhla, baharya]]
     # a player leaving a card may not bid on it again
     assert all(option[0] != abydos for option in requests[4].options)
-    assert requests[4].context == {"moving_from": abydos}
+    # red is asked with the bid board as everyone sees it (every marker, no protection)
+    assert requests[4].context == {"moving_from": abydos, "protected": [], "bids": [
+        [RED, abydos, 3], [BLACK, sawu, 1], [BLUE, abydos, 6], [WHITE, abydos, 10]]}
     # ownership
     owners = {name: state.provinces[pid(name)].owner for name in ("Abydos", "Sawu", "Dakhla", "Baharya")}
     assert owners == {"Abydos": WHITE, "Sawu": BLUE, "Dakhla": RED, "Baharya": BLACK}

@@ -336,7 +336,9 @@ def test_r_auc_04_outbid_player_must_move_to_another_card_others_pass(variant):
         Ask(BLUE, "bid", (pid("Avaris", variant), 0, ())),  # blue, outbid by red, moves
     ])
     assert game.pending is None
-    assert requests[3].context == {"moving_from": pid("Buto", variant)}
+    buto, mendes = pid("Buto", variant), pid("Mendes", variant)
+    assert requests[3].context == {"moving_from": buto, "protected": [], "bids": [
+        [RED, buto, 1], [BLACK, buto, 3], [BLUE, mendes, 0]]}
     assert amounts_on(requests[3], "Buto", variant) == []  # not back onto the card he leaves
     assert amounts_on(requests[3], "Mendes", variant) == [1, 3, 6, 10, 15]
     assert amounts_on(requests[4], "Mendes", variant) == []
