@@ -381,7 +381,7 @@ DECISIONS = {
     "sell": Decision(
         options="card id: one card of the player's hand",
         json="an integer card id",
-        describe=lambda option, w: w.card_of(option),
+        describe=lambda option, w: w.card_noun(w.variant.cards[option]),
         question=_sell_question,
         facts=_sell_facts,
         note=lambda card, asking: asking.held(card),

@@ -36,6 +36,13 @@ REPO = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
+def noun(variant, kind: str) -> str:
+    """A card as the edition names it as a noun (the 2003 `"builder" power card`)."""
+    from amunre.narrate import Words
+
+    return Words(variant).card_noun(kind)
+
+
 def text_of(lines) -> str:
     return "\n".join(t.plain if hasattr(t, "plain") else str(t) for t in lines)
 
@@ -234,8 +241,8 @@ def test_a_bid_shows_every_card_with_its_top_bid_bidder_and_protection(variant):
     assert request.player == 0 and request.context["moving_from"] == on_auction[0]
     text = shown(game)
     assert f"You were outbid on Buto: move your {v.term('bid_marker')} to another card (or bid again on it with " \
-           f"{v.term('bribery')})" in text
-    assert f"bid 10 on Buto + play {v.term('bribery')}" in text
+           f"the {noun(v, 'bribery')})" in text
+    assert f"bid 10 on Buto, playing the {noun(v, 'bribery')}" in text
     # red protected his first bid: shown on the card while it is the top bid
     game2 = game_of(players, v)
     game2.state.on_auction = list(on_auction)
@@ -263,7 +270,7 @@ def test_a_sale_says_how_much_is_still_owed(variant):
     assert game.pending.kind == "sell"
     text = shown(game)
     assert f"You still owe 1 {v.term('gold')}" in text and "Still owed: 1 " in text
-    assert f"{v.term('treasury')} (you hold 2)" in text
+    assert f"{noun(v, 'treasury')} (you hold 2)" in text
 
 
 @pytest.mark.parametrize("variant", [classic, edition2016])
@@ -282,7 +289,7 @@ def test_the_offering_shows_gold_cards_levels_and_counts_the_rewards(variant):
     assert game.pending.kind == "offer" and game.pending.player == 0
     text = shown(game)
     assert f"You have 6 {v.term('gold')} and your {v.term('theft')}" in text and "Level by the total" in text
-    assert f"{v.term('theft')} + {v.term('offering_adjustment')}" in text
+    assert f"{v.term('theft')}, with the {noun(v, 'offering_adjustment')}" in text
     game.answer(("gold", 6, 0))
     game.answer(("gold", 1, 0))
     game.answer(("gold", 2, 0))

@@ -64,7 +64,8 @@ class Rulings:
 
 def _describe_bid(option, w) -> str:
     province, amount, cards = option
-    return f"bid {amount} on {w.province(province)}" + "".join(f" + play {w.card_of(c)}" for c in cards)
+    return f"bid {amount} on {w.province(province)}" + "".join(
+        f", playing the {w.card_noun(w.variant.cards[c])}" for c in cards)
 
 
 def _bid_question(asking) -> str:
@@ -73,7 +74,7 @@ def _bid_question(asking) -> str:
     if leaving is not None:
         again = ""
         if any(option[0] == leaving for option in asking.request.options):
-            again = f" (or bid again on it{' with ' + w.card('bribery') if _bribes(asking) else ''})"
+            again = f" (or bid again on it{' with the ' + w.card_noun('bribery') if _bribes(asking) else ''})"
         return (f"You were outbid on {w.province(leaving)}: move your {w.t('bid_marker')} to another "
                 f"card{again}, and bid how much?")
     return f"Place your {w.t('bid_marker')}: on which province card, and how much?"
@@ -192,8 +193,8 @@ class Auction(Rule):
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
                     "`any_turn`",
             json="a boolean",
-            describe=lambda option, w: f"play {w.card('protection')} now" if option else "keep it",
-            question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card('protection')} card "
+            describe=lambda option, w: f"play the {w.card_noun('protection')} now" if option else "keep it",
+            question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card_noun('protection')} "
                                      f"now, so that outbidding you skips a space?"),
         ),
     }

@@ -117,7 +117,7 @@ class BonusCards(Rule):
         "play_bonus": Decision(
             "None (stop) or a bonus card kind he holds and has not played this scoring; asked until None",
             "null or a card kind name",
-            lambda option, w: f"play {w.card(option)}",
+            lambda option, w: f"play the {w.card_noun(option)}",
             note=_bonus_note, facts=_bonus_facts, none=lambda w: "play no (more) bonus cards",
             question=lambda a: f"The {a.words.t('scoring')}: do you play a bonus card?",
             policies={

@@ -88,14 +88,14 @@ def _income_note(pid, asking) -> str | None:
 def _treasury_question(asking) -> str:
     w = asking.words
     gold = asking.rule.params.treasury_gold if asking.rule is not None else 8
-    return (f"Play your {w.card('treasury')} card? The province you choose yields nothing at this harvest; you take "
+    return (f"Play your {w.card_noun('treasury')}? The province you choose yields nothing at this harvest; you take "
             f"{gold} {w.t('gold')} instead.")
 
 
 def _big_harvest_question(asking) -> str:
     w = asking.words
     bonus = asking.rule.params.big_harvest_bonus if asking.rule is not None else 1
-    return (f"Play your {w.card('big_harvest')} card? Each {w.t('farmer')} in the province you choose yields "
+    return (f"Play your {w.card_noun('big_harvest')}? Each {w.t('farmer')} in the province you choose yields "
             f"{bonus} {w.t('gold')} more at this harvest.")
 
 
@@ -121,10 +121,10 @@ class Harvest(Rule):
         "treasury": Decision("None or a province of his to give up for the Treasury gold",
                              "null or an integer province id",
                              lambda pid, w: f"play it on {w.province(pid)}", note=_income_note,
-                             none=lambda w: f"keep the {w.card('treasury')} card", question=_treasury_question),
+                             none=lambda w: f"keep the {w.card_noun('treasury')}", question=_treasury_question),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
                                 lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
-                                none=lambda w: f"keep the {w.card('big_harvest')} card",
+                                none=lambda w: f"keep the {w.card_noun('big_harvest')}",
                                 question=_big_harvest_question),
     }
     events = {

@@ -111,7 +111,7 @@ def _architect_question(asking) -> str:
     left = asking.context.get("stones_to_place", 0)
     still = f" ({w.plural(left, w.t('stone'), w.t('stones'))} bought still to place)" if left else ""
     need = asking.rule.params.architect_stones if asking.rule is not None else 2
-    return (f"Play your {w.card('architect')} card now, to build a {w.t('pyramid')} from {need} {w.t('stones')} in "
+    return (f"Play your {w.card_noun('architect')} now, to build a {w.t('pyramid')} from {need} {w.t('stones')} in "
             f"one of your provinces{still}?")
 
 
@@ -156,8 +156,8 @@ class Market(Rule):
         "free_farmer": Decision(
             "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('farmer')} in {w.province(pid)}, off the fields", note=_field_note,
-            none=lambda w: f"keep the {w.card('free_farmer')} card",
-            question=lambda a: (f"Play your {a.words.card('free_farmer')} card? It places a {a.words.t('farmer')} "
+            none=lambda w: f"keep the {w.card_noun('free_farmer')}",
+            question=lambda a: (f"Play your {a.words.card_noun('free_farmer')}? It places a {a.words.t('farmer')} "
                                 f"from the supply in one of your provinces, off its fields.")),
         "buy_stones": Decision(
             "0..n stones to buy (n: the supply, his means)", "an integer",
@@ -172,7 +172,7 @@ class Market(Rule):
             "before buying stones and after each stone placed (context: `stones_to_place`)",
             "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
-            none=lambda w: f"keep the {w.card('architect')} card for now", question=_architect_question),
+            none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question),
     }
     events = {
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "

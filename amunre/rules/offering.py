@@ -56,7 +56,7 @@ class Rulings:
 def _describe_offer(option, w) -> str:
     what, amount, adjust = option
     text = w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}"
-    return text + (f" + {w.card('offering_adjustment')}" if adjust else "")
+    return text + (f", with the {w.card_noun('offering_adjustment')}" if adjust else "")
 
 
 def _describe_reward(option, w) -> str:
@@ -108,7 +108,7 @@ def _sell_first_facts(asking) -> list[str]:
 def _adjust_question(asking) -> str:
     w = asking.words
     return (f"The total stands at {asking.context.get('total', 0)}: which way does your "
-            f"{w.card('offering_adjustment')} move it?")
+            f"{w.card_noun('offering_adjustment')} move it?")
 
 
 def _adjust_note(option, asking) -> str | None:
@@ -234,7 +234,7 @@ class Offering(Rule):
     decisions = {
         "sell_for_offering": Decision(
             "None (stop) or a card kind of his hand to sell openly before the offers", "null or an integer card id",
-            lambda option, w: w.card_of(option), note=lambda card, a: a.held(card), facts=_sell_first_facts,
+            lambda option, w: w.card_noun(w.variant.cards[option]), note=lambda card, a: a.held(card), facts=_sell_first_facts,
             none=lambda w: "sell nothing (more)",
             question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell a {a.words.t('favor')} "
                                 f"openly for 1 {a.words.t('gold')}?")),
