@@ -331,6 +331,13 @@ def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callabl
     """Play a whole game, each player answered by its agent from his own view; returns the
     finished Game."""
     game = Game(variant, len(agents), seed, listeners)
+    play_on(game, agents)
+    return game
+
+
+def play_on(game: Game, agents: list) -> None:
+    """Answer `game` with the agents until it is over (a caller that must keep the game when
+    an agent stops it, as `amunre run --log` does, makes the Game itself)."""
     # per seat: its agent's choose and its view, looked up once (the hot loop of every benchmark)
     seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
     answer = game.answer
@@ -339,7 +346,6 @@ def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callabl
         choose, view = seats[request.player]
         answer(choose(view, request))
         request = game.pending
-    return game
 
 
 # -- what the flow of the game declares (see amunre.contract) --------------------------------

@@ -32,8 +32,11 @@ What replay trusts, and what it checks (a log is input: it may have been edited)
 Writing is atomic (`write_atomically`): the log goes to a temporary file in the same
 folder, renamed to its name only once complete, so a failed or interrupted write leaves no
 partial log behind (and an existing file of that name untouched). `amunre run --log`
-writes once the game is over: an interrupted game leaves no log at all. (Only a process
-killed outright, `kill -9`, can leave a hidden `.amunre-*.tmp` file in the log's folder.)
+writes when the game ends. A game stopped early (Ctrl-C, a signal, a human seat that leaves)
+writes its answers so far with an `incomplete` line instead of the result
+(`incomplete_lines`); replay checks such a log up to where the game stopped. (Only a
+process killed outright, `kill -9`, can leave a hidden `.amunre-*.tmp` file in the log's
+folder.)
 """
 
 from __future__ import annotations
@@ -142,6 +145,20 @@ def result(game: Game) -> dict:
 
 def log_lines(game: Game, events: list[dict], agents: list[str] | None = None) -> list[dict]:
     return [header(game, agents)] + [{"type": "event", **e} for e in events] + [result(game)]
+
+
+def incomplete_lines(game: Game, events: list[dict], agents: list[str] | None, reason: str) -> list[dict]:
+    """The log of a game stopped before its end: the header, the events up to the first
+    decision after the last answer (a replay of the answers stops at that decision; what
+    followed it, a bot's sealed offer or a line cut off mid-phase, is left out), and an
+    `incomplete` line instead of the result."""
+    last_answer = max((i for i, e in enumerate(events) if e.get("event") == "answer"), default=-1)
+    end = next((i + 1 for i in range(last_answer + 1, len(events)) if events[i].get("event") == "decision"),
+               last_answer + 1)
+    kept = events[:end]
+    decisions = sum(1 for e in kept if e.get("event") == "answer")
+    return ([header(game, agents)] + [{"type": "event", **e} for e in kept]
+            + [{"type": "incomplete", "decisions": decisions, "reason": reason}])
 
 
 def canonical(line) -> str:
@@ -462,9 +479,13 @@ def read_log(path) -> list[dict]:
     for number, line in enumerate(lines[1:], 2):
         if line["type"] == "header":
             raise ReplayError(f"{where}:{number}: a second header (expected one, on line 1)")
-    if lines[-1]["type"] != "result":
+    if lines[-1]["type"] not in ("result", "incomplete"):
         raise ReplayError(f"{where}:{len(lines)}: expected the result last, as `amunre run --log` writes "
                           f"(is the log cut short?)")
+    for number, line in enumerate(lines[1:-1], 2):
+        if line["type"] != "event":
+            raise ReplayError(f"{where}:{number}: {excerpt(line['type'], 40)} before the last line (expected "
+                              f"only events between the header and the last line)")
     return lines
 
 
@@ -540,6 +561,7 @@ class _Replayer:
         self.next = 0
         self.last_line = len(lines)
         self.complaint: tuple[int, str] | None = None
+        self.incomplete = lines[-1]["type"] == "incomplete"
 
     def seats(self) -> list:
         return [_Seat(self) for _ in self.agents]
@@ -558,6 +580,8 @@ class _Replayer:
         bot = self.bots[request.player]
         mine = bot.choose(view, request) if bot is not None else None
         stand_in = mine if bot is not None else request.options[0]
+        if self.next >= len(self.answers) and self.incomplete:
+            raise _EndOfLog()  # the game stopped here
         if self.next >= len(self.answers):
             self.complain(self.last_line, f"{self.where}:{self.last_line}: the log has no answer for decision "
                                           f"{self.next + 1} ({excerpt(request.kind)} for player {request.player}), "
@@ -589,6 +613,10 @@ class _Replayer:
         return stand_in
 
 
+class _EndOfLog(Exception):
+    """The replay of an incomplete log reached the point where the game was stopped."""
+
+
 class _Seat:
     def __init__(self, replayer: _Replayer):
         self.choose = replayer.choose
@@ -607,6 +635,9 @@ class _Comparer:
         self.events.append(event)
         index = len(self.events)  # the header is line 1, index 0
         fresh = {"type": "event", **event}
+        if index >= len(self.lines) - 1 and self.replayer.incomplete:
+            self.events.pop()  # the game stopped before this event
+            raise _EndOfLog()
         if index >= len(self.lines) - 1:
             raise self.replayer.first(len(self.lines), f"{self.where}:{len(self.lines)}: the log ends here, the "
                                                        f"replay goes on with the event {excerpt(fresh.get('event'), 40)}")
@@ -634,6 +665,8 @@ def replay_lines(lines: list[dict], source: str = "log", variant=None,
     replayer = _Replayer(lines, head["agents"] if verify_agents else ["human"] * len(head["agents"]),
                          head["seed"], where)
     comparer = _Comparer(lines, where, replayer)
+    if replayer.incomplete:
+        return _replay_incomplete(lines, where, variant, head, fresh_head, replayer, comparer)
     try:
         game = play_game(variant, replayer.seats(), head["seed"], [comparer])
     except IllegalAnswerError as exc:  # not expected: the replayer answers with the engine's own options
@@ -652,3 +685,35 @@ def replay_lines(lines: list[dict], source: str = "log", variant=None,
     if replayer.complaint is not None:
         raise ReplayError(replayer.complaint[1])
     return game, fresh
+
+
+def _replay_incomplete(lines, where, variant, head, fresh_head, replayer, comparer):
+    """Replay a stopped game's log up to where it stopped: every logged event must come,
+    in order, and every logged answer be used; the game then stands where it stopped."""
+    game = Game(variant, head["players"], head["seed"], [comparer])
+    seats = replayer.seats()
+    try:
+        while (request := game.pending) is not None:
+            game.answer(seats[request.player].choose(game.view(request.player), request))
+    except _EndOfLog:
+        pass
+    except IllegalAnswerError as exc:
+        raise ReplayError(f"{where}: the replay diverges at decision {replayer.next}: {exc}") from None
+    except AmunreError as exc:
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{where}: the replay stops at decision {replayer.next}: {exc}") from None
+    matched = len(comparer.events)
+    if matched < len(lines) - 2:
+        raise replayer.first(matched + 2, f"{where}:{matched + 2}: the replay stops here (the game is over or "
+                                          f"waits for an answer the log does not hold), the log goes on with "
+                                          f"{len(lines) - 2 - matched} more events")
+    if replayer.complaint is not None:
+        raise ReplayError(replayer.complaint[1])
+    if game.state.finished:
+        raise ReplayError(f"{where}:{len(lines)}: the log says the game stopped early, but its answers play it to "
+                          f"the end (expected the result line)")
+    end = {"type": "incomplete", "decisions": len(game.answers), "reason": lines[-1]["reason"]}
+    if canonical(lines[-1]) != canonical(end):
+        raise ReplayError(_difference_message(where, len(lines), lines[-1], end))
+    return game, [fresh_head] + [{"type": "event", **e} for e in comparer.events] + [end]

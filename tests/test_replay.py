@@ -333,7 +333,9 @@ def test_a_full_disk_leaves_no_log_and_says_so(capsys, tmp_path, monkeypatch, ex
 
 
 @pytest.mark.parametrize("extra", [(), ("--set", "components.starting_gold=25")])
-def test_an_interrupted_game_leaves_no_log(capsys, tmp_path, monkeypatch, extra):
+def test_an_interrupted_game_leaves_a_log_of_its_answers_so_far(capsys, tmp_path, monkeypatch, extra):
+    """Ctrl-C in the middle of a bot game with --log: the answers so far are written, marked
+    incomplete (with the variant file a --set needs), and replay checks them to that point."""
     from amunre.agents.random_agent import RandomAgent
 
     calls = [0]
@@ -351,8 +353,12 @@ def test_an_interrupted_game_leaves_no_log(capsys, tmp_path, monkeypatch, extra)
                              "--log", str(log), *extra)
     assert calls[0] == 50
     assert code == 130 and "Traceback" not in out + err
-    assert err == f"interrupted: no log written to '{log}' (--log writes it when the game is over)\n"
-    assert _folder_files(tmp_path) == []
+    assert err.startswith("the game stopped: its first ") and "marked incomplete; check them with: amunre replay" in err
+    assert _folder_files(tmp_path) == (["g.jsonl", "g.jsonl.variant.toml"] if extra else ["g.jsonl"])
+    monkeypatch.undo()
+    replay = ["replay", str(log)] + (["--variant", f"{log}.variant.toml"] if extra else [])
+    code, out, err = run_cli(capsys, *replay)
+    assert code == 0 and out.startswith("replay OK, incomplete game (stopped because it was interrupted)"), err
 
 
 def test_a_log_gets_the_permissions_of_a_new_file(log):

@@ -24,6 +24,14 @@ def command(log_file, variant_ref):
     lines = read_log(log_file)
     game, fresh = replay_lines(lines, log_file, variant=variant_ref)
     head = lines[0]
+    if lines[-1]["type"] == "incomplete":
+        why = "a player left" if lines[-1]["reason"] == "left" else "it was interrupted"
+        click.echo(
+            f"replay OK, incomplete game (stopped because {why}): {excerpt(head['variant'])[1:-1]}, "
+            f"{head['players']} players, seed {head['seed']}: {len(game.answers)} decisions and "
+            f"{len(fresh) - 2} events match up to where it stopped; scores so far "
+            f"{[p.score for p in game.state.players]}")
+        return
     click.echo(
         f"replay OK: {excerpt(head['variant'])[1:-1]}, {head['players']} players, seed {head['seed']}: "
         f"{len(game.answers)} decisions and {len(fresh) - 2} events match; "

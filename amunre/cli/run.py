@@ -16,10 +16,10 @@ from rich.text import Text
 from amunre.agents import make_agents
 from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
-from amunre.engine import play_game
+from amunre.engine import Game, play_on
 from amunre.loader import load_variant
-from amunre.gamelog import Recorder, log_lines, new_file_mode, shown_path, write_log
-from amunre.cli.common import make_console
+from amunre.gamelog import Recorder, incomplete_lines, log_lines, new_file_mode, shown_path, write_log
+from amunre.cli.common import literal, make_console
 from amunre.narrate import Narrator, Words, player_names
 from amunre.results import game_result, item_label, item_order, scoring_groups
 
@@ -85,16 +85,25 @@ def _write_log(log_path: str, lines: list[dict], variant_temp) -> str:
     return lines[0]["variant_file"]
 
 
-def _interrupted(log_path, stop, variant_temp):
-    """An interrupted game: nothing is written (the log is written once the game is over),
-    and the variant file made for the log goes."""
+def _interrupted(log_path, stop, variant_temp, game, recorder, agents, variant_name, overrides):
+    """A game stopped before its end (Ctrl-C, a signal, a human seat that left): with --log,
+    the answers so far are written, marked incomplete, and replay checks them up to there."""
     from amunre.cli import Terminated
 
+    if log_path:
+        reason = "left" if isinstance(stop, click.Abort) else "interrupted"
+        lines = incomplete_lines(game, recorder.events, agents, reason)
+        try:
+            variant_file = _write_log(log_path, lines, variant_temp)
+        except AmunreError as exc:
+            click.echo(f"error: {literal(exc)}", err=True)
+        else:
+            decisions = lines[-1]["decisions"]
+            click.echo(literal(f"the game stopped: its first {decisions} decisions are in {log_path}, marked "
+                               f"incomplete; check them with: "
+                               f"{_replay_command(log_path, variant_file, variant_name, overrides)}"), err=True)
     if variant_temp:
         Path(variant_temp).unlink(missing_ok=True)
-    if log_path:
-        click.echo(f"interrupted: no log written to {shown_path(log_path)} (--log writes it when the game is "
-                   f"over)", err=True)
     if isinstance(stop, KeyboardInterrupt) and not isinstance(stop, Terminated):
         sys.exit(130)
     raise stop
@@ -185,8 +194,9 @@ def infer_players(variant, players, agents) -> str | None:
                                "default: greedy).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
 @click.option("--log", "log_path",
-              help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written once "
-                   "the game is over: an interrupted game leaves no log).")
+              help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written when "
+                   "the game ends; a game stopped early, by Ctrl-C or a human seat that leaves, writes its "
+                   "answers so far, marked incomplete).")
 @click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
 @click.option("--verbose", is_flag=True,
               help="Also show every bot decision with its options, and the state at the end of each round.")
@@ -229,10 +239,11 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         listeners.append(Pauser(narrator) if pause else narrator)
         if verbose:  # a human seat shows its own options
             seats = [seat if name == "human" else ShowDecisions(seat, say) for name, seat in zip(agent_list, seats)]
+    game = Game(variant, n, seed_value, listeners)
     try:
-        game = play_game(variant, seats, seed_value, listeners)
+        play_on(game, seats)
     except (KeyboardInterrupt, click.Abort) as stop:
-        _interrupted(log_path, stop, variant_temp)
+        _interrupted(log_path, stop, variant_temp, game, recorder, agent_list, variant_name, overrides)
     result = game_result(game, names, agent_list)
     if log_path:
         variant_file = _write_log(log_path, log_lines(game, recorder.events, agent_list), variant_temp)
