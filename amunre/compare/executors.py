@@ -118,7 +118,10 @@ class ProcessExecutor(_Closing):
     command line's SIGTERM handler). Forking would also copy a process that may run other
     threads (a Dask client's, the pool's own), which can deadlock a child, and it is no
     longer Python's default on every platform; spawn behaves the same on Linux, macOS and
-    Windows. It costs well under a second per process, once per pool.
+    Windows. It costs well under a second per process, once per pool. As with any spawned
+    process, a script that uses this must guard its entry point (`if __name__ ==
+    "__main__":`), since each worker imports the script's module; the `amunre` command and
+    `python -m amunre` need nothing.
 
     Runs of one executor do not overlap: a run that stops early stops the whole pool, and
     the next run starts a new one.
