@@ -105,3 +105,20 @@ def test_the_bonus_card_group_is_not_titled_with_one_cards_name(capsys):
     assert "│ bonus cards " in out and f" {scribes}" not in [r for r in rows if not r.startswith("   ")]
     code, out, err = run_cli(capsys, "score", "--variant", "supermeeple2016", str(POSITIONS / "e06_final_scoring.toml"))
     assert "│ Favor cards " in out  # a name that is no card's stays
+
+
+def test_a_position_path_that_cannot_be_read_lists_its_one_problem(tmp_path):
+    """Every PositionError lists its problems, the path's own too (found by the deep fuzz
+    profile: a file over the size limit had none)."""
+    import pytest
+
+    from amunre.errors import PositionError
+    from amunre.position import read_position_raw
+    from amunre.position.read import MAX_BYTES
+
+    big = tmp_path / "big.toml"
+    big.write_text("#" * (MAX_BYTES + 1), encoding="utf-8")
+    for path in (big, tmp_path / "none.toml", tmp_path / "x.txt", tmp_path):
+        with pytest.raises(PositionError) as caught:
+            read_position_raw(path)
+        assert caught.value.problems == [str(caught.value)], path

@@ -57,7 +57,7 @@ def read_position_raw(path: str | Path, argument: str | None = None) -> tuple[di
     named = f"{argument} {quote(label)}" if argument else f"position file {quote(label)}"
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
-        raise PositionError(_safe(f"{named}: a position file must end in .toml or .json"))
+        raise _path_error(_safe(f"{named}: a position file must end in .toml or .json"))
     _check_path(path, named)
     problems = Problems()
     try:
@@ -78,22 +78,22 @@ def _check_path(path: Path, named: str) -> None:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise PositionError(_safe(f"{named} does not exist (expected a .toml or .json position file)")) from None
+        raise _path_error(_safe(f"{named} does not exist (expected a .toml or .json position file)")) from None
     except ValueError:  # a NUL character in the name
-        raise PositionError(_safe(f"{named}: the path holds a NUL character (expected a file name)")) from None
+        raise _path_error(_safe(f"{named}: the path holds a NUL character (expected a file name)")) from None
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
-            raise PositionError(_safe(
+            raise _path_error(_safe(
                 f"{named} ({len(str(path))} characters): the path is too long for the file system "
                 f"(expected a shorter path to a .toml or .json position file)")) from None
-        raise PositionError(_safe(f"{named}: cannot read it ({exc.strerror or exc}) "
+        raise _path_error(_safe(f"{named}: cannot read it ({exc.strerror or exc}) "
                                   f"(expected a readable .toml or .json position file)")) from None
     if stat.S_ISDIR(info.st_mode):
-        raise PositionError(_safe(f"{named} is a directory (expected a .toml or .json position file)"))
+        raise _path_error(_safe(f"{named} is a directory (expected a .toml or .json position file)"))
     if not stat.S_ISREG(info.st_mode):
-        raise PositionError(_safe(f"{named} is not a regular file (expected a .toml or .json position file)"))
+        raise _path_error(_safe(f"{named} is not a regular file (expected a .toml or .json position file)"))
     if info.st_size > MAX_BYTES:
-        raise PositionError(_safe(f"{named} is {info.st_size} bytes (expected a position file of at most "
+        raise _path_error(_safe(f"{named} is {info.st_size} bytes (expected a position file of at most "
                                   f"{MAX_BYTES} bytes)"))
 
 
@@ -232,6 +232,14 @@ class _Found:
 
     def error(self) -> PositionError:
         return _error([text for _, _, text in sorted(self.items)], self.source)
+
+
+def _path_error(problem: str) -> PositionError:
+    """The one problem of a position path that cannot be read (missing, a folder, too big):
+    its message as it is, and as the error's only `problems` line, as `_error` gives them."""
+    error = PositionError(problem)
+    error.problems = [problem]
+    return error
 
 
 def _error(problems: list[str], source: str) -> PositionError:
