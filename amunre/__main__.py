@@ -2,4 +2,5 @@
 
 from amunre.cli import main
 
-main()
+if __name__ == "__main__":  # a spawned worker process imports this module too
+    main()

@@ -101,6 +101,15 @@ def test_an_error_in_a_task_reaches_the_caller(executor):
     assert sorted(executor.run(operator.truediv, [(6, 3), (1, 2)])) == [(0, 2.0), (1, 0.5)]
 
 
+def test_a_worker_that_dies_is_a_clear_error_not_a_bug():
+    """A local worker that dies (the out-of-memory killer, a kill; here it exits at once) is
+    reported as such, with what to try; the next run gets a fresh pool."""
+    with make_executor(2) as pool:
+        with pytest.raises(AmunreError, match="a worker process died before finishing its games"):
+            list(pool.run(os._exit, [(3,)]))
+        assert sorted(pool.run(operator.truediv, [(6, 3)])) == [(0, 2.0)]
+
+
 def test_closing_early_cancels_the_rest_promptly(executor):
     before = own_children()
     tasks = [(0.5,)] * 40  # 20 s of work on one worker, 10 s on two

@@ -154,7 +154,15 @@ class ProcessExecutor(_Closing):
                     self._pending.add(future)
             for future in as_completed(futures):
                 self._pending.discard(future)
-                yield futures[future], future.result()
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    # a worker killed from outside (out of memory, kill): the user's problem to
+                    # know of, not a bug of amunre's
+                    raise AmunreError("a worker process died before finishing its games (killed from outside, "
+                                      "or out of memory?); expected every worker to finish: try fewer --workers"
+                                      ) from None
+                yield futures[future], result
         finally:
             # closed early, fn raised, or Ctrl-C: drop the rest (nothing left when all finished)
             self._stop(futures)
