@@ -9,7 +9,8 @@ aside by the rule until all are in, so no request ever shows another player's an
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Callable
 
 
 class Request:
@@ -21,7 +22,7 @@ class Request:
         self.player = player
         self.kind = kind
         self.options = options
-        self.context = context or {}
+        self.context = context if context is not None else {}
         self.simultaneous = simultaneous
 
     def to_dict(self) -> dict[str, Any]:
@@ -29,7 +30,7 @@ class Request:
             "player": self.player,
             "kind": self.kind,
             "options": [to_json_value(o) for o in self.options],
-            "context": self.context,
+            "context": dict(self.context),
             "simultaneous": self.simultaneous,
         }
 
@@ -41,6 +42,34 @@ class Request:
 #: counts engine steps as the decisions asked plus these. One integer add per forced
 #: decision only (about 1 in 6 of a classic2003 game's), below noise.
 forced = 0
+
+
+class Lazy(Mapping):
+    """A request's context that is worked out only when someone reads it: the human seat
+    shows it, a bot never looks, and a playout then does not pay for it. `make(*args)` gets
+    a snapshot of what it needs, taken when the question is asked."""
+
+    __slots__ = ("_make", "_args", "_data")
+
+    def __init__(self, make: Callable[..., dict], *args):
+        self._make, self._args, self._data = make, args, None
+
+    def _load(self) -> dict:
+        if self._data is None:
+            self._data = self._make(*self._args)
+        return self._data
+
+    def __getitem__(self, key):
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return repr(self._load())
 
 
 def decide(player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):

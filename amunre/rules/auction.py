@@ -24,7 +24,7 @@ import attrs
 
 from amunre.boardtext import province_line
 from amunre.contract import Decision, Event, Rule, Statistic, ruling
-from amunre.decisions import decide
+from amunre.decisions import Lazy, decide
 from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
@@ -165,6 +165,13 @@ def _acquire_line(e, w) -> str:
     return line + "."
 
 
+def _bid_board(leaving, where, protected, spaces) -> dict:
+    """A bid question's context: the card the player's marker leaves, every marker as
+    [player, card, amount], the players whose bid is protected."""
+    return {"moving_from": leaving, "bids": [[q, c, spaces[i]] for q, (c, i) in where],
+            "protected": sorted(protected)}
+
+
 @register
 class Auction(Rule):
     id = "auction"
@@ -278,9 +285,9 @@ class Auction(Rule):
 
         def place(p: int, leaving: int | None):
             opts = options_for(p, leaving)
-            # the bid board as everyone sees it, for whoever shows the question (the human seat)
-            board_now = {"moving_from": leaving, "bids": [[q, c, spaces[i]] for q, (c, i) in where.items()],
-                         "protected": sorted(protected)}
+            # the bid board as everyone sees it, for whoever shows the question (the human seat);
+            # worked out only if read, from a snapshot of this moment
+            board_now = Lazy(_bid_board, leaving, tuple(where.items()), tuple(protected), spaces)
             choice = yield from decide(p, "bid", opts, board_now)
             c, amount, played = choice
             for kind in played:

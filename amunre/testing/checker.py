@@ -55,7 +55,7 @@ def _options_key(request) -> list[str]:
 
 def _context_key(request) -> str:
     """A request's context, for comparing two requests."""
-    return json.dumps(request.context, sort_keys=True, default=repr)
+    return json.dumps(dict(request.context), sort_keys=True, default=repr)
 
 
 class _CheckedGame(Game):
