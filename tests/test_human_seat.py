@@ -377,3 +377,16 @@ def test_the_seat_view_shows_other_hands_only_by_their_size():
     text = text_of(own_view(game.view(0))) + text_of(full_view(game.view(0)))
     assert "blue: 4 gold, 0 points, 3 power cards" in text
     assert classic().term("bribery") not in text and classic().term("treasury") not in text
+
+
+def test_leaving_with_a_log_keeps_the_answers_so_far_for_replay(tmp_path):
+    """`q` after a few answers with --log: the log holds them, marked incomplete, and replays."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    log = tmp_path / "left.jsonl"
+    run = subprocess.run([sys.executable, "-m", "amunre", "run", "--players", "3", "--agents", "human,greedy,greedy",
+                          "--seed", "3", "--quiet", "--log", str(log)], input="0\n0\n0\nq\n", capture_output=True,
+                         text=True, env=env, timeout=60)
+    assert run.returncode == 1 and "red leaves the table" in run.stderr and "Traceback" not in run.stderr
+    replay = subprocess.run([sys.executable, "-m", "amunre", "replay", str(log)], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert replay.returncode == 0 and "incomplete" in replay.stdout, (replay.stdout, replay.stderr)
