@@ -122,3 +122,19 @@ def test_a_position_path_that_cannot_be_read_lists_its_one_problem(tmp_path):
         with pytest.raises(PositionError) as caught:
             read_position_raw(path)
         assert caught.value.problems == [str(caught.value)], path
+
+
+def test_board_prints_a_long_province_name_whole(capsys, tmp_path, monkeypatch):
+    """A long name (with markup-like brackets) is one cell line, never wrapped at a space
+    (found by the deep fuzz profile: the other columns give way instead)."""
+    from amunre.resources import variants_dir
+
+    name = "0000000000000000[bold red]0000000000000000[/]"
+    board = (variants_dir() / "board.toml").read_text(encoding="utf-8").replace('name = "Buto"', f'name = "{name}"', 1)
+    (tmp_path / "board.toml").write_text(board, encoding="utf-8")
+    (tmp_path / "my.toml").write_text((variants_dir() / "classic2003.toml").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "board", "--variant", "my.toml")
+    assert code == 0, err
+    assert any(name in line for line in out.splitlines())

@@ -29,7 +29,8 @@ def command(variant_name, provisional, overrides):
             console.print(f"  {name}.{field} = {value!r}", markup=False)
         return
     table = Table(title=Text(f"{board.name} ({where}); * = provisional"))  # file text: never markup
-    table.add_column("province")
+    # a province name is printed whole, as written: the other columns give way first
+    table.add_column("province", no_wrap=True, min_width=max((len(p.name) for p in board.provinces), default=8))
     for field in PROVINCE_FIELDS:
         table.add_column(field.replace("_", " "), justify="right")
     for p in board.provinces:
