@@ -239,6 +239,8 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
     (["classic2003", "--workers", "0"], "is not a whole number from 1"),
     (["classic2003", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "expected one of them"),
     (["classic2003", "--plot", "out.svg"], "is not a .png file"),
+    (["classic2003", "--csv", ""], "--csv is empty (expected a file path)"),
+    (["classic2003", "--plot", " "], "--plot is empty (expected a file path)"),
     (["classic2003", "--csv", "/nonexistent-dir/x.csv"], "cannot write the CSV --csv"),
     (["nosuch"], "unknown variant 'nosuch'"),
 ])
@@ -273,3 +275,11 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     doc = json.loads(out)
     assert doc["interrupted"] and 0 < doc["games"] < 1_000_000 and doc["games_asked"] == 1_000_000
     jsonschema.validate(doc, load_schema("compare"))
+
+
+def test_one_game_has_no_interval(capsys):
+    """With a single game there is no spread: no sd and no interval, never a false ± 0."""
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--games", "1", "--workers", "1", "--json")
+    assert code == 0, err
+    winning = next(r for r in json.loads(out)["rows"] if r["key"] == "winning_score")["values"][0]
+    assert winning["n"] == 1 and winning["sd"] is None and winning["low"] is None and winning["high"] is None

@@ -127,6 +127,9 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     if scheduler and workers:
         raise AmunreError("--workers counts local processes; with --scheduler the cluster's workers play "
                           "(expected one of them)")
+    for option, path in (("--csv", csv_path), ("--plot", plot_path)):
+        if path is not None and not path.strip():
+            raise AmunreError(f"{option} is empty (expected a file path)")
     plot = None
     if plot_path:
         from amunre.compare.plot import load_matplotlib
@@ -166,9 +169,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             comparison = run_comparison(columns, games, seed, executor)
         where = executor.description
     if comparison.interrupted:
-        click.echo(f"interrupted: {comparison.games} of {games} games finished in every column", err=True)
+        word = "terminated" if comparison.interrupted == "Terminated" else "interrupted"
+        click.echo(f"{word}: {comparison.games} of {games} games finished in every column", err=True)
         if not comparison.games:
-            sys.exit(130)
+            sys.exit(143 if comparison.interrupted == "Terminated" else 130)
     rows = summarize(comparison)
     differences = _differences(columns)
     if csv_path:
@@ -196,7 +200,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         if plot_path:
             console.print(Text(f"plot written to {plot_path}"))
     if comparison.interrupted:
-        sys.exit(130)
+        sys.exit(143 if comparison.interrupted == "Terminated" else 130)
 
 
 def _differences(columns) -> list[dict]:

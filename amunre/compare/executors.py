@@ -174,8 +174,17 @@ class ProcessExecutor(_Closing):
         self._pending.difference_update(futures)
         broken = any(future.done() and not future.cancelled() and isinstance(future.exception(), BrokenProcessPool)
                      for future in futures)
-        if broken or any(not future.done() for future in futures):
+        if broken:
             self._kill_pool()
+        elif any(not future.done() for future in futures):
+            # Never kill a worker that may be sending its result: the pool's reader would wait
+            # for the rest of that message for ever (seen: 1 Ctrl-C in 15 hung). The tasks not
+            # started are cancelled; the running ones (a batch, about a second) finish first.
+            for future in futures:
+                future.cancel()
+            pool, self._pool = self._pool, None
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def _kill_pool(self) -> None:
         """Stop every worker now, then let the pool wind down.

@@ -23,6 +23,8 @@ def draw(plt, comparison, rows, path: str) -> None:
     import os
     import tempfile
 
+    from amunre.gamelog import new_file_mode
+
     columns = comparison.columns
     scores = [[comparison.records[c][s]["winning_score"] for s in comparison.seeds] for c in range(len(columns))]
     items = [row for row in rows if row.key.startswith("points.")]
@@ -57,6 +59,7 @@ def draw(plt, comparison, rows, path: str) -> None:
         folder = os.path.dirname(os.path.abspath(path))
         fd, temporary = tempfile.mkstemp(prefix=".amunre-", suffix=".png", dir=folder)
         os.close(fd)
+        os.chmod(temporary, new_file_mode(path))  # a new file's usual mode, or the one it replaces
         try:
             figure.savefig(temporary, format="png", dpi=110)
             os.replace(temporary, path)

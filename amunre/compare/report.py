@@ -35,7 +35,11 @@ def value_text(row, estimate) -> str:
     if estimate is None:
         return "—"
     if row.kind in ("rate", "share"):
+        if math.isnan(estimate.low):
+            return _percent(estimate.mean)
         return f"{_percent(estimate.mean)} ({_percent(estimate.low)}–{_percent(estimate.high)})"
+    if math.isnan(estimate.low):  # one game: no spread, no interval
+        return _number(estimate.mean)
     text = f"{_number(estimate.mean)} ± {_number((estimate.high - estimate.low) / 2)}"
     if row.key == "winning_score":
         text += f" (sd {_number(estimate.sd)})"
@@ -99,7 +103,7 @@ def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
         "schema_version": SCHEMA_VERSION,
         "games": comparison.games,
         "games_asked": comparison.games_asked,
-        "interrupted": comparison.interrupted,
+        "interrupted": bool(comparison.interrupted),
         "seed": comparison.seed,
         "players": comparison.players,
         "agents": list(comparison.agents),

@@ -63,7 +63,7 @@ class Comparison:
     seeds: list[int]  # the seeds every column finished, in game order
     records: list[dict]  # per column: seed -> values
     rows_meta: list[dict]  # per column: row key -> (label, per_game mode)
-    interrupted: bool = False
+    interrupted: str = ""  # what stopped it early: "KeyboardInterrupt" (Ctrl-C) or "Terminated" (SIGTERM)
     elapsed: float = 0.0
 
     @property
@@ -92,7 +92,7 @@ def run_comparison(columns: list[Column], games: int, seed: int, executor,
             owners.append(c)
     records: list[dict] = [{} for _ in columns]
     meta: list[dict] = [{} for _ in columns]
-    interrupted = False
+    interrupted = ""
     start = time.perf_counter()
     results = executor.run(play_batch, tasks)
     try:
@@ -103,8 +103,8 @@ def run_comparison(columns: list[Column], games: int, seed: int, executor,
                 records[c][record["seed"]] = record["values"]
             if on_progress:
                 on_progress(len(batch_records))
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as stop:
+        interrupted = type(stop).__name__  # Terminated (SIGTERM) or KeyboardInterrupt (Ctrl-C)
     finally:
         close = getattr(results, "close", None)
         if close:

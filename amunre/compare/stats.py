@@ -63,8 +63,8 @@ def estimate(values) -> Estimate:
     values = list(values)
     n = len(values)
     mean, sd = mean_sd(values)
-    if n < 2:
-        return Estimate(mean, sd, mean if n else math.nan, mean if n else math.nan, n)
+    if n < 2:  # one game has no spread: no sd, no interval
+        return Estimate(mean, math.nan, math.nan, math.nan, n)
     half = t_quantile(n - 1) * sd / math.sqrt(n)
     return Estimate(mean, sd, mean - half, mean + half, n)
 
@@ -84,6 +84,8 @@ def rate(values) -> Estimate:
     """A win rate from per-game shares (0, 1, or 1/k for a k-way shared win), Wilson interval."""
     values = list(values)
     mean, sd = mean_sd(values)
+    if len(values) < 2:
+        return Estimate(mean, math.nan, math.nan, math.nan, len(values))
     low, high = wilson(math.fsum(values), len(values))
     return Estimate(mean, sd, low, high, len(values))
 
