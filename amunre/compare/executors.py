@@ -20,6 +20,7 @@ options. Use an executor as a context manager (or call `close`) to release its w
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
 import re
@@ -311,18 +312,29 @@ class DaskExecutor(_Closing):
         except ImportError:
             raise AmunreError(DASK_EXTRA) from None
         self.address = address
+        # distributed logs its own tracebacks when the scheduler goes away; the user gets our
+        # one-line error instead
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name == "distributed" or name.startswith("distributed."):  # each has its own level
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             _probe(address, timeout)
             self._client = distributed.Client(address, timeout=timeout, set_as_default=False)
         except Exception as exc:  # noqa: BLE001 - whatever the other end did, it is not a scheduler we can use
             if isinstance(exc, TimeoutError) and not str(exc):
                 exc = f"something accepted the connection but gave no Dask answer within {timeout:g} s"
+            elif isinstance(exc, (MemoryError, ValueError)):
+                # Dask read another protocol's bytes as a message length (e.g. an HTTP server)
+                exc = "something answered there, but not in Dask's protocol"
             raise AmunreError(
                 f"cannot connect to a Dask scheduler at {address} "
                 f"(expected tcp://HOST:PORT of a running `dask scheduler`): {exc}") from None
         try:
             self._check_versions()
             threads = sum(self._client.nthreads().values())
+            if not threads:  # the tasks would wait for ever, silently
+                raise AmunreError(f"the Dask scheduler at {address} has no workers (expected at least one "
+                                  f"`dask worker {address}` connected to it)")
         except BaseException:
             self._client.close()
             raise
@@ -361,7 +373,14 @@ class DaskExecutor(_Closing):
             for future in distributed.as_completed(futures, loop=self._client.loop):
                 i = futures.pop(future)  # forgotten once read: the cluster may free the result
                 self._pending.discard(future)
-                yield i, future.result()
+                try:
+                    result = future.result()
+                except (distributed.client.FutureCancelledError, OSError) as exc:
+                    # the scheduler went away (or cancelled our work): the cluster's problem,
+                    # not a bug of amunre's
+                    raise AmunreError(f"lost the Dask scheduler at {self.address} before the games were done "
+                                      f"({type(exc).__name__}); expected it to run until the end") from None
+                yield i, result
         finally:
             self._cancel(futures)
 
