@@ -206,3 +206,19 @@ def test_sigterm_while_a_human_seat_waits_leaves_no_temporary_file_behind(tmp_pa
     assert proc.returncode != 0 and "Traceback" not in err, err
     assert "marked incomplete" in err  # the log of the answers so far, and the variant it needs
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "game.jsonl.variant.toml"]
+
+
+@pytest.mark.parametrize("argv", [["variants"], ["compare", "classic2003", "--games", "3", "--workers", "1", "--json"],
+                                  ["run", "--quiet", "--seed", "1"]])
+def test_output_that_cannot_be_written_is_one_clear_line(argv):
+    """A full disk behind stdout (/dev/full) or a closed stdout: one error line, exit 2."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "amunre", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.endswith("error: cannot write the output: No space left on device (expected a writable "
+                                "standard output)\n"), proc.stderr
+    closed = subprocess.run([sys.executable, "-m", "amunre", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=env, timeout=120, preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 2 and closed.stderr.startswith("error: standard output is closed"), closed.stderr

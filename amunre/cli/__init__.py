@@ -18,6 +18,7 @@ literally, its control characters escaped (`amunre.cli.common.literal`).
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -53,10 +54,22 @@ class CleanErrors(click.Group):
             # the reader went away (`amunre variants | head -1`): stop quietly
             _silence_stdout()
             sys.exit(1)
+        except OSError as exc:
+            if exc.filename is not None or exc.errno not in _OUTPUT_ERRORS:
+                internal_error(exc)
+            # writing the output failed (`> /dev/full`): the system's problem, said in one line
+            _silence_stdout()
+            click.echo(f"error: cannot write the output: {exc.strerror} (expected a writable standard output)",
+                       err=True)
+            sys.exit(2)
         except (click.ClickException, click.Abort, click.exceptions.Exit):
             raise
         except Exception as exc:  # noqa: BLE001 - a bug: reported as one, never as bad input
             internal_error(exc)
+
+
+#: What writing to a full, broken or missing standard output raises (a file of ours names its path).
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG}
 
 
 class Terminated(KeyboardInterrupt):
@@ -108,6 +121,10 @@ def main(argv=None):
             click.echo(f"error: argument {i + 1}{of}, {arg!r}, holds a NUL byte (expected text without NUL)",
                        err=True)
             sys.exit(2)
+    if sys.stdout is None:  # started with stdout closed (`amunre ... >&-`)
+        click.echo("error: standard output is closed (expected somewhere to write the output, e.g. > out.txt)",
+                   err=True)
+        sys.exit(2)
     signal.signal(signal.SIGTERM, _terminate)
     try:
         cli.main(args=args, prog_name="amunre", standalone_mode=False)
