@@ -67,7 +67,7 @@ def test_bench_takes_set(capsys):
     (["--seconds", "nan"], "'nan' is not a number of seconds above 0"),
     (["--seconds", "1e9"], "'1e9' is not a number of seconds above 0"),
     (["--seconds", "86401"], "at most 86400"),
-    (["--games", "0"], "is not a whole number of at least 1"),
+    (["--games", "0"], "is not a whole number from 1 to 10000000"),
     (["--players", "9"], "--players must be one of 3, 4, 5 for classic2003, not '9'"),
     (["--variant", "classic2003", "--variant", "nosuch"], "unknown variant 'nosuch'"),
     (["--agents", "random,wizard"], "'wizard' cannot play unattended"),

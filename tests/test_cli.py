@@ -129,7 +129,7 @@ def test_run_refuses_an_unwritable_log_before_playing(capsys):
         (["run", "--seed", "1_000"], "--seed must be a whole number"),
         (["check", "classic2003", "--games", "\u0664"], "is not a whole number of at least 1"),
         (["check", "classic2003", "--players", "3,\uff14"], "--players must be player counts"),
-        (["bench", "--games", "0"], "is not a whole number of at least 1"),
+        (["bench", "--games", "0"], "is not a whole number from 1 to 10000000"),
         (["run", "--agents", "wizard"], "unknown agent 'wizard'"),
         (["run", "--agents", "random,random"], "--agents names 2 agents, but classic2003 is played by 3, 4, 5 players"),
         (["run", "--agents", "random,random", "--players", "4"], "names 2 agents for 4 players"),

@@ -146,6 +146,8 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     columns = [Column(label, variant, job_for(variant, (), count, agents), setting) for label, variant, setting in specs]
 
     total = games * len(columns)
+    if workers and workers > total:  # a process per game at most: more would only start idle
+        workers = total
     show = sys.stderr.isatty() and not as_json
     with make_executor(workers, scheduler) as executor:
         if show:
@@ -175,12 +177,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             sys.exit(143 if comparison.interrupted == "Terminated" else 130)
     rows = summarize(comparison)
     differences = _differences(columns)
-    if csv_path:
-        write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
-    if plot is not None:
-        from amunre.compare.plot import draw
-
-        draw(plot, comparison, rows, plot_path)
+    # the results reach the terminal first: a file that then fails to write loses nothing
     if as_json:
         click.echo(dump_json(to_json(comparison, rows, differences, records)))
     else:
@@ -195,10 +192,16 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             for block in differences:
                 for line in block["lines"]:
                     console.print(Text(line))
-        if csv_path:
-            console.print(Text(f"CSV written to {csv_path}"))
-        if plot_path:
-            console.print(Text(f"plot written to {plot_path}"))
+    if csv_path:
+        write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
+        if not as_json:
+            click.echo(literal(f"CSV written to {csv_path}"))
+    if plot is not None:
+        from amunre.compare.plot import draw
+
+        draw(plot, comparison, rows, plot_path)
+        if not as_json:
+            click.echo(literal(f"plot written to {plot_path}"))
     if comparison.interrupted:
         sys.exit(143 if comparison.interrupted == "Terminated" else 130)
 
