@@ -17,7 +17,7 @@ import attrs
 
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector
-from amunre.engine import Game
+from amunre.engine import Game, play_on
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
 OWN_BOARD = "own-board.toml"
@@ -82,14 +82,7 @@ def play_batch(job: Job, seeds: list[int]) -> tuple[list[dict], dict]:
     for seed in seeds:
         collector.reset()
         game = Game(variant, job.players, seed, [collector])
-        agents = make_agents(list(job.agents), seed)
-        seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
-        answer = game.answer
-        request = game.pending
-        while request is not None:
-            choose, view = seats[request.player]
-            answer(choose(view, request))
-            request = game.pending
+        play_on(game, make_agents(list(job.agents), seed))
         records.append({"seed": seed, "values": collector.record(game)})
     rows = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
     return records, rows
