@@ -116,9 +116,11 @@ class StatsCollector:
                 values[key] = total or 0
         return values
 
-    def missing_means_zero(self, key: str) -> bool:
-        """Whether a game without this row's events counts 0 for it (else it has no value)."""
-        return self.modes.get(key) in ("sum", "per_player")
+
+def missing_means_zero(mode: str) -> bool:
+    """Whether a game without a row's events counts 0 for it (a sum or a share), rather than
+    having no value (a mean of nothing)."""
+    return mode in ("sum", "per_player", "share")
 
 
 def _fields(template: str) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Callable
 import attrs
 
 from amunre.compare import stats
-from amunre.compare.collect import CORE_ROWS, core_label, seat_key
+from amunre.compare.collect import CORE_ROWS, core_label, missing_means_zero, seat_key
 from amunre.compare.jobs import Job, play_batch
 
 _MASK = (1 << 64) - 1
@@ -168,7 +168,7 @@ def summarize(comparison: Comparison) -> list[Row]:
             if not _has_row(comparison.rows_meta[c], key, mode, groups):
                 per_column.append(None)  # not a statistic of this column's rules
                 continue
-            zero = mode in ("sum", "per_player", "share")
+            zero = missing_means_zero(mode)
             per_column.append([comparison.records[c][s].get(key, 0.0 if zero else None) for s in seeds])
         values = []
         for column_values in per_column:
