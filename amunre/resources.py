@@ -34,6 +34,15 @@ def variants_dir() -> Path:
     return _folder("amunre._variants", "variants")
 
 
+def shipped_name(path) -> str | None:
+    """`path` relative to the shipped variants folder (`board.toml`, `house/x.toml`), or None
+    when it lies elsewhere: a shipped file is named so, not by where pip put it."""
+    try:
+        return Path(path).resolve().relative_to(variants_dir().resolve()).as_posix()
+    except (ValueError, OSError):
+        return None
+
+
 def schemas_dir() -> Path:
     """The folder holding the shipped JSON schemas."""
     return _folder("amunre._schemas", "schemas")

@@ -102,13 +102,41 @@ def test_the_collector_hears_only_the_events_with_statistics():
     assert "bid" not in game.hearing and "acquire" in game.hearing
 
 
-def test_a_batch_is_the_same_in_any_order():
-    job = job_for(load_variant("classic2003"), (), 4, ["random"])
-    seeds = [game_seed(5, i) for i in range(6)]
-    forward, rows = play_batch(job, seeds)
-    backward, _ = play_batch(job, seeds[::-1])
-    assert forward == backward[::-1]
-    assert rows["auction_price"][1] == "mean"
+def test_a_games_record_does_not_depend_on_the_games_before_it_in_the_batch():
+    jobs = (job_for(load_variant("classic2003"), (), 4, ["random"]),)
+    whole = play_batch(jobs, 5, 0, 6, True)
+    tail = play_batch(jobs, 5, 3, 3, True)
+    assert [r["seed"] for r in whole.records] == [game_seed(5, i) for i in range(6)]
+    assert whole.records[3:] == tail.records
+    assert whole.rows[0]["auction_price"][1] == "mean"
+
+
+def test_a_batch_tallies_its_games_and_their_differences():
+    """The tally of a batch holds the moments of its records, column by column, and of each
+    column minus the first game by game: checked against the records themselves."""
+    jobs = tuple(job_for(load_variant(v), (), 4, ["random"]) for v in ("classic2003", "supermeeple2016"))
+    batch = play_batch(jobs, 2, 0, 8, True)
+    first = [r["values"][0]["decisions"] for r in batch.records]
+    second = [r["values"][1]["decisions"] for r in batch.records]
+    assert batch.values[0]["decisions"] == stats.Moments.of(first)
+    assert batch.versus[1]["decisions"] == stats.Moments.of(b - a for a, b in zip(first, second))
+    assert sum(batch.winning_scores[1].values()) == 8
+
+
+def test_merged_moments_equal_the_pooled_values():
+    values = [3.0, 7.5, 1.0, 4.25, 9.0, 2.0, 2.0]
+    merged = stats.Moments.of(values[:3]).merge(stats.Moments.of(values[3:]))
+    whole = stats.Moments.of(values)
+    assert merged.n == whole.n and merged.mean == pytest.approx(whole.mean) and merged.m2 == pytest.approx(whole.m2)
+    with_zeros = stats.Moments.of(values).merge(stats.Moments.zeros(3))
+    assert with_zeros.mean == pytest.approx(stats.Moments.of(values + [0, 0, 0]).mean)
+    assert with_zeros.sd == pytest.approx(stats.Moments.of(values + [0, 0, 0]).sd)
+
+
+def test_the_batches_do_not_depend_on_the_workers():
+    from amunre.compare.run import batch_size
+
+    assert batch_size(10) == 1 and batch_size(10_000) == 79 and batch_size(10_000_000) == 250
 
 
 def test_game_seeds_are_distinct_63_bit_and_differ_between_runs():
@@ -143,7 +171,6 @@ def _columns(*vids, players=4):
 def test_every_column_plays_the_same_seeds_and_rows_come_from_each_columns_rules():
     comparison = run_comparison(_columns("classic2003", "supermeeple2016"), 40, 7, Inline())
     assert comparison.games == 40 and not comparison.interrupted
-    assert comparison.seeds == [game_seed(7, i) for i in range(40)]
     rows = {row.key: row for row in summarize(comparison)}
     assert rows["points.complete_sets"].values[1] is None  # the 2016 edition scores no complete sets
     assert rows["points.fewest_pyramids"].values[0] is None
@@ -160,9 +187,10 @@ def test_the_same_variant_twice_differs_in_nothing():
 def test_an_interrupted_run_keeps_only_whole_pairs():
     comparison = run_comparison(_columns("classic2003", "supermeeple2016"), 40, 0, Inline(stop_after=3))
     assert comparison.interrupted
-    # batches alternate the columns: the first batch is finished in both, the second in one
-    assert 0 < comparison.games < 40
-    assert all(all(s in column for column in comparison.records) for s in comparison.seeds)
+    # three batches of one game were finished, each in both columns
+    assert comparison.games == 3
+    assert [column["decisions"].n for column in comparison.tally.values] == [3, 3]
+    assert comparison.tally.versus[1]["decisions"].n == 3
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -228,8 +256,11 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
     (["classic2003", "supermeeple2016", "--sweep", "components.starting_gold=1,2"], "--sweep varies one variant"),
     (["classic2003", "--sweep", "components.starting_gold=15"], "expected at least two values"),
     (["classic2003", "--sweep", "components.starting_gold"], "is not KEY=V1,V2,..."),
-    (["classic2003", "--sweep", "components.starting_gold=5,5"], "gives a value twice"),
-    (["classic2003", "--sweep", "components.starting_gold=5,x"], "--set components.starting_gold=x: wrong type"),
+    (["classic2003", "--sweep", "components.starting_gold=5,5"], "gives one value twice: 5 and 5"),
+    (["classic2003", "--sweep", "components.starting_gold=20,0x14"], "gives one value twice: 20 and 0x14"),
+    (["classic2003", "--sweep", "components.starting_gold=5,x"], "--sweep components.starting_gold=x: wrong type"),
+    (["classic2003", "--sweep", "extends=a,b"], "--sweep cannot change `extends`"),
+    (["classic2003", "--plot", "a\\tb.svg"], "--plot a\\tb.svg is not a .png file"),
     (["classic2003", "expert2016", "--players", "5"], "expert2016 is played by 3, 4"),
     (["classic2003", "--players", "\uff14"], "--players must be a count every variant allows"),
     (["classic2003", "--agents", "human"], "cannot play unattended"),
@@ -251,6 +282,38 @@ def test_bad_input_is_one_clear_line(capsys, argv, expected):
     assert code == 2, (out, err)
     assert err.startswith("error: ") and expected in err, err
     assert "Traceback" not in err
+
+
+def test_a_set_that_fails_in_one_variant_of_several_names_it(capsys):
+    code, out, err = run_cli(capsys, "compare", "classic2003", "expert2016",
+                             "--set", "params.province_draft.hand_size=1", "--set", "components.starting_gold=-1")
+    assert code == 2
+    lines = err.removeprefix("error: ").splitlines()
+    assert lines[0].startswith("classic2003: --set params.province_draft.hand_size=1: no pipeline entry uses")
+    assert "expert2016: --set params.province_draft.hand_size=1: unknown parameter" in err
+    # every column's problems at once
+    assert sum(line.endswith("-1 is too small (expected at least 0)") for line in lines) == 2
+
+
+def test_the_sweeps_differences_name_both_values(capsys):
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--sweep", "components.starting_gold=20,21",
+                             "--games", "2", "--agents", "random", "--workers", "1", "--json")
+    assert code == 0, err
+    diff = json.loads(out)["differences"][0]
+    assert diff["lines"][0] == ("classic2003 with --sweep components.starting_gold=20 vs "
+                                "classic2003 with --sweep components.starting_gold=21")
+    assert diff["diff"]["a"]["set"] == ["components.starting_gold=20"]
+
+
+def test_a_difference_too_small_to_show_has_no_sign_and_one_game_is_singular():
+    from amunre.compare.report import diff_text, legend
+    from amunre.compare.run import Row
+
+    row = Row("offering_level.1", "level 1", "share", [], [])
+    assert diff_text(row, stats.Paired(-0.0001, 0, 0, 1.0, 10)) == "0.0 pt"
+    assert diff_text(row, stats.Paired(0.02, 0, 0, 1.0, 10)) == "+2.0 pt"
+    comparison = run_comparison(_columns("classic2003"), 1, 0, Inline())
+    assert "over 1 game (" in legend(comparison)
 
 
 def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):

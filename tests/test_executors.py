@@ -28,7 +28,7 @@ import pytest
 import amunre
 from amunre.compare.executors import (
     DaskExecutor, Executor, InProcessExecutor, ProcessExecutor, make_executor, usable_cpus)
-from amunre.compare.jobs import job_for, play_batch
+from amunre.compare.jobs import game_seed, job_for, play_batch
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
 
@@ -63,9 +63,9 @@ def executor(request):
 
 @pytest.fixture(scope="module")
 def tasks():
-    """A few batches of seeds of two editions, four random players."""
-    jobs = [job_for(load_variant(name), (), 4, ["random"]) for name in ("classic2003", "supermeeple2016")]
-    return [(job, seeds) for job in jobs for seeds in ([1, 2, 3], [4, 5, 6], [7, 8], [9])]
+    """A few batches of a run seeded 1 in two editions, four random players, every game's record kept."""
+    jobs = tuple(job_for(load_variant(name), (), 4, ["random"]) for name in ("classic2003", "supermeeple2016"))
+    return [(jobs, 1, first, count, True) for first, count in ((0, 3), (3, 3), (6, 2), (8, 1))]
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +85,10 @@ def test_every_executor_plays_the_same_games_as_this_process(executor, tasks, ex
     got = list(executor.run(play_batch, tasks))
     assert sorted(i for i, _ in got) == list(range(len(tasks)))
     assert sorted(got, key=lambda pair: pair[0]) == expected
-    # the seeds decide the games: the two editions differ, every game is there once
-    records = [record for _, (batch, _rows) in expected for record in batch]
-    assert [record["seed"] for record in records] == [1, 2, 3, 4, 5, 6, 7, 8, 9] * 2
+    # every game is there once, played in both editions
+    records = [record for _, batch in expected for record in batch.records]
+    assert [record["seed"] for record in records] == [game_seed(1, i) for i in range(9)]
+    assert all(len(record["values"]) == 2 for record in records)
 
 
 def test_the_in_process_order_is_the_task_order(tasks, expected):
@@ -262,6 +263,19 @@ def test_something_else_listening_is_an_error_not_a_hang():
             DaskExecutor(address, timeout=1)
         assert time.perf_counter() - start < PROMPT
     assert address in str(error.value)
+
+
+def test_a_workers_address_is_named_as_one_with_its_schedulers(dask_cluster):
+    """A worker's address given as the scheduler's: one clear error naming the scheduler,
+    quickly, and no client left to complain later."""
+    worker = next(iter(dask_cluster.scheduler_info["workers"]))
+    start = time.perf_counter()
+    with pytest.raises(AmunreError) as error:
+        DaskExecutor(worker, timeout=5)
+    assert time.perf_counter() - start < PROMPT
+    assert str(error.value) == (f"--scheduler {worker} is a Dask worker, not the scheduler (expected the address "
+                                f"a `dask scheduler` listens on; this worker's scheduler is "
+                                f"{dask_cluster.scheduler_address})")
 
 
 def test_the_dask_executor_reports_the_cluster(dask_cluster):

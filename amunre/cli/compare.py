@@ -3,6 +3,7 @@ over many seeded games, with confidence intervals and paired tests (`amunre.comp
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -11,7 +12,8 @@ from rich.text import Text
 from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
                                set_option, variant_arg)
 from amunre.engine import MAX_SEED
-from amunre.errors import AmunreError
+from amunre.errors import AmunreError, VariantError
+from amunre.loader.problems import printable
 
 DEFAULT_GAMES = 1000
 
@@ -37,28 +39,54 @@ def split_values(text: str) -> list[str]:
     return values
 
 
-def _columns(refs, sweep, overrides, players, lineup):
-    """(label, variant, setting) per column, every one loaded and checked before any game."""
+def _columns(refs, sweep, overrides):
+    """(label, variant, setting) per column, every one loaded and checked before any game;
+    the problems of every column are reported together, each named by its variant."""
     if sweep:
-        if len(refs) != 1:
-            raise AmunreError(f"--sweep varies one variant, but {len(refs)} are given (expected one VARIANT)")
-        key, sep, raw = sweep.partition("=")
-        values = split_values(raw) if sep else []
-        if not key.strip() or not sep or not all(values) or len(values) < 2:
-            raise AmunreError(f"--sweep {literal(sweep)!r} is not KEY=V1,V2,... "
-                              "(expected at least two values, e.g. components.starting_gold=15,20,25)")
-        if len(set(values)) != len(values):
-            raise AmunreError(f"--sweep {literal(sweep)!r} gives a value twice (expected each value once)")
-        settings = [f"{key.strip()}={value}" for value in values]
-        return [(setting, variant_arg(refs[0], tuple(overrides) + (setting,)), setting) for setting in settings]
-    out = []
+        return _sweep_columns(refs, sweep, overrides)
+    out, problems = [], []
     for ref in refs:
-        variant = variant_arg(ref, overrides)
-        out.append((variant.id, variant, ""))
+        try:
+            out.append((None, variant_arg(ref, overrides), ""))
+        except VariantError as exc:
+            if len(refs) == 1:
+                raise
+            # the same --set may suit one variant and not another: say which
+            problems += [f"{literal(ref)}: {line}" if line.startswith("--set ") else line for line in exc.problems]
+    if problems:
+        raise VariantError(problems)
+    out = [(variant.id, variant, setting) for _, variant, setting in out]
     labels = [label for label, _, _ in out]
     if len(set(labels)) != len(labels):  # the same variant twice: tell the columns apart
         out = [(f"{label} ({i + 1})", v, s) for i, (label, v, s) in enumerate(out)]
     return out
+
+
+def _sweep_columns(refs, sweep, overrides):
+    """A column per value of `--sweep KEY=V1,V2,...` over the one variant given."""
+    from amunre.loader.overrides import SweepValue, parse_override
+
+    if len(refs) != 1:
+        raise AmunreError(f"--sweep varies one variant, but {len(refs)} are given (expected one VARIANT)")
+    shown = printable(sweep)
+    key, sep, raw = sweep.partition("=")
+    values = split_values(raw) if sep else []
+    if not key.strip() or not sep or not all(values) or len(values) < 2:
+        raise AmunreError(f"--sweep {shown} is not KEY=V1,V2,... "
+                          "(expected at least two values, e.g. components.starting_gold=15,20,25)")
+    settings = [SweepValue(f"{key.strip()}={value}") for value in values]
+    seen: dict[str, str] = {}
+    for setting, value in zip(settings, values):
+        try:
+            parsed = parse_override(setting)
+        except ValueError:
+            continue  # the variant's loading names what is wrong with it
+        same = json.dumps([type(parsed[1]).__name__, parsed[1]], sort_keys=True, default=str)
+        if same in seen:  # 20 and 0x14 are one value
+            raise AmunreError(f"--sweep {shown} gives one value twice: {printable(seen[same])} and "
+                              f"{printable(value)} (expected each value once)")
+        seen[same] = value
+    return [(setting, variant_arg(refs[0], tuple(overrides) + (setting,)), setting) for setting in settings]
 
 
 def _players(variants, text):
@@ -136,11 +164,11 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
 
         plot = load_matplotlib()  # a missing extra is said before any game is played
         if not plot_path.lower().endswith(".png"):
-            raise AmunreError(f"--plot {literal(plot_path)!r} is not a .png file (expected FILE.png)")
+            raise AmunreError(f"--plot {printable(plot_path)} is not a .png file (expected FILE.png)")
         check_writable(plot_path, "the plot", "--plot")
     if csv_path:
         check_writable(csv_path, "the CSV", "--csv")
-    specs = _columns(list(refs), sweep, overrides, players, lineup)
+    specs = _columns(list(refs), sweep, overrides)
     count = _players([v for _, v, _ in specs], players)
     agents = _lineup(lineup, count)
     columns = [Column(label, variant, job_for(variant, (), count, agents), setting) for label, variant, setting in specs]
@@ -148,7 +176,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     total = games * len(columns)
     if workers and workers > total:  # a process per game at most: more would only start idle
         workers = total
-    show = sys.stderr.isatty() and not as_json
+    show = sys.stderr.isatty()  # the bar is on stderr: --json and the table go to stdout
     with make_executor(workers, scheduler) as executor:
         if show:
             from rich.console import Console
@@ -166,9 +194,9 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
                     if elapsed > 0:
                         progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.0f} games/s")
 
-                comparison = run_comparison(columns, games, seed, executor, advance)
+                comparison = run_comparison(columns, games, seed, executor, advance, records)
         else:
-            comparison = run_comparison(columns, games, seed, executor)
+            comparison = run_comparison(columns, games, seed, executor, keep_records=records)
         where = executor.description
     if comparison.interrupted:
         word = "terminated" if comparison.interrupted == "Terminated" else "interrupted"
@@ -183,7 +211,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     else:
         console = make_console()
         rate = comparison.games * len(columns) / comparison.elapsed if comparison.elapsed else 0
-        title = (f"{comparison.games} games per column, {count} players ({', '.join(agents)}), seed {seed}; "
+        title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players ({', '.join(agents)}), seed {seed}; "
                  f"{rate:,.0f} games/s ({where})")
         console.print(table(comparison, rows, title))
         console.print(Text(legend(comparison)))
@@ -213,9 +241,11 @@ def _differences(columns) -> list[dict]:
 
     out = []
     first = columns[0]
+    first_settings = (first.setting,) if first.setting else ()
     for column in columns[1:]:
         settings = (column.setting,) if column.setting else ()
         groups = compare(first.variant, column.variant)
-        out.append({"column": column.label, "lines": plain_lines(first.variant, column.variant, groups, settings),
-                    "diff": compare_json(first.variant, column.variant, settings)})
+        out.append({"column": column.label,
+                    "lines": plain_lines(first.variant, column.variant, groups, settings, first_settings),
+                    "diff": compare_json(first.variant, column.variant, settings, first_settings)})
     return out

@@ -17,9 +17,9 @@ from amunre.cli.common import dump_json, literal, make_console, set_option, vari
 from amunre.loader.compare import compare, compare_json, key_text, side_names, text
 
 
-def plain_lines(a, b, groups: dict, b_settings=()) -> list[str]:
+def plain_lines(a, b, groups: dict, b_settings=(), a_settings=()) -> list[str]:
     """The comparison as plain text: a heading per group, then key, A's value, B's value."""
-    heading, a_name, b_name = side_names(a, b, b_settings)
+    heading, a_name, b_name = side_names(a, b, b_settings, a_settings)
     lines = [heading]
     if not any(groups.values()):
         return lines + ["no differences in the effective rules"]

@@ -11,16 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from amunre.resources import shipped_name as _shipped_name
 from amunre.resources import variants_dir
-
-
-def _shipped_name(path) -> str | None:
-    """`path` relative to the shipped variants folder (`board.toml`, `house/x.toml`), or None
-    when it lies elsewhere."""
-    try:
-        return Path(path).resolve().relative_to(variants_dir().resolve()).as_posix()
-    except (ValueError, OSError):
-        return None
 
 
 def is_shipped_id(variant, given: str) -> bool:

@@ -269,9 +269,11 @@ def _sigint_blocked():
 
 
 def _probe(address: str, timeout: float) -> None:
-    """Connect to `address` once and hang up, all within about `timeout`. `Client` bounds
-    the TCP connection by its timeout but not the handshake after it, so something else
-    listening on the port (not a Dask scheduler) would keep it waiting forever."""
+    """Ask `address` what it is, all within about `timeout`, and fail unless a Dask scheduler
+    answers. `Client` bounds the TCP connection by its timeout but not the handshake after it,
+    so something else listening on the port would keep it waiting forever; and a worker's or
+    a nanny's address (easy to copy from the wrong log line) would fail inside `Client` with
+    a message about its internals, then leave a client that complains again on exit."""
     import asyncio
 
     from distributed.comm import connect
@@ -279,13 +281,27 @@ def _probe(address: str, timeout: float) -> None:
 
     async def attempt():
         comm = await connect(address, timeout=timeout, **Security().get_connection_args("client"))
-        await comm.close()
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            await comm.close()
 
     # one second more than connect's own bound, so that its message ("Timed out trying to
     # connect ...") wins when nothing listens at all; in a thread of its own, which works
     # even where this thread already runs an event loop (a notebook)
     with ThreadPoolExecutor(1, thread_name_prefix="dask-probe") as thread:
-        thread.submit(asyncio.run, asyncio.wait_for(attempt(), timeout + 1)).result()
+        identity = thread.submit(asyncio.run, asyncio.wait_for(attempt(), timeout + 1)).result()
+    kind = identity.get("type") if isinstance(identity, dict) else None
+    if kind == "Scheduler":
+        return
+    if kind in ("Worker", "Nanny"):
+        scheduler = identity.get("scheduler")
+        hint = f"this worker's scheduler is {scheduler}" if isinstance(scheduler, str) else \
+            "the scheduler's address is the one its workers were started with"
+        raise AmunreError(f"--scheduler {address} is a Dask {kind.lower()}, not the scheduler "
+                          f"(expected the address a `dask scheduler` listens on; {hint})")
+    raise ValueError("not a Dask scheduler's answer")  # worded by the caller
 
 
 def amunre_version() -> str:
@@ -320,6 +336,8 @@ class DaskExecutor(_Closing):
         try:
             _probe(address, timeout)
             self._client = distributed.Client(address, timeout=timeout, set_as_default=False)
+        except AmunreError:
+            raise
         except Exception as exc:  # noqa: BLE001 - whatever the other end did, it is not a scheduler we can use
             if isinstance(exc, TimeoutError) and not str(exc):
                 exc = f"something accepted the connection but gave no Dask answer within {timeout:g} s"

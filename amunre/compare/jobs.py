@@ -3,8 +3,9 @@
 A job is plain data, so it travels to a local process or a Dask worker on another machine
 alike: it carries the variant as one complete TOML text (`amunre.loader.resolved`), with
 its board's text when the board is not a shipped one. The worker loads it once and keeps it
-for the next batches of the same job (`_loaded`). `play_batch` returns one record of
-numbers per game (`amunre.compare.collect`) and what each row means.
+for the next batches of the same job (`_loaded`). `play_batch` plays a batch of a run's
+games in every column and returns their tally (`amunre.compare.tally`): the games' numbers
+(`amunre.compare.collect`) summed up, so what travels back does not grow with the batch.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import attrs
 
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector
+from amunre.compare.tally import Tally, tally_batch
 from amunre.engine import Game, play_on
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
@@ -73,16 +75,34 @@ def load_job_variant(job: Job):
     return variant
 
 
-def play_batch(job: Job, seeds: list[int]) -> tuple[list[dict], dict]:
-    """Play one game per seed; (records, rows): a record per game (`seed` and `values`), and
-    for each row key seen its (label, per_game mode, statistic key template)."""
-    variant = load_job_variant(job)
-    collector = StatsCollector(variant)
-    records = []
-    for seed in seeds:
-        collector.reset()
-        game = Game(variant, job.players, seed, [collector])
-        play_on(game, make_agents(list(job.agents), seed))
-        records.append({"seed": seed, "values": collector.record(game)})
-    rows = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
-    return records, rows
+def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, keep_records: bool = False) -> Tally:
+    """Play games `first` .. `first + count - 1` of a run seeded `run_seed` in every job (a
+    column each), and tally them (`amunre.compare.tally`): the numbers per row and their
+    difference from the first column, game by game; every game's record with `keep_records`."""
+    seeds = [game_seed(run_seed, index) for index in range(first, first + count)]
+    records, rows = [], []
+    for job in jobs:
+        variant = load_job_variant(job)
+        collector = StatsCollector(variant)
+        column = []
+        for seed in seeds:
+            collector.reset()
+            game = Game(variant, job.players, seed, [collector])
+            play_on(game, make_agents(list(job.agents), seed))
+            column.append(collector.record(game))
+        records.append(column)
+        rows.append({key: (collector.labels[key], collector.modes[key], collector.groups[key])
+                     for key in collector.modes})
+    return tally_batch(records, rows, seeds, keep_records)
+
+
+_MASK = (1 << 64) - 1
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a run seeded `seed` (SplitMix64 of the pair): runs seeded
+    0 and 1 share no games, and any game can be replayed alone with `amunre run --seed`."""
+    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (z ^ (z >> 31)) >> 1  # 63 bits: any seed `amunre run` takes

@@ -26,15 +26,16 @@ def draw(plt, comparison, rows, path: str) -> None:
     from amunre.gamelog import new_file_mode
 
     columns = comparison.columns
-    scores = [[comparison.records[c][s]["winning_score"] for s in comparison.seeds] for c in range(len(columns))]
+    scores = comparison.tally.winning_scores  # per column: winning score -> games
     items = [row for row in rows if row.key.startswith("points.")]
     figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1, 1.6]})
     try:
         low = min(min(s) for s in scores)
         high = max(max(s) for s in scores)
         bins = range(int(low), int(high) + 2)
-        for label, values in zip((c.label for c in columns), scores):
-            left.hist(values, bins=bins, histtype="step", linewidth=1.6, label=label, density=True)
+        for label, counts in zip((c.label for c in columns), scores):
+            left.hist(list(counts), weights=list(counts.values()), bins=bins, histtype="step", linewidth=1.6,
+                      label=label, density=True)
         left.set_title(f"winning score, {comparison.games} games")
         left.set_xlabel(columns[0].variant.term("points"))
         left.set_ylabel("share of games")

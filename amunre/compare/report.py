@@ -46,20 +46,29 @@ def value_text(row, estimate) -> str:
     return text
 
 
+def _signed(x: float, digits: int) -> str:
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text  # no "-0.0": a difference too small to show is none
+
+
 def diff_text(row, paired) -> str:
     if paired is None:
         return ""
-    amount = f"{100 * paired.diff:+.1f} pt" if row.kind in ("rate", "share") else f"{paired.diff:+.2f}"
+    amount = f"{_signed(100 * paired.diff, 1)} pt" if row.kind in ("rate", "share") else _signed(paired.diff, 2)
     mark = (" ▲" if paired.diff > 0 else " ▼") if paired.significant else ""
-    return f"Δ {amount}{mark}"
+    return f"{amount}{mark}"
 
 
 def table(comparison, rows, title: str) -> Table:
-    """The rich table: a row per statistic, a column per variant (or sweep value)."""
+    """The rich table: a row per statistic, a column per variant (or sweep value), and after
+    each but the first its difference from the first (Δ). A narrow terminal wraps the
+    labels; a number is never split from its interval or its difference."""
     out = Table(title=Text(title))
-    out.add_column("")
-    for column in comparison.columns:
-        out.add_column(Text(column.label), justify="right")
+    out.add_column("", ratio=1, min_width=12)
+    for c, column in enumerate(comparison.columns):
+        out.add_column(Text(column.label), justify="right", no_wrap=True)
+        if c:
+            out.add_column(Text("Δ"), justify="right", no_wrap=True)
     last_group = None
     for row in rows:
         group = row.key.split(".")[0] if row.key.startswith(("win.", "points.", "offering_level.")) else row.key
@@ -69,20 +78,20 @@ def table(comparison, rows, title: str) -> Table:
         last_group = group
         cells = []
         for c, estimate in enumerate(row.values):
-            text = value_text(row, estimate)
-            if c and row.versus[c] is not None:
-                text += "  " + diff_text(row, row.versus[c])
-            cells.append(Text(text))
+            cells.append(Text(value_text(row, estimate)))
+            if c:
+                cells.append(Text(diff_text(row, row.versus[c])))
         out.add_row(Text(row.label), *cells)
     return out
 
 
 def legend(comparison) -> str:
     first = comparison.columns[0].label
-    lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {comparison.games} games "
+    games = f"{comparison.games} game{'' if comparison.games == 1 else 's'}"
+    lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {games} "
              f"(win rates: Wilson's interval; a shared win counts its share)."]
     if len(comparison.columns) > 1:
-        lines.append(f"Δ: difference from {first}, game by game on the same seeds; ▲/▼: significant at 5% "
+        lines.append(f"Δ: difference from {first} (pt: percentage points), game by game on the same seeds; ▲/▼: significant at 5% "
                      f"(paired t-test, Holm's correction over the rows of the column).")
     return "\n".join(lines)
 
@@ -115,9 +124,7 @@ def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
         "differences": differences,
     }
     if records:
-        doc["records"] = [
-            {"seed": seed, "values": [comparison.records[c][seed] for c in range(len(comparison.columns))]}
-            for seed in comparison.seeds]
+        doc["records"] = comparison.tally.records
     return doc
 
 

@@ -2,10 +2,11 @@
 
 A column is a variant (or one value of a `--sweep`) with the lineup of agents. Game i of
 every column is played with seed `game_seed(S, i)` (common random numbers), so a column's
-difference from the first is measured game by game. Batches of seeds go to an executor
-(`amunre.compare.executors`) in an order that alternates the columns, so that an
-interrupted run still holds whole pairs; only seeds every column finished are reported.
-Nothing depends on the worker count or the order batches finish in.
+difference from the first is measured game by game. Batches of games go to an executor
+(`amunre.compare.executors`); a batch plays its games in every column, so an interrupted
+run still holds whole pairs. The batches' tallies are merged in batch order
+(`amunre.compare.tally`): memory stays bounded however many games, and nothing depends on
+the worker count or the order batches finish in.
 """
 
 from __future__ import annotations
@@ -18,18 +19,8 @@ import attrs
 
 from amunre.compare import stats
 from amunre.compare.collect import CORE_ROWS, core_label, missing_means_zero, seat_key
-from amunre.compare.jobs import Job, play_batch
-
-_MASK = (1 << 64) - 1
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` of a run seeded `seed` (SplitMix64 of the pair): runs seeded
-    0 and 1 share no games, and any game can be replayed alone with `amunre run --seed`."""
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return (z ^ (z >> 31)) >> 1  # 63 bits: any seed `amunre run` takes
+from amunre.compare.jobs import Job, game_seed, play_batch  # noqa: F401 (game_seed: the run's seeds)
+from amunre.compare.tally import Tally, merge
 
 
 @attrs.define
@@ -60,57 +51,58 @@ class Comparison:
     agents: tuple
     seed: int
     games_asked: int
-    seeds: list[int]  # the seeds every column finished, in game order
-    records: list[dict]  # per column: seed -> values
-    rows_meta: list[dict]  # per column: row key -> (label, per_game mode)
+    tally: Tally  # the finished games, every column
     interrupted: str = ""  # what stopped it early: "KeyboardInterrupt" (Ctrl-C) or "Terminated" (SIGTERM)
     elapsed: float = 0.0
 
     @property
     def games(self) -> int:
-        return len(self.seeds)
+        return self.tally.games
 
 
-def batch_size(games: int, columns: int, workers: int) -> int:
-    """Games per batch: big enough that scheduling costs little, small enough that every
-    worker gets several batches (so all finish together) and progress moves."""
-    per_worker = games * columns / max(1, workers)
-    return max(1, min(250, math.ceil(per_worker / 8)))
+#: Batches a run is cut into at least (when it has that many games), so that every worker of
+#: a usual cluster gets several and all finish together.
+BATCHES = 128
+
+
+def batch_size(games: int) -> int:
+    """Games per batch: big enough that scheduling costs little, small enough that the work
+    spreads and progress moves. It depends on the games alone, never on the workers, so the
+    same batches merge in the same order whatever runs them (`amunre.compare.tally`)."""
+    return max(1, min(250, math.ceil(games / BATCHES)))
 
 
 def run_comparison(columns: list[Column], games: int, seed: int, executor,
-                   on_progress: Callable[[int], None] | None = None) -> Comparison:
+                   on_progress: Callable[[int], None] | None = None, keep_records: bool = False) -> Comparison:
     """Play `games` seeds in every column on `executor`; a KeyboardInterrupt stops it and the
-    games finished in every column so far are kept (`interrupted` says so)."""
-    seeds = [game_seed(seed, i) for i in range(games)]
-    size = batch_size(games, len(columns), executor.workers)
-    batches = [seeds[i:i + size] for i in range(0, games, size)]
-    tasks, owners = [], []
-    for batch in batches:  # column by column within each batch of seeds: pairs finish together
-        for c, column in enumerate(columns):
-            tasks.append((column.job, batch))
-            owners.append(c)
-    records: list[dict] = [{} for _ in columns]
-    meta: list[dict] = [{} for _ in columns]
+    batches finished so far are kept (`interrupted` says so). A batch plays its seeds in
+    every column, so what is kept is always whole pairs."""
+    size = batch_size(games)
+    jobs = tuple(column.job for column in columns)
+    tasks = [(jobs, seed, first, min(size, games - first), keep_records) for first in range(0, games, size)]
+    total = Tally()
+    waiting: dict[int, Tally] = {}  # batches finished before an earlier one: merged in batch order
+    next_batch = 0
     interrupted = ""
     start = time.perf_counter()
     results = executor.run(play_batch, tasks)
     try:
-        for index, (batch_records, rows) in results:
-            c = owners[index]
-            meta[c].update(rows)
-            for record in batch_records:
-                records[c][record["seed"]] = record["values"]
+        for index, part in results:
+            waiting[index] = part
+            while next_batch in waiting:
+                merge(total, waiting.pop(next_batch))
+                next_batch += 1
             if on_progress:
-                on_progress(len(batch_records))
+                on_progress(part.games * len(columns))
     except KeyboardInterrupt as stop:
         interrupted = type(stop).__name__  # Terminated (SIGTERM) or KeyboardInterrupt (Ctrl-C)
     finally:
         close = getattr(results, "close", None)
         if close:
             close()
-    done = [s for s in seeds if all(s in column_records for column_records in records)]
-    return Comparison(columns, columns[0].job.players, columns[0].job.agents, seed, games, done, records, meta,
+    for index in sorted(waiting):  # after a stop: the batches that did finish
+        merge(total, waiting[index])
+    return Comparison(columns, columns[0].job.players, columns[0].job.agents, seed, games, total,
                       interrupted, time.perf_counter() - start)
 
 
@@ -142,7 +134,8 @@ def summarize(comparison: Comparison) -> list[Row]:
     item (in the first column's order), the modules' other statistics; Holm over the rows
     of each column."""
     columns = comparison.columns
-    seeds = comparison.seeds
+    tally = comparison.tally
+    rows_meta = tally.rows or [{} for _ in columns]
     modes: dict[str, str] = {}
     labels: dict[str, str] = {}
     for c, column in enumerate(columns):
@@ -152,48 +145,42 @@ def summarize(comparison: Comparison) -> list[Row]:
         for seat in range(comparison.players):
             labels.setdefault(seat_key(seat), core_label(column.variant, seat_key(seat)))
             modes.setdefault(seat_key(seat), "rate")
-        for key, (label, mode, _) in comparison.rows_meta[c].items():
+        for key, (label, mode, _) in rows_meta[c].items():
             labels.setdefault(key, label)
             modes.setdefault(key, mode)
-    groups = {key: meta[2] for column_meta in comparison.rows_meta for key, meta in column_meta.items()}
+    groups = {key: meta[2] for column_meta in rows_meta for key, meta in column_meta.items()}
     item_order: dict[str, int] = {}
     for column in columns:
         for item in column.variant.modules.item_labels:
             item_order.setdefault(item, len(item_order))
+
+    def moments(found: dict, key: str, mode: str):
+        m = found.get(key) if found else None
+        if m is None and missing_means_zero(mode):  # no game had its events: 0 in each
+            m = stats.Moments.zeros(tally.games)
+        return m if m is not None and m.n else None
+
     rows = []
     for key in sorted(labels, key=lambda k: _row_order(k, item_order)):
         mode = modes[key]
-        per_column = []
-        for c, column in enumerate(columns):
-            if not _has_row(comparison.rows_meta[c], key, mode, groups):
-                per_column.append(None)  # not a statistic of this column's rules
-                continue
-            zero = missing_means_zero(mode)
-            per_column.append([comparison.records[c][s].get(key, 0.0 if zero else None) for s in seeds])
+        kind = "rate" if mode == "rate" or key == "tie_break" else "share" if mode == "share" else "mean"
+        has = [_has_row(rows_meta[c], key, mode, groups) for c in range(len(columns))]
         values = []
-        for column_values in per_column:
-            if column_values is None:
+        for c in range(len(columns)):
+            m = moments(tally.values[c], key, mode) if has[c] and tally.values else None
+            if m is None:
                 values.append(None)
-                continue
-            present = [v for v in column_values if v is not None]
-            if not present:
-                values.append(None)
-            elif mode == "rate" or key == "tie_break":
-                values.append(stats.rate(present))
-            elif mode == "share":  # a share lies in [0, 1], whatever Student's interval says
-                e = stats.estimate(present)
+            elif kind == "rate":
+                values.append(stats.rate_of(m))
+            elif kind == "share":  # a share lies in [0, 1], whatever Student's interval says
+                e = stats.estimate_of(m)
                 values.append(attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
             else:
-                values.append(stats.estimate(present))
+                values.append(stats.estimate_of(m))
         versus = [None]
-        for column_values in per_column[1:]:
-            first = per_column[0]
-            if first is None or column_values is None:
-                versus.append(None)
-                continue
-            pairs = [(a, b) for a, b in zip(first, column_values) if a is not None and b is not None]
-            versus.append(stats.paired([a for a, _ in pairs], [b for _, b in pairs]) if len(pairs) >= 2 else None)
-        kind = "rate" if mode == "rate" or key == "tie_break" else "share" if mode == "share" else "mean"
+        for c in range(1, len(columns)):
+            d = moments(tally.versus[c], key, mode) if has[0] and has[c] and tally.versus else None
+            versus.append(stats.paired_of(d) if d is not None and d.n >= 2 else None)
         rows.append(Row(key, labels[key], kind, values, versus))
     for c in range(1, len(columns)):
         tested = [row for row in rows if row.versus[c] is not None]

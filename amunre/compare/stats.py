@@ -46,27 +46,62 @@ class Paired:
         return self.p_holm < 1 - LEVEL
 
 
+@attrs.frozen
+class Moments:
+    """Count, mean and sum of squared deviations of some values: what an estimate needs,
+    kept without the values. Two are merged exactly as their values would be pooled (Chan,
+    Golub and LeVeque's pairwise update), so a comparison streams batch after batch in
+    bounded memory; merged in the same order, the same batches give the same bits."""
+
+    n: int
+    mean: float
+    m2: float
+
+    @classmethod
+    def of(cls, values) -> Moments:
+        values = list(values)
+        n = len(values)
+        if not n:
+            return cls(0, math.nan, 0.0)
+        mean = math.fsum(values) / n
+        return cls(n, mean, math.fsum((v - mean) ** 2 for v in values))
+
+    @classmethod
+    def zeros(cls, n: int) -> Moments:
+        """`n` values of 0 (a game without a counted row's events)."""
+        return cls(n, 0.0 if n else math.nan, 0.0)
+
+    def merge(self, other: Moments) -> Moments:
+        if not other.n:
+            return self
+        if not self.n:
+            return other
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        return Moments(n, self.mean + delta * other.n / n, self.m2 + other.m2 + delta * delta * self.n * other.n / n)
+
+    @property
+    def sd(self) -> float:
+        """The sample standard deviation (0 for fewer than two values)."""
+        return math.sqrt(max(0.0, self.m2) / (self.n - 1)) if self.n >= 2 else (0.0 if self.n else math.nan)
+
+
 def mean_sd(values) -> tuple[float, float]:
     """Mean and sample standard deviation (0 for fewer than two values)."""
-    values = list(values)
-    n = len(values)
-    if not n:
-        return math.nan, math.nan
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, 0.0
-    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    m = Moments.of(values)
+    return m.mean, m.sd
 
 
 def estimate(values) -> Estimate:
     """Mean, sd and the Student-t 95% interval of the mean."""
-    values = list(values)
-    n = len(values)
-    mean, sd = mean_sd(values)
-    if n < 2:  # one game has no spread: no sd, no interval
-        return Estimate(mean, math.nan, math.nan, math.nan, n)
-    half = t_quantile(n - 1) * sd / math.sqrt(n)
-    return Estimate(mean, sd, mean - half, mean + half, n)
+    return estimate_of(Moments.of(values))
+
+
+def estimate_of(m: Moments) -> Estimate:
+    if m.n < 2:  # one game has no spread: no sd, no interval
+        return Estimate(m.mean, math.nan, math.nan, math.nan, m.n)
+    half = t_quantile(m.n - 1) * m.sd / math.sqrt(m.n)
+    return Estimate(m.mean, m.sd, m.mean - half, m.mean + half, m.n)
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
@@ -82,19 +117,24 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
 
 def rate(values) -> Estimate:
     """A win rate from per-game shares (0, 1, or 1/k for a k-way shared win), Wilson interval."""
-    values = list(values)
-    mean, sd = mean_sd(values)
-    if len(values) < 2:
-        return Estimate(mean, math.nan, math.nan, math.nan, len(values))
-    low, high = wilson(math.fsum(values), len(values))
-    return Estimate(mean, sd, low, high, len(values))
+    return rate_of(Moments.of(values))
+
+
+def rate_of(m: Moments) -> Estimate:
+    if m.n < 2:
+        return Estimate(m.mean, math.nan, math.nan, math.nan, m.n)
+    low, high = wilson(m.mean * m.n, m.n)
+    return Estimate(m.mean, m.sd, low, high, m.n)
 
 
 def paired(first, other) -> Paired:
     """`other` minus `first`, game by game on the same seeds: the paired t-test."""
-    diffs = [b - a for a, b in zip(first, other)]
-    n = len(diffs)
-    mean, sd = mean_sd(diffs)
+    return paired_of(Moments.of(b - a for a, b in zip(first, other)))
+
+
+def paired_of(d: Moments) -> Paired:
+    """The paired t-test from the moments of the per-game differences."""
+    n, mean, sd = d.n, d.mean, d.sd
     if n < 2:
         return Paired(mean, math.nan, math.nan, 1.0, n)
     if sd == 0:

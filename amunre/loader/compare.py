@@ -135,21 +135,32 @@ def compare(a, b) -> dict[str, list[dict]]:
     return groups
 
 
-def compare_json(a, b, b_settings=()) -> dict:
+def compare_json(a, b, b_settings=(), a_settings=()) -> dict:
     """The comparison as one JSON document (`amunre diff --json`); `b_settings` are the
-    `--set KEY=VALUE` texts laid over B."""
-    return {"a": {"id": a.id, "source": a.source, "set": []},
+    `--set KEY=VALUE` texts laid over B (`a_settings` over A: a `--sweep`'s first value)."""
+    return {"a": {"id": a.id, "source": a.source, "set": list(a_settings)},
             "b": {"id": b.id, "source": b.source, "set": list(b_settings)},
             "groups": compare(a, b)}
 
 
-def side_names(a, b, b_settings=()) -> tuple[str, str, str]:
-    """(heading, A's column name, B's column name): B is marked when `--set` changed it, and
-    the two are told apart as A and B when they would read alike."""
-    heading = f"{a.id} ({a.source}) vs {b.id} ({b.source})"
-    if b_settings:
-        heading += " with " + " ".join(f"--set {setting}" for setting in b_settings)
-    a_name, b_name = a.id, b.id + (" with --set" if b_settings else "")
+def side_names(a, b, b_settings=(), a_settings=()) -> tuple[str, str, str]:
+    """(heading, A's column name, B's column name): a side is marked when `--set` (or a
+    `--sweep` value) changed it, and the two are told apart as A and B when they read alike."""
+    from amunre.loader.overrides import option_of
+    from amunre.resources import shipped_name
+
+    def side(variant, settings):
+        # a shipped variant by its id alone, not by where pip put it
+        words = variant.id if shipped_name(variant.source) else f"{variant.id} ({variant.source})"
+        return words + (" with " + " ".join(f"{option_of(s)} {s}" for s in settings) if settings else "")
+
+    def name(variant, settings):
+        if settings and option_of(settings[0]) == "--sweep":  # the sweep's value tells the columns apart
+            return str(settings[0])
+        return variant.id + (f" with {option_of(settings[0])}" if settings else "")
+
+    heading = f"{side(a, a_settings)} vs {side(b, b_settings)}"
+    a_name, b_name = name(a, a_settings), name(b, b_settings)
     if a_name == b_name:
         a_name, b_name = f"A: {a_name}", f"B: {b_name}"
     return heading, a_name, b_name

@@ -35,6 +35,17 @@ from amunre.loader.tomlpos import format_path
 _KEY_EXAMPLE = "expected KEY=VALUE with a dotted key such as components.starting_gold or phases.auction.params.protection_skip"
 
 
+class SweepValue(str):
+    """One `KEY=VALUE` of `amunre compare --sweep`: set like a `--set`, named as the sweep's."""
+
+    option = "--sweep"
+
+
+def option_of(text: str) -> str:
+    """The command-line option an override came from, to name it in messages."""
+    return getattr(text, "option", "--set")
+
+
 def parse_override(text: str) -> tuple[tuple, object]:
     """(key path, value) of one `KEY=VALUE`; ValueError(what, expected) when it is not one."""
     key, sep, raw = text.partition("=")
@@ -102,7 +113,7 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
     for text in texts:
         shown = printable(text)
         # a huge argument is named by its ends, as a log's excerpts are: the middle adds nothing
-        label = f"--set {shown if len(shown) <= 120 else shown[:80] + ' ... ' + shown[-30:]}"
+        label = f"{option_of(text)} {shown if len(shown) <= 120 else shown[:80] + ' ... ' + shown[-30:]}"
         try:
             key, value = parse_override(text)
         except ValueError as exc:
@@ -115,7 +126,7 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
         def report(what, expected=None, _label=label):
             problems.add(_label, None, (), what, expected)
 
-        target = _target(key, data, report)
+        target = _target(key, data, report, option_of(text))
         if target is None:
             continue
         for at, sub in target:
@@ -136,11 +147,11 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
     return data
 
 
-def _target(key: tuple, data: dict, report):
+def _target(key: tuple, data: dict, report, option: str = "--set"):
     """[(entry or table path, key path inside it)] the override sets; None after reporting why not."""
     head = key[0]
     if head == "extends":
-        report("--set cannot change `extends`", "expected a key of the resolved variant, e.g. components.starting_gold")
+        report(f"{option} cannot change `extends`", "expected a key of the resolved variant, e.g. components.starting_gold")
         return None
     if head in PIPELINES:
         if len(key) < 3:

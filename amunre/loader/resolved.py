@@ -17,6 +17,7 @@ import tomli_w
 
 from amunre.loader.compare import ordered_rulings
 from amunre.loader.pipelines import PIPELINES, entry_id
+from amunre.loader.overrides import option_of
 from amunre.loader.schema import json_value
 from amunre.resources import variants_dir
 
@@ -72,7 +73,7 @@ def resolved_toml(variant, overrides=()) -> str:
     head = [_comment(f"{variant.id}: {variant.edition.name}"),
             _comment(f"resolved by `amunre show` from {variant.source}"),
             _comment("every default written out: this file loads as a variant on its own")]
-    head += [_comment(f"with --set {text}") for text in overrides]
+    head += [_comment(f"with {option_of(text)} {text}") for text in overrides]
     if _board(variant) != variant.edition.board or not (variants_dir() / variant.edition.board).is_file():
         head.append(_comment(f"its board is a file of {Path(variant.source).resolve().parent}: save this file "
                              "there, or copy the board beside it"))
