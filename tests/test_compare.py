@@ -136,7 +136,7 @@ def test_merged_moments_equal_the_pooled_values():
 def test_the_batches_do_not_depend_on_the_workers():
     from amunre.compare.run import batch_size
 
-    assert batch_size(10) == 1 and batch_size(10_000) == 79 and batch_size(10_000_000) == 250
+    assert batch_size(10) == 1 and batch_size(10_000) == 157 and batch_size(10_000_000) == 250
 
 
 def test_game_seeds_are_distinct_63_bit_and_differ_between_runs():

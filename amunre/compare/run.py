@@ -62,7 +62,7 @@ class Comparison:
 
 #: Batches a run is cut into at least (when it has that many games), so that every worker of
 #: a usual cluster gets several and all finish together.
-BATCHES = 128
+BATCHES = 64
 
 
 def batch_size(games: int) -> int:
