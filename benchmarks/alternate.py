@@ -1,7 +1,7 @@
 """Compare two checkouts of amunre: run benchmarks/play_random.py on each in turn, N times,
 and print the median games per CPU second of each and their ratio.
 
-    python benchmarks/alternate.py BEFORE AFTER [--runs N] [--games G] [--agent KIND]
+    .venv/bin/python benchmarks/alternate.py BEFORE AFTER [--runs N] [--games G] [--agent KIND]
 
 BEFORE and AFTER are folders holding an `amunre` package (and its `variants/` and
 `schemas/` beside it), e.g. made with `git archive <commit> amunre variants schemas | tar -x -C DIR`.

@@ -1,6 +1,6 @@
 """What recording compare's per-game statistics costs over a bare playout.
 
-    python benchmarks/compare_overhead.py [GAMES] [REPEATS]
+    .venv/bin/python benchmarks/compare_overhead.py [GAMES] [REPEATS]
 
 Plays the same seeded classic2003 games with random agents three ways, in turn, REPEATS
 times: bare (no listener), with compare's statistics collector (`amunre.compare.collect`),

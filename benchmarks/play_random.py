@@ -1,6 +1,6 @@
 """Play seeded classic2003 games with random agents and print CPU-time rates.
 
-    python benchmarks/play_random.py [GAMES] [AGENT]
+    .venv/bin/python benchmarks/play_random.py [GAMES] [AGENT]
 
 Used to compare two checkouts in one run (each on its own PYTHONPATH), e.g. with an outside
 timer running both in turn; `amunre bench` gives the same figure for the installed copy.

@@ -9,7 +9,7 @@ from typing import Iterable
 from amunre.testing.suite import load, play_checked
 
 PLAYTHROUGH_SEED = 1
-REGENERATE = "python -m amunre.testing --regenerate-playthroughs tests/playthroughs"
+REGENERATE = ".venv/bin/python -m amunre.testing --regenerate-playthroughs tests/playthroughs"
 
 
 def playthrough(path_or_id, players: int | None = None, seed: int = PLAYTHROUGH_SEED) -> str:
