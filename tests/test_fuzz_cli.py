@@ -90,8 +90,31 @@ def assert_clean(argv, code: int, out: str, err: str) -> None:
         if any(token in arg for arg in argv) and word in out + err:
             # the word is shown: the markup around it is too (possibly inside a repr)
             assert (out + err).count(word) <= (out + err).count(literal) + (out + err).count(repr(literal)[1:-1]), shown
-    if code == 0 and "--json" in argv and "--help" not in argv:
+    flags = flags_given(argv)
+    if code == 0 and "--json" in flags and "--help" not in flags:
         json.loads(out)  # one document, nothing before or after it
+
+
+def flags_given(argv) -> set[str]:
+    """The flags (`--json`, `--help`, ...) click reads as flags on this command line, parsing
+    it as click does: an option that takes a value takes the next argument whatever it looks
+    like (`run --seed --json --seed 0` sets the seed to "--json", then to 0: no `--json`),
+    `--opt=value` is one argument, and after `--` every argument is positional."""
+    command = cli.commands.get(argv[0]) if argv else None
+    if command is None:
+        return set()
+    takes_value = {opt for param in command.params if isinstance(param, click.Option) and not param.is_flag
+                   for opt in param.opts + param.secondary_opts}
+    flags = set()
+    rest = iter(argv[1:])
+    for arg in rest:
+        if arg == "--":
+            break
+        if arg in takes_value:
+            next(rest, None)  # its value
+        elif arg.startswith("--") and "=" not in arg:
+            flags.add(arg)
+    return flags
 
 
 # ---------------------------------------------------------------- the files a command line names
@@ -237,6 +260,27 @@ def test_any_command_line_exits_cleanly(folder, data):
     argv = data.draw(command_lines(files), label="argv")
     code, out, err = invoke(argv, cwd=folder)
     assert_clean(argv, code, out, err)
+
+
+@pytest.mark.parametrize("argv, flags", [
+    (["run", "--json", "--seed", "0"], {"--json"}),
+    (["run", "--seed", "--json", "--seed", "0"], set()),  # --json is the first seed
+    (["run", "--log", "--json", "--json"], {"--json"}),  # the log is a file named --json
+    (["run", "--seed", "--help", "--json"], {"--json"}),
+    (["run", "--seed=--json", "--quiet"], {"--quiet"}),
+    (["validate", "--json", "--", "--help", "--json"], {"--json"}),  # after --: file names
+    (["run", "--set", "--pause", "--step"], {"--step"}),
+    (["score", "position.toml", "--answer", "--no-final", "--final"], {"--final"}),
+])
+def test_the_oracle_reads_flags_as_click_does(argv, flags):
+    """`assert_clean` expects one JSON document only where click really parses `--json` as
+    the flag; click's own parser agrees with `flags_given` on each of these."""
+    assert flags_given(argv) == flags
+    command = cli.commands[argv[0]]
+    ctx = command.make_context(argv[0], list(argv[1:]), resilient_parsing=True)
+    for param in command.params:
+        if isinstance(param, click.Option) and param.is_flag and not param.secondary_opts:
+            assert bool(ctx.params[param.name]) == any(opt in flags for opt in param.opts), param.name
 
 
 def test_the_fuzzer_knows_sensible_values_for_every_parameter_of_every_verb():
