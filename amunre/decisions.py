@@ -3,8 +3,9 @@
 A `Request` names the player, the kind of decision and its legal options (plain JSON-able
 values: ints, strings, tuples). Rules ask with `answer = yield from decide(...)`. A decision
 with exactly one legal option is not asked: it is forced, and replay re-derives it.
-Simultaneous decisions (the offering) are asked player by player, and the answers are kept
-aside by the rule until all are in, so no request ever shows another player's answer.
+Simultaneous decisions (the offering, the expert draft) are asked with `ask_secretly`:
+player by player, the answers kept aside by the rule until all are in, so no request ever
+shows another player's answer.
 """
 
 from __future__ import annotations
@@ -70,6 +71,31 @@ class Lazy(Mapping):
 
     def __repr__(self) -> str:
         return repr(self._load())
+
+
+class _BatchStart:
+    """What `ask_secretly` yields where a secret batch begins, before any of its options is
+    worked out: the engine goes straight on, unless a determinization re-draws the hidden
+    facts there (`Game.determinize`), so that every option of the batch follows from them."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "BATCH_START"
+
+
+BATCH_START = _BatchStart()
+
+
+def ask_secretly(players, kind: str, options_for: Callable[[int], list]):
+    """Ask each of `players` in turn, in secret (`simultaneous`), `options_for(p)` worked out
+    only when it is p's turn; returns {player: answer}. The rule reveals them together
+    (`game.reveal()`)."""
+    yield BATCH_START
+    answers = {}
+    for p in players:
+        answers[p] = yield from decide(p, kind, options_for(p), simultaneous=True)
+    return answers
 
 
 def decide(player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):

@@ -10,6 +10,14 @@ Order of play (one loop, documented here once):
 checks the choice against the legal options, raises `IllegalAnswerError` without touching
 the state if it is not one, and otherwise logs it and runs the game to the next decision.
 (variant, players, seed, answers) reproduces a game exactly.
+
+Branching (`Game.clone`, `Game.determinize`): the flow of a game is one plan of steps per
+variant (`flow_plan`); a rule module's step is its `run` generator, which cannot be copied.
+So a game keeps a *checkpoint*, a copy of the state taken where a rule's step began, and
+every input given since (answers, and the edits of a determinization). A clone restores the
+checkpoint and gives those inputs again: a median of 7 answers, for a rule's step is short.
+The rule-author contract stays a plain generator. docs/architecture.md says why this was
+chosen over resumable steps, with the measurements.
 """
 
 from __future__ import annotations
@@ -17,13 +25,13 @@ from __future__ import annotations
 from typing import Callable
 
 from amunre.contract import Event
-from amunre.decisions import Request, from_json_value, to_json_value
+from amunre.decisions import BATCH_START, Request, from_json_value, to_json_value
 from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.mechanics import end_phase_cards
 from amunre.model import Variant
 from amunre.setup import set_up
 from amunre.standing import standing, winners
-from amunre.state import GameState
+from amunre.state import GameState, copy_data, new_rng
 from amunre.view import PlayerView
 
 MAX_SEED = 2**63 - 1
@@ -78,6 +86,11 @@ class Game:
             self.listen(listener)
         self.phase_name = "setup"
         self.pending: Request | None = None
+        # branching: where a clone starts from, and every input given since (`clone`)
+        self._base = _Checkpoint(None, 0, "setup", 0)
+        self._since: list = []
+        self._tracking = False  # take a checkpoint where each rule's step begins
+        self._at_batch = None  # a re-draw due where the next secret batch begins (`_rebuild`)
         if state is None:
             self._flow = self._play()
             self._advance(None)
@@ -87,6 +100,8 @@ class Game:
             for module in modules.stateful:  # a prepared position may lack a module's own data
                 if module.key not in state.rules:
                     state.rules[module.key] = module.initial_state(self)
+            # a clone stands at the prepared position, with nothing pending
+            self._base = _Checkpoint(snapshot(state), None, self.phase_name, 0, _no_flow)
 
     @classmethod
     def from_state(cls, variant: Variant, state: GameState, listeners: list[Callable] | None = None) -> "Game":
@@ -113,6 +128,10 @@ class Game:
         if self.pending is not None:
             raise AmunreError("cannot run rules while a decision is pending")
         picked = [self.rule(r) if isinstance(r, str) else r for r in rules]
+        # a clone of this game starts from here: the prepared state, these rules
+        self._base = _Checkpoint(snapshot(self.state), None, self.phase_name, len(self.answers),
+                                 lambda game: game._run_rules(picked, one_phase))
+        self._since = []
         self._flow = self._run_rules(picked, one_phase)
         self._advance(None)
 
@@ -180,6 +199,19 @@ class Game:
                 f"illegal answer {to_json_value(choice)!r} to {request.kind!r} for player {request.player}: "
                 f"expected one of {shown}{more}"
             )
+        self._since.append(choice)
+        # as `_give` and `_record` do (spelled out here: this is every decision's path)
+        if request.simultaneous:
+            self._sealed.append((request, choice))
+        else:
+            self.answers.append(choice)
+            if "answer" in self.hearing:
+                self.emit("answer", player=request.player, kind=request.kind,
+                          options=len(request.options), answer=to_json_value(choice))
+        self._advance(choice)
+
+    def _give(self, request: Request, choice) -> None:
+        """Apply a legal answer: keep it (sealed when simultaneous) and run to the next decision."""
         if request.simultaneous:
             # kept out of `answers` and the events until the rule reveals the batch, so no
             # later player of the batch can see it
@@ -208,7 +240,12 @@ class Game:
 
     def _advance(self, value) -> None:
         try:
-            self.pending = self._flow.send(value)
+            pending = self._flow.send(value)
+            while pending is BATCH_START:  # a secret batch begins (`ask_secretly`)
+                if self._at_batch is not None:
+                    self._redraw_at_batch()
+                pending = self._flow.send(None)
+            self.pending = pending
         except StopIteration:
             self.pending = None
         if self._sealed and (self.pending is None or not self.pending.simultaneous):
@@ -225,52 +262,123 @@ class Game:
             self.emit("setup", players=state.n_players, seed=state.seed, start_player=state.start_player,
                       gold=self.variant.components.starting_gold)
 
-    def _play(self):
-        state = self.state
-        round_phases = self.variant.modules.round_phases
-        self._setup()
-        kingdoms = self.variant.edition.kingdoms
-        for k in range(len(kingdoms)):
-            state.kingdom = k
-            if k:
-                self._between_kingdoms()
-            for rule in self.phases:
-                rule.start_kingdom(self)
-            if "kingdom" in self.hearing:
-                self.emit("kingdom", kingdom=k, name=kingdoms[k])
-            for r in range(self.variant.edition.rounds_per_kingdom):
-                state.round = r
-                if "round" in self.hearing:
-                    self.emit("round", kingdom=k, round=r, start_player=state.start_player)
-                for phase_id, heading, steps in round_phases:
-                    self.phase_name = heading
-                    if "phase" in self.hearing:
-                        self.emit("phase", rule=phase_id, name=heading)
-                    for rule in steps:
-                        yield from rule.run(self)
-                    end_phase_cards(state)
-                if "round_end" in self.hearing:
-                    self.emit("round_end", kingdom=k, round=r, **self._summary())
-            self.phase_name = "scoring"
-            if "scoring" in self.hearing:
-                self.emit("scoring", kingdom=k, name=kingdoms[k])
-            for rule in self.scoring:
-                yield from rule.run(self)
-                end_phase_cards(state)
-            if "scoring_end" in self.hearing:
-                self.emit("scoring_end", kingdom=k, name=kingdoms[k], scores=[p.score for p in state.players])
-        self.phase_name = "final scoring"
-        if "final_scoring" in self.hearing:
-            self.emit("final_scoring")
-        for rule in self.final_scoring:
-            yield from rule.run(self)
-        state.winners = winners(state)
-        state.finished = True
-        self.phase_name = "game over"
-        if "game_end" in self.hearing:
-            standings = [standing(state, p) for p in range(state.n_players)]
-            self.emit("game_end", winners=state.winners, scores=[s[0] for s in standings],
-                      pyramids=[s[1] for s in standings], stones=[s[2] for s in standings])
+    def _play(self, start: int = 0):
+        """The game from step `start` of the variant's plan (`flow_plan`) to its end."""
+        plan = flow_plan(self.variant)
+        for index in range(start, len(plan)):
+            step, arg = plan[index]
+            if step is None:  # a rule module's step: where a clone can start
+                if self._tracking:
+                    self._base = _Checkpoint(snapshot(self.state), index, self.phase_name, len(self.answers))
+                    self._since = []
+                yield from arg.run(self)
+            else:
+                step(self, arg)
+
+    # -- branching ----------------------------------------------------------------------
+    def clone(self) -> "Game":
+        """An independent game standing where this one stands, with its own random generator
+        in the same state: answered alike, the two play on alike. It has no listeners (add
+        some with `listen`). The first clone of a game costs a replay from its start; from
+        then on the game keeps a checkpoint where each rule's step begins, and a clone costs
+        a copy of the state and a replay of the answers since (`amunre bench` shows it)."""
+        if not self._tracking:
+            self._track()
+        return self._rebuild(self._since)
+
+    def determinize(self, player: int, rng) -> "Game":
+        """A clone in which everything `player` may not know is drawn again from what is still
+        possible: the other hands, the draw pile's order, the face-down cards, each rule
+        module's hidden data (`view.hide_from`), the random generator's future, and the other
+        players' secret answers of a batch under way (drawn from the options the re-drawn
+        game gives them). `player` is the one asked now (a search agent's seat) or, once the
+        game is over, anyone; his view is the same in it."""
+        if not 0 <= player < self.n_players:
+            raise AmunreError(f"no player {player} in a game of {self.n_players}")
+        if self.pending is not None and self.pending.player != player:
+            raise AmunreError(f"determinize for the player asked now ({self.pending.player}), not {player}: "
+                              "the question asked was worked out from his hidden facts")
+        if not self._tracking:
+            self._track()
+        sealed = len(self._sealed)  # the last inputs: secret answers of the batch under way
+        if not sealed:
+            twin = self._rebuild(self._since)
+            edit = _Redraw.drawn(twin, player, rng)
+            edit.apply(twin)
+            twin._since.append(edit)
+            return twin
+        # re-draw where the batch began (the state has not changed since), before any of its
+        # options was worked out; then each other player's secret answer among his options
+        twin = self._rebuild(self._since[:-sealed], redraw=(player, rng))
+        for request, choice in self._sealed:
+            asked = twin.pending
+            if request.player != player:
+                choice = asked.options[rng.randrange(len(asked.options))]
+            twin._since.append(choice)
+            twin._give(asked, choice)
+        return twin
+
+    def _redraw_at_batch(self) -> None:
+        """Give the re-draw due where this secret batch begins (see `_rebuild`)."""
+        due, self._at_batch = self._at_batch, None
+        edit = due if isinstance(due, _Redraw) else _Redraw.drawn(self, *due, at_batch=True)
+        edit.apply(self)
+        self._since.append(edit)
+
+    def _track(self) -> None:
+        """Start keeping checkpoints: replay this game once, taking them as it goes, and keep
+        the last one."""
+        twin = self._rebuild(self._since, tracking=True)
+        self._base, self._since = twin._base, twin._since
+        self._tracking = True
+
+    def _rebuild(self, inputs: list, tracking: bool = False, redraw=None) -> "Game":
+        """A new game from this one's checkpoint, given `inputs` (answers and re-draws) again;
+        `redraw` (player, rng): draw a re-draw where the last secret batch begins."""
+        base = self._base
+        twin = Game.__new__(Game)
+        twin.variant, twin.n_players, twin.seed = self.variant, self.n_players, self.seed
+        twin.phases, twin.scoring, twin.final_scoring = self.phases, self.scoring, self.final_scoring
+        twin.answers = self.answers[:base.answers]
+        twin._sealed = []
+        twin._views = [None] * self.n_players
+        twin.listeners, twin.listening, twin.hearing = [], False, frozenset()
+        twin._routes, twin._catch_all = {}, []
+        twin.phase_name = base.phase_name
+        twin.pending = None
+        twin._base, twin._since, twin._tracking = base, [], tracking
+        twin._at_batch = None
+        if base.state is None:  # from the seed
+            twin.state = GameState(self.n_players, len(self.variant.board), self.seed, len(self.variant.cards))
+            twin._flow = twin._play()
+        else:
+            twin.state = restore(base.state)
+            twin._flow = base.flow(twin) if base.flow else twin._play(base.index)
+        # a re-draw made where a secret batch began is given again there: while the answer
+        # before it (-1: none, the flow's start) runs to the batch's start
+        at_batch: dict[int, object] = {}
+        last = -1
+        for i, given in enumerate(inputs):
+            if not isinstance(given, _Redraw):
+                last = i
+            elif given.at_batch:
+                at_batch[last] = given
+        if redraw is not None:
+            at_batch[last] = redraw
+        twin._at_batch = at_batch.get(-1)
+        twin._advance(None)
+        for i, given in enumerate(inputs):
+            if isinstance(given, _Redraw):
+                if not given.at_batch:
+                    given.apply(twin)
+                    twin._since.append(given)
+                continue
+            twin._at_batch = at_batch.get(i)
+            twin._since.append(given)
+            twin._give(twin.pending, given)
+        if twin._at_batch is not None:
+            raise AmunreError("a re-draw was due where a secret batch begins, but no batch began (engine bug)")
+        return twin
 
     def _summary(self) -> dict:
         """The public state in brief, for the end of a round: each player's gold, hand size
@@ -297,6 +405,175 @@ class Game:
             self.emit("transition")
 
 
+# -- the flow of a game: one plan of steps per variant ------------------------------------
+def flow_plan(variant) -> list[tuple]:
+    """The game's steps in order, as (step, arg): `step(game, arg)` for the core's own (set
+    up, start a kingdom, round or phase, discard face-up cards, score, end), or (None, rule)
+    where a rule module's `run` takes over. Built once per variant."""
+    modules = variant.modules
+    plan = modules.__dict__.get("flow_plan")
+    if plan is not None:
+        return plan
+    kingdoms, rounds = variant.edition.kingdoms, variant.edition.rounds_per_kingdom
+    plan = [(_set_up_step, None)]
+    for k in range(len(kingdoms)):
+        plan.append((_kingdom_step, k))
+        for r in range(rounds):
+            plan.append((_round_step, (k, r)))
+            for phase_id, heading, steps in modules.round_phases:
+                plan.append((_phase_step, (phase_id, heading)))
+                plan += [(None, rule) for rule in steps]
+                plan.append((_end_phase_step, None))
+            plan.append((_round_end_step, (k, r)))
+        plan.append((_scoring_step, k))
+        for rule in modules.scoring:
+            plan += [(None, rule), (_end_phase_step, None)]
+        plan.append((_scoring_end_step, k))
+    plan.append((_final_scoring_step, None))
+    plan += [(None, rule) for rule in modules.final_scoring]
+    plan.append((_game_end_step, None))
+    modules.flow_plan = plan
+    return plan
+
+
+def _set_up_step(game: Game, _) -> None:
+    game._setup()
+
+
+def _kingdom_step(game: Game, k: int) -> None:
+    game.state.kingdom = k
+    if k:
+        game._between_kingdoms()
+    for rule in game.phases:
+        rule.start_kingdom(game)
+    if "kingdom" in game.hearing:
+        game.emit("kingdom", kingdom=k, name=game.variant.edition.kingdoms[k])
+
+
+def _round_step(game: Game, at: tuple) -> None:
+    k, r = at
+    game.state.round = r
+    if "round" in game.hearing:
+        game.emit("round", kingdom=k, round=r, start_player=game.state.start_player)
+
+
+def _phase_step(game: Game, phase: tuple) -> None:
+    phase_id, heading = phase
+    game.phase_name = heading
+    if "phase" in game.hearing:
+        game.emit("phase", rule=phase_id, name=heading)
+
+
+def _end_phase_step(game: Game, _) -> None:
+    end_phase_cards(game.state)
+
+
+def _round_end_step(game: Game, at: tuple) -> None:
+    if "round_end" in game.hearing:
+        k, r = at
+        game.emit("round_end", kingdom=k, round=r, **game._summary())
+
+
+def _scoring_step(game: Game, k: int) -> None:
+    game.phase_name = "scoring"
+    if "scoring" in game.hearing:
+        game.emit("scoring", kingdom=k, name=game.variant.edition.kingdoms[k])
+
+
+def _scoring_end_step(game: Game, k: int) -> None:
+    if "scoring_end" in game.hearing:
+        game.emit("scoring_end", kingdom=k, name=game.variant.edition.kingdoms[k],
+                  scores=[p.score for p in game.state.players])
+
+
+def _final_scoring_step(game: Game, _) -> None:
+    game.phase_name = "final scoring"
+    if "final_scoring" in game.hearing:
+        game.emit("final_scoring")
+
+
+def _game_end_step(game: Game, _) -> None:
+    state = game.state
+    state.winners = winners(state)
+    state.finished = True
+    game.phase_name = "game over"
+    if "game_end" in game.hearing:
+        standings = [standing(state, p) for p in range(state.n_players)]
+        game.emit("game_end", winners=state.winners, scores=[s[0] for s in standings],
+                  pyramids=[s[1] for s in standings], stones=[s[2] for s in standings])
+
+
+# -- checkpoints and edits ------------------------------------------------------------------
+def _no_flow(game: Game):
+    """The flow of a prepared position before any rule runs: nothing to ask."""
+    return
+    yield  # a generator that ends at once
+class _Checkpoint:
+    """Where a clone starts: a copy of the state (its random generator's state apart), the
+    plan step it was taken at (or `flow`, for a game run by `run_rules`), the phase's name
+    and how many answers were given by then. Never changed: clones share it."""
+
+    __slots__ = ("state", "index", "phase_name", "answers", "flow")
+
+    def __init__(self, state, index, phase_name: str, answers: int, flow=None):
+        self.state, self.index, self.phase_name, self.answers, self.flow = state, index, phase_name, answers, flow
+
+
+def snapshot(state: GameState) -> tuple:
+    """A copy of `state` kept for later: (the state without its generator, the generator's state)."""
+    return state.copy(rng=False), state.rng.getstate()
+
+
+def restore(kept: tuple) -> GameState:
+    """A new, independent state from a `snapshot`."""
+    state, rng_state = kept
+    twin = state.copy(rng=False)
+    twin.rng = new_rng(rng_state)
+    return twin
+
+
+class _Redraw:
+    """A determinization's edit, as data: the hidden facts it drew (the draw pile, the
+    face-down cards, the hands, the rule modules' data, the generator's state), so that a
+    clone of a determinized game gives the same edit again at the same point."""
+
+    __slots__ = ("deck", "province_cards", "hands", "rules", "rng_state", "at_batch")
+
+    @classmethod
+    def drawn(cls, game: Game, player: int, rng, at_batch: bool = False) -> "_Redraw":
+        from amunre.view import hide_from
+
+        state = game.state.copy()
+        hide_from(game.variant, state, player, rng)
+        edit = cls()
+        edit.deck = list(state.deck)
+        edit.province_cards = [list(p.cards) for p in state.provinces]
+        edit.hands = [list(p.hand) for p in state.players]
+        edit.rules = state.rules
+        edit.rng_state = state.rng.getstate()
+        edit.at_batch = at_batch  # made where a secret batch began, not after an answer
+        return edit
+
+    def apply(self, game: Game) -> None:
+        state = game.state
+        state.deck[:] = self.deck
+        for province, cards in zip(state.provinces, self.province_cards):
+            province.cards[:] = cards
+        for holder, hand in zip(state.players, self.hands):
+            holder.hand[:] = hand
+        # in place: a rule's step under way holds its data by reference
+        for key, data in self.rules.items():
+            held = state.rules.get(key)
+            if isinstance(held, dict) and isinstance(data, dict):
+                held.clear()
+                held.update(copy_data(data))
+            elif isinstance(held, list) and isinstance(data, list):
+                held[:] = copy_data(data)
+            else:
+                state.rules[key] = copy_data(data)
+        state.rng.setstate(self.rng_state)
+
+
 class _Everything:
     """`game.hearing` when a listener hears every event: contains every name."""
 
@@ -311,7 +588,15 @@ EVERYTHING = _Everything()
 
 
 def _is_option(choice, options) -> bool:
-    # `in` alone would accept True for 1 and 1.0 for 1: compare types too, at every depth
+    # `in` alone would accept True for 1 and 1.0 for 1: compare types too, at every depth.
+    # The first equal option is found at C speed; only a look-alike (True for 1) needs the loop.
+    # An agent answers with one of the options themselves: that is the option, no need to look.
+    try:
+        found = options[options.index(choice)]
+    except ValueError:
+        return False
+    if found is choice or _same(found, choice):
+        return True
     for option in options:
         if option == choice and _same(option, choice):
             return True

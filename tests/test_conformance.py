@@ -304,10 +304,11 @@ def reveal_offers(run_wrapper):
                 request = flow.send(value)
             except StopIteration:
                 return
-            if request.simultaneous:
+            secret = getattr(request, "simultaneous", False)  # not the batch's start marker
+            if secret:
                 run_wrapper(game, request, earlier)
             value = yield request
-            if request.simultaneous:
+            if secret:
                 earlier.append(value)
 
     return run

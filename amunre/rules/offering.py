@@ -21,7 +21,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.contract import Decision, Event, Rule, Statistic, ruling
-from amunre.decisions import decide
+from amunre.decisions import ask_secretly, decide
 from amunre.mechanics import (
     field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
 )
@@ -324,9 +324,7 @@ class Offering(Rule):
             for p in order:
                 opened = (yield from self.sell_for_offering(game, p, opened)) or opened
         # secret offers, kept aside until everyone has chosen
-        offers = {}
-        for p in order:
-            offers[p] = yield from decide(p, "offer", self.offer_options(game, p), simultaneous=True)
+        offers = yield from ask_secretly(order, "offer", lambda p: self.offer_options(game, p))
         game.reveal()
         if "offers" in game.hearing:
             game.emit("offers", offers={str(p): list(offers[p]) for p in order})

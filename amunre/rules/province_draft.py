@@ -20,7 +20,7 @@ import attrs
 
 from amunre.boardtext import province_line
 from amunre.contract import CheckProblem, Decision, Event, Rule, province_option, ruling
-from amunre.decisions import decide
+from amunre.decisions import ask_secretly
 from amunre.registry import register
 from amunre.rules.province_draw import lay_out, lying_lines, too_few_provinces
 
@@ -136,9 +136,7 @@ class ProvinceDraft(Rule):
         state = game.state
         mine = state.rules[self.key]
         order = state.turn_order()
-        picks = {}
-        for p in order:
-            picks[p] = yield from decide(p, "pick_province", sorted(mine["hands"][p]), simultaneous=True)
+        picks = yield from ask_secretly(order, "pick_province", lambda p: sorted(mine["hands"][p]))
         game.reveal()
         board = game.variant.board.provinces
         drawn = []
