@@ -521,7 +521,7 @@ def _variant_for(head: dict, where: str, variant):
 
 
 def _check_header(head: dict, where: str, variant) -> None:
-    from amunre.agents import agent_names
+    from amunre.agents import agent_names, check_spec, split_spec
 
     if head["amunre"] != __version__:
         raise ReplayError(f"{where}:1: amunre: the log was written by amunre {excerpt(head['amunre'])}, this is "
@@ -535,7 +535,13 @@ def _check_header(head: dict, where: str, variant) -> None:
                           f"(expected one per player)")
     known = agent_names()
     for seat, name in enumerate(agents):
-        if name not in known:
+        try:
+            kind = split_spec(name)[0]
+            if kind in known:
+                check_spec(name)
+        except AmunreError as exc:
+            raise ReplayError(f"{where}:1: agents/{seat}: {exc}") from None
+        if kind not in known:
             raise ReplayError(f"{where}:1: agents/{seat}: unknown agent {excerpt(name)} "
                               f"(expected one of {', '.join(known)})")
 

@@ -1,8 +1,12 @@
 """Agents answer the engine's decisions. An agent is any object with
 `choose(view, request) -> option`: `view` is what its seat may know (`amunre.view.PlayerView`:
 its own hand, the public board, other hands only by size), never the game state.
-`make_agents` builds the built-in ones by name, each with its own generator derived from the
-game seed, so agent randomness never touches the game's generator.
+`make_agents` builds the built-in ones from their specs, each with its own generator derived
+from the game seed, so agent randomness never touches the game's generator.
+
+A spec is a kind, optionally with parameters after colons: `greedy`, `mcts:iterations=400`,
+`mcts:iterations=200:exploration=1.0` (a comma separates seats in `--agents`, so parameters
+use colons).
 """
 
 from __future__ import annotations
@@ -21,30 +25,61 @@ def agent_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def make_agent(name: str, seed: int, player: int):
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """(kind, {parameter: value text}) of an agent spec such as `mcts:iterations=400`."""
+    kind, *parts = spec.split(":")
+    params: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise AmunreError(f"agent {spec!r}: {part!r} is not KEY=VALUE (expected e.g. mcts:iterations=400)")
+        if key in params:
+            raise AmunreError(f"agent {spec!r} sets {key!r} twice (expected each parameter once)")
+        params[key] = value.strip()
+    return kind.strip(), params
+
+
+def make_agent(spec: str, seed: int, player: int):
+    """The agent of a spec for seat `player` of a game seeded `seed`."""
+    kind, params = split_spec(spec)
     try:
-        factory = _FACTORIES[name]
+        factory = _FACTORIES[kind]
     except KeyError:
-        raise AmunreError(f"unknown agent {name!r} (available: {', '.join(agent_names())})") from None
-    return factory(random.Random(seed * 1009 + player * 7 + 1))
+        raise AmunreError(f"unknown agent {kind!r} (available: {', '.join(agent_names())})") from None
+    return factory(random.Random(seed * 1009 + player * 7 + 1), **params)
+
+
+def check_spec(spec: str) -> str:
+    """`spec` if it names a known agent with parameters it takes, else a clear AmunreError."""
+    make_agent(spec, 0, 0)
+    return spec
 
 
 def make_agents(names: list[str], seed: int) -> list:
     return [make_agent(name, seed, i) for i, name in enumerate(names)]
 
 
-def _random(rng):
+def _no_params(kind: str, params: dict) -> None:
+    if params:
+        raise AmunreError(f"agent {kind!r} takes no parameters (got {', '.join(sorted(params))})")
+
+
+def _random(rng, **params):
     from amunre.agents.random_agent import RandomAgent
+    _no_params("random", params)
     return RandomAgent(rng)
 
 
-def _greedy(rng):
+def _greedy(rng, **params):
     from amunre.agents.greedy import GreedyAgent
+    _no_params("greedy", params)
     return GreedyAgent(rng)
 
 
-def _human(rng):
+def _human(rng, **params):
     from amunre.agents.human import HumanAgent
+    _no_params("human", params)
     return HumanAgent()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from amunre.agents import agent_names
+from amunre.agents import agent_names, check_spec, split_spec
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.gamelog import shown_path
@@ -86,8 +86,9 @@ def parse_agents(text: str | None, players: int, default: str = "greedy") -> lis
     for name in names:
         if not name:
             raise AmunreError(f"--agents has an empty name in {text!r} (expected names from: {', '.join(known)})")
-        if name not in known:
-            raise AmunreError(f"unknown agent {name!r} in --agents (available: {', '.join(known)})")
+        if split_spec(name)[0] not in known:
+            raise AmunreError(f"unknown agent {split_spec(name)[0]!r} in --agents (available: {', '.join(known)})")
+        check_spec(name)
     if len(names) == 1:
         names *= players
     if len(names) != players:
@@ -113,8 +114,9 @@ def parse_bot_kinds(text: str) -> list[str]:
     for kind in kinds:
         if not kind:
             raise AmunreError(f"--agents has an empty name in {text!r} (expected agent kinds from: {', '.join(bots)})")
-        if kind not in bots:
-            raise AmunreError(f"--agents: {kind!r} cannot play unattended (choose from {', '.join(bots)})")
+        if split_spec(kind)[0] not in bots:
+            raise AmunreError(f"--agents: {split_spec(kind)[0]!r} cannot play unattended (choose from {', '.join(bots)})")
+        check_spec(kind)
     return kinds
 
 
