@@ -26,7 +26,6 @@ this process or on any `amunre.compare.executors` executor alike.
 
 from __future__ import annotations
 
-import copy
 import statistics
 import time
 
@@ -95,11 +94,11 @@ class Rates:
 
 @attrs.frozen
 class CloneCost:
-    """Median microseconds to copy a game's state, over states taken along a game."""
+    """What one `Game.clone()` costs, measured at every decision of a game (CPU time)."""
 
-    clone_us: float  # GameState.clone(): to_dict then from_dict
-    deepcopy_us: float  # copy.deepcopy(game.state)
-    states: int  # how many states were measured
+    median_us: float
+    p95_us: float
+    decisions: int  # how many decisions were measured
 
 
 @attrs.frozen
@@ -166,32 +165,24 @@ def _ready(job: Job, warmup: int, hold: float) -> int:
     return os.getpid()
 
 
-def clone_cost(variant, players: int, agent: str, seed: int = 0, points: int = 40, repeat: int = 20) -> CloneCost:
-    """Median cost of copying `game.state` at about `points` moments of a game (decisions
-    spread over the game, its start and end included), each timed over `repeat` copies in
-    CPU time. Only the state: a game's flow (the rules' running generators) is not copied."""
+def clone_cost(variant, players: int, agent: str, seed: int = 0, repeat: int = 5) -> CloneCost:
+    """The median and 95th percentile cost of `Game.clone()` over every decision of one game,
+    each decision timed over `repeat` clones in CPU time. The game is cloned once before it
+    starts, so that it keeps checkpoints (the first clone of a game replays it from its
+    start; a search clones one game many times)."""
     game = Game(variant, players, seed)
     agents = make_agents([agent] * players, seed)
-    states = [game.state.clone()]
+    game.clone()
+    costs = []
     while game.pending is not None:
+        start = time.process_time()
+        for _ in range(repeat):
+            game.clone()
+        costs.append((time.process_time() - start) / repeat * 1e6)
         request = game.pending
         game.answer(agents[request.player].choose(game.view(request.player), request))
-        states.append(game.state.clone())
-    step = max(1, len(states) // points)
-    picked = states[::step]
-    if picked[-1] is not states[-1]:
-        picked.append(states[-1])
-
-    def median_us(copier) -> float:
-        costs = []
-        for state in picked:
-            start = time.process_time()
-            for _ in range(repeat):
-                copier(state)
-            costs.append((time.process_time() - start) / repeat)
-        return statistics.median(costs) * 1e6
-
-    return CloneCost(median_us(lambda s: s.clone()), median_us(copy.deepcopy), len(picked))
+    costs.sort()
+    return CloneCost(statistics.median(costs), costs[int(0.95 * (len(costs) - 1))], len(costs))
 
 
 def load_time(name, overrides=(), loads: int = 21) -> float:

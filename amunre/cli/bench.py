@@ -74,8 +74,8 @@ def _notes(m, warmup: int) -> list[str]:
         "(forced decisions included)",
         f"  CPU share: {s.cpu_share():.2f} in 1 process, {p.cpu_share():.2f} per worker "
         "(below 1: the machine was busy, the wall figures understate)",
-        f"  state copy: {m.clone.clone_us:,.0f} us GameState.clone(), {m.clone.deepcopy_us:,.0f} us copy.deepcopy "
-        f"(median over {m.clone.states} states of a game)",
+        f"  clone: {m.clone.median_us:,.0f} us median, {m.clone.p95_us:,.0f} us p95 per Game.clone() "
+        f"(CPU time, at each of the {m.clone.decisions} decisions of a game)",
     ]
 
 
