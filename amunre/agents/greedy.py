@@ -46,6 +46,9 @@ class GreedyAgent:
         return kind in cards and view.hand[cards.index(kind)] > 0
 
     def _province_value(self, view, pid: int) -> float:
+        """What province `pid` is worth to its owner: what lies on it now (public) and what
+        it yields over the rounds left in the kingdom. It reads the state, so a value holds
+        for one decision only (see `_bid`)."""
         info = view.variant.board.provinces[pid]
         prov = view.provinces[pid]
         rounds = self._rounds_left(view)
@@ -59,12 +62,20 @@ class GreedyAgent:
     def _bid(self, view, p, options):
         gold = view.me.gold
         cards = view.variant.cards
+        # A province's value, computed once per decision rather than once per bid option
+        # (a province has many: every amount, with and without cards). The cache is this
+        # call's own: nothing changes the state while the agent chooses, and the next
+        # decision starts afresh, so a value is never stale.
+        values: dict[int, float] = {}
         best, best_score = options[0], None
         for option in options:
             pid, amount, played = option
             if amount > gold * 0.6 and amount > 0:
                 continue
-            score = self._province_value(view, pid) - amount
+            value = values.get(pid)
+            if value is None:
+                value = values[pid] = self._province_value(view, pid)
+            score = value - amount
             for card in played:
                 # Protection is worth its card only on a bid worth defending
                 score += 1.5 if cards[card] == "protection" and amount >= 6 else -2
