@@ -134,6 +134,12 @@ class PlayerView:
     def turn_order(self) -> list[int]:
         return self._game.state.turn_order()
 
+    def sample_game(self, rng):
+        """A game consistent with everything this seat may know, the rest drawn again with
+        `rng` (`Game.determinize`): what a search agent plays forward. Asked of the seat
+        whose decision is pending (or once the game is over)."""
+        return self._game.determinize(self.player, rng)
+
     @property
     def rules(self) -> dict:
         """Each stateful module's data, as it shows it to this player."""
@@ -167,14 +173,18 @@ def hide_from(variant, state, player: int, rng, cards: bool = True) -> None:
     The draw pile's order, the face-down cards on provinces and (with `cards`) the other
     players' cards are dealt again from their pooled kinds, each place keeping its size; the
     random generator gets another seed; each rule module re-draws its own hidden data
-    (`hidden_variants`). The player's view is the same before and after: the conformance
-    suite checks that (`[views]`)."""
+    (`hidden_variants`, which must likewise start from an order the player may know). The
+    player's view is the same before and after: the conformance suite checks that
+    (`[views]`); and what is drawn depends on `rng` and the view alone (tests/test_mcts.py)."""
     pools = [state.deck] + [p.cards for p in state.provinces if p.cards]
     sizes = [len(pool) for pool in pools]
     others = [p for i, p in enumerate(state.players) if i != player] if cards else []
     pooled = [card for pool in pools for card in pool]
     for other in others:
         pooled += [kind for kind, count in enumerate(other.hand) for _ in range(count)]
+    # from an order the player may know: the same `rng` then draws the same facts whatever the
+    # truth was (else a search agent's choice would follow the hidden cards through its draws)
+    pooled.sort()
     rng.shuffle(pooled)
     at = 0
     for pool, size in zip(pools, sizes):

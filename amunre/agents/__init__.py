@@ -83,4 +83,9 @@ def _human(rng, **params):
     return HumanAgent()
 
 
-_FACTORIES = {"random": _random, "greedy": _greedy, "human": _human}
+def _mcts(rng, **params):
+    from amunre.agents.mcts import make
+    return make(rng, **params)
+
+
+_FACTORIES = {"random": _random, "greedy": _greedy, "human": _human, "mcts": _mcts}

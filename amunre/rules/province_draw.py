@@ -65,7 +65,7 @@ class ProvinceDraw(Rule):
         return {"deck": len(data["deck"]), "used": sorted(data["used"])}
 
     def hidden_variants(self, data: dict, player: int, rng) -> dict:
-        deck = list(data["deck"])
+        deck = sorted(data["deck"])  # from an order he may know: the draw must not follow the truth
         rng.shuffle(deck)
         return {"deck": deck, "used": list(data["used"])}
 
