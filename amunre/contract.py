@@ -12,7 +12,7 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
   hold cards some registered module declares;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
-  form, and how one option reads to a person);
+  form, how one option reads to a person, and every option it can ever ask: `actions`);
 - `events`: the events it emits (`Event`: what it reports, how it is narrated in the
   variant's words, and the `Statistic`s `amunre compare` reports from it); `reasons`: the `why` of the gold it pays or gives, as words;
 - `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
@@ -72,6 +72,14 @@ class Decision:
     asking)`: a remark on one option ("sell 2 cards"), or None; `none(words)`: how the None
     option reads ("keep the card"). They read only the view and the request: what the seat
     may know.
+
+    `actions(rule, variant)`: every option of this kind the variant can ever ask, as a finite
+    list in a stable order, in the engine's own option values (`rule`: the module instance
+    declaring it, None for the core's shared moves). Where the options are unbounded (gold
+    amounts, quantities) the module caps the list at a documented value, such that every
+    request still has at least one option in it (0, or the smallest amount). A variant's
+    fixed action space (`amunre.pettingzoo`) is these lists, concatenated in pipeline order
+    and then the core's; a kind without `actions` cannot be played through it.
     """
 
     options: str
@@ -82,6 +90,7 @@ class Decision:
     facts: Callable[[Any], list[str]] | None = None
     note: Callable[[Any, Any], str | None] | None = None
     none: Callable[[Any], str] | None = None
+    actions: Callable[[Any, Any], list] | None = None
 
 
 @attrs.frozen
@@ -125,6 +134,26 @@ class Asking:
 def province_option(option, words) -> str:
     """`Decision.describe` for an option that is a province id: its name."""
     return words.province(option)
+
+
+def province_actions(rule, variant) -> list:
+    """`Decision.actions` of a kind whose options are provinces: every province id."""
+    return list(range(len(variant.board)))
+
+
+def none_or_province_actions(rule, variant) -> list:
+    """`Decision.actions` of a kind answered with None or a province id."""
+    return [None] + list(range(len(variant.board)))
+
+
+def card_actions(rule, variant) -> list:
+    """`Decision.actions` of a kind whose options are card ids: every card of the variant."""
+    return list(range(len(variant.cards)))
+
+
+def count_actions(most: int) -> list:
+    """`Decision.actions` of a quantity from 0 to `most`."""
+    return list(range(most + 1))
 
 
 @attrs.frozen

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Statistic, ruling
+from amunre.contract import Decision, Event, Statistic, card_actions, ruling
 from amunre.decisions import decide
 
 #: R-MKT-07 (any card may be sold for 1 gold at any time), the doubling of pyramids of
@@ -385,6 +385,7 @@ DECISIONS = {
         question=_sell_question,
         facts=_sell_facts,
         note=lambda card, asking: asking.held(card),
+        actions=card_actions,
     ),
     "double_swap": Decision(
         options="true (swap the two singles of the province for a double) or false (keep them), "
@@ -392,6 +393,7 @@ DECISIONS = {
         json="a boolean",
         describe=_describe_swap,
         question=_swap_question,
+        actions=lambda rule, variant: [True, False],
     ),
 }
 

@@ -165,6 +165,14 @@ def _acquire_line(e, w) -> str:
     return line + "."
 
 
+def _bid_actions(rule, variant) -> list:
+    """Every bid the variant can ask: each province, each card combination that can go with a
+    bid (none, Bribery, Protection, both, in the order the options list them), each space."""
+    plays = [(), (rule.bribery,), (rule.protection,), (rule.bribery, rule.protection)]
+    return [(c, amount, cards) for c in range(len(variant.board)) for cards in plays
+            for amount in rule.params.bid_spaces]
+
+
 def _bid_board(leaving, where, protected, spaces) -> dict:
     """A bid question's context: the card the player's marker leaves, every marker as
     [player, card, amount], the players whose bid is protected."""
@@ -195,6 +203,7 @@ class Auction(Rule):
             question=_bid_question,
             facts=_bid_facts,
             note=_bid_note,
+            actions=_bid_actions,
         ),
         "protect": Decision(
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
@@ -203,6 +212,7 @@ class Auction(Rule):
             describe=lambda option, w: f"play the {w.card_noun('protection')} now" if option else "keep it",
             question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card_noun('protection')} "
                                      f"now, so that outbidding you skips a space?"),
+            actions=lambda rule, variant: [False, True],
         ),
     }
     events = {

@@ -126,6 +126,7 @@ class BonusCards(Rule):
                 "all": lambda rule, game, request: next((k for k in request.options if k is not None), None),
                 "none": lambda rule, game, request: None,
             },
+            actions=lambda rule, variant: [None] + [k for k in BONUS_CARDS if k in variant.cards],
         ),
     }
 

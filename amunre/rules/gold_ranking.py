@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, ruling
+from amunre.contract import Decision, Event, Rule, count_actions, ruling
 from amunre.decisions import decide
 from amunre.mechanics import add_points, sell_card
 from amunre.model import bounded, bounded_items, doc
@@ -63,6 +63,11 @@ def _golds_line(e, w) -> str:
 
 _PLACES = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
+#: The most cards the action space (`Decision.actions`) offers to sell before the ranking: a
+#: hand never holds more than the deck (39 cards in both editions); a deck of more than 100
+#: (a house rule) is cut there. Every request offers 0.
+MOST_SOLD = 100
+
 
 def _gold_points_line(e, w) -> str:
     place = "most" if e["place"] == 1 else f"{_PLACES.get(e['place']) or w.ordinal(e['place'])} most"
@@ -91,6 +96,7 @@ class GoldRanking(Rule):
                                          if p != a.view.player) + "."],
             policies={"none": lambda rule, game, request: min(request.options),
                       "all": lambda rule, game, request: max(request.options)},
+            actions=lambda rule, variant: count_actions(min(variant.components.deck_size, MOST_SOLD)),
         ),
     }
     events = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, ScoringItem, ruling
+from amunre.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
@@ -121,11 +121,12 @@ class Harvest(Rule):
         "treasury": Decision("None or a province of his to give up for the Treasury gold",
                              "null or an integer province id",
                              lambda pid, w: f"play it on {w.province(pid)}", note=_income_note,
-                             none=lambda w: f"keep the {w.card_noun('treasury')}", question=_treasury_question),
+                             none=lambda w: f"keep the {w.card_noun('treasury')}", question=_treasury_question,
+                             actions=none_or_province_actions),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
                                 lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
                                 none=lambda w: f"keep the {w.card_noun('big_harvest')}",
-                                question=_big_harvest_question),
+                                question=_big_harvest_question, actions=none_or_province_actions),
     }
     events = {
         "harvest_income": Event(

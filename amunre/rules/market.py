@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, province_option
+from amunre.contract import (
+    Decision, Event, Rule, count_actions, none_or_province_actions, province_actions, province_option,
+)
 from amunre.decisions import decide
 from amunre.mechanics import (
     build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
@@ -26,6 +28,7 @@ from amunre.mechanics import (
 )
 from amunre.model import bounded, doc
 from amunre.registry import register
+from amunre.setup import supply_counts
 
 
 def price(count: int) -> int:
@@ -120,6 +123,29 @@ def _architect_note(pid, asking) -> str:
     return f"{w.plural(asking.view.provinces[pid].stones, w.t('stone'), w.t('stones'))} there"
 
 
+#: The most items of one kind the action space (`Decision.actions`) offers to buy: 15 cost
+#: 120 gold, more than a player ever holds in practice (an unlimited supply, A-SUPPLY false,
+#: or a large board would otherwise make the list long). Every request offers 0.
+MOST_BOUGHT = 15
+
+
+def _buy_actions(bound):
+    """`Decision.actions` of a quantity to buy: 0 to the variant's bound, at most `MOST_BOUGHT`."""
+    return lambda rule, variant: count_actions(min(bound(variant), MOST_BOUGHT))
+
+
+def _card_bound(variant) -> int:
+    return max((p.card_limit for p in variant.board.provinces), default=0)
+
+
+def _farmer_bound(variant) -> int:
+    return min(sum(p.fields for p in variant.board.provinces), supply_counts(variant)["farmers"])
+
+
+def _stone_bound(variant) -> int:
+    return supply_counts(variant)["stones"]
+
+
 #: The term (singular) of each kind of item bought.
 _ITEM_TERMS = {"cards": "favor", "farmers": "farmer", "stones": "stone"}
 
@@ -144,35 +170,42 @@ class Market(Rule):
         "buy_cards": Decision(
             "0..n cards to buy (n: the best card limit of his provinces, and his means)", "an integer",
             _buying("favor", "favor_plural"), note=_price_note, facts=_cards_facts,
-            question=lambda a: f"How many {a.words.t('favor_plural')} do you buy?"),
+            question=lambda a: f"How many {a.words.t('favor_plural')} do you buy?",
+            actions=_buy_actions(_card_bound)),
         "buy_farmers": Decision(
             "0..n farmers to buy (n: empty fields, the supply, his means)", "an integer",
             _buying("farmer", "farmers"), note=_price_note, facts=_fields_facts,
-            question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?"),
+            question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?",
+            actions=_buy_actions(_farmer_bound)),
         "place_farmer": Decision(
             "a province of his with an empty field, one question per farmer bought", "an integer province id",
             province_option, note=_field_note,
-            question=lambda a: f"Where does the {a.words.t('farmer')} you bought go?"),
+            question=lambda a: f"Where does the {a.words.t('farmer')} you bought go?",
+            actions=province_actions),
         "free_farmer": Decision(
             "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('farmer')} in {w.province(pid)}, off the fields", note=_field_note,
             none=lambda w: f"keep the {w.card_noun('free_farmer')}",
             question=lambda a: (f"Play your {a.words.card_noun('free_farmer')}? It places a {a.words.t('farmer')} "
-                                f"from the supply in one of your provinces, off its fields.")),
+                                f"from the supply in one of your provinces, off its fields."),
+            actions=none_or_province_actions),
         "buy_stones": Decision(
             "0..n stones to buy (n: the supply, his means)", "an integer",
             _buying("stone", "stones"), note=_price_note, facts=_stones_facts,
-            question=lambda a: f"How many {a.words.t('stones')} do you buy?"),
+            question=lambda a: f"How many {a.words.t('stones')} do you buy?",
+            actions=_buy_actions(_stone_bound)),
         "place_stone": Decision(
             "a province of his, one question per stone bought", "an integer province id",
             province_option, note=_stone_note,
-            question=lambda a: f"Where does the {a.words.t('stone')} you bought go?"),
+            question=lambda a: f"Where does the {a.words.t('stone')} you bought go?",
+            actions=province_actions),
         "architect": Decision(
             "None or a province of his holding enough stones for an Architect; asked "
             "before buying stones and after each stone placed (context: `stones_to_place`)",
             "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
-            none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question),
+            none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question,
+            actions=none_or_province_actions),
     }
     events = {
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, Statistic, ruling
+from amunre.contract import Decision, Event, Rule, Statistic, card_actions, ruling
 from amunre.decisions import ask_secretly, decide
 from amunre.mechanics import (
     field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
@@ -51,6 +51,37 @@ class Rulings:
         "leave it).", True)
     cards_in_offering: bool = ruling(
         "A-OFFERCARDS", "Cards may be offered as 1 gold each (a house rule from online play).", False)
+
+
+#: The most gold an offer in the action space (`Decision.actions`) gives. Offers are bounded
+#: only by a player's means: in 1,000 games of greedy seats (classic2003, supermeeple2016,
+#: long-kingdoms, cards-as-gold-offering, every player count) a player could offer more than
+#: 50 in 2 of 24,000 offers (56 at most), and the levels stop at a total of
+#: `level_floors[-1]` (23 in both editions). Every request still has an offer within it:
+#: 1 gold, the theft card, or the empty offer.
+MOST_OFFERED = 50
+
+
+def _offer_actions(rule, variant) -> list:
+    """Every offer up to `MOST_OFFERED` gold: the empty offer (nothing to give), then without
+    and with an offering adjustment card, 1 to `MOST_OFFERED` gold and the theft card."""
+    opts: list = [("gold", 0, 0)]
+    for adj in (0, 1):
+        opts.extend(("gold", amount, adj) for amount in range(1, MOST_OFFERED + 1))
+        opts.append(("theft", 0, adj))
+    return opts
+
+
+def _adjust_actions(rule, variant) -> list:
+    """The adjustment's steps (+a, 0, -a, without 0 when it must move), each once."""
+    a = rule.params.adjustment
+    steps = (a, -a) if rule.rulings.adjustment_must_move else (a, 0, -a)
+    return list(dict.fromkeys(steps))
+
+
+def _reward_actions(rule, variant) -> list:
+    provinces = range(len(variant.board))
+    return ["card"] + [("farmer", i) for i in provinces] + [("stone", i) for i in provinces]
 
 
 def _describe_offer(option, w) -> str:
@@ -237,23 +268,25 @@ class Offering(Rule):
             lambda option, w: w.card_noun(w.variant.cards[option]), note=lambda card, a: a.held(card), facts=_sell_first_facts,
             none=lambda w: "sell nothing (more)",
             question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell a {a.words.t('favor')} "
-                                f"openly for 1 {a.words.t('gold')}?")),
+                                f"openly for 1 {a.words.t('gold')}?"),
+            actions=lambda rule, variant: [None] + card_actions(rule, variant)),
         "offer": Decision(
             "(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
             "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
             _describe_offer, note=_offer_note, facts=_offer_facts,
             question=lambda a: (f"Your secret {a.words.t('offering')} (revealed with the others'): what do you "
-                                f"give?")),
+                                f"give?"),
+            actions=_offer_actions),
         "adjust": Decision(
             "+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
             "the request's context", "an integer",
             lambda option, w: "leave the total" if not option else f"{option:+d}",
-            note=_adjust_note, question=_adjust_question),
+            note=_adjust_note, question=_adjust_question, actions=_adjust_actions),
         "reward": Decision(
             "\"card\", (\"farmer\", province) or (\"stone\", province): one question per item (context: "
             "`reward`, which item of `of`)",
             '"card", ["farmer", province id] or ["stone", province id]', _describe_reward,
-            note=_reward_note, question=_reward_question),
+            note=_reward_note, question=_reward_question, actions=_reward_actions),
     }
     events = {
         "offers": Event("The secret offers are revealed together.", _offers_line),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.boardtext import province_line
-from amunre.contract import CheckProblem, Decision, Event, Rule, province_option, ruling
+from amunre.contract import CheckProblem, Decision, Event, Rule, province_actions, province_option, ruling
 from amunre.decisions import ask_secretly
 from amunre.registry import register
 from amunre.rules.province_draw import lay_out, lying_lines, too_few_provinces
@@ -65,6 +65,7 @@ class ProvinceDraft(Rule):
             question=lambda a: (f"Which of your secret {a.words.t('province_cards')} do you put up for auction "
                                 f"this round (revealed with the others' picks)?"),
             note=lambda pid, a: province_line(a.view, pid, a.words),
+            actions=province_actions,
         ),
     }
     events = {
