@@ -379,6 +379,22 @@ class ObservationLayout:
 
 
 # -- the environment ------------------------------------------------------------------------
+def action_mask(space: ActionSpace, game, seat: int):
+    """The int8 mask over `space`: 1 for the legal options of `seat`'s pending request, all 0
+    when another seat is asked or the game is over. A request none of whose options is in
+    the space is an AmunreError (a kind's `actions` miss them: never for the built-in ones)."""
+    mask = np.zeros(len(space), dtype=np.int8)
+    request = game.pending if game is not None else None
+    if request is not None and request.player == seat:
+        legal = space.legal(request)
+        if not legal:
+            raise AmunreError(
+                f"none of the {len(request.options)} legal options of {request.kind!r} is in the action space of "
+                f"{space.variant.id}: the kind's `actions` miss them (e.g. {to_json_value(request.options[0])!r})")
+        mask[legal] = 1
+    return mask
+
+
 def _load(variant, overrides):
     from amunre.loader import load_variant
 
@@ -512,18 +528,8 @@ class AmunreEnv(AECEnv):
 
     # -- amunre's own -----------------------------------------------------------------------
     def action_mask(self, seat: int):
-        """The int8 mask over the action space: 1 for the legal options of `seat`'s pending
-        request, all 0 when another seat is asked or the game is over."""
-        mask = np.zeros(len(self.actions), dtype=np.int8)
-        request = self.game.pending if self.game is not None else None
-        if request is not None and request.player == seat:
-            legal = self.actions.legal(request)
-            if not legal:
-                raise AmunreError(
-                    f"none of the {len(request.options)} legal options of {request.kind!r} is in the action space of "
-                    f"{self.variant.id}: the kind's `actions` miss them (e.g. {to_json_value(request.options[0])!r})")
-            mask[legal] = 1
-        return mask
+        """The int8 mask over the action space of `seat` (`action_mask`)."""
+        return action_mask(self.actions, self.game, seat)
 
     def final_rewards(self) -> dict[str, float]:
         """The rewards once the game is over (see the module docstring)."""

@@ -9,13 +9,17 @@ builds it. It needs neither pettingzoo nor numpy.
 - ids run kinds in pipeline order, then the core's; a plug-in kind is placed where its
   module stands, and one without `actions` is a clear error naming it;
 - every id of every shipped variant reads in the edition's words and reads back
-  (`action_to_string` / `string_to_action`), also from its JSON form.
+  (`action_to_string` / `string_to_action`), also from its JSON form;
+- without the extra `amunre[rl]` the environment is a clear error naming it, and the action
+  space still works.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from functools import cache
 
 import attrs
@@ -226,3 +230,25 @@ def test_options_alike_in_words_keep_apart(tmp_path):
     first, second = space.to_string(space.id_of("place_stone", 0)), space.to_string(space.id_of("place_stone", 1))
     assert first != second and "Buto" in first and "Buto" in second
     assert space.from_string(second) == space.id_of("place_stone", 1)
+
+
+MISSING_EXTRA = """
+import sys
+sys.modules["pettingzoo"] = None  # as if the extra were not installed
+import amunre.pettingzoo as pz
+from amunre.loader import load_variant
+print(len(pz.action_space(load_variant("classic2003"))))
+try:
+    pz.env()
+except ImportError as error:
+    print(type(error).__name__, isinstance(error, pz.AmunreError), error)
+"""
+
+
+def test_without_the_extra_the_environment_names_it_and_the_action_space_works():
+    run = subprocess.run([sys.executable, "-c", MISSING_EXTRA], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    size, error = run.stdout.splitlines()
+    assert int(size) > 800
+    assert error.startswith("MissingExtraError True the PettingZoo environment needs the optional extra: "
+                            "pip install 'amunre[rl]'")
