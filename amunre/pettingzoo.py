@@ -150,7 +150,10 @@ class ActionSpace:
     def id_of(self, kind: str, option) -> int | None:
         """The action id of an option of a kind; None when it is not in the space (over a cap)."""
         ids = self._ids.get(kind)
-        return None if ids is None else ids.get(_key(option))
+        try:
+            return None if ids is None else ids.get(_key(option))
+        except TypeError:  # an unhashable value (a dict) is no option
+            return None
 
     def legal(self, request) -> list[int]:
         """The action ids of a request's legal options that the space holds, in option order."""
@@ -194,7 +197,7 @@ class ActionSpace:
             words = Words(self.variant)
             strings = [f"{kind}: {describe_option(words, kind, option)}" for kind, option in self._entries]
             seen: dict[str, int] = {}
-            for i, text in enumerate(strings):
+            for text in strings:
                 seen[_normal(text)] = seen.get(_normal(text), 0) + 1
             # two options a module words alike (a board naming two provinces the same) keep apart by their JSON
             strings = [text if seen[_normal(text)] == 1 else f"{text} ({json.dumps(to_json_value(option))})"
@@ -246,7 +249,10 @@ class ObservationLayout:
         self.phases = list(dict.fromkeys([heading for _, heading, _ in modules.round_phases]
                                          + ["scoring", "final scoring"]))
         self.levels = (modules.max_offering_level or 0) + 1
-        self.rule_data = [(m, RULE_DATA[m.id]) for m in modules.stateful if m.id in RULE_DATA]
+        encoded = [m for m in modules.stateful if m.id in RULE_DATA]
+        ids = [m.id for m in encoded]
+        # sections named by rule id (by entry id when two entries use one rule)
+        self.rule_data = [(m, RULE_DATA[m.id], m.id if ids.count(m.id) == 1 else m.key) for m in encoded]
         per_field = {"count": 1, "provinces": provinces, "players": n}
         per_key = {"count": 1, "province": provinces, "seats": n, "bids": provinces * n}
         parts = [
@@ -271,10 +277,9 @@ class ObservationLayout:
             ("cards", 1 + 2 * cards, "the draw pile's size, then the discard pile and the face-up cards: how many "
                                      "of each card id"),
         ]
-        for module, fields in self.rule_data:
+        for module, fields, name in self.rule_data:
             for field, what in fields.items():
-                parts.append((f"rules.{module.key}.{field}", per_field[what],
-                              f"rule module {module.id!r}'s {field} ({what})"))
+                parts.append((f"rules.{name}.{field}", per_field[what], f"rule module {module.id!r}'s {field} ({what})"))
         for key, what in CONTEXT_KEYS.items():
             parts.append((f"context.{key}", per_key[what],
                           f"the request's context `{key}` ({what}), when the seat is asked"))
@@ -338,10 +343,10 @@ class ObservationLayout:
         out[s["cards"]] = pile
         if self.rule_data:
             data = view.rules
-            for module, fields in self.rule_data:
+            for module, fields, name in self.rule_data:
                 mine = data.get(module.key) or {}
                 for field, what in fields.items():
-                    self._put(out, s[f"rules.{module.key}.{field}"], what, mine.get(field), rel)
+                    self._put(out, s[f"rules.{name}.{field}"], what, mine.get(field), rel)
         if request is not None and request.player == seat and request.context:
             context = request.context
             for key, what in CONTEXT_KEYS.items():

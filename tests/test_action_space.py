@@ -212,8 +212,9 @@ def test_an_unknown_text_or_id_is_a_clear_error():
     space = ActionSpace(load_variant("classic2003"))
     with pytest.raises(AmunreError, match="did you mean 'offer: 3 gold'"):
         space.from_string("offer: 3 gld")
-    with pytest.raises(AmunreError, match="no action .* reads"):
-        space.from_string("bid: [99, 0, []]")
+    for text in ("bid: [99, 0, []]", 'bid: {"province": 0}', "bid:", "bid"):
+        with pytest.raises(AmunreError, match="no action .* reads"):
+            space.from_string(text)
     with pytest.raises(AmunreError, match=f"actions of classic2003 are 0 to {len(space) - 1}"):
         space.option(len(space))
     with pytest.raises(AmunreError, match="whole number"):

@@ -254,7 +254,7 @@ def test_ansi_rendering_tells_the_game_in_the_edition_s_words():
 def test_docs_describe_the_layout_and_the_action_spaces():
     docs = (REPO / "docs" / "agents.md").read_text(encoding="utf-8")
     assert docs.startswith("# ") and "\n## PettingZoo environment\n" in docs
-    for variant_id in ("classic2003", "expert2016"):
+    for variant_id in ("classic2003", "expert2016", "secret-hands-2003"):
         for name, start, stop, _ in raw_env(variant_id, 4).layout.sections:
             assert f"`{name}`" in docs, f"docs/agents.md does not name the observation section {name}"
     for variant_id in available_variants():
