@@ -16,6 +16,7 @@ builds it. It needs neither pettingzoo nor numpy.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import subprocess
@@ -176,8 +177,14 @@ def test_a_plug_in_kind_takes_its_place_in_the_pipeline_order(plug_in):
 
 def test_a_plug_in_kind_without_actions_is_a_clear_error(plug_in):
     variant = plug_in(None)
-    with pytest.raises(AmunreError, match=r"declare no `actions` \(Decision.actions.*: 'tally' \(rule module 'tally_test'\)$"):
+    message = r"declare no `actions` \(Decision.actions.*: 'tally' \(rule module 'tally_test'\)$"
+    with pytest.raises(AmunreError, match=message):
         ActionSpace(variant)
+    if importlib.util.find_spec("pettingzoo") is not None:  # building the environment fails at once
+        from amunre.pettingzoo import env
+
+        with pytest.raises(AmunreError, match=message):
+            env(variant=variant)
 
 
 def test_actions_that_are_lists_are_a_clear_error(plug_in):
