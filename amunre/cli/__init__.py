@@ -144,7 +144,7 @@ def _register() -> None:
     from importlib import import_module
 
     for name in ("run", "replay", "score", "bench", "board", "variants_cmd", "check", "show", "validate", "diff",
-                 "schema", "compare"):
+                 "schema", "compare", "arena"):
         try:
             module = import_module(f"amunre.cli.{name}")
         except ModuleNotFoundError as exc:

@@ -1,0 +1,121 @@
+"""`amunre arena`: a lineup of agents over many seeded games with the seats rotated, and
+each agent's win rate and mean score with 95% intervals (`amunre.arena`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.text import Text
+
+from amunre.agents import agent_names
+from amunre.cli.common import WholeNumber, dump_json, make_console, parse_bot_kinds, set_option, variant_arg
+from amunre.engine import MAX_SEED
+from amunre.errors import AmunreError
+
+#: Games by default: whole rotations for any player count from 2 to 6.
+DEFAULT_GAMES = 1200
+
+
+def _lineup(text: str, variant) -> tuple[str, ...]:
+    """The agents, one per seat, each spec checked; as many as the variant allows players."""
+    bots = [name for name in agent_names() if name != "human"]
+    for spec in text.split(","):
+        kind = spec.split(":")[0].strip()
+        if kind and kind not in agent_names():
+            raise AmunreError(f"unknown agent {kind!r} in --agents (expected agent kinds from: {', '.join(bots)})")
+    specs = tuple(parse_bot_kinds(text))
+    allowed = variant.players
+    if len(specs) not in allowed:
+        counts = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
+        example = ",".join(["greedy"] + ["random"] * (allowed[0] - 1))
+        raise AmunreError(f"--agents names {len(specs)} agent{'' if len(specs) == 1 else 's'}, but {variant.id} is "
+                          f"played by {counts} players{variant.modules.players_note(len(specs))} (expected one "
+                          f"agent per seat, e.g. --agents {example})")
+    return specs
+
+
+def _check_games(games: int, players: int) -> None:
+    if games % players:
+        lower, upper = games - games % players, games - games % players + players
+        either = f"{lower} or {upper}" if lower else f"{upper}"
+        raise AmunreError(f"--games {games} is not a multiple of the {players} players (expected whole rotations "
+                          f"of the seats, each agent in each seat once per rotation: e.g. {either})")
+
+
+@click.command("arena")
+@click.option("--variant", "variant_name", default="classic2003", show_default=True,
+              help="Variant id or path to a variant TOML file.")
+@click.option("--agents", "lineup", required=True, metavar="A,B,...",
+              help="One agent spec per seat (the player count), e.g. greedy,random,random,random or "
+                   "mcts:iterations=400,greedy,greedy,greedy; a spec may come twice.")
+@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
+              help="Games in all, a multiple of the players: each rotation of the seats is one game per player.")
+@click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
+              help="Seed S of the run: game g plays seed f(S, g).")
+@click.option("--workers", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
+@click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
+@set_option("Change one key of the variant (KEY=VALUE, repeatable; see `amunre run --help`).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/arena.schema.json).")
+def command(variant_name, lineup, games, seed, workers, scheduler, overrides, as_json):
+    """Play a lineup of agents against each other with the seats rotated (each agent plays
+    each seat equally often) and show each agent's win rate and mean score, each with a 95%
+    interval, beside the equal share 1/players (see docs/arena.md)."""
+    from amunre.arena import run_arena, task_count, to_json
+    from amunre.compare.executors import make_executor
+    from amunre.compare.jobs import job_for
+
+    if scheduler and workers:
+        raise AmunreError("--workers counts local processes; with --scheduler the cluster's workers play "
+                          "(expected one of them)")
+    variant = variant_arg(variant_name, overrides)
+    agents = _lineup(lineup, variant)
+    players = len(agents)
+    _check_games(games, players)
+    job = job_for(variant, overrides, players, agents)
+
+    batches = task_count(games, players)
+    if workers and workers > batches:  # a process per batch at most: more would only start idle
+        workers = batches
+    show = sys.stderr.isatty()  # the bar is on stderr: --json and the table go to stdout
+    with make_executor(workers, scheduler) as executor:
+        if show:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                console=Console(stderr=True), transient=True)
+            with progress:
+                task = progress.add_task("games", total=games, rate="")
+
+                def advance(n):
+                    progress.advance(task, n)
+                    elapsed = progress.tasks[0].elapsed or 0
+                    if elapsed > 0:
+                        progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.1f} games/s")
+
+                arena = run_arena(variant, job, games, seed, executor, advance)
+        else:
+            arena = run_arena(variant, job, games, seed, executor)
+        where = executor.description
+    code = 143 if arena.interrupted == "Terminated" else 130
+    if arena.interrupted:
+        word = "terminated" if arena.interrupted == "Terminated" else "interrupted"
+        click.echo(f"{word}: {arena.games} of {games} games finished ({arena.games // players} whole rotations)",
+                   err=True)
+        if not arena.games:
+            sys.exit(code)
+    if as_json:
+        click.echo(dump_json(to_json(arena, overrides)))
+    else:
+        from amunre.arena import legend, table
+
+        console = make_console()
+        rate = arena.games / arena.elapsed if arena.elapsed else 0
+        title = (f"{variant.id}, {players} players, {arena.games} game{'' if arena.games == 1 else 's'} "
+                 f"({arena.games // players} rotations of the seats), seed {seed}; {rate:,.1f} games/s ({where})")
+        console.print(table(arena, title))
+        console.print(Text(legend(arena)))
+    if arena.interrupted:
+        sys.exit(code)
