@@ -153,6 +153,22 @@ def test_arena_json_follows_its_schema_and_is_the_same_for_any_worker_count(caps
     assert json.loads(two) == doc
 
 
+def test_a_dask_cluster_plays_the_same_numbers(capsys):
+    """`--scheduler` goes through compare's Dask executor: the same JSON as one process."""
+    import logging
+
+    distributed = pytest.importorskip(
+        "distributed", reason="the dask extra (distributed) is not installed: pip install '.[dask]'")
+    argv = ["arena", "--agents", "greedy,random,random,random", "--games", "16", "--seed", "11", "--json"]
+    code, one, err = run_cli(capsys, *argv, "--workers", "1")
+    assert code == 0, err
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
+        code, two, err = run_cli(capsys, *argv, "--scheduler", cluster.scheduler_address)
+    assert code == 0, err
+    assert json.loads(two) == json.loads(one)
+
+
 def test_the_smallest_run_is_one_rotation(capsys):
     code, out, err = run_cli(capsys, "arena", "--variant", "long-kingdoms", "--agents", "random,random,random",
                              "--games", "3", "--workers", "1", "--json")
