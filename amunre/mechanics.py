@@ -315,9 +315,9 @@ def _score_line(e, w):
 
 
 def total_note(e, w) -> str:
-    """", 17 in all": a score line's running total (from a `score` event or a rule's own
-    event that carries `total`)."""
-    return f", {e['total']} in all" if "total" in e else ""
+    """"; now 17 points in all": a score line's running total (from a `score` event or a
+    rule's own event that carries `total`), set apart and in points (`Words.total`)."""
+    return f"; {w.total(e['total'])}" if "total" in e else ""
 
 
 EVENTS = {

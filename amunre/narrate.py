@@ -112,6 +112,11 @@ class Words:
             return self.t(plural_key)
         return word if word.endswith("s") else word + "s"
 
+    def total(self, n: int) -> str:
+        """A player's running total after a score line, in points so it never reads as a
+        count of what scored: "now 19 points in all"."""
+        return f"now {self.count(n, 'points')} in all"
+
     def names_of(self, players) -> str:
         """Players' names joined as a list ("red, blue and white")."""
         return self.join([self.who(p) for p in players])

@@ -338,8 +338,12 @@ def test_6_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path
     # the bonus cards: what their condition looked at
     assert f"  blue plays the {w.card_noun('upper_lower')} (all {w.t('upper_egypt')}): scores 3 {points}" in said
     assert f"  blue plays the {w.card_noun('west_east')} (Edfu {w.t('west_side')}; Abu and Thebes " in said
-    # running totals: each of blue's lines ends with his total so far, and they add up
-    totals = [int(m) for m in re.findall(r"(\d+) in all", "\n".join(line for line in lines if "blue" in line))]
+    # running totals: each of blue's lines ends with his total so far, in points and set apart
+    # from the counts that scored (never "Buto 1, 19 in all", which reads as 19 pyramids)
+    blue = "\n".join(line for line in lines if "blue" in line)
+    assert not re.search(r", \d+ in all", said)
+    assert re.search(rf"Thebes 1; now \d+ {points} in all\.$", line_of("blue", item["pyramids"]))
+    totals = [int(m) for m in re.findall(rf"now (\d+) (?:{re.escape(points)}|{re.escape(points[:-1])}) in all", blue)]
     assert len(totals) >= 6 and totals == sorted(totals) and totals[-1] == game.state.players[BLUE].score
     if len(variant.scoring) == 5:  # temples 1, pyramids 7, set 3, two Nile sides 10, one card met 3
         assert totals[-1] == 10 + 1 + 7 + 3 + 10 + 3
@@ -391,9 +395,9 @@ def test_7_the_gold_ranking_shows_every_players_gold_first(path):
     counted = lines.index(f"  {gold[:1].upper() + gold[1:]} before the ranking: red 30, black 30, blue 13, white 0.")
     assert lines[counted - 1] == f"  blue sells {w.count(1, 'favor')} for 1 {gold} ({w.card('architect')})."
     assert lines[counted + 1:] == [
-        f"  red has the most {gold} (30, tied with black): scores 6 {w.t('points')}, 6 in all.",
-        f"  black has the most {gold} (30, tied with red): scores 6 {w.t('points')}, 6 in all.",
-        f"  blue has the third most {gold} (13): scores 2 {w.t('points')}, 2 in all.",
+        f"  red has the most {gold} (30, tied with black): scores 6 {w.t('points')}, now 6 {w.t('points')} in all.",
+        f"  black has the most {gold} (30, tied with red): scores 6 {w.t('points')}, now 6 {w.t('points')} in all.",
+        f"  blue has the third most {gold} (13): scores 2 {w.t('points')}, now 2 {w.t('points')} in all.",
         f"  white has the fourth most {gold} (0): no {w.t('points')}.",
     ]
 

@@ -144,7 +144,7 @@ def test_a_plugin_scoring_item_plays_and_is_narrated_in_the_variants_words(insta
     run = amunre(env, "run", "--variant", str(house), "--seed", "3", "--players", "4")
     assert run.returncode == 0, run.stderr
     assert "raises" in run.stdout and "stone needle(s)." in run.stdout  # its event, in the file's words
-    assert re.search(r"scores \d+ points? for stone needles, \d+ in all\.", run.stdout)  # its points, its label
+    assert re.search(r"scores \d+ points? for stone needles; now \d+ points? in all\.", run.stdout)  # its points, its label
     table = run.stdout.split("Final score")[1]
     rows = [line for line in table.splitlines() if "stone needles" in line]
     assert len(rows) == 2 and "Old Kingdom: stone needles" in rows[0]  # one row per kingdom

@@ -87,7 +87,7 @@ def _bonus_line(e, w) -> str:
             facts = f"all {w.t(_PLACE_TERMS[place])}"
         else:
             facts = "; ".join(f"{w.join(names)} {w.t(_PLACE_TERMS[place])}" for place, names in places.items())
-    result = (f"scores {w.count(e['points'], 'points')}, {e['total']} in all" if e["met"] else
+    result = (f"scores {w.count(e['points'], 'points')}, {w.total(e['total'])}" if e["met"] else
               f"not met: no {w.t('points')}")
     return f"  {w.who(e['player'])} plays the {card} ({facts}): {result}."
 

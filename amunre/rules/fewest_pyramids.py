@@ -26,7 +26,7 @@ def _fewest_line(e, w) -> str:
                f"{w.province(pid)} has no {w.t('pyramid')}")
         why += " (" + ", ".join(f"{w.province(i)} {n}" for i, n in counts) + ")"
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{why}, {e['total']} in all.")
+            f"{why}; {w.total(e['total'])}.")
 
 
 @register

@@ -72,7 +72,7 @@ MOST_SOLD = 100
 def _gold_points_line(e, w) -> str:
     place = "most" if e["place"] == 1 else f"{_PLACES.get(e['place']) or w.ordinal(e['place'])} most"
     tied = f", tied with {w.names_of(e['tied'])}" if e["tied"] else ""
-    result = (f"scores {w.count(e['points'], 'points')}, {e['total']} in all" if e["points"] else f"no {w.t('points')}")
+    result = (f"scores {w.count(e['points'], 'points')}, {w.total(e['total'])}" if e["points"] else f"no {w.t('points')}")
     return f"  {w.who(e['player'])} has the {place} {w.t('gold')} ({e['gold']}{tied}): {result}."
 
 

@@ -74,7 +74,7 @@ def _income_line(e, w) -> str:
 
 def _temples_line(e, w) -> str:
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.t(TEMPLES_AT_HARVEST)}: "
-            f"{temples_text(e['temples'], e['level'], w)}, {e['total']} in all.")
+            f"{temples_text(e['temples'], e['level'], w)}; {w.total(e['total'])}.")
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------

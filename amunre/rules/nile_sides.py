@@ -87,7 +87,7 @@ def _side_line(e, w) -> str:
             text += f"; the tie goes to the most {w.t('stones')} ({stones})"
         else:
             text += f" and as many {w.t('stones')} ({leaders[0][3]}), so each of them scores"
-    gains = "; ".join(f"{w.who(p)} scores {w.count(e['points'], 'points')}, {total} in all"
+    gains = "; ".join(f"{w.who(p)} scores {w.count(e['points'], 'points')}, {w.total(total)}"
                       for p, total in zip(e["winners"], e["totals"]))
     return head + f"{text}: {gains}."
 

@@ -22,7 +22,7 @@ def pyramid_counts(e, w) -> str:
 
 def _pyramids_line(e, w) -> str:
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{pyramid_counts(e, w) or 'no province'}, {e['total']} in all.")
+            f"{pyramid_counts(e, w) or 'no province'}; {w.total(e['total'])}.")
 
 
 @register

@@ -23,7 +23,7 @@ def temples_text(temples, level: int, w) -> str:
 
 def _temples_line(e, w) -> str:
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{temples_text(e['temples'], e['level'], w)}, {e['total']} in all.")
+            f"{temples_text(e['temples'], e['level'], w)}; {w.total(e['total'])}.")
 
 
 @register
