@@ -74,7 +74,7 @@ def test_bench_takes_set(capsys):
     (["--games", "0"], "is not a whole number from 1 to 10000000"),
     (["--players", "9"], "--players must be one of 3, 4, 5 for classic2003, not '9'"),
     (["--variant", "classic2003", "--variant", "nosuch"], "unknown variant 'nosuch'"),
-    (["--agents", "random,wizard"], "'wizard' cannot play unattended"),
+    (["--agents", "random,wizard"], "unknown agent 'wizard'"),
 ])
 def test_bench_bad_input_gives_one_clear_line_and_exit_2(capsys, argv, expected):
     code, out, err = run_cli(capsys, "bench", "--games", "1", *argv)

@@ -43,7 +43,9 @@ def test_the_t_tail_and_the_normal_quantile():
 def test_wilson_interval_of_a_binomial_proportion():
     assert stats.wilson(5, 10) == pytest.approx((0.2365931, 0.7634069), abs=1e-6)
     low, high = stats.wilson(0, 10)
-    assert low == pytest.approx(0, abs=1e-12) and high == pytest.approx(0.2775328, abs=1e-6)
+    assert low == 0.0 and high == pytest.approx(0.2775328, abs=1e-6)  # exactly 0: no rounding residue
+    low, high = stats.wilson(10, 10)
+    assert high == 1.0 and low == pytest.approx(1 - 0.2775328, abs=1e-6)
     assert stats.wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)
 
 

@@ -114,8 +114,11 @@ def parse_bot_kinds(text: str) -> list[str]:
     for kind in kinds:
         if not kind:
             raise AmunreError(f"--agents has an empty name in {text!r} (expected agent kinds from: {', '.join(bots)})")
-        if split_spec(kind)[0] not in bots:
-            raise AmunreError(f"--agents: {split_spec(kind)[0]!r} cannot play unattended (choose from {', '.join(bots)})")
+        name = split_spec(kind)[0]
+        if name not in agent_names():
+            raise AmunreError(f"--agents: unknown agent {name!r} (choose from {', '.join(bots)})")
+        if name not in bots:
+            raise AmunreError(f"--agents: {name!r} cannot play unattended (choose from {', '.join(bots)})")
         check_spec(kind)
     return kinds
 

@@ -369,13 +369,16 @@ class Offering(Rule):
         steps = (prm.adjustment, 0, -prm.adjustment)
         if self.rulings.adjustment_must_move:
             steps = (prm.adjustment, -prm.adjustment)
-        for p in order:
-            if offers[p][2]:
-                play_card(game, p, self.adjust_card, told=True)
-                delta = yield from decide(p, "adjust", list(steps), {"total": total})
-                total += delta
-                if "adjust" in game.hearing:
-                    game.emit("adjust", player=p, delta=delta, total=total)
+        # the adjustment cards revealed with the offers leave the hands now: everyone has seen
+        # them (a determinization must not deal them elsewhere before their turn to adjust)
+        adjusting = [p for p in order if offers[p][2]]
+        for p in adjusting:
+            play_card(game, p, self.adjust_card, told=True)
+        for p in adjusting:
+            delta = yield from decide(p, "adjust", list(steps), {"total": total})
+            total += delta
+            if "adjust" in game.hearing:
+                game.emit("adjust", player=p, delta=delta, total=total)
         state.offering_level = level_for(total, prm.level_floors)
         if "level" in game.hearing:
             game.emit("level", level=state.offering_level, total=total)
