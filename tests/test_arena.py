@@ -225,10 +225,16 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     for wait in (5, 15, 40):
         proc = subprocess.Popen([sys.executable, "-m", "amunre", "arena", "--agents", "random,random,greedy",
                                  "--games", "3000000", "--workers", "2", "--json"], cwd=tmp_path, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                # Ctrl-C as at a terminal, even when these tests were started with it ignored
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(wait)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:  # never leave a run (and its workers) behind a failing test
+                proc.kill()
         assert proc.returncode == 130, err
         assert err.startswith("interrupted: ") and " of 3000000 games finished (" in err and "Traceback" not in err
         if out:

@@ -334,10 +334,16 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     for wait in (6, 15, 40):
         proc = subprocess.Popen([sys.executable, "-m", "amunre", "compare", "classic2003", "supermeeple2016",
                                  "--games", "1000000", "--agents", "random", "--workers", "2", "--json"],
-                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                # Ctrl-C as at a terminal, even when these tests were started with it ignored
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(wait)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:  # never leave a run (and its workers) behind a failing test
+                proc.kill()
         assert proc.returncode == 130, err
         assert "interrupted: " in err and " of 1000000 games finished in every column" in err, err
         assert "Traceback" not in err
