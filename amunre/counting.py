@@ -1,7 +1,14 @@
 """Counting helpers the engine, the rules and the agents share: pyramids, stones, farmers,
-a province's income. Plain functions over the state and the board, no rule knowledge."""
+a province's income, and a number with its noun. Plain functions over the state and the
+board, no rule knowledge."""
 
 from __future__ import annotations
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """`count` with the noun it counts, singular for 1: "1 game", "3 games", "0 decisions"
+    (`many` defaults to `one` + "s"). Where a word is the edition's, `Words.count` says it."""
+    return f"{count} {one if count == 1 else (many if many is not None else one + 's')}"
 
 
 def pyramids_in(state, owned) -> int:

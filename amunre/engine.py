@@ -696,10 +696,11 @@ def _tie_break(e, w, top: list[int], best: int) -> str:
     n = len(e["scores"])
     equal = [w.count(best, "points")]  # what the players still tied have as much of
     decided = []  # "more pyramids (red 9, blue 8)", in the order they decided
-    for key, word in (("pyramids", w.noun(2, "pyramid")), ("stones", w.t("stones"))):
+    for key, one in (("pyramids", "pyramid"), ("stones", "stone")):
+        word = w.noun(2, one)
         values = {p: e.get(key, [0] * n)[p] for p in top}
         if len(set(values.values())) == 1:
-            equal.append(f"{values[top[0]]} {word}")
+            equal.append(w.count(values[top[0]], one))
             continue
         between = f"between {w.names_of(top)}, " if decided else ""
         decided.append(f"{between}the most {word} in own provinces (" +

@@ -336,7 +336,7 @@ EVENTS = {
                      statistics=(Statistic("pyramids_built", "{pyramid} builds (single or double)"),)),
     "reshuffle": Event("The card discard pile becomes the new draw pile.",
                        lambda e, w: f"  The {w.t('favor')} discard pile is shuffled into a new draw pile "
-                                    f"({e['cards']} cards)."),
+                                    f"({w.plural(e['cards'], 'card', 'cards')})."),
     "score": Event("A player scores points for a scoring item (`total`: his points now; `told`: the rule's own "
                    "event, which follows, says what earned them).", _score_line,
                    statistics=(Statistic("points.{item}", "{points} per player: {item}", lambda e: e["points"],

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from amunre.counting import plural
+
 #: A control character: C0 but tab and newline, DEL, C1. Printed raw, ESC, CSI (U+009B) or
 #: OSC sequences would act on the terminal (clear it, retitle it, hide text) instead of showing.
 #: And a lone surrogate: an undecodable byte of a file name or argument, which a UTF-8 stdout
@@ -148,7 +150,7 @@ class Words:
 
     @staticmethod
     def plural(count: int, one: str, many: str) -> str:
-        return f"{count} {one if count == 1 else many}"
+        return plural(count, one, many)
 
     @staticmethod
     def ordinal(n: int) -> str:

@@ -69,7 +69,7 @@ def own_view(view) -> list[Text]:
     names = w.names
     me = view.me
     out = [line(f"You ({names[view.player]}): {me.gold} {w.t('gold')}; hand: {hand_text(view, w)}; "
-                f"{me.score} {w.t('points')}", names=names)]
+                f"{w.count(me.score, 'points')}", names=names)]
     if me.provinces:
         for pid in me.provinces:
             out.append(line(f"  {w.province(pid)}: {holding_line(view, pid, w)}", names=names))
@@ -87,7 +87,7 @@ def others_text(view, p: int, w: Words) -> str:
     cards = w.plural(info.hand_size, w.t("favor"), w.t("favor_plural"))
     theft = f", {w.plural(info.theft, w.t('theft'), w.t('theft'))}" if info.theft else ""
     provinces = ", ".join(w.province(i) for i in info.provinces) or "no provinces"
-    return f"{w.who(p)}: {info.gold} {w.t('gold')}, {info.score} {w.t('points')}, {cards}{theft}; {provinces}"
+    return f"{w.who(p)}: {info.gold} {w.t('gold')}, {w.count(info.score, 'points')}, {cards}{theft}; {provinces}"
 
 
 def full_view(view) -> list[Text]:
@@ -97,13 +97,13 @@ def full_view(view) -> list[Text]:
     supplies = view.supplies
     out = [line(f"== {where_we_are(view, w)} ==", "bold"),
            line(f"{w.who(view.start_player)} is {w.t('start_player')}; {level_text(view, w)}", names=names),
-           line(f"Supply: {supplies['farmers']} {w.t('farmers')}, {supplies['stones']} {w.t('stones')}, "
-                f"{supplies['pyramids']} {w.t('pyramid')}s, {supplies['doubles']} {w.t('double_pyramid')}s; "
+           line(f"Supply: {w.count(supplies['farmers'], 'farmer')}, {w.count(supplies['stones'], 'stone')}, "
+                f"{w.count(supplies['pyramids'], 'pyramid')}, {w.count(supplies['doubles'], 'double_pyramid')}; "
                 f"{w.t('favor_plural')}: {view.deck_size} in the pile, {len(view.discard)} discarded")]
     for p in view.turn_order():
         info = view.players[p]
         if p == view.player:
-            head = (f"{w.who(p)} (you): {info.gold} {w.t('gold')}, {info.score} {w.t('points')}; "
+            head = (f"{w.who(p)} (you): {info.gold} {w.t('gold')}, {w.count(info.score, 'points')}; "
                     f"hand: {hand_text(view, w)}")
         else:
             head = others_text(view, p, w).split(";")[0]

@@ -11,6 +11,7 @@ import click
 
 from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, variant_arg, whole_number, write_resolved
 from amunre.cli.shown import variant_shown
+from amunre.counting import plural
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
@@ -79,9 +80,9 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
     def progress(record) -> None:
         done[0] += 1
         if show:
-            click.echo(f"\r{done[0]}/{total} games", nl=False, err=True)
+            click.echo(f"\r{done[0]}/{plural(total, 'game')}", nl=False, err=True)
 
-    click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {games} games per player count "
+    click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {plural(games, 'game')} per player count "
                        f"and agent, seeds {seed}..{seed + games - 1}"))
     try:
         report = check_variant(variant, seeds=range(seed, seed + games), agents=kinds, players=counts,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from amunre.counting import plural
 from amunre.gamelog import excerpt, read_log, replay_lines
 from amunre.narrate import player_names
 
@@ -28,13 +29,13 @@ def command(log_file, variant_ref):
         why = "a player left" if lines[-1]["reason"] == "left" else "it was interrupted"
         click.echo(
             f"replay OK, incomplete game (stopped because {why}): {excerpt(head['variant'])[1:-1]}, "
-            f"{head['players']} players, seed {head['seed']}: {len(game.answers)} decisions and "
-            f"{len(fresh) - 2} events match up to where it stopped; scores so far "
+            f"{head['players']} players, seed {head['seed']}: {plural(len(game.answers), 'decision')} and "
+            f"{plural(len(fresh) - 2, 'event')} match up to where it stopped; scores so far "
             f"{[p.score for p in game.state.players]}")
         return
     click.echo(
         f"replay OK: {excerpt(head['variant'])[1:-1]}, {head['players']} players, seed {head['seed']}: "
-        f"{len(game.answers)} decisions and {len(fresh) - 2} events match; "
+        f"{plural(len(game.answers), 'decision')} and {plural(len(fresh) - 2, 'event')} match; "
         f"scores {[p.score for p in game.state.players]}, "
         f"winners {', '.join(player_names(game.n_players)[w] for w in game.state.winners)}"
     )

@@ -99,7 +99,9 @@ def _interrupted(log_path, stop, variant_temp, game, recorder, agents, variant_n
             click.echo(f"error: {literal(exc)}", err=True)
         else:
             decisions = lines[-1]["decisions"]
-            click.echo(literal(f"the game stopped: its first {decisions} decisions are in {log_path}, marked "
+            held = {0: "no answer yet is", 1: "its first decision is"}.get(
+                decisions, f"its first {decisions} decisions are")
+            click.echo(literal(f"the game stopped: {held} in {log_path}, marked "
                                f"incomplete; check them with: "
                                f"{_replay_command(log_path, variant_file, variant_name, overrides)}"), err=True)
     if variant_temp:

@@ -76,8 +76,8 @@ _PLACE_TERMS = {"lower": "lower_egypt", "upper": "upper_egypt", "west": "west_si
 def _bonus_line(e, w) -> str:
     card = w.card_noun(e["card"])
     if "count" in e:
-        what = ("card_symbols" if e["card"] == "master_of_scribes" else "farmers")
-        facts = f"{e['count']} {w.t(what)}, {e['needed']} needed"
+        what = ("card_symbols" if e["card"] == "master_of_scribes" else "farmer")
+        facts = f"{w.count(e['count'], what)}, {e['needed']} needed"
     else:
         places = {}
         for pid, place in e["places"]:

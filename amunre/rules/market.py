@@ -114,7 +114,7 @@ def _architect_question(asking) -> str:
     left = asking.context.get("stones_to_place", 0)
     still = f" ({w.plural(left, w.t('stone'), w.t('stones'))} bought still to place)" if left else ""
     need = asking.rule.params.architect_stones if asking.rule is not None else 2
-    return (f"Play your {w.card_noun('architect')} now, to build a {w.t('pyramid')} from {need} {w.t('stones')} in "
+    return (f"Play your {w.card_noun('architect')} now, to build a {w.t('pyramid')} from {w.count(need, 'stone')} in "
             f"one of your provinces{still}?")
 
 

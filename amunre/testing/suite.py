@@ -6,6 +6,7 @@ import time
 from typing import Callable, Iterable
 
 from amunre.agents import make_agents
+from amunre.counting import plural
 from amunre.engine import play_game
 from amunre.errors import AmunreError
 from amunre.gamelog import Recorder, log_lines
@@ -57,10 +58,11 @@ class CheckReport:
         lines = [f"{self.variant} ({self.source}): all invariants held"]
         for n in sorted(self.by_players):
             row = self.by_players[n]
-            lines.append(f"  {n} players: {row['games']} games, {row['decisions']} decisions")
+            lines.append(f"  {n} players: {plural(row['games'], 'game')}, {plural(row['decisions'], 'decision')}")
         lines.append(
-            f"  {self.games} games, {self.decisions} decisions checked, {self.scorings} scorings, "
-            f"{self.illegal_checks} illegal answers refused, {self.batches} simultaneous batches "
+            f"  {plural(self.games, 'game')}, {plural(self.decisions, 'decision')} checked, "
+            f"{plural(self.scorings, 'scoring')}, {plural(self.illegal_checks, 'illegal answer')} refused, "
+            f"{plural(self.batches, 'simultaneous batch', 'simultaneous batches')} "
             f"({self.counterfactuals} replayed with another answer), {self.seconds:.1f} s"
         )
         return "\n".join(lines)

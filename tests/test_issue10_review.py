@@ -1,0 +1,61 @@
+"""Findings of an independent review of issue 10 (the play-by-play and the human seat), each
+checked in the editions' own words: numbers that meet nouns, the seat's view before the first
+offering, the questions the seat is asked, what is decided for it, and how a game ends.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers import classic, edition2016, game_of, run_cli, seats
+
+from amunre.agents.seatview import full_view, own_view
+from amunre.narrate import Narrator, Words
+
+COLOURS = ["red", "black", "blue", "white"]
+RED, BLACK, BLUE, WHITE = range(4)
+EDITIONS = [pytest.param(classic, id="classic2003"), pytest.param(edition2016, id="supermeeple2016")]
+
+
+def text_of(lines) -> str:
+    return "\n".join(t.plain if hasattr(t, "plain") else str(t) for t in lines)
+
+
+def narrated(game) -> list[str]:
+    lines: list[str] = []
+    game.listen(Narrator(game.variant, lambda text: lines.extend(text.split("\n")), COLOURS))
+    return lines
+
+
+# -- 2. one thing is singular wherever a number meets a noun ---------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_2_one_point_one_farmer_one_stone_are_singular(variant):
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(4, gold=3)
+    players[RED].update(score=1, hand={"master_of_farmers": 1}, provinces={"Buto": {"farmers": 1}})
+    players[BLACK].update(score=1)
+    game = game_of(players, v)
+    seen = text_of(own_view(game.view(RED))) + "\n" + text_of(full_view(game.view(RED)))
+    assert f"; {w.count(1, 'points')}" in seen and re.search(r"\b1 (points|Victory Points)\b", seen) is None
+    assert f"blue: 3 {w.t('gold')}, {w.count(1, 'points')}," in seen  # the view names seat 1 blue
+    # the farmer bonus card counts 1 farmer
+    lines = narrated(game)
+    game.run_rules(["bonus_cards"])
+    while game.pending is not None:
+        game.answer(game.pending.options[-1])
+    assert any(f"({w.count(1, 'farmer')}, " in line for line in lines), lines
+    assert not any(re.search(rf"\b1 {re.escape(w.t('farmers'))}\b", line) for line in lines)
+    # a tie on points, pyramids and stones: "1 stone each"
+    end = v.modules.events["game_end"].narrate(
+        {"event": "game_end", "winners": [RED, BLACK], "scores": [9, 9, 0, 0], "pyramids": [1, 1, 0, 0],
+         "stones": [1, 1, 0, 0]}, w)
+    assert f"{w.count(1, 'pyramid')} and {w.count(1, 'stone')} each" in end, end
+
+
+def test_2_check_says_one_game(capsys):
+    code, out, err = run_cli(capsys, "check", "classic2003", "--games", "1", "--players", "3")
+    assert code == 0, err
+    assert "1 game per player count" in out and "1 games" not in out
