@@ -78,6 +78,15 @@ class Words:
         """A card kind (its engine name) in the edition's words."""
         return self.t(kind)
 
+    def card_label(self, kind: str) -> str:
+        """A card's name as it stands in a list of cards already called cards: the
+        `card_noun` without the word for a card (the 2003 `"8 gold"` in quotes, so that it
+        never reads as money; the 2016 `Treasury`)."""
+        template = self.t("card_noun")
+        if "{card}" not in template:
+            return self.card(kind)
+        return template.replace(self.t("favor"), "").strip().replace("{card}", self.card(kind))
+
     def card_of(self, card_id: int) -> str:
         """A card by its integer id in this variant."""
         return self.t(self.variant.cards[card_id])

@@ -90,7 +90,7 @@ def test_a_scripted_human_plays_a_whole_game_at_a_terminal_and_its_log_replays(t
     assert child.exitstatus == 0, child.before
     assert answered > 20
     first = seen_before_first
-    assert "red, your decision" in first and "You (red): 20 gold; hand: builder, -3 card" in first
+    assert "red, your decision" in first and "You (red): 20 gold; hand: \"builder\" power card, -3 card" in first
     assert "on auction" in first and "no bid yet" in first and "0. bid 0 on " in first
     assert "bid" not in re.findall(r"\(([a-z_]+)\)", first)  # no engine kind in brackets
     # the result of the game as the run printed it, and as its log replays
@@ -206,7 +206,7 @@ def test_a_purchase_shows_the_view_and_the_price_of_each_quantity(variant, words
     request = game.pending
     assert request.kind == "buy_cards"
     text = shown(game)
-    assert f"You (red): 9 {gold}; hand: {architect}, {theft}; 0 " in text
+    assert f"You (red): 9 {gold}; hand: {noun(v, 'architect')}, {theft}; 0 " in text
     memphis, thebes = v.board.provinces[pid("Memphis", v)], v.board.provinces[pid("Thebes", v)]
     assert f"Memphis: 1/{memphis.fields} fields used, 2 {stones}" in text
     assert f"Thebes: 2/{thebes.fields} fields used" in text and "income " in text

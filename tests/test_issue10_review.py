@@ -59,3 +59,26 @@ def test_2_check_says_one_game(capsys):
     code, out, err = run_cli(capsys, "check", "classic2003", "--games", "1", "--players", "3")
     assert code == 0, err
     assert "1 game per player count" in out and "1 games" not in out
+
+
+# -- 3. the seat's cards are named as cards: the "8 gold" card is no money -------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_3_the_hand_names_each_card_as_a_card(variant):
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(4, gold=5, theft=1)
+    players[RED]["hand"] = {"treasury": 1, "master_of_farmers": 2}
+    players[BLACK]["hand"] = {"treasury": 1}
+    game = game_of(players, v)
+    hand = f"hand: {w.card_noun('treasury')}, 2 x {w.card_noun('master_of_farmers')}, {w.t('theft')}"
+    assert hand in text_of(own_view(game.view(RED))) and hand in text_of(full_view(game.view(RED)))
+    if v.id == "classic2003":
+        assert 'hand: "8 gold" power card, 2 x "farmer bonus" power card, -3 card' in hand
+    # the cards sold before the gold ranking are named as cards too ("8 gold" in quotes in 2003)
+    lines = narrated(game)
+    game.run_rules(list(game.final_scoring))
+    while game.pending is not None:
+        game.answer(game.pending.options[-1])
+    assert f"  black sells {w.count(1, 'favor')} for 1 {w.t('gold')} ({w.card_label('treasury')})." in lines
+    assert w.card_label("treasury") == ('"8 gold"' if v.id == "classic2003" else "Treasury")

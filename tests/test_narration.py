@@ -393,7 +393,7 @@ def test_7_the_gold_ranking_shows_every_players_gold_first(path):
         game.answer(game.pending.options[-1])  # blue sells his card
     gold = w.t("gold")
     counted = lines.index(f"  {gold[:1].upper() + gold[1:]} before the ranking: red 30, black 30, blue 13, white 0.")
-    assert lines[counted - 1] == f"  blue sells {w.count(1, 'favor')} for 1 {gold} ({w.card('architect')})."
+    assert lines[counted - 1] == f"  blue sells {w.count(1, 'favor')} for 1 {gold} ({w.card_label('architect')})."
     assert lines[counted + 1:] == [
         f"  red has the most {gold} (30, tied with black): scores 6 {w.t('points')}, now 6 {w.t('points')} in all.",
         f"  black has the most {gold} (30, tied with red): scores 6 {w.t('points')}, now 6 {w.t('points')} in all.",

@@ -36,11 +36,13 @@ def line(text: str, style: str = "", names: list[str] | None = None) -> Text:
 
 
 def hand_text(view, w: Words) -> str:
-    """The seat's own cards by name, the theft cards too ("builder, 2 x free farmer, -3 card")."""
+    """The seat's own cards, each named as a card as the play-by-play names it, so that the
+    2003 "8 gold" card never reads as money; the theft cards too ('"builder" power card,
+    2 x "free farmer" power card, -3 card')."""
     parts = []
     for card, count in enumerate(view.hand):
         if count:
-            name = w.card_of(card)
+            name = w.card_noun(view.variant.cards[card])
             parts.append(name if count == 1 else f"{count} x {name}")
     if view.me.theft:
         parts.append(w.t("theft") if view.me.theft == 1 else f"{view.me.theft} x {w.t('theft')}")
@@ -85,7 +87,7 @@ def others_text(view, p: int, w: Words) -> str:
     """What everyone knows of another player: gold, points, hand size, theft cards, provinces."""
     info = view.players[p]
     cards = w.plural(info.hand_size, w.t("favor"), w.t("favor_plural"))
-    theft = f", {w.plural(info.theft, w.t('theft'), w.t('theft'))}" if info.theft else ""
+    theft = f", {w.count(info.theft, 'theft')}" if info.theft else ""
     provinces = ", ".join(w.province(i) for i in info.provinces) or "no provinces"
     return f"{w.who(p)}: {info.gold} {w.t('gold')}, {w.count(info.score, 'points')}, {cards}{theft}; {provinces}"
 

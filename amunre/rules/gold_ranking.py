@@ -49,7 +49,7 @@ def gold_ranking(golds: list[int], points, ties: str = "competition") -> list[in
 
 
 def _sales_line(e, w) -> str:
-    names = w.join([f"{w.card(kind)}" for kind in e["cards"]])
+    names = w.join([w.card_label(kind) for kind in e["cards"]])
     return (f"  {w.who(e['player'])} sells {w.count(len(e['cards']), 'favor')} for {len(e['cards'])} "
             f"{w.t('gold')} ({names}).")
 
