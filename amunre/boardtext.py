@@ -63,6 +63,37 @@ def income(view, pid: int) -> int | None:
     return harvest.income(view, view.variant.board, pid)
 
 
+def level_words(view, w) -> str:
+    """The offering level as the edition shows it ("Amun-Re temple on the temple track:
+    level 2", "Offering tile 3>12 (level 2)"), and before the first offering, that there is
+    none yet: the first offering sets it."""
+    level = view.offering_level
+    if level == 0:
+        return f"{w.t('offering_level')}: no level yet (the first {w.t('offering')} sets it)"
+    name = w.numbered("offering_level", level)
+    return f"{w.t('offering_level')} {name} (level {level})" if name else f"{w.t('offering_level')}: level {level}"
+
+
+def income_text(view, pid: int, w) -> str | None:
+    """"income 5 gold" at the current offering level; before the first offering, which sets
+    the level, what the income will depend on ("income after the first sacrifice: 2 farmers x
+    its level + 1 gold (+3 at level 1 or 2)"). None in a variant without a harvest."""
+    gold = income(view, pid)
+    if gold is None:
+        return None
+    if view.offering_level:
+        return f"income {gold} {w.t('gold')}"
+    info = view.variant.board.provinces[pid]
+    farmers = view.provinces[pid].all_farmers()
+    camels = getattr(getattr(view.rule("harvest"), "params", None), "camel_levels", ())
+    terms = ([f"{w.count(farmers, 'farmer')} x its level"] if farmers else []) + ([str(info.mine)] if info.mine else [])
+    total = " + ".join(terms) or "0"
+    total += f" {w.t('gold')}" if not farmers or info.mine else f", in {w.t('gold')}"
+    if info.caravan and camels:
+        total += f" (+{info.caravan} {w.t('gold')} at level {w.join([str(level) for level in camels], 'or')})"
+    return f"income after the first {w.t('offering')}: {total}"
+
+
 def holding_line(view, pid: int, w) -> str:
     """One of the seat's own provinces: fields used of total, farmers, stones, pyramids, income."""
     info = view.variant.board.provinces[pid]
@@ -71,10 +102,9 @@ def holding_line(view, pid: int, w) -> str:
     if prov.free_farmers:
         farmers += f" (+{prov.free_farmers} {w.t('farmer') if prov.free_farmers == 1 else w.t('farmers')} " \
                    f"off the fields)"
-    gold = income(view, pid)
     return _join([
         farmers,
         w.plural(prov.stones, w.t("stone"), w.t("stones")) if prov.stones else "",
         pyramids_text(prov, w),
-        f"income {gold} {w.t('gold')}" if gold is not None else "",
+        income_text(view, pid, w),
     ])

@@ -82,3 +82,35 @@ def test_3_the_hand_names_each_card_as_a_card(variant):
         game.answer(game.pending.options[-1])
     assert f"  black sells {w.count(1, 'favor')} for 1 {w.t('gold')} ({w.card_label('treasury')})." in lines
     assert w.card_label("treasury") == ('"8 gold"' if v.id == "classic2003" else "Treasury")
+
+
+# -- 4. before the first offering there is no level, and income waits for it -----------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_4_before_the_first_offering_no_level_and_income_by_the_coming_level(variant):
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(3, gold=5)
+    players[RED]["provinces"] = {"Memphis": {"farmers": 2}, "Abu": {}, "Kharga": {}}
+    game = game_of(players, v, offering_level=0)
+    seen = text_of(own_view(game.view(RED))) + "\n" + text_of(full_view(game.view(RED)))
+    offering, gold = w.t("offering"), w.t("gold")
+    assert f"{w.t('offering_level')}: no level yet (the first {offering} sets it)" in seen
+    assert "level 0" not in seen and f"income 0 {gold}" not in seen
+    mine, caravan = v.board.provinces[v.board.index("Abu")].mine, v.board.provinces[v.board.index("Kharga")].caravan
+    assert f"Memphis: 2/2 fields used, income after the first {offering}: {w.count(2, 'farmer')} x its level, in " \
+           f"{gold}" in seen
+    assert f"Abu: 0/{v.board.provinces[v.board.index('Abu')].fields} fields used, income after the first " \
+           f"{offering}: {mine} {gold}" in seen
+    assert f"(+{caravan} {gold} at level 1 or 2)" in seen
+    # the offering's own facts say so too
+    game.run_rules(["offering"])
+    while game.pending.kind != "offer":
+        game.answer(None)
+    from amunre.agents.asking import decision_block
+    facts = text_of(decision_block(game.view(game.pending.player), game.pending))
+    assert "level 0" not in facts and f"no level yet (the first {offering} sets it)" in facts
+    # once placed, the level and the income are plain numbers
+    game = game_of(players, v, offering_level=2)
+    seen = text_of(own_view(game.view(RED)))
+    assert f"Memphis: 2/2 fields used, income 4 {gold}" in seen

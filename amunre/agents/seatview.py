@@ -13,7 +13,7 @@ import re
 
 from rich.text import Text
 
-from amunre.boardtext import holding_line, lying_on, printed, pyramids_text
+from amunre.boardtext import holding_line, level_words, lying_on, printed, pyramids_text
 from amunre.narrate import Words, literal, player_names
 
 #: The style of each seat's name, by seat (the names are the colours: red, blue, black, ...).
@@ -58,10 +58,9 @@ def where_we_are(view, w: Words) -> str:
 
 
 def level_text(view, w: Words) -> str:
-    """The offering level, with the tile's name where the edition names its levels."""
-    level = view.offering_level
-    name = view.variant.terms.get(f"offering_level_{level}")
-    return f"{w.t('offering_level')} {name} (level {level})" if name else f"{w.t('offering_level')}: level {level}"
+    """The offering level, with the tile's name where the edition names its levels (none
+    before the first offering: see `amunre.boardtext.level_words`)."""
+    return level_words(view, w)
 
 
 def own_view(view) -> list[Text]:

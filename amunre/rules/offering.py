@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.boardtext import level_words
 from amunre.contract import Decision, Event, Rule, Statistic, card_actions, ruling
 from amunre.decisions import ask_secretly, decide
 from amunre.mechanics import (
@@ -110,8 +111,7 @@ def _offer_facts(asking) -> list[str]:
     w, view, rule = asking.words, asking.view, asking.rule
     theft = view.me.theft
     thefts = f" and your {w.t('theft')}" if theft == 1 else f" and {theft} x {w.t('theft')}" if theft else ""
-    lines = [f"You have {asking.gold} {w.t('gold')}{thefts}; the {w.t('offering_level')} stands at level "
-             f"{view.offering_level}."]
+    lines = [f"You have {asking.gold} {w.t('gold')}{thefts}; {level_words(view, w)}."]
     if rule is not None:
         first, second, other = rule.params.rewards
         lines.append(_levels(rule, w))
