@@ -350,24 +350,27 @@ def _describe_swap(option, w) -> str:
 
 
 def _owed(asking) -> str:
-    """What a payment is for, from the `sell` request's context."""
+    """What a payment is for, from the `sell` request's context, in the edition's words: the
+    reason `owed:<why>` its module declares ("the {farmers}", "your bid")."""
     w = asking.words
     why = asking.context.get("for", "")
-    return w.reason(why, None) or f"for the {why.replace('_', ' ')}"
+    return w.reason(f"owed:{why}", None) or f"the {why.replace('_', ' ')}"
 
 
 def _sell_question(asking) -> str:
     w = asking.words
     short = asking.context.get("short", 0)
-    return (f"You still owe {short} {w.t('gold')} {_owed(asking)}: which {w.t('favor')} do you sell "
+    return (f"You are {short} {w.t('gold')} short for {_owed(asking)}: which {w.t('favor')} do you sell "
             f"for 1 {w.t('gold')}?")
 
 
 def _sell_facts(asking) -> list[str]:
+    """The shortfall: what the payment costs, what the seat has, how much is missing."""
     w = asking.words
     short = asking.context.get("short", 0)
-    return [f"Still owed: {short} {w.t('gold')} {_owed(asking)} (you have {asking.gold} {w.t('gold')}); "
-            f"each {w.t('favor')} sold brings 1 {w.t('gold')}."]
+    gold = w.t("gold")
+    return [f"Cost of {_owed(asking)}: {asking.gold + short} {gold}; you have {asking.gold} {gold}, "
+            f"{short} {gold} short. Each {w.t('favor')} sold brings 1 {gold}."]
 
 
 def _swap_question(asking) -> str:

@@ -269,7 +269,9 @@ def test_a_sale_says_how_much_is_still_owed(variant):
     game.answer((on_auction[2], 0, ()))
     assert game.pending.kind == "sell"
     text = shown(game)
-    assert f"You still owe 1 {v.term('gold')}" in text and "Still owed: 1 " in text
+    gold = v.term("gold")
+    assert f"You are 1 {gold} short for your bid" in text
+    assert f"Cost of your bid: 3 {gold}; you have 2 {gold}, 1 {gold} short." in text
     assert f"{noun(v, 'treasury')} (you hold 2)" in text
 
 

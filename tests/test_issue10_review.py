@@ -114,3 +114,45 @@ def test_4_before_the_first_offering_no_level_and_income_by_the_coming_level(var
     game = game_of(players, v, offering_level=2)
     seen = text_of(own_view(game.view(RED)))
     assert f"Memphis: 2/2 fields used, income 4 {gold}" in seen
+
+
+# -- 5 and 13. a sale covers a shortfall, said in the edition's words ------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_5_13_a_sale_says_the_shortfall_of_a_purchase_in_the_editions_words(variant):
+    from amunre.agents.asking import decision_block
+
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(3, gold=2)
+    players[RED].update(hand={"architect": 1, "treasury": 1}, provinces={"Buto": {}})
+    game = game_of(players, v, offering_level=1)
+    game.run_rules(["market"])
+    if game.pending.kind == "buy_cards":
+        game.answer(0)
+    assert game.pending.kind == "buy_farmers"
+    game.answer(2)  # 3 gold, with 2
+    assert game.pending.kind == "sell"
+    shown = text_of(decision_block(game.view(RED), game.pending))
+    gold, farmers = w.t("gold"), w.t("farmers")
+    assert f"You are 1 {gold} short for the {farmers}: which {w.t('favor')} do you sell for 1 {gold}?" in shown
+    assert f"Cost of the {farmers}: 3 {gold}; you have 2 {gold}, 1 {gold} short." in shown
+    assert not re.search(r"\bowed?\b", shown, re.IGNORECASE)
+    if v.id == "supermeeple2016":
+        assert "for the Farmers" in shown and "for the farmers" not in shown
+
+
+def test_13_the_2016_bid_asks_for_the_scribe_pawn():
+    """R16 › The Auction Phase: "places his Scribe pawn on Thebes"."""
+    from amunre.agents.asking import question_text, asking_for
+    from helpers import pid
+
+    v = edition2016()
+    game = game_of(seats(3, gold=5), v)
+    game.state.on_auction = [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)]
+    lines = narrated(game)
+    game.run_rules(["auction"])
+    assert question_text(asking_for(game.view(0), game.pending)) == \
+        "Place your Scribe pawn: on which province card, and how much?"
+    game.answer((pid("Buto", v), 3, ()))
+    assert "  red places the Scribe pawn on space 3 of Buto." in lines, lines

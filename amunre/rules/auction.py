@@ -227,7 +227,7 @@ class Auction(Rule):
                                                lambda e: e["amount"], "mean"),)),
     }
     #: the price, and the cards and gold lying on a province, are said by the `acquire` line
-    reasons = {"bid": None, "free": None, "cards:free": None}
+    reasons = {"bid": None, "free": None, "cards:free": None, "owed:bid": "your bid"}
     terms = {"bid_marker": "bid marker"}
     requires = ("provinces",)
     provides = ("ownership",)

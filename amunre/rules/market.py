@@ -213,8 +213,10 @@ class Market(Rule):
                                                 f"{w.count(e['count'], _ITEM_TERMS[e['what']])} for {e['price']} "
                                                 f"{w.t('gold')}."),
     }
-    #: the `purchase` line says what the gold paid for and the cards bought
-    reasons = {"cards": None, "farmers": None, "stones": None, "cards:bought": None}
+    #: the `purchase` line says what the gold paid for and the cards bought; `owed:` what a
+    #: purchase is, where a card sale must cover it
+    reasons = {"cards": None, "farmers": None, "stones": None, "cards:bought": None,
+               "owed:cards": "the {favor_plural}", "owed:farmers": "the {farmers}", "owed:stones": "the {stones}"}
 
     def setup(self) -> None:
         self.free_farmer = self.variant.card_id("free_farmer")

@@ -311,7 +311,7 @@ class Offering(Rule):
                              "(`others`, `others_rewards` each), and the thieves (no reward).", _ranks_line),
     }
     #: the revealed offers say what each player pays; a card taken as a reward is said by its line
-    reasons = {"offering": None, "theft": "with the {theft}", "cards:reward": None}
+    reasons = {"offering": None, "theft": "with the {theft}", "cards:reward": None, "owed:offering": "your {offering}"}
     # offering_level_<n> (numbered forms, see amunre.terms) names the tile of level n
     terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level",
              "reward": "reward", "rewards": "rewards"}
