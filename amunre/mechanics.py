@@ -288,8 +288,8 @@ def _pyramid_line(e, w):
     where = w.province(e["province"])
     stones = e.get("stones", 0)
     made = f"The {w.count(stones, 'stone')} in {where} become" if stones else f"In {where} stands"
-    if e["kind"] == "double":
-        return (f"  {made} a second {w.t('pyramid')}: with the first it makes "
+    if e["kind"] == "double":  # with a single already there: the first, or one of several kept single
+        return (f"  {made} {w.a(w.t('pyramid'))}: with a single {w.t('pyramid')} already there it makes "
                 f"{w.a(w.t('double_pyramid'))}.")
     return f"  {made} {w.a(w.t('pyramid'))}." if stones else f"  {made} a new {w.t('pyramid')}."
 
@@ -345,8 +345,8 @@ EVENTS = {
 
 def _describe_swap(option, w) -> str:
     if option:
-        return f"replace the two single {w.t('pyramid')}s with a {w.t('double_pyramid')}"
-    return f"keep two single {w.t('pyramid')}s"
+        return f"swap two single {w.noun(2, 'pyramid')} for {w.a(w.t('double_pyramid'))}"
+    return f"keep the single {w.noun(2, 'pyramid')}"
 
 
 def _owed(asking) -> str:
@@ -374,10 +374,19 @@ def _sell_facts(asking) -> list[str]:
 
 
 def _swap_question(asking) -> str:
+    """Asked before the new pyramid stands: the singles the province holds are those built
+    before it, one when it is the second, more when the owner kept them single before."""
     w = asking.words
     where = asking.context.get("province")
-    place = f" in {w.province(where)}" if where is not None else ""
-    return f"A second single {w.t('pyramid')} is built{place}: do you swap the two for a {w.t('double_pyramid')}?"
+    pyramid, double = w.t("pyramid"), w.a(w.t("double_pyramid"))
+    if where is None:
+        return f"Another single {pyramid} is built: do you swap two single {w.noun(2, 'pyramid')} for {double}?"
+    singles = asking.view.provinces[where].pyramids
+    if singles <= 1:
+        return (f"A second single {pyramid} is built in {w.province(where)}: do you swap the two for "
+                f"{double}?")
+    return (f"Another single {pyramid} is built in {w.province(where)}, where {w.count(singles, 'pyramid')} "
+            f"already stand single: do you swap it and one of them for {double}?")
 
 
 DECISIONS = {

@@ -156,3 +156,40 @@ def test_13_the_2016_bid_asks_for_the_scribe_pawn():
         "Place your Scribe pawn: on which province card, and how much?"
     game.answer((pid("Buto", v), 3, ()))
     assert "  red places the Scribe pawn on space 3 of Buto." in lines, lines
+
+
+# -- 6. the double-pyramid question counts the singles standing ------------------------------
+
+@pytest.mark.parametrize("singles", [1, 2])
+def test_6_the_double_pyramid_question_counts_the_singles_already_there(singles):
+    """R03 › phase 3: "When a player builds a second pyramid in a province, he may replace the 2
+    single pyramids with a double pyramid" (A-DOUBLESWAP optional in 2003): with two singles
+    kept, the new one is the third, and it swaps with one of them."""
+    from amunre.agents.asking import asking_for, decision_block, option_text
+
+    v = classic()
+    players = seats(3, gold=10)
+    players[RED]["provinces"] = {"Dakhla": {"pyramids": singles, "stones": 2}}
+    game = game_of(players, v)
+    lines = narrated(game)
+    game.run_rules(["market"])
+    while game.pending.kind != "buy_stones":
+        game.answer(0)
+    game.answer(1)
+    while game.pending.kind != "double_swap":
+        game.answer(game.pending.options[0])
+    request = game.pending
+    shown = text_of(decision_block(game.view(RED), request))
+    if singles == 1:
+        assert "A second single pyramid is built in Dakhla: do you swap the two for a double pyramid?" in shown
+    else:
+        assert ("Another single pyramid is built in Dakhla, where 2 pyramids already stand single: do you swap it "
+                "and one of them for a double pyramid?") in shown
+        assert "second" not in shown
+    options = [option_text(asking_for(game.view(RED), request), o) for o in request.options]
+    assert options == ["swap two single pyramids for a double pyramid", "keep the single pyramids"]
+    game.answer(True)
+    assert ("  The 3 building stones in Dakhla become a pyramid: with a single pyramid already there it makes a "
+            "double pyramid.") in lines
+    prov = game.state.provinces[v.board.index("Dakhla")]
+    assert (prov.pyramids, prov.doubles) == (singles - 1, 1)

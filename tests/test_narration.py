@@ -120,8 +120,8 @@ def test_1_the_provinces_step_shows_free_material_and_what_the_old_kingdom_left(
     said = "\n".join(lines)
     assert (f"red acquires Memphis for 0 {gold}; {w.count(1, 'pyramid')} and {w.count(3, 'stone')} "
             f"stand in it.") in said
-    assert (f"The {w.count(3, 'stone')} in Memphis become a second {w.t('pyramid')}: with the first it makes "
-            f"{w.a(w.t('double_pyramid'))}.") in said
+    assert (f"The {w.count(3, 'stone')} in Memphis become {w.a(w.t('pyramid'))}: with a single {w.t('pyramid')} "
+            f"already there it makes {w.a(w.t('double_pyramid'))}.") in said
     assert f"black acquires Dakhla for 0 {gold} and takes the {w.t('favor')} and the 12 {gold} lying on it." in said
     assert f"white acquires Thebes for 0 {gold} and takes the {w.count(2, 'favor')} lying on it." in said
 
