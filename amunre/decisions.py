@@ -2,7 +2,8 @@
 
 A `Request` names the player, the kind of decision and its legal options (plain JSON-able
 values: ints, strings, tuples). Rules ask with `answer = yield from decide(...)`. A decision
-with exactly one legal option is not asked: it is forced, and replay re-derives it.
+with exactly one legal option is not asked: it is forced, and replay re-derives it (a
+person at the table is told of his, see `telling_forced`).
 Simultaneous decisions (the offering, the expert draft) are asked with `ask_secretly`:
 player by player, the answers kept aside by the rule until all are in, so no request ever
 shows another player's answer.
@@ -11,6 +12,7 @@ shows another player's answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import contextmanager
 from typing import Any, Callable
 
 
@@ -43,6 +45,24 @@ class Request:
 #: counts engine steps as the decisions asked plus these. One integer add per forced
 #: decision only (about 1 in 6 of a classic2003 game's), below noise.
 forced = 0
+
+#: Who is told of each forced decision (given its one-option `Request`), or None, as it is
+#: but while `telling_forced` runs: `amunre run` shows a human seat what was decided for it.
+#: One None check per forced decision when nobody listens, as cheap as the count above.
+on_forced: Callable[[Request], None] | None = None
+
+
+@contextmanager
+def telling_forced(tell: Callable[[Request], None]):
+    """Within this block, `tell(request)` hears every forced decision of the games that
+    advance in it (the caller advances only its own game there: an agent's search, which
+    plays other games, runs outside it)."""
+    global on_forced
+    before, on_forced = on_forced, tell
+    try:
+        yield
+    finally:
+        on_forced = before
 
 
 class Lazy(Mapping):
@@ -103,6 +123,8 @@ def decide(player: int, kind: str, options: list, context: dict | None = None, s
     global forced
     if len(options) == 1:
         forced += 1
+        if on_forced is not None:
+            on_forced(Request(player, kind, options, context, simultaneous))
         return options[0]
     if not options:
         raise RuntimeError(f"no legal option for {kind!r} (player {player}): engine bug")

@@ -193,3 +193,74 @@ def test_6_the_double_pyramid_question_counts_the_singles_already_there(singles)
             "double pyramid.") in lines
     prov = game.state.provinces[v.board.index("Dakhla")]
     assert (prov.pyramids, prov.doubles) == (singles - 1, 1)
+
+
+# -- 7. what is decided for the human seat, because it was its only option, is told ------------
+
+class FakeTerminal:
+    width = 100
+
+    def __init__(self, typed=()):
+        self.typed = list(typed)
+        self.shown: list[str] = []
+
+    def read(self, prompt):
+        self.shown.append(prompt)
+        return self.typed.pop(0) if self.typed else None
+
+    def show(self, lines):
+        self.shown += [getattr(t, "plain", str(t)) for t in lines]
+
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_7_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
+    """With no gold and no card, the theft card is red's only offer: never asked, and told."""
+    from amunre import decisions
+    from amunre.agents import make_agent
+    from amunre.agents.human import HumanAgent
+    from amunre.cli.run import TellForced, play_with_people
+
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(3, gold=6, theft=1)
+    players[RED]["gold"] = 0
+    for player, where in zip(players, ("Buto", "Edfu", "Thebes")):
+        player["provinces"] = {where: {}}
+    terminal = FakeTerminal()
+    agents = [HumanAgent(terminal), make_agent("greedy", 1, 1), make_agent("greedy", 1, 2)]
+    tell = TellForced(agents)
+    game = game_of(players, v)
+    with decisions.telling_forced(tell):
+        game.run_rules(["offering"])
+    tell.start(game)
+    play_with_people(game, agents, tell)
+    told = [line for line in terminal.shown if "only option" in line]
+    assert len(told) == 1 and not [p for p in terminal.shown if p.startswith("choice")], terminal.shown
+    assert told[0].startswith("-- red: ") and told[0].endswith("(your only option: taken for you)")
+    assert w.t("theft") in told[0]
+    assert decisions.on_forced is None  # told only while the game advanced
+
+
+# -- 8. `v` shows the decision's facts too: the bids on auction ------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_8_the_full_view_keeps_the_bids_bidders_and_protection(variant):
+    from amunre.agents.human import HumanAgent
+    from helpers import card, pid
+
+    v = variant()
+    players = seats(3, gold=5)
+    players[RED].update(gold=12, hand={"protection": 1, "bribery": 1})
+    players[BLACK]["hand"] = {"free_farmer": 2}
+    game = game_of(players, v)
+    on_auction = [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)]
+    game.state.on_auction = list(on_auction)
+    game.run_rules(["auction"])
+    game.answer((on_auction[0], 1, (card("protection", v),)))
+    terminal = FakeTerminal(["v", "0"])
+    HumanAgent(terminal).choose(game.view(1), game.pending)
+    after_v = "\n".join(terminal.shown[terminal.shown.index(next(s for s in terminal.shown if s.startswith("== "))):])
+    assert "Supply: " in after_v  # the whole board
+    assert f"Buto: top bid 1 by red ({v.term('protection')}: outbidding skips a space)" in after_v
+    assert "Edfu: no bid yet" in after_v and "0. bid " in after_v
+

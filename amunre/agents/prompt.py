@@ -14,7 +14,7 @@ import click
 HELP = (
     "Type the number of an option and press Enter (digits 0-9 only).",
     "  ?   this help",
-    "  v   the whole board again: every player, the provinces, the supplies",
+    "  v   the whole board again: every player, the provinces, the supplies; then this decision's facts",
     "  q   leave the table: the game stops here (the end of input, Ctrl-D, does the same)",
 )
 

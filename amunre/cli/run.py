@@ -16,6 +16,7 @@ from rich.text import Text
 from amunre.agents import make_agents
 from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
+from amunre.decisions import telling_forced
 from amunre.engine import Game, play_on
 from amunre.loader import load_variant
 from amunre.gamelog import Recorder, incomplete_lines, log_lines, new_file_mode, shown_path, write_log
@@ -146,6 +147,42 @@ class ShowDecisions:
         return choice
 
 
+class TellForced:
+    """A game with a person at the table: each forced decision of a seat whose agent has
+    `forced(view, request)` (the human seat) is told to it, as it is taken. Those taken
+    before the game object exists (while it advances to its first question) are told then."""
+
+    def __init__(self, seats):
+        self.seats = seats
+        self.game = None
+        self.waiting = []
+
+    def __call__(self, request) -> None:
+        if getattr(self.seats[request.player], "forced", None) is None:
+            return
+        if self.game is None:
+            self.waiting.append(request)
+        else:
+            self.seats[request.player].forced(self.game.view(request.player), request)
+
+    def start(self, game) -> None:
+        self.game = game
+        for request in self.waiting:
+            self(request)
+        self.waiting = []
+
+
+def play_with_people(game, seats, tell: TellForced) -> None:
+    """`engine.play_on`, telling each seat its forced decisions: only while the game
+    advances, so that an agent's search (other games, played inside `choose`) tells nobody."""
+    request = game.pending
+    while request is not None:
+        choice = seats[request.player].choose(game.view(request.player), request)
+        with telling_forced(tell):
+            game.answer(choice)
+        request = game.pending
+
+
 class Pauser:
     """`--pause`: before each phase and scoring after the first, wait for Enter on stdin
     (the prompt on stderr). At the end of input it stops waiting and the game plays on."""
@@ -241,9 +278,18 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         listeners.append(Pauser(narrator) if pause else narrator)
         if verbose:  # a human seat shows its own options
             seats = [seat if name == "human" else ShowDecisions(seat, say) for name, seat in zip(agent_list, seats)]
-    game = Game(variant, n, seed_value, listeners)
+    tell = TellForced(seats) if any(hasattr(seat, "forced") for seat in seats) else None
+    if tell is None:
+        game = Game(variant, n, seed_value, listeners)
+    else:
+        with telling_forced(tell):
+            game = Game(variant, n, seed_value, listeners)
+        tell.start(game)
     try:
-        play_on(game, seats)
+        if tell is None:
+            play_on(game, seats)
+        else:
+            play_with_people(game, seats, tell)
     except (KeyboardInterrupt, click.Abort) as stop:
         _interrupted(log_path, stop, variant_temp, game, recorder, agent_list, variant_name, overrides)
     result = game_result(game, names, agent_list)
