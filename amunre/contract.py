@@ -23,7 +23,8 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
   unless overridden);
 - `initial_state(game)` / `view_state(data, player)` / `hidden_variants(data, player, rng)`:
   its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
-  player may see of it, and other values of what that player may not see;
+  player may see of it, and other values of what that player may not see; `seat_lines(data,
+  view, words)`: what the human seat shows of it with its own holdings (its secret hand);
 - `provides` / `requires` / `once`: its place in the round's pipeline.
 
 Instances are built once per variant and shared by its games: per-game data lives in the
@@ -271,6 +272,11 @@ class Rule:
     def hidden_variants(self, data: dict, player: int, rng) -> dict:
         """The data with what `player` may not see re-drawn at random (for the view invariant)."""
         return data
+
+    def seat_lines(self, data: dict, view, words) -> list[str]:
+        """What the human seat shows, with its own holdings, of this module's data as the seat
+        sees it (`data`: its `view_state`), e.g. its own secret hand; none unless overridden."""
+        return []
 
     # -- the game -------------------------------------------------------------------------
     def start_kingdom(self, game) -> None:

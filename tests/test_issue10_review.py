@@ -264,3 +264,23 @@ def test_8_the_full_view_keeps_the_bids_bidders_and_protection(variant):
     assert f"Buto: top bid 1 by red ({v.term('protection')}: outbidding skips a space)" in after_v
     assert "Edfu: no bid yet" in after_v and "0. bid " in after_v
 
+
+# -- 9. expert 2016: the seat sees its own secret province cards ------------------------------
+
+def test_9_the_expert_seat_sees_its_secret_province_hand():
+    from amunre.engine import Game
+    from amunre.loader import load_variant
+
+    v = load_variant("expert2016")
+    game = Game(v, 3, 4)
+    assert game.pending.kind == "pick_province"
+    view = game.view(game.pending.player)
+    hand = view.rules["province_draft"]["hand"]
+    names = Words(v).join([v.board.provinces[p].name for p in hand])
+    said = f"Your secret {v.term('province_cards')}: {names} (one put up each round)"
+    assert said in text_of(own_view(view)) and said in text_of(full_view(view))
+    other = game.view((game.pending.player + 1) % 3)
+    assert "Your secret" in text_of(own_view(other)) and names not in text_of(own_view(other))
+    # a classic game has no secret hand to show
+    classic_game = Game(classic(), 3, 4)
+    assert "Your secret" not in text_of(own_view(classic_game.view(classic_game.pending.player)))

@@ -76,10 +76,19 @@ def own_view(view) -> list[Text]:
             out.append(line(f"  {w.province(pid)}: {holding_line(view, pid, w)}", names=names))
     else:
         out.append(line("  no provinces yet"))
+    out += [line(f"  {text}", names=names) for text in module_lines(view, w)]
     for p, info in enumerate(view.players):
         if p != view.player:
             out.append(line(f"  {others_text(view, p, w)}", "dim", names))
     return out
+
+
+def module_lines(view, w: Words) -> list[str]:
+    """What the rule modules show of their own data to this seat (`Rule.seat_lines`: the
+    2016 expert rule's secret province hand)."""
+    shown = view.rules
+    return [text for module in view.variant.modules.stateful if module.key in shown
+            for text in module.seat_lines(shown[module.key], view, w)]
 
 
 def others_text(view, p: int, w: Words) -> str:
@@ -109,6 +118,8 @@ def full_view(view) -> list[Text]:
         else:
             head = others_text(view, p, w).split(";")[0]
         out.append(line(head, "bold" if p == view.player else "", names))
+        if p == view.player:
+            out += [line(f"  {text}", names=names) for text in module_lines(view, w)]
         for pid in info.provinces:
             out.append(line(f"  {w.province(pid)}: {holding_line(view, pid, w)}", names=names))
             out.append(line(f"      {printed(view, pid, w)}", "dim"))

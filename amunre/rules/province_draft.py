@@ -100,6 +100,14 @@ class ProvinceDraft(Rule):
         return {"hand": sorted(data["hands"][player]), "hand_sizes": [len(h) for h in data["hands"]],
                 "used": sorted(data["used"]), "dealt_from": list(data["dealt_from"])}
 
+    def seat_lines(self, data: dict, view, words) -> list[str]:
+        """The seat's own secret hand: the cards it will put up in the rounds left."""
+        hand = data["hand"]
+        if not hand:
+            return []
+        return [f"Your secret {words.t('province_cards')}: {words.join([words.province(p) for p in hand])} "
+                f"(one put up each round)"]
+
     def hidden_variants(self, data: dict, player: int, rng) -> dict:
         # the others' hands come from the cards of this kingdom nobody has shown and he does not hold
         seen = set(data["hands"][player]) | set(data["used"])
