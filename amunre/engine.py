@@ -684,10 +684,26 @@ def _game_end_line(e, w) -> str:
     best = max(e["scores"])
     lines = [f"\nGame over. {'Winners' if len(e['winners']) > 1 else 'Winner'}: {won} "
              f"with {w.count(best, 'points')}."]
-    top = [p for p, score in enumerate(e["scores"]) if score == best]
-    if len(top) > 1:
-        lines.append(_tie_break(e, w, top, best))
+    tie = tie_line(e, w)
+    if tie:
+        lines.append(tie)
     return "\n".join(lines)
+
+
+def end_of(game) -> dict:
+    """A finished game's `game_end` event as it was emitted (for a line said without listening,
+    `amunre run --quiet`)."""
+    state = game.state
+    standings = [standing(state, p) for p in range(state.n_players)]
+    return {"event": "game_end", "winners": list(state.winners), "scores": [s[0] for s in standings],
+            "pyramids": [s[1] for s in standings], "stones": [s[2] for s in standings]}
+
+
+def tie_line(e, w) -> str | None:
+    """How a tie on points was decided, one line (None without a tie): see `_tie_break`."""
+    best = max(e["scores"])
+    top = [p for p, score in enumerate(e["scores"]) if score == best]
+    return _tie_break(e, w, top, best) if len(top) > 1 else None
 
 
 def _tie_break(e, w, top: list[int], best: int) -> str:

@@ -284,3 +284,16 @@ def test_9_the_expert_seat_sees_its_secret_province_hand():
     # a classic game has no secret hand to show
     classic_game = Game(classic(), 3, 4)
     assert "Your secret" not in text_of(own_view(classic_game.view(classic_game.pending.player)))
+
+
+# -- 10. --quiet says how a tie was broken ----------------------------------------------------
+
+def test_10_quiet_says_how_a_tie_was_broken_in_one_line(capsys):
+    argv = ["run", "--players", "3", "--seed", "14", "--agents", "random"]
+    code, out, err = run_cli(capsys, *argv, "--quiet")
+    assert code == 0, err
+    said = ("blue and black tie with 20 points; the tie-break: the most pyramids in own provinces "
+            "(blue 4, black 3).")
+    assert out.rstrip().splitlines()[-2:] == ["Winner: blue   (seed 14)", said]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and out.count(said) == 1  # the play-by-play says it once, before the table

@@ -17,7 +17,7 @@ from amunre.agents import make_agents
 from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
 from amunre.decisions import telling_forced
-from amunre.engine import Game, play_on
+from amunre.engine import Game, end_of, play_on, tie_line
 from amunre.loader import load_variant
 from amunre.gamelog import Recorder, incomplete_lines, log_lines, new_file_mode, shown_path, write_log
 from amunre.cli.common import literal, make_console
@@ -302,6 +302,9 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
     console.print(final_table(variant, result))
     winners = " and ".join(result["winners"])
     console.print(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})", markup=False)
+    tie = tie_line(end_of(game), Words(variant, names)) if quiet else None  # else the play-by-play said it
+    if tie:
+        console.print(literal(tie), markup=False)
     if log_path:
         console.print(f"log written to {log_path}; check it with: "
                       f"{_replay_command(log_path, variant_file, variant_name, overrides)}", markup=False)
