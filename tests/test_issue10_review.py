@@ -297,3 +297,22 @@ def test_10_quiet_says_how_a_tie_was_broken_in_one_line(capsys):
     assert out.rstrip().splitlines()[-2:] == ["Winner: blue   (seed 14)", said]
     code, out, err = run_cli(capsys, *argv)
     assert code == 0 and out.count(said) == 1  # the play-by-play says it once, before the table
+
+
+# -- 11. a caravan that pays nothing is said ---------------------------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_11_the_harvest_says_when_a_caravan_pays_nothing(variant):
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(3)
+    players[RED]["provinces"] = {"Kharga": {"farmers": 1}, "Memphis": {}}
+    players[BLACK]["provinces"] = {"Sawu": {}}
+    game = game_of(players, v, offering_level=3)
+    lines = narrated(game)
+    game.run_rules(["harvest"])
+    caravan, gold = w.t("caravan"), w.t("gold")
+    assert (f"  red takes 3 {gold}: Kharga {w.count(1, 'farmer')} x 3 = 3; the {caravan} of Kharga (5) pays "
+            f"nothing at level 3, which shows no camel.") in lines, lines
+    assert (f"  black takes no {gold}: no {w.t('farmers')} and nothing else pays in Sawu; the {caravan} of Sawu "
+            f"(7) pays nothing at level 3, which shows no camel.") in lines, lines

@@ -44,9 +44,12 @@ class Rulings:
 
 def _income_line(e, w) -> str:
     """A player's income province by province: farmers x gold each, the gold mine, the
-    caravan (at a camel level), or the Treasury gold instead of it all."""
+    caravan (at a camel level; at another, that it pays nothing), or the Treasury gold
+    instead of it all."""
     who, gold = w.who(e["player"]), w.t("gold")
+    board = w.variant.board.provinces
     parts = []
+    idle = []  # caravans that pay nothing: the level shows no camel
     for item in e["provinces"]:
         name = w.province(item["province"])
         if "treasury" in item:
@@ -62,14 +65,19 @@ def _income_line(e, w) -> str:
             pieces.append(f"{w.t('mine')} {item['mine']}")
         if item["caravan"]:
             pieces.append(f"{w.t('caravan')} {item['caravan']}")
+        elif board[item["province"]].caravan:
+            level = item["each"] - item.get("bonus", 0)
+            idle.append(f"the {w.t('caravan')} of {name} ({board[item['province']].caravan}) pays nothing at "
+                        f"level {level}, which shows no camel")
         if pieces:
             parts.append(f"{name} " + " + ".join(pieces))
     if not e["total"]:
         owned = w.join([w.province(item["province"]) for item in e["provinces"]])
         if not owned:
             return f"  {who} takes no {gold}: he holds no province."
-        return f"  {who} takes no {gold}: no {w.t('farmers')} and nothing else pays in {owned}."
-    return f"  {who} takes {e['total']} {gold}: " + "; ".join(parts) + "."
+        return f"  {who} takes no {gold}: " + "; ".join(
+            [f"no {w.t('farmers')} and nothing else pays in {owned}"] + idle) + "."
+    return f"  {who} takes {e['total']} {gold}: " + "; ".join(parts + idle) + "."
 
 
 def _temples_line(e, w) -> str:
