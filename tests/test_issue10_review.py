@@ -316,3 +316,24 @@ def test_11_the_harvest_says_when_a_caravan_pays_nothing(variant):
             f"nothing at level 3, which shows no camel.") in lines, lines
     assert (f"  black takes no {gold}: no {w.t('farmers')} and nothing else pays in Sawu; the {caravan} of Sawu "
             f"(7) pays nothing at level 3, which shows no camel.") in lines, lines
+
+
+# -- 12. a Nile tie within one player's provinces: he scores once ------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_12_a_nile_tie_between_one_players_provinces_reads_as_one_score(variant):
+    v = variant()
+    w = Words(v, COLOURS)
+    assert v.board.provinces[v.board.index("Memphis")].side == v.board.provinces[v.board.index("Dakhla")].side
+    players = seats(4)
+    players[BLACK].update(score=25, provinces={"Memphis": {"doubles": 2}, "Dakhla": {"doubles": 2}})
+    players[RED]["provinces"] = {"Edfu": {"pyramids": 1}}
+    game = game_of(players, v)
+    lines = narrated(game)
+    game.run_rules(["nile_sides"])
+    side = v.board.provinces[v.board.index("Memphis")].side
+    line = next(line for line in lines if line.startswith(f"  {side.capitalize()} side of the Nile"))
+    assert line == (f"  {side.capitalize()} side of the Nile: Memphis and Dakhla, both black's, have the most "
+                    f"{w.noun(2, 'pyramid')} (4) and as many {w.t('stones')} (0): black scores 5 {w.t('points')}, "
+                    f"now 30 {w.t('points')} in all."), line
+    assert "each of them" not in line

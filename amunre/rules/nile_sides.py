@@ -80,13 +80,21 @@ def _side_line(e, w) -> str:
         return head + (f"the most is {w.count(best, 'pyramid')}, fewer than the {e['least']} needed; "
                        "nobody scores.")
     what = "has" if len(leaders) == 1 else "have"
-    text = f"{w.join([name(x) for x in leaders])} {what} the most {w.noun(2, 'pyramid')} ({best})"
+    owners = {x[1] for x in leaders}
+    if len(leaders) > 1 and len(owners) == 1:  # one player's provinces: he scores once
+        whose = f"both {w.who(leaders[0][1])}'s" if len(leaders) == 2 else f"all {w.who(leaders[0][1])}'s"
+        text = f"{w.join([w.province(x[0]) for x in leaders])}, {whose}, {what} the most {w.noun(2, 'pyramid')} ({best})"
+    else:
+        text = f"{w.join([name(x) for x in leaders])} {what} the most {w.noun(2, 'pyramid')} ({best})"
     if len(leaders) > 1:
         stones = ", ".join(f"{w.province(x[0]) if x[0] is not None else w.who(x[1])} {x[3]}" for x in leaders)
         if len({x[3] for x in leaders}) > 1:
             text += f"; the tie goes to the most {w.t('stones')} ({stones})"
+        elif len(owners) == 1:
+            text += f" and as many {w.t('stones')} ({leaders[0][3]})"
         else:
-            text += f" and as many {w.t('stones')} ({leaders[0][3]}), so each of them scores"
+            scores = "so each of them scores" if len(owners) == len(leaders) else "so each owner scores once"
+            text += f" and as many {w.t('stones')} ({leaders[0][3]}), {scores}"
     gains = "; ".join(f"{w.who(p)} scores {w.count(e['points'], 'points')}, {w.total(total)}"
                       for p, total in zip(e["winners"], e["totals"]))
     return head + f"{text}: {gains}."
