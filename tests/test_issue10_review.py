@@ -337,3 +337,28 @@ def test_12_a_nile_tie_between_one_players_provinces_reads_as_one_score(variant)
                     f"{w.noun(2, 'pyramid')} (4) and as many {w.t('stones')} (0): black scores 5 {w.t('points')}, "
                     f"now 30 {w.t('points')} in all."), line
     assert "each of them" not in line
+
+
+# -- 14. each item bought is placed with its count ---------------------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_14_placing_what_was_bought_counts_the_items(variant):
+    from amunre.agents.asking import asking_for, question_text
+
+    v = variant()
+    w = Words(v, COLOURS)
+    players = seats(3, gold=30)
+    players[RED]["provinces"] = {"Buto": {}, "Thebes": {}}
+    game = game_of(players, v, offering_level=1)
+    game.run_rules(["market"])
+    asked = []
+    while game.pending is not None and game.pending.player == RED:
+        request = game.pending
+        if request.kind in ("place_farmer", "place_stone"):
+            asked.append(question_text(asking_for(game.view(RED), request)))
+        game.answer({"buy_farmers": 2, "buy_stones": 3}.get(request.kind, request.options[0]))
+    assert asked == [f"Where does {w.t('farmer')} 1 of the 2 you bought go?",
+                     f"Where does {w.t('farmer')} 2 of the 2 you bought go?",
+                     f"Where does {w.t('stone')} 1 of the 3 you bought go?",
+                     f"Where does {w.t('stone')} 2 of the 3 you bought go?",
+                     f"Where does {w.t('stone')} 3 of the 3 you bought go?"], asked

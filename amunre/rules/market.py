@@ -109,6 +109,15 @@ def _stone_note(pid, asking) -> str | None:
     return f"{w.plural(stones, w.t('stone'), w.t('stones'))} there"
 
 
+def _where_question(asking, term: str) -> str:
+    """Where one of the items bought goes, counted when there are several ("stone 2 of 4")."""
+    w = asking.words
+    item, bought = asking.context.get("item", 1), asking.context.get("bought", 1)
+    if bought <= 1:
+        return f"Where does the {w.t(term)} you bought go?"
+    return f"Where does {w.t(term)} {item} of the {bought} you bought go?"
+
+
 def _architect_question(asking) -> str:
     w = asking.words
     left = asking.context.get("stones_to_place", 0)
@@ -178,9 +187,10 @@ class Market(Rule):
             question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?",
             actions=_buy_actions(_farmer_bound)),
         "place_farmer": Decision(
-            "a province of his with an empty field, one question per farmer bought", "an integer province id",
+            "a province of his with an empty field, one question per farmer bought (context: `item` of "
+            "`bought`)", "an integer province id",
             province_option, note=_field_note,
-            question=lambda a: f"Where does the {a.words.t('farmer')} you bought go?",
+            question=lambda a: _where_question(a, "farmer"),
             actions=province_actions),
         "free_farmer": Decision(
             "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
@@ -195,9 +205,10 @@ class Market(Rule):
             question=lambda a: f"How many {a.words.t('stones')} do you buy?",
             actions=_buy_actions(_stone_bound)),
         "place_stone": Decision(
-            "a province of his, one question per stone bought", "an integer province id",
+            "a province of his, one question per stone bought (context: `item` of `bought`)",
+            "an integer province id",
             province_option, note=_stone_note,
-            question=lambda a: f"Where does the {a.words.t('stone')} you bought go?",
+            question=lambda a: _where_question(a, "stone"),
             actions=province_actions),
         "architect": Decision(
             "None or a province of his holding enough stones for an Architect; asked "
@@ -251,9 +262,9 @@ class Market(Rule):
             if count:
                 yield from pay(game, p, price(count), "farmers")
                 _bought(game, p, "farmers", count)
-                for _ in range(count):
+                for item in range(1, count + 1):
                     where = [i for i in owned if free_fields(game, i) > 0]
-                    pid = yield from decide(p, "place_farmer", where)
+                    pid = yield from decide(p, "place_farmer", where, {"item": item, "bought": count})
                     place_farmer(game, p, pid)
         if player.hand[self.free_farmer] and state.supply_farmers > 0 and owned:
             pid = yield from decide(p, "free_farmer", [None] + list(owned))
@@ -272,7 +283,7 @@ class Market(Rule):
                 yield from pay(game, p, price(count), "stones")
                 _bought(game, p, "stones", count)
                 for placed in range(1, count + 1):
-                    pid = yield from decide(p, "place_stone", list(owned))
+                    pid = yield from decide(p, "place_stone", list(owned), {"item": placed, "bought": count})
                     yield from place_stone(game, p, pid)
                     if not played:
                         played = yield from self.offer_architect(game, p, count - placed)
