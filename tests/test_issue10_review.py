@@ -362,3 +362,30 @@ def test_14_placing_what_was_bought_counts_the_items(variant):
                      f"Where does {w.t('stone')} 1 of the 3 you bought go?",
                      f"Where does {w.t('stone')} 2 of the 3 you bought go?",
                      f"Where does {w.t('stone')} 3 of the 3 you bought go?"], asked
+
+
+# -- 15. the play-by-play has each seat's colour on a terminal, plain text when piped -----------
+
+def test_15_the_play_by_play_colours_the_seats_on_a_terminal_only():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pexpect = pytest.importorskip("pexpect", reason="the test extra (pexpect) is not installed: pip install '.[test]'")
+    repo = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=repo, TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    argv = ["-m", "amunre", "run", "--players", "3", "--seed", "1"]
+    child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8", timeout=60, dimensions=(40, 120))
+    try:
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        child.terminate(force=True)
+    shown = child.before
+    assert child.exitstatus == 0
+    # a play-by-play line, before the final table: the seats' names are styled
+    assert re.search(r"\x1b\[[0-9;]*m(red|blue|black)\x1b\[0m places the bidding marker", shown), shown[:2000]
+    piped = subprocess.run([sys.executable, *argv], capture_output=True, text=True, env=env, timeout=60)
+    assert piped.returncode == 0 and "\x1b" not in piped.stdout and "places the bidding marker" in piped.stdout

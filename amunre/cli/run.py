@@ -16,6 +16,7 @@ from rich.text import Text
 from amunre.agents import make_agents
 from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
+from amunre.agents.seatview import line as seat_line
 from amunre.decisions import telling_forced
 from amunre.engine import Game, end_of, play_on, tie_line
 from amunre.loader import load_variant
@@ -270,8 +271,8 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
     console = make_console()
     seats = make_agents(agent_list, seed_value)
     if not (as_json or quiet):
-        def say(line):
-            console.print(line, markup=False)
+        def say(text):  # each seat's name in its colour on a terminal; plain text when piped
+            console.print(seat_line(text, names=names))
 
         console.print(f"seed {seed_value} (rerun this game with --seed {seed_value})")
         narrator = Narrator(variant, say, names, verbose=verbose)
@@ -301,7 +302,8 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
     console.print()
     console.print(final_table(variant, result))
     winners = " and ".join(result["winners"])
-    console.print(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})", markup=False)
+    console.print(seat_line(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})",
+                            names=names))
     tie = tie_line(end_of(game), Words(variant, names)) if quiet else None  # else the play-by-play said it
     if tie:
         console.print(literal(tie), markup=False)
