@@ -119,7 +119,7 @@ def test_the_seat_has_colours_on_a_terminal_and_plain_text_when_piped():
         child.close()
     finally:
         child.terminate(force=True)
-    assert child.exitstatus == 1 and "leaves the table" in child.before and "Traceback" not in child.before
+    assert child.exitstatus == 4 and "leaves the table" in child.before and "Traceback" not in child.before
     piped = subprocess.run([sys.executable, "-m", "amunre", "run", "--players", "3", "--agents", "human,greedy,greedy",
                             "--seed", "3", "--quiet"], input="0\n" * 400, capture_output=True, text=True,
                            env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=60)
@@ -133,8 +133,10 @@ def test_q_or_the_end_of_input_stops_the_game_cleanly(stdin, said):
     run = subprocess.run([sys.executable, "-m", "amunre", "run", "--players", "3", "--agents", "human,greedy,greedy",
                           "--seed", "3", "--json"], input=stdin, capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=60)
-    assert run.returncode == 1 and said in run.stderr and run.stdout == ""
-    assert run.stderr.rstrip().endswith("aborted") and "Traceback" not in run.stderr
+    assert run.returncode == 4 and said in run.stderr and run.stdout == ""
+    # the clean message is the last word: no "aborted" after it (a player's choice, not an error)
+    assert run.stderr.rstrip().endswith("the game stops here.") and "Traceback" not in run.stderr
+    assert "aborted" not in run.stderr
 
 
 # -- the prompt -------------------------------------------------------------------------------------
@@ -388,7 +390,7 @@ def test_leaving_with_a_log_keeps_the_answers_so_far_for_replay(tmp_path):
     run = subprocess.run([sys.executable, "-m", "amunre", "run", "--players", "3", "--agents", "human,greedy,greedy",
                           "--seed", "3", "--quiet", "--log", str(log)], input="0\n0\n0\nq\n", capture_output=True,
                          text=True, env=env, timeout=60)
-    assert run.returncode == 1 and "red leaves the table" in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 4 and "red leaves the table" in run.stderr and "Traceback" not in run.stderr
     replay = subprocess.run([sys.executable, "-m", "amunre", "replay", str(log)], capture_output=True, text=True,
                             env=env, timeout=60)
     assert replay.returncode == 0 and "incomplete" in replay.stdout, (replay.stdout, replay.stderr)

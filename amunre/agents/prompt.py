@@ -4,7 +4,8 @@ A number picks an option, written with the digits 0-9 only (`1_0`, `１`, `+1` o
 not numbers here, though Python would read some of them). `?` shows the help, `v` the whole
 board; anything else (letters, a number out of range, an empty line) is asked again with a
 one-line hint. `q` or the end of input leaves the table: the game stops there with a
-message, by raising `LeftTheTable` (a `click.Abort`, which `amunre run` ends cleanly).
+message, by raising `LeftTheTable` (a `click.Abort`, which `amunre run` ends cleanly, with
+exit code `LeftTheTable.exit_code`, 4).
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ HELP = (
 
 
 class LeftTheTable(click.Abort):
-    """The human player quit (`q`) or his input ended: the game stops, without a traceback."""
+    """The human player quit (`q`) or his input ended: the game stops, without a traceback,
+    and `amunre run` exits with `exit_code` after the message saying so (not 1: nothing
+    failed; not 3: no bug)."""
+
+    exit_code = 4
 
 
 def parse_choice(text: str, count: int) -> tuple[int | None, str | None]:

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.agents import make_agents
+from amunre.agents.prompt import LeftTheTable
 from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
 from amunre.agents.seatview import line as seat_line
@@ -110,6 +111,8 @@ def _interrupted(log_path, stop, variant_temp, game, recorder, agents, variant_n
         Path(variant_temp).unlink(missing_ok=True)
     if isinstance(stop, KeyboardInterrupt) and not isinstance(stop, Terminated):
         sys.exit(130)
+    if isinstance(stop, LeftTheTable):  # its message is said: a player's choice, no error to report
+        sys.exit(LeftTheTable.exit_code)
     raise stop
 
 
@@ -246,7 +249,11 @@ def infer_players(variant, players, agents) -> str | None:
 @set_option(SET_HELP + " With --log, the variant as changed is written to LOG.variant.toml: replay the log "
             "with `amunre replay LOG --variant LOG.variant.toml`.")
 def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbose, pause, overrides):
-    """Play one seeded game with bots (or people) and show every step and the final score."""
+    """Play one seeded game with bots (or people) and show every step and the final score.
+
+    A human seat that leaves the table (`q`, or the end of its input) stops the game with a
+    message and exit code 4 (with --log, the answers so far are kept).
+    """
     variant = variant_arg(variant_name, overrides)
     for flag, on in (("--verbose", verbose), ("--pause", pause)):
         for other, also in (("--quiet", quiet), ("--json", as_json)):
