@@ -389,3 +389,34 @@ def test_15_the_play_by_play_colours_the_seats_on_a_terminal_only():
     assert re.search(r"\x1b\[[0-9;]*m(red|blue|black)\x1b\[0m places the bidding marker", shown), shown[:2000]
     piped = subprocess.run([sys.executable, *argv], capture_output=True, text=True, env=env, timeout=60)
     assert piped.returncode == 0 and "\x1b" not in piped.stdout and "places the bidding marker" in piped.stdout
+
+
+# -- 17. the final table fits 80 columns with 5 players ----------------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_17_the_five_player_final_table_fits_an_80_column_terminal(variant):
+    import io
+
+    from rich.console import Console
+
+    from amunre.agents import make_agents
+    from amunre.cli.run import final_table
+    from amunre.engine import play_game
+    from amunre.narrate import player_names
+    from amunre.results import game_result
+
+    v = variant()
+    game = play_game(v, make_agents(["greedy"] * 5, 1), 1)
+    result = game_result(game, player_names(5), ["greedy"] * 5)
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(final_table(v, result))
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    body = [line for line in lines if line.startswith("│")]
+    rows = [line for line in body if line.split("│")[2].strip()]  # a row starts where its numbers are
+    wrapped = len(body) - len(rows)
+    assert wrapped <= 2, "\n".join(lines)  # at most the longest labels take a second line
+    # the numbers never wrap, and each label starts with its kingdom's whole name
+    assert all(line.split("│")[1].strip().startswith(tuple(v.edition.kingdoms) + (
+        v.term("final_scoring"), f"total {v.term('points')}", v.term("gold"), "place")) or
+        line.split("│")[1].strip() in (Words(v).noun(2, "pyramid"), v.term("stones")) for line in rows), "\n".join(lines)

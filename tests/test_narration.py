@@ -472,7 +472,9 @@ def test_options_that_cannot_go_together(capsys, argv):
 def test_the_player_count_comes_from_the_agents(capsys):
     code, out, err = run_cli(capsys, "run", "--variant", "classic2003", "--agents", "greedy,random,greedy",
                              "--seed", "3")
-    assert code == 0 and ": 3 players, seed 3." in out and "black (greedy)" in out and "white" not in out
+    assert code == 0 and ": 3 players, seed 3." in out and "white" not in out
+    # the final table's columns: each seat's name over its agent
+    assert re.search(r"┃ +red ┃ +blue ┃ +black ┃\n┃ +┃ +greedy ┃ +random ┃ +greedy ┃", out), out[-2500:]
     code, out, err = run_cli(capsys, "run", "--variant", "expert2016", "--agents", "greedy,greedy,greedy,greedy,"
                              "greedy", "--seed", "3")
     assert code == 2 and "--agents names 5 agents, but expert2016 is played by 3, 4 players" in err
@@ -490,9 +492,11 @@ def test_pause_waits_for_enter_between_phases_and_plays_on_at_end_of_input(capsy
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n\n\n"))
     code, out, err = run_cli(capsys, "run", "--seed", "4", "--players", "3", "--step")
     assert code == 0 and "Final score" in out
-    # three Enters: three waits answered, the fourth meets the end of input and the game plays on
+    # three Enters: three waits answered (the first before the game's first phase), the fourth
+    # meets the end of input and the game plays on
     assert err.count("-- Enter: next phase --") == 4 and err.count("end of input: playing on") == 1
+    assert out.index("[phase ") > out.index("Each starts with")
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 1000))
     code, out, err = run_cli(capsys, "run", "--seed", "4", "--players", "3", "--pause")
     phases = out.count("\n[phase ") + out.count("=== scoring of") + out.count("=== final scoring")
-    assert err.count("-- Enter: next phase --") == phases - 1  # not before the first
+    assert err.count("-- Enter: next phase --") == phases  # the game's first phase too

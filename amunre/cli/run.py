@@ -27,13 +27,20 @@ from amunre.narrate import Narrator, Words, player_names
 from amunre.results import game_result, item_label, item_order, scoring_groups
 
 
+#: The most characters of an agent spec a column of the final table shows.
+AGENT_SHOWN = 14
+
+
 def final_table(variant, result: dict) -> Table:
     """Points per scoring item per kingdom (the final scoring's items under its own name),
-    then total points, gold, pyramids, stones and place, in the edition's words."""
+    then total points, gold, pyramids, stones and place, in the edition's words. Each
+    player's column is as narrow as its name and agent on two lines (a long agent spec cut),
+    so that on a narrow terminal the labels, not the numbers, take the width left."""
     table = Table(title=Text(f"Final score: {variant.edition.name}"))  # file text: never markup
     table.add_column("")
     for player in result["players"]:
-        table.add_column(Text(f"{player['name']} ({player['agent']})"), justify="right")
+        agent = player["agent"] if len(player["agent"]) <= AGENT_SHOWN else player["agent"][:AGENT_SHOWN - 3] + "..."
+        table.add_column(Text(f"{player['name']}\n{agent}"), justify="right", no_wrap=True)
     order = item_order(variant)
     for group in scoring_groups(variant):
         scored = [pl["items"].get(group, {}) for pl in result["players"]]
@@ -188,26 +195,25 @@ def play_with_people(game, seats, tell: TellForced) -> None:
 
 
 class Pauser:
-    """`--pause`: before each phase and scoring after the first, wait for Enter on stdin
-    (the prompt on stderr). At the end of input it stops waiting and the game plays on."""
+    """`--pause`: before each phase and scoring, the game's first phase too, wait for Enter
+    on stdin (the prompt on stderr). At the end of input it stops waiting and the game plays
+    on."""
 
     BREAKS = frozenset({"phase", "scoring", "final_scoring"})
 
     def __init__(self, listener, stdin=None):
         self.listener = listener
         self.stdin = stdin
-        self.started = False
         self.waiting = True
 
     def __call__(self, event: dict) -> None:
-        if event["event"] in self.BREAKS:
-            if self.started and self.waiting:
-                click.echo("-- Enter: next phase --", err=True, nl=False)
-                line = (self.stdin or sys.stdin).readline()
-                if not line:  # end of input: play on without waiting
-                    self.waiting = False
-                    click.echo(" (end of input: playing on)", err=True)
-            self.started = True
+        if event["event"] in self.BREAKS and self.waiting:
+            sys.stdout.flush()  # what came before the break shows before the wait
+            click.echo("-- Enter: next phase --", err=True, nl=False)
+            line = (self.stdin or sys.stdin).readline()
+            if not line:  # end of input: play on without waiting
+                self.waiting = False
+                click.echo(" (end of input: playing on)", err=True)
         self.listener(event)
 
 
