@@ -2,7 +2,7 @@
 per searched decision (the issue 11 target: an interval above the equal share, at most
 0.5 s a decision on one core).
 
-    .venv/bin/python benchmarks/mcts_vs_greedy.py [--games 200] [--spec mcts:iterations=200]
+    .venv/bin/python benchmarks/mcts_vs_greedy.py [--games 200] [--spec mcts:iterations=60]
         [--variant classic2003] [--players 4] [--workers 2] [--seed 0]
 
 Game i puts the mcts seat at seat i mod players (seats rotated) and is seeded from the
@@ -49,7 +49,7 @@ def play(variant_id: str, players: int, spec: str, run_seed: int, index: int) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--spec", default="mcts:iterations=200")
+    parser.add_argument("--spec", default="mcts:iterations=60")
     parser.add_argument("--variant", default="classic2003")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
@@ -62,7 +62,11 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(play, args.variant, args.players, args.spec, args.seed, i) for i in range(args.games)]
         for future in as_completed(futures):
-            r = future.result()
+            try:
+                r = future.result()
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # say it now, not after every other game
+                raise
             results.append(r)
             print(f"game {r['index']}: seat {r['seat'] + 1}, scores {r['scores']}, share {r['share']:.2f}, "
                   f"{statistics.median(r['times']):.3f} s median per decision", flush=True)
