@@ -244,3 +244,33 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     jsonschema.validate(doc, load_schema("arena"))
     assert doc["interrupted"] and 0 < doc["games"] < 3_000_000 and doc["games"] % 3 == 0
     assert all(a["seats"] == [doc["rotations"]] * 3 for a in doc["agents"])
+
+
+def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
+    """Two Ctrl-C 0.2 s apart with local workers: exit 130 with the games finished, no hang."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-m", "amunre", "arena", "--agents", "random,random,random",
+                             "--games", "3000000", "--workers", "2"], cwd=tmp_path,
+                            env=dict(os.environ, PYTHONPATH=str(repo)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C as at a terminal (to the process group), even when these tests
+                            # were started with it ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(6)
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # hung: never leave it (and its workers) behind
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert err.startswith("interrupted: ") and " of 3000000 games finished (" in err and "Traceback" not in err, err

@@ -361,3 +361,43 @@ def test_one_game_has_no_interval(capsys):
     assert code == 0, err
     winning = next(r for r in json.loads(out)["rows"] if r["key"] == "winning_score")["values"][0]
     assert winning["n"] == 1 and winning["sd"] is None and winning["low"] is None and winning["high"] is None
+
+
+def _ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):
+    """Run `amunre ARGV` in a session of its own and, after `wait` seconds, press Ctrl-C twice
+    `gap` apart as at a terminal (to the whole process group, workers too). Returns the exit
+    code and stderr; the run and its workers are killed if they outlive the test."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-m", "amunre", *argv], cwd=cwd,
+                            env=dict(os.environ, PYTHONPATH=str(repo)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C as at a terminal, even when these tests were started with it ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(wait)
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(gap)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # hung: never leave it (and its workers) behind
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    return proc.returncode, err
+
+
+def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
+    """Two Ctrl-C 0.2 s apart with local workers (the second while the first stops them):
+    the run ends with 130 and the games finished, never hangs (it did: the exit waited for
+    workers that were never told to stop)."""
+    code, err = _ctrl_c_twice(["compare", "classic2003", "supermeeple2016", "--games", "1000000", "--agents",
+                               "random", "--workers", "2"], tmp_path)
+    assert code == 130, err
+    assert " of 1000000 games finished in every column" in err and "Traceback" not in err, err
+

@@ -9,8 +9,6 @@ Exit codes, the same for every command:
   every usage error becomes one clear message on stderr starting `error: `; no traceback;
 - 3: an internal error, a bug in amunre: any other exception. It is never disguised as a
   problem with the input: stderr says "internal error" and shows the traceback to report;
-- 4: `amunre run`: a human seat left the table (`q`, or the end of its input), and the game
-  stopped there, as stderr says (with `--log`, the answers so far are kept);
 - 130 / 143: stopped by Ctrl-C / SIGTERM. Either way the command cleans up as it would on
   an error (a `--log` keeps the answers so far, marked incomplete; temporary files go).
 
@@ -114,8 +112,20 @@ def cli(ctx):
         ctx.exit(0)
 
 
+def _quiet_signals() -> None:
+    """Ignore further Ctrl-C and SIGTERM once the process is leaving because of one: another
+    that arrives while Python shuts down would otherwise kill it by the signal (no exit code
+    130 or 143, or a traceback from the shutdown)."""
+    for name in ("SIGINT", "SIGTERM"):
+        try:
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+        except (AttributeError, ValueError, OSError):  # no such signal here, or not the main thread
+            pass
+
+
 def main(argv=None):
     """Console entry point: usage errors become one line and exit code 2."""
+    whole_process = argv is None  # the program itself, not a caller that passes its arguments (a test)
     args = sys.argv[1:] if argv is None else list(argv)
     for i, arg in enumerate(args):
         if "\0" in arg:  # no shell passes one; a file name cannot hold one
@@ -129,15 +139,33 @@ def main(argv=None):
         sys.exit(2)
     signal.signal(signal.SIGTERM, _terminate)
     try:
+        _run(args)
+    except SystemExit as exc:
+        if exc.code in (130, 143) and whole_process:  # leaving because of Ctrl-C or SIGTERM
+            _quiet_signals()
+        raise
+
+
+def _run(args: list[str]) -> None:
+    try:
         cli.main(args=args, prog_name="amunre", standalone_mode=False)
     except click.UsageError as exc:
         where = f"amunre {exc.ctx.command_path.split(' ', 1)[1]}" if exc.ctx and " " in exc.ctx.command_path else "amunre"
         click.echo(f"error: {literal(exc.format_message())} (see '{where} --help')", err=True)
         sys.exit(2)
+    except Terminated:  # before or after a command ran (within one, CleanErrors says it)
+        click.echo("terminated", err=True)
+        sys.exit(143)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
     except click.ClickException as exc:
         click.echo(f"error: {literal(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
-    except click.Abort:
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click's word for a Ctrl-C while it parsed
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         click.echo("aborted", err=True)
         sys.exit(1)
 

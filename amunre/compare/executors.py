@@ -170,62 +170,102 @@ class ProcessExecutor(_Closing):
 
     def _stop(self, futures) -> None:
         """If some of these tasks have not finished, stop the whole pool at once rather than
-        wait for the running ones (a batch can take long); the others never start. A pool
-        that lost a worker (killed from outside) is dropped too: it takes no more tasks."""
+        wait for the running ones (a batch can take long, and its result would be dropped);
+        the others never start. A pool that lost a worker (killed from outside) is dropped
+        too: it takes no more tasks."""
         self._pending.difference_update(futures)
-        broken = any(future.done() and not future.cancelled() and isinstance(future.exception(), BrokenProcessPool)
-                     for future in futures)
-        if broken:
+        if any(not future.done() or (not future.cancelled() and isinstance(future.exception(), BrokenProcessPool))
+               for future in futures):
             self._kill_pool()
-        elif any(not future.done() for future in futures):
-            # Never kill a worker that may be sending its result: the pool's reader would wait
-            # for the rest of that message for ever (seen: 1 Ctrl-C in 15 hung). The tasks not
-            # started are cancelled; the running ones (a batch, about a second) finish first.
-            for future in futures:
-                future.cancel()
-            pool, self._pool = self._pool, None
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
 
     def _kill_pool(self) -> None:
-        """Stop every worker now, then let the pool wind down.
+        """Stop every worker now and let the pool wind down by itself.
 
-        No future is cancelled, here or through shutdown(cancel_futures=True): with its
-        workers gone the pool fails every unfinished future itself, and on Python 3.11 that
-        step raises (a traceback from the pool's thread, the workers left unreaped) when it
-        meets a future cancelled meanwhile."""
+        - A worker killed while it sends a result leaves the pool's reader thread waiting for
+          the rest of that message, for ever (seen: 1 Ctrl-C in 15): the pipe stays open as
+          long as this process holds a writing end too. So once the workers are gone this
+          process closes its own writing end: the reader gets end-of-file, takes the pool for
+          broken and ends.
+        - Nothing here joins the pool's thread, nor cancels a future: on Python 3.11 a Ctrl-C
+          that interrupts `Thread.join` marks the thread as ended while it still runs (the
+          exit then skips it and waits for workers that never got their stop; seen with two
+          Ctrl-C 0.2 s apart), and the pool's thread fails every unfinished future itself,
+          raising (a traceback, workers unreaped) if one was cancelled meanwhile. Waiting for
+          the workers' sentinels is safe to interrupt: another Ctrl-C while they exit only
+          kills them outright."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # `_processes` is private, but the only handle on the workers before Python 3.14's
-        # terminate_workers(), which does not wait for them
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        for process in processes:
-            process.terminate()  # SIGTERM: a spawned worker dies at once, quietly
-        if not _exited(processes, STOP_TIMEOUT):
-            for process in processes:
-                process.kill()
-            _exited(processes, STOP_TIMEOUT)
-        # the pool's own thread notices, fails what was unfinished, reaps the workers and
-        # ends; so this returns at once (reaping them here instead would race that thread)
-        pool.shutdown(wait=True)
+        processes, writer = _handles(pool)
+        pool.shutdown(wait=False, cancel_futures=True)  # the pool's thread cancels what has not started
+        _kill(processes, writer)
 
     def close(self) -> None:
         self._stop(list(self._pending))
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True)  # idle workers: they exit at once
+        if pool is None:
+            return
+        # idle workers exit at once when the pool's thread sends them its stop; a Ctrl-C
+        # meanwhile stops them outright instead (never by interrupting a Thread.join)
+        processes, writer = _handles(pool)
+        pool.shutdown(wait=False)
+        try:
+            if _exited(processes, STOP_TIMEOUT):
+                return
+        except KeyboardInterrupt:
+            _kill(processes, writer)
+            raise
+        _kill(processes, writer)
+
+
+def _handles(pool: ProcessPoolExecutor) -> tuple[list, Any]:
+    """A pool's worker processes and this process's writing end of the pipe they send their
+    results through. Both are private, but the only handles on them (Python 3.14's
+    terminate_workers() neither waits for the workers nor closes the pipe)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    return processes, writer
+
+
+def _kill(processes, writer) -> None:
+    """Stop these workers now (SIGTERM: a spawned worker dies at once, quietly; SIGKILL if
+    one is still there after STOP_TIMEOUT or at another Ctrl-C), then close `writer` so that
+    a reader left half-way through a killed worker's message gets end-of-file."""
+    for process in processes:
+        process.terminate()
+    try:
+        try:
+            if _exited(processes, STOP_TIMEOUT):
+                return
+        except KeyboardInterrupt:  # a second Ctrl-C: no more waiting
+            pass
+        for process in processes:
+            process.kill()
+        _exited(processes, STOP_TIMEOUT)
+    finally:
+        if writer is not None:
+            with contextlib.suppress(OSError):
+                writer.close()
 
 
 def _exited(processes, timeout: float) -> bool:
-    """Wait until every process has exited (without reaping it); False at the timeout."""
+    """Wait until every process has exited and been reaped; False at the timeout.
+
+    The pool's thread reaps its workers too, at the same time: a process it reaped shows no
+    exit code here for a moment (this thread's waitpid found nothing left to reap), so this
+    waits for every exit code rather than reap them itself."""
     from multiprocessing.connection import wait
 
     left = {process.sentinel for process in processes}
     deadline = time.monotonic() + timeout
     while left and (remaining := deadline - time.monotonic()) > 0:
         left.difference_update(wait(list(left), remaining))
-    return not left
+    # a process closes its end of the sentinel a moment before it can be reaped
+    while any(process.exitcode is None for process in processes):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
 
 
 def _worker_init() -> None:
