@@ -401,3 +401,31 @@ def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
     assert code == 130, err
     assert " of 1000000 games finished in every column" in err and "Traceback" not in err, err
 
+
+EARLY_CTRL_C = """
+import builtins, os, signal
+real_import = builtins.__import__
+def interrupt_at(name, *args, **kwargs):
+    if name == "amunre.cli.common":  # a Ctrl-C while the command line's modules load
+        builtins.__import__ = real_import
+        os.kill(os.getpid(), signal.SIGINT)
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = interrupt_at
+from amunre.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv", [["compare", "classic2003"], ["variants"]])
+def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(tmp_path, argv):
+    import os
+    import signal
+    import subprocess
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", EARLY_CTRL_C, *argv], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(repo)), timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "interrupted\n", "")
+

@@ -18,17 +18,56 @@ literally, its control characters escaped (`amunre.cli.common.literal`).
 
 from __future__ import annotations
 
-import errno
-import os
 import signal
 import sys
-import traceback
 
-import click
 
-from amunre import __version__
-from amunre.cli.common import literal
-from amunre.errors import AmunreError
+def _interrupted_while_starting(signum, frame):
+    """Ctrl-C while the command line's modules load (the first few tenths of a second):
+    the same one line and exit code as later, not a traceback from whichever import it hit."""
+    try:
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, RuntimeError, AttributeError):
+        pass
+    _quiet_signals()
+    raise SystemExit(130)
+
+
+def _quiet_signals() -> None:
+    """Ignore further Ctrl-C and SIGTERM once the process is leaving because of one: another
+    that arrives while Python shuts down would otherwise kill it by the signal (no exit code
+    130 or 143, or a traceback from the shutdown)."""
+    for name in ("SIGINT", "SIGTERM"):
+        try:
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+        except (AttributeError, ValueError, OSError):  # no such signal here, or not the main thread
+            pass
+
+
+def _catch_ctrl_c_while_starting() -> bool:
+    """Until the imports below are done, Ctrl-C exits 130 at once (only where Python's own
+    handler is in place: a program that ignores SIGINT, or set its own, keeps it)."""
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupted_while_starting)
+            return True
+    except ValueError:  # imported outside the main thread: signals are not ours to set
+        pass
+    return False
+
+
+_STARTING = _catch_ctrl_c_while_starting()
+
+import errno  # noqa: E402 - after the Ctrl-C handler: importing takes a few tenths of a second
+import os  # noqa: E402
+import traceback  # noqa: E402
+
+import click  # noqa: E402
+
+from amunre import __version__  # noqa: E402
+from amunre.cli.common import literal  # noqa: E402
+from amunre.errors import AmunreError  # noqa: E402
 
 #: Exit code of an internal error (a bug): apart from 1 (a failure found) and 2 (bad input).
 INTERNAL_ERROR = 3
@@ -112,17 +151,6 @@ def cli(ctx):
         ctx.exit(0)
 
 
-def _quiet_signals() -> None:
-    """Ignore further Ctrl-C and SIGTERM once the process is leaving because of one: another
-    that arrives while Python shuts down would otherwise kill it by the signal (no exit code
-    130 or 143, or a traceback from the shutdown)."""
-    for name in ("SIGINT", "SIGTERM"):
-        try:
-            signal.signal(getattr(signal, name), signal.SIG_IGN)
-        except (AttributeError, ValueError, OSError):  # no such signal here, or not the main thread
-            pass
-
-
 def main(argv=None):
     """Console entry point: usage errors become one line and exit code 2."""
     whole_process = argv is None  # the program itself, not a caller that passes its arguments (a test)
@@ -185,3 +213,5 @@ def _register() -> None:
 
 
 _register()
+if _STARTING and signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from now on, each command handles Ctrl-C
