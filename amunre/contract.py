@@ -25,6 +25,9 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
   its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
   player may see of it, and other values of what that player may not see; `seat_lines(data,
   view, words)`: what the human seat shows of it with its own holdings (its secret hand);
+- `table_markers(event, markers)`: markers it puts on the table that the game state does
+  not hold (the auction's bid markers), followed from the events for a picture of the
+  board (`amunre render`, the replay viewer);
 - `provides` / `requires` / `once`: its place in the round's pipeline.
 
 Instances are built once per variant and shared by its games: per-game data lives in the
@@ -277,6 +280,15 @@ class Rule:
         """What the human seat shows, with its own holdings, of this module's data as the seat
         sees it (`data`: its `view_state`), e.g. its own secret hand; none unless overridden."""
         return []
+
+    # -- the picture of the board ----------------------------------------------------------
+    def table_markers(self, event: dict, markers: dict) -> None:
+        """Follow `event` in `markers`: the markers this module puts on the table that the game
+        state does not hold (bid markers on province cards), for a picture of the board
+        (`amunre.picture`). `markers` maps a player to `(province id, amount, note)`, the note
+        in the variant's words ("" for none); the module adds, moves and removes its own
+        entries. It hears every event of the game in order, its own and the others'. Nothing
+        unless overridden."""
 
     # -- the game -------------------------------------------------------------------------
     def start_kingdom(self, game) -> None:

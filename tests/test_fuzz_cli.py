@@ -182,6 +182,8 @@ VALUES = {
                   "edition.name=\"\x1b[31m\""],
     "answers": ["play_bonus=met", "play_bonus=none", "sell_cards=all", "pyramids=most", "x=y", "=", ""],
     "log_path": ["out.jsonl", "sub", "/nonexistent/dir/x.jsonl", "a" * 300, "house.toml"],
+    "file": ["LOG", "POSITION", "house.toml", "sub"], "step": ["0", "3", "99999", "-1", "x"],
+    "output": ["out.svg", "sub", "/nonexistent/dir/x.svg", "house.toml", "a" * 300],
 }
 
 

@@ -202,7 +202,7 @@ def _register() -> None:
     from importlib import import_module
 
     for name in ("run", "replay", "score", "bench", "board", "variants_cmd", "check", "show", "validate", "diff",
-                 "schema", "compare", "arena"):
+                 "schema", "compare", "arena", "render"):
         try:
             module = import_module(f"amunre.cli.{name}")
         except ModuleNotFoundError as exc:

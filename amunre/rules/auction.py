@@ -237,6 +237,21 @@ class Auction(Rule):
         self.protection = self.variant.card_id("protection")
         self.bribery = self.variant.card_id("bribery")
 
+    def table_markers(self, event: dict, markers: dict) -> None:
+        """Each player's bid marker: placed and moved by his bids, marked by the Protection he
+        plays (with a bid or on a turn he passes: it lasts the phase), taken off when he
+        acquires the province."""
+        name, player = event["event"], event.get("player")
+        if name == "bid":
+            kept = markers.get(player)
+            protected = bool(kept and kept[2]) or "protection" in event["cards"]
+            markers[player] = (event["province"], event["amount"], self.variant.term("protection") if protected else "")
+        elif name == "play" and event["card"] == "protection" and player in markers:
+            province, amount, _ = markers[player]
+            markers[player] = (province, amount, self.variant.term("protection"))
+        elif name == "acquire":
+            markers.pop(player, None)
+
     def check(self, variant) -> list[str]:
         spaces = self.params.bid_spaces
         if not spaces or list(spaces) != sorted(set(spaces)) or spaces[0] != 0:
