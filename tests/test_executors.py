@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import operator
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -26,6 +27,7 @@ import time
 import pytest
 
 import amunre
+import amunre.compare.executors as executors
 from amunre.compare.executors import (
     DaskExecutor, Executor, InProcessExecutor, ProcessExecutor, make_executor, usable_cpus)
 from amunre.compare.jobs import game_seed, job_for, play_batch
@@ -291,3 +293,26 @@ def test_dask_workers_on_another_amunre_version_are_an_error(dask_cluster, monke
     monkeypatch.setattr(amunre, "__version__", "0.0.0+other")
     with pytest.raises(AmunreError, match=rf"must run amunre 0\.0\.0\+other, as here: .* has {theirs}"):
         make_executor(scheduler=dask_cluster.scheduler_address)
+
+
+def test_a_dask_cluster_left_without_workers_is_an_error_not_a_wait(monkeypatch):
+    """Every worker gone mid-run (died, stopped): an error after NO_WORKERS_TIMEOUT, not a
+    silent wait for ever."""
+    distributed = pytest.importorskip(
+        "distributed", reason="the dask extra (distributed) is not installed: pip install '.[dask]'")
+    monkeypatch.setattr(executors, "NO_WORKERS_TIMEOUT", 2.0)
+    monkeypatch.setattr(executors, "WORKERS_POLL", 0.2)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
+        with make_executor(scheduler=cluster.scheduler_address) as executor:
+            results = executor.run(time.sleep, [(0.3,)] * 40)
+            assert next(results)[1] is None
+            cluster.scale(0)  # the only worker leaves
+            start = time.perf_counter()
+            with pytest.raises(AmunreError) as error:
+                list(results)
+            assert time.perf_counter() - start < 2.0 + PROMPT
+    assert re.fullmatch(rf"the Dask scheduler at {cluster.scheduler_address} has had no workers for 2 s, with "
+                        rf"[0-9]+ of 40 batches of games still to play \([0-9]+ done\): every worker died or left "
+                        rf"\(expected at least one `dask worker {cluster.scheduler_address}` connected until the "
+                        rf"end\)", str(error.value)), str(error.value)

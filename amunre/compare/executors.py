@@ -37,6 +37,11 @@ from amunre.errors import AmunreError
 CONNECT_TIMEOUT = 10.0
 #: How long a stopped local worker may take to exit before it is killed outright.
 STOP_TIMEOUT = 5.0
+#: How long a run on a Dask cluster waits while the cluster has no worker at all (they all
+#: died or left) before it gives up with an error: time for a restarted worker to come back.
+NO_WORKERS_TIMEOUT = 30.0
+#: How often a run on a Dask cluster that is waiting for results asks the scheduler for its workers.
+WORKERS_POLL = 1.0
 #: What `--scheduler` accepts: a Dask scheduler's TCP (or TLS) address with its port.
 _ADDRESS = re.compile(r"(?P<scheme>tcp|tls)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>[0-9]{1,5})")
 DASK_EXTRA = "--scheduler needs the dask extra: pip install 'amunre[dask]'"
@@ -428,7 +433,14 @@ class DaskExecutor(_Closing):
                 future = self._client.submit(fn, *task, pure=False)
                 futures[future] = i
                 self._pending.add(future)
-            for future in distributed.as_completed(futures, loop=self._client.loop):
+            completed = distributed.as_completed(futures, loop=self._client.loop)
+            watch = _Workerless(self._client, self.address, len(futures))
+            while not completed.is_empty():
+                if not completed.has_ready():
+                    watch.check(len(futures))  # every worker gone: an error after a while, not a wait for ever
+                    time.sleep(0.02)
+                    continue
+                future = next(completed)
                 i = futures.pop(future)  # forgotten once read: the cluster may free the result
                 self._pending.discard(future)
                 try:
@@ -454,3 +466,34 @@ class DaskExecutor(_Closing):
     def close(self) -> None:
         self._cancel(list(self._pending))
         self._client.close()
+
+
+class _Workerless:
+    """Watches a Dask run for a cluster left with no worker at all (every worker died or
+    left): the tasks would wait for ever, silently. Asks the scheduler at most every
+    WORKERS_POLL seconds; NO_WORKERS_TIMEOUT seconds without a worker is an error."""
+
+    def __init__(self, client, address: str, tasks: int):
+        self._client, self._address, self._tasks = client, address, tasks
+        self._asked = time.monotonic()
+        self._since: float | None = None  # when the cluster was first seen without workers
+
+    def check(self, left: int) -> None:
+        now = time.monotonic()
+        if now - self._asked < WORKERS_POLL:
+            return
+        self._asked = now
+        try:
+            threads = sum(self._client.nthreads().values())
+        except Exception:  # noqa: BLE001 - the scheduler gone: its futures say so, with their own error
+            return
+        if threads:
+            self._since = None
+            return
+        self._since = self._since if self._since is not None else now
+        if now - self._since >= NO_WORKERS_TIMEOUT:
+            done = self._tasks - left
+            raise AmunreError(
+                f"the Dask scheduler at {self._address} has had no workers for {NO_WORKERS_TIMEOUT:g} s, with "
+                f"{left} of {self._tasks} batches of games still to play ({done} done): every worker died or "
+                f"left (expected at least one `dask worker {self._address}` connected until the end)")
