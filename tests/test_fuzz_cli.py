@@ -184,6 +184,7 @@ VALUES = {
     "log_path": ["out.jsonl", "sub", "/nonexistent/dir/x.jsonl", "a" * 300, "house.toml"],
     "file": ["LOG", "POSITION", "house.toml", "sub"], "step": ["0", "3", "99999", "-1", "x"],
     "output": ["out.svg", "sub", "/nonexistent/dir/x.svg", "house.toml", "a" * 300],
+    "html_path": ["game.html", "sub", "/nonexistent/dir/x.html", "game.jsonl", "a" * 300],
 }
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from amunre.cli.common import check_writable, literal
 from amunre.counting import plural
-from amunre.gamelog import excerpt, read_log, replay_lines
+from amunre.gamelog import excerpt, read_log, replay_lines, write_atomically
 from amunre.narrate import player_names
 
 
@@ -14,17 +17,31 @@ from amunre.narrate import player_names
 @click.option("--variant", "variant_ref", metavar="FILE",
               help="The variant file the game was played from, when it is not a shipped variant (a log "
                    "written with --set: LOG.variant.toml). `amunre run --log` prints the command to use.")
-def command(log_file, variant_ref):
+@click.option("--html", "html_path", metavar="FILE.html",
+              help="Also write the replay viewer: one self-contained HTML file (no external requests) showing the "
+                   "board at every decision, the play-by-play beside it and the scores so far, with controls and "
+                   "keyboard arrows to step through the game (docs/viewer.md).")
+def command(log_file, variant_ref, html_path):
     """Replay a JSON Lines log written by `amunre run --log` and check every line matches.
 
     The header's variant is loaded by its shipped id; replay never opens a file the log
     names. A game played from another variant file replays with `--variant FILE`. Every line
     must be the one the replay produces (types included); bot seats are re-run from the seed
     and must answer as logged. The first difference is reported with its line number.
+
+    With `--html FILE`, the checked game is also written as a replay viewer to open in a
+    browser, offline.
     """
+    if html_path is not None:
+        check_writable(html_path, "the viewer", "--html")
     lines = read_log(log_file)
     game, fresh = replay_lines(lines, log_file, variant=variant_ref)
     head = lines[0]
+    if html_path is not None:
+        from amunre.picture import log_steps, viewer_html
+
+        page = viewer_html(log_steps(lines, log_file, checked=game), source=log_file)
+        write_atomically(html_path, page, what="the viewer", argument="--html")
     if lines[-1]["type"] == "incomplete":
         why = "a player left" if lines[-1]["reason"] == "left" else "it was interrupted"
         click.echo(
@@ -32,6 +49,7 @@ def command(log_file, variant_ref):
             f"{head['players']} players, seed {head['seed']}: {plural(len(game.answers), 'decision')} and "
             f"{plural(len(fresh) - 2, 'event')} match up to where it stopped; scores so far "
             f"{[p.score for p in game.state.players]}")
+        _said_viewer(html_path)
         return
     click.echo(
         f"replay OK: {excerpt(head['variant'])[1:-1]}, {head['players']} players, seed {head['seed']}: "
@@ -39,3 +57,10 @@ def command(log_file, variant_ref):
         f"scores {[p.score for p in game.state.players]}, "
         f"winners {', '.join(player_names(game.n_players)[w] for w in game.state.winners)}"
     )
+    _said_viewer(html_path)
+
+
+def _said_viewer(html_path) -> None:
+    if html_path is not None:
+        size = Path(html_path).stat().st_size
+        click.echo(literal(f"viewer written to {html_path} ({size // 1024} kB): open it in a browser"))
