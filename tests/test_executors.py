@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 
+import attrs
 import pytest
 
 import amunre
@@ -293,6 +294,37 @@ def test_dask_workers_on_another_amunre_version_are_an_error(dask_cluster, monke
     monkeypatch.setattr(amunre, "__version__", "0.0.0+other")
     with pytest.raises(AmunreError, match=rf"must run amunre 0\.0\.0\+other, as here: .* has {theirs}"):
         make_executor(scheduler=dask_cluster.scheduler_address)
+
+
+def test_a_failure_on_a_dask_worker_names_the_worker_and_the_error(dask_cluster):
+    """Not 'lost the scheduler': the worker that failed, and what it raised."""
+    with make_executor(scheduler=dask_cluster.scheduler_address) as executor:
+        with pytest.raises(AmunreError) as error:
+            list(executor.run(open, [("/nonexistent-amunre-folder/file.json",)]))
+    workers = set(dask_cluster.scheduler_info["workers"])
+    message = str(error.value)
+    assert re.fullmatch(r"the Dask worker (\S+) failed: FileNotFoundError: \[Errno 2\] No such file or directory: "
+                        r"'/nonexistent-amunre-folder/file\.json' \(expected it to run the same amunre as here, "
+                        r"completely installed, with the same plug-ins\)", message), message
+    assert message.split()[3] in workers
+
+
+def test_a_rule_module_missing_on_a_dask_worker_says_to_install_the_plug_in(dask_cluster):
+    job = job_for(load_variant("classic2003"), (), 4, ["random"])
+    assert 'rule = "temples"' in job.variant_text
+    # as if the column's variant used a plug-in's rule module that the workers do not have
+    job = attrs.evolve(job, variant_text=job.variant_text.replace('rule = "temples"', 'rule = "house_temples"', 1))
+    with make_executor(scheduler=dask_cluster.scheduler_address) as executor:
+        with pytest.raises(AmunreError) as error:
+            list(executor.run(play_batch, [((job,), 0, 0, 1)]))
+    message = str(error.value)
+    worker = message.split()[3]
+    assert worker in set(dask_cluster.scheduler_info["workers"]), message
+    assert message.startswith(f"the Dask worker {worker} cannot play these games: classic2003 (as sent to this "
+                              f"process, line "), message
+    assert "unknown rule module 'house_temples'" in message and "/tmp" not in message and "amunre-job" not in message
+    assert message.endswith("; install the plug-in that provides rule module 'house_temples' on every worker "
+                            "(rule modules travel as names, not as code), or the same amunre as here"), message
 
 
 def test_a_dask_cluster_left_without_workers_is_an_error_not_a_wait(monkeypatch):

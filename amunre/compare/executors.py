@@ -27,6 +27,7 @@ import re
 import signal
 import threading
 import time
+import uuid
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
@@ -356,6 +357,25 @@ def amunre_version() -> str:
     return __version__
 
 
+def _on_worker(fn, *args):
+    """Run on a Dask worker: `fn(*args)`; an exception raised there names the worker (a
+    note), so that the user learns which machine failed."""
+    try:
+        return fn(*args)
+    except BaseException as exc:
+        try:
+            from distributed import get_worker
+
+            exc.add_note(f"{_WORKER_NOTE}{get_worker().address}")
+        except Exception:  # noqa: BLE001, S110 - not on a worker (a test calls it): no address to add
+            pass
+        raise
+
+
+_WORKER_NOTE = "raised on the Dask worker "
+_UNKNOWN_RULE = re.compile(r"unknown rule module '([^']*)'")
+
+
 class DaskExecutor(_Closing):
     """The workers of a running Dask scheduler (`dask scheduler`, `dask worker ...`), through
     a `distributed.Client`. Each task is one `client.submit(fn, *task, pure=False)`
@@ -430,7 +450,8 @@ class DaskExecutor(_Closing):
         futures: dict = {}
         try:
             for i, task in enumerate(tasks):
-                future = self._client.submit(fn, *task, pure=False)
+                future = self._client.submit(_on_worker, fn, *task, pure=False,
+                                             key=f"{getattr(fn, '__name__', 'task')}-{uuid.uuid4().hex}")
                 futures[future] = i
                 self._pending.add(future)
             completed = distributed.as_completed(futures, loop=self._client.loop)
@@ -443,6 +464,8 @@ class DaskExecutor(_Closing):
                 future = next(completed)
                 i = futures.pop(future)  # forgotten once read: the cluster may free the result
                 self._pending.discard(future)
+                if future.status == "error":
+                    raise self._failure(future) from None
                 try:
                     result = future.result()
                 except (distributed.client.FutureCancelledError, OSError) as exc:
@@ -453,6 +476,35 @@ class DaskExecutor(_Closing):
                 yield i, result
         finally:
             self._cancel(futures)
+
+    def _failure(self, future) -> BaseException:
+        """What to raise for a task that failed on a worker: a problem of the worker's
+        machine (its amunre, its files, a plug-in missing) as one error naming the worker and
+        what to do; any other exception (a bug) as it is, with a note naming the worker."""
+        import distributed
+
+        exc = future.exception()
+        notes = getattr(exc, "__notes__", None) or []
+        worker = next((note[len(_WORKER_NOTE):] for note in notes if note.startswith(_WORKER_NOTE)), None)
+        where = f"the Dask worker {worker}" if worker else f"a Dask worker of {self.address}"
+        if isinstance(exc, distributed.KilledWorker):
+            return AmunreError(f"the Dask workers of {self.address} died running one batch of games, every time it "
+                               f"was tried ({exc}); expected them to finish: out of memory, or killed from outside?")
+        if isinstance(exc, AmunreError):
+            text = str(exc)
+            missing = _UNKNOWN_RULE.search(text)
+            hint = (f"install the plug-in that provides rule module {missing[1]!r} on every worker (rule modules "
+                    f"travel as names, not as code), or the same amunre as here" if missing else
+                    "expected it to run the same amunre as here, with the same plug-ins")
+            return AmunreError(f"{where} cannot play these games: {text}; {hint}")
+        if isinstance(exc, (OSError, ImportError, MemoryError)):
+            return AmunreError(f"{where} failed: {type(exc).__name__}: {exc} (expected it to run the same amunre "
+                               f"as here, completely installed, with the same plug-ins)")
+        try:
+            future.result()  # re-raised with the worker's traceback
+        except BaseException as raised:  # noqa: BLE001 - handed on as it is
+            return raised
+        return exc
 
     def _cancel(self, futures) -> None:
         """Cancel what has not finished: the scheduler drops the tasks not yet started (a

@@ -11,6 +11,7 @@ games in every column and returns their tally (`amunre.compare.tally`): the game
 from __future__ import annotations
 
 import hashlib
+import re
 import tempfile
 from pathlib import Path
 
@@ -64,6 +65,7 @@ def load_job_variant(job: Job):
     """The job's variant, loaded once per process."""
     variant = _loaded.get(job.key)
     if variant is None:
+        from amunre.errors import VariantError
         from amunre.loader import load_variant
 
         with tempfile.TemporaryDirectory(prefix="amunre-job-") as folder:
@@ -71,8 +73,27 @@ def load_job_variant(job: Job):
             path.write_text(job.variant_text, encoding="utf-8")
             if job.board_text:
                 (Path(folder) / OWN_BOARD).write_text(job.board_text, encoding="utf-8")
-            variant = _loaded[job.key] = load_variant(path)
+            try:
+                variant = _loaded[job.key] = load_variant(path)
+            except VariantError as exc:
+                # it loaded where the job was made: this process differs (another amunre, a
+                # plug-in missing). Its problems name the variant, not a temporary file.
+                name = _variant_id(job)
+                where = re.compile(re.escape(str(path)) + r"(?::([0-9]+))?")
+                raise VariantError([where.sub(lambda m: f"{name} (as sent to this process"
+                                              f"{', line ' + m[1] if m[1] else ''})", line)
+                                    for line in exc.problems]) from None
     return variant
+
+
+def _variant_id(job: Job) -> str:
+    """The id in a job's variant text (or a word for it if the text has none)."""
+    import tomllib
+
+    try:
+        return str(tomllib.loads(job.variant_text)["edition"]["id"])
+    except (tomllib.TOMLDecodeError, KeyError, TypeError):
+        return "the variant"
 
 
 def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, keep_records: bool = False) -> Tally:
