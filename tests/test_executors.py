@@ -292,8 +292,26 @@ def test_the_dask_executor_reports_the_cluster(dask_cluster):
 def test_dask_workers_on_another_amunre_version_are_an_error(dask_cluster, monkeypatch):
     theirs = amunre.__version__
     monkeypatch.setattr(amunre, "__version__", "0.0.0+other")
-    with pytest.raises(AmunreError, match=rf"must run amunre 0\.0\.0\+other, as here: .* has {theirs}"):
+    with pytest.raises(AmunreError, match=rf"must run the same amunre as here, 0\.0\.0\+other .*: "
+                                          rf"tcp://127\.0\.0\.1:[0-9]+ has {re.escape(theirs)}, "):
         make_executor(scheduler=dask_cluster.scheduler_address)
+
+
+def test_dask_workers_with_other_code_of_the_same_version_are_an_error(dask_cluster, monkeypatch):
+    """The version number stays while the code changes: the workers' code must be this code
+    (the workers compute their fingerprint themselves; here this process's is made to differ)."""
+    theirs = executors.code_fingerprint()
+    assert re.fullmatch("[0-9a-f]{16}", theirs) and executors.code_fingerprint() == theirs
+    monkeypatch.setattr(executors, "code_fingerprint", lambda: "0123456789abcdef")
+    with pytest.raises(AmunreError) as error:
+        make_executor(scheduler=dask_cluster.scheduler_address)
+    version = re.escape(amunre.__version__)
+    assert re.fullmatch(
+        rf"the Dask workers at {dask_cluster.scheduler_address} must run the same amunre as here, {version} "
+        rf"\(code fingerprint 0123456789abcdef\), or they may play other games from the same seeds: "
+        rf"tcp://127\.0\.0\.1:[0-9]+ has {version} with other code \(fingerprint {theirs}\), "
+        rf"tcp://127\.0\.0\.1:[0-9]+ has {version} with other code \(fingerprint {theirs}\); "
+        rf"install this same amunre on every worker .*", str(error.value)), str(error.value)
 
 
 def test_a_failure_on_a_dask_worker_names_the_worker_and_the_error(dask_cluster):

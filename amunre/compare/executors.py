@@ -20,6 +20,7 @@ options. Use an executor as a context manager (or call `close`) to release its w
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -350,11 +351,37 @@ def _probe(address: str, timeout: float) -> None:
     raise ValueError("not a Dask scheduler's answer")  # worded by the caller
 
 
-def amunre_version() -> str:
-    """The amunre version of the process that runs this (asked of each Dask worker)."""
+def amunre_identity() -> tuple[str, str]:
+    """The amunre version and code fingerprint of the process that runs this (asked of each
+    Dask worker, and compared with this process's)."""
     from amunre import __version__
 
-    return __version__
+    return __version__, code_fingerprint()
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of the installed amunre's code and data: every .py file of the package and
+    every shipped variant, board and schema file, by relative path and content. The version
+    number stays the same while the code changes (a checkout with local edits, a build
+    between releases); the games depend on the code, so workers must match it exactly.
+    Computed once per process (some 2 MB to read)."""
+    import hashlib
+    from pathlib import Path
+
+    from amunre.resources import schemas_dir, variants_dir
+
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for name, folder, pattern in (("amunre", package, "*.py"), ("variants", variants_dir(), "*"),
+                                  ("schemas", schemas_dir(), "*")):
+        files = sorted(path for path in folder.rglob(pattern)
+                       if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc")
+        for path in files:
+            digest.update(f"{name}/{path.relative_to(folder).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()[:16]
 
 
 def _on_worker(fn, *args):
@@ -427,22 +454,29 @@ class DaskExecutor(_Closing):
         self._pending: set = set()
 
     def _check_versions(self) -> None:
-        """Every worker connected now must run this amunre version: the rules are code, so
-        another version could play other games from the same seeds."""
+        """Every worker connected now must run this amunre, code and all: the rules are code,
+        so other code could play other games from the same seeds."""
         from amunre import __version__
 
+        install = (f"install this same amunre on every worker (the release: pip install "
+                   f"'amunre[dask]=={__version__}'; changed code: the same checkout or wheel)")
         try:
-            versions = self._client.run(amunre_version)
+            identities = self._client.run(amunre_identity)
         except Exception as exc:  # noqa: BLE001 - whatever the worker's import failed with
             raise AmunreError(
                 f"the Dask workers at {self.address} cannot run amunre ({type(exc).__name__}: {exc}); "
-                f"install amunre {__version__} on every worker: pip install 'amunre[dask]=={__version__}'") from None
-        other = {worker: version for worker, version in versions.items() if version != __version__}
+                f"{install}") from None
+        here = amunre_identity()
+        other = {worker: tuple(identity) for worker, identity in identities.items() if tuple(identity) != here}
         if other:
-            listed = ", ".join(f"{worker} has {version}" for worker, version in sorted(other.items()))
+            listed = ", ".join(
+                f"{worker} has {version}" if version != here[0] else
+                f"{worker} has {version} with other code (fingerprint {code})"
+                for worker, (version, code) in sorted(other.items()))
             raise AmunreError(
-                f"the Dask workers at {self.address} must run amunre {__version__}, as here: {listed}; "
-                f"install it on every worker: pip install 'amunre[dask]=={__version__}'")
+                f"the Dask workers at {self.address} must run the same amunre as here, {here[0]} "
+                f"(code fingerprint {here[1]}), or they may play other games from the same seeds: {listed}; "
+                f"{install}")
 
     def run(self, fn, tasks):
         import distributed
