@@ -246,6 +246,34 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     assert all(a["seats"] == [doc["rotations"]] * 3 for a in doc["agents"])
 
 
+def _wait_for_workers(pid: int, workers: int, timeout: float = 60.0) -> None:
+    """Wait until process `pid` has started `workers` worker processes (a busy machine may take
+    seconds to start Python and the pool), then a little longer, so that batches are under way."""
+    import glob
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = set()
+        for path in glob.glob(f"/proc/{pid}/task/*/children"):
+            try:
+                with open(path) as listing:
+                    children.update(listing.read().split())
+            except OSError:
+                pass
+        started = 0
+        for child in children:
+            try:
+                with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                    started += b"spawn_main" in cmdline.read()
+            except OSError:
+                pass
+        if started >= workers:
+            break
+        time.sleep(0.1)
+    time.sleep(2.0)
+
+
 def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
     """Two Ctrl-C 0.2 s apart with local workers: exit 130 with the games finished, no hang."""
     import os
@@ -263,7 +291,10 @@ def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
                             # were started with it ignored
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        time.sleep(6)
+        if os.path.isdir(f"/proc/{proc.pid}/task"):
+            _wait_for_workers(proc.pid, 2)
+        else:
+            time.sleep(6)
         os.killpg(proc.pid, signal.SIGINT)
         time.sleep(0.2)
         os.killpg(proc.pid, signal.SIGINT)
