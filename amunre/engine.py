@@ -300,20 +300,21 @@ class Game:
                               "the question asked was worked out from his hidden facts")
         if not self._tracking:
             self._track()
-        sealed = len(self._sealed)  # the last inputs: secret answers of the batch under way
-        if not sealed:
+        if self.pending is None or not self.pending.simultaneous:
             twin = self._rebuild(self._since)
             edit = _Redraw.drawn(twin, player, rng)
             edit.apply(twin)
             twin._since.append(edit)
             return twin
-        # re-draw where the batch began (the state has not changed since), before any of its
-        # options was worked out; then each other player's secret answer among his options
-        twin = self._rebuild(self._since[:-sealed], redraw=(player, rng))
-        for request, choice in self._sealed:
+        # a secret batch is under way: re-draw where it began (the state has not changed since),
+        # before any of its options was worked out; then each other player asked before this
+        # one answers among the options the re-drawn game gives him (who is asked may change:
+        # a player with one option is not asked)
+        sealed = len(self._sealed)
+        twin = self._rebuild(self._since[:len(self._since) - sealed], redraw=(player, rng))
+        while twin.pending is not None and twin.pending.player != player:
             asked = twin.pending
-            if request.player != player:
-                choice = asked.options[rng.randrange(len(asked.options))]
+            choice = asked.options[rng.randrange(len(asked.options))]
             twin._since.append(choice)
             twin._give(asked, choice)
         return twin
