@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import math
+import os
 import sys
 
 import jsonschema
@@ -276,6 +277,15 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
     (["classic2003", "--plot", " "], "--plot is empty (expected a file path)"),
     (["classic2003", "--csv", "/nonexistent-dir/x.csv"], "cannot write the CSV --csv"),
     (["nosuch"], "unknown variant 'nosuch'"),
+    # what is wrong with a --sweep's values, by name
+    (["classic2003", "--sweep", "components.starting_gold=15,,20"],
+     "--sweep components.starting_gold=15,,20: value 2 of 3 is empty (expected a value between every two commas"),
+    (["classic2003", "--sweep", "components.starting_gold=15,20,"], "value 3 of 3 is empty"),
+    (["classic2003", "--sweep", "components.starting_gold=[1,2"],
+     "--sweep components.starting_gold=[1,2: a [ is never closed (expected KEY=V1,V2,..., where a comma inside"),
+    (["classic2003", "--sweep", "components.starting_gold=1,2]"], "a ] closes nothing"),
+    (["classic2003", "--sweep", "components.starting_gold=[1,{2]"], "a ] where } should close"),
+    (["classic2003", "--sweep", 'edition.name="a,b'], 'a " quote is never closed'),
 ])
 def test_bad_input_is_one_clear_line(capsys, argv, expected):
     if "--plot" in argv:
@@ -460,3 +470,16 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(tmp_path, argv)
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "interrupted\n", "")
 
+
+def test_an_option_without_its_value_points_to_the_commands_help(capsys):
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--games")
+    assert code == 2 and err == "error: Option '--games' requires an argument. (see 'amunre compare --help')\n"
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/version"), reason="needs /proc (Linux), a folder that takes no new file")
+def test_an_output_in_a_folder_that_takes_no_new_file_says_so(capsys):
+    """/proc/version exists: "No such file or directory" would mislead."""
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--csv", "/proc/version")
+    assert code == 2 and err == ("error: cannot write the CSV --csv '/proc/version': no new file can be made in its "
+                                 "folder '/proc' (No such file or directory), and the file is written whole beside "
+                                 "its place, then renamed into it (expected a path in a writable folder)\n")

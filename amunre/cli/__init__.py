@@ -178,8 +178,7 @@ def _run(args: list[str]) -> None:
     try:
         cli.main(args=args, prog_name="amunre", standalone_mode=False)
     except click.UsageError as exc:
-        where = f"amunre {exc.ctx.command_path.split(' ', 1)[1]}" if exc.ctx and " " in exc.ctx.command_path else "amunre"
-        click.echo(f"error: {literal(exc.format_message())} (see '{where} --help')", err=True)
+        click.echo(f"error: {literal(exc.format_message())} (see '{_help_for(exc, args)} --help')", err=True)
         sys.exit(2)
     except Terminated:  # before or after a command ran (within one, CleanErrors says it)
         click.echo("terminated", err=True)
@@ -196,6 +195,16 @@ def _run(args: list[str]) -> None:
             sys.exit(130)
         click.echo("aborted", err=True)
         sys.exit(1)
+
+
+def _help_for(exc: click.UsageError, args: list[str]) -> str:
+    """The command whose --help an option error points to: `amunre compare` for an error in
+    compare's options, even when click did not say which command it was parsing (an option
+    missing its value)."""
+    if exc.ctx and " " in exc.ctx.command_path:
+        return f"amunre {exc.ctx.command_path.split(' ', 1)[1]}"
+    first = next((arg for arg in args if not arg.startswith("-")), None)
+    return f"amunre {first}" if first in cli.commands else "amunre"
 
 
 def _register() -> None:

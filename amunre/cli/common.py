@@ -198,7 +198,17 @@ def check_writable(path: str, what: str, option: str) -> None:
                               f"of a regular file: the file is written whole, then renamed into place)")
         if target.exists() and not os.access(target, os.W_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-        fd, probe = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=target.parent)
+        folder = target.parent
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".amunre-", suffix=".tmp", dir=folder)
+        except OSError as exc:
+            # the file is written beside its place, then renamed: its folder must take a new file
+            if not folder.is_dir():
+                raise  # no such folder: the system's words say it
+            raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: no new file can be made in its "
+                              f"folder {shown_path(folder)} ({exc.strerror or exc}), and the file is written whole "
+                              f"beside its place, then renamed into it (expected a path in a writable "
+                              f"folder)") from None
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:

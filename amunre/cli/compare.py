@@ -19,22 +19,31 @@ DEFAULT_GAMES = 1000
 
 
 def split_values(text: str) -> list[str]:
-    """`15,20,[1, 2],"a,b"` -> its values: commas inside brackets, braces or quotes stay."""
-    values, depth, quote, current = [], 0, None, ""
+    """`15,20,[1, 2],"a,b"` -> its values: commas inside brackets, braces or quotes stay.
+    ValueError, saying what is wrong, when a bracket or a quote is left open or closes
+    nothing."""
+    values, closers, quote, current = [], [], None, ""
     for char in text:
         if quote:
             quote = None if char == quote else quote
         elif char in "\"'":
             quote = char
         elif char in "[{":
-            depth += 1
+            closers.append("]" if char == "[" else "}")
         elif char in "]}":
-            depth -= 1
-        elif char == "," and depth == 0:
+            if not closers or closers[-1] != char:
+                raise ValueError(f"a {char} where {closers[-1]} should close" if closers else
+                                 f"a {char} closes nothing")
+            closers.pop()
+        elif char == "," and not closers:
             values.append(current.strip())
             current = ""
             continue
         current += char
+    if quote:
+        raise ValueError(f"a {quote} quote is never closed")
+    if closers:
+        raise ValueError(f"a {'[' if closers[-1] == ']' else '{'} is never closed")
     values.append(current.strip())
     return values
 
@@ -69,11 +78,22 @@ def _sweep_columns(refs, sweep, overrides):
     if len(refs) != 1:
         raise AmunreError(f"--sweep varies one variant, but {len(refs)} are given (expected one VARIANT)")
     shown = printable(sweep)
+    example = "e.g. components.starting_gold=15,20,25"
     key, sep, raw = sweep.partition("=")
-    values = split_values(raw) if sep else []
-    if not key.strip() or not sep or not all(values) or len(values) < 2:
-        raise AmunreError(f"--sweep {shown} is not KEY=V1,V2,... "
-                          "(expected at least two values, e.g. components.starting_gold=15,20,25)")
+    if not key.strip() or not sep or not raw.strip():
+        raise AmunreError(f"--sweep {shown} is not KEY=V1,V2,... (expected at least two values, {example})")
+    try:
+        values = split_values(raw)
+    except ValueError as exc:
+        raise AmunreError(f"--sweep {shown}: {exc} (expected KEY=V1,V2,..., where a comma inside [...], {{...}} "
+                          f"or quotes stays within its value)") from None
+    empty = [n for n, value in enumerate(values, 1) if not value]
+    if empty:
+        which = f"value {empty[0]} of {len(values)} is" if len(empty) == 1 else \
+            f"values {', '.join(map(str, empty[:-1]))} and {empty[-1]} of {len(values)} are"
+        raise AmunreError(f"--sweep {shown}: {which} empty (expected a value between every two commas, {example})")
+    if len(values) < 2:
+        raise AmunreError(f"--sweep {shown} has one value (expected at least two values, {example})")
     settings = [SweepValue(f"{key.strip()}={value}") for value in values]
     seen: dict[str, str] = {}
     for setting, value in zip(settings, values):
