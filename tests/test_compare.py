@@ -286,6 +286,16 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
     (["classic2003", "--sweep", "components.starting_gold=1,2]"], "a ] closes nothing"),
     (["classic2003", "--sweep", "components.starting_gold=[1,{2]"], "a ] where } should close"),
     (["classic2003", "--sweep", 'edition.name="a,b'], 'a " quote is never closed'),
+    # options that contradict each other: refused, not one of them silently dropped
+    (["classic2003", "--sweep", "components.starting_gold=1,2", "--sweep", "rulings.bribery_scope=a,b"],
+     "--sweep is given 2 times (--sweep components.starting_gold=1,2 and --sweep rulings.bribery_scope=a,b), "
+     "but a run varies one key"),
+    (["classic2003", "--sweep", "components.starting_gold=15,20", "--set", "components.starting_gold=25"],
+     "--set components.starting_gold=25 changes the key --sweep components.starting_gold=15,20 varies"),
+    (["classic2003", "--sweep", "components.starting_gold=15,20", "--set", "components={starting_gold=25}"],
+     "changes the key --sweep components.starting_gold=15,20 varies"),
+    (["classic2003", "--csv", "same.png", "--plot", "./same.png"],
+     "--csv and --plot name the same file, ./same.png (expected two files"),
 ])
 def test_bad_input_is_one_clear_line(capsys, argv, expected):
     if "--plot" in argv:

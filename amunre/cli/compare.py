@@ -94,6 +94,12 @@ def _sweep_columns(refs, sweep, overrides):
         raise AmunreError(f"--sweep {shown}: {which} empty (expected a value between every two commas, {example})")
     if len(values) < 2:
         raise AmunreError(f"--sweep {shown} has one value (expected at least two values, {example})")
+    for override in overrides:  # --set the swept key: one of the two would be dropped
+        other = override.partition("=")[0].strip()
+        swept = key.strip()
+        if other == swept or other.startswith(swept + ".") or swept.startswith(other + "."):
+            raise AmunreError(f"--set {printable(override)} changes the key --sweep {shown} varies (expected "
+                              f"that key in --sweep alone: each column gives it its own value)")
     settings = [SweepValue(f"{key.strip()}={value}") for value in values]
     seen: dict[str, str] = {}
     for setting, value in zip(settings, values):
@@ -149,7 +155,8 @@ def _lineup(text, players):
               help="Seed S of the run: game i plays seed f(S, i) in every variant.")
 @click.option("--workers", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
-@click.option("--sweep", metavar="KEY=V1,V2,...", help="One variant, one key over several values: a column per value.")
+@click.option("--sweep", metavar="KEY=V1,V2,...", multiple=True,
+              help="One variant, one key over several values: a column per value.")
 @set_option("Change one key of every variant (KEY=VALUE, repeatable; see `amunre run --help`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/compare.schema.json).")
 @click.option("--records", is_flag=True, help="With --json: every game's numbers too.")
@@ -175,9 +182,17 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     if scheduler and workers:
         raise AmunreError("--workers counts local processes; with --scheduler the cluster's workers play "
                           "(expected one of them)")
+    if len(sweep) > 1:  # a click option given twice keeps the last: say so instead
+        given = " and ".join(f"--sweep {printable(one)}" for one in sweep)
+        raise AmunreError(f"--sweep is given {len(sweep)} times ({given}), but a run varies one key "
+                          f"(expected one --sweep; for another key, another run)")
+    sweep = sweep[0] if sweep else None
     for option, path in (("--csv", csv_path), ("--plot", plot_path)):
         if path is not None and not path.strip():
             raise AmunreError(f"{option} is empty (expected a file path)")
+    if csv_path and plot_path and _same_file(csv_path, plot_path):
+        raise AmunreError(f"--csv and --plot name the same file, {printable(plot_path)} (expected two files: "
+                          f"the second would overwrite the first)")
     plot = None
     if plot_path:
         from amunre.compare.plot import load_matplotlib
@@ -252,6 +267,18 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             click.echo(literal(f"plot written to {plot_path}"))
     if comparison.interrupted:
         sys.exit(143 if comparison.interrupted == "Terminated" else 130)
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (the same path, written differently, or two links)."""
+    import os
+
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return a == b
 
 
 def _differences(columns) -> list[dict]:
