@@ -22,6 +22,7 @@ chosen over resumable steps, with the measurements.
 
 from __future__ import annotations
 
+import random
 from typing import Callable
 
 from amunre.contract import Event
@@ -293,8 +294,13 @@ class Game:
         players' secret answers of a batch under way (drawn from the options the re-drawn
         game gives them). `player` is the one asked now (a search agent's seat) or, once the
         game is over, anyone; his view is the same in it."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise AmunreError(f"determinize needs a player's seat number, not {player!r}")
         if not 0 <= player < self.n_players:
             raise AmunreError(f"no player {player} in a game of {self.n_players}")
+        if not isinstance(rng, random.Random):
+            raise AmunreError(f"determinize draws with a random.Random, not {type(rng).__name__} "
+                              "(expected e.g. random.Random(seed))")
         if self.pending is not None and self.pending.player != player:
             raise AmunreError(f"determinize for the player asked now ({self.pending.player}), not {player}: "
                               "the question asked was worked out from his hidden facts")

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import numbers
 import operator
 import random
 
@@ -403,8 +404,16 @@ def action_mask(space: ActionSpace, game, seat: int):
 def _load(variant, overrides):
     from amunre.loader import load_variant
 
+    from amunre.model import Variant
+
+    if isinstance(overrides, (str, bytes)):  # one KEY=VALUE text, not a list of them
+        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not the text {overrides!r} "
+                          f"(expected e.g. overrides=[{overrides!r}])")
     if isinstance(variant, str) or hasattr(variant, "__fspath__"):
         return load_variant(variant, tuple(overrides))
+    if not isinstance(variant, Variant):
+        raise AmunreError(f"variant must be a variant id, a variant file's path or a loaded Variant, "
+                          f"not {variant!r}")
     if overrides:
         raise AmunreError("overrides apply to a variant named by id or path, not to a loaded Variant")
     return variant
@@ -423,8 +432,9 @@ class AmunreEnv(AECEnv):
         from amunre.engine import check_players
 
         self.variant = _load(variant, overrides)
-        if isinstance(players, bool) or not isinstance(players, int):
+        if isinstance(players, bool) or not isinstance(players, numbers.Integral):  # numpy's integers too
             raise AmunreError(f"players must be a whole number, not {players!r}")
+        players = int(players)
         check_players(self.variant, players)
         if reward not in REWARDS:
             raise AmunreError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 
+from amunre.errors import AmunreError
 from amunre.pettingzoo import env as make_env
 
 
@@ -24,8 +26,11 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=8, help="print the first N actions in words (default 8)")
     args = parser.parse_args()
 
-    env = make_env(variant=args.variant, players=args.players, reward=args.reward)
-    env.reset(seed=args.seed)
+    try:
+        env = make_env(variant=args.variant, players=args.players, reward=args.reward)
+        env.reset(seed=args.seed)
+    except AmunreError as exc:  # a bad variant, player count or seed: say it in one line
+        sys.exit(f"error: {exc}")
     rng = random.Random(args.seed)
     steps, rewards = 0, {}
     for agent in env.agent_iter():
@@ -37,7 +42,7 @@ def main() -> None:
             legal = observation["action_mask"].nonzero()[0]
             action = int(rng.choice(legal))
             if steps < args.show:
-                print(f"{agent}: {env.action_to_string(action)}  (action {action} of {len(legal)} legal)")
+                print(f"{agent}: {env.action_to_string(action)}  (action id {action}; {len(legal)} legal actions)")
             steps += 1
         env.step(action)
 

@@ -270,3 +270,20 @@ def test_the_example_script_plays_a_game():
     lines = run.stdout.splitlines()
     assert re.match(r"player_\d: bid: bid \d+ on ", lines[0])
     assert len([line for line in lines if re.match(r"player_\d: \d+ points, reward (0|1|0\.5|0\.33+)$", line)]) == 3
+
+
+def test_bad_constructor_arguments_are_clear_errors():
+    pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed: pip install '.[rl]'")
+    import numpy as np
+
+    from amunre.errors import AmunreError
+    from amunre.pettingzoo import env
+
+    for variant in (None, 5):
+        with pytest.raises(AmunreError, match="variant must be a variant id, a variant file's path or a loaded"):
+            env(variant=variant)
+    with pytest.raises(AmunreError, match="overrides must be a list of KEY=VALUE texts"):
+        env(overrides="components.starting_gold=5")
+    game = env(players=np.int64(4))  # numpy's integers are whole numbers too
+    game.reset(seed=1)
+    assert len(game.agents) == 4

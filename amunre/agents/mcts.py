@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 
+from amunre import decisions
 from amunre.errors import AmunreError
 
 ROLLOUTS = ("greedy", "random")
@@ -58,6 +59,14 @@ class MctsAgent:
         options = request.options
         if len(options) == 1:
             return options[0]
+        forced = decisions.forced  # the searched games' forced steps are not this game's
+        try:
+            return self._search(view, request)
+        finally:
+            decisions.forced = forced
+
+    def _search(self, view, request):
+        options = request.options
         rng = self.rng
         root = _Node()
         players = view.n_players
