@@ -68,7 +68,8 @@ def _notes(m, warmup: int) -> list[str]:
     s, p = m.single, m.parallel
     workers = f"{m.workers} worker{'s' if m.workers != 1 else ''}"
     return [
-        f"  played: {s.games} games in 1 process ({s.wall:.2f} s), {p.games} on {workers} ({p.wall:.2f} s), "
+        f"  played: {s.games} game{'' if s.games == 1 else 's'} in 1 process ({s.wall:.2f} s), {p.games} on {workers} "
+        f"({p.wall:.2f} s), "
         f"after {warmup} warm-up games each",
         f"  per game: {s.asked / s.games:.0f} decisions asked, {s.steps / s.games:.0f} engine steps "
         "(forced decisions included)",
