@@ -493,3 +493,38 @@ def test_an_output_in_a_folder_that_takes_no_new_file_says_so(capsys):
     assert code == 2 and err == ("error: cannot write the CSV --csv '/proc/version': no new file can be made in its "
                                  "folder '/proc' (No such file or directory), and the file is written whole beside "
                                  "its place, then renamed into it (expected a path in a writable folder)\n")
+
+
+def test_set_values_are_recorded_in_the_header_the_json_and_the_csv(capsys, tmp_path):
+    argv = ["compare", "classic2003", "supermeeple2016", "--set", "components.starting_gold=25", "--set",
+            "rulings.bribery_scope=whole_phase", "--games", "2", "--agents", "random", "--workers", "1"]
+    settings = ["components.starting_gold=25", "rulings.bribery_scope=whole_phase"]
+    code, out, err = run_cli(capsys, *argv, "--json", "--csv", str(tmp_path / "set.csv"))
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("compare"))
+    assert doc["set"] == settings
+    diff = doc["differences"][0]
+    assert diff["diff"]["a"]["set"] == settings and diff["diff"]["b"]["set"] == settings
+    assert diff["lines"][0] == (f"classic2003 with --set {settings[0]} --set {settings[1]} vs "
+                                f"supermeeple2016 with --set {settings[0]} --set {settings[1]}")
+    lines = list(csv.DictReader(io.StringIO((tmp_path / "set.csv").read_text(encoding="utf-8"))))
+    assert {line["set"] for line in lines} == {"; ".join(settings)}
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0, err
+    assert f"seed 0; --set {settings[0]}; --set {settings[1]}; " in out.splitlines()[0]
+    # a sweep's differences name its value first, then the --set values
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--sweep", "components.starting_gold=15,20", "--set",
+                             settings[1], "--games", "2", "--agents", "random", "--workers", "1", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["set"] == [settings[1]] and [c["setting"] for c in doc["columns"]] == [
+        "components.starting_gold=15", "components.starting_gold=20"]
+    assert doc["differences"][0]["diff"]["b"]["set"] == ["components.starting_gold=20", settings[1]]
+
+
+def test_without_set_the_json_says_so():
+    from amunre.compare.report import to_json
+
+    comparison = run_comparison(_columns("classic2003"), 1, 0, Inline())
+    assert to_json(comparison, summarize(comparison), [])["set"] == []

@@ -229,9 +229,9 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
                     if elapsed > 0:
                         progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.0f} games/s")
 
-                comparison = run_comparison(columns, games, seed, executor, advance, records)
+                comparison = run_comparison(columns, games, seed, executor, advance, records, overrides)
         else:
-            comparison = run_comparison(columns, games, seed, executor, keep_records=records)
+            comparison = run_comparison(columns, games, seed, executor, keep_records=records, settings=overrides)
         where = executor.description
     if comparison.interrupted:
         word = "terminated" if comparison.interrupted == "Terminated" else "interrupted"
@@ -239,14 +239,15 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         if not comparison.games:
             sys.exit(143 if comparison.interrupted == "Terminated" else 130)
     rows = summarize(comparison)
-    differences = _differences(columns)
+    differences = _differences(columns, overrides)
     # the results reach the terminal first: a file that then fails to write loses nothing
     if as_json:
         click.echo(dump_json(to_json(comparison, rows, differences, records)))
     else:
         console = make_console()
         rate = comparison.games * len(columns) / comparison.elapsed if comparison.elapsed else 0
-        title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players ({', '.join(agents)}), seed {seed}; "
+        setting = "".join(f"; --set {printable(text)}" for text in overrides)
+        title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players ({', '.join(agents)}), seed {seed}{setting}; "
                  f"{rate:,.0f} games/s ({where})")
         console.print(table(comparison, rows, title))
         console.print(Text(legend(comparison)))
@@ -281,16 +282,17 @@ def _same_file(a: str, b: str) -> bool:
         return a == b
 
 
-def _differences(columns) -> list[dict]:
-    """The rule differences of each column from the first, as `amunre diff` reports them."""
+def _differences(columns, overrides=()) -> list[dict]:
+    """The rule differences of each column from the first, as `amunre diff` reports them,
+    each side named with its settings: a `--sweep` value first, then every `--set`."""
     from amunre.cli.diff import plain_lines
     from amunre.loader.compare import compare, compare_json
 
     out = []
     first = columns[0]
-    first_settings = (first.setting,) if first.setting else ()
+    first_settings = ((first.setting,) if first.setting else ()) + tuple(overrides)
     for column in columns[1:]:
-        settings = (column.setting,) if column.setting else ()
+        settings = ((column.setting,) if column.setting else ()) + tuple(overrides)
         groups = compare(first.variant, column.variant)
         out.append({"column": column.label,
                     "lines": plain_lines(first.variant, column.variant, groups, settings, first_settings),

@@ -116,6 +116,7 @@ def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
         "seed": comparison.seed,
         "players": comparison.players,
         "agents": list(comparison.agents),
+        "set": list(comparison.settings),
         "level": LEVEL,
         "columns": [{"label": c.label, "variant": c.variant.id, "source": c.variant.source, "setting": c.setting}
                     for c in comparison.columns],
@@ -132,20 +133,22 @@ def _finite(x):
     return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
 
 
-CSV_FIELDS = ["key", "label", "kind", "column", "variant", "setting", "mean", "sd", "low", "high", "n",
+CSV_FIELDS = ["key", "label", "kind", "column", "variant", "setting", "set", "mean", "sd", "low", "high", "n",
               "diff", "diff_low", "diff_high", "p", "p_holm", "significant"]
 
 
 def to_csv(comparison, rows) -> str:
-    """One line per row and column, the same numbers as the JSON."""
+    """One line per row and column, the same numbers as the JSON; `set` holds the `--set`
+    KEY=VALUE texts (the same on every line), joined by "; "."""
     out = io.StringIO()
+    settings = "; ".join(comparison.settings)
     writer = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         for c, column in enumerate(comparison.columns):
             e, p = row.values[c], row.versus[c]
             line = {"key": row.key, "label": row.label, "kind": row.kind, "column": column.label,
-                    "variant": column.variant.id, "setting": column.setting}
+                    "variant": column.variant.id, "setting": column.setting, "set": settings}
             if e is not None:
                 line.update(mean=_finite(e.mean), sd=_finite(e.sd), low=_finite(e.low), high=_finite(e.high), n=e.n)
             if p is not None:

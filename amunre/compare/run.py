@@ -54,6 +54,7 @@ class Comparison:
     tally: Tally  # the finished games, every column
     interrupted: str = ""  # what stopped it early: "KeyboardInterrupt" (Ctrl-C) or "Terminated" (SIGTERM)
     elapsed: float = 0.0
+    settings: tuple = ()  # the `--set KEY=VALUE` texts applied to every column
 
     @property
     def games(self) -> int:
@@ -73,10 +74,12 @@ def batch_size(games: int) -> int:
 
 
 def run_comparison(columns: list[Column], games: int, seed: int, executor,
-                   on_progress: Callable[[int], None] | None = None, keep_records: bool = False) -> Comparison:
+                   on_progress: Callable[[int], None] | None = None, keep_records: bool = False,
+                   settings=()) -> Comparison:
     """Play `games` seeds in every column on `executor`; a KeyboardInterrupt stops it and the
     batches finished so far are kept (`interrupted` says so). A batch plays its seeds in
-    every column, so what is kept is always whole pairs."""
+    every column, so what is kept is always whole pairs. `settings` are the `--set` texts
+    the columns were loaded with, recorded for the report."""
     size = batch_size(games)
     jobs = tuple(column.job for column in columns)
     tasks = [(jobs, seed, first, min(size, games - first), keep_records) for first in range(0, games, size)]
@@ -103,7 +106,7 @@ def run_comparison(columns: list[Column], games: int, seed: int, executor,
     for index in sorted(waiting):  # after a stop: the batches that did finish
         merge(total, waiting[index])
     return Comparison(columns, columns[0].job.players, columns[0].job.agents, seed, games, total,
-                      interrupted, time.perf_counter() - start)
+                      interrupted, time.perf_counter() - start, tuple(settings))
 
 
 # -- the table ------------------------------------------------------------------------------
