@@ -375,12 +375,21 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     jsonschema.validate(doc, load_schema("compare"))
 
 
-def test_one_game_has_no_interval(capsys):
-    """With a single game there is no spread: no sd and no interval, never a false ± 0."""
+def test_one_game_has_no_interval_but_a_proportions(capsys):
+    """With a single game a mean has no spread: no sd and no interval, never a false ± 0, and
+    a share of rounds (a mean of each game's share) neither, never a false 0–100%; a
+    proportion of games has Wilson's interval from one game on."""
     code, out, err = run_cli(capsys, "compare", "classic2003", "--games", "1", "--workers", "1", "--json")
     assert code == 0, err
-    winning = next(r for r in json.loads(out)["rows"] if r["key"] == "winning_score")["values"][0]
-    assert winning["n"] == 1 and winning["sd"] is None and winning["low"] is None and winning["high"] is None
+    rows = {row["key"]: row["values"][0] for row in json.loads(out)["rows"]}
+    for key in ("winning_score", "decisions", "offering_level.1", "auction_price"):
+        assert rows[key]["n"] == 1 and rows[key]["sd"] is None and rows[key]["low"] is None, key
+        assert rows[key]["high"] is None, key
+    for key in ("win.seat1", "win.seat4", "tie_break"):
+        value = rows[key]
+        assert value["n"] == 1 and value["sd"] is None, key
+        assert (value["low"], value["high"]) == pytest.approx(stats.wilson(value["mean"], 1)), key
+    assert stats.wilson(0, 1) == pytest.approx((0.0, 0.7934506), abs=1e-6)
 
 
 def _ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):

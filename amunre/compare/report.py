@@ -90,6 +90,8 @@ def legend(comparison) -> str:
     games = f"{comparison.games} game{'' if comparison.games == 1 else 's'}"
     lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {games} "
              f"(win rates: Wilson's interval; a shared win counts its share)."]
+    if comparison.games == 1:
+        lines[0] += " From one game only a proportion of games has an interval; a mean needs two."
     if len(comparison.columns) > 1:
         lines.append(f"Δ: difference from {first} (pt: percentage points), game by game on the same seeds; ▲/▼: significant at 5% "
                      f"(paired t-test, Holm's correction over the rows of the column).")

@@ -176,8 +176,8 @@ def summarize(comparison: Comparison) -> list[Row]:
             elif kind == "rate":
                 values.append(stats.rate_of(m))
             elif kind == "share":  # a share lies in [0, 1], whatever Student's interval says
-                e = stats.estimate_of(m)
-                values.append(attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
+                e = stats.estimate_of(m)  # a mean of per-game shares: no interval from one game
+                values.append(e if math.isnan(e.low) else attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
             else:
                 values.append(stats.estimate_of(m))
         versus = [None]

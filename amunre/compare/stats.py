@@ -124,10 +124,12 @@ def rate(values) -> Estimate:
 
 
 def rate_of(m: Moments) -> Estimate:
-    if m.n < 2:
+    """A proportion of games: Wilson's interval exists from one game on (a mean's needs two:
+    `estimate_of`); the sd only from two."""
+    if m.n < 1:
         return Estimate(m.mean, math.nan, math.nan, math.nan, m.n)
     low, high = wilson(m.mean * m.n, m.n)
-    return Estimate(m.mean, m.sd, low, high, m.n)
+    return Estimate(m.mean, m.sd if m.n >= 2 else math.nan, low, high, m.n)
 
 
 def paired(first, other) -> Paired:
