@@ -203,11 +203,12 @@ def test_compare_prints_a_table_with_every_row_and_the_rule_differences(capsys):
     code, out, err = run_cli(capsys, "compare", "classic2003", "supermeeple2016", "--games", "30", "--workers", "1",
                              "--agents", "random")
     assert code == 0 and err == "", err  # no progress bar when not on a terminal
-    for words in ("winning score (points)", "win rate, seat 1", "points per player: temples",
-                  "points per player: complete sets", "Victory Points per player: province with the fewest",
-                  "gold paid per province in the auction", "sacrifice: level 2 (share of rounds)",
-                  "pyramid builds", "games decided by a tie-break", "gold per player at the end",
-                  "decisions asked per game", "Δ", "Holm", "[terminology]", "Victory Points"):
+    # every label starts upper-case, whichever words it starts with (an edition's term or not)
+    for words in ("│ Winning score (points)", "│ Win rate, seat 1", "│ Points per player: temples",
+                  "│ Points per player: complete sets", "│ Victory Points per player: province with the fewest",
+                  "│ Gold paid per province in the auction", "│ Sacrifice: level 2 (share of rounds)",
+                  "│ Pyramid builds", "│ Games decided by a tie-break", "│ Gold per player at the end",
+                  "│ Decisions asked per game", "Δ", "Holm", "[terminology]", "Victory Points"):
         assert words in out, words
 
 
@@ -537,3 +538,28 @@ def test_without_set_the_json_says_so():
 
     comparison = run_comparison(_columns("classic2003"), 1, 0, Inline())
     assert to_json(comparison, summarize(comparison), [])["set"] == []
+
+def test_the_sweeps_rule_differences_are_apart(capsys):
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--sweep", "components.starting_gold=15,20,25",
+                             "--games", "2", "--agents", "random", "--workers", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    for value in (20, 25):
+        heading = lines.index(f"classic2003 with --sweep components.starting_gold=15 vs classic2003 with --sweep "
+                              f"components.starting_gold={value}")
+        assert lines[heading - 1] == ""
+
+
+def test_a_mean_and_its_interval_have_the_same_decimals():
+    from amunre.compare.report import diff_text, value_text
+    from amunre.compare.run import Row
+
+    big = stats.Estimate(207.5, 4.1, 205.24, 209.76, 30)
+    row = Row("decisions", "decisions asked per game", "mean", [big, big], [])
+    assert value_text(row, big) == "207.5 ± 2.3"
+    assert diff_text(row, stats.Paired(-4.756, -6, -3, 0.001, 30, 0.001)) == "-4.8 ▼"
+    small = stats.Estimate(3.86, 1.2, 3.68, 4.04, 30)
+    row = Row("winning_score", "winning score (points)", "mean", [small, big], [])
+    assert value_text(row, small) == "3.9 ± 0.2 (sd 1.2)"  # the row's largest mean sets its decimals
+    row = Row("winning_score", "winning score (points)", "mean", [small], [])
+    assert value_text(row, small) == "3.86 ± 0.18 (sd 1.20)"

@@ -251,11 +251,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
                  f"{rate:,.0f} games/s ({where})")
         console.print(table(comparison, rows, title))
         console.print(Text(legend(comparison)))
-        if differences:
-            console.print()
-            for block in differences:
-                for line in block["lines"]:
-                    console.print(Text(line))
+        for block in differences:
+            console.print()  # a blank line before each column's differences
+            for line in block["lines"]:
+                console.print(Text(line))
     if csv_path:
         write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
         if not as_json:

@@ -20,30 +20,45 @@ from amunre.compare.stats import LEVEL
 SCHEMA_VERSION = 1
 
 
-def _number(x: float) -> str:
+def digits_of(row) -> int:
+    """Decimals for every number of a row, its means, their ± and sd, and its differences: 1
+    where a column's mean reaches 100 (`209.8 ± 2.8`), else 2 (`3.86 ± 0.18`)."""
+    means = [abs(e.mean) for e in row.values if e is not None and not math.isnan(e.mean)]
+    return 1 if means and max(means) >= 100 else 2
+
+
+def _number(x: float, digits: int = 2) -> str:
     if x is None or math.isnan(x):
         return "-"
-    x = 0.0 if x == 0 else x  # no "-0.00"
-    return f"{x:.1f}" if abs(x) >= 100 else f"{x:.2f}"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.00"
 
 
 def _percent(x: float) -> str:
     return "-" if x is None or math.isnan(x) else f"{max(0.0, 100 * x) if abs(x) < 5e-7 else 100 * x:.1f}%"
 
 
-def value_text(row, estimate) -> str:
+def _value_lines(row, estimate, digits: int) -> list[str]:
+    """A column's number for a row: the estimate, then its interval (a proportion's) or its
+    sd (the winning score's) where there is one."""
     if estimate is None:
-        return "—"
+        return ["—"]
     if row.kind in ("rate", "share"):
         if math.isnan(estimate.low):
-            return _percent(estimate.mean)
-        return f"{_percent(estimate.mean)} ({_percent(estimate.low)}–{_percent(estimate.high)})"
+            return [_percent(estimate.mean)]
+        return [_percent(estimate.mean), f"({_percent(estimate.low)}–{_percent(estimate.high)})"]
     if math.isnan(estimate.low):  # one game: no spread, no interval
-        return _number(estimate.mean)
-    text = f"{_number(estimate.mean)} ± {_number((estimate.high - estimate.low) / 2)}"
+        return [_number(estimate.mean, digits)]
+    lines = [f"{_number(estimate.mean, digits)} ± {_number((estimate.high - estimate.low) / 2, digits)}"]
     if row.key == "winning_score":
-        text += f" (sd {_number(estimate.sd)})"
-    return text
+        lines.append(f"(sd {_number(estimate.sd, digits)})")
+    return lines
+
+
+def value_text(row, estimate, digits: int | None = None) -> str:
+    """A column's number for a row on one line: `22.74 ± 0.70 (sd 4.99)`, `25.0% (19.5%–31.4%)`;
+    a mean and its ± with the same decimals (`digits_of`)."""
+    return " ".join(_value_lines(row, estimate, digits_of(row) if digits is None else digits))
 
 
 def _signed(x: float, digits: int) -> str:
@@ -51,12 +66,21 @@ def _signed(x: float, digits: int) -> str:
     return text[1:] if float(text) == 0 else text  # no "-0.0": a difference too small to show is none
 
 
-def diff_text(row, paired) -> str:
+def diff_text(row, paired, digits: int | None = None) -> str:
     if paired is None:
         return ""
-    amount = f"{_signed(100 * paired.diff, 1)} pt" if row.kind in ("rate", "share") else _signed(paired.diff, 2)
+    if row.kind in ("rate", "share"):
+        amount = f"{_signed(100 * paired.diff, 1)} pt"
+    else:
+        amount = _signed(paired.diff, digits_of(row) if digits is None else digits)
     mark = (" ▲" if paired.diff > 0 else " ▼") if paired.significant else ""
     return f"{amount}{mark}"
+
+
+def shown_label(label: str) -> str:
+    """A row label as the table shows it: its first letter upper-case, whether it starts with
+    an edition's term ("Gold", "Victory Points") or plain words ("games decided by ...")."""
+    return label[:1].upper() + label[1:]
 
 
 def table(comparison, rows, title: str) -> Table:
@@ -81,7 +105,7 @@ def table(comparison, rows, title: str) -> Table:
             cells.append(Text(value_text(row, estimate)))
             if c:
                 cells.append(Text(diff_text(row, row.versus[c])))
-        out.add_row(Text(row.label), *cells)
+        out.add_row(Text(shown_label(row.label)), *cells)
     return out
 
 
