@@ -539,6 +539,51 @@ def test_without_set_the_json_says_so():
     comparison = run_comparison(_columns("classic2003"), 1, 0, Inline())
     assert to_json(comparison, summarize(comparison), [])["set"] == []
 
+
+def _terminal(monkeypatch, columns: int):
+    """Make the command see a terminal of `columns` characters (plain text, no colours)."""
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.mark.parametrize("argv, headers", [
+    (["classic2003", "--sweep", "components.starting_gold=15,20,25"], ["=15", "=20", "=25"]),
+    (["classic2003", "supermeeple2016", "expert2016"], ["classic2003", "supermeeple2016", "expert2016"]),
+    (["classic2003", "supermeeple2016"], ["classic2003", "supermeeple2016"]),
+])
+def test_an_80_column_terminal_gets_a_readable_table(capsys, monkeypatch, argv, headers):
+    """Every line fits, no heading or number is cut (`…`), the labels keep some width, each
+    difference from the first stands under its column's number; the title, the legend and
+    the rule differences wrap too."""
+    _terminal(monkeypatch, 80)
+    code, out, err = run_cli(capsys, "compare", *argv, "--games", "20", "--agents", "random", "--workers", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(line for line in lines if len(line) > 80)
+    assert "…" not in out[:out.index("± and (low–high)")]  # (a long word in the rule differences may be cut)
+    heading = next(line for line in lines if line.startswith("┃"))
+    assert [cell.strip() for cell in heading.strip("┃").split("┃")][1:] == headers
+    assert "│ Winning score (points)" in out and "│ Games decided by a" in out  # labels keep some width
+    assert "Δ +" in out or "Δ -" in out or "Δ 0.0" in out  # stacked under the number, not a column of its own
+    assert "(paired t-test, Holm's correction over the rows" in out.replace("\n", " ")
+    if "--sweep" in argv:
+        assert "--sweep components.starting_gold=15,20,25" in out.replace("\n", " ")  # the key, said once
+        assert out.count("classic2003 with --sweep components.starting_gold=15 vs") == 2
+
+
+def test_piped_output_keeps_the_wide_table(capsys):
+    code, out, err = run_cli(capsys, "compare", "classic2003", "--sweep", "components.starting_gold=15,20,25",
+                             "--games", "20", "--agents", "random", "--workers", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].endswith("seed 0; --sweep components.starting_gold=15,20,25; " + lines[0].rsplit("; ", 1)[1])
+    heading = next(line for line in lines if line.startswith("┃"))
+    assert [cell.strip() for cell in heading.strip("┃").split("┃")][1:] == ["=15", "=20", "Δ", "=25", "Δ"]
+    assert any(len(line) > 100 for line in lines)  # one line per row, as before
+
+
 def test_the_sweeps_rule_differences_are_apart(capsys):
     code, out, err = run_cli(capsys, "compare", "classic2003", "--sweep", "components.starting_gold=15,20,25",
                              "--games", "2", "--agents", "random", "--workers", "1")

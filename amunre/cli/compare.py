@@ -245,16 +245,17 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         click.echo(dump_json(to_json(comparison, rows, differences, records)))
     else:
         console = make_console()
+        # a terminal gets everything fitted to its width; piped output keeps its wide lines
+        terminal = sys.stdout.isatty()
         rate = comparison.games * len(columns) / comparison.elapsed if comparison.elapsed else 0
         setting = "".join(f"; --set {printable(text)}" for text in overrides)
-        title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players ({', '.join(agents)}), seed {seed}{setting}; "
-                 f"{rate:,.0f} games/s ({where})")
-        console.print(table(comparison, rows, title))
-        console.print(Text(legend(comparison)))
-        for block in differences:
-            console.print()  # a blank line before each column's differences
-            for line in block["lines"]:
-                console.print(Text(line))
+        swept = f"; --sweep {printable(sweep)}" if sweep else ""
+        title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players "
+                 f"({', '.join(agents)}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
+        console.print(Text(title), soft_wrap=not terminal)
+        console.print(table(comparison, rows, width=console.width if terminal else None))
+        console.print(Text(legend(comparison)), soft_wrap=not terminal)
+        _print_differences(console, columns, overrides, differences, terminal)
     if csv_path:
         write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
         if not as_json:
@@ -279,6 +280,39 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
     except (OSError, ValueError):
         return a == b
+
+
+def _print_differences(console, columns, overrides, differences, terminal: bool) -> None:
+    """Each column's rule differences from the first, a blank line before each: on a terminal
+    as `amunre diff` shows them there (a table per group, fitted to the width), piped as
+    its plain lines."""
+    from rich.table import Table
+
+    from amunre.loader.compare import key_text, side_names, text
+
+    first = columns[0]
+    for column, block in zip(columns[1:], differences):
+        console.print()
+        if not terminal:
+            for line in block["lines"]:
+                console.print(Text(line))
+            continue
+        settings = ((column.setting,) if column.setting else ()) + tuple(overrides)
+        first_settings = ((first.setting,) if first.setting else ()) + tuple(overrides)
+        heading, a_name, b_name = side_names(first.variant, column.variant, settings, first_settings)
+        console.print(Text(heading), soft_wrap=False)
+        groups = block["diff"]["groups"]
+        if not any(groups.values()):
+            console.print(Text("no differences in the effective rules"))
+        for name, rows in groups.items():
+            if not rows:
+                continue
+            shown = Table(title=Text(name), title_justify="left")
+            for heading_text in ("key", a_name, b_name):
+                shown.add_column(Text(heading_text))
+            for row in rows:
+                shown.add_row(Text(key_text(row)), Text(text(row["a"])), Text(text(row["b"])))
+            console.print(shown)
 
 
 def _differences(columns, overrides=()) -> list[dict]:

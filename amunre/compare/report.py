@@ -83,18 +83,43 @@ def shown_label(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
-def table(comparison, rows, title: str) -> Table:
-    """The rich table: a row per statistic, a column per variant (or sweep value), and after
-    each but the first its difference from the first (Δ). A narrow terminal wraps the
-    labels; a number is never split from its interval or its difference."""
-    out = Table(title=Text(title))
-    out.add_column("", ratio=1, min_width=12)
-    for c, column in enumerate(comparison.columns):
-        out.add_column(Text(column.label), justify="right", no_wrap=True)
-        if c:
+def headers(comparison) -> list[str]:
+    """The columns' headings: a sweep's columns by their value alone (`=15`: the key is said
+    once, above the table), other columns by their label."""
+    columns = comparison.columns
+    keys = {column.setting.partition("=")[0].strip() for column in columns}
+    if all(column.setting for column in columns) and len(keys) == 1:
+        return ["=" + column.setting.partition("=")[2].strip() for column in columns]
+    return [column.label for column in columns]
+
+
+#: The least width of the label column, in a wide table and in a stacked one.
+LABEL_WIDTH = 24
+STACKED_LABEL_WIDTH = 14
+
+
+def table(comparison, rows, title: str | None = None, width: int | None = None) -> Table:
+    """The rich table: a row per statistic, a column per variant (or sweep value).
+
+    Wide (for `width` None: piped output; or a terminal wide enough): each column's number
+    on one line, and after each column but the first its difference from the first (Δ) in a
+    column of its own. Narrower, each cell stacks its lines instead (the estimate, then its
+    interval or sd, then `Δ ...`), so that three columns fit 80 characters. Labels wrap,
+    but not below a least width; a number is never split."""
+    names = headers(comparison)
+    one_line = [[value_text(row, estimate) for estimate in row.values] for row in rows]
+    deltas = [[diff_text(row, paired) for paired in row.versus] for row in rows]
+    widths = [max([len(names[c])] + [len(cells[c]) for cells in one_line]) for c in range(len(names))]
+    widths += [max([1] + [len(cells[c]) for cells in deltas]) for c in range(1, len(names))]
+    stacked = width is not None and LABEL_WIDTH + sum(widths) + 3 * (len(widths) + 1) + 1 > width
+    out = Table(title=Text(title) if title else None, leading=1 if stacked else 0)
+    out.add_column("", ratio=1, min_width=STACKED_LABEL_WIDTH if stacked else 12, overflow="fold")
+    for c, name in enumerate(names):
+        out.add_column(Text(name), justify="right", no_wrap=True)
+        if c and not stacked:
             out.add_column(Text("Δ"), justify="right", no_wrap=True)
     last_group = None
-    for row in rows:
+    for r, row in enumerate(rows):
         group = row.key.split(".")[0] if row.key.startswith(("win.", "points.", "offering_level.")) else row.key
         if last_group is not None and group != last_group and (row.key.startswith(("win.", "points.")) or
                                                                last_group in ("win", "points")):
@@ -102,9 +127,13 @@ def table(comparison, rows, title: str) -> Table:
         last_group = group
         cells = []
         for c, estimate in enumerate(row.values):
-            cells.append(Text(value_text(row, estimate)))
-            if c:
-                cells.append(Text(diff_text(row, row.versus[c])))
+            if stacked:
+                lines = _value_lines(row, estimate, digits_of(row)) + ([f"Δ {deltas[r][c]}"] if deltas[r][c] else [])
+                cells.append(Text("\n".join(lines)))
+            else:
+                cells.append(Text(one_line[r][c]))
+                if c:
+                    cells.append(Text(deltas[r][c]))
         out.add_row(Text(shown_label(row.label)), *cells)
     return out
 
