@@ -73,7 +73,7 @@ def seat_colour(name: str, seat: int) -> str:
 
 def _light(colour: str) -> bool:
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b > 180
+    return 0.299 * r + 0.587 * g + 0.114 * b > 230
 
 
 def _cut(text: str, most: int) -> str:
@@ -351,7 +351,8 @@ class BoardPicture:
             ('<rect x="0" y="2" width="18" height="12" rx="2" fill="#c62828" fill-opacity="0.3" stroke="#c62828" '
              'stroke-width="2"/>', "held by the player of that colour"),
             (f'<rect x="0" y="2" width="18" height="12" rx="2" fill="none" stroke="{GOLD_OUTLINE}" '
-             f'stroke-width="3"/>', f"on auction (bid markers: {w.t('bid_marker')})"),
+             f'stroke-width="3"/>', f"on auction: each {w.t('bid_marker')} in its bidder's colour, with the bid "
+                                 f"(* a note on it, said in the panel)"),
             ('<text x="2" y="13" font-size="13">★</text>', w.t("start_player")),
             (f'<rect x="0" y="2" width="18" height="12" fill="none" stroke="{PROVISIONAL}" stroke-width="1.5" '
              f'stroke-dasharray="1.5 3" stroke-linecap="round"/>',
