@@ -39,4 +39,6 @@ def is_known(key: str, known: set[str]) -> bool:
     if key in known:
         return True
     match = _NUMBERED.match(key)
-    return bool(match) and match["stem"] in known and 1 <= int(match["n"]) <= MOST_NUMBERED
+    # a few digits only before int(): a key of thousands of digits is no numbered term (and Python refuses it)
+    return (bool(match) and match["stem"] in known and len(match["n"]) <= len(str(MOST_NUMBERED))
+            and 1 <= int(match["n"]) <= MOST_NUMBERED)

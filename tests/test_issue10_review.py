@@ -420,3 +420,42 @@ def test_17_the_five_player_final_table_fits_an_80_column_terminal(variant):
     assert all(line.split("│")[1].strip().startswith(tuple(v.edition.kingdoms) + (
         v.term("final_scoring"), f"total {v.term('points')}", v.term("gold"), "place")) or
         line.split("│")[1].strip() in (Words(v).noun(2, "pyramid"), v.term("stones")) for line in rows), "\n".join(lines)
+
+
+# == the re-check of issue 10 ===================================================================
+#
+# r1..r11: the defects a second review found, each checked where a player meets it.
+
+def _run(*argv, stdin="", timeout=120):
+    """`amunre ARGV` in a process of its own, stdout and stderr apart; answers piped in."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    return subprocess.run([sys.executable, "-m", "amunre", *argv], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+# -- r1. a number of thousands of digits is no option, nor any other number read ---------------
+
+def test_r1_a_number_of_thousands_of_digits_is_asked_again_not_a_crash(capsys, tmp_path):
+    from amunre.agents.prompt import parse_choice
+    from helpers import write
+
+    index, hint = parse_choice("9" * 5000, 21)
+    assert index is None and hint.startswith("There is no option 99999999999999999...: enter 0 to 20")
+    assert parse_choice("0" * 5000 + "7", 21) == (7, None)
+    run = _run("run", "--agents", "human,greedy,greedy", "--seed", "1", stdin="9" * 5000 + "\nq\n")
+    assert run.returncode == 4, run.stderr[-3000:]
+    assert "There is no option 99999999999999999...: enter 0 to " in run.stderr
+    assert "internal error" not in run.stderr and run.stderr.count("choice [") == 2
+    # the other numbers read from a user or a file: an agent's parameter, a term's number, a table key
+    code, out, err = run_cli(capsys, "run", "--players", "3", "--quiet", "--agents", "mcts:iterations=" + "9" * 5000)
+    assert code == 2 and "is not a whole number from 1 to 1000000" in err and "internal error" not in err
+    for name, text in (("terms", f'[terms]\noffering_level_{"9" * 5000} = "x"\n'),
+                       ("deck", f'[components.deck]\n{"9" * 5000} = -1\n')):
+        path = write(tmp_path / f"{name}.toml", f'extends = "classic2003"\n{text}')
+        code, out, err = run_cli(capsys, "validate", str(path))
+        assert code == 1 and "internal error" not in err + out and "not valid" in out + err, err[-2000:]

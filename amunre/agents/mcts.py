@@ -145,7 +145,8 @@ def make(rng, **params) -> MctsAgent:
     values = {}
     if "iterations" in params:
         text = params["iterations"]
-        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 1_000_000:
+        # at most 7 digits before int(): Python refuses to read a number of thousands of digits
+        if not (text.isascii() and text.isdigit()) or len(text) > 7 or not 1 <= int(text) <= 1_000_000:
             raise AmunreError(f"mcts: iterations={text!r} is not a whole number from 1 to 1000000")
         values["iterations"] = int(text)
     for name, low, high in (("exploration", 0.0, 100.0), ("margin", 0.0, 10.0)):

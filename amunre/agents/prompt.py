@@ -20,6 +20,10 @@ HELP = (
 )
 
 
+#: What leaves the table, at a decision and at a `--pause` prompt.
+QUIT = ("q", "quit", "exit")
+
+
 class LeftTheTable(click.Abort):
     """The human player quit (`q`) or his input ended: the game stops, without a traceback,
     and `amunre run` exits with `exit_code` after the message saying so (not 1: nothing
@@ -37,7 +41,11 @@ def parse_choice(text: str, count: int) -> tuple[int | None, str | None]:
     if not (typed.isascii() and typed.isdigit()):
         shown = typed if len(typed) <= 20 else typed[:17] + "..."
         return None, f"{shown!r} is not an option number: enter {span} (digits only), ? for help."
-    index = int(typed)
+    digits = typed.lstrip("0") or "0"
+    if len(digits) > len(str(count - 1)):  # never int() a number of thousands of digits (Python refuses)
+        shown = digits if len(digits) <= 20 else digits[:17] + "..."
+        return None, f"There is no option {shown}: enter {span}."
+    index = int(digits)
     if index >= count:
         return None, f"There is no option {index}: enter {span}."
     return index, None
@@ -53,7 +61,7 @@ def choose(terminal, count: int, show_view, show_options, who: str) -> int:
             terminal.show(["", f"End of input: {who} leaves the table, and the game stops here."])
             raise LeftTheTable()
         command = typed.strip().lower()
-        if command in ("q", "quit", "exit"):
+        if command in QUIT:
             terminal.show([f"{who} leaves the table: the game stops here."])
             raise LeftTheTable()
         if command in ("?", "h", "help"):

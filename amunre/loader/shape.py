@@ -248,7 +248,8 @@ def _leaf(exc: BaseException, path: tuple, typ, cls, extra_hint: str = ""):
         # an attrs bound (ge, le, ...) on a field, or on each item of a list field
         name, op, bound, value = _BOUND.match(str(exc)).groups()
         name, _, key = name.partition(".")
-        inner = (int(key) if key.isdigit() else key,) if key else ()  # a list's index, a table's key
+        # a list's index, a table's key (one of thousands of digits stays text: Python refuses to read it)
+        inner = (int(key) if key.isascii() and key.isdigit() and len(key) < 19 else key,) if key else ()
         at = (path if path and path[-1] == name else path + (name,)) + inner
         yield at, f"{value} is out of range", f"expected a value {op} {bound}"
     elif isinstance(exc, (ValueError, TypeError)):
