@@ -75,7 +75,11 @@ class Decision:
     `question(asking)`: the question, one line; `facts(asking)`: the lines of what the seat
     needs to know to answer (the bids on each card, what is still owed, ...); `note(option,
     asking)`: a remark on one option ("sell 2 cards"), or None; `none(words)`: how the None
-    option reads ("keep the card"). They read only the view and the request: what the seat
+    option reads ("keep the card"), and `none_asked(asking)`, where the words depend on the
+    question, how it reads to the seat asked ("sell nothing", then "sell no more" after a
+    sale); `group(option, words)`: where a decision has many options, the (heading, short
+    label) of one, so that the seat sees them a line per heading ("Abu:  0) 0  1) 1  2) 3
+    ..."), each note as a footnote. They read only the view and the request: what the seat
     may know.
 
     `actions(rule, variant)`: every option of this kind the variant can ever ask, as a finite
@@ -95,6 +99,8 @@ class Decision:
     facts: Callable[[Any], list[str]] | None = None
     note: Callable[[Any, Any], str | None] | None = None
     none: Callable[[Any], str] | None = None
+    none_asked: Callable[[Any], str] | None = None
+    group: Callable[[Any, Any], tuple[str, str]] | None = None
     actions: Callable[[Any, Any], list] | None = None
 
 

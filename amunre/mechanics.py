@@ -183,7 +183,7 @@ def add_pyramid(game, province: int, stones: int = 0):
     swap = prov.pyramids >= 1 and state.supply_doubles > 0
     if (swap and state.supply_pyramids > 0 and prov.owner is not None
             and game.variant.rulings.of(ConstructionRulings).double_swap == "optional"):
-        swap = yield from decide(prov.owner, "double_swap", [True, False], {"province": province})
+        swap = yield from decide(prov.owner, "double_swap", [True, False], {"province": province, "stones": stones})
     if swap:
         prov.pyramids -= 1
         state.supply_pyramids += 1
@@ -374,19 +374,42 @@ def _sell_facts(asking) -> list[str]:
 
 
 def _swap_question(asking) -> str:
-    """Asked before the new pyramid stands: the singles the province holds are those built
-    before it, one when it is the second, more when the owner kept them single before."""
+    """Asked before the new pyramid stands, while the view still shows the stones it is built
+    from (context `stones`) and only the singles built before it: one when it is the second,
+    more when the owner kept them single before. The question says so."""
     w = asking.words
     where = asking.context.get("province")
     pyramid, double = w.t("pyramid"), w.a(w.t("double_pyramid"))
     if where is None:
         return f"Another single {pyramid} is built: do you swap two single {w.noun(2, 'pyramid')} for {double}?"
+    stones = asking.context.get("stones", 0)
+    built = (f"The {w.count(stones, 'stone')} in {w.province(where)} become a {pyramid}" if stones else
+             f"A {pyramid} is built in {w.province(where)}")
     singles = asking.view.provinces[where].pyramids
     if singles <= 1:
-        return (f"A second single {pyramid} is built in {w.province(where)}: do you swap the two for "
-                f"{double}?")
-    return (f"Another single {pyramid} is built in {w.province(where)}, where {w.count(singles, 'pyramid')} "
-            f"already stand single: do you swap it and one of them for {double}?")
+        return (f"{built}, its second single {pyramid}: do you swap the two singles for {double}?")
+    return (f"{built}, where {w.count(singles, 'pyramid')} already stand single: do you swap the new one and one "
+            f"of them for {double}?")
+
+
+def _swap_facts(asking) -> list[str]:
+    """The province as it stands once the pyramid is built, either way (the view shows it
+    before: the stones still there, the new pyramid not yet)."""
+    w = asking.words
+    where = asking.context.get("province")
+    if where is None:
+        return []
+    prov = asking.view.provinces[where]
+    left = max(0, prov.stones - asking.context.get("stones", 0))
+
+    def standing(singles: int, doubles: int) -> str:
+        parts = [w.count(doubles, "double_pyramid")] if doubles else []
+        parts += [w.count(singles, "pyramid")] if singles else []
+        parts += [w.count(left, "stone")] if left else []
+        return w.join(parts)
+
+    return [f"{w.province(where)} once it is built: {standing(prov.pyramids + 1, prov.doubles)} if you keep them; "
+            f"{standing(prov.pyramids - 1, prov.doubles + 1)} if you swap."]
 
 
 DECISIONS = {
@@ -405,6 +428,7 @@ DECISIONS = {
         json="a boolean",
         describe=_describe_swap,
         question=_swap_question,
+        facts=_swap_facts,
         actions=lambda rule, variant: [True, False],
     ),
 }

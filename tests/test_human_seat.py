@@ -29,6 +29,7 @@ from amunre.agents.asking import asking_for, decision_block, option_text
 from amunre.agents.prompt import LeftTheTable, choose, parse_choice
 from amunre.agents.seatview import full_view, own_view
 from amunre.engine import Game
+from amunre.narrate import Words
 from amunre.view import hide_from
 from helpers import card, classic, edition2016, game_of, pid, seats
 
@@ -91,7 +92,8 @@ def test_a_scripted_human_plays_a_whole_game_at_a_terminal_and_its_log_replays(t
     assert answered > 20
     first = seen_before_first
     assert "red, your decision" in first and "You (red): 20 gold; hand: \"builder\" power card, -3 card" in first
-    assert "on auction" in first and "no bid yet" in first and "0. bid 0 on " in first
+    assert "on auction" in first and "no bid yet" in first
+    assert re.search(r"\n  \w+: +0\) 0 +1\) 1 ", first), first  # the bids a line per card
     assert "bid" not in re.findall(r"\(([a-z_]+)\)", first)  # no engine kind in brackets
     # the result of the game as the run printed it, and as its log replays
     lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
@@ -244,7 +246,10 @@ def test_a_bid_shows_every_card_with_its_top_bid_bidder_and_protection(variant):
     text = shown(game)
     assert f"You were outbid on Buto: move your {v.term('bid_marker')} to another card (or bid again on it with " \
            f"the {noun(v, 'bribery')})" in text
-    assert f"bid 10 on Buto, playing the {noun(v, 'bribery')}" in text
+    assert f"bid 10 on Buto, playing the {noun(v, 'bribery')}" in [
+        option_text(asking_for(game.view(0), game.pending), o) for o in game.pending.options]
+    label = Words(v).card_label("bribery")
+    assert re.search(rf"\n  Buto \+ {re.escape(label)}:\s+0\) 10\n", text), text  # grouped under its card
     # red protected his first bid: shown on the card while it is the top bid
     game2 = game_of(players, v)
     game2.state.on_auction = list(on_auction)
@@ -288,12 +293,16 @@ def test_the_offering_shows_gold_cards_levels_and_counts_the_rewards(variant):
     game.run_rules(["offering"])
     while game.pending.kind == "sell_for_offering":
         text = shown(game)
-        assert f"Before the secret {v.term('offering')}" in text and "0. sell nothing (more)" in text
+        assert f"Before the secret {v.term('offering')}" in text and "0. sell nothing\n" in text
         game.answer(None)
     assert game.pending.kind == "offer" and game.pending.player == 0
     text = shown(game)
     assert f"You have 6 {v.term('gold')} and your {v.term('theft')}" in text and "Level by the total" in text
-    assert f"{v.term('theft')}, with the {noun(v, 'offering_adjustment')}" in text
+    assert f"{v.term('theft')}, with the {noun(v, 'offering_adjustment')}" in [
+        option_text(asking_for(game.view(0), game.pending), o) for o in game.pending.options]
+    # 14 offers, a line for each way to give
+    assert re.search(rf"\n  give: +0\) 1 {v.term('gold')} +1\) 2 {v.term('gold')}", text), text
+    assert f"\n  give with the {noun(v, 'offering_adjustment')}:\n" in text
     game.answer(("gold", 6, 0))
     game.answer(("gold", 1, 0))
     game.answer(("gold", 2, 0))

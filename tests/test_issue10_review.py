@@ -181,10 +181,14 @@ def test_6_the_double_pyramid_question_counts_the_singles_already_there(singles)
     request = game.pending
     shown = text_of(decision_block(game.view(RED), request))
     if singles == 1:
-        assert "A second single pyramid is built in Dakhla: do you swap the two for a double pyramid?" in shown
+        assert ("The 3 building stones in Dakhla become a pyramid, its second single pyramid: do you swap the two "
+                "singles for a double pyramid?") in shown
+        assert "Dakhla once it is built: 2 pyramids if you keep them; 1 double pyramid if you swap." in shown
     else:
-        assert ("Another single pyramid is built in Dakhla, where 2 pyramids already stand single: do you swap it "
-                "and one of them for a double pyramid?") in shown
+        assert ("The 3 building stones in Dakhla become a pyramid, where 2 pyramids already stand single: do you "
+                "swap the new one and one of them for a double pyramid?") in shown
+        assert "Dakhla once it is built: 3 pyramids if you keep them; 1 double pyramid and 1 pyramid if you " \
+               "swap." in shown
         assert "second" not in shown
     options = [option_text(asking_for(game.view(RED), request), o) for o in request.options]
     assert options == ["swap two single pyramids for a double pyramid", "keep the single pyramids"]
@@ -262,7 +266,7 @@ def test_8_the_full_view_keeps_the_bids_bidders_and_protection(variant):
     after_v = "\n".join(terminal.shown[terminal.shown.index(next(s for s in terminal.shown if s.startswith("== "))):])
     assert "Supply: " in after_v  # the whole board
     assert f"Buto: top bid 1 by red ({v.term('protection')}: outbidding skips a space)" in after_v
-    assert "Edfu: no bid yet" in after_v and "0. bid " in after_v
+    assert "Edfu: no bid yet" in after_v and re.search(r"\n  Edfu: +\d\) 0 ", after_v), after_v
 
 
 # -- 9. expert 2016: the seat sees its own secret province cards ------------------------------
@@ -459,3 +463,204 @@ def test_r1_a_number_of_thousands_of_digits_is_asked_again_not_a_crash(capsys, t
         path = write(tmp_path / f"{name}.toml", f'extends = "classic2003"\n{text}')
         code, out, err = run_cli(capsys, "validate", str(path))
         assert code == 1 and "internal error" not in err + out and "not valid" in out + err, err[-2000:]
+
+
+# -- r2. --verbose shows a human seat nothing the bots hide ---------------------------------------
+
+@pytest.mark.parametrize("variant", ["classic2003", "expert2016"])
+def test_r2_verbose_with_a_human_seat_shows_no_bot_decision(variant):
+    """The bots' lines would show their secret offers and picks before the human answers,
+    and their options and questions their hands: with a human seat --verbose adds only the
+    round summaries (the play-by-play reveals the secrets in turn)."""
+    run = _run("run", "--variant", variant, "--agents", "greedy,greedy,human", "--seed", "7", "--verbose",
+               stdin="0\n" * 600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    seen = run.stdout + run.stderr
+    assert "    > " not in seen and "(in secret)" not in seen
+    assert "black, your decision" in run.stderr and "-- after round 1 of the Old Kingdom --" in run.stderr
+    if variant == "expert2016":  # the others' secret province cards never show: only the picks revealed
+        assert "Your secret Province cards" in run.stderr and "The secret picks are revealed" in run.stderr
+    # a bot game keeps every decision, options included
+    bots = _run("run", "--variant", variant, "--players", "3", "--seed", "7", "--verbose")
+    assert "    > red: " in bots.stdout and "(in secret)" in bots.stdout
+
+
+# -- r3. with a human seat the play-by-play and the questions come in one stream, in order ---------
+
+def test_r3_with_a_human_seat_the_play_by_play_goes_with_the_questions_in_order():
+    run = _run("run", "--agents", "human,greedy,greedy", "--seed", "5", stdin="19\n2\n")
+    assert run.returncode == 4
+    err = run.stderr
+    # the seat's stream holds the play-by-play, each line before the question that follows it
+    assert err.index("red draws the province cards") < err.index("-- red, your decision")
+    second = err.index("-- red, your decision", err.index("choice ["))
+    assert err.index("  blue places the bidding marker") < second
+    assert err.index("  black acquires") < second and err.index("[phase 3") < second
+    assert "[phase" not in run.stdout and "your decision" not in run.stdout  # stdout: the command's result only
+
+
+# -- r4. an answer piped in ends its prompt line ------------------------------------------------
+
+def test_r4_an_answer_piped_in_is_written_after_its_prompt():
+    answers = ["19", "2", "2", "1", "0", "abc", "1"]
+    run = _run("run", "--agents", "human,greedy,greedy", "--seed", "5", stdin="".join(f"{a}\n" for a in answers))
+    assert run.returncode == 4
+    after = re.findall(r"q quit\]: (.*)\n", run.stderr)
+    # the answer, then the line ends: nothing runs on after the prompt (the end of input too)
+    assert after == answers + [""], after
+    assert "q quit]: \nEnd of input: red leaves the table" in run.stderr
+
+
+# -- r5. the final score at 50 and 60 columns ----------------------------------------------------
+
+@pytest.mark.parametrize("width", [50, 60, 80])
+def test_r5_the_final_score_stays_readable_on_a_narrow_terminal(width):
+    import io
+
+    from rich.console import Console
+
+    from amunre.agents import make_agents
+    from amunre.cli.run import final_score
+    from amunre.engine import play_game
+    from amunre.narrate import player_names
+    from amunre.results import game_result, item_label
+
+    v = classic()
+    game = play_game(v, make_agents(["greedy"] * 5, 2), 2)
+    result = game_result(game, player_names(5), ["greedy"] * 5)
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None).print(final_score(v, result, width))
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width and "…" not in text, text
+    if width == 80:  # wide enough: the table
+        assert lines[1].startswith("┏") and "│ Old Kingdom: pyramids" in text
+        return
+    # a block per player, in place order, each kingdom's items with their points on one line
+    heads = [line for line in lines if re.match(r"\w+ \(greedy\): \d(st|nd|rd|th) place, \d+ points$", line)]
+    assert [h.split()[0] for h in heads] == [pl["name"] for pl in sorted(result["players"], key=lambda p: p["rank"])]
+    flat = " ".join(line.strip() for line in lines)
+    for pl in result["players"]:
+        for group, items in pl["items"].items():
+            assert f"{group} ({sum(items.values())}): " in flat
+            for item, points in items.items():
+                if points:
+                    assert re.search(rf"\b{re.escape(item_label(v, item))} {points}\b", text), (item, text)
+        assert f"{pl['gold']} gold, " in flat
+
+
+# -- r6. a bid question on an 80x24 terminal --------------------------------------------------------
+
+def test_r6_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns():
+    import io
+
+    from amunre.agents.human import HumanAgent
+    from amunre.agents.terminal import Terminal
+    from amunre.engine import Game
+    from helpers import card
+
+    game = Game(classic(), 3, 5)
+    request = game.pending
+    assert request.kind == "bid" and len(request.options) == 21
+    out = io.StringIO()
+    terminal = Terminal(err=out, stdin=io.StringIO("q\n"), wrap=True, width=80)
+    with pytest.raises(Exception):
+        HumanAgent(terminal).choose(game.view(request.player), request)
+    shown = out.getvalue().split("red leaves the table")[0].splitlines()
+    assert max(len(line) for line in shown) <= 80
+    assert len(shown) <= 23, "\n".join(shown)  # the whole question on a 24-line screen, with its prompt line
+    assert "  Abu:      0) 0     1) 1     2) 3     3) 6     4) 10    5) 15    6) 21*" in shown, "\n".join(shown)
+    assert "  * more than your gold: you must sell 1 power card" in shown
+    # the 103-character province line, cut between words, its continuation indented
+    at = next(i for i, line in enumerate(shown) if line.startswith("  Memphis: no bid yet -- "))
+    assert shown[at + 1].startswith("      ") and not shown[at].endswith(" ")
+    # a bidding blockade doubles the bids: two lines per card at most
+    players = seats(3, gold=20)
+    players[RED]["hand"] = {"protection": 1, "architect": 1}
+    prepared = game_of(players, classic())
+    prepared.state.on_auction = [pid_of("Abu"), pid_of("Mendes"), pid_of("Memphis")]
+    prepared.run_rules(["auction"])
+    request = prepared.pending
+    assert any(card("protection", classic()) in o[2] for o in request.options) and len(request.options) > 40
+    from amunre.agents.asking import option_lines, asking_for
+    options = [t.plain for t in option_lines(asking_for(prepared.view(RED), request), 80)]
+    assert len(options) <= 10 and max(len(line) for line in options) <= 80, "\n".join(options)
+    assert '  Abu + "bidding blockade":' in "\n".join(options)
+
+
+def pid_of(name: str) -> int:
+    return classic().board.index(name)
+
+
+# -- r7. q at a --pause prompt leaves the table --------------------------------------------------
+
+def test_r7_q_at_a_pause_prompt_leaves_the_table_with_exit_code_4(capsys, monkeypatch, tmp_path):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n\nq\n"))
+    code, out, err = run_cli(capsys, "run", "--seed", "4", "--players", "3", "--pause", "--log",
+                             str(tmp_path / "game.jsonl"))
+    assert code == 4 and "You leave the table: the game stops here." in err and "Final score" not in out
+    assert err.count("-- Enter: next phase, q: quit --") == 3 and "marked incomplete" in err
+    code, out, err = run_cli(capsys, "replay", str(tmp_path / "game.jsonl"))
+    assert code == 0 and "incomplete game" in out
+    # at the very first wait, before any decision: nothing to log, and said so
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    code, out, err = run_cli(capsys, "run", "--seed", "4", "--players", "3", "--pause", "--log",
+                             str(tmp_path / "first.jsonl"))
+    assert code == 4 and "no log written" in err and not (tmp_path / "first.jsonl").exists()
+    assert "Traceback" not in err and "aborted" not in err
+
+
+# -- r9. the others' theft card reads as a card --------------------------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_r9_the_others_theft_card_is_a_card_not_a_count(variant):
+    v = variant()
+    w = Words(v, COLOURS)
+    game = game_of(seats(3, gold=5, theft=1), v)
+    seen = text_of(own_view(game.view(RED)))
+    assert f"{w.count(0, 'favor')}, {w.a(w.t('theft'))}; no provinces" in seen
+    assert f"1 {w.t('theft')}" not in seen, seen
+
+
+# -- r10. --quiet and --json keep the human seat's play-by-play -----------------------------------
+
+@pytest.mark.parametrize("flag", ["--quiet", "--json"])
+def test_r10_a_human_seat_sees_the_play_by_play_whatever_stdout_leaves_out(flag):
+    run = _run("run", "--agents", "human,greedy,greedy", "--seed", "5", flag, stdin="0\n" * 400)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "  blue places the bidding marker" in run.stderr and "=== New Kingdom ===" in run.stderr
+    assert "[phase" not in run.stdout
+    if flag == "--json":
+        import json
+
+        assert json.loads(run.stdout)["players"][0]["agent"] == "human"
+    else:
+        assert "Final score" in run.stdout
+    assert "A human seat still sees the play-by-play" in " ".join(_run("run", "--help").stdout.split())
+
+
+# -- r11. the open sale: "sell nothing", then "sell no more" ---------------------------------------
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_r11_the_open_sale_says_nothing_first_and_no_more_after_a_sale(variant):
+    from amunre.agents.asking import decision_block
+
+    v = variant()
+    players = seats(3, gold=6, theft=1)
+    for player, where in zip(players, ("Buto", "Edfu", "Thebes")):
+        player["provinces"] = {where: {}}
+    players[RED]["hand"] = {"architect": 2}
+    game = game_of(players, v)
+    game.run_rules(["offering"])
+    while game.pending.player != RED:
+        game.answer(None)
+    assert game.pending.kind == "sell_for_offering"
+    first = text_of(decision_block(game.view(RED), game.pending))
+    assert "  0. sell nothing\n" in first and "(more)" not in first and f"do you sell a {v.term('favor')}" in first
+    game.answer(game.pending.options[1])
+    again = text_of(decision_block(game.view(RED), game.pending))
+    assert game.pending.kind == "sell_for_offering" and "  0. sell no more\n" in again
+    assert f"do you sell another {v.term('favor')} openly" in again

@@ -481,11 +481,12 @@ def test_the_player_count_comes_from_the_agents(capsys):
 
 
 def test_a_human_seat_among_bots_is_three_players(capsys, monkeypatch):
-    """`--agents human,greedy,greedy` is a 3-player game (end of input then ends it)."""
+    """`--agents human,greedy,greedy` is a 3-player game (end of input then ends it). With a
+    human seat the play-by-play goes with its questions, on stderr."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, out, err = run_cli(capsys, "run", "--variant", "classic2003", "--agents", "human,greedy,greedy",
                              "--seed", "3")
-    assert ": 3 players, seed 3." in out and "Traceback" not in err
+    assert ": 3 players, seed 3." in err and "Traceback" not in err
 
 
 def test_pause_waits_for_enter_between_phases_and_plays_on_at_end_of_input(capsys, monkeypatch):
@@ -494,9 +495,9 @@ def test_pause_waits_for_enter_between_phases_and_plays_on_at_end_of_input(capsy
     assert code == 0 and "Final score" in out
     # three Enters: three waits answered (the first before the game's first phase), the fourth
     # meets the end of input and the game plays on
-    assert err.count("-- Enter: next phase --") == 4 and err.count("end of input: playing on") == 1
+    assert err.count("-- Enter: next phase, q: quit --") == 4 and err.count("end of input: playing on") == 1
     assert out.index("[phase ") > out.index("Each starts with")
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 1000))
     code, out, err = run_cli(capsys, "run", "--seed", "4", "--players", "3", "--pause")
     phases = out.count("\n[phase ") + out.count("=== scoring of") + out.count("=== final scoring")
-    assert err.count("-- Enter: next phase --") == phases  # the game's first phase too
+    assert err.count("-- Enter: next phase, q: quit --") == phases  # the game's first phase too

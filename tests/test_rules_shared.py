@@ -579,7 +579,7 @@ def test_a_doubleswap_optional_lets_the_owner_keep_two_singles(variant):
     game = _market_game(variant, {"gold": 21, "provinces": {"Thebes": {}}})
     singles, doubles = game.state.supply_pyramids, game.state.supply_doubles
     requests = run(game, ["market"], [0, 0, 6, Ask(RED, "double_swap", False)])
-    assert requests[-1].options == [True, False] and requests[-1].context == {"province": thebes}
+    assert requests[-1].options == [True, False] and requests[-1].context == {"province": thebes, "stones": 3}
     assert game.pending is None
     t = game.state.provinces[thebes]
     assert (t.stones, t.pyramids, t.doubles) == (0, 2, 0)

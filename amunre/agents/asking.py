@@ -14,6 +14,8 @@ from amunre.contract import Asking
 
 #: More options than this are laid out in columns, when they fit.
 ONE_PER_LINE = 12
+#: More options than this are shown in groups, where the decision groups them (`Decision.group`).
+GROUPED = 6
 
 
 def _owner(variant, kind: str):
@@ -50,14 +52,63 @@ def option_text(asking: Asking, option) -> str:
     if decision is None:
         return str(option)
     if option is None:
+        if decision.none_asked is not None:
+            return decision.none_asked(asking)
         return decision.none(w) if decision.none is not None else "no"
     text = decision.describe(option, w)
     note = decision.note(option, asking) if decision.note is not None else None
     return f"{text} ({note})" if note else text
 
 
+def grouped_lines(asking: Asking, width: int = 100) -> list[Text]:
+    """The numbered options a line per heading of the decision's `group` ("Abu:
+    0) 0  1) 1  2) 3 ..."), a heading too long to share its line above its options, a line
+    too long wrapped under its first option; each distinct note once, as a footnote marked
+    `*`, `**`, ... after the options it concerns. An option without a group (None) keeps its
+    own line, first."""
+    decision = asking.view.variant.modules.decisions[asking.request.kind]
+    w = asking.words
+    names = w.names
+    digits = len(str(len(asking.request.options) - 1))
+    alone: list[str] = []
+    groups: dict[str, list[str]] = {}
+    notes: dict[str, str] = {}
+    for i, option in enumerate(asking.request.options):
+        if option is None:
+            alone.append(f"{i:>{digits}}) {option_text(asking, None)}")
+            continue
+        heading, label = decision.group(option, w)
+        note = decision.note(option, asking) if decision.note is not None else None
+        if note:
+            label += notes.setdefault(note, "*" * (len(notes) + 1))
+        groups.setdefault(heading, []).append(f"{i:>{digits}}) {label}")
+    cell = max((len(c) for cells in groups.values() for c in cells), default=0)
+    # the headings' column: as wide as the longest heading that leaves the most options of a
+    # group room on its line (a longer heading goes above its options)
+    row = max((len(cells) for cells in groups.values()), default=0) * (cell + 2) - 2
+    fitting = [len(h) + 1 for h in groups if len(h) + 1 <= max(12, width // 3)]
+    roomy = [n for n in fitting if 2 + n + 1 + row <= width]
+    head = max(roomy) if roomy else min(fitting, default=0)
+    out = [line(f"  {entry}", names=names) for entry in alone]
+    under = " " * (2 + head + 1 if head else 4)
+    per_line = max(1, (width - len(under) + 2) // (cell + 2))
+    for heading, cells in groups.items():
+        first = f"  {(heading + ':').ljust(head)} " if len(heading) + 1 <= head else under
+        if first is under:
+            out.append(line(f"  {heading}:", names=names))
+        for n in range(0, len(cells), per_line):
+            row = "  ".join(c.ljust(cell) for c in cells[n:n + per_line]).rstrip()
+            out.append(line((first if n == 0 else under) + row, names=names))
+    out += [line(f"  {marker} {note}", "dim", names) for note, marker in notes.items()]
+    return out
+
+
 def option_lines(asking: Asking, width: int = 100) -> list[Text]:
-    """The numbered options (from 0): one per line, or in columns when there are many short ones."""
+    """The numbered options (from 0): one per line; in groups where the decision has many and
+    groups them (`grouped_lines`), else in columns when there are many short ones."""
+    decision = asking.view.variant.modules.decisions.get(asking.request.kind)
+    if decision is not None and decision.group is not None and len(asking.request.options) > GROUPED:
+        return grouped_lines(asking, width)
     names = asking.words.names
     entries = [f"{i}. {option_text(asking, option)}" for i, option in enumerate(asking.request.options)]
     digits = len(str(len(entries) - 1))

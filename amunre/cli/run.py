@@ -14,7 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.agents import make_agents
-from amunre.agents.prompt import LeftTheTable
+from amunre.agents.prompt import QUIT, LeftTheTable
+from amunre.agents.terminal import Terminal
 from amunre.errors import AmunreError
 from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
 from amunre.agents.seatview import line as seat_line
@@ -56,6 +57,53 @@ def final_table(variant, result: dict) -> Table:
     table.add_row(Text(words.noun(2, "stone")), *(str(pl["stones"]) for pl in result["players"]))
     table.add_row("place", *(words.ordinal(pl["rank"]) for pl in result["players"]), style="bold")
     return table
+
+
+#: The width the labels of the final table need to stay readable; a terminal narrower than
+#: the table with them gets a block per player instead (`final_score`).
+LABEL_WIDTH = 24
+
+
+def _column_width(player: dict) -> int:
+    """A player's column in the final table: name and agent, padding and border."""
+    agent = player["agent"] if len(player["agent"]) <= AGENT_SHOWN else player["agent"][:AGENT_SHOWN - 3] + "..."
+    return max(len(player["name"]), len(agent), 4) + 3
+
+
+def final_score(variant, result: dict, width: int | None = None):
+    """The final score as `width` columns show it readably: the table (`final_table`), or,
+    when its labels would get less than `LABEL_WIDTH` (5 players below 80 columns), a block
+    per player in place order: his place, points and agent, then each kingdom's points by
+    item (those that scored), then gold, pyramids and stones."""
+    table = final_table(variant, result)
+    if width is None or width >= 1 + LABEL_WIDTH + 3 + sum(_column_width(pl) for pl in result["players"]):
+        return table
+    from rich.console import Group
+
+    from amunre.agents.terminal import wrapped
+
+    words = Words(variant)
+    names = [pl["name"] for pl in result["players"]]
+    order = item_order(variant)
+    out = [Text(f"Final score: {variant.edition.name}", style="bold")]
+    for pl in sorted(result["players"], key=lambda pl: pl["rank"]):
+        out.append(Text(""))
+        out.append(seat_line(f"{pl['name']} ({pl['agent']}): {words.ordinal(pl['rank'])} place, "
+                             f"{words.count(pl['score'], 'points')}", "bold", names))
+        for group in scoring_groups(variant):
+            items = pl["items"].get(group, {})
+            scored = [i for i in order if items.get(i)] + sorted(i for i in set(items) - set(order) if items[i])
+            # an item and its points stay on one line (joined by no-break spaces until wrapped)
+            said = ", ".join(f"{item_label(variant, i)} {items[i]}".replace(" ", NBSP) for i in scored)
+            out.append(Text(f"  {group} ({sum(items.values())}): {said or 'nothing'}"))
+        out.append(Text(f"  {pl['gold']} {variant.term('gold')}, {words.count(pl['pyramids'], 'pyramid')}, "
+                        f"{words.count(pl['stones'], 'stone')}"))
+    pieces = [piece for text in out for piece in wrapped(text, width)]
+    return Group(*(Text(piece.plain.replace(NBSP, " "), style=piece.style) if NBSP in piece.plain else piece
+                   for piece in pieces))
+
+
+NBSP = "\u00a0"
 
 
 def _log_variant(variant, overrides, log_path: str):
@@ -196,24 +244,28 @@ def play_with_people(game, seats, tell: TellForced) -> None:
 
 class Pauser:
     """`--pause`: before each phase and scoring, the game's first phase too, wait for Enter
-    on stdin (the prompt on stderr). At the end of input it stops waiting and the game plays
-    on."""
+    on stdin (the prompt on stderr, through `terminal`, the human seat's own where one
+    plays). `q` leaves the table as it does at a human seat's decision: the game stops
+    there (`LeftTheTable`, exit code 4). At the end of input it stops waiting and the game
+    plays on."""
 
     BREAKS = frozenset({"phase", "scoring", "final_scoring"})
+    PROMPT = "-- Enter: next phase, q: quit --"
 
-    def __init__(self, listener, stdin=None):
+    def __init__(self, listener, terminal=None):
         self.listener = listener
-        self.stdin = stdin
+        self.terminal = terminal or Terminal()
         self.waiting = True
 
     def __call__(self, event: dict) -> None:
         if event["event"] in self.BREAKS and self.waiting:
-            sys.stdout.flush()  # what came before the break shows before the wait
-            click.echo("-- Enter: next phase --", err=True, nl=False)
-            line = (self.stdin or sys.stdin).readline()
-            if not line:  # end of input: play on without waiting
+            typed = self.terminal.read(self.PROMPT)  # what came before the break shows before the wait
+            if typed is None:  # end of input: play on without waiting
                 self.waiting = False
-                click.echo(" (end of input: playing on)", err=True)
+                self.terminal.show([" (end of input: playing on)"])
+            elif typed.strip().lower() in QUIT:
+                self.terminal.show(["You leave the table: the game stops here."])
+                raise LeftTheTable()
         self.listener(event)
 
 
@@ -246,19 +298,26 @@ def infer_players(variant, players, agents) -> str | None:
               help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written when "
                    "the game ends; a game stopped early, by Ctrl-C or a human seat that leaves, writes its "
                    "answers so far, marked incomplete).")
-@click.option("--quiet", is_flag=True, help="Skip the play-by-play, show only the final table.")
+@click.option("--quiet", is_flag=True,
+              help="Skip the play-by-play, show only the final table. A human seat still sees the play-by-play "
+                   "(on stderr, with its questions): it plays from it.")
 @click.option("--verbose", is_flag=True,
-              help="Also show every bot decision with its options, and the state at the end of each round.")
+              help="Also show every bot decision with its options, and the state at the end of each round. With a "
+                   "human seat it adds only the round summaries: the bots' decisions would tell him their hidden "
+                   "cards (their options, even the questions they are asked); their secret answers show when the "
+                   "play-by-play reveals them.")
 @click.option("--pause", "--step", "pause", is_flag=True,
-              help="Show the game one phase at a time: wait for Enter before each phase (at the end of input, play "
-                   "on to the end).")
+              help="Show the game one phase at a time: wait for Enter before each phase (q leaves the table, exit "
+                   "code 4; at the end of input, play on to the end).")
 @set_option(SET_HELP + " With --log, the variant as changed is written to LOG.variant.toml: replay the log "
             "with `amunre replay LOG --variant LOG.variant.toml`.")
 def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbose, pause, overrides):
     """Play one seeded game with bots (or people) and show every step and the final score.
 
     A human seat that leaves the table (`q`, or the end of its input) stops the game with a
-    message and exit code 4 (with --log, the answers so far are kept).
+    message and exit code 4 (with --log, the answers so far are kept). A human seat talks on
+    stderr, and with one the play-by-play goes there too, in order with its questions:
+    stdout keeps the final table (or the JSON document).
     """
     variant = variant_arg(variant_name, overrides)
     for flag, on in (("--verbose", verbose), ("--pause", pause)):
@@ -283,22 +342,37 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         listeners.append(recorder)
     console = make_console()
     seats = make_agents(agent_list, seed_value)
-    if not (as_json or quiet):
-        def say(text):  # each seat's name in its colour on a terminal; plain text when piped
-            console.print(seat_line(text, names=names))
+    # a person at the table sees the play-by-play with his questions, on his terminal's
+    # stream (stderr), in order, whatever --quiet or --json leave out of stdout
+    person = next((seat.terminal for seat in seats if isinstance(getattr(seat, "terminal", None), Terminal)), None)
+    if person is not None or not (as_json or quiet):
+        if person is not None:
+            def say(text):
+                person.show([seat_line(text, names=names)])
+        else:
+            def say(text):  # each seat's name in its colour on a terminal; plain text when piped
+                console.print(seat_line(text, names=names))
 
-        console.print(f"seed {seed_value} (rerun this game with --seed {seed_value})")
+        say(f"seed {seed_value} (rerun this game with --seed {seed_value})")
         narrator = Narrator(variant, say, names, verbose=verbose)
-        listeners.append(Pauser(narrator) if pause else narrator)
-        if verbose:  # a human seat shows its own options
-            seats = [seat if name == "human" else ShowDecisions(seat, say) for name, seat in zip(agent_list, seats)]
+        listeners.append(Pauser(narrator, person) if pause else narrator)
+        if verbose and person is None:
+            # with a person at the table the bots' decisions are not shown: their options, even
+            # the questions they are asked (to play a card?), tell the cards they hold
+            seats = [ShowDecisions(seat, say) for seat in seats]
     tell = TellForced(seats) if any(hasattr(seat, "forced") for seat in seats) else None
-    if tell is None:
-        game = Game(variant, n, seed_value, listeners)
-    else:
-        with telling_forced(tell):
+    try:
+        if tell is None:
             game = Game(variant, n, seed_value, listeners)
-        tell.start(game)
+        else:
+            with telling_forced(tell):
+                game = Game(variant, n, seed_value, listeners)
+            tell.start(game)
+    except click.Abort as stop:  # `q` at --pause's first wait, before the game's first decision
+        if log_path:  # nothing to replay
+            click.echo(literal(f"the game stopped before its first decision: no log written to {log_path}"),
+                       err=True)
+        _interrupted(None, stop, variant_temp, None, recorder, agent_list, variant_name, overrides)
     try:
         if tell is None:
             play_on(game, seats)
@@ -313,7 +387,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         click.echo(json.dumps(result, indent=2))
         return
     console.print()
-    console.print(final_table(variant, result))
+    console.print(final_score(variant, result, console.width))
     winners = " and ".join(result["winners"])
     console.print(seat_line(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}   (seed {seed_value})",
                             names=names))

@@ -68,6 +68,13 @@ def _describe_bid(option, w) -> str:
         f", playing the {w.card_noun(w.variant.cards[c])}" for c in cards)
 
 
+def _bid_group(option, w) -> tuple[str, str]:
+    """A bid shown among many: under its card (and the cards played with it: `Abu + "bidding
+    blockade"`), by its amount."""
+    province, amount, cards = option
+    return (w.province(province) + "".join(f" + {w.card_label(w.variant.cards[c])}" for c in cards), str(amount))
+
+
 def _bid_question(asking) -> str:
     w = asking.words
     leaving = asking.context.get("moving_from")
@@ -107,8 +114,7 @@ def _bid_facts(asking) -> list[str]:
             status = "; ".join([top] + under)
         else:
             status = "no bid yet"
-        lines.append(f"  {w.province(card)}: {status}")
-        lines.append(f"      {province_line(view, card, w)}")
+        lines.append(f"  {w.province(card)}: {status} -- {province_line(view, card, w)}")
     return lines
 
 
@@ -200,6 +206,7 @@ class Auction(Rule):
                     "every bid marker placed; `protected`, the players who played Protection)",
             json="[province id, amount, [card ids]]",
             describe=_describe_bid,
+            group=_bid_group,
             question=_bid_question,
             facts=_bid_facts,
             note=_bid_note,

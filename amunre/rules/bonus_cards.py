@@ -119,7 +119,10 @@ class BonusCards(Rule):
             "null or a card kind name",
             lambda option, w: f"play the {w.card_noun(option)}",
             note=_bonus_note, facts=_bonus_facts, none=lambda w: "play no (more) bonus cards",
-            question=lambda a: f"The {a.words.t('scoring')}: do you play a bonus card?",
+            # context `played`: the bonus cards he played so far at this scoring
+            none_asked=lambda a: "play no more bonus cards" if a.context.get("played") else "play no bonus card",
+            question=lambda a: (f"The {a.words.t('scoring')}: do you play "
+                                f"{'another' if a.context.get('played') else 'a'} bonus card?"),
             policies={
                 "met": lambda rule, game, request: next(
                     (k for k in request.options if k is not None and rule.met(k, game.state, request.player)), None),
@@ -150,7 +153,7 @@ class BonusCards(Rule):
                 kinds = [k for k in BONUS_CARDS if hand[card_id(k)] and k not in played]
                 if not kinds:
                     break
-                kind = yield from decide(p, "play_bonus", [None] + kinds)
+                kind = yield from decide(p, "play_bonus", [None] + kinds, {"played": len(played)} if played else None)
                 if kind is None:
                     break
                 played.add(kind)

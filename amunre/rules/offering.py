@@ -91,6 +91,13 @@ def _describe_offer(option, w) -> str:
     return text + (f", with the {w.card_noun('offering_adjustment')}" if adjust else "")
 
 
+def _offer_group(option, w) -> tuple[str, str]:
+    """An offer shown among many: with or without the adjustment card, by what is given."""
+    what, amount, adjust = option
+    return (f"give with the {w.card_noun('offering_adjustment')}" if adjust else "give",
+            w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}")
+
+
 def _describe_reward(option, w) -> str:
     if option == "card":
         return f"{w.a(w.t('favor'))}, drawn from the pile"
@@ -267,13 +274,16 @@ class Offering(Rule):
             "None (stop) or a card kind of his hand to sell openly before the offers", "null or an integer card id",
             lambda option, w: w.card_noun(w.variant.cards[option]), note=lambda card, a: a.held(card), facts=_sell_first_facts,
             none=lambda w: "sell nothing (more)",
-            question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell a {a.words.t('favor')} "
-                                f"openly for 1 {a.words.t('gold')}?"),
+            # context `sold`: the cards he sold so far in this round's open sales
+            none_asked=lambda a: "sell no more" if a.context.get("sold") else "sell nothing",
+            question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell "
+                                f"{'another' if a.context.get('sold') else 'a'} {a.words.t('favor')} openly for 1 "
+                                f"{a.words.t('gold')}?"),
             actions=lambda rule, variant: [None] + card_actions(rule, variant)),
         "offer": Decision(
             "(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
             "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
-            _describe_offer, note=_offer_note, facts=_offer_facts,
+            _describe_offer, note=_offer_note, facts=_offer_facts, group=_offer_group,
             question=lambda a: (f"Your secret {a.words.t('offering')} (revealed with the others'): what do you "
                                 f"give?"),
             actions=_offer_actions),
@@ -422,17 +432,17 @@ class Offering(Rule):
         The first sale of the phase (`opened` False) comes after a heading line
         (`open_sales`); returns whether the player sold a card."""
         hand = game.state.players[p].hand
-        sold = False
+        sold = 0
         while True:
             kinds = [k for k in range(len(hand)) if hand[k]]
             if not kinds:
-                return sold
-            kind = yield from decide(p, "sell_for_offering", [None] + kinds)
+                return sold > 0
+            kind = yield from decide(p, "sell_for_offering", [None] + kinds, {"sold": sold} if sold else None)
             if kind is None:
-                return sold
+                return sold > 0
             if not (opened or sold) and "open_sales" in game.hearing:
                 game.emit("open_sales", player=p)
-            sold = True
+            sold += 1
             sell_card(game, p, kind)
 
     def reward(self, game, p: int, n: int = 1, of: int = 1):
