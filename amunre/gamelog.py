@@ -450,7 +450,8 @@ def read_log(path) -> list[dict]:
         except _BadJSON as exc:
             raise ReplayError(f"{where}:{number}: {exc}") from None
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{where}:{number}: not a JSON line ({exc.msg} at column {exc.colno})") from None
+            said = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg  # "Unterminated string starting at"
+            raise ReplayError(f"{where}:{number}: not a JSON line ({said} at column {exc.colno})") from None
         except RecursionError:
             raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
                               f"(expected at most {MAX_DEPTH} levels)") from None

@@ -247,6 +247,33 @@ def test_bad_input_is_one_clear_error_line(tmp_path, capsys):
         assert not list(tmp_path.glob(".amunre-*"))
 
 
+def test_the_output_is_never_the_input_and_never_empty(tmp_path, capsys):
+    """-o onto FILE (by its name, another spelling of it or a hard link) would replace the log
+    or the position with the picture: refused, the file untouched; -o '' says the path is empty."""
+    log = write_log(tmp_path, capsys)
+    position = tmp_path / "p.toml"
+    position.write_bytes(POSITIONS[0].read_bytes())
+    linked = tmp_path / "linked.jsonl"
+    linked.hardlink_to(log)
+    for source, target in ((log, log), (log, tmp_path / "." / log.name), (log, linked), (position, position)):
+        before = source.read_bytes()
+        one_error(*run_cli(capsys, "render", str(source), "-o", str(target)), "-o", "the file read")
+        assert source.read_bytes() == before
+    code, out, err = run_cli(capsys, "render", str(log), "-o", "")
+    one_error(code, out, err, "-o", "the path is empty")
+    assert "folder" not in err
+
+
+def test_a_cut_off_log_says_each_word_once(tmp_path, capsys):
+    log = write_log(tmp_path, capsys)
+    text = log.read_text(encoding="utf-8")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text[:text.index('"', len(text) // 2) + 3], encoding="utf-8")  # inside a string
+    code, out, err = run_cli(capsys, "render", str(cut), "-o", str(tmp_path / "x.svg"))
+    one_error(code, out, err, "cut.jsonl:", "not a JSON line", "Unterminated string")
+    assert " at at " not in err and "starting at column" in err
+
+
 def test_a_bad_position_is_reported_as_score_reports_it(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[players]]\nname = "red"\ngold = -3\n', encoding="utf-8")

@@ -182,3 +182,16 @@ def test_an_unwritable_viewer_is_one_error_line(tmp_path, capsys):
         assert code == 2 and out == "", (out, err)
         assert err.startswith("error: cannot write the viewer --html") and words in err and err.count("\n") == 1
     assert not list(tmp_path.glob("*.html")) and not list(tmp_path.glob(".amunre-*"))
+
+
+def test_the_viewer_is_never_written_onto_its_log(tmp_path, capsys):
+    log, _ = logged_game(tmp_path, capsys, "--agents", "random", players=3)
+    before = log.read_bytes()
+    for target in (log, tmp_path / "." / log.name):
+        code, out, err = run_cli(capsys, "replay", str(log), "--html", str(target))
+        assert code == 2 and out == "", (out, err)
+        assert err.startswith("error: cannot write the viewer --html") and "the file read" in err, err
+        assert err.count("\n") == 1
+        assert log.read_bytes() == before
+    code, out, err = run_cli(capsys, "replay", str(log), "--html", "")
+    assert code == 2 and "the path is empty" in err and "folder" not in err and err.count("\n") == 1, err

@@ -180,11 +180,25 @@ def write_resolved(variant, overrides, path):
     return path
 
 
-def check_writable(path: str, what: str, option: str) -> None:
+def check_writable(path: str, what: str, option: str, source: str | None = None,
+                   source_arg: str = "FILE") -> None:
     """Fail before playing, not after, when an output file cannot be written; creates nothing
-    at `path` (outputs are written whole once the work is done, see `gamelog.write_atomically`)."""
+    at `path` (outputs are written whole once the work is done, see `gamelog.write_atomically`).
+    With `source` (the file the command reads), writing onto that very file is refused too."""
+    if path == "":
+        raise AmunreError(f"cannot write {what} {option} '': the path is empty (expected a file path)")
     target = Path(path)
     try:
+        same = False
+        if source is not None:
+            try:  # the same file through another name or a hard link included
+                same = os.path.samefile(path, source)
+            except OSError:
+                same = os.path.realpath(path) == os.path.realpath(source)
+        if same:
+            raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: it is {source_arg} "
+                              f"{shown_path(source)}, the file read, which writing would destroy (expected "
+                              f"another path)")
         if target.is_dir():
             raise AmunreError(f"cannot write {what} {option} {shown_path(path)}: it is a folder "
                               f"(expected a file path)")

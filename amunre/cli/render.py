@@ -103,7 +103,7 @@ def command(file, step, output, variant_ref):
     and points; the provinces on auction with their bids. Provisional board values have a
     dotted outline. No network, no other file is read.
     """
-    check_writable(output, "the picture", "-o")
+    check_writable(output, "the picture", "-o", source=file)
     kind = file_kind(file)
     if kind == "position":
         if step is not None:

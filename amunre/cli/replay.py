@@ -33,7 +33,7 @@ def command(log_file, variant_ref, html_path):
     browser, offline.
     """
     if html_path is not None:
-        check_writable(html_path, "the viewer", "--html")
+        check_writable(html_path, "the viewer", "--html", source=log_file, source_arg="LOG_FILE")
     lines = read_log(log_file)
     game, fresh = replay_lines(lines, log_file, variant=variant_ref)
     head = lines[0]
