@@ -282,6 +282,31 @@ def test_a_bad_position_is_reported_as_score_reports_it(tmp_path, capsys):
     assert not (tmp_path / "x.svg").exists()
 
 
+def test_the_auction_panel_lists_every_bid():
+    """Every bid on a province is in the panel (names, amounts, notes), above the legend, as
+    the markers on the card show them, with 4 or 5 players all bidding on one province."""
+    from amunre.picture import position_snapshot
+
+    path = POSITIONS[0]
+    variant = load_variant(read_position_data(path).get("variant", "classic2003"))
+    start = position_snapshot(variant, read_position(path, variant))
+    for players in (4, 5):
+        names = ["red", "black", "blue", "white", "a player with a very long name indeed"][:players]
+        snap = start._replace(players=tuple((start.players * 3)[:players]), on_auction=tuple(range(players)),
+                              markers=tuple((p, 1, 6 - p, "bidding blockade" if p == 1 else "")
+                                            for p in range(players)))
+        root = parse(BoardPicture(variant, names).document(snap))
+        auction = next(el for el in root.iter(f"{SVG}g") if el.get("id") == "auction")
+        shown = "\n".join("".join(el.itertext()) for el in auction.iter(f"{SVG}text"))
+        for p in range(players):
+            assert f"{names[p][:21]}" in shown and f" {6 - p}" in shown, shown
+        assert "bidding blockade" in shown and shown.count("(outbid)") == players - 1, shown
+        assert shown.count("no bid yet") == players - 1
+        legend = next(el for el in root.iter(f"{SVG}g") if el.get("class") == "legend")
+        lowest = max(float(el.get("y")) for el in auction.iter(f"{SVG}text"))
+        assert lowest < float(legend.find(f"{SVG}text").get("y")) - 12
+
+
 def test_the_auction_follows_its_bid_markers():
     """The auction's `table_markers`: a bid places a marker, a move moves it, Protection marks
     it for the phase, acquiring the province takes it off."""

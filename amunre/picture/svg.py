@@ -58,6 +58,10 @@ SEAT_COLOURS = ("#c62828", "#1f5fbf", "#222222", "#fafafa", "#f2c200", "#2e8b3a"
 #: Characters an XML 1.0 document cannot hold, even escaped (besides those `literal` escapes).
 _NOT_XML = re.compile("[\ufffe\uffff]")
 
+#: The auction panel: a province's name line, a bid's line.
+AUCTION_HEAD = 17
+AUCTION_LINE = 14
+
 
 def text_of(value) -> str:
     """A text from a file, safe inside an SVG/XML element or attribute: control characters
@@ -171,7 +175,9 @@ class BoardPicture:
         n = len(self.names)
         self.players_y = 140
         self.auction_y = self.players_y + 24 + 42 * n + 8
-        self.legend_y = self.auction_y + 26 + 32 * max(n, 1) + 8
+        # the auction lists every bid: at most one province card per player on auction, each
+        # with its name and one line per bid (a player has one bid marker) or "no bid yet"
+        self.legend_y = self.auction_y + 8 + AUCTION_HEAD * max(n, 1) + AUCTION_LINE * 2 * max(n, 1) + 8
         legend = sum(6 + 11 * len(_wrap(label, LEGEND_SIZE, LEGEND_W)) for _, label in self._legend_rows())
         self.height = max(self.map_height, self.legend_y + 24 + legend) + 12
         self._province_cache: dict = {}
@@ -492,18 +498,22 @@ class BoardPicture:
         for player, province, amount, note in snap.markers:
             bids.setdefault(province, []).append((amount, player, note))
         out = []
-        for i, pid in enumerate(snap.on_auction):
-            y = self.auction_y + 18 + 32 * i
-            out.append(_t(PANEL_X, y, text_of(self.variant.board.provinces[pid].name), 11, weight="bold"))
+        y = self.auction_y + 4
+        most = int((PANEL_W - 8) / (10.5 * 0.57))
+        for pid in snap.on_auction:
+            y += AUCTION_HEAD
+            out.append(_t(PANEL_X, y, text_of(_cut(self.variant.board.provinces[pid].name, 44)), 11, weight="bold"))
             marks = sorted(bids.get(pid, ()), reverse=True)
-            if not marks:
-                shown = "no bid yet"
-            else:
-                shown = ", ".join(f"{self.names[player]} {amount}{f' ({note})' if note else ''}"
-                                  + (" (top bid)" if k == 0 else " (outbid)")
-                                  for k, (amount, player, note) in enumerate(marks))
-            out.append(_t(PANEL_X + 8, y + 14, text_of(_cut(shown, 56)), 10.5,
-                          title=text_of(shown) if len(shown) > 56 else ""))
+            said = [f"{_cut(self.names[player], 22)} {amount}{f' ({note})' if note else ''}"
+                    + (" (top bid)" if k == 0 else " (outbid)")
+                    for k, (amount, player, note) in enumerate(marks)] or ["no bid yet"]
+            together = ", ".join(said)
+            # every bid is listed: all on one line when they fit, else one line each (a long
+            # note cut, whole in the tooltip)
+            for line in [together] if len(together) <= most else said:
+                y += AUCTION_LINE
+                out.append(_t(PANEL_X + 8, y, text_of(_cut(line, most)), 10.5, extra=' class="bid"',
+                              title=text_of(line) if len(line) > most else ""))
         return "".join(out)
 
     # -- documents -------------------------------------------------------------------------
