@@ -307,6 +307,36 @@ def test_the_auction_panel_lists_every_bid():
         assert lowest < float(legend.find(f"{SVG}text").get("y")) - 12
 
 
+def test_long_terms_and_names_stay_in_the_panel_and_white_owns_visibly():
+    """A variant's long words (terms.points, terms.gold) and a long name are cut to the panel
+    (whole in a tooltip), never drawn over the map; a white owner's province has a dark border
+    and its name in a badge, unlike an unowned one."""
+    from amunre.picture import position_snapshot
+    from amunre.picture.svg import PANEL_X
+
+    path = POSITIONS[0]
+    ref = read_position_data(path).get("variant", "classic2003")
+    variant = load_variant(ref, ['terms.points="victory points of the great pharaoh of all Egypt"',
+                                 'terms.gold="shining golden coins of the treasury of Amun-Re"'])
+    snap = position_snapshot(variant, read_position(path, load_variant(ref)))
+    names = ["white", "a player with a very long name indeed"] + ["red", "black", "blue"][:len(snap.players) - 2]
+    root = parse(BoardPicture(variant, names).document(snap))
+    for el in root.iter(f"{SVG}g"):
+        if el.get("class") != "player":
+            continue
+        for text in el.iter(f"{SVG}text"):
+            shown = text.text if text.find(f"{SVG}title") is None else text.find(f"{SVG}title").tail or ""
+            x, size = float(text.get("x")), float(text.get("font-size"))
+            width = len(shown) * size * (0.62 if text.get("font-weight") == "bold" else 0.6)
+            left = x - width if text.get("text-anchor") == "end" else x
+            assert PANEL_X <= left and left + width <= PANEL_X + 320, (shown, left)
+    owned = [el for el in root.iter(f"{SVG}g") if (el.get("id") or "").startswith("o") and len(el)]
+    white = [el for el in owned if "".join(el.itertext()) == "white"]
+    assert white
+    rects = white[0].findall(f"{SVG}rect")
+    assert len(rects) == 2 and rects[0].get("stroke") == "#6b6b6b" and rects[1].get("stroke") == "#444"
+
+
 def test_the_auction_follows_its_bid_markers():
     """The auction's `table_markers`: a bid places a marker, a move moves it, Protection marks
     it for the phase, acquiring the province takes it off."""

@@ -406,11 +406,16 @@ class BoardPicture:
             return ""
         x, y = self.boxes[pid]
         colour = self.colours[owner]
-        stroke = "#9a9a9a" if _light(colour) else colour
+        light = _light(colour)
+        stroke = "#6b6b6b" if light else colour
+        name = _cut(self.names[owner], 14)
+        # a light owner (white) would read as no owner: a dark border and its name in a badge
+        badge = (f'<rect x="{x + BOX_W - 12 - _text_width(name, 11)}" y="{y + 6}" width="{_text_width(name, 11) + 8}" '
+                 f'height="16" rx="3" fill="{colour}" stroke="#444" stroke-width="1.2"/>') if light else ""
         return (f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="6" fill="{colour}" '
                 f'fill-opacity="{0.7 if colour.lower() in ("#fafafa",) else 0.22}" stroke="{stroke}" '
-                f'stroke-width="3"/>'
-                + _t(x + BOX_W - 8, y + 18, text_of(_cut(self.names[owner], 14)), 11, "end", "bold"))
+                f'stroke-width="3"/>' + badge
+                + _t(x + BOX_W - 8, y + 18, text_of(name), 11, "end", "bold"))
 
     def _pieces(self, pid: int, prov: tuple, on_auction: bool, bids) -> str:
         owner, farmers, free_farmers, stones, pyramids, doubles, cards, gold = prov
@@ -483,12 +488,22 @@ class BoardPicture:
         parts = [f"{gold} {self.term('gold')}", w.count(hand, "favor")]
         if theft:
             parts.append(w.count(theft, "theft"))
+        # long names or terms (a variant's own words) are cut to the panel, whole in a tooltip
+        room = int((PANEL_W - 20) / (12 * 0.62))  # bold 12 characters on the name line
+        points = w.count(score, "points")
+        shown_points = _cut(points, max(8, room // 2))
+        label = _cut(name, max(6, min(22, room - len(shown_points) - len(star + won) - 2))) + star + won
+        details = " · ".join(parts)
+        most = int((PANEL_W - 20) / (10.5 * 0.6))
         return (f'<g class="player" data-player="{p}" data-name="{text_of(name)}" data-gold="{gold}" '
                 f'data-hand="{hand}" data-theft="{theft}" data-score="{score}">'
                 f'<rect x="{x}" y="{y}" width="14" height="14" rx="3" fill="{colour}" stroke="#444"/>'
-                + _t(x + 20, y + 12, text_of(_cut(name, 22)) + star + won, 12, weight="bold")
-                + _t(x + PANEL_W, y + 12, text_of(w.count(score, "points")), 12, "end", "bold")
-                + _t(x + 20, y + 27, text_of(" · ".join(parts)), 10.5, fill=INK)
+                + _t(x + 20, y + 12, text_of(label), 12, weight="bold",
+                     title=text_of(name) if label != name + star + won else "")
+                + _t(x + PANEL_W, y + 12, text_of(shown_points), 12, "end", "bold",
+                     title=text_of(points) if shown_points != points else "")
+                + _t(x + 20, y + 27, text_of(_cut(details, most)), 10.5, fill=INK,
+                     title=text_of(details) if len(details) > most else "")
                 + "</g>")
 
     def _auction(self, snap) -> str:
