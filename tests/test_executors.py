@@ -366,3 +366,21 @@ def test_a_dask_cluster_left_without_workers_is_an_error_not_a_wait(monkeypatch)
                         rf"[0-9]+ of 40 batches of games still to play \([0-9]+ done\): every worker died or left "
                         rf"\(expected at least one `dask worker {cluster.scheduler_address}` connected until the "
                         rf"end\)", str(error.value)), str(error.value)
+
+
+def test_the_code_fingerprint_follows_the_files(tmp_path, monkeypatch):
+    """Hashed once, and again when a file changes (a checkout edited under a running process)."""
+    import shutil
+
+    import amunre.resources
+
+    schemas = tmp_path / "schemas"
+    shutil.copytree(amunre.resources.schemas_dir(), schemas)
+    monkeypatch.setattr(amunre.resources, "schemas_dir", lambda: schemas)
+    first = executors.code_fingerprint()
+    assert executors.code_fingerprint() == first
+    schema = schemas / "compare.schema.json"
+    schema.write_text(schema.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    os.utime(schema, ns=(schema.stat().st_atime_ns, schema.stat().st_mtime_ns + 10**9))
+    changed = executors.code_fingerprint()
+    assert changed != first and re.fullmatch("[0-9a-f]{16}", changed)

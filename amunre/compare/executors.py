@@ -20,7 +20,6 @@ options. Use an executor as a context manager (or call `close`) to release its w
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import multiprocessing
 import os
@@ -359,29 +358,42 @@ def amunre_identity() -> tuple[str, str]:
     return __version__, code_fingerprint()
 
 
-@functools.cache
 def code_fingerprint() -> str:
     """A hash of the installed amunre's code and data: every .py file of the package and
     every shipped variant, board and schema file, by relative path and content. The version
     number stays the same while the code changes (a checkout with local edits, a build
     between releases); the games depend on the code, so workers must match it exactly.
-    Computed once per process (some 2 MB to read)."""
-    import hashlib
+
+    Hashed once per process (some 2 MB to read, about 10 ms), and again only when a file's
+    size or modification time has changed since (a long-lived process whose files were
+    edited meanwhile, as in a checkout being worked on)."""
     from pathlib import Path
 
     from amunre.resources import schemas_dir, variants_dir
 
-    digest = hashlib.sha256()
     package = Path(__file__).resolve().parent.parent
+    files = []
     for name, folder, pattern in (("amunre", package, "*.py"), ("variants", variants_dir(), "*"),
                                   ("schemas", schemas_dir(), "*")):
-        files = sorted(path for path in folder.rglob(pattern)
-                       if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc")
-        for path in files:
-            digest.update(f"{name}/{path.relative_to(folder).as_posix()}\0".encode())
+        for path in sorted(folder.rglob(pattern)):
+            if "__pycache__" in path.parts or path.suffix == ".pyc" or not path.is_file():
+                continue
+            status = path.stat()
+            files.append((f"{name}/{path.relative_to(folder).as_posix()}", path, status.st_size, status.st_mtime_ns))
+    stamp = tuple((label, size, mtime) for label, _, size, mtime in files)
+    if _FINGERPRINT.get("stamp") != stamp:
+        import hashlib
+
+        digest = hashlib.sha256()
+        for label, path, _, _ in files:
+            digest.update(f"{label}\0".encode())
             digest.update(path.read_bytes())
             digest.update(b"\0")
-    return digest.hexdigest()[:16]
+        _FINGERPRINT.update(stamp=stamp, value=digest.hexdigest()[:16])
+    return _FINGERPRINT["value"]
+
+
+_FINGERPRINT: dict = {}
 
 
 def _on_worker(fn, *args):
