@@ -9,6 +9,8 @@ Exit codes, the same for every command:
   every usage error becomes one clear message on stderr starting `error: `; no traceback;
 - 3: an internal error, a bug in amunre: any other exception. It is never disguised as a
   problem with the input: stderr says "internal error" and shows the traceback to report;
+- 4: `amunre run`: a human seat left the table (`q`, or the end of its input), and the game
+  stopped there, as stderr says (with `--log`, the answers so far are kept);
 - 130 / 143: stopped by Ctrl-C / SIGTERM. Either way the command cleans up as it would on
   an error (a `--log` keeps the answers so far, marked incomplete; temporary files go).
 
