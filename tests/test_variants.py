@@ -75,6 +75,16 @@ def test_missing_variant_file():
         resolve_path("no/such/file.toml")
 
 
+def test_a_broken_symbolic_link_says_how_it_is_broken(tmp_path):
+    (tmp_path / "a.toml").symlink_to(tmp_path / "b.toml")
+    (tmp_path / "b.toml").symlink_to(tmp_path / "a.toml")
+    (tmp_path / "dangling.toml").symlink_to("nowhere.toml")
+    with pytest.raises(UnknownVariantError, match="'.*a.toml' is a symbolic link loop"):
+        resolve_path(str(tmp_path / "a.toml"))
+    with pytest.raises(UnknownVariantError, match="is a symbolic link to 'nowhere.toml', which does not exist"):
+        resolve_path(str(tmp_path / "dangling.toml"))
+
+
 # -- extends and overrides ---------------------------------------------------------------
 
 

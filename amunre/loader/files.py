@@ -143,6 +143,8 @@ def resolve_path(id_or_path: str | Path) -> Path:
         if not is_file(path):
             shipped = ", ".join(sorted(available_variants()))
             what = "does not exist" if not _exists(path) else "is not a regular file"
+            if not _exists(path) and path.is_symlink():  # a link whose target is missing, or a loop
+                what = _broken_link(path)
             raise UnknownVariantError(
                 f"variant file {text!r} {what} (shipped variants: {shipped})"
             )
@@ -151,6 +153,23 @@ def resolve_path(id_or_path: str | Path) -> Path:
     if found is None:
         raise UnknownVariantError(_unknown_message(text))
     return found
+
+
+def _broken_link(path: Path) -> str:
+    """Why a symbolic link leads to no file: a loop, or a target that does not exist."""
+    import errno
+    import os
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a symbolic link loop"
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return "is a symbolic link to no file"
+    return f"is a symbolic link to {target!r}, which does not exist"
 
 
 def read_text(path: Path, label: str, problems: Problems, what: str, language: str = "TOML") -> str:
