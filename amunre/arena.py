@@ -28,6 +28,7 @@ import attrs
 from amunre.agents import make_agents
 from amunre.compare import stats
 from amunre.compare.jobs import Job, game_seed, load_job_variant
+from amunre.compare.ordered import merge_in_order
 from amunre.engine import Game, play_on
 
 SCHEMA_VERSION = 1
@@ -165,27 +166,9 @@ def run_arena(variant, job: Job, games: int, seed: int, executor,
     size = rotations_per_batch(rotations, n)
     tasks = [(job, seed, first, min(size, rotations - first)) for first in range(0, rotations, size)]
     total = ArenaTally()
-    waiting: dict[int, ArenaTally] = {}  # batches finished before an earlier one: merged in batch order
-    next_batch = 0
-    interrupted = ""
     start = time.perf_counter()
-    results = executor.run(play_rotations, tasks)
-    try:
-        for index, part in results:
-            waiting[index] = part
-            while next_batch in waiting:
-                total.merge(waiting.pop(next_batch))
-                next_batch += 1
-            if on_progress:
-                on_progress(part.games)
-    except KeyboardInterrupt as stop:
-        interrupted = type(stop).__name__  # Terminated (SIGTERM) or KeyboardInterrupt (Ctrl-C)
-    finally:
-        close = getattr(results, "close", None)
-        if close:
-            close()
-    for index in sorted(waiting):  # after a stop: the batches that did finish
-        total.merge(waiting[index])
+    interrupted = merge_in_order(executor.run(play_rotations, tasks), total.merge,
+                                 (lambda part: on_progress(part.games)) if on_progress else None)
     return Arena(variant, job, seed, games, total, interrupted, time.perf_counter() - start)
 
 

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from amunre.agents import agent_names
 from amunre.cli.common import WholeNumber, dump_json, make_console, parse_bot_kinds, set_option, variant_arg
+from amunre.cli.progress import games_progress
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 
@@ -77,27 +78,8 @@ def command(variant_name, lineup, games, seed, workers, scheduler, overrides, as
     batches = task_count(games, players)
     if workers and workers > batches:  # a process per batch at most: more would only start idle
         workers = batches
-    show = sys.stderr.isatty()  # the bar is on stderr: --json and the table go to stdout
-    with make_executor(workers, scheduler) as executor:
-        if show:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
-            with progress:
-                task = progress.add_task("games", total=games, rate="")
-
-                def advance(n):
-                    progress.advance(task, n)
-                    elapsed = progress.tasks[0].elapsed or 0
-                    if elapsed > 0:
-                        progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.1f} games/s")
-
-                arena = run_arena(variant, job, games, seed, executor, advance)
-        else:
-            arena = run_arena(variant, job, games, seed, executor)
+    with make_executor(workers, scheduler) as executor, games_progress(games, decimals=1) as advance:
+        arena = run_arena(variant, job, games, seed, executor, advance)
         where = executor.description
     code = 143 if arena.interrupted == "Terminated" else 130
     if arena.interrupted:

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
                                set_option, variant_arg)
+from amunre.cli.progress import games_progress
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError, VariantError
 from amunre.loader.problems import printable
@@ -211,27 +212,8 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     total = games * len(columns)
     if workers and workers > total:  # a process per game at most: more would only start idle
         workers = total
-    show = sys.stderr.isatty()  # the bar is on stderr: --json and the table go to stdout
-    with make_executor(workers, scheduler) as executor:
-        if show:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
-            with progress:
-                task = progress.add_task("games", total=total, rate="")
-
-                def advance(n):
-                    progress.advance(task, n)
-                    elapsed = progress.tasks[0].elapsed or 0
-                    if elapsed > 0:
-                        progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.0f} games/s")
-
-                comparison = run_comparison(columns, games, seed, executor, advance, records, overrides)
-        else:
-            comparison = run_comparison(columns, games, seed, executor, keep_records=records, settings=overrides)
+    with make_executor(workers, scheduler) as executor, games_progress(total) as advance:
+        comparison = run_comparison(columns, games, seed, executor, advance, records, overrides)
         where = executor.description
     if comparison.interrupted:
         word = "terminated" if comparison.interrupted == "Terminated" else "interrupted"

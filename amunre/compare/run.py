@@ -20,6 +20,7 @@ import attrs
 from amunre.compare import stats
 from amunre.compare.collect import CORE_ROWS, core_label, missing_means_zero, seat_key
 from amunre.compare.jobs import Job, game_seed, play_batch  # noqa: F401 (game_seed: the run's seeds)
+from amunre.compare.ordered import merge_in_order
 from amunre.compare.tally import Tally, merge
 
 
@@ -84,27 +85,9 @@ def run_comparison(columns: list[Column], games: int, seed: int, executor,
     jobs = tuple(column.job for column in columns)
     tasks = [(jobs, seed, first, min(size, games - first), keep_records) for first in range(0, games, size)]
     total = Tally()
-    waiting: dict[int, Tally] = {}  # batches finished before an earlier one: merged in batch order
-    next_batch = 0
-    interrupted = ""
     start = time.perf_counter()
-    results = executor.run(play_batch, tasks)
-    try:
-        for index, part in results:
-            waiting[index] = part
-            while next_batch in waiting:
-                merge(total, waiting.pop(next_batch))
-                next_batch += 1
-            if on_progress:
-                on_progress(part.games * len(columns))
-    except KeyboardInterrupt as stop:
-        interrupted = type(stop).__name__  # Terminated (SIGTERM) or KeyboardInterrupt (Ctrl-C)
-    finally:
-        close = getattr(results, "close", None)
-        if close:
-            close()
-    for index in sorted(waiting):  # after a stop: the batches that did finish
-        merge(total, waiting[index])
+    interrupted = merge_in_order(executor.run(play_batch, tasks), lambda part: merge(total, part),
+                                 (lambda part: on_progress(part.games * len(columns))) if on_progress else None)
     return Comparison(columns, columns[0].job.players, columns[0].job.agents, seed, games, total,
                       interrupted, time.perf_counter() - start, tuple(settings))
 
