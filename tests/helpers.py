@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import signal
+import sys
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -237,3 +238,65 @@ def parent_table(data, path):
         data = data[key]
     return data
 
+
+# -- Ctrl-C to a running command ----------------------------------------------------------
+
+
+def ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):
+    """Run `amunre ARGV` in a session of its own and, after `wait` seconds, press Ctrl-C twice
+    `gap` apart as at a terminal (to the whole process group, workers too). Returns the exit
+    code and stderr; the run and its workers are killed if they outlive the test."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-m", "amunre", *argv], cwd=cwd,
+                            env=dict(os.environ, PYTHONPATH=str(repo)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C as at a terminal, even when these tests were started with it ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        if os.path.isdir(f"/proc/{proc.pid}/task"):
+            wait_for_workers(proc.pid, 2)
+        else:
+            time.sleep(wait)
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(gap)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # hung: never leave it (and its workers) behind
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    return proc.returncode, err
+
+
+def wait_for_workers(pid: int, workers: int, timeout: float = 60.0) -> None:
+    """Wait until process `pid` has started `workers` worker processes (a busy machine may take
+    seconds to start Python and the pool), then a little longer, so that batches are under way."""
+    import glob
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = set()
+        for path in glob.glob(f"/proc/{pid}/task/*/children"):
+            try:
+                with open(path) as listing:
+                    children.update(listing.read().split())
+            except OSError:
+                pass
+        started = 0
+        for child in children:
+            try:
+                with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                    started += b"spawn_main" in cmdline.read()
+            except OSError:
+                pass
+        if started >= workers:
+            break
+        time.sleep(0.1)
+    time.sleep(2.0)

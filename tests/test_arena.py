@@ -9,7 +9,7 @@ from collections import Counter
 
 import jsonschema
 import pytest
-from helpers import run_cli
+from helpers import ctrl_c_twice, run_cli
 
 import amunre.arena as arena_module
 from amunre.arena import play_rotations, run_arena, seat_of, seating
@@ -246,62 +246,9 @@ def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     assert all(a["seats"] == [doc["rotations"]] * 3 for a in doc["agents"])
 
 
-def _wait_for_workers(pid: int, workers: int, timeout: float = 60.0) -> None:
-    """Wait until process `pid` has started `workers` worker processes (a busy machine may take
-    seconds to start Python and the pool), then a little longer, so that batches are under way."""
-    import glob
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        children = set()
-        for path in glob.glob(f"/proc/{pid}/task/*/children"):
-            try:
-                with open(path) as listing:
-                    children.update(listing.read().split())
-            except OSError:
-                pass
-        started = 0
-        for child in children:
-            try:
-                with open(f"/proc/{child}/cmdline", "rb") as cmdline:
-                    started += b"spawn_main" in cmdline.read()
-            except OSError:
-                pass
-        if started >= workers:
-            break
-        time.sleep(0.1)
-    time.sleep(2.0)
-
-
 def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
     """Two Ctrl-C 0.2 s apart with local workers: exit 130 with the games finished, no hang."""
-    import os
-    import signal
-    import subprocess
-    import time
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[1]
-    proc = subprocess.Popen([sys.executable, "-m", "amunre", "arena", "--agents", "random,random,random",
-                             "--games", "3000000", "--workers", "2"], cwd=tmp_path,
-                            env=dict(os.environ, PYTHONPATH=str(repo)), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            # Ctrl-C as at a terminal (to the process group), even when these tests
-                            # were started with it ignored
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        if os.path.isdir(f"/proc/{proc.pid}/task"):
-            _wait_for_workers(proc.pid, 2)
-        else:
-            time.sleep(6)
-        os.killpg(proc.pid, signal.SIGINT)
-        time.sleep(0.2)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:  # hung: never leave it (and its workers) behind
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-    assert proc.returncode == 130, err
+    code, err = ctrl_c_twice(["arena", "--agents", "random,random,random", "--games", "3000000", "--workers", "2"],
+                             tmp_path)
+    assert code == 130, err
     assert err.startswith("interrupted: ") and " of 3000000 games finished (" in err and "Traceback" not in err, err

@@ -13,7 +13,7 @@ import sys
 
 import jsonschema
 import pytest
-from helpers import run_cli
+from helpers import ctrl_c_twice, run_cli
 
 from amunre.compare import stats
 from amunre.compare.collect import StatsCollector
@@ -393,71 +393,11 @@ def test_one_game_has_no_interval_but_a_proportions(capsys):
     assert stats.wilson(0, 1) == pytest.approx((0.0, 0.7934506), abs=1e-6)
 
 
-def _ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):
-    """Run `amunre ARGV` in a session of its own and, after `wait` seconds, press Ctrl-C twice
-    `gap` apart as at a terminal (to the whole process group, workers too). Returns the exit
-    code and stderr; the run and its workers are killed if they outlive the test."""
-    import os
-    import signal
-    import subprocess
-    import time
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[1]
-    proc = subprocess.Popen([sys.executable, "-m", "amunre", *argv], cwd=cwd,
-                            env=dict(os.environ, PYTHONPATH=str(repo)), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            # Ctrl-C as at a terminal, even when these tests were started with it ignored
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        if os.path.isdir(f"/proc/{proc.pid}/task"):
-            _wait_for_workers(proc.pid, 2)
-        else:
-            time.sleep(wait)
-        os.killpg(proc.pid, signal.SIGINT)
-        time.sleep(gap)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:  # hung: never leave it (and its workers) behind
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-    return proc.returncode, err
-
-
-def _wait_for_workers(pid: int, workers: int, timeout: float = 60.0) -> None:
-    """Wait until process `pid` has started `workers` worker processes (a busy machine may take
-    seconds to start Python and the pool), then a little longer, so that batches are under way."""
-    import glob
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        children = set()
-        for path in glob.glob(f"/proc/{pid}/task/*/children"):
-            try:
-                with open(path) as listing:
-                    children.update(listing.read().split())
-            except OSError:
-                pass
-        started = 0
-        for child in children:
-            try:
-                with open(f"/proc/{child}/cmdline", "rb") as cmdline:
-                    started += b"spawn_main" in cmdline.read()
-            except OSError:
-                pass
-        if started >= workers:
-            break
-        time.sleep(0.1)
-    time.sleep(2.0)
-
-
 def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
     """Two Ctrl-C 0.2 s apart with local workers (the second while the first stops them):
     the run ends with 130 and the games finished, never hangs (it did: the exit waited for
     workers that were never told to stop)."""
-    code, err = _ctrl_c_twice(["compare", "classic2003", "supermeeple2016", "--games", "1000000", "--agents",
+    code, err = ctrl_c_twice(["compare", "classic2003", "supermeeple2016", "--games", "1000000", "--agents",
                                "random", "--workers", "2"], tmp_path)
     assert code == 130, err
     assert " of 1000000 games finished in every column" in err and "Traceback" not in err, err
