@@ -384,3 +384,13 @@ def test_the_code_fingerprint_follows_the_files(tmp_path, monkeypatch):
     os.utime(schema, ns=(schema.stat().st_atime_ns, schema.stat().st_mtime_ns + 10**9))
     changed = executors.code_fingerprint()
     assert changed != first and re.fullmatch("[0-9a-f]{16}", changed)
+
+
+def test_a_task_runs_only_where_amunre_is_the_same_code():
+    """Each Dask task checks its worker's amunre version and code fingerprint (a worker that
+    joins after the check at connection would otherwise play other games unseen)."""
+    from amunre.compare.executors import _on_worker, amunre_identity
+
+    assert _on_worker(amunre_identity(), operator.add, 1, 2) == 3
+    with pytest.raises(AmunreError, match="it runs amunre .* with code fingerprint .*, not 0.0.0 with abc as here"):
+        _on_worker(("0.0.0", "abc"), operator.add, 1, 2)

@@ -191,6 +191,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     for option, path in (("--csv", csv_path), ("--plot", plot_path)):
         if path is not None and not path.strip():
             raise AmunreError(f"{option} is empty (expected a file path)")
+        if path == "-":  # stdout holds the table or the JSON: a file named "-" would surprise
+            what = "the CSV" if option == "--csv" else "the plot"
+            raise AmunreError(f"{option} -: {what} is written to a file, not to stdout "
+                              f"(expected a file path; --json prints the numbers on stdout)")
     if csv_path and plot_path and _same_file(csv_path, plot_path):
         raise AmunreError(f"--csv and --plot name the same file, {printable(plot_path)} (expected two files: "
                           f"the second would overwrite the first)")

@@ -396,10 +396,16 @@ def code_fingerprint() -> str:
 _FINGERPRINT: dict = {}
 
 
-def _on_worker(fn, *args):
-    """Run on a Dask worker: `fn(*args)`; an exception raised there names the worker (a
-    note), so that the user learns which machine failed."""
+def _on_worker(expected: tuple, fn, *args):
+    """Run on a Dask worker: `fn(*args)`, if the worker runs the amunre `expected` (version and
+    code fingerprint: a worker that joined after the check at connection is checked here, by
+    each task); an exception raised there names the worker (a note), so that the user learns
+    which machine failed."""
     try:
+        here = amunre_identity()
+        if here != tuple(expected):
+            raise AmunreError(f"it runs amunre {here[0]} with code fingerprint {here[1]}, not {expected[0]} with "
+                              f"{expected[1]} as here, so it could play other games from the same seeds")
         return fn(*args)
     except BaseException as exc:
         try:
@@ -494,9 +500,10 @@ class DaskExecutor(_Closing):
         import distributed
 
         futures: dict = {}
+        expected = amunre_identity()  # each task checks its worker runs this (a worker may join late)
         try:
             for i, task in enumerate(tasks):
-                future = self._client.submit(_on_worker, fn, *task, pure=False,
+                future = self._client.submit(_on_worker, expected, fn, *task, pure=False,
                                              key=f"{getattr(fn, '__name__', 'task')}-{uuid.uuid4().hex}")
                 futures[future] = i
                 self._pending.add(future)

@@ -143,7 +143,7 @@ def resolve_path(id_or_path: str | Path) -> Path:
         if not is_file(path):
             shipped = ", ".join(sorted(available_variants()))
             what = "does not exist" if not _exists(path) else "is not a regular file"
-            if not _exists(path) and path.is_symlink():  # a link whose target is missing, or a loop
+            if not _exists(path) and _is_link(path):  # a link whose target is missing, or a loop
                 what = _broken_link(path)
             raise UnknownVariantError(
                 f"variant file {text!r} {what} (shipped variants: {shipped})"
@@ -153,6 +153,13 @@ def resolve_path(id_or_path: str | Path) -> Path:
     if found is None:
         raise UnknownVariantError(_unknown_message(text))
     return found
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:  # a name too long, say: not a link this can tell of
+        return False
 
 
 def _broken_link(path: Path) -> str:

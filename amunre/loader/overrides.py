@@ -110,6 +110,7 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
     import copy
 
     data = copy.deepcopy(data)
+    seen: dict[tuple, str] = {}  # key path -> the label that set it first
     for text in texts:
         shown = printable(text)
         # a huge argument is named by its ends, as a log's excerpts are: the middle adds nothing
@@ -122,6 +123,11 @@ def apply_overrides(texts, data: dict, origins: Origins, problems: Problems) -> 
             problems.add(label, None, (), what, expected)
             continue
         problems.arguments[label] = format_path(key)
+        if key in seen:  # which of two values is meant cannot be guessed: say so
+            problems.add(label, None, (), f"sets {format_path(key)} a second time (first with {seen[key]})",
+                         "expected each key once")
+            continue
+        seen[key] = label
 
         def report(what, expected=None, _label=label):
             problems.add(_label, None, (), what, expected)
