@@ -300,3 +300,40 @@ def wait_for_workers(pid: int, workers: int, timeout: float = 60.0) -> None:
             break
         time.sleep(0.1)
     time.sleep(2.0)
+
+
+# -- stand-ins for an executor and a terminal ---------------------------------------------
+
+
+class Inline:
+    """An executor in this process, in task order; `stop_after` raises Ctrl-C mid-run."""
+
+    workers = 1
+    description = "this process"
+
+    def __init__(self, stop_after=None):
+        self.stop_after = stop_after
+
+    def run(self, fn, tasks):
+        for i, task in enumerate(tasks):
+            if self.stop_after is not None and i == self.stop_after:
+                raise KeyboardInterrupt
+            yield i, fn(*task)
+
+
+class FakeTerminal:
+    """A human seat's terminal that answers with `typed` (then end of input) and keeps what it
+    was shown, as plain text."""
+
+    width = 100
+
+    def __init__(self, typed=()):
+        self.typed = list(typed)
+        self.shown: list[str] = []
+
+    def read(self, prompt):
+        self.shown.append(prompt)
+        return self.typed.pop(0) if self.typed else None
+
+    def show(self, lines):
+        self.shown += [getattr(t, "plain", str(t)) for t in lines]

@@ -9,7 +9,7 @@ from collections import Counter
 
 import jsonschema
 import pytest
-from helpers import ctrl_c_twice, run_cli
+from helpers import Inline, ctrl_c_twice, run_cli
 
 import amunre.arena as arena_module
 from amunre.arena import play_rotations, run_arena, seat_of, seating
@@ -18,22 +18,6 @@ from amunre.engine import play_game
 from amunre.agents import make_agents
 from amunre.loader import load_variant
 from amunre.resources import load_schema
-
-
-class Inline:
-    """An executor in this process, in task order; `stop_after` raises Ctrl-C mid-run."""
-
-    workers = 1
-    description = "this process"
-
-    def __init__(self, stop_after=None):
-        self.stop_after = stop_after
-
-    def run(self, fn, tasks):
-        for i, task in enumerate(tasks):
-            if self.stop_after is not None and i == self.stop_after:
-                raise KeyboardInterrupt
-            yield i, fn(*task)
 
 
 def _job(lineup, vid="classic2003"):

@@ -13,7 +13,7 @@ import sys
 
 import jsonschema
 import pytest
-from helpers import ctrl_c_twice, run_cli
+from helpers import Inline, ctrl_c_twice, run_cli
 
 from amunre.compare import stats
 from amunre.compare.collect import StatsCollector
@@ -149,22 +149,6 @@ def test_game_seeds_are_distinct_63_bit_and_differ_between_runs():
 
 
 # -- a comparison --------------------------------------------------------------------------
-
-
-class Inline:
-    """An executor in this process, in task order; `stop_after` raises Ctrl-C mid-run."""
-
-    workers = 1
-    description = "this process"
-
-    def __init__(self, stop_after=None):
-        self.stop_after = stop_after
-
-    def run(self, fn, tasks):
-        for i, task in enumerate(tasks):
-            if self.stop_after is not None and i == self.stop_after:
-                raise KeyboardInterrupt
-            yield i, fn(*task)
 
 
 def _columns(*vids, players=4):

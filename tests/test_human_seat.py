@@ -31,7 +31,7 @@ from amunre.agents.seatview import full_view, own_view
 from amunre.engine import Game
 from amunre.narrate import Words
 from amunre.view import hide_from
-from helpers import card, classic, edition2016, game_of, pid, seats
+from helpers import FakeTerminal, card, classic, edition2016, game_of, pid, seats
 
 REPO = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -156,19 +156,6 @@ def test_a_number_in_ascii_digits_picks_an_option(typed, index):
 def test_anything_else_is_asked_again_with_a_hint(typed, hint):
     index, said = parse_choice(typed, 13)
     assert index is None and hint in said and "\n" not in said
-
-
-class FakeTerminal:
-    def __init__(self, typed):
-        self.typed = list(typed)
-        self.shown: list[str] = []
-
-    def read(self, prompt):
-        self.shown.append(prompt)
-        return self.typed.pop(0) if self.typed else None
-
-    def show(self, lines):
-        self.shown += [getattr(t, "plain", str(t)) for t in lines]
 
 
 def test_the_prompt_loop_helps_shows_the_board_and_stops_on_q_or_end_of_input():

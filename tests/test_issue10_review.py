@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import classic, edition2016, game_of, run_cli, seats
+from helpers import FakeTerminal, classic, edition2016, game_of, run_cli, seats
 
 from amunre.agents.seatview import full_view, own_view
 from amunre.narrate import Narrator, Words
@@ -200,21 +200,6 @@ def test_6_the_double_pyramid_question_counts_the_singles_already_there(singles)
 
 
 # -- 7. what is decided for the human seat, because it was its only option, is told ------------
-
-class FakeTerminal:
-    width = 100
-
-    def __init__(self, typed=()):
-        self.typed = list(typed)
-        self.shown: list[str] = []
-
-    def read(self, prompt):
-        self.shown.append(prompt)
-        return self.typed.pop(0) if self.typed else None
-
-    def show(self, lines):
-        self.shown += [getattr(t, "plain", str(t)) for t in lines]
-
 
 @pytest.mark.parametrize("variant", EDITIONS)
 def test_7_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
