@@ -242,6 +242,36 @@ def parent_table(data, path):
 # -- Ctrl-C to a running command ----------------------------------------------------------
 
 
+def ctrl_c_once(argv, cwd, waits=(6, 15, 40)) -> list[tuple[int, str, str]]:
+    """Run `amunre ARGV` and press Ctrl-C after each of `waits` seconds in turn, a fresh run
+    each time, until a run prints something on stdout (a busy machine may finish no batch in
+    the first seconds: then there is nothing to report but the count, 0). Returns every
+    run's (exit code, stdout, stderr); a run that outlives the test is killed."""
+    import os
+    import subprocess
+    import time
+
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    runs = []
+    for wait in waits:
+        proc = subprocess.Popen([sys.executable, "-m", "amunre", *argv], cwd=cwd, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                # Ctrl-C as at a terminal, even when these tests were started with it ignored
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(wait)
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:  # never leave a run (and its workers) behind a failing test
+                proc.kill()
+        runs.append((proc.returncode, out, err))
+        if out:
+            break
+    return runs
+
+
 def ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):
     """Run `amunre ARGV` in a session of its own and, after `wait` seconds, press Ctrl-C twice
     `gap` apart as at a terminal (to the whole process group, workers too). Returns the exit

@@ -4,12 +4,11 @@ follows its schema, a known difference in strength shows, and bad input is one c
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 
 import jsonschema
 import pytest
-from helpers import Inline, ctrl_c_twice, run_cli
+from helpers import Inline, ctrl_c_once, ctrl_c_twice, run_cli
 
 import amunre.arena as arena_module
 from amunre.arena import play_rotations, run_arena, seat_of, seating
@@ -196,34 +195,13 @@ def test_bad_input_is_one_clear_line(capsys, argv, expected):
 def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     """SIGINT to a running arena: it stops, reports the games finished (whole rotations) and
     their numbers, and exits 130; the workers go with it."""
-    import os
-    import signal
-    import subprocess
-    import time
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, PYTHONPATH=str(repo))
-    # a busy machine may finish no batch in the first seconds (then there is nothing to report
-    # but the count, 0, and no JSON): wait longer until some batches are in
-    for wait in (5, 15, 40):
-        proc = subprocess.Popen([sys.executable, "-m", "amunre", "arena", "--agents", "random,random,greedy",
-                                 "--games", "3000000", "--workers", "2", "--json"], cwd=tmp_path, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                # Ctrl-C as at a terminal, even when these tests were started with it ignored
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        time.sleep(wait)
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:  # never leave a run (and its workers) behind a failing test
-                proc.kill()
-        assert proc.returncode == 130, err
+    runs = ctrl_c_once(["arena", "--agents", "random,random,greedy", "--games", "3000000", "--workers", "2",
+                        "--json"], tmp_path, waits=(5, 15, 40))
+    for code, out, err in runs:
+        assert code == 130, err
         assert err.startswith("interrupted: ") and " of 3000000 games finished (" in err and "Traceback" not in err
-        if out:
-            break
-        assert err.startswith("interrupted: 0 of 3000000") and out == ""  # nothing finished: nothing to show
+        if not out:
+            assert err.startswith("interrupted: 0 of 3000000") and out == ""  # nothing finished: nothing to show
     doc = json.loads(out)
     jsonschema.validate(doc, load_schema("arena"))
     assert doc["interrupted"] and 0 < doc["games"] < 3_000_000 and doc["games"] % 3 == 0

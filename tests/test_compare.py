@@ -13,7 +13,7 @@ import sys
 
 import jsonschema
 import pytest
-from helpers import Inline, ctrl_c_twice, run_cli
+from helpers import Inline, ctrl_c_once, ctrl_c_twice, run_cli
 
 from amunre.compare import stats
 from amunre.compare.collect import StatsCollector
@@ -329,35 +329,14 @@ def test_a_difference_too_small_to_show_has_no_sign_and_one_game_is_singular():
 def test_ctrl_c_reports_the_games_finished_so_far(tmp_path):
     """SIGINT to a running compare: it stops, reports the games every column finished, and
     exits 130; the workers go with it."""
-    import os
-    import signal
-    import subprocess
-    import time
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, PYTHONPATH=str(repo))
-    # a busy machine may finish no batch in the first seconds (then there is nothing to report
-    # but the count, 0, and no JSON): wait longer until some batches are in
-    for wait in (6, 15, 40):
-        proc = subprocess.Popen([sys.executable, "-m", "amunre", "compare", "classic2003", "supermeeple2016",
-                                 "--games", "1000000", "--agents", "random", "--workers", "2", "--json"],
-                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                # Ctrl-C as at a terminal, even when these tests were started with it ignored
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        time.sleep(wait)
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:  # never leave a run (and its workers) behind a failing test
-                proc.kill()
-        assert proc.returncode == 130, err
+    runs = ctrl_c_once(["compare", "classic2003", "supermeeple2016", "--games", "1000000", "--agents", "random",
+                        "--workers", "2", "--json"], tmp_path)
+    for code, out, err in runs:
+        assert code == 130, err
         assert "interrupted: " in err and " of 1000000 games finished in every column" in err, err
         assert "Traceback" not in err
-        if out:
-            break
-        assert "interrupted: 0 of 1000000" in err and out == ""  # nothing finished: nothing to show
+        if not out:
+            assert "interrupted: 0 of 1000000" in err and out == ""  # nothing finished: nothing to show
     doc = json.loads(out)
     assert doc["interrupted"] and 0 < doc["games"] < 1_000_000 and doc["games_asked"] == 1_000_000
     jsonschema.validate(doc, load_schema("compare"))
