@@ -239,7 +239,7 @@ class Rule:
 
     def __init__(self, spec, variant, rulings=None):
         self.spec = spec
-        # where its own state lives: its entry id, unique in its pipeline
+        # where its own state lives: its entry id, unique across the variant's pipelines
         self.key = spec.id if self.kind == "phase" else f"{self.kind}:{spec.id}"
         # the scoring item its points go to: its entry id, so two entries of one rule score apart
         self.item_key = spec.id

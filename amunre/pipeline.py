@@ -11,6 +11,7 @@ gathered here too, so one lookup serves every event and decision.
 from __future__ import annotations
 
 from amunre.contract import Decision, Event, Rule, ScoringItem
+from amunre.errors import AmunreError
 from amunre.registry import get_rule
 
 
@@ -70,6 +71,7 @@ class Modules:
         self.players: tuple[int, ...] = counts
         # the modules that keep data of their own (they override `initial_state`)
         self.stateful = tuple(m for m in self.all if type(m).initial_state is not Rule.initial_state)
+        self._index()
 
     def players_note(self, n: int) -> str:
         """Why `n` players cannot play the variant, if a rule module rules it out ("" otherwise)."""
@@ -77,12 +79,33 @@ class Modules:
         return f" (rule module {rule!r} does not allow {n} players: see its rulings in docs/rulings.md)" if rule else ""
 
     def rule(self, key: str):
-        """The module of the entry with this id (or, failing that, the first using this rule id)."""
-        for module in self.all:
-            if module.key == key:
-                return module
-        for module in self.all:
-            if module.id == key:
-                return module
-        return None
+        """The module of the pipeline entry with this id (or its `kind:id` state key), else
+        the first module using this rule id; None when there is none.
 
+        The loader keeps an id to one entry across all the pipelines, and keeps an entry id
+        from naming another entry's rule (`amunre.loader.pipelines.check_ids`), so the two
+        readings of `key` never find different modules. A variant built without the loader
+        may break that: such a key raises instead of silently finding one of them."""
+        if key in self._ambiguous:
+            raise AmunreError(f"{self._ambiguous[key]}: rule {key!r} cannot be looked up by id (expected each "
+                              "entry id once across the pipelines, and no entry id naming another entry's rule)")
+        found = self._by_id.get(key)
+        if found is None:
+            found = self._by_rule.get(key)
+        return found
+
+    def _index(self) -> None:
+        """The lookups of `rule`, and the keys that would find two different modules."""
+        self._by_id: dict[str, Rule] = {}
+        self._by_rule: dict[str, Rule] = {}
+        self._ambiguous: dict[str, str] = {}
+        for module in self.all:
+            for key in dict.fromkeys((module.spec.id, module.key)):
+                if key in self._by_id:
+                    self._ambiguous[key] = f"entry id {key!r} is used twice"
+                self._by_id.setdefault(key, module)
+            self._by_rule.setdefault(module.id, module)
+        for key, module in self._by_id.items():
+            user = self._by_rule.get(key)
+            if user is not None and user.id != module.id:
+                self._ambiguous.setdefault(key, f"entry id {key!r} names rule {key!r} of another entry")

@@ -248,3 +248,81 @@ def test_one_offering_per_round_and_groups_one_level_deep(tmp_path):
     nested = GROUP.replace('steps = [{ rule = "province_draw", name = "draw" },',
                            'steps = [{ id = "inner", steps = [{ rule = "province_draw" }] },')
     assert any("a step of a group cannot be a group itself" in p for p in problems_of(write(tmp_path, nested, "n.toml")))
+
+
+# -- ids across pipelines: a lookup by id finds the entry meant -------------------------------
+
+
+def test_an_entry_id_is_unique_across_all_pipelines(tmp_path):
+    """A phase, a scoring entry and a final scoring entry cannot share an id: an id edits an
+    entry and looks its module up, whichever pipeline it stands in."""
+    path = write(tmp_path, '[[final_scoring]]\nid = "temples"\nrule = "gold_ranking"\n')
+    assert problems_of(path) == [
+        f"{path}:6: final_scoring[0].id: duplicate entry id 'temples' (also at scoring[3]) (expected each id "
+        "once across [[phases]], [[scoring]] and [[final_scoring]]; give one of them its own `id`)"]
+    path = write(tmp_path, '[[phases]]\nid = "harvest"\nname = "gather"\n[[scoring]]\nid = "gather"\n'
+                 'rule = "pyramids"\n[[phases]]\nid = "offering"\n', "p.toml")
+    assert load_variant(path)  # ids of their own: fine
+    path = write(tmp_path, '[[scoring]]\nid = "market"\nrule = "temples"\nafter = "pyramids"\n', "s.toml")
+    (problem,) = problems_of(path)
+    assert problem.startswith(f"{path}:6: scoring[0].id: duplicate entry id 'market' (also at phases[2])")
+
+
+def test_a_set_id_clashing_with_another_pipeline_is_reported_at_the_set(capsys):
+    """`--set phases.harvest.id=bonus_cards` used to pass `validate`, then crash the game
+    where the greedy agent looked the bonus cards' rule up: it is one problem at the `--set`,
+    for every command that loads the variant."""
+    from helpers import run_cli
+
+    setting = "phases.harvest.id=bonus_cards"
+    wanted = (f"--set {setting}: duplicate entry id 'bonus_cards' (also at scoring[4]) (expected each id once "
+              "across [[phases]], [[scoring]] and [[final_scoring]]; give one of them its own `id`)")
+    assert problems_of("classic2003", [setting]) == [wanted]
+    for command in (["validate", "classic2003"], ["run", "--players", "3"]):
+        code, out, err = run_cli(capsys, *command, "--set", setting)
+        assert code != 0 and wanted in out + err and "Traceback" not in out + err and "internal error" not in err
+    # the clash is named where the user wrote it, whichever entry comes first
+    (problem,) = problems_of("classic2003", ["phases.auction.id=harvest"])
+    assert problem.startswith("--set phases.auction.id=harvest: duplicate entry id 'harvest' (also at phases[4])")
+    (problem,) = problems_of("classic2003", ["final_scoring.gold_ranking.id=province_draw"])
+    assert problem.startswith("--set final_scoring.gold_ranking.id=province_draw: duplicate entry id "
+                              "'province_draw' (also at phases[0])")
+
+
+def test_an_entry_id_naming_another_entrys_rule_is_reported():
+    """With the bonus cards' entry renamed, a harvest with id "bonus_cards" is unique, but a
+    lookup of the rule `bonus_cards` by id would find the harvest: refused too."""
+    (problem,) = problems_of("classic2003", ["scoring.bonus_cards.id=bonus_points", "phases.harvest.id=bonus_cards"])
+    assert problem == ("--set phases.harvest.id=bonus_cards: entry id 'bonus_cards' of phases[4] is also the rule "
+                       "of scoring[4]: a lookup of 'bonus_cards' could not tell them apart (expected an id that is "
+                       "no other entry's rule id)")
+    # an entry that keeps the id of a rule nobody else uses is fine (secret-hands-2003 does)
+    assert load_variant("classic2003", ["phases.province_draw.rule=province_draft"])
+
+
+def test_a_lookup_by_id_finds_the_entry_meant():
+    """`Modules.rule` reads an entry id first, else a rule id; entries renamed away from their
+    rule ids are still found by rule id, and a game with them plays (the greedy agent looks
+    the harvest and the bonus cards up by rule id)."""
+    import attrs
+    import pytest
+
+    from amunre.errors import AmunreError
+
+    variant = load_variant("monumental-pyramids")
+    modules = variant.modules
+    assert modules.rule("pyramids_again").spec.id == "pyramids_again"
+    assert modules.rule("pyramids").spec.id == "pyramids" and modules.rule("scoring:pyramids").spec.id == "pyramids"
+    assert modules.rule("nothing") is None
+    renamed = load_variant("classic2003", ["phases.harvest.id=gather", "scoring.bonus_cards.id=bonus_points"])
+    assert renamed.modules.rule("harvest").spec.id == "gather"
+    assert renamed.modules.rule("bonus_cards").spec.id == "bonus_points"
+    game = play_game(renamed, make_agents(["greedy"] * 3, 2), 2)
+    assert game.state.finished
+    # a variant built around the loader with a clashing id: the lookup refuses, never guesses
+    plain = load_variant("classic2003")
+    harvest = plain.phases[-1]
+    clashing = attrs.evolve(plain, phases=plain.phases[:-1] + (attrs.evolve(harvest, id="bonus_cards"),))
+    with pytest.raises(AmunreError, match="rule 'bonus_cards' cannot be looked up by id"):
+        clashing.modules.rule("bonus_cards")
+    assert clashing.modules.rule("auction").spec.id == "auction"

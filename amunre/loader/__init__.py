@@ -83,7 +83,13 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
     edition = part("edition", Edition)
     components = part("components", Components)
     rules = all_rules()
-    check_ids(data, report)
+
+    def closeness(key: tuple) -> int:
+        """0: a `--set` (or `--sweep`) argument wrote it, 1: the file being loaded, 2: a parent."""
+        written_by = (origins.find(key) or ("",))[0]
+        return 0 if written_by in problems.arguments else 1 if written_by == label else 2
+
+    check_ids(data, report, closeness, rules)
     pipelines = {pipeline: build_specs(data, pipeline, rules, report) for pipeline in PIPELINES}
     used = rules_used(data)
 
@@ -97,11 +103,6 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
         return found[0] in problems.arguments or (found[0] == label and owners[key][1] not in dropped)
 
     rulings = compose_rulings(data, used, rules, set_here, report)
-
-    def closeness(key: tuple) -> int:
-        """0: a `--set` argument wrote it, 1: the file being loaded, 2: a parent."""
-        written_by = (origins.find(key) or ("",))[0]
-        return 0 if written_by.startswith("--set ") else 1 if written_by == label else 2
 
     check_meaning(data, report, closeness)
 

@@ -3,7 +3,8 @@
 An entry names a rule module (`rule`), or groups several entries under one heading
 (`steps`, e.g. the 2016 Auction Phase, which starts by drawing the provinces). Every entry
 has an id, unique across the variant's pipelines (default: its rule id), by which a file
-that `extends` another edits it (see `amunre.loader.merge`). `flat_entries` walks the
+that `extends` another edits it (see `amunre.loader.merge`) and the core and the agents look
+its module up (`Modules.rule`); `check_ids` holds them to it. `flat_entries` walks the
 entries with their key paths, groups opened; `build_specs` types them into `RuleSpec`s.
 """
 
@@ -39,8 +40,21 @@ def flat_entries(entries, path: tuple, group: tuple | None = None):
             yield path + (i,), entry, group
 
 
-def check_ids(data: dict, report) -> None:
-    """Every entry of a pipeline has an id of its own there, and a group an id."""
+def check_ids(data: dict, report, closeness=lambda path: 0, rules: dict | None = None) -> None:
+    """Every entry and group has an id of its own across all the pipelines, and a group an id.
+
+    A lookup by id (`Modules.rule`: an entry id, else a rule id) must find one module, of the
+    pipeline meant: so an id is never used twice, even in two pipelines (a phase named like a
+    scoring entry), and never names a rule module that another entry uses (a phase with id
+    "bonus_cards" beside the scoring entry of rule `bonus_cards`). A clash is reported at the
+    one of its keys written closest to the user (`closeness`: a `--set`, then the file being
+    loaded, then a parent), the later one on a tie. An entry without an `id` whose rule
+    (one of `rules`) belongs in another pipeline is left out: that is its problem, reported
+    by `check_meaning`, and its id follows its rule once that is fixed."""
+    seen: dict[str, tuple] = {}  # entry id -> where it is first set
+    rule_users: dict[str, tuple] = {}  # rule id -> the `rule` key of the first entry using it
+    own_ids: list[tuple] = []  # (id, where it is set, its rule) of entries with an explicit id
+    twice: set[str] = set()  # ids reported as duplicates already
 
     def walk(entries, path):
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
@@ -63,19 +77,33 @@ def check_ids(data: dict, report) -> None:
                 if edit in entry:
                     report(at + (edit,), f"`{edit}` only edits an entry of the file this one extends",
                            "expected it in a file with `extends`")
+            if isinstance(entry.get("rule"), str) and "steps" not in entry:
+                rule_users.setdefault(entry["rule"], at + ("rule",))
             eid = entry_id(entry)
-            if eid is None:
+            if eid is None or ("id" not in entry and eid in misplaced):
                 continue
+            key = at + (("id",) if "id" in entry else ("rule",))
+            if "id" in entry and "steps" not in entry:  # a group is no module: no lookup finds it
+                own_ids.append((eid, key, entry.get("rule")))
             if eid in seen:
-                report(at + (("id",) if "id" in entry else ("rule",)),
-                       f"duplicate entry id {eid!r} (also at {_shown(seen[eid])})",
-                       "expected each entry once; give one of them its own `id`")
+                twice.add(eid)
+                where, other = (seen[eid], key) if closeness(seen[eid]) < closeness(key) else (key, seen[eid])
+                report(where, f"duplicate entry id {eid!r} (also at {_shown(other[:-1])})",
+                       "expected each id once across [[phases]], [[scoring]] and [[final_scoring]]; "
+                       "give one of them its own `id`")
             else:
-                seen[eid] = at
+                seen[eid] = key
 
-    for pipeline in PIPELINES:
-        seen: dict[str, tuple] = {}
+    for pipeline, kind in PIPELINES.items():
+        misplaced = {r for r, cls in (rules or {}).items() if getattr(cls, "kind", "phase") != kind}
         walk(data.get(pipeline), (pipeline,))
+    for eid, key, rule in own_ids:
+        user = rule_users.get(eid)
+        if user is not None and rule != eid and eid not in twice:
+            where = key if closeness(key) <= closeness(user) else user
+            report(where, f"entry id {eid!r} of {_shown(key[:-1])} is also the rule of {_shown(user[:-1])}: "
+                   f"a lookup of {eid!r} could not tell them apart",
+                   "expected an id that is no other entry's rule id")
 
 
 def _shown(path: tuple) -> str:

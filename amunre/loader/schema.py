@@ -176,7 +176,7 @@ def _entry(pipeline: str, rules: dict) -> dict:
         "additionalProperties": False,
         "properties": {
             "id": {"type": "string", "pattern": ID_PATTERN,
-                   "description": "The entry's id, unique in its pipeline (default: its rule id)."},
+                   "description": "The entry's id, unique across the variant's pipelines (default: its rule id)."},
             "rule": {"type": "string", "minLength": 1,
                      "description": f"Rule-module id; built in: {', '.join(fitting)} (docs/rule-modules.md)."},
             "name": {"type": "string", "minLength": 1,
