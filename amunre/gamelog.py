@@ -25,8 +25,11 @@ What replay trusts, and what it checks (a log is input: it may have been edited)
 - The agents: "verified" means the header's `agents` is a list of known agent names, one
   per player, and every bot seat (`random`, `greedy`) is re-run: seeded from the log's
   seed as `amunre run` seeds it, each of its answers must be the one the log holds. A
-  `human` seat's answers are the player's: replay checks only that each is legal. So the
-  one edit of `agents` replay cannot tell is a bot seat renamed `human`.
+  `human` seat's answers are the player's: replay checks only that each is legal. A name
+  is written in one spelling (`spec_text`: no spaces, parameters in key order) and must be
+  so in the log: `" random\t"`, which the agents would read as `random`, is an edit. So the
+  edits of `agents` replay cannot tell are a bot seat renamed `human`, and a parameter's
+  value spelled another way its agent reads alike (`iterations=0400`).
 - The header's `amunre` version must be this version: another version may play other rules.
 
 Writing is atomic (`write_atomically`): the log goes to a temporary file in the same
@@ -111,6 +114,21 @@ def variant_file_of(variant) -> str:
     return "" if _shipped_files().get(variant.id) == source else source
 
 
+def spec_text(name: str) -> str:
+    """An agent spec in the one spelling a header holds: no spaces around the kind, the
+    keys and the values, the parameters in key order (`mcts:exploration=1:iterations=5`).
+    The agents read `" random\t"` as `random`; writing one spelling lets replay refuse a
+    header whose names were edited so (a name it cannot read is left as it is, for
+    `_check_header` to report)."""
+    from amunre.agents import split_spec
+
+    try:
+        kind, params = split_spec(name)
+    except (AmunreError, AttributeError):
+        return name
+    return kind + "".join(f":{key}={params[key]}" for key in sorted(params))
+
+
 def _header(variant, players: int, seed: int, agents: list[str]) -> dict:
     return {
         "type": "header",
@@ -120,7 +138,7 @@ def _header(variant, players: int, seed: int, agents: list[str]) -> dict:
         "variant_file": variant_file_of(variant),
         "players": players,
         "seed": seed,
-        "agents": list(agents),
+        "agents": [spec_text(name) for name in agents],
     }
 
 

@@ -22,11 +22,12 @@ import os
 import random
 import shutil
 import tempfile
+import unicodedata
 from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
-from hypothesis import event, example, given, settings
+from hypothesis import assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from helpers import time_limit, toml_paths
@@ -338,6 +339,58 @@ def test_meaningless_edits_replay_ok(seed):
 def test_the_fast_event_check_agrees_with_the_schema(line):
     line["type"] = "event"
     assert plain_event(line) == _validators()["event"].is_valid(line)
+
+
+#: Characters an edit may add to a header's text: spaces of every kind (the agents' own
+#: reading strips them), invisible ones, a combining accent.
+BLANKS = [" ", "\t", "\r", "\x0b", "\x0c", "\x85", "\u00a0", "\u2003", "\u3000", "\u200b", "\ufeff", "\u0301",
+          "\x00", "\x1b"]
+
+
+def respelled(draw, text: str) -> str:
+    """`text` spelled another way that reads alike: padded or cut by blanks, another case,
+    full-width or look-alike letters, normalized otherwise."""
+    kind = draw(st.sampled_from(["pad", "pad", "inside", "case", "wide", "cyrillic", "nfkd", "doubled"]))
+    if kind == "pad":
+        left = draw(st.text(st.sampled_from(BLANKS), max_size=3))
+        return left + text + draw(st.text(st.sampled_from(BLANKS), min_size=0 if left else 1, max_size=3))
+    if kind == "inside":
+        cut = draw(st.integers(0, len(text)))
+        return text[:cut] + draw(st.sampled_from(BLANKS)) + text[cut:]
+    if kind == "case":
+        return draw(st.sampled_from([text.upper(), text.title(), text.swapcase(), text.capitalize()]))
+    if kind == "wide":  # full-width forms, which NFKC folds back
+        return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+    if kind == "cyrillic":
+        return text.translate(str.maketrans("aeopcx", "\u0430\u0435\u043e\u0440\u0441\u0445"))
+    if kind == "nfkd":
+        return unicodedata.normalize("NFKD", text.replace("a", "\u00e1"))
+    return text + text[-1:]
+
+
+@FUZZ
+@given(st.data())
+def test_any_edit_of_the_header_is_refused_at_line_1(data):
+    """A header's text edited to read alike (blanks around or inside, case, full-width or
+    Cyrillic letters), in any value or key, is refused at line 1: no edit of the header
+    replays, and none is taken for what it resembles."""
+    head = json.loads(LINES[0])
+    key = data.draw(st.sampled_from(["agents", "agents", "agents", "variant", "amunre", "format", "variant_file",
+                                     "type", "(a key)"]))
+    if key == "agents":
+        seat = data.draw(st.integers(0, len(head["agents"]) - 1))
+        head["agents"][seat] = respelled(data.draw, head["agents"][seat])
+    elif key == "(a key)":
+        old = data.draw(st.sampled_from(sorted(head)))
+        head[respelled(data.draw, old)] = head.pop(old)
+    else:
+        head[key] = respelled(data.draw, head[key])
+    text = json.dumps(head, ensure_ascii=data.draw(st.booleans()), separators=(",", ":"))
+    assume(parsed(text.encode("utf-8", "surrogatepass")) != parsed(LINES[0].encode()))  # (a case change of digits)
+    outcome = replay_bytes(encoded("\n".join([text] + LINES[1:]) + "\n"))
+    event(key)
+    assert outcome != "ok", text
+    assert outcome.startswith(f"{FOLDER / 'fuzz.jsonl'}:1: "), outcome
 
 
 def test_the_unchanged_log_replays_ok():

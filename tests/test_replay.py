@@ -18,7 +18,7 @@ import pytest
 
 from helpers import run_cli
 from amunre.errors import ReplayError
-from amunre.gamelog import read_log, replay_lines
+from amunre.gamelog import read_log, replay_lines, spec_text
 
 
 def make_log(capsys, folder, *extra, name="g.jsonl", agents="random,random,random", players="3"):
@@ -174,6 +174,30 @@ def test_the_agents_list_is_one_known_name_per_player(log, agents, expected):
     save(log, lines)
     message = replay_error(log)
     assert f"{log}:1: " in message and expected in message, message
+
+
+@pytest.mark.parametrize("name", [" random\t", "random ", "\u00a0random", "random\u2003", " random:"])
+def test_an_agent_name_edited_with_spaces_is_refused(capsys, log, name):
+    """The agents read `" random\t"` as `random`, but the log never holds it so: an edit."""
+    lines = rows(log)
+    lines[0]["agents"][1] = name
+    save(log, lines)
+    message = replay_error(log)
+    assert message.startswith(f"{log}:1: agents/1: "), message
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and out == "" and err.startswith(f"error: {log}:1: agents/1: ") and err.count("\n") == 1, err
+
+
+def test_an_agent_spec_is_logged_in_one_spelling_and_must_be_replayed_so(capsys, tmp_path):
+    log = make_log(capsys, tmp_path, agents=" random ,random , random")[0]
+    assert rows(log)[0]["agents"] == ["random"] * 3
+    replay_lines(read_log(log), str(log))
+    assert spec_text(" mcts : rollout = random :iterations=5 ") == "mcts:iterations=5:rollout=random"
+    lines = rows(log)
+    lines[0]["agents"][0] = "mcts:rollout=random:iterations=5"  # parameters out of key order
+    save(log, lines)
+    assert replay_error(log).startswith(f"{log}:1: agents/0: the log has \"mcts:rollout=random:iterations=5\", "
+                                        f"the replay \"mcts:iterations=5:rollout=random\"")
 
 
 def test_a_bot_seat_said_to_be_another_bot_is_caught_by_its_answers(log):
