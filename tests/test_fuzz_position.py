@@ -367,6 +367,49 @@ def test_a_position_never_makes_the_program_read_the_file_it_names(tmp_path, mon
     assert result.exit_code == 0 and "total" in result.stdout, result.output
 
 
+# -- what the path is: its size and kind, checked before it is read ----------------------
+
+def _path_of_kind(folder: Path, what, suffix: str) -> Path:
+    path = folder / f"p{suffix}"
+    if isinstance(what, int):
+        with open(path, "wb") as file:
+            file.truncate(what)  # sparse: nothing written
+    elif what == "fifo":
+        os.mkfifo(path)
+    elif what == "directory":
+        path.mkdir()
+    elif what == "device":
+        path.symlink_to("/dev/zero")
+    return path
+
+
+@pytest.mark.parametrize("what, expected", [
+    ("fifo", "is a named pipe (FIFO), not a regular file"),
+    ("device", "is a device, not a regular file"),
+    (3 * 2**30, f"is {3 * 2**30} bytes (expected a position file of at most 1000000 bytes)"),
+])
+def test_a_pipe_a_device_a_folder_or_a_huge_file_as_a_position_is_one_line_never_read(tmp_path, capsys, what,
+                                                                                       expected):
+    path = _path_of_kind(tmp_path, what, ".toml")
+    with time_limit(20):
+        code, out, err = run_cli(capsys, "score", str(path))
+    assert code == 2 and out == "" and err.startswith("error: POSITION '") and f"p.toml' {expected}" in err, err
+    assert err.count("\n") == 1
+
+
+@settings(max_examples=2_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 10)
+@given(what=st.one_of(st.integers(1_000_001, 2**36), st.sampled_from(["fifo", "directory", "device"])),
+       suffix=st.sampled_from([".toml", ".json", ".TOML"]))
+def test_any_position_path_that_is_no_file_of_a_sane_size_is_refused_without_reading_it(what, suffix):
+    with tempfile.TemporaryDirectory() as folder:
+        path = _path_of_kind(Path(folder), what, suffix)
+        with time_limit(20), pytest.raises(PositionError) as info:
+            read_position_raw(path)
+    message = str(info.value)
+    assert message.count("\n") == 0 and f"{path.name}' is " in message, message
+    assert (f"is {what} bytes" if isinstance(what, int) else "is a") in message, message
+
+
 def test_cli_score_broken_positions_exit_2_with_the_problem(tmp_path, capsys):
     cases = [
         ("deep.json", '{"players": ' + "[" * 50_000 + "]" * 50_000 + "}", "deep.json:1: (top level): nesting too deep"),

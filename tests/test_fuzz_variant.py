@@ -26,12 +26,14 @@ from pathlib import Path
 from helpers import parent_table, time_limit, toml_paths
 import pytest
 import tomli_w
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amunre.agents import make_agents
+from amunre.cli import cli
 from amunre.engine import Game
-from amunre.errors import VariantError
+from amunre.errors import UnknownVariantError, VariantError
 from amunre.loader import load_variant, variant_files
 from amunre.model import Variant
 from amunre.resources import schemas_dir, variants_dir
@@ -272,6 +274,128 @@ def test_extremes_are_reported_quickly(text, expected):
     assert isinstance(result, VariantError)
     if expected:
         assert any(expected in line for line in result.problems), result.problems
+
+
+# -- what the path is: its size and kind, checked before it is read ----------------------
+
+#: A variant file, its parent (`extends`) and its board, each in a file named by its role.
+ROLES = {
+    "variant": ('extends = "parent.toml"\n[edition]\nid = "child"\nboard = "own_board.toml"\n', "child.toml"),
+    "parent": ((variants_dir() / "classic2003.toml").read_text(encoding="utf-8").replace('"classic2003"', '"parent"'),
+               "parent.toml"),
+    "board": ((variants_dir() / "board.toml").read_text(encoding="utf-8"), "own_board.toml"),
+}
+WHAT = {"variant": "variant", "parent": "variant", "board": "board"}
+
+
+def _variant_with(folder: Path, role: str, make) -> Path:
+    """The three files of `ROLES` in `folder`, the one of `role` made by `make(path)`
+    instead; the child's path."""
+    for name, (text, file_name) in ROLES.items():
+        path = folder / file_name
+        if name == role:
+            make(path)
+        else:
+            path.write_text(text, encoding="utf-8")
+    return folder / ROLES["variant"][1]
+
+
+def _sparse(size: int):
+    def make(path: Path) -> None:
+        with open(path, "wb") as file:
+            file.truncate(size)  # a hole: no disk used, no byte written
+    return make
+
+
+def _refused(child: Path, monkeypatch) -> list[str]:
+    """The problems of loading `child`, with every whole-file read recorded: none may be
+    of the file refused."""
+    reads = []
+    real = pathlib.Path.read_bytes
+    monkeypatch.setattr(pathlib.Path, "read_bytes", lambda self: reads.append(self.name) or real(self))
+    with time_limit(20), pytest.raises(VariantError) as info:
+        load_variant(child)
+    monkeypatch.undo()
+    return info.value.problems, reads
+
+
+@pytest.mark.parametrize("role", sorted(ROLES))
+def test_a_variant_or_board_file_too_large_is_refused_by_its_size_before_it_is_read(tmp_path, monkeypatch, role):
+    """A 3 GiB file (sparse: nothing written) is refused from its size: it was read whole
+    before (MemoryError)."""
+    from amunre.loader.files import MAX_BYTES
+
+    child = _variant_with(tmp_path, role, _sparse(3 * 2**30))
+    problems, reads = _refused(child, monkeypatch)
+    name = ROLES[role][1]
+    assert problems == [f"{tmp_path / name}:1: (top level): the {WHAT[role]} file is {3 * 2**30} bytes, too large "
+                        f"(expected a {WHAT[role]} file of at most {MAX_BYTES} bytes)"], problems
+    assert name not in reads
+
+
+def test_a_variant_file_of_the_largest_size_allowed_is_read():
+    from amunre.loader.files import MAX_BYTES
+
+    text = ROLES["parent"][0].replace('"parent"', '"padded"')
+    padded = text + "#" * (MAX_BYTES - len(text.encode()) - 1) + "\n"
+    assert len(padded.encode()) == MAX_BYTES
+    assert isinstance(load_text(padded), Variant)
+    assert "too large (expected a variant file of at most" in load_text(padded + "\n").problems[0]
+
+
+@pytest.mark.parametrize("role, kind, make", [
+    (role, kind, make) for role in sorted(ROLES) for kind, make in [
+        ("a named pipe (FIFO)", os.mkfifo),
+        ("a directory", lambda path: path.mkdir()),
+    ]] + [("variant", "a device", lambda path: path.symlink_to("/dev/zero"))])  # (a file's own links stay in its folder)
+def test_a_pipe_a_device_or_a_folder_named_as_a_variant_or_board_file_says_what_it_is(tmp_path, monkeypatch, role,
+                                                                                      kind, make):
+    """Never opened (opening a pipe waits for a writer; /dev/zero never ends), never "not
+    found", and never the shipped board of the same name in its place."""
+    child = _variant_with(tmp_path, role, make)
+    if role == "variant":
+        with time_limit(20), pytest.raises(UnknownVariantError) as info:
+            load_variant(child)
+        assert f"{str(child)!r} is {kind}" in str(info.value), info.value
+        return
+    problems, reads = _refused(child, monkeypatch)
+    name = ROLES[role][1]
+    assert problems == [f"{tmp_path / name}:1: (top level): the {WHAT[role]} file is {kind}, not a regular file "
+                        f"(expected a {WHAT[role]} .toml file)"], problems
+    assert name not in reads
+
+
+def test_a_pipe_named_as_the_board_on_the_command_line_exits_cleanly(tmp_path):
+    child = _variant_with(tmp_path, "board", os.mkfifo)
+    with time_limit(20):
+        result = CliRunner().invoke(cli, ["run", "--variant", str(child), "--seed", "1", "--quiet"])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "own_board.toml:1: (top level): the board file is a named pipe (FIFO), not a regular file" in result.output
+
+
+@settings(max_examples=2_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 10)
+@given(role=st.sampled_from(sorted(ROLES)),
+       what=st.one_of(st.integers(1_000_001, 2**36), st.sampled_from(["fifo", "directory", "device", "dangling"])))
+def test_any_path_that_is_no_readable_file_of_a_sane_size_is_refused_without_reading_it(role, what):
+    """Oversized (sparse) files of any size, pipes, folders, devices and dangling links in
+    each role: one problem naming the file, quickly, never a read of it."""
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        make = {"fifo": os.mkfifo, "directory": lambda path: path.mkdir(),
+                "device": lambda path: path.symlink_to("/dev/zero"),
+                "dangling": lambda path: path.symlink_to(folder / "gone.toml")}.get(what) \
+            if isinstance(what, str) else _sparse(what)
+        child = _variant_with(folder, role, make)
+        with time_limit(20):
+            try:
+                load_variant(child)
+            except (VariantError, UnknownVariantError) as exc:
+                text = str(exc)
+            else:
+                raise AssertionError(f"{role} as {what!r} loaded")
+        assert text.count("\n") == 0 and ROLES[role][1] in text, text
+        if isinstance(what, int):
+            assert f"is {what} bytes, too large" in text, text
 
 
 # -- data, never code --------------------------------------------------------------------

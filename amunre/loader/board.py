@@ -12,7 +12,7 @@ from pathlib import Path
 
 from amunre.board import PROVINCE_FIELDS, RANGES, Board, Province
 from amunre.resources import variants_dir
-from amunre.loader.files import is_file, read_toml
+from amunre.loader.files import exists, is_file, read_toml
 from amunre.loader.problems import Origins, Problems, control_character_problems, did_you_mean, one_of, report_at
 from amunre.loader.shape import schema_problems, structure
 
@@ -73,8 +73,11 @@ def read_board(path: Path, problems: Problems) -> Board | None:
 
 
 def board_file(name: str, defined_in: Path) -> Path | None:
-    """The board file `name`: next to the file that names it, else a shipped one."""
-    for candidate in (defined_in.parent / name, variants_dir() / name):
-        if is_file(candidate):
-            return candidate
-    return None
+    """The board file `name`: next to the file that names it, else a shipped one. Whatever
+    lies next to the file under that name is its board, even a folder or a pipe (reading it
+    then says what it is): never the shipped board of the same name in its place."""
+    here = defined_in.parent / name
+    if exists(here):
+        return here
+    shipped = variants_dir() / name
+    return shipped if is_file(shipped) else None

@@ -5,12 +5,14 @@ Shipped variants live in `variants/` (the editions) and its subfolders, such as
 its file. Board files sit in the same folders and are told apart by their `[[provinces]]`.
 `read_toml` reads one file together with the line of every key, so that problems can point
 at it; whatever the file holds (binary junk, another encoding, tables nested thousands
-deep) becomes a reported problem, never another exception.
+deep) becomes a reported problem, never another exception, and so does whatever the path
+is: a pipe, a device or a folder, or a file over `MAX_BYTES`, is refused before it is read.
 """
 
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 from pathlib import Path
 
@@ -26,6 +28,11 @@ MAX_DEPTH = 64
 #: characters; the limits keep loading fast and the printed words short, whatever a file holds.
 MAX_ITEMS = 100
 MAX_STRING = 500
+#: Largest variant or board file, in bytes: 200 times the largest shipped file (5 kB), so
+#: no hand-written file comes near it, while a huge file (gigabytes, or a sparse file) is
+#: refused from its size alone, before a byte of it is read. Position files have the same
+#: limit (`amunre.position.read.MAX_BYTES`).
+MAX_BYTES = 1_000_000
 
 
 def is_file(path: Path) -> bool:
@@ -59,7 +66,9 @@ def inside(path: Path, folders: tuple[Path, ...]) -> bool:
     return any(real.is_relative_to(folder) for folder in folders)
 
 
-def _exists(path: Path) -> bool:
+def exists(path: Path) -> bool:
+    """Whether something (a file, a folder, a pipe...) is at `path`, its links followed;
+    False, not an exception, for a name the system refuses."""
     try:
         return path.exists()
     except (OSError, ValueError):
@@ -137,13 +146,13 @@ def resolve_path(id_or_path: str | Path) -> Path:
     if not text.strip():
         raise UnknownVariantError(f"an empty variant name {text!r} ({_unknown_message(text).partition('(')[2]}")
     path = Path(text)
-    if isinstance(id_or_path, Path) or path.suffix == ".toml" or _exists(path):
-        if _exists(path) and path.is_dir():
+    if isinstance(id_or_path, Path) or path.suffix == ".toml" or exists(path):
+        if exists(path) and path.is_dir():
             raise UnknownVariantError(f"{text!r} is a directory (expected a variant .toml file or a shipped id)")
         if not is_file(path):
             shipped = ", ".join(sorted(available_variants()))
-            what = "does not exist" if not _exists(path) else "is not a regular file"
-            if not _exists(path) and _is_link(path):  # a link whose target is missing, or a loop
+            what = "does not exist" if not exists(path) else f"is {_kind_of(path)}, not a regular file"
+            if not exists(path) and _is_link(path):  # a link whose target is missing, or a loop
                 what = _broken_link(path)
             raise UnknownVariantError(
                 f"variant file {text!r} {what} (shipped variants: {shipped})"
@@ -153,6 +162,13 @@ def resolve_path(id_or_path: str | Path) -> Path:
     if found is None:
         raise UnknownVariantError(_unknown_message(text))
     return found
+
+
+def _kind_of(path: Path) -> str:
+    try:
+        return file_kind(path.stat().st_mode)
+    except (OSError, ValueError):
+        return "not a regular file"
 
 
 def _is_link(path: Path) -> bool:
@@ -179,15 +195,43 @@ def _broken_link(path: Path) -> str:
     return f"is a symbolic link to {target!r}, which does not exist"
 
 
-def read_text(path: Path, label: str, problems: Problems, what: str, language: str = "TOML") -> str:
-    """The text of a `what` file in `language` (TOML, JSON); a file that cannot be read, or is
-    not UTF-8, is reported (the bad byte's line) and ends loading at once."""
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in a few words (from its `st_mode`)."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_text(path: Path, label: str, problems: Problems, what: str, language: str = "TOML",
+              limit: int = MAX_BYTES) -> str:
+    """The text of a `what` file in `language` (TOML, JSON); a file that cannot be read, is
+    not a regular file, is larger than `limit` bytes or is not UTF-8 is reported (the bad
+    byte's line) and ends loading at once. What the path is and its size are checked before
+    it is opened: a pipe or a device would never end (opening a pipe waits for a writer),
+    and a huge file would be read whole."""
+    expected = f"expected a {what} .{language.lower()} file"
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            problems.add(label, 1, (), f"the {what} file is {file_kind(info.st_mode)}, not a regular file",
+                         expected)
+            raise problems.error()
+        _check_size(info.st_size, label, problems, what, limit)
         raw = path.read_bytes()
     except OSError as exc:
         problems.add(label, 1, (), f"cannot read the {what} file ({exc.strerror or exc})",
                      f"expected a readable {what} .{language.lower()} file")
         raise problems.error() from None
+    except ValueError:  # a NUL character in the name
+        problems.add(label, 1, (), f"the {what} file's name holds a NUL character", expected)
+        raise problems.error() from None
+    _check_size(len(raw), label, problems, what, limit)  # it grew since it was looked at
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -195,6 +239,13 @@ def read_text(path: Path, label: str, problems: Problems, what: str, language: s
         problems.add(label, line, (), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
                      f"expected a {what} file in {language}, which is UTF-8 text")
         raise problems.error() from None
+
+
+def _check_size(size: int, label: str, problems: Problems, what: str, limit: int) -> None:
+    if size > limit:
+        problems.add(label, 1, (), f"the {what} file is {size} bytes, too large",
+                     f"expected a {what} file of at most {limit} bytes")
+        raise problems.error()
 
 
 def read_toml(path: Path, label: str, problems: Problems, what: str = "variant") -> tuple[dict, dict]:

@@ -18,7 +18,7 @@ import attrs
 
 from amunre.registry import all_rules
 from amunre.loader.edits import merge_pipelines, strip_sources
-from amunre.loader.files import allowed_folders, available_variants, inside, is_file, read_toml, shipped_file
+from amunre.loader.files import allowed_folders, available_variants, exists, inside, read_toml, shipped_file
 from amunre.loader.pipelines import PIPELINES, flat_entries
 from amunre.loader.problems import Origins, Problems, did_you_mean, got, one_of
 
@@ -93,7 +93,8 @@ def _find_parent(value: str, child: Path) -> Path | None:
     make the loader read arbitrary files (`resolve_extends` also keeps it in its folders)."""
     if value.endswith(".toml"):
         relative = child.parent / value
-        return relative if not Path(value).is_absolute() and is_file(relative) else None
+        # anything there, a pipe or a folder too, is the parent: reading it says what it is
+        return relative if not Path(value).is_absolute() and exists(relative) else None
     if "/" in value or "\\" in value or value.startswith("."):
         return None
     return shipped_file(value)

@@ -22,7 +22,9 @@ import stat
 from pathlib import Path
 
 from amunre.errors import PositionError, VariantError
-from amunre.loader.files import MAX_DEPTH, _too_deep, nesting_depth, read_text, available_variants, read_toml
+from amunre.loader.files import (
+    MAX_DEPTH, _too_deep, available_variants, file_kind, nesting_depth, read_text, read_toml,
+)
 from amunre.loader.problems import Problems, control_character_problems, did_you_mean, got, printable
 from amunre.loader.shape import schema_problems
 from amunre.loader.tomlpos import format_path, line_for
@@ -91,7 +93,8 @@ def _check_path(path: Path, named: str) -> None:
     if stat.S_ISDIR(info.st_mode):
         raise _path_error(_safe(f"{named} is a directory (expected a .toml or .json position file)"))
     if not stat.S_ISREG(info.st_mode):
-        raise _path_error(_safe(f"{named} is not a regular file (expected a .toml or .json position file)"))
+        raise _path_error(_safe(f"{named} is {file_kind(info.st_mode)}, not a regular file (expected a .toml or "
+                                  f".json position file)"))
     if info.st_size > MAX_BYTES:
         raise _path_error(_safe(f"{named} is {info.st_size} bytes (expected a position file of at most "
                                   f"{MAX_BYTES} bytes)"))
