@@ -31,6 +31,11 @@ What replay trusts, and what it checks (a log is input: it may have been edited)
   edits of `agents` replay cannot tell are a bot seat renamed `human`, and a parameter's
   value spelled another way its agent reads alike (`iterations=0400`).
 - The header's `amunre` version must be this version: another version may play other rules.
+- A log is read line by line as it is replayed (`replay_log`, what `amunre replay` runs),
+  and replay stops at the first line that differs or cannot be read, having read only up
+  to it (and the few lines a seat's answer is looked for ahead, `MAX_AHEAD`): what it holds
+  is the game and a few lines, whatever the log's length. A log is at most 256 MB, a line
+  at most 16 MB. (`read_log` reads every line first, for the tools that want them all.)
 
 Writing is atomic (`write_atomically`): the log goes to a temporary file in the same
 folder, renamed to its name only once complete, so a failed or interrupted write leaves no
@@ -50,6 +55,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -57,7 +63,7 @@ import jsonschema
 
 from amunre import __version__
 from amunre.decisions import to_json_value
-from amunre.engine import Game, play_game
+from amunre.engine import Game
 from amunre.errors import AmunreError, IllegalAnswerError, ReplayError, UnknownVariantError
 from amunre.loader.files import nesting_depth
 from amunre.resources import load_schema
@@ -69,6 +75,19 @@ MAX_DEPTH = 32
 
 #: Largest log file replay reads (a long game's log is about 200 kB).
 MAX_LOG_BYTES = 256 * 2**20
+
+#: Longest line of a log, in bytes. The lines `amunre run --log` writes are under a few kB
+#: (the longest, the header, holds the path of a variant file); the limit bounds what one
+#: line costs to read and parse, as replay reads a log line by line.
+MAX_LINE_BYTES = 16 * 2**20
+
+#: How far past the line compared last replay looks for the answer a seat gives, in lines
+#: and in bytes. In a secret batch every seat is asked before the answers are revealed, so
+#: an answer comes a few lines after its seat's decision (4 at most in the shipped variants,
+#: with 5 players); a log whose next answer is further is wrong, and replay need not read it
+#: whole to say so.
+MAX_AHEAD = 200
+MAX_AHEAD_BYTES = 2**20
 
 #: Longest excerpt of a value a message shows.
 EXCERPT = 80
@@ -430,82 +449,133 @@ def plain_event(line: dict) -> bool:
             and type(options) is int and options >= 1)
 
 
-def read_log(path) -> list[dict]:
-    """The lines of a log file, each checked against its schema branch; `ReplayError` with
-    the file and line number for anything else."""
-    where = label(path)
+def _open_log(path):
+    """`path` opened for reading, once it is known to be a regular file of a sane size (a
+    device or a pipe would never end; opening a pipe waits for a writer)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a device or a pipe would never end
+        if not stat.S_ISREG(os.stat(path).st_mode):
             raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: not a regular file (expected the "
                               f"file `amunre run --log` writes)")
-        with open(path, "rb") as file:
-            raw_bytes = file.read(MAX_LOG_BYTES + 1)
-        if len(raw_bytes) > MAX_LOG_BYTES:
-            raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: larger than {MAX_LOG_BYTES >> 20} MB "
-                              f"(the logs `amunre run --log` writes are well under 10 MB)")
+        file = open(path, "rb")
     except OSError as exc:
         raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: {exc.strerror or exc}") from None
     except ValueError as exc:  # a NUL byte in the name
         raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: {exc}") from None
+    if os.fstat(file.fileno()).st_size > MAX_LOG_BYTES:
+        file.close()
+        raise _too_large(path)
+    return file
+
+
+def _too_large(path) -> ReplayError:
+    return ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: larger than {MAX_LOG_BYTES >> 20} MB "
+                       f"(the logs `amunre run --log` writes are well under 10 MB)")
+
+
+def _rows(path) -> Iterator[tuple[int, bytes]]:
+    """(number, bytes without the newline) of every line of a log file, read one at a time:
+    at most `MAX_LINE_BYTES` for a line, `MAX_LOG_BYTES` for the file."""
+    where = label(path)
+    with _open_log(path) as file:
+        number = total = 0
+        while True:
+            try:
+                raw = file.readline(MAX_LINE_BYTES + 1)
+            except OSError as exc:
+                raise ReplayError(f"cannot read log LOG_FILE {shown_path(path)}: {exc.strerror or exc}") from None
+            if not raw:
+                return
+            number, total = number + 1, total + len(raw)
+            if total > MAX_LOG_BYTES:  # it grew since it was opened
+                raise _too_large(path)
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            elif len(raw) > MAX_LINE_BYTES:
+                raise ReplayError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES >> 20} MB (expected the "
+                                  f"lines `amunre run --log` writes, each under a few kB)")
+            yield number, raw
+
+
+def _checked(raw: bytes, number: int, where: str, validators: dict) -> dict:
+    """One line of a log, parsed and checked against its schema branch."""
     try:
-        text = raw_bytes.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw_bytes[:exc.start].count(b"\n") + 1
-        raise ReplayError(f"{where}:{line}: not UTF-8 text (byte 0x{raw_bytes[exc.start]:02x}; expected the "
+        raise ReplayError(f"{where}:{number}: not UTF-8 text (byte 0x{raw[exc.start]:02x}; expected the "
                           f"JSON Lines `amunre run --log` writes)") from None
-    rows = text.split("\n")
-    if rows and rows[-1] == "":
-        rows.pop()  # the final newline
-    if not rows:
-        raise ReplayError(f"{where}: the log is empty (expected the JSON Lines `amunre run --log` writes)")
+    if not text.strip():
+        raise ReplayError(f"{where}:{number}: an empty line (expected one JSON object on every line)")
+    try:
+        line = _parse(text)
+    except _BadJSON as exc:
+        raise ReplayError(f"{where}:{number}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        said = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg  # "Unterminated string starting at"
+        raise ReplayError(f"{where}:{number}: not a JSON line ({said} at column {exc.colno})") from None
+    except RecursionError:
+        raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
+                          f"(expected at most {MAX_DEPTH} levels)") from None
+    except ValueError:  # an integer longer than Python converts
+        raise ReplayError(f"{where}:{number}: a number too long to read "
+                          f"(expected a number of at most a few hundred digits)") from None
+    if nesting_depth(line, MAX_DEPTH) > MAX_DEPTH:
+        raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
+                          f"(expected at most {MAX_DEPTH} levels)")
+    kind = line.get("type") if isinstance(line, dict) else None
+    if not isinstance(kind, str) or kind not in validators:
+        raise ReplayError(f"{where}:{number}: not a log line (expected an object whose type is "
+                          f"{', '.join(validators)}; see schemas/log-line.schema.json)")
+    if kind == "event" and plain_event(line):
+        return line  # what the schema's event branch says, without its cost per line
+    error = jsonschema.exceptions.best_match(validators[kind].iter_errors(line))
+    if error is not None:
+        at = _where(error.absolute_path) if error.absolute_path else kind
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ReplayError(f"{where}:{number}: {at}: {_schema_message(error)} "
+                          f"(in {article} {kind} line of schemas/log-line.schema.json)")
+    return line
+
+
+_LAST = ("result", "incomplete")
+
+
+def _sized_lines(path) -> Iterator[tuple[dict, int]]:
+    """(line, its size in bytes) of every line of a log file, in order, each checked (`_checked`)
+    and in its place: the header first and only there, events, the result or `incomplete`
+    last. `ReplayError` at the first line that is wrong, when it is reached; a log that ends
+    without its last line is an error once its end is reached."""
+    where = label(path)
     validators = _validators()
-    lines = []
-    for number, raw in enumerate(rows, 1):
-        if not raw.strip():
-            raise ReplayError(f"{where}:{number}: an empty line (expected one JSON object on every line)")
-        try:
-            line = _parse(raw)
-        except _BadJSON as exc:
-            raise ReplayError(f"{where}:{number}: {exc}") from None
-        except json.JSONDecodeError as exc:
-            said = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg  # "Unterminated string starting at"
-            raise ReplayError(f"{where}:{number}: not a JSON line ({said} at column {exc.colno})") from None
-        except RecursionError:
-            raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
-                              f"(expected at most {MAX_DEPTH} levels)") from None
-        except ValueError:  # an integer longer than Python converts
-            raise ReplayError(f"{where}:{number}: a number too long to read "
-                              f"(expected a number of at most a few hundred digits)") from None
-        if nesting_depth(line, MAX_DEPTH) > MAX_DEPTH:
-            raise ReplayError(f"{where}:{number}: nesting too deep at line {number} "
-                              f"(expected at most {MAX_DEPTH} levels)")
-        kind = line.get("type") if isinstance(line, dict) else None
-        if not isinstance(kind, str) or kind not in validators:
-            raise ReplayError(f"{where}:{number}: not a log line (expected an object whose type is "
-                              f"{', '.join(validators)}; see schemas/log-line.schema.json)")
-        if kind == "event" and plain_event(line):
-            lines.append(line)  # what the schema's event branch says, without its cost per line
-            continue
-        error = jsonschema.exceptions.best_match(validators[kind].iter_errors(line))
-        if error is not None:
-            at = _where(error.absolute_path) if error.absolute_path else kind
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise ReplayError(f"{where}:{number}: {at}: {_schema_message(error)} "
-                              f"(in {article} {kind} line of schemas/log-line.schema.json)")
-        lines.append(line)
-    if lines[0]["type"] != "header":
-        raise ReplayError(f"{where}:1: expected the header first, as `amunre run --log` writes")
-    for number, line in enumerate(lines[1:], 2):
-        if line["type"] == "header":
-            raise ReplayError(f"{where}:{number}: a second header (expected one, on line 1)")
-    if lines[-1]["type"] not in ("result", "incomplete"):
-        raise ReplayError(f"{where}:{len(lines)}: expected the result last, as `amunre run --log` writes "
-                          f"(is the log cut short?)")
-    for number, line in enumerate(lines[1:-1], 2):
-        if line["type"] != "event":
-            raise ReplayError(f"{where}:{number}: {excerpt(line['type'], 40)} before the last line (expected "
+    number, previous = 0, None
+    for number, raw in _rows(path):
+        line = _checked(raw, number, where, validators)
+        kind = line["type"]
+        if previous in _LAST:
+            raise ReplayError(f"{where}:{number - 1}: {excerpt(previous, 40)} before the last line (expected "
                               f"only events between the header and the last line)")
-    return lines
+        if number == 1 and kind != "header":
+            raise ReplayError(f"{where}:1: expected the header first, as `amunre run --log` writes")
+        if number > 1 and kind == "header":
+            raise ReplayError(f"{where}:{number}: a second header (expected one, on line 1)")
+        previous = kind
+        yield line, len(raw) + 1
+    if number == 0:
+        raise ReplayError(f"{where}: the log is empty (expected the JSON Lines `amunre run --log` writes)")
+    if previous not in _LAST:
+        raise ReplayError(f"{where}:{number}: expected the result last, as `amunre run --log` writes "
+                          f"(is the log cut short?)")
+
+
+def iter_log(path) -> Iterator[dict]:
+    """The lines of a log file one at a time, each checked as `read_log` checks it: the
+    memory it takes does not grow with the log's length."""
+    return (line for line, _ in _sized_lines(path))
+
+
+def read_log(path) -> list[dict]:
+    """The lines of a log file, each checked against its schema branch; `ReplayError` with
+    the file and line number for anything else. (`replay_log` replays a log as it reads it.)"""
+    return list(iter_log(path))
 
 
 # -- replaying -------------------------------------------------------------------------------
@@ -565,9 +635,170 @@ def _check_header(head: dict, where: str, variant) -> None:
                               f"(expected one of {', '.join(known)})")
 
 
+class _Bad:
+    """A line that cannot be read (or the end of a log that ends wrong): the error to report
+    once the replay reaches it, unless a line before it differs."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+
+class _Window:
+    """The lines of a log as the replay reaches them (1 is the header): read when first
+    asked for, forgotten once compared, so what is kept is the few lines between the one
+    compared last and the answer a seat looks ahead for, whatever the log's length."""
+
+    def __init__(self, sized: Iterator[tuple[dict, int]]):
+        self._sized = sized
+        self._kept: dict[int, dict | _Bad] = {}
+        self._sizes: dict[int, int] = {}
+        self._read = 0
+        self._ended = False
+        self.start = 1  # the first line kept
+
+    def __getitem__(self, number: int) -> dict | _Bad | None:
+        """Line `number`; a `_Bad` where reading failed (nothing after it is read); None
+        past the end."""
+        while self._read < number and not self._ended:
+            try:
+                line, size = next(self._sized)
+            except StopIteration:
+                self._ended = True
+                break
+            except ReplayError as exc:
+                line, size, self._ended = _Bad(str(exc)), 0, True
+            self._read += 1
+            self._kept[self._read], self._sizes[self._read] = line, size
+        return self._kept.get(number)
+
+    def kept_bytes(self) -> int:
+        return sum(self._sizes.values())
+
+    def release(self, number: int) -> None:
+        """Forget the lines up to `number`: they are compared."""
+        while self.start <= number:
+            self._kept.pop(self.start, None)
+            self._sizes.pop(self.start, None)
+            self.start += 1
+
+    def close(self) -> None:
+        close = getattr(self._sized, "close", None)
+        if close is not None:
+            close()  # the file, if the replay stops before its end
+
+
+def _replay(log: _Window, where: str, variant, verify_agents: bool) -> tuple[Game, list[dict]]:
+    """Replay the lines of `log` (see `replay_lines`), comparing each as it comes."""
+    head = log[1]
+    if head is None:
+        raise ReplayError(f"{where}: the log is empty (expected the JSON Lines `amunre run --log` writes)")
+    if isinstance(head, _Bad):
+        raise ReplayError(head.message)
+    variant = _variant_for(head, where, variant)
+    _check_header(head, where, variant)
+    fresh_head = _header(variant, head["players"], head["seed"], head["agents"])
+    fresh_head["variant_file"] = head["variant_file"]  # checked above, or the caller's file is used
+    if canonical(head) != canonical(fresh_head):
+        raise ReplayError(_difference_message(where, 1, head, fresh_head))
+    log.release(1)
+    replayer = _Replayer(log, head["agents"] if verify_agents else ["human"] * len(head["agents"]),
+                         head["seed"], where)
+    comparer = _Comparer(log, where, replayer)
+    game, stopped = _play(variant, head, replayer, comparer, where)
+    events = [{"type": "event", **e} for e in comparer.events]
+    if stopped:
+        end = _check_stop(log, where, game, replayer, len(events) + 2)
+    else:
+        end = _check_result(log, where, game, replayer, len(events) + 2)
+    after = log[len(events) + 3]
+    if after is not None:  # (a list of lines given by a caller: a file's reader says so itself)
+        raise replayer.first(len(events) + 3, after.message if isinstance(after, _Bad) else
+                             f"{where}:{len(events) + 2}: {excerpt(end['type'], 40)} before the last line "
+                             f"(expected only events between the header and the last line)")
+    if replayer.complaint is not None:
+        raise ReplayError(replayer.complaint[1])
+    return game, [fresh_head] + events + [end]
+
+
+def _play(variant, head: dict, replayer: "_Replayer", comparer: "_Comparer", where: str) -> tuple[Game, bool]:
+    """Play the logged game, every seat answered by the replayer: (the game, whether it
+    stopped where an incomplete log ends) once it is over or stopped."""
+    game = None
+    try:
+        game = Game(variant, head["players"], head["seed"], [comparer])
+        seats = replayer.seats()
+        views = [game.view(p) for p in range(game.n_players)]  # (live views, as `play_on` keeps them)
+        while (request := game.pending) is not None:
+            game.answer(seats[request.player].choose(views[request.player], request))
+    except _EndOfLog:
+        if game is None:  # the log stops in the setup, before the game's first decision
+            number = len(comparer.events) + 2
+            raise replayer.first(number, f"{where}:{number}: the log stops here, before the game's first decision, "
+                                         f"the replay goes on with the event {excerpt(comparer.cut.get('event'), 40)} "
+                                         f"(expected the events up to the first decision at least, as `amunre run "
+                                         f"--log` writes)") from None
+        return game, True
+    except IllegalAnswerError as exc:  # not expected: the replayer answers with the engine's own options
+        raise ReplayError(f"{where}: the replay diverges at decision {replayer.next}: {exc}") from None
+    except AmunreError as exc:
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{where}: the replay stops at decision {replayer.next}: {exc}") from None
+    return game, False
+
+
+def _check_result(log: _Window, where: str, game: Game, replayer: "_Replayer", number: int) -> dict:
+    """The result line, which must come at line `number`, where the replay's game ended."""
+    last = log[number]
+    if isinstance(last, _Bad):
+        raise replayer.first(number, last.message)
+    if last is None:  # (a list of lines given by a caller)
+        raise replayer.first(number, f"{where}:{number - 1}: expected the result last, as `amunre run --log` "
+                                     f"writes (is the log cut short?)")
+    if last["type"] == "event":
+        raise replayer.first(number, f"{where}:{number}: the replay's game ends here, the log goes on with the "
+                                     f"event {excerpt(last.get('event'), 40)} and what follows")
+    if last["type"] == "incomplete":
+        if replayer.complaint is not None:
+            raise ReplayError(replayer.complaint[1])
+        raise ReplayError(f"{where}:{number}: the log says the game stopped early, but its answers play it to the "
+                          f"end (expected the result line)")
+    fresh = result(game)
+    if canonical(last) != canonical(fresh):
+        raise replayer.first(number, _difference_message(where, number, last, fresh))
+    return fresh
+
+
+def _check_stop(log: _Window, where: str, game: Game, replayer: "_Replayer", number: int) -> dict:
+    """The `incomplete` line of a stopped game, which must come at line `number`, right
+    after the last event the replay matched: every logged event came, every answer was used."""
+    last = log[number]
+    if isinstance(last, _Bad):
+        raise replayer.first(number, last.message)
+    if last is None or last["type"] != "incomplete":
+        went_on = f"the event {excerpt(last.get('event'), 40)}" if last is not None else "more lines"
+        raise replayer.first(number, f"{where}:{number}: the replay stops here (the game is over or waits for an "
+                                     f"answer the log does not hold), the log goes on with {went_on} and what "
+                                     f"follows")
+    if replayer.complaint is not None:
+        raise ReplayError(replayer.complaint[1])
+    if game.state.finished:
+        raise ReplayError(f"{where}:{number}: the log says the game stopped early, but its answers play it to the "
+                          f"end (expected the result line)")
+    end = {"type": "incomplete", "decisions": len(game.answers), "reason": last["reason"]}
+    if canonical(last) != canonical(end):
+        raise ReplayError(_difference_message(where, number, last, end))
+    return end
+
+
 class _Replayer:
     """Answers every seat from the log: a `human` seat's answer as logged (if legal), a
     bot seat's as its bot answers, which must be what the log holds.
+
+    A seat's answer is the next answer line of the log, looked for from the line after the
+    last one used: a few lines ahead of the line compared last in a secret batch (every
+    seat is asked before the answers are revealed), and never more than `MAX_AHEAD` lines
+    (or `MAX_AHEAD_BYTES`) ahead, so that a log without answers is not read whole.
 
     A wrong answer is kept as a complaint, and the game goes on with a stand-in (the bot's
     answer, or the first legal option): the lines are compared as they come, so whichever
@@ -575,18 +806,16 @@ class _Replayer:
     (an answer line whose `event` was edited hides it from the answers, and the next answer
     then looks wrong, but the edited line comes first)."""
 
-    def __init__(self, lines: list[dict], agents: list[str], seed: int, where: str):
+    def __init__(self, log: _Window, agents: list[str], seed: int, where: str):
         from amunre.agents import make_agents
 
         self.where = where
-        # (line number, line) of every logged answer, in the order they were asked
-        self.answers = [(n, line) for n, line in enumerate(lines, 1) if line.get("event") == "answer"]
+        self.log = log
+        self.cursor = 2  # where the next answer is looked for
         self.bots = [None if name == "human" else bot for name, bot in zip(agents, make_agents(agents, seed))]
         self.agents = agents
-        self.next = 0
-        self.last_line = len(lines)
+        self.next = 0  # answers given so far
         self.complaint: tuple[int, str] | None = None
-        self.incomplete = lines[-1]["type"] == "incomplete"
 
     def seats(self) -> list:
         return [_Seat(self) for _ in self.agents]
@@ -601,20 +830,41 @@ class _Replayer:
             return ReplayError(self.complaint[1])
         return ReplayError(message)
 
+    def _answer_line(self, request) -> tuple[int, dict] | None:
+        """(number, line) of the next answer in the log; None, after a complaint, when there
+        is none to use; `_EndOfLog` where an incomplete log stops."""
+        number = max(self.cursor, self.log.start)
+        asked = f"decision {self.next + 1} ({excerpt(request.kind)} for player {request.player})"
+        while True:
+            line = self.log[number]
+            if isinstance(line, _Bad):
+                self.complain(number, line.message)
+                return None
+            if line is None or line["type"] == "result":
+                self.complain(number, f"{self.where}:{number}: the log has no answer for {asked}, the replay asks "
+                                      f"for one")
+                return None
+            if line["type"] == "incomplete":
+                raise _EndOfLog()  # the game stopped here
+            if line.get("event") == "answer":
+                self.cursor = number + 1
+                return number, line
+            number += 1
+            if number - self.log.start > MAX_AHEAD or self.log.kept_bytes() > MAX_AHEAD_BYTES:
+                self.complain(number, f"{self.where}:{number}: no answer for {asked} in the {MAX_AHEAD} lines after "
+                                      f"line {self.log.start - 1} (expected each answer within a few lines of its "
+                                      f"decision, as `amunre run --log` writes)")
+                return None
+
     def choose(self, view, request):
         bot = self.bots[request.player]
         mine = bot.choose(view, request) if bot is not None else None
         stand_in = mine if bot is not None else request.options[0]
-        if self.next >= len(self.answers) and self.incomplete:
-            raise _EndOfLog()  # the game stopped here
-        if self.next >= len(self.answers):
-            self.complain(self.last_line, f"{self.where}:{self.last_line}: the log has no answer for decision "
-                                          f"{self.next + 1} ({excerpt(request.kind)} for player {request.player}), "
-                                          f"the replay asks for one")
-            self.next += 1
-            return stand_in
-        number, line = self.answers[self.next]
+        found = self._answer_line(request)
         self.next += 1
+        if found is None:
+            return stand_in
+        number, line = found
         expected = {"type": "event", "event": "answer", "player": request.player, "kind": request.kind,
                     "options": len(request.options), "answer": line["answer"]}
         if canonical(line) != canonical(expected):
@@ -648,27 +898,35 @@ class _Seat:
 
 
 class _Comparer:
-    """Listener that compares each event, as it happens, with the logged line it must be."""
+    """Listener that compares each event, as it happens, with the logged line it must be,
+    and lets the log forget the lines compared."""
 
-    def __init__(self, lines: list[dict], where: str, replayer: _Replayer):
-        self.lines = lines
+    def __init__(self, log: _Window, where: str, replayer: _Replayer):
+        self.log = log
         self.where = where
         self.replayer = replayer
-        self.events: list[dict] = []
+        self.events: list[dict] = []  # the replay's own: as many as the game has, whatever the log holds
+        self.cut: dict | None = None  # the event an incomplete log stops before
 
     def __call__(self, event: dict) -> None:
-        self.events.append(event)
-        index = len(self.events)  # the header is line 1, index 0
+        number = len(self.events) + 2  # the header is line 1
         fresh = {"type": "event", **event}
-        if index >= len(self.lines) - 1 and self.replayer.incomplete:
-            self.events.pop()  # the game stopped before this event
+        logged = self.log[number]
+        if isinstance(logged, _Bad):
+            raise self.replayer.first(number, logged.message)
+        if logged is None:  # (a list of lines given by a caller)
+            raise self.replayer.first(number, f"{self.where}:{number - 1}: expected the result last, as `amunre "
+                                              f"run --log` writes (is the log cut short?)")
+        if logged["type"] == "incomplete":
+            self.cut = event  # the game stopped before this event
             raise _EndOfLog()
-        if index >= len(self.lines) - 1:
-            raise self.replayer.first(len(self.lines), f"{self.where}:{len(self.lines)}: the log ends here, the "
-                                                       f"replay goes on with the event {excerpt(fresh.get('event'), 40)}")
-        logged = self.lines[index]
+        if logged["type"] != "event":
+            raise self.replayer.first(number, f"{self.where}:{number}: the log ends here, the replay goes on with "
+                                              f"the event {excerpt(fresh.get('event'), 40)}")
         if canonical(logged) != canonical(fresh):
-            raise self.replayer.first(index + 1, _difference_message(self.where, index + 1, logged, fresh))
+            raise self.replayer.first(number, _difference_message(self.where, number, logged, fresh))
+        self.events.append(event)
+        self.log.release(number)
 
 
 def replay_lines(lines: list[dict], source: str = "log", variant=None,
@@ -679,66 +937,16 @@ def replay_lines(lines: list[dict], source: str = "log", variant=None,
     `verify_agents=False` takes every seat's answers from the log, as a human seat's (for a
     harness that checks the bots' determinism itself). Returns the replayed game and its
     lines, header included."""
-    where = label(source)
-    head = lines[0]
-    variant = _variant_for(head, where, variant)
-    _check_header(head, where, variant)
-    fresh_head = _header(variant, head["players"], head["seed"], head["agents"])
-    fresh_head["variant_file"] = head["variant_file"]  # checked above, or the caller's file is used
-    if canonical(head) != canonical(fresh_head):
-        raise ReplayError(_difference_message(where, 1, head, fresh_head))
-    replayer = _Replayer(lines, head["agents"] if verify_agents else ["human"] * len(head["agents"]),
-                         head["seed"], where)
-    comparer = _Comparer(lines, where, replayer)
-    if replayer.incomplete:
-        return _replay_incomplete(lines, where, variant, head, fresh_head, replayer, comparer)
-    try:
-        game = play_game(variant, replayer.seats(), head["seed"], [comparer])
-    except IllegalAnswerError as exc:  # not expected: the replayer answers with the engine's own options
-        raise ReplayError(f"{where}: the replay diverges at decision {replayer.next}: {exc}") from None
-    except AmunreError as exc:
-        if isinstance(exc, ReplayError):
-            raise
-        raise ReplayError(f"{where}: the replay stops at decision {replayer.next}: {exc}") from None
-    fresh = [fresh_head] + [{"type": "event", **e} for e in comparer.events] + [result(game)]
-    if len(lines) > len(fresh):  # the replay's game ends where the log goes on
-        raise replayer.first(len(fresh), f"{where}:{len(fresh)}: the replay's game ends here, the log goes on "
-                                         f"with {len(lines) - len(fresh)} more lines (the event "
-                                         f"{excerpt(lines[len(fresh) - 1].get('event'), 40)} and what follows)")
-    if canonical(lines[-1]) != canonical(fresh[-1]):
-        raise replayer.first(len(lines), _difference_message(where, len(lines), lines[-1], fresh[-1]))
-    if replayer.complaint is not None:
-        raise ReplayError(replayer.complaint[1])
-    return game, fresh
+    return _replay(_Window((line, 0) for line in lines), label(source), variant, verify_agents)
 
 
-def _replay_incomplete(lines, where, variant, head, fresh_head, replayer, comparer):
-    """Replay a stopped game's log up to where it stopped: every logged event must come,
-    in order, and every logged answer be used; the game then stands where it stopped."""
-    game = Game(variant, head["players"], head["seed"], [comparer])
-    seats = replayer.seats()
+def replay_log(path, variant=None, verify_agents: bool = True) -> tuple[Game, list[dict]]:
+    """`replay_lines` of a log file, read line by line as the replay goes: it stops at the
+    first line that differs (or cannot be read), having read only up to it, and the memory
+    it takes does not grow with the log's length. Returns the game and the replay's lines,
+    which are the log's (compared equal as canonical JSON)."""
+    log = _Window(_sized_lines(path))
     try:
-        while (request := game.pending) is not None:
-            game.answer(seats[request.player].choose(game.view(request.player), request))
-    except _EndOfLog:
-        pass
-    except IllegalAnswerError as exc:
-        raise ReplayError(f"{where}: the replay diverges at decision {replayer.next}: {exc}") from None
-    except AmunreError as exc:
-        if isinstance(exc, ReplayError):
-            raise
-        raise ReplayError(f"{where}: the replay stops at decision {replayer.next}: {exc}") from None
-    matched = len(comparer.events)
-    if matched < len(lines) - 2:
-        raise replayer.first(matched + 2, f"{where}:{matched + 2}: the replay stops here (the game is over or "
-                                          f"waits for an answer the log does not hold), the log goes on with "
-                                          f"{len(lines) - 2 - matched} more events")
-    if replayer.complaint is not None:
-        raise ReplayError(replayer.complaint[1])
-    if game.state.finished:
-        raise ReplayError(f"{where}:{len(lines)}: the log says the game stopped early, but its answers play it to "
-                          f"the end (expected the result line)")
-    end = {"type": "incomplete", "decisions": len(game.answers), "reason": lines[-1]["reason"]}
-    if canonical(lines[-1]) != canonical(end):
-        raise ReplayError(_difference_message(where, len(lines), lines[-1], end))
-    return game, [fresh_head] + [{"type": "event", **e} for e in comparer.events] + [end]
+        return _replay(log, label(path), variant, verify_agents)
+    finally:
+        log.close()

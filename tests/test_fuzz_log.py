@@ -7,7 +7,12 @@ negative numbers, keys added, dropped or renamed, the file cut short, random or 
 bytes, arrays nested thousands deep, control characters, long strings. The oracle: replay
 says OK only when the mutated file parses to the same JSON, types included, as the logged
 one (the edits `amunre.gamelog` documents as meaningless: whitespace, key order, string
-escapes); the one documented exception is a bot seat renamed `human` in the header.
+escapes); the one documented exception is a bot seat renamed `human` in the header. Each log
+is replayed both ways, read whole (`read_log`, `replay_lines`) and read as it is replayed
+(`replay_log`, what `amunre replay` runs), which must agree. Header values respelled to
+read alike are refused at line 1; a mutated log followed by 64 MB (a sparse hole) is
+refused having read no further than the line it names and a bounded look-ahead; a log path
+that is a pipe, a device, a folder or a file over 256 MB is refused without a read.
 
 The `ci` profile runs a few dozen examples in seconds; `HYPOTHESIS_PROFILE=deep` runs 10,000
 of the main fuzz.
@@ -16,10 +21,12 @@ of the main fuzz.
 from __future__ import annotations
 
 import atexit
+import builtins
 import json
 import math
 import os
 import random
+import re
 import shutil
 import tempfile
 import unicodedata
@@ -33,7 +40,10 @@ from hypothesis import strategies as st
 from helpers import time_limit, toml_paths
 from amunre.cli import cli
 from amunre.errors import ReplayError
-from amunre.gamelog import _validators, canonical, plain_event, read_log, replay_lines
+from amunre.gamelog import (
+    MAX_AHEAD_BYTES, MAX_LINE_BYTES, MAX_LOG_BYTES, _validators, canonical, plain_event, read_log, replay_lines,
+    replay_log,
+)
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 FUZZ = settings(max_examples=10_000 if DEEP else 25)
@@ -59,22 +69,37 @@ ORIGINAL = _real_log()
 LINES = ORIGINAL.decode("utf-8").splitlines()
 
 
+def _outcome(replay) -> str:
+    """"ok", or the ReplayError's message (checked short and on one line)."""
+    try:
+        replay()
+    except ReplayError as exc:
+        message = str(exc)
+        assert message and len(message) < MAX_MESSAGE, message[:2000]
+        assert "\n" not in message and "\x1b" not in message
+        return message
+    return "ok"
+
+
+def _replay_read_whole(path) -> None:
+    lines = read_log(path)
+    for line in lines:  # what read_log accepts fits the schema (its fast path included)
+        assert _validators()[line["type"]].is_valid(line), line
+    replay_lines(lines, str(path))
+
+
 def replay_bytes(data: bytes, name: str = "fuzz.jsonl"):
-    """Replay `data` as a log file: "ok", or the ReplayError's message (checked short)."""
+    """Replay `data` as a log file: "ok", or the ReplayError's message (checked short).
+    Replayed both ways, read whole first (`read_log`, `replay_lines`) and read as it is
+    replayed (`replay_log`, what `amunre replay` does): both say OK or both refuse (not
+    always at the same line: read whole, a line that cannot be read is found first)."""
     path = FOLDER / name
     path.write_bytes(data)
     with time_limit(30):
-        try:
-            lines = read_log(path)
-            for line in lines:  # what read_log accepts fits the schema (its fast path included)
-                assert _validators()[line["type"]].is_valid(line), line
-            replay_lines(lines, str(path))
-        except ReplayError as exc:
-            message = str(exc)
-            assert message and len(message) < MAX_MESSAGE, message[:2000]
-            assert "\n" not in message and "\x1b" not in message
-            return message
-    return "ok"
+        whole = _outcome(lambda: _replay_read_whole(path))
+        streamed = _outcome(lambda: replay_log(path))
+    assert (whole == "ok") == (streamed == "ok"), (whole, streamed)
+    return streamed
 
 
 def parsed(data: bytes):
@@ -391,6 +416,95 @@ def test_any_edit_of_the_header_is_refused_at_line_1(data):
     event(key)
     assert outcome != "ok", text
     assert outcome.startswith(f"{FOLDER / 'fuzz.jsonl'}:1: "), outcome
+
+
+class counting_reads:
+    """Within it, the bytes read from `path` (however they are read) are counted."""
+
+    def __init__(self, path: Path):
+        self.path, self.read = str(path), 0
+
+    def __enter__(self):
+        real, counter = builtins.open, self
+        self._real = real
+
+        def counting_open(file, *args, **kwargs):
+            opened = real(file, *args, **kwargs)
+            if str(file) != counter.path:
+                return opened
+            readline, read = opened.readline, opened.read
+
+            def counted_readline(*a):
+                data = readline(*a)
+                counter.read += len(data)
+                return data
+
+            def counted_read(*a):
+                data = read(*a)
+                counter.read += len(data)
+                return data
+
+            opened.readline, opened.read = counted_readline, counted_read
+            return opened
+
+        builtins.open = counting_open
+        return self
+
+    def __exit__(self, *exc):
+        builtins.open = self._real
+
+
+#: A tail after a log, never written (a hole): longer than replay may read past the line it
+#: reports (a line at most, and its look-ahead), shorter than the largest log.
+TAIL = 64 * 2**20
+
+
+@FUZZ
+@given(mutated_log())
+def test_replay_reads_a_log_only_up_to_the_line_it_reports(data):
+    """A mutated log with 64 MB after it (a sparse hole): replay refuses it, having read
+    no further than a line and its look-ahead past the line it names, and never the
+    tail whole (it read and parsed a whole log first, whatever its first difference)."""
+    path = FOLDER / "tailed.jsonl"
+    with open(path, "wb") as file:
+        file.write(data)
+        file.truncate(len(data) + TAIL)
+    with time_limit(30), counting_reads(path) as counted:
+        outcome = _outcome(lambda: replay_log(path))
+    assert outcome != "ok"
+    event(kind_of(outcome))
+    found = re.match(re.escape(str(path)) + r":(\d+): ", outcome)
+    if found is None:  # a decision that cannot be replayed: no line to name
+        event("refused without a line number")
+        assert counted.read <= len(data) + MAX_LINE_BYTES + MAX_AHEAD_BYTES, counted.read
+        return
+    number = int(found.group(1))
+    ends = [i + 1 for i, byte in enumerate(data) if byte == 10]  # where each line ends
+    end = ends[number - 1] if number <= len(ends) else len(data)
+    assert counted.read <= end + MAX_LINE_BYTES + MAX_AHEAD_BYTES + 2**17, (outcome, counted.read, end)
+
+
+@SMALL
+@given(kind=st.one_of(st.integers(MAX_LOG_BYTES + 1, 2**36), st.sampled_from(["fifo", "directory", "device"])))
+def test_a_log_path_that_is_no_file_of_a_sane_size_is_refused_without_reading_it(kind):
+    """A pipe (opening it would wait for a writer), a device, a folder or a (sparse) file
+    over 256 MB: one line naming the file, at once, nothing read."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.jsonl"
+        if isinstance(kind, int):
+            with open(path, "wb") as file:
+                file.truncate(kind)
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "directory":
+            path.mkdir()
+        else:
+            path.symlink_to("/dev/zero")
+        with time_limit(20), counting_reads(path) as counted:
+            outcome = _outcome(lambda: replay_log(path))
+    expected = "larger than 256 MB" if isinstance(kind, int) else "not a regular file"
+    assert outcome.startswith(f"cannot read log LOG_FILE '{path}': {expected}"), outcome
+    assert counted.read == 0
 
 
 def test_the_unchanged_log_replays_ok():

@@ -434,6 +434,151 @@ def test_replay_variant_path_too_long_names_the_argument(capsys, log):
     assert code == 2 and err.startswith("error: --variant: ") and "Traceback" not in err
 
 
+# -- read as it is replayed: memory and time do not grow with the log -----------------------
+
+class CountingOpen:
+    """`open` that counts the bytes read from one file (the log), however they are read."""
+
+    def __init__(self, monkeypatch, path):
+        self.path, self.read = str(path), 0
+        real = builtins.open
+        counter = self
+
+        class Counted:
+            def __init__(self, file):
+                self.file = file
+
+            def __getattr__(self, name):
+                return getattr(self.file, name)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.file.close()
+
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                return self.readline()
+
+            def _count(self, data):
+                counter.read += len(data)
+                return data
+
+            def read(self, *args):
+                return self._count(self.file.read(*args))
+
+            def readline(self, *args):
+                data = self._count(self.file.readline(*args))
+                if not data and not args:
+                    raise StopIteration
+                return data
+
+        def counting_open(file, *args, **kwargs):
+            opened = real(file, *args, **kwargs)
+            return Counted(opened) if str(file) == counter.path else opened
+
+        monkeypatch.setattr(builtins, "open", counting_open)
+
+
+def _with_tail(log, lines, tail_bytes: int, sparse: bool) -> int:
+    """`lines` written to `log`, then a tail of `tail_bytes`: copies of the game's own event
+    lines, or a hole (a sparse file: nothing written, read as NUL bytes). Returns the size
+    of the part written before the tail."""
+    body = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines).encode()
+    with open(log, "wb") as file:
+        file.write(body)
+        if sparse:
+            file.truncate(len(body) + tail_bytes)
+        else:
+            events = "".join(json.dumps(line) + "\n" for line in lines[1:-1]).encode()
+            file.write(events * (tail_bytes // len(events) + 1))
+    return len(body)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_replay_stops_at_the_first_difference_having_read_only_up_to_it(capsys, log, monkeypatch, sparse):
+    """Line 2 differs; what follows is 200 MB (a hole) or 30 MB of real event lines: replay
+    says line 2 having read a few kB, in a few MB of memory (it read and parsed the whole
+    log first: 2.7 GB and 19 s for a log of 200 MB)."""
+    import tracemalloc
+
+    lines = rows(log)
+    lines[1]["gold"] += 1
+    size = 200 * 2**20 if sparse else 30 * 2**20
+    _with_tail(log, lines, size, sparse)
+    counted = CountingOpen(monkeypatch, log)
+    tracemalloc.start()
+    try:
+        code, out, err = run_cli(capsys, "replay", str(log))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert code == 2 and err.startswith(f"error: {log}:2: gold: the log has 21, the replay 20"), err
+    assert counted.read < 64 * 1024, counted.read  # its first lines, not the log
+    assert peak < 8 * 2**20, peak
+
+
+def test_a_log_of_many_answers_missing_is_refused_without_reading_it_whole(log, monkeypatch):
+    """The answer a seat looks ahead for is looked for a bounded number of lines ahead: a
+    log whose first decision is followed by a million other lines is not read whole."""
+    lines = rows(log)
+    index = first(lines, "decision")
+    filler = json.dumps(lines[index], separators=(",", ":")) + "\n"
+    body = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    cut = body.index("\n", sum(len(json.dumps(line, separators=(",", ":"))) + 1 for line in lines[:index]))
+    log.write_text(body[:cut + 1] + filler * 1_000_000 + body[cut + 1:])
+    counted = CountingOpen(monkeypatch, log)
+    with pytest.raises(ReplayError) as info:
+        from amunre.gamelog import replay_log
+        replay_log(log)
+    assert str(info.value).startswith(f"{log}:{index + 2}: event: the log has \"decision\", the replay \"answer\""), \
+        info.value
+    assert counted.read < 1_000_000, counted.read
+
+
+def test_a_line_longer_than_the_limit_is_refused_without_reading_past_it(tmp_path, log, monkeypatch):
+    from amunre.gamelog import MAX_LINE_BYTES
+
+    lines = log.read_text().splitlines()
+    lines.insert(2, '{"type":"event","event":"' + "x" * MAX_LINE_BYTES + '"}')
+    log.write_text("\n".join(lines) + "\n")
+    message = replay_error(log)
+    assert message == f"{log}:3: a line longer than 16 MB (expected the lines `amunre run --log` writes, each " \
+                      f"under a few kB)"
+
+
+def test_a_log_that_stops_before_the_first_decision_is_refused_not_a_crash(capsys, log):
+    """A header and an `incomplete` line: the replay stopped in the game's setup (an
+    internal error before)."""
+    lines = rows(log)
+    save(log, [lines[0], {"type": "incomplete", "decisions": 0, "reason": "left"}])
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and err.startswith(f"error: {log}:2: the log stops here, before the game's first decision, "
+                                        f"the replay goes on with the event \"setup\""), err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (lambda lines: lines + [lines[-1]], ":LAST: \"result\" before the last line"),
+    (lambda lines: lines + [lines[1]], ":LAST: \"result\" before the last line"),
+    (lambda lines: lines[:-1], ":LAST-1: expected the result last"),
+    (lambda lines: lines[:-1] + [lines[0], lines[-1]], ":LAST: a second header"),
+])
+def test_the_end_of_a_log_is_checked_as_it_is_read(log, edit, expected):
+    lines = log.read_text().splitlines()
+    last = len(lines)
+    log.write_text("\n".join(edit(lines)) + "\n")
+    expected = expected.replace("LAST-1", str(last - 1)).replace("LAST", str(last))
+    from amunre.gamelog import replay_log
+    for replay in (lambda: replay_lines(read_log(log), str(log)), lambda: replay_log(log)):
+        with pytest.raises(ReplayError) as info:
+            replay()
+        assert f"{log}{expected}" in str(info.value), info.value
+
+
 # -- the command line ------------------------------------------------------------------------
 
 def test_replay_of_a_tampered_log_in_a_real_process_names_the_line(capsys, log):

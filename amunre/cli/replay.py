@@ -8,7 +8,7 @@ import click
 
 from amunre.cli.common import check_writable, literal
 from amunre.counting import plural
-from amunre.gamelog import excerpt, read_log, replay_lines, write_atomically
+from amunre.gamelog import excerpt, replay_log, write_atomically
 from amunre.narrate import player_names
 
 
@@ -34,26 +34,27 @@ def command(log_file, variant_ref, html_path):
     """
     if html_path is not None:
         check_writable(html_path, "the viewer", "--html", source=log_file, source_arg="LOG_FILE")
-    lines = read_log(log_file)
-    game, fresh = replay_lines(lines, log_file, variant=variant_ref)
-    head = lines[0]
+    # read line by line as the replay goes, up to the first line that differs; its lines
+    # are the log's (equal as canonical JSON) once it says OK
+    game, lines = replay_log(log_file, variant=variant_ref)
+    head, last = lines[0], lines[-1]
     if html_path is not None:
         from amunre.picture import log_steps, viewer_html
 
         page = viewer_html(log_steps(lines, log_file, checked=game), source=log_file)
         write_atomically(html_path, page, what="the viewer", argument="--html")
-    if lines[-1]["type"] == "incomplete":
-        why = "a player left" if lines[-1]["reason"] == "left" else "it was interrupted"
+    if last["type"] == "incomplete":
+        why = "a player left" if last["reason"] == "left" else "it was interrupted"
         click.echo(
             f"replay OK, incomplete game (stopped because {why}): {excerpt(head['variant'])[1:-1]}, "
             f"{head['players']} players, seed {head['seed']}: {plural(len(game.answers), 'decision')} and "
-            f"{plural(len(fresh) - 2, 'event')} match up to where it stopped; scores so far "
+            f"{plural(len(lines) - 2, 'event')} match up to where it stopped; scores so far "
             f"{[p.score for p in game.state.players]}")
         _said_viewer(html_path)
         return
     click.echo(
         f"replay OK: {excerpt(head['variant'])[1:-1]}, {head['players']} players, seed {head['seed']}: "
-        f"{plural(len(game.answers), 'decision')} and {plural(len(fresh) - 2, 'event')} match; "
+        f"{plural(len(game.answers), 'decision')} and {plural(len(lines) - 2, 'event')} match; "
         f"scores {[p.score for p in game.state.players]}, "
         f"winners {', '.join(player_names(game.n_players)[w] for w in game.state.winners)}"
     )
