@@ -32,14 +32,24 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 
 Instances are built once per variant and shared by its games: per-game data lives in the
 state, never on `self`. `run(game)` is a generator that asks decisions with
-`yield from decide(...)` and changes `game.state`.
+`yield from decide(...)` and changes `game.state`; it carries out the shared moves that may
+ask one (`amunre.mechanics.pay`, `place_stone`, ...) with `yield from` too. The `run` of a
+module outside `amunre.rules` (a plug-in's) is wrapped to check that at the end of each
+step: a move called without `yield from` (which would silently do nothing) raises
+`RuleModuleError` telling the author to write it.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import attrs
+
+from amunre.errors import RuleModuleError
+
+#: The package of the built-in rule modules (`Rule.run` checks the others' shared moves).
+BUILT_IN = "amunre.rules."
 
 #: What every round's pipeline must provide: each player acquires one province per round.
 ROUND_MUST_PROVIDE = ("ownership",)
@@ -237,6 +247,14 @@ class Rule:
     requires: tuple[str, ...] = ()
     once: bool = False
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        run = cls.__dict__.get("run")
+        # the built-in modules are held to it by a test that reads their code
+        # (tests/test_architecture.py), which keeps the check off the hot path of every game
+        if run is not None and not getattr(run, "checks_moves", False) and not cls.__module__.startswith(BUILT_IN):
+            cls.run = _checking_moves(run)
+
     def __init__(self, spec, variant, rulings=None):
         self.spec = spec
         # where its own state lives: its entry id, unique across the variant's pipelines
@@ -304,3 +322,28 @@ class Rule:
         """Play the phase (or score the item). A generator yielding decision requests."""
         return
         yield  # pragma: no cover
+
+
+def _checking_moves(run):
+    """A `run` that, at the end of the rule's step, refuses a shared move it set up and never
+    carried out (`pay(...)` without `yield from`: a generator, or a `Move`, that never ran,
+    so nothing was paid). The game keeps the step's open moves in `game._open_moves`
+    (`amunre.mechanics.Move`); the engine needs no part in it."""
+
+    @functools.wraps(run)
+    def step(self, game):
+        outer = getattr(game, "_open_moves", None)  # a subclass's run inside its parent's
+        game._open_moves = opened = []
+        result = yield from run(self, game)
+        game._open_moves = outer
+        if opened:
+            move = opened[0]
+            name = move.shown().partition("(")[0]
+            raise RuleModuleError(
+                f"rule module {self.id!r} (entry {self.spec.id!r}) called {move.shown()} without `yield from`, "
+                f"so it never happened: write `yield from {name}(...)` (a shared move that may ask a player "
+                "a decision is carried out with yield from; see docs/architecture.md, The rule module contract)")
+        return result
+
+    step.checks_moves = True
+    return step

@@ -27,3 +27,8 @@ class PositionError(AmunreError):
 
 class ReplayError(AmunreError):
     """A log file cannot be replayed or its replay diverges from what it recorded."""
+
+
+class RuleModuleError(AmunreError):
+    """A rule module broke the rule-author contract (docs/architecture.md) while it ran: a
+    plug-in's bug, not the user's input. The message names the module and the fix."""

@@ -2,6 +2,17 @@
 placing farmers and stones, building pyramids. Every gold movement between a player and
 the bank goes through `pay`/`receive` so the bank ledger stays balanced.
 
+The moves that may ask a player a decision (`pay`: which card to sell when his gold is
+short; `place_stone`, `add_pyramid`, `build_from_stones`, `convert_full_stones`: whether to
+swap two singles for a double pyramid) are carried out with `yield from`
+(`yield from pay(game, p, 2, "tribute")`, which gives what the move returns). Called without
+it, a generator silently does nothing. So in a step whose module's `run` is checked (every
+module but the built-in ones, which a test reads instead: `amunre.contract.Rule`), such a
+call returns a `Move` that the step's open moves (`game._open_moves`) list until it is
+carried out, and one still open at the end of the step raises `RuleModuleError`. In the
+built-in modules' steps the call returns the bare generator: the hot path pays one
+attribute look-up per move.
+
 Pyramids are built in three phases (stones bought in the market, stones given as offering
 rewards, free stones at acquisition), so the question of the double pyramid is answered
 here once, by the core: `ConstructionRulings` (A-DOUBLESWAP) joins every variant's rulings.
@@ -13,6 +24,7 @@ import attrs
 
 from amunre.contract import Decision, Event, Statistic, card_actions, ruling
 from amunre.decisions import decide
+from amunre.errors import RuleModuleError
 
 #: R-MKT-07 (any card may be sold for 1 gold at any time), the doubling of pyramids of
 #: R-MKT-05 and its ruling, and the card supply reshuffled the moment it runs out (R-MKT-03).
@@ -60,8 +72,46 @@ def sell_card(game, player: int, kind: int, told: bool = False) -> None:
     receive(game, player, 1, "sell")
 
 
+class Move:
+    """A shared move called in a checked step: nothing happens until the rule carries it out
+    with `yield from`, which runs `steps(game, *args)` and gives what it returns. `opened`:
+    the step's open moves, which list it until then."""
+
+    __slots__ = ("game", "steps", "args", "opened")
+
+    def __init__(self, game, steps, args: tuple, opened: list):
+        self.game, self.steps, self.args, self.opened = game, steps, args, opened
+        opened.append(self)
+
+    def __iter__(self):
+        opened = self.opened
+        if opened is None:
+            # a second run would pay, or place, twice
+            raise RuleModuleError(f"{self.shown()} was carried out twice with `yield from` (expected each call "
+                                  "of a shared move carried out once: call it again for a second one)")
+        self.opened = None
+        if opened and opened[-1] is self:  # carried out at once, as `yield from pay(...)` does
+            opened.pop()
+        elif self in opened:
+            opened.remove(self)
+        return self.steps(self.game, *self.args)
+
+    def shown(self) -> str:
+        """The call as the rule wrote it, e.g. `pay(game, 0, 2, 'tribute')`."""
+        name = self.steps.__name__.lstrip("_")  # the move's generator is its name with a _
+        return f"{name}(game, {', '.join(repr(a) for a in self.args)})"
+
+
 def pay(game, player: int, amount: int, why: str):
-    """Pay the bank, first selling cards (the player chooses which) to cover a shortfall."""
+    """Pay the bank, first selling cards (the player chooses which) to cover a shortfall.
+    Carried out with `yield from pay(...)`."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _pay(game, player, amount, why)
+    return Move(game, _pay, (player, amount, why), opened)
+
+
+def _pay(game, player: int, amount: int, why: str):
     if amount <= 0:
         return
     state = game.state
@@ -172,12 +222,20 @@ def can_add_pyramid(state, province: int) -> bool:
 
 
 def add_pyramid(game, province: int, stones: int = 0):
-    """Add one pyramid (a generator: it may ask the owner about the double, A-DOUBLESWAP).
+    """Add one pyramid (carried out with `yield from`: it may ask the owner about the double,
+    A-DOUBLESWAP).
 
     With a single already there and a double left, the two become a double, automatically or
-    at the owner's choice; keeping two singles needs a single left. Returns False when no
+    at the owner's choice; keeping two singles needs a single left. Gives False when no
     piece is left. `stones`: how many of the province's stones it is built from (for the
     line that tells it)."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _add_pyramid(game, province, stones)
+    return Move(game, _add_pyramid, (province, stones), opened)
+
+
+def _add_pyramid(game, province: int, stones: int = 0):
     state = game.state
     prov = state.provinces[province]
     swap = prov.pyramids >= 1 and state.supply_doubles > 0
@@ -202,12 +260,19 @@ def add_pyramid(game, province: int, stones: int = 0):
 
 
 def build_from_stones(game, province: int, stones: int):
-    """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect); a
-    generator returning whether it was built."""
+    """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect); carried
+    out with `yield from`, which gives whether it was built."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _build_from_stones(game, province, stones)
+    return Move(game, _build_from_stones, (province, stones), opened)
+
+
+def _build_from_stones(game, province: int, stones: int):
     prov = game.state.provinces[province]
     if prov.stones < stones or not can_add_pyramid(game.state, province):
         return False
-    built = yield from add_pyramid(game, province, stones)
+    built = yield from _add_pyramid(game, province, stones)
     if built:
         prov.stones -= stones
         game.state.supply_stones += stones
@@ -215,17 +280,31 @@ def build_from_stones(game, province: int, stones: int):
 
 
 def convert_full_stones(game, province: int):
-    """Every 3 stones in a province become a pyramid at once (a generator)."""
+    """Every 3 stones in a province become a pyramid at once (carried out with `yield from`)."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _convert_full_stones(game, province)
+    return Move(game, _convert_full_stones, (province,), opened)
+
+
+def _convert_full_stones(game, province: int):
     prov = game.state.provinces[province]
     while prov.stones >= 3:
-        built = yield from build_from_stones(game, province, 3)
+        built = yield from _build_from_stones(game, province, 3)
         if not built:
             break
 
 
 def place_stone(game, player: int | None, province: int, told: bool = False):
-    """Place a stone from the supply; a third stone builds a pyramid immediately (a
-    generator). `told`: the rule's own line says where it went."""
+    """Place a stone from the supply; a third stone builds a pyramid immediately (carried out
+    with `yield from`). `told`: the rule's own line says where it went."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _place_stone(game, player, province, told)
+    return Move(game, _place_stone, (player, province, told), opened)
+
+
+def _place_stone(game, player: int | None, province: int, told: bool = False):
     state = game.state
     state.supply_stones -= 1
     state.provinces[province].stones += 1
@@ -235,7 +314,11 @@ def place_stone(game, player: int | None, province: int, told: bool = False):
         else:
             game.emit("stone", player=player, province=province)
     if state.provinces[province].stones >= 3:
-        yield from convert_full_stones(game, province)
+        yield from _convert_full_stones(game, province)
+
+
+#: The shared moves a rule carries out with `yield from` (each may ask a decision).
+MOVES = (pay, place_stone, add_pyramid, build_from_stones, convert_full_stones)
 
 
 def add_points(game, player: int, item: str, points: int, told: bool = False) -> None:

@@ -175,3 +175,37 @@ def test_every_rulebook_example_is_a_golden_test():
     missing = sorted(e for e in examples if not any(n.startswith(f"test_e{e[2:]}_") for n in names))
     missing += sorted(g for g in scenarios if not any(f"_g16_{g[4:]}_" in n + "_" for n in names))
     assert not missing, f"rulebook examples without a golden test: {missing}"
+
+
+def test_every_shared_move_in_a_builtin_module_is_carried_out_with_yield_from():
+    """A shared move that may ask a decision (`amunre.mechanics.MOVES`, `decide`,
+    `ask_secretly`) does nothing unless carried out with `yield from`. A plug-in's steps are
+    checked as they run (`RuleModuleError`); the built-in modules' are not, to keep the hot
+    path lean, so this test reads their code: every call of such a move is the operand of a
+    `yield from`."""
+    files = sorted((REPO / "amunre" / "rules").glob("*.py")) + [REPO / "amunre" / "mechanics.py"]
+    bare = [f"{path.name}:{line}: {name}(...) without `yield from`"
+            for path in files for line, name in bare_moves(path.read_text(encoding="utf-8"))]
+    assert not bare, bare
+
+
+def bare_moves(code: str) -> list[tuple[int, str]]:
+    """(line, name) of every call of a shared move in `code` that is not carried out with
+    `yield from` (a move's own `return _pay(...)`, which hands its generator on, apart)."""
+    from amunre import mechanics
+
+    names = {move.__name__ for move in mechanics.MOVES}
+    moves = names | {"_" + name for name in names} | {"decide", "ask_secretly"}
+    tree = ast.parse(code)
+    carried = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.YieldFrom)}
+    handed_on = {id(node.value) for func in ast.walk(tree) if isinstance(func, ast.FunctionDef) and func.name in moves
+                 for node in ast.walk(func) if isinstance(node, ast.Return)}
+    return [(node.lineno, node.func.id) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in moves
+            and id(node) not in carried and id(node) not in handed_on]
+
+
+def test_the_yield_from_scan_finds_a_bare_move():
+    code = ("def run(self, game):\n    pay(game, 0, 2, 'x')\n    yield from pay(game, 0, 1, 'y')\n"
+            "    place_stone(game, 0, 3)\n    built = yield from build_from_stones(game, 3, 3)\n")
+    assert bare_moves(code) == [(2, "pay"), (4, "place_stone")]

@@ -223,3 +223,123 @@ def test_a_broken_plugin_is_named_and_stops_nothing_else(installed, tmp_path):
     assert "unknown rule module 'sphinx': its plug-in failed to load (amunre_broken:Sphinx: ImportError: needs numpy 9)" \
         in run.stderr
     assert amunre(both, "run", "--variant", str(house), "--quiet", "--seed", "1").returncode == 0
+
+
+# -- plug-in traps: what a module written from docs/architecture.md can get wrong ------------
+
+TRIBUTE = '''
+"""Tribute: every player pays the bank at a kingdom's scoring (a test plug-in)."""
+
+from amunre.contract import Rule
+from amunre.mechanics import pay, place_stone
+
+
+class Tribute(Rule):
+    id = "tribute"
+    kind = "scoring"
+    summary = "Every player pays 2 gold of tribute."
+
+    def run(self, game):
+        for p in game.state.turn_order():
+            {call}
+        return
+        yield
+'''
+
+
+def tribute_variant(tmp_path, call: str):
+    """A variant with the Tribute module, whose `run` makes `call` for every player; the
+    module is registered in this process for the test only (as an installed plug-in is)."""
+    from amunre.loader import load_variant
+    from amunre.registry import RULES, all_rules
+
+    all_rules()
+    space: dict = {"__name__": "amunre_tribute"}
+    exec(compile(TRIBUTE.format(call=call), "amunre_tribute.py", "exec"), space)
+    RULES["tribute"] = space["Tribute"]
+    path = tmp_path / "tribute.toml"
+    path.write_text('extends = "classic2003"\n[edition]\nid = "tribute"\n'
+                    '[[scoring]]\nid = "tribute"\nrule = "tribute"\n', encoding="utf-8")
+    return load_variant(path)
+
+
+@pytest.fixture
+def unregister_tribute():
+    yield
+    from amunre.registry import RULES
+
+    RULES.pop("tribute", None)
+
+
+FIX = ("write `yield from pay(...)` (a shared move that may ask a player a decision is carried out with "
+       "yield from; see docs/architecture.md, The rule module contract)")
+
+
+def test_a_plugin_that_pays_without_yield_from_fails_loudly_in_a_game(tmp_path, capsys, unregister_tribute):
+    """`pay` is carried out with `yield from`: called bare it would silently pay nothing.
+    The step that called it ends in a `RuleModuleError` naming the module, the call and the
+    fix; `amunre run` says so in one error line."""
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.errors import RuleModuleError
+    from helpers import run_cli
+
+    variant = tribute_variant(tmp_path, 'pay(game, p, 2, "tribute")')
+    with pytest.raises(RuleModuleError) as info:
+        play_game(variant, make_agents(["random"] * 3, 1), 1)
+    assert str(info.value).startswith("rule module 'tribute' (entry 'tribute') called pay(game, ")
+    assert ", 2, 'tribute') without `yield from`, so it never happened: " + FIX in str(info.value)
+    code, out, err = run_cli(capsys, "run", "--variant", variant.source, "--players", "3", "--quiet")
+    assert code == 2 and "Traceback" not in err and "internal error" not in err
+    assert err.startswith("error: rule module 'tribute' (entry 'tribute') called pay(game, ") and FIX in err
+
+
+def test_a_plugin_that_pays_without_yield_from_fails_amunre_check(tmp_path, capsys, unregister_tribute):
+    from amunre.testing import ConformanceError, check_variant
+    from helpers import run_cli
+
+    variant = tribute_variant(tmp_path, 'pay(game, p, 2, "tribute")')
+    with pytest.raises(ConformanceError) as info:
+        check_variant(variant, seeds=range(1), agents=("random",), players=[3])
+    assert info.value.invariant == "contract" and FIX in str(info.value)
+    code, out, err = run_cli(capsys, "check", variant.source, "--games", "1", "--players", "3")
+    assert code == 1 and "Traceback" not in err
+    assert "invariant [contract] failed: rule module 'tribute' (entry 'tribute') called pay(game, " in err
+    assert FIX in err and f"rerun: amunre run --variant {variant.source} --players 3 --seed 0" in err
+
+
+def test_a_plugin_that_places_a_stone_without_yield_from_fails_loudly(tmp_path, unregister_tribute):
+    """Every shared move that may ask a decision is held to it, not only `pay`."""
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.errors import RuleModuleError
+
+    call = "place_stone(game, p, game.state.players[p].provinces[0]) if game.state.players[p].provinces else None"
+    variant = tribute_variant(tmp_path, call)
+    with pytest.raises(RuleModuleError, match=r"called place_stone\(game, \d, \d+, False\) without `yield from`, "
+                                              r"so it never happened: write `yield from place_stone\(\.\.\.\)`"):
+        play_game(variant, make_agents(["random"] * 3, 1), 1)
+
+
+def test_a_plugin_that_pays_with_yield_from_pays_and_passes_the_check(tmp_path, unregister_tribute):
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.testing import check_variant
+
+    variant = tribute_variant(tmp_path, 'yield from pay(game, p, 2, "tribute")')
+    lines = []
+    game = play_game(variant, make_agents(["random"] * 3, 1), 1, [lines.append])
+    tributes = [e for e in lines if e["event"] == "pay" and e["why"] == "tribute"]
+    assert len(tributes) == 3 * len(variant.edition.kingdoms) and all(e["amount"] == 2 for e in tributes)
+    assert game.state.finished
+    assert check_variant(variant, seeds=range(1), agents=("random", "greedy"), players=[3])
+
+
+def test_a_move_carried_out_twice_is_refused(tmp_path, unregister_tribute):
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.errors import RuleModuleError
+
+    variant = tribute_variant(tmp_path, 'owed = pay(game, p, 1, "tribute"); yield from owed; yield from owed')
+    with pytest.raises(RuleModuleError, match=r"pay\(game, \d, 1, 'tribute'\) was carried out twice with `yield from`"):
+        play_game(variant, make_agents(["random"] * 3, 1), 1)

@@ -48,6 +48,10 @@ Structure
                    players with the best (points, pyramids, stones).
 
 Protocol
+  [contract]       every shared move a rule module calls that may ask a decision (`pay`,
+                   `place_stone`, ...: `amunre.mechanics.MOVES`) is carried out with
+                   `yield from` within the module's step (`RuleModuleError` otherwise: called
+                   without it, the move silently never happened).
   [options]        a pending decision names a player of the game, has a non-empty list of
                    distinct options, and every option survives the JSON round trip of the
                    log (what a log records can be answered back).

@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 from amunre.agents import make_agents
 from amunre.counting import plural
 from amunre.engine import play_game
-from amunre.errors import AmunreError
+from amunre.errors import AmunreError, RuleModuleError
 from amunre.gamelog import Recorder, log_lines
 from amunre.model import Variant
 from amunre.testing.checker import GameChecker
@@ -87,12 +87,18 @@ class GameRecord:
 
 def play_checked(variant: Variant, n_players: int, seed: int, agent: str = "random", **options) -> GameChecker:
     """Play and check one whole game with `agent` in every seat; returns the checker."""
-    checker = GameChecker(variant, n_players, seed, agent, **options)
-    agents = make_agents([agent] * n_players, seed)
-    game = checker.game
-    while game.pending is not None:
-        request = game.pending
-        checker.step(agents[request.player].choose(game.view(request.player), request))
+    # made before it is set up, which plays to the first decision: a module's broken contract
+    # there too is reported by it, with its rerun
+    checker = GameChecker.__new__(GameChecker)
+    try:
+        checker.__init__(variant, n_players, seed, agent, **options)
+        agents = make_agents([agent] * n_players, seed)
+        game = checker.game
+        while game.pending is not None:
+            request = game.pending
+            checker.step(agents[request.player].choose(game.view(request.player), request))
+    except RuleModuleError as exc:  # a move called without `yield from`: a failed check, not a crash
+        checker.fail("contract", str(exc))
     return checker
 
 
