@@ -32,15 +32,22 @@ next clockwise...). `ObservationLayout` names every section; docs/agents.md list
 Rewards come at the end only: with `reward="win"` (the default) the k winners get 1/k each
 and the others 0; with `reward="score"` each player gets his final points minus the mean of
 the others' (a zero-sum difference). During the game every reward is 0.
+
+A bad argument (of `env`, `string_to_action`, `step`, `reset`) is an `AmunreError` naming
+the argument and what was expected, its value cut short (`brief`): never an error from
+inside, whatever the type (`overrides=None`, brackets nested thousands deep).
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import numbers
 import operator
 import random
+import reprlib
+from collections.abc import Mapping
 
 from amunre.decisions import from_json_value, to_json_value
 from amunre.errors import AmunreError, IllegalAnswerError
@@ -62,6 +69,19 @@ NAME = "amunre_v0"
 #: What every number of the observation is clipped to (an unlimited supply reads as this).
 BOUND = 10_000.0
 REWARDS = ("win", "score")
+#: Most `overrides` an environment takes: a variant has a few hundred keys, and the count
+#: bounds what an endless iterator given as `overrides` costs (it is never read past it).
+MAX_OVERRIDES = 1_000
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 4
+
+
+def brief(value) -> str:
+    """A value for a message about an argument: its repr, long ones cut, with its type."""
+    kind = type(value).__name__
+    return f"{_SHORT.repr(value)} ({'an' if kind[:1] in 'aeiou' else 'a'} {kind})"
 
 
 class MissingExtraError(AmunreError, ImportError):
@@ -171,25 +191,31 @@ class ActionSpace:
     def from_string(self, text: str) -> int:
         """The action id of a `to_string` text (case and spacing aside), or of "<kind>: <JSON
         of the option>" (`bid: [3, 6, []]`, `architect: null`)."""
+        if not isinstance(text, str):
+            raise AmunreError(f"an action's text must be a str, not {brief(text)} (expected `kind: words` as "
+                              f"action_to_string gives, or `kind: JSON option`)")
         strings, by_string = self._words()
         found = by_string.get(_normal(text))
         if found is not None:
             return found
-        kind, sep, rest = str(text).partition(":")
-        kind = kind.strip()
-        if sep and kind in self._ids:
-            try:
-                option = from_json_value(json.loads(rest))
-            except ValueError:
-                pass
-            else:
-                found = self.id_of(kind, option)
-                if found is not None:
-                    return found
+        found = self._from_json(text)
+        if found is not None:
+            return found
         close = difflib.get_close_matches(_normal(text), list(by_string), n=3, cutoff=0.6)
         hint = f"; did you mean {' or '.join(repr(strings[by_string[c]]) for c in close)}?" if close else ""
-        raise AmunreError(f"no action of {self.variant.id} reads {text!r} (expected `kind: words` as "
+        raise AmunreError(f"no action of {self.variant.id} reads {_SHORT.repr(text)} (expected `kind: words` as "
                           f"action_to_string gives, or `kind: JSON option`){hint}")
+
+    def _from_json(self, text: str) -> int | None:
+        """The action id of "<kind>: <JSON of the option>", None when it names none."""
+        kind, sep, rest = text.partition(":")
+        kind = kind.strip()
+        if not sep or kind not in self._ids:
+            return None
+        try:
+            return self.id_of(kind, from_json_value(json.loads(rest)))
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
+            return None
 
     def _words(self) -> tuple[list[str], dict[str, int]]:
         if self._strings is None:
@@ -401,19 +427,42 @@ def action_mask(space: ActionSpace, game, seat: int):
     return mask
 
 
+_OVERRIDES = "expected a list of KEY=VALUE texts such as ['components.starting_gold=25'], or () for none"
+
+
+def _overrides(overrides) -> tuple[str, ...]:
+    """`overrides` as a tuple of `--set` texts; an AmunreError naming what is wrong."""
+    if isinstance(overrides, (str, bytes)):  # one KEY=VALUE text, not a list of them
+        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not the text {_SHORT.repr(overrides)} "
+                          f"(expected e.g. overrides=[{_SHORT.repr(overrides)}])")
+    if isinstance(overrides, Mapping):
+        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not a mapping {brief(overrides)} "
+                          f"({_OVERRIDES}: [f'{{key}}={{value}}' for key, value in overrides.items()])")
+    try:
+        texts = tuple(itertools.islice(overrides, MAX_OVERRIDES + 1))
+    except TypeError:
+        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not {brief(overrides)} "
+                          f"({_OVERRIDES})") from None
+    if len(texts) > MAX_OVERRIDES:
+        raise AmunreError(f"overrides: more than {MAX_OVERRIDES} texts (expected at most one per key of the "
+                          f"variant)")
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise AmunreError(f"overrides[{i}] must be a KEY=VALUE text, not {brief(text)} ({_OVERRIDES})")
+    return texts
+
+
 def _load(variant, overrides):
     from amunre.loader import load_variant
 
     from amunre.model import Variant
 
-    if isinstance(overrides, (str, bytes)):  # one KEY=VALUE text, not a list of them
-        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not the text {overrides!r} "
-                          f"(expected e.g. overrides=[{overrides!r}])")
+    overrides = _overrides(overrides)
     if isinstance(variant, str) or hasattr(variant, "__fspath__"):
-        return load_variant(variant, tuple(overrides))
+        return load_variant(variant, overrides)
     if not isinstance(variant, Variant):
         raise AmunreError(f"variant must be a variant id, a variant file's path or a loaded Variant, "
-                          f"not {variant!r}")
+                          f"not {brief(variant)}")
     if overrides:
         raise AmunreError("overrides apply to a variant named by id or path, not to a loaded Variant")
     return variant
@@ -433,14 +482,16 @@ class AmunreEnv(AECEnv):
 
         self.variant = _load(variant, overrides)
         if isinstance(players, bool) or not isinstance(players, numbers.Integral):  # numpy's integers too
-            raise AmunreError(f"players must be a whole number, not {players!r}")
+            raise AmunreError(f"players must be a whole number, not {brief(players)} (expected one of "
+                              f"{', '.join(map(str, self.variant.players))} for {self.variant.id})")
         players = int(players)
         check_players(self.variant, players)
-        if reward not in REWARDS:
-            raise AmunreError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise AmunreError(f"render_mode must be one of {', '.join(self.metadata['render_modes'])} or None, "
-                              f"not {render_mode!r}")
+        # (a str first: `in` would compare a numpy array element-wise)
+        if not isinstance(reward, str) or reward not in REWARDS:
+            raise AmunreError(f"reward must be one of {', '.join(REWARDS)}, not {brief(reward)}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in modes):
+            raise AmunreError(f"render_mode must be one of {', '.join(modes)} or None, not {brief(render_mode)}")
         self.n_players = players
         self.reward_kind = reward
         self.render_mode = render_mode
