@@ -484,7 +484,7 @@ def test_replay_reads_a_log_only_up_to_the_line_it_reports(data):
     assert counted.read <= end + MAX_LINE_BYTES + MAX_AHEAD_BYTES + 2**17, (outcome, counted.read, end)
 
 
-@SMALL
+@FUZZ
 @given(kind=st.one_of(st.integers(MAX_LOG_BYTES + 1, 2**36), st.sampled_from(["fifo", "directory", "device"])))
 def test_a_log_path_that_is_no_file_of_a_sane_size_is_refused_without_reading_it(kind):
     """A pipe (opening it would wait for a writer), a device, a folder or a (sparse) file

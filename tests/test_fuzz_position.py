@@ -397,7 +397,7 @@ def test_a_pipe_a_device_a_folder_or_a_huge_file_as_a_position_is_one_line_never
     assert err.count("\n") == 1
 
 
-@settings(max_examples=2_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 10)
+@FUZZ
 @given(what=st.one_of(st.integers(1_000_001, 2**36), st.sampled_from(["fifo", "directory", "device"])),
        suffix=st.sampled_from([".toml", ".json", ".TOML"]))
 def test_any_position_path_that_is_no_file_of_a_sane_size_is_refused_without_reading_it(what, suffix):

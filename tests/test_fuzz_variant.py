@@ -373,7 +373,7 @@ def test_a_pipe_named_as_the_board_on_the_command_line_exits_cleanly(tmp_path):
     assert "own_board.toml:1: (top level): the board file is a named pipe (FIFO), not a regular file" in result.output
 
 
-@settings(max_examples=2_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 10)
+@FUZZ
 @given(role=st.sampled_from(sorted(ROLES)),
        what=st.one_of(st.integers(1_000_001, 2**36), st.sampled_from(["fifo", "directory", "device", "dangling"])))
 def test_any_path_that_is_no_readable_file_of_a_sane_size_is_refused_without_reading_it(role, what):
