@@ -3,7 +3,9 @@
 A rule module declares its contract at the top of its file (id, summary, a frozen attrs
 `Params` class whose fields document themselves) and registers with `@register` at the
 bottom. Third-party packages add modules through the `amunre.rules` entry-point group
-(`my_id = "package.module:Class"`); they are loaded on first lookup.
+(`my_id = "package.module:Class"`); they are loaded on first lookup. A plug-in that fails to
+import, is not a `Rule`, or whose name is taken (a built-in rule id, another plug-in's) is
+kept out and recorded in `BROKEN_PLUGINS`, and a variant that uses its id says why.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 
 RULES: dict[str, type] = {}
-#: Plug-ins that failed to load: entry-point name -> reason (reported, never fatal).
+#: Plug-ins that failed to load, or whose name another module has: entry-point name -> reason
+#: (reported in the error of a variant that uses that id, never fatal to the others).
 BROKEN_PLUGINS: dict[str, str] = {}
 _loaded = False
 
@@ -41,7 +44,30 @@ def _load_builtin_and_plugins() -> None:
         except Exception as exc:  # noqa: BLE001 - any import error of third-party code
             BROKEN_PLUGINS[entry.name] = f"{entry.value}: {type(exc).__name__}: {exc}"
             continue
-        RULES.setdefault(entry.name, cls)
+        wrong = _not_a_module(entry, cls)
+        if wrong:
+            BROKEN_PLUGINS[entry.name] = f"{entry.value}: {wrong}"
+            continue
+        RULES[entry.name] = cls
+
+
+def _not_a_module(entry, cls) -> str | None:
+    """Why a loaded plug-in cannot be registered under its entry-point name, or None. Its
+    name taken already (a built-in rule id, another plug-in's) is one reason: kept out, and
+    named in the error of a variant that uses that id (`amunre.loader.checks`), instead of
+    one of the two being used without a word."""
+    from amunre.contract import Rule
+
+    if not (isinstance(cls, type) and issubclass(cls, Rule)):
+        return f"{cls!r} is not a rule module (expected a subclass of amunre.contract.Rule)"
+    if cls.id != entry.name:
+        return f"its class has the id {cls.id!r}, not its entry-point name {entry.name!r} (expected the same id)"
+    taken = RULES.get(entry.name)
+    if taken is not None and taken is not cls:  # the same class: it also registered itself with @register
+        owner = (f"the built-in rule module {taken.__module__}:{taken.__qualname__}"
+                 if taken.__module__.startswith("amunre.rules.") else f"the plug-in {taken.__module__}:{taken.__qualname__}")
+        return f"its name {entry.name!r} is already the id of {owner}, so it was not loaded"
+    return None
 
 
 def all_rules() -> dict[str, type]:

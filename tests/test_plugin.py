@@ -343,3 +343,86 @@ def test_a_move_carried_out_twice_is_refused(tmp_path, unregister_tribute):
     variant = tribute_variant(tmp_path, 'owed = pay(game, p, 1, "tribute"); yield from owed; yield from owed')
     with pytest.raises(RuleModuleError, match=r"pay\(game, \d, 1, 'tribute'\) was carried out twice with `yield from`"):
         play_game(variant, make_agents(["random"] * 3, 1), 1)
+
+
+@pytest.fixture
+def fake_plugins(monkeypatch):
+    """`install(name=class, ...)`: entry points of the `amunre.rules` group, faked (each
+    class in a module of its own in `sys.modules`), and the registry loaded again with them.
+    The registry is put back afterwards."""
+    import types
+    from importlib.metadata import EntryPoint
+
+    from amunre import registry
+
+    registry.all_rules()
+    rules, broken = dict(registry.RULES), dict(registry.BROKEN_PLUGINS)
+
+    def install(*plugins):
+        points = []
+        for i, (name, cls) in enumerate(plugins):
+            module = types.ModuleType(f"amunre_fake{i}")
+            module.Plugin = cls
+            monkeypatch.setitem(sys.modules, module.__name__, module)
+            points.append(EntryPoint(name=name, value=f"{module.__name__}:Plugin", group="amunre.rules"))
+        monkeypatch.setattr(registry, "entry_points", lambda group: points if group == "amunre.rules" else [])
+        monkeypatch.setattr(registry, "_loaded", False)
+        registry.RULES.clear()
+        registry.RULES.update({k: v for k, v in rules.items() if v.__module__.startswith("amunre.rules.")})
+        registry.BROKEN_PLUGINS.clear()
+        return registry.all_rules()
+
+    yield install
+    registry.RULES.clear()
+    registry.RULES.update(rules)
+    registry.BROKEN_PLUGINS.clear()
+    registry.BROKEN_PLUGINS.update(broken)
+
+
+def _scoring_plugin(rule_id: str):
+    from amunre.contract import Rule
+
+    return type("Plugin", (Rule,), {"id": rule_id, "kind": "scoring", "summary": "a fake plug-in",
+                                    "__module__": "amunre_fake"})
+
+
+def test_a_plugin_named_like_a_builtin_rule_is_reported_not_dropped(fake_plugins, capsys):
+    """A plug-in whose entry-point name is a built-in rule id was dropped without a word, so a
+    variant naming that id silently got the built-in. It is kept out like a broken plug-in,
+    and a variant that uses the id says why; the others load."""
+    from amunre.loader import load_variant
+    from amunre.rules.fewest_pyramids import FewestPyramids
+    from helpers import problems_of, run_cli
+
+    rules = fake_plugins(("fewest_pyramids", _scoring_plugin("fewest_pyramids")))
+    assert rules["fewest_pyramids"] is FewestPyramids  # the built-in stays, the plug-in is kept out
+    why = ("rule module 'fewest_pyramids' is claimed by a plug-in that was not loaded (amunre_fake0:Plugin: its "
+           "name 'fewest_pyramids' is already the id of the built-in rule module "
+           "amunre.rules.fewest_pyramids:FewestPyramids, so it was not loaded) (expected each rule module id once: "
+           "give the plug-in an entry-point name of its own (and the same id on its class), or uninstall it)")
+    (problem,) = problems_of("supermeeple2016")
+    assert problem.endswith(f"scoring[2].rule: {why}"), problem
+    assert load_variant("classic2003")  # a variant without that id loads
+    code, out, err = run_cli(capsys, "validate", "supermeeple2016")
+    assert code == 1 and why in out + err and "Traceback" not in out + err
+
+
+def test_two_plugins_of_one_name_or_a_plugin_that_is_no_rule_module_are_reported(fake_plugins):
+    from helpers import problems_of
+
+    class NotARule:
+        id = "sphinx"
+
+    fake_plugins(("obelisks", _scoring_plugin("obelisks")), ("obelisks", _scoring_plugin("obelisks")),
+                 ("sphinx", NotARule), ("needles", _scoring_plugin("obelisks_again")))
+
+    def problem(rule_id):
+        (only,) = problems_of("classic2003", [f"scoring.bonus_cards.rule={rule_id}"])
+        return only
+
+    assert ("rule module 'obelisks' is claimed by a plug-in that was not loaded (amunre_fake1:Plugin: its name "
+            "'obelisks' is already the id of the plug-in amunre_fake:Plugin, so it was not loaded)") in problem("obelisks")
+    assert ("unknown rule module 'sphinx': its plug-in failed to load (amunre_fake2:Plugin: <class "
+            in problem("sphinx") and "is not a rule module (expected a subclass of amunre.contract.Rule)" in problem("sphinx"))
+    assert ("unknown rule module 'needles': its plug-in failed to load (amunre_fake3:Plugin: its class has the id "
+            "'obelisks_again', not its entry-point name 'needles' (expected the same id))") in problem("needles")

@@ -51,6 +51,11 @@ def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
                 report(at + ("rule",), f"unknown rule module {rule_id!r}"
                        + (f": its plug-in failed to load ({broken})" if broken else ""),
                        did_you_mean(rule_id, rules) + one_of(rules))
+            elif rule_id in BROKEN_PLUGINS:
+                # a plug-in claims the id too: using either one without a word would be a guess
+                report(at + ("rule",), f"rule module {rule_id!r} is claimed by a plug-in that was not loaded "
+                       f"({BROKEN_PLUGINS[rule_id]})", "expected each rule module id once: give the plug-in an "
+                       "entry-point name of its own (and the same id on its class), or uninstall it")
             elif getattr(cls, "kind", "phase") != kind:
                 fitting = sorted(r for r, c in rules.items() if getattr(c, "kind", "phase") == kind)
                 report(at + ("rule",), f"{rule_id!r} is a {cls.kind} rule, not a {kind} rule",
