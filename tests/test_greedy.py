@@ -95,3 +95,66 @@ def test_no_value_is_kept_from_one_decision_to_the_next():
     while (request := game.pending) is not None:
         game.answer(agents[request.player].choose(game.view(request.player), request))
     assert all(set(vars(agent)) <= {"rng", "_context"} for agent in agents)
+
+
+# -- decision kinds it does not know ------------------------------------------------------
+
+#: Every kind whose old dispatch (`getattr(self, "_" + kind)`) found a method or attribute
+#: of the agent that answers no decision: its helpers (`rounds_left`), and the dunders.
+NOT_HANDLERS = sorted({name[1:] for name in dir(GreedyAgent) if name.startswith("_")} - set(GreedyAgent.HANDLERS))
+
+
+def test_the_helpers_are_among_the_names_tried():
+    assert {"rounds_left", "has", "province_value", "_init__", "_class__"} <= set(NOT_HANDLERS)
+
+
+@pytest.mark.parametrize("kind", NOT_HANDLERS)
+def test_a_plugin_decision_named_like_a_greedy_helper_gets_a_random_legal_option(kind):
+    """A plug-in names its own decision kinds: one named like a method of the agent
+    (`rounds_left`, `has`, ...) made it call that method and crash. It is answered like any
+    kind the agent does not know."""
+    import random
+
+    from amunre.decisions import Request
+
+    game = Game(VARIANTS["classic2003"], 3, 1)
+    request = Request(0, kind, [0, 1, 2], {})
+    answers = {GreedyAgent(random.Random(seed)).choose(game.view(0), request) for seed in range(20)}
+    assert answers <= {0, 1, 2} and len(answers) > 1  # drawn at random among the options
+
+
+def test_a_game_with_plugin_decisions_named_like_greedy_helpers_plays_to_the_end(tmp_path):
+    """End to end: a plug-in phase that asks each player decisions of kinds `rounds_left`,
+    `has` and `province_value` every round; greedy players answer them and finish the game."""
+    from amunre.contract import Decision, Rule
+    from amunre.decisions import decide
+    from amunre.engine import play_game
+    from amunre.registry import RULES, all_rules
+
+    kinds = ("rounds_left", "has", "province_value")
+
+    class Musings(Rule):
+        id = "musings"
+        summary = "Every player muses three times a round (a test plug-in)."
+        decisions = {kind: Decision(options="0, 1 or 2", json="an integer") for kind in kinds}
+
+        def run(self, game):
+            for p in game.state.turn_order():
+                for kind in kinds:
+                    yield from decide(p, kind, [0, 1, 2])
+
+    all_rules()
+    RULES["musings"] = Musings
+    try:
+        path = tmp_path / "musings.toml"
+        path.write_text('extends = "classic2003"\n[edition]\nid = "musings"\n'
+                        '[[phases]]\nid = "musings"\nrule = "musings"\nafter = "market"\n', encoding="utf-8")
+        variant = load_variant(path)
+        asked = []
+        game = play_game(variant, make_agents(["greedy"] * 3, 4), 4,
+                         [lambda e: asked.append(e["kind"]) if e["event"] == "decision" else None])
+        assert game.state.finished
+        rounds = len(variant.edition.kingdoms) * variant.edition.rounds_per_kingdom
+        assert {kind: asked.count(kind) for kind in kinds} == {kind: 3 * rounds for kind in kinds}
+    finally:
+        RULES.pop("musings", None)

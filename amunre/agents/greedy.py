@@ -4,7 +4,8 @@ It bids on the province it values most relative to the price and within its mean
 farmers while they pay back within the kingdom, builds pyramids (placing stones where a
 pyramid is closest), offers a share of its gold, and plays its cards when they help. It is
 a baseline for comparisons, not a strong player. It knows the built-in decision kinds by
-name; a decision it does not know (a plug-in's) gets a random legal option.
+name, each mapped to its method in `GreedyAgent.HANDLERS`; a decision it does not know (a plug-in's, even
+one named like a method of its own) gets a random legal option.
 """
 
 from __future__ import annotations
@@ -23,16 +24,25 @@ def _price(count: int) -> int:
 
 class GreedyAgent:
     name = "greedy"
+    #: Decision kind -> the name of the method that answers it: the built-in kinds it knows.
+    #: A fixed table: a subclass may override a method or extend the table, but no kind
+    #: (a plug-in names its own) reaches a method that is not in it.
+    HANDLERS = {kind: "_" + kind for kind in (
+        "bid", "pick_province", "buy_cards", "buy_farmers", "place_farmer", "free_farmer", "buy_stones",
+        "place_stone", "architect", "double_swap", "offer", "sell_for_offering", "adjust", "reward", "treasury",
+        "big_harvest", "play_bonus", "sell_cards", "sell")}
 
     def __init__(self, rng):
         self.rng = rng
 
     def choose(self, view, request):
-        handler = getattr(self, "_" + request.kind, None)
-        if handler is None:
+        # the kinds it knows, from its fixed table: a kind is data (a plug-in names its own),
+        # and a method looked up by it could be any of this class's (`rounds_left`)
+        method = self.HANDLERS.get(request.kind)
+        if method is None:
             return self.rng.choice(request.options)
         self._context = request.context  # display facts some handlers read
-        choice = handler(view, request.player, request.options)
+        choice = getattr(self, method)(view, request.player, request.options)
         return choice if choice in request.options else request.options[0]
 
     # -- helpers ------------------------------------------------------------------------
@@ -173,6 +183,8 @@ class GreedyAgent:
     # -- harvest ------------------------------------------------------------------------
     def _treasury(self, view, p, options):
         harvest = view.rule("harvest")
+        if harvest is None or harvest.id != "harvest":  # a plug-in's kind of that name
+            return self.rng.choice(options)
         state, board = view, view.variant.board  # province_income reads the public counts only
         worst = min(options[1:], key=lambda i: harvest.income(state, board, i))
         if harvest.income(state, board, worst) < harvest.params.treasury_gold:
@@ -187,8 +199,10 @@ class GreedyAgent:
     # -- scoring ------------------------------------------------------------------------
     def _play_bonus(self, view, p, options):
         rule = view.rule("bonus_cards")
+        if rule is None or rule.id != "bonus_cards":  # a plug-in's kind of that name
+            return self.rng.choice(options)
         for kind in options[1:]:
-            if rule is not None and rule.met(kind, view, p):
+            if rule.met(kind, view, p):
                 return kind
         return None
 
@@ -199,3 +213,4 @@ class GreedyAgent:
         cards = view.variant.cards
         order = {kind: i for i, kind in enumerate(_SELL_FIRST)}
         return min(options, key=lambda card: order.get(cards[card], len(order)))
+
