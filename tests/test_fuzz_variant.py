@@ -557,6 +557,16 @@ def test_a_pipeline_holds_at_most_twelve_phases(tmp_path):
     assert "phases: 13 items, too many (expected at most 12)" in only
 
 
+def test_a_set_number_too_long_to_read_is_a_problem_not_a_crash():
+    """Python refuses to convert an integer of 5,000 digits: it was a ValueError out of the
+    override's parser (found by the PettingZoo arguments' fuzz test)."""
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", ["components.starting_gold=" + "9" * 5000])
+    (only,) = info.value.problems
+    assert only.endswith(": a number too long to read (expected a number of at most a few hundred digits)")
+    assert len(only) < 300
+
+
 def test_a_huge_set_value_is_refused_and_named_by_its_ends():
     with pytest.raises(VariantError) as info:
         load_variant("classic2003", ["edition.name=" + "b" * 10_000])

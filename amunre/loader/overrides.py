@@ -75,6 +75,8 @@ def _value(raw: str):
             raise ValueError(f"not a TOML value ({exc})",
                              "expected a TOML value: 25, true, \"text\", [1, 2], { key = 1 }") from None
         return _sized(raw)  # a bare word: a string
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise ValueError("a number too long to read", "expected a number of at most a few hundred digits") from None
     if set(doc) != {"v"}:
         raise ValueError("more than one value", "expected a single TOML value")
     if nesting_depth(doc["v"]) > MAX_DEPTH:
