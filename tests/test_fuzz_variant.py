@@ -5,9 +5,10 @@ loader import a module or read a file other than the TOML files it extends and i
 
 The hypothesis tests mutate every shipped variant file (drop, rename, retype or duplicate a
 key, duplicate lines, insert bytes and control characters, nest thousands deep, huge and
-negative numbers, long strings, cut the file short) and set every numeric parameter to the
-ends of its declared range. The `ci` profile keeps them to seconds; `HYPOTHESIS_PROFILE=deep`
-runs 10,000 examples of each.
+negative numbers, long strings, cut the file short), set every numeric parameter to the
+ends of its declared range, and give a pipeline entry an id another entry has, in any
+pipeline, or another entry's rule id (by `--set`, a renamed entry or an added one). The
+`ci` profile keeps them to seconds; `HYPOTHESIS_PROFILE=deep` runs 10,000 examples of each.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from helpers import parent_table, time_limit, toml_paths
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from amunre.agents import make_agents
@@ -35,6 +36,7 @@ from amunre.cli import cli
 from amunre.engine import Game
 from amunre.errors import UnknownVariantError, VariantError
 from amunre.loader import load_variant, variant_files
+from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.model import Variant
 from amunre.resources import schemas_dir, variants_dir
 
@@ -572,3 +574,101 @@ def test_a_huge_set_value_is_refused_and_named_by_its_ends():
         load_variant("classic2003", ["edition.name=" + "b" * 10_000])
     (only,) = info.value.problems
     assert "a string of 10000 characters, too long (expected at most 500)" in only and len(only) < 300
+
+
+# -- entry ids clashing across pipelines: refused at load, never a crash in a game ---------
+
+#: A rule each pipeline can take once more without any other problem (for an added entry).
+SPARE_RULE = {"phases": "harvest", "scoring": "temples", "final_scoring": "gold_ranking"}
+
+
+def _entries(data: dict) -> list[tuple]:
+    """(pipeline, entry, its id, its rule or None for a group) of every entry of `data`'s
+    pipelines, the steps of groups included."""
+    found = []
+
+    def walk(pipeline, entries):
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict):
+                found.append((pipeline, entry, entry_id(entry), None if "steps" in entry else entry.get("rule")))
+                walk(pipeline, entry.get("steps"))
+
+    for pipeline in PIPELINES:
+        walk(pipeline, data.get(pipeline))
+    return found
+
+
+#: Each shipped file's merged pipelines, as the loader resolves them.
+MERGED = {path.name: _entries(load_variant(path).resolved) for path in SHIPPED}
+
+
+def _clashing(draw, entries: list, me: tuple) -> tuple[str, str]:
+    """(an id that clashes with the other entries if `me` takes it, how it clashes): another
+    entry's id (in another pipeline or the same), or, for a rule entry, the rule id another
+    entry uses when `me` uses another rule."""
+    pipeline, entry, own, rule = me
+    others = [e for e in entries if e[1] is not entry]
+    targets = [(e[2], "id in another pipeline" if e[0] != pipeline else "id in the same pipeline")
+               for e in others if e[2] != own]
+    if rule is not None:
+        targets += [(e[3], "another entry's rule id") for e in others
+                    if e[3] is not None and e[3] != rule and e[3] != own]
+    return draw(st.sampled_from(sorted(set(targets))))
+
+
+@st.composite
+def clashing_ids(draw):
+    """A shipped variant with one entry id made to clash, three ways: a `--set
+    <pipeline>.<id>.id=<clash>`, an entry of the file renamed (a file that extends nothing),
+    or a new entry added to another pipeline under an id the variant has (any file).
+    (file name, file text or None for the shipped file, `--set` texts, the clashing id)."""
+    name = draw(st.sampled_from(sorted(TEXTS)))
+    data = tomllib.loads(TEXTS[name])
+    modes = ["set", "add"] + (["rename"] if "extends" not in data else [])
+    mode = draw(st.sampled_from(modes))
+    merged = MERGED[name]
+    if mode == "set":
+        me = draw(st.sampled_from(merged))
+        clash, how = _clashing(draw, merged, me)
+        event(f"clash by --set: {how}")
+        return name, None, [f"{me[0]}.{me[2]}.id={clash}"], clash
+    if mode == "rename":
+        own = _entries(data)
+        me = draw(st.sampled_from(own))
+        clash, how = _clashing(draw, own, me)
+        me[1]["id"] = clash
+        event(f"clash by a renamed entry: {how}")
+        return name, tomli_w.dumps(data), [], clash
+    pipeline = draw(st.sampled_from(sorted(PIPELINES)))
+    clash = draw(st.sampled_from(sorted({e[2] for e in merged if e[0] != pipeline})))
+    data.setdefault(pipeline, []).append({"id": clash, "rule": SPARE_RULE[pipeline]})
+    event(f"clash by an added entry: id in another pipeline ({pipeline})")
+    return name, tomli_w.dumps(data), [], clash
+
+
+@FUZZ
+@given(clashing_ids())
+def test_an_entry_id_clashing_across_pipelines_is_refused_where_it_is_written(case):
+    """Whatever entry takes an id another entry has (in any pipeline), or the rule id of
+    another entry, the variant is refused with a problem naming that id, at the `--set` that
+    did it or at a line of the file; it never loads to crash a game later."""
+    name, text, settings_, clash = case
+    with time_limit(20):
+        if text is None:
+            path = next(p for p in SHIPPED if p.name == name)
+            try:
+                load_variant(path, settings_)
+            except VariantError as exc:
+                result = exc
+            else:
+                result = None
+        else:
+            result = load_text(text, name)
+    assert isinstance(result, VariantError), f"{name} {settings_} loaded with the id {clash!r} twice"
+    named = [p for p in result.problems if f"duplicate entry id {clash!r}" in p
+             or (f"entry id {clash!r} of" in p and "could not tell them apart" in p)]
+    assert named, result.problems
+    if settings_:
+        assert any(p.startswith(f"--set {settings_[0]}: ") for p in named), named
+    else:
+        assert any(p.startswith(f"{Path(tempfile.gettempdir())}") and f"{name}:" in p for p in named), named
