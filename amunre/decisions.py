@@ -52,6 +52,18 @@ forced = 0
 on_forced: Callable[[Request], None] | None = None
 
 
+#: Where a game that keeps checkpoints records its forced answers (`Game._forced`), while
+#: it advances: a determinized game gives them again (see `replaying`). None otherwise.
+record_forced: Callable[[Any], None] | None = None
+
+#: True while a determinized game is rebuilt from a checkpoint whose hidden facts were drawn
+#: again (`Game.determinize`): the answers given since are public, but what was forced may
+#: not be forced in the re-drawn state, nor was every answer legal in it. So every decision
+#: is asked (yielded), a single or no option too, and answered from the record, until the
+#: re-draw of the present makes the state whole again.
+replaying = False
+
+
 @contextmanager
 def telling_forced(tell: Callable[[Request], None]):
     """Within this block, `tell(request)` hears every forced decision of the games that
@@ -121,12 +133,14 @@ def ask_secretly(players, kind: str, options_for: Callable[[int], list]):
 def decide(player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):
     """Ask `player` to choose among `options`; forced when there is only one."""
     global forced
-    if len(options) == 1:
+    if len(options) == 1 and not replaying:
         forced += 1
         if on_forced is not None:
             on_forced(Request(player, kind, options, context, simultaneous))
+        if record_forced is not None:
+            record_forced(options[0])
         return options[0]
-    if not options:
+    if not options and not replaying:
         raise RuntimeError(f"no legal option for {kind!r} (player {player}): engine bug")
     return (yield Request(player, kind, options, context, simultaneous))
 

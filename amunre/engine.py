@@ -26,6 +26,7 @@ import random
 from typing import Callable
 
 from amunre.contract import Event
+from amunre import decisions
 from amunre.decisions import BATCH_START, Request, from_json_value, to_json_value
 from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.mechanics import end_phase_cards
@@ -33,7 +34,7 @@ from amunre.model import Variant
 from amunre.setup import set_up
 from amunre.standing import standing, winners
 from amunre.state import GameState, copy_data, new_rng
-from amunre.view import PlayerView
+from amunre.view import PlayerView, hide_from
 
 MAX_SEED = 2**63 - 1
 SPEC_IDS = ("R-GAME-01", "R-GAME-03", "R-GAME-04", "R-GAME-05")
@@ -92,6 +93,8 @@ class Game:
         self._since: list = []
         self._tracking = False  # take a checkpoint where each rule's step begins
         self._at_batch = None  # a re-draw due where the next secret batch begins (`_rebuild`)
+        self._batch_at = 0  # where in `_since` the secret batch under way began
+        self._blind = False  # rebuilt blind from a re-drawn checkpoint, until its re-draw (`_rebuild`)
         if state is None:
             self._flow = self._play()
             self._advance(None)
@@ -136,8 +139,13 @@ class Game:
         self._flow = self._run_rules(picked, one_phase)
         self._advance(None)
 
-    def _run_rules(self, rules, one_phase: bool):
-        for rule in rules:
+    def _run_rules(self, rules, one_phase: bool, start: int = 0):
+        for index in range(start, len(rules)):
+            rule = rules[index]
+            if self._tracking and index != start:  # where a clone can start, as in `_play`
+                self._base = _Checkpoint(snapshot(self.state), None, self.phase_name, len(self.answers),
+                                         lambda game, at=index: game._run_rules(rules, one_phase, at))
+                self._since = []
             self.phase_name = rule.spec.heading or rule.name
             if "phase" in self.hearing:
                 self.emit("phase", rule=rule.spec.id, name=rule.name)
@@ -240,9 +248,24 @@ class Game:
         return self.answers + [choice for _, choice in self._sealed]
 
     def _advance(self, value) -> None:
+        if not self._tracking:
+            self._run_to_decision(value)
+            return
+        # a game that keeps checkpoints records its forced answers too (`determinize`)
+        outer, decisions.record_forced = decisions.record_forced, self._forced
+        try:
+            self._run_to_decision(value)
+        finally:
+            decisions.record_forced = outer
+
+    def _forced(self, value) -> None:
+        self._since.append(_Forced(value))
+
+    def _run_to_decision(self, value) -> None:
         try:
             pending = self._flow.send(value)
             while pending is BATCH_START:  # a secret batch begins (`ask_secretly`)
+                self._batch_at = len(self._since)
                 if self._at_batch is not None:
                     self._redraw_at_batch()
                 pending = self._flow.send(None)
@@ -269,7 +292,8 @@ class Game:
         for index in range(start, len(plan)):
             step, arg = plan[index]
             if step is None:  # a rule module's step: where a clone can start
-                if self._tracking:
+                # (not again where this flow resumes a checkpoint: it holds that one already)
+                if self._tracking and index != start:
                     self._base = _Checkpoint(snapshot(self.state), index, self.phase_name, len(self.answers))
                     self._since = []
                 yield from arg.run(self)
@@ -288,12 +312,20 @@ class Game:
         return self._rebuild(self._since)
 
     def determinize(self, player: int, rng) -> "Game":
-        """A clone in which everything `player` may not know is drawn again from what is still
-        possible: the other hands, the draw pile's order, the face-down cards, each rule
-        module's hidden data (`view.hide_from`), the random generator's future, and the other
-        players' secret answers of a batch under way (drawn from the options the re-drawn
-        game gives them). `player` is the one asked now (a search agent's seat) or, once the
-        game is over, anyone; his view is the same in it."""
+        """A game that `player` cannot tell from this one, everything he may not know drawn
+        again from what is still possible: the other hands, the draw pile's order, the
+        face-down cards, each rule module's hidden data (`view.hide_from`), the random
+        generator's future, the game's seed, and the other players' secret answers of a batch
+        under way (drawn from the options the re-drawn game gives them). `player` is the one
+        asked now (a search agent's seat) or, once the game is over, anyone; his view and
+        request are the same in it.
+
+        It holds nothing derived from what he may not know, so it is safe to hand to code
+        nobody trusts: not the seed (another is drawn), not this game's checkpoint (its own
+        is the checkpoint with the hidden facts drawn again, from which the public answers
+        since are given again), not a generator that follows the true one. Everything in it
+        follows from his view, the public answers and `rng` (the conformance suite's [views]
+        invariant compares two such games in full)."""
         if isinstance(player, bool) or not isinstance(player, int):
             raise AmunreError(f"determinize needs a player's seat number, not {player!r}")
         if not 0 <= player < self.n_players:
@@ -306,18 +338,26 @@ class Game:
                               "the question asked was worked out from his hidden facts")
         if not self._tracking:
             self._track()
+        base = self._base
+        if base.state is None:  # a checkpoint is taken where every rule's step begins (engine bug)
+            raise AmunreError("determinize found no checkpoint to start from (engine bug)")
+        # where the step began, as he could have known it: the hidden facts drawn again there
+        # too, so that nothing of the truth is kept to give a clone from. The answers since are
+        # public; they are given again blind (`decisions.replaying`), then the re-draw of the
+        # present sets every hidden fact (and his own, as they are now) and his request
+        hidden = restore(base.state)
+        hide_from(self.variant, hidden, player, rng)
+        # (no answers before it: whether another player was asked, or forced, may be his secret)
+        start = _Checkpoint(snapshot(hidden), base.index, base.phase_name, 0, base.flow, blind=True)
         if self.pending is None or not self.pending.simultaneous:
-            twin = self._rebuild(self._since)
-            edit = _Redraw.drawn(twin, player, rng)
-            edit.apply(twin)
-            twin._since.append(edit)
-            return twin
+            edit = _Redraw.drawn(self, player, rng, request=self.pending)
+            return self._rebuild(self._since + [edit], start=start, seed=hidden.seed)
         # a secret batch is under way: re-draw where it began (the state has not changed since),
         # before any of its options was worked out; then each other player asked before this
         # one answers among the options the re-drawn game gives him (who is asked may change:
         # a player with one option is not asked)
-        sealed = len(self._sealed)
-        twin = self._rebuild(self._since[:len(self._since) - sealed], redraw=(player, rng))
+        edit = _Redraw.drawn(self, player, rng, at_batch=True)
+        twin = self._rebuild(self._since[:self._batch_at], redraw=edit, start=start, seed=hidden.seed)
         while twin.pending is not None and twin.pending.player != player:
             asked = twin.pending
             choice = asked.options[rng.randrange(len(asked.options))]
@@ -331,20 +371,27 @@ class Game:
         edit = due if isinstance(due, _Redraw) else _Redraw.drawn(self, *due, at_batch=True)
         edit.apply(self)
         self._since.append(edit)
+        self._batch_at = len(self._since)
 
     def _track(self) -> None:
         """Start keeping checkpoints: replay this game once, taking them as it goes, and keep
         the last one."""
         twin = self._rebuild(self._since, tracking=True)
-        self._base, self._since = twin._base, twin._since
+        self._base, self._since, self._batch_at = twin._base, twin._since, twin._batch_at
         self._tracking = True
 
-    def _rebuild(self, inputs: list, tracking: bool = False, redraw=None) -> "Game":
-        """A new game from this one's checkpoint, given `inputs` (answers and re-draws) again;
-        `redraw` (player, rng): draw a re-draw where the last secret batch begins."""
-        base = self._base
+    def _rebuild(self, inputs: list, tracking: bool = False, redraw=None, start=None, seed=None) -> "Game":
+        """A new game from this one's checkpoint (or `start`, with `seed`), given `inputs`
+        (answers, forced answers and re-draws) again; `redraw` (a `_Redraw`, or (player, rng)
+        to draw one there): the re-draw given where the last secret batch begins.
+
+        From a checkpoint whose hidden facts were drawn again (`blind`), every input is given
+        as recorded, the forced ones too, until a re-draw makes the state whole; otherwise
+        the forced answers are worked out again (and recorded again, when tracking)."""
+        base = self._base if start is None else start
         twin = Game.__new__(Game)
-        twin.variant, twin.n_players, twin.seed = self.variant, self.n_players, self.seed
+        twin.variant, twin.n_players = self.variant, self.n_players
+        twin.seed = self.seed if seed is None else seed
         twin.phases, twin.scoring, twin.final_scoring = self.phases, self.scoring, self.final_scoring
         twin.answers = self.answers[:base.answers]
         twin._sealed = []
@@ -355,34 +402,57 @@ class Game:
         twin.pending = None
         twin._base, twin._since, twin._tracking = base, [], tracking
         twin._at_batch = None
+        twin._batch_at = 0
         if base.state is None:  # from the seed
-            twin.state = GameState(self.n_players, len(self.variant.board), self.seed, len(self.variant.cards))
+            twin.state = GameState(self.n_players, len(self.variant.board), twin.seed, len(self.variant.cards))
             twin._flow = twin._play()
         else:
             twin.state = restore(base.state)
             twin._flow = base.flow(twin) if base.flow else twin._play(base.index)
-        # a re-draw made where a secret batch began is given again there: while the answer
-        # before it (-1: none, the flow's start) runs to the batch's start
+        # a re-draw made where a secret batch began is given again there: while the last input
+        # given before it (-1: none, the flow's start) runs to the batch's start
         at_batch: dict[int, object] = {}
         last = -1
-        for i, given in enumerate(inputs):
-            if not isinstance(given, _Redraw):
-                last = i
-            elif given.at_batch:
-                at_batch[last] = given
-        if redraw is not None:
-            at_batch[last] = redraw
-        twin._at_batch = at_batch.get(-1)
-        twin._advance(None)
+        blind = base.blind
         for i, given in enumerate(inputs):
             if isinstance(given, _Redraw):
-                if not given.at_batch:
-                    given.apply(twin)
-                    twin._since.append(given)
-                continue
-            twin._at_batch = at_batch.get(i)
-            twin._since.append(given)
-            twin._give(twin.pending, given)
+                if given.at_batch:
+                    at_batch[last] = given
+                blind = False
+            elif blind or not isinstance(given, _Forced):
+                last = i
+        if redraw is not None:
+            at_batch[last] = redraw
+        outer = decisions.replaying
+        decisions.replaying = twin._blind = base.blind
+        try:
+            twin._at_batch = at_batch.get(-1)
+            twin._advance(None)
+            for i, given in enumerate(inputs):
+                if isinstance(given, _Redraw):
+                    if not given.at_batch:
+                        given.apply(twin)
+                        twin._since.append(given)
+                    continue
+                if twin._blind:
+                    # every decision is asked, forced or not, and answered as it was; what
+                    # was forced and what was asked is not told apart, nor kept in `answers`
+                    # (whether another player had a choice may be his secret)
+                    if twin.pending is None:
+                        raise AmunreError("a determinized game ended before its answers were given again: a rule "
+                                          "asks a question only when some hidden fact allows it (engine or rule bug)")
+                    value = given.value if isinstance(given, _Forced) else given
+                    twin._at_batch = at_batch.get(i)
+                    twin._since.append(value)
+                    twin._advance(value)
+                    continue
+                if isinstance(given, _Forced):
+                    continue  # worked out again by the flow (and recorded again when tracking)
+                twin._at_batch = at_batch.get(i)
+                twin._since.append(given)
+                twin._give(twin.pending, given)
+        finally:
+            decisions.replaying = outer
         if twin._at_batch is not None:
             raise AmunreError("a re-draw was due where a secret batch begins, but no batch began (engine bug)")
         return twin
@@ -520,10 +590,12 @@ class _Checkpoint:
     plan step it was taken at (or `flow`, for a game run by `run_rules`), the phase's name
     and how many answers were given by then. Never changed: clones share it."""
 
-    __slots__ = ("state", "index", "phase_name", "answers", "flow")
+    __slots__ = ("state", "index", "phase_name", "answers", "flow", "blind")
 
-    def __init__(self, state, index, phase_name: str, answers: int, flow=None):
+    def __init__(self, state, index, phase_name: str, answers: int, flow=None, blind: bool = False):
         self.state, self.index, self.phase_name, self.answers, self.flow = state, index, phase_name, answers, flow
+        # its hidden facts were drawn again (`Game.determinize`): the inputs since are given blind
+        self.blind = blind
 
 
 def snapshot(state: GameState) -> tuple:
@@ -539,46 +611,45 @@ def restore(kept: tuple) -> GameState:
     return twin
 
 
-class _Redraw:
-    """A determinization's edit, as data: the hidden facts it drew (the draw pile, the
-    face-down cards, the hands, the rule modules' data, the generator's state), so that a
-    clone of a determinized game gives the same edit again at the same point."""
+class _Forced:
+    """A forced answer (a decision with one option, never asked), as a checkpointed game
+    records it among its inputs: a determinized game's blind rebuild gives it again."""
 
-    __slots__ = ("deck", "province_cards", "hands", "rules", "rng_state", "at_batch")
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class _Redraw:
+    """A determinization's edit, as data: the whole state as the player it was drawn for may
+    know it, everything hidden from him drawn again (`view.hide_from`), and his pending
+    request, so that a clone of a determinized game gives the same edit again at the same
+    point. All of it follows from his view and the generator it was drawn with."""
+
+    __slots__ = ("state", "at_batch", "request")
 
     @classmethod
-    def drawn(cls, game: Game, player: int, rng, at_batch: bool = False) -> "_Redraw":
-        from amunre.view import hide_from
-
-        state = game.state.copy()
-        hide_from(game.variant, state, player, rng)
+    def drawn(cls, game: Game, player: int, rng, at_batch: bool = False, request: Request | None = None) -> "_Redraw":
         edit = cls()
-        edit.deck = list(state.deck)
-        edit.province_cards = [list(p.cards) for p in state.provinces]
-        edit.hands = [list(p.hand) for p in state.players]
-        edit.rules = state.rules
-        edit.rng_state = state.rng.getstate()
+        edit.state = game.state.copy()
+        hide_from(game.variant, edit.state, player, rng)
         edit.at_batch = at_batch  # made where a secret batch began, not after an answer
+        # his pending question, as he was asked it (he knows it; its context worked out now,
+        # so that nothing refers to the game it was drawn from)
+        edit.request = None if request is None else Request(
+            request.player, request.kind, list(request.options), dict(request.context), request.simultaneous)
         return edit
 
     def apply(self, game: Game) -> None:
-        state = game.state
-        state.deck[:] = self.deck
-        for province, cards in zip(state.provinces, self.province_cards):
-            province.cards[:] = cards
-        for holder, hand in zip(state.players, self.hands):
-            holder.hand[:] = hand
-        # in place: a rule's step under way holds its data by reference
-        for key, data in self.rules.items():
-            held = state.rules.get(key)
-            if isinstance(held, dict) and isinstance(data, dict):
-                held.clear()
-                held.update(copy_data(data))
-            elif isinstance(held, list) and isinstance(data, list):
-                held[:] = copy_data(data)
-            else:
-                state.rules[key] = copy_data(data)
-        state.rng.setstate(self.rng_state)
+        # in place: a rule's step under way holds the state's lists and objects
+        game.state.assign(self.state)
+        if game._blind:  # the state is whole again: from here on the flow works out what is forced
+            game._blind = decisions.replaying = False
+        if self.request is not None:
+            # the flow asked it from the state before this edit: he is asked as he is in truth
+            asked = self.request
+            game.pending = Request(asked.player, asked.kind, asked.options, asked.context, asked.simultaneous)
 
 
 class _Everything:

@@ -161,6 +161,39 @@ class GameState:
         twin.rules = copy_data(self.rules)
         return twin
 
+    def assign(self, other: "GameState") -> None:
+        """Make this state equal to `other` (its seed apart) in place: every list, player and
+        province object stays the one it was, so that a rule's step under way, which holds
+        them, sees the new values (`Game.determinize`)."""
+        for name in ("n_players", "kingdom", "round", "start_player", "offering_level", "supply_farmers",
+                     "supply_stones", "supply_pyramids", "supply_doubles", "bank_paid", "bank_given", "finished"):
+            setattr(self, name, getattr(other, name))
+        for name in ("deck", "discard", "in_play", "on_auction", "winners"):
+            getattr(self, name)[:] = getattr(other, name)
+        self.rng.setstate(other.rng.getstate())
+        for mine, theirs in zip(self.players, other.players):
+            mine.gold, mine.theft, mine.score = theirs.gold, theirs.theft, theirs.score
+            mine.hand[:] = theirs.hand
+            mine.provinces[:] = theirs.provinces
+            mine.breakdown.clear()
+            mine.breakdown.update(theirs.breakdown)
+        for mine, theirs in zip(self.provinces, other.provinces):
+            mine.owner, mine.farmers, mine.free_farmers = theirs.owner, theirs.farmers, theirs.free_farmers
+            mine.stones, mine.pyramids, mine.doubles, mine.gold = theirs.stones, theirs.pyramids, theirs.doubles, theirs.gold
+            mine.cards[:] = theirs.cards
+        for key in list(self.rules):
+            if key not in other.rules:
+                del self.rules[key]
+        for key, data in other.rules.items():
+            held = self.rules.get(key)
+            if isinstance(held, dict) and isinstance(data, dict):
+                held.clear()
+                held.update(copy_data(data))
+            elif isinstance(held, list) and isinstance(data, list):
+                held[:] = copy_data(data)
+            else:
+                self.rules[key] = copy_data(data)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.to_dict() == other.to_dict()
 

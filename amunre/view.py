@@ -200,3 +200,5 @@ def hide_from(variant, state, player: int, rng, cards: bool = True) -> None:
     for module in variant.modules.stateful:
         if module.key in state.rules:
             state.rules[module.key] = module.hidden_variants(state.rules[module.key], player, rng)
+    # the game's seed with the public answers replays the whole truth: another one
+    state.seed = rng.getrandbits(63)

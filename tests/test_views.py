@@ -129,3 +129,94 @@ def test_agents_play_the_same_games_from_views():
     a = play_game(classic(), make_agents(["greedy"] * 4, 4), 4)
     b = play_game(classic(), make_agents(["greedy"] * 4, 4), 4)
     assert a.answers == b.answers and a.state == b.state
+
+
+# -- what a search agent is handed: sample_game() holds nothing hidden -------------------------
+def handed_leak_failure(variant_id: str = "classic2003"):
+    """Play a few checked games; the [views] invariant must fail, on what a seat is handed."""
+    with pytest.raises(ConformanceError) as info:
+        for seed in range(3):
+            play_checked(load_variant(variant_id), 4, seed, "random", illegal_every=0, roundtrip_every=0,
+                         counterfactual=False, views_every=2)
+    assert info.value.invariant == "views"
+    return str(info.value)
+
+
+@pytest.mark.parametrize("variant_id", ["classic2003", "expert2016"])
+def test_catches_a_sample_that_carries_the_true_seed(monkeypatch, variant_id):
+    """The leak found by a cheating seat: with the true seed and the public answers, a sample
+    replays into the true game (every hand, the deck, the other seats' bots)."""
+    real = Game.determinize
+
+    def keeps_the_seed(self, player, rng):
+        sample = real(self, player, rng)
+        sample.seed = sample.state.seed = self.seed
+        return sample
+
+    monkeypatch.setattr(Game, "determinize", keeps_the_seed)
+    message = handed_leak_failure(variant_id)
+    assert "sample_game()" in message and "seed" in message
+
+
+def test_catches_a_sample_that_keeps_the_true_checkpoint(monkeypatch):
+    """A clone of a sample restarts from its checkpoint: the true state there is a leak."""
+    real = Game.determinize
+
+    def keeps_the_checkpoint(self, player, rng):
+        sample = real(self, player, rng)
+        sample._base = self._base
+        return sample
+
+    monkeypatch.setattr(Game, "determinize", keeps_the_checkpoint)
+    message = handed_leak_failure()
+    assert "sample_game()" in message and "_base" in message
+
+
+def test_catches_a_sample_whose_generator_follows_the_true_one(monkeypatch):
+    real = Game.determinize
+
+    def keeps_the_generator(self, player, rng):
+        sample = real(self, player, rng)
+        sample.state.rng.setstate(self.state.rng.getstate())
+        return sample
+
+    monkeypatch.setattr(Game, "determinize", keeps_the_generator)
+    assert "sample_game()" in handed_leak_failure()
+
+
+def test_catches_an_agent_that_reads_the_game_behind_its_view(monkeypatch):
+    """An agent that looks past its view (here: at the next card of the draw pile) answers
+    otherwise in a game that differs only in what its seat may not know."""
+    from amunre.agents.greedy import GreedyAgent
+
+    def peeking(self, view, request):
+        deck = view._game.state.deck
+        return request.options[(deck[-1] if deck else 0) % len(request.options)]
+
+    monkeypatch.setattr(GreedyAgent, "choose", peeking)
+    with pytest.raises(ConformanceError) as info:
+        for seed in range(3):
+            play_checked(classic(), 4, seed, "greedy", illegal_every=0, roundtrip_every=0, counterfactual=False,
+                         views_every=2)
+    assert info.value.invariant == "views" and "answers otherwise" in str(info.value)
+
+
+def test_a_sample_holds_no_seed_checkpoint_or_generator_of_the_game():
+    """Directly: the sample's seed, its checkpoint's state and its generator are drawn anew."""
+    import random
+
+    game = Game(classic(), 4, 12)
+    agents = make_agents(["greedy"] * 4, 12)
+    for _ in range(40):
+        request = game.pending
+        game.answer(agents[request.player].choose(game.view(request.player), request))
+    me = game.pending.player
+    sample = game.view(me).sample_game(random.Random(1))
+    assert sample.seed != game.seed and sample.state.seed != game.state.seed
+    from amunre.engine import restore
+
+    kept, true = restore(sample._base.state), restore(game._base.state)
+    assert kept.seed != true.seed and kept.rng.getstate() != true.rng.getstate()
+    assert (kept.deck, [p.hand for p in kept.players]) != (true.deck, [p.hand for p in true.players])
+    assert sample.state.rng.getstate() != game.state.rng.getstate()
+    assert sample.answers == []  # who was asked what (and who was forced) is not handed on

@@ -219,6 +219,8 @@ class TellForced:
     def __call__(self, request) -> None:
         if getattr(self.seats[request.player], "forced", None) is None:
             return
+        if request.options == [None]:
+            return  # a card he does not hold is not played: nothing was decided
         if self.game is None:
             self.waiting.append(request)
         else:

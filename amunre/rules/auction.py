@@ -354,8 +354,9 @@ class Auction(Rule):
                 continue
             if "pass" in game.hearing:
                 game.emit("pass", player=p)
-            if protect_on_pass and p not in protected and state.players[p].hand[PROTECTION]:
-                if (yield from decide(p, "protect", [False, True])):
+            if protect_on_pass and p not in protected:
+                # asked whether he holds the card or not (then forced): who is asked is public
+                if (yield from decide(p, "protect", [False, True] if state.players[p].hand[PROTECTION] else [False])):
                     play_card(game, p, PROTECTION, face_up_until_phase_end=True)
                     protected.add(p)
 

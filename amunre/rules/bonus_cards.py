@@ -150,9 +150,8 @@ class BonusCards(Rule):
             hand = state.players[p].hand
             played: set[str] = set()
             while True:
+                # asked whether he holds such a card or not (then forced): who is asked is public
                 kinds = [k for k in BONUS_CARDS if hand[card_id(k)] and k not in played]
-                if not kinds:
-                    break
                 kind = yield from decide(p, "play_bonus", [None] + kinds, {"played": len(played)} if played else None)
                 if kind is None:
                     break

@@ -173,12 +173,13 @@ class Harvest(Rule):
             player = state.players[p]
             owned = player.provinces
             skip = boost = None
-            if player.hand[TREASURY] and owned:
-                skip = yield from decide(p, "treasury", [None] + list(owned))
+            # asked whether he holds the card or not (then forced): who is asked is public
+            if owned:
+                skip = yield from decide(p, "treasury", [None] + (list(owned) if player.hand[TREASURY] else []))
                 if skip is not None:
                     play_card(game, p, TREASURY, province=skip)
-            if player.hand[BIG_HARVEST] and owned:
-                boost = yield from decide(p, "big_harvest", [None] + list(owned))
+            if owned:
+                boost = yield from decide(p, "big_harvest", [None] + (list(owned) if player.hand[BIG_HARVEST] else []))
                 if boost is not None:
                     play_card(game, p, BIG_HARVEST, province=boost)
             gold = 0

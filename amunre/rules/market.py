@@ -266,8 +266,9 @@ class Market(Rule):
                     where = [i for i in owned if free_fields(game, i) > 0]
                     pid = yield from decide(p, "place_farmer", where, {"item": item, "bought": count})
                     place_farmer(game, p, pid)
-        if player.hand[self.free_farmer] and state.supply_farmers > 0 and owned:
-            pid = yield from decide(p, "free_farmer", [None] + list(owned))
+        if state.supply_farmers > 0 and owned:
+            # asked whether he holds the card or not (then forced): who is asked is public
+            pid = yield from decide(p, "free_farmer", [None] + (list(owned) if player.hand[self.free_farmer] else []))
             if pid is not None:
                 play_card(game, p, self.free_farmer, province=pid)
                 place_farmer(game, p, pid, on_field=False)
@@ -292,14 +293,14 @@ class Market(Rule):
         """Ask whether to play an Architect now, where one could build; True if played.
         `to_place`: stones bought and not yet placed."""
         state = game.state
-        if not state.players[p].hand[self.architect]:
-            return False
         need = self.params.architect_stones
         ready = [i for i in state.players[p].provinces
                  if state.provinces[i].stones >= need and can_add_pyramid(state, i)]
         if not ready:
             return False
-        pid = yield from decide(p, "architect", [None] + ready, {"stones_to_place": to_place})
+        # asked whether he holds the card or not (then forced): who is asked is public
+        held = state.players[p].hand[self.architect]
+        pid = yield from decide(p, "architect", [None] + ready if held else [None], {"stones_to_place": to_place})
         if pid is None:
             return False
         play_card(game, p, self.architect, province=pid)

@@ -434,9 +434,9 @@ class Offering(Rule):
         hand = game.state.players[p].hand
         sold = 0
         while True:
-            kinds = [k for k in range(len(hand)) if hand[k]]
-            if not kinds:
+            if not sum(hand):  # by his hand's size, which everyone knows: who is asked is public
                 return sold > 0
+            kinds = [k for k in range(len(hand)) if hand[k]]
             kind = yield from decide(p, "sell_for_offering", [None] + kinds, {"sold": sold} if sold else None)
             if kind is None:
                 return sold > 0

@@ -11,6 +11,10 @@ from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
 from amunre.model import Variant
 from amunre.state import GameState
 
+#: Built-in agents whose answer reads the view: [views] checks that it is the same in two games
+#: the seat cannot tell apart.
+VIEW_READING_AGENTS = ("greedy",)
+
 #: Events emitted between two rules run: the state is whole when they arrive.
 BOUNDARY_EVENTS = frozenset({"phase", "round", "kingdom", "scoring", "final_scoring", "game_end"})
 
@@ -34,9 +38,11 @@ def _key(value) -> str:
     return json.dumps(to_json_value(value), sort_keys=True)
 
 
-def _replays(game: Game, answers: list) -> bool:
+def _replays(game: Game, answers: list, rng=None, redraw: list = ()) -> bool:
     """Whether `game` takes these (answer, (player, kind)) in order, each asked of the same
-    player and kind and each legal."""
+    player and kind and each legal; then `redraw`'s decisions (the others' sealed answers of
+    a batch under way) are answered with options drawn by `rng`, each asked of the same
+    player and kind."""
     for answer, asked in answers:
         request = game.pending
         if request is None or (request.player, request.kind) != asked:
@@ -45,7 +51,18 @@ def _replays(game: Game, answers: list) -> bool:
             game.answer(answer)
         except IllegalAnswerError:
             return False
+    for _, asked in redraw:
+        request = game.pending
+        if request is None or (request.player, request.kind) != asked:
+            return False
+        game.answer(request.options[rng.randrange(len(request.options))])
     return True
+
+
+def _rng(seed: int):
+    import random
+
+    return random.Random(seed)
 
 
 def _options_key(request) -> list[str]:
@@ -209,8 +226,11 @@ class GameChecker:
 
     # -- the checks ---------------------------------------------------------------------
     def check_views(self) -> None:
-        """[views]: re-draw what the asked player may not know at the start of this phase,
-        replay the phase with the same answers, and compare his view and request."""
+        """[views]: re-draw what the asked player may not know at the start of this phase (the
+        game's seed too), replay the phase with the same answers (the other players' sealed
+        answers of a batch under way drawn again), and compare what he is handed: his view,
+        his request, what his agent answers, and `sample_game()` of both games for the same
+        generator, in full (`holdings`), and clones of those samples."""
         import random
 
         from amunre.view import hide_from
@@ -222,15 +242,17 @@ class GameChecker:
         mine.pop("phase")  # flow data: the replay names its phase differently
         asked = (_options_key(request), _context_key(request))
         answers = list(zip(game.answers_so_far()[answered:], self.asked[answered:]))
+        sealed = len(game._sealed)  # the others' secret answers of the batch under way
         public = _public(self.events[seen:])
         rng = random.Random(self.seed * 7919 + len(game.answers_so_far()))
         for everything in (True, False):  # other hands too; else only the deck, face-down cards, rng, rules
             state = start.clone()
             hide_from(self.variant, state, player, rng, cards=everything)
+            state.seed = rng.getrandbits(63)  # the seed too: the others' bots follow from it
             events: list = []
             alt = Game.from_state(self.variant, state, [events.append])
             alt.run_rules(rules, one_phase=one_phase)
-            if not _replays(alt, answers):
+            if not _replays(alt, answers[:len(answers) - sealed], rng, redraw=answers[len(answers) - sealed:]):
                 continue  # the others could not have acted so, or were asked otherwise: not the same game
             theirs = alt.pending
             if (_public(events) != public or alt.view(player).hand != game.view(player).hand
@@ -245,9 +267,37 @@ class GameChecker:
                 diff = sorted(k for k in mine if mine[k] != other.get(k))
                 self.fail("views", f"player {player}'s view changes when only what he may not know is "
                                    f"re-drawn (differs in: {', '.join(diff)})")
+            self._check_handed(player, start, rules, one_phase, answers, alt)
             self.view_checks += 1
             return
         self.view_skips += 1
+
+    def _check_handed(self, player: int, start, rules, one_phase: bool, answers: list, alt: Game) -> None:
+        """What a search agent is handed is the same in two games he cannot tell apart: this
+        one (rebuilt as `alt` was, from the phase's start, so that both were made alike) and
+        `alt`. His agent's answer, `sample_game()` for the same generator in full, and a
+        clone of each sample."""
+        from amunre.agents import make_agent
+        from amunre.testing.holdings import holdings
+
+        same = Game.from_state(self.variant, start.clone())
+        same.run_rules(rules, one_phase=one_phase)
+        if not _replays(same, answers):
+            self.fail("views", "the phase does not replay from its start with the same answers")
+        # random's answer follows from its generator and the options alone, compared above
+        if self.agent in VIEW_READING_AGENTS:
+            a, b = (make_agent(self.agent, self.seed, player) for _ in range(2))
+            if _key(a.choose(same.view(player), same.pending)) != _key(b.choose(alt.view(player), alt.pending)):
+                self.fail("views", f"player {player}'s agent ({self.agent}) answers otherwise when only what he "
+                                   "may not know is re-drawn")
+        k = self.seed * 31 + len(answers)
+        ours, theirs = same.view(player).sample_game(_rng(k)), alt.view(player).sample_game(_rng(k))
+        for what, x, y in (("sample_game()", ours, theirs), ("a clone of sample_game()", ours.clone(), theirs.clone())):
+            mine, other = holdings(x), holdings(y)
+            if mine != other:
+                diff = sorted(name for name in mine if mine[name] != other.get(name))
+                self.fail("views", f"{what} for player {player} differs when only what he may not know is "
+                                   f"re-drawn (in: {', '.join(diff)}): it carries a hidden fact")
 
     def check_state(self) -> None:
         """Conservation and structure: cheap enough for every step."""

@@ -1,0 +1,117 @@
+"""Everything a game object holds, as plain data: to compare two games in full.
+
+The [views] invariant hands a seat's `sample_game()` of two games that differ only in what
+the seat may not know, and asks that the two samples hold the same things: not only their
+states and requests, but their seeds, checkpoints, recorded inputs, and the running rule
+step's own variables (its generator's frames). `holdings(game)` walks all of it. A value of
+a kind it does not know is an error, not a silent skip: a new attribute that could carry a
+hidden fact must be taught here before the invariant can vouch for it.
+
+Shared, read-only parts (the variant, its rule modules, functions) are named, not walked:
+they are the same in every game of a variant.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+
+import attrs
+
+from amunre.decisions import Lazy, Request
+from amunre.model import Variant
+from amunre.state import GameState, PlayerState, ProvinceState
+
+_PLAIN = (type(None), bool, int, float, str, bytes)
+
+
+def holdings(game) -> dict:
+    """Every attribute of `game`, walked into plain data (see the module docstring)."""
+    return _Walker(game).walk_root()
+
+
+class _Walker:
+    def __init__(self, root):
+        self.root = root
+        self.seen: dict[int, int] = {}  # id -> order first seen, for shared and cyclic references
+
+    def walk_root(self) -> dict:
+        return {name: self.walk(value) for name, value in sorted(_attributes(self.root).items())}
+
+    def walk(self, value):
+        if isinstance(value, _PLAIN):
+            return value
+        if value is self.root:
+            return "<the game>"
+        key = id(value)
+        if key in self.seen:
+            return ("<seen>", self.seen[key])
+        self.seen[key] = len(self.seen)
+        return self._walk_new(value)
+
+    def _walk_new(self, value):
+        from amunre.contract import Rule
+        from amunre.engine import Game
+        from amunre.view import PlayerView
+
+        walk = self.walk
+        if isinstance(value, (list, tuple)):
+            return [type(value).__name__, [walk(v) for v in value]]
+        if isinstance(value, (set, frozenset)):
+            return ["set", sorted(repr(walk(v)) for v in value)]
+        if isinstance(value, dict):
+            return ["dict", sorted((repr(walk(k)), repr(walk(v))) for k, v in value.items())]
+        if isinstance(value, (GameState, PlayerState, ProvinceState)):
+            return [type(value).__name__, {k: walk(getattr(value, k)) for k in type(value).__slots__}]
+        if isinstance(value, random.Random):
+            return ["Random", list(value.getstate()[1]), value.getstate()[2]]
+        if isinstance(value, Request):
+            return ["Request", value.player, value.kind, walk(value.options), walk(dict(value.context)),
+                    value.simultaneous]
+        if isinstance(value, Lazy):
+            return ["Lazy", walk(dict(value))]
+        if isinstance(value, types.GeneratorType):
+            return self._generator(value)
+        if isinstance(value, Game):
+            raise TypeError("a game holds another game: holdings() cannot vouch for it")
+        if isinstance(value, (Variant, Rule)) or type(value).__name__ == "Modules":
+            return ["shared", type(value).__name__, getattr(value, "id", None) or getattr(value, "key", None)]
+        if attrs.has(type(value)):  # a variant's frozen settings (a rule's params, rulings)
+            return ["settings", type(value).__qualname__, repr(value)]
+        if isinstance(value, PlayerView):
+            return ["PlayerView", value.player]
+        if isinstance(value, types.MethodType):
+            return ["method", value.__func__.__qualname__, walk(value.__self__)]
+        if isinstance(value, types.FunctionType):
+            cells = [c.cell_contents for c in value.__closure__ or ()]
+            return ["function", value.__qualname__, walk(cells)]
+        if isinstance(value, (types.BuiltinFunctionType, type)):
+            return ["builtin", getattr(value, "__qualname__", repr(value))]
+        if hasattr(type(value), "__slots__") or hasattr(value, "__dict__"):
+            module = type(value).__module__
+            if module.startswith("amunre.") and not module.startswith("amunre.rules"):
+                return [type(value).__name__, {k: walk(v) for k, v in sorted(_attributes(value).items())}]
+        raise TypeError(f"holdings() does not know how to compare a {type(value).__module__}."
+                        f"{type(value).__qualname__}: teach amunre.testing.holdings what it may hold")
+
+    def _generator(self, gen) -> list:
+        """A running step: where each frame of its `yield from` chain stands and its variables."""
+        frames = []
+        while isinstance(gen, types.GeneratorType):
+            frame = gen.gi_frame
+            if frame is None:
+                frames.append([gen.gi_code.co_qualname, "finished"])
+                break
+            frames.append([gen.gi_code.co_qualname, frame.f_lasti,
+                           {name: self.walk(v) for name, v in sorted(frame.f_locals.items())}])
+            gen = gen.gi_yieldfrom
+        return ["generator", frames]
+
+
+def _attributes(obj) -> dict:
+    found = dict(getattr(obj, "__dict__", {}))
+    for cls in type(obj).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(obj, name):
+                found[name] = getattr(obj, name)
+    return found
