@@ -94,7 +94,8 @@ class Rates:
 
 @attrs.frozen
 class CloneCost:
-    """What one `Game.clone()` costs, measured at every decision of a game (CPU time)."""
+    """What one `Game.clone()` (or one `sample_game()`) costs, measured at every decision of
+    a game (CPU time)."""
 
     median_us: float
     p95_us: float
@@ -103,7 +104,8 @@ class CloneCost:
 
 @attrs.frozen
 class Measurement:
-    """One variant and agent kind: one process, `workers` workers, and the clone cost."""
+    """One variant and agent kind: one process, `workers` workers, and the costs of a clone and
+    of a determinization (what a search agent pays per game it searches)."""
 
     variant_id: str
     players: int
@@ -112,6 +114,7 @@ class Measurement:
     single: Rates
     parallel: Rates
     clone: CloneCost
+    determinize: CloneCost
 
     def speedup(self, count: str = "games") -> float:
         """Wall-time throughput of the workers over that of one process."""
@@ -165,19 +168,25 @@ def _ready(job: Job, warmup: int, hold: float) -> int:
     return os.getpid()
 
 
-def clone_cost(variant, players: int, agent: str, seed: int = 0, repeat: int = 5) -> CloneCost:
-    """The median and 95th percentile cost of `Game.clone()` over every decision of one game,
-    each decision timed over `repeat` clones in CPU time. The game is cloned once before it
-    starts, so that it keeps checkpoints (the first clone of a game replays it from its
-    start; a search clones one game many times)."""
+def clone_cost(variant, players: int, agent: str, seed: int = 0, repeat: int = 5,
+               determinize: bool = False) -> CloneCost:
+    """The median and 95th percentile cost of `Game.clone()` (with `determinize`: of the asked
+    seat's `sample_game()`) over every decision of one game, each decision timed over
+    `repeat` branches in CPU time. The game is cloned once before it starts, so that it keeps
+    checkpoints (the first clone of a game replays it from its start; a search branches one
+    game many times)."""
+    import random
+
     game = Game(variant, players, seed)
     agents = make_agents([agent] * players, seed)
     game.clone()
+    rng = random.Random(seed)
     costs = []
     while game.pending is not None:
+        view = game.view(game.pending.player)
         start = time.process_time()
         for _ in range(repeat):
-            game.clone()
+            view.sample_game(rng) if determinize else game.clone()
         costs.append((time.process_time() - start) / repeat * 1e6)
         request = game.pending
         game.answer(agents[request.player].choose(game.view(request.player), request))
@@ -214,4 +223,4 @@ def measure(variant, players: int, agent: str, executor, games: int | None = Non
     tasks = [(job, i * _WORKER_SEEDS, games, seconds, warmup, start_at) for i in range(workers)]
     tallies = [tally for _, tally in sorted(executor.run(play_for, tasks), key=lambda pair: pair[0])]
     return Measurement(variant.id, players, agent, workers, single, Rates.of(tallies),
-                       clone_cost(variant, players, agent))
+                       clone_cost(variant, players, agent), clone_cost(variant, players, agent, determinize=True))

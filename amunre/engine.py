@@ -247,21 +247,24 @@ class Game:
         replay a game mid-batch (an agent must read only `answers`)."""
         return self.answers + [choice for _, choice in self._sealed]
 
-    def _advance(self, value) -> None:
-        if not self._tracking:
-            self._run_to_decision(value)
-            return
-        # a game that keeps checkpoints records its forced answers too (`determinize`)
+    def _recording(self) -> None:
+        """From now on this game keeps checkpoints (`_tracking`) and records its forced answers
+        among its inputs (a determinized game gives them again): its `_advance` becomes
+        `_advance_recording`, so that a game that never branches pays nothing for it."""
+        self._tracking = True
+        self._advance = self._advance_recording
+
+    def _advance_recording(self, value) -> None:
         outer, decisions.record_forced = decisions.record_forced, self._forced
         try:
-            self._run_to_decision(value)
+            Game._advance(self, value)
         finally:
             decisions.record_forced = outer
 
     def _forced(self, value) -> None:
         self._since.append(_Forced(value))
 
-    def _run_to_decision(self, value) -> None:
+    def _advance(self, value) -> None:
         try:
             pending = self._flow.send(value)
             while pending is BATCH_START:  # a secret batch begins (`ask_secretly`)
@@ -378,7 +381,7 @@ class Game:
         the last one."""
         twin = self._rebuild(self._since, tracking=True)
         self._base, self._since, self._batch_at = twin._base, twin._since, twin._batch_at
-        self._tracking = True
+        self._recording()
 
     def _rebuild(self, inputs: list, tracking: bool = False, redraw=None, start=None, seed=None) -> "Game":
         """A new game from this one's checkpoint (or `start`, with `seed`), given `inputs`
@@ -400,7 +403,9 @@ class Game:
         twin._routes, twin._catch_all = {}, []
         twin.phase_name = base.phase_name
         twin.pending = None
-        twin._base, twin._since, twin._tracking = base, [], tracking
+        twin._base, twin._since, twin._tracking = base, [], False
+        if tracking:
+            twin._recording()
         twin._at_batch = None
         twin._batch_at = 0
         if base.state is None:  # from the seed

@@ -36,6 +36,7 @@ def test_bench_prints_every_column_for_one_and_several_workers(capsys, workers):
     assert "decisions asked" in out and "engine steps (forced decisions included)" in out
     assert "CPU share: " in out and "per worker" in out
     assert re.search(r"clone: \d+ us median, \d+ us p95 per Game.clone\(\) \(CPU time, at each of the \d+ decisions", out)
+    assert re.search(r"determinize: \d+ us median, \d+ us p95 per sample_game\(\) of the asked seat", out)
 
 
 def test_bench_prints_games_per_second(capsys):
@@ -121,6 +122,7 @@ def test_measure_in_this_process_and_the_clone_cost():
     assert m.single.games == 1 and m.parallel.games == 1
     assert m.speedup() > 0
     assert 0 < m.clone.median_us <= m.clone.p95_us and m.clone.decisions >= 2
+    assert 0 < m.determinize.median_us <= m.determinize.p95_us and m.determinize.decisions == m.clone.decisions
     game = Game(classic(), 4, 0)
     play_on(game, make_agents(["greedy"] * 4, 0))
     cost = clone_cost(classic(), 4, "greedy", repeat=1)

@@ -77,6 +77,8 @@ def _notes(m, warmup: int) -> list[str]:
         "(below 1: the machine was busy, the wall figures understate)",
         f"  clone: {m.clone.median_us:,.0f} us median, {m.clone.p95_us:,.0f} us p95 per Game.clone() "
         f"(CPU time, at each of the {m.clone.decisions} decisions of a game)",
+        f"  determinize: {m.determinize.median_us:,.0f} us median, {m.determinize.p95_us:,.0f} us p95 per "
+        "sample_game() of the asked seat (likewise)",
     ]
 
 
