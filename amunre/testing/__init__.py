@@ -74,7 +74,13 @@ Views
                    (`amunre.view.hide_from`), the phase is replayed with the same answers, and
                    where nothing he could see came out otherwise (the same public events, the
                    same players asked, his own hand the same) his view (`game.view`) and his
-                   request must be identical. Sealed answers are covered by [simultaneous].
+                   request must be identical. The game's seed is drawn again too, and so are
+                   the other players' sealed answers of a batch under way. Then what he is
+                   handed must be identical in full: the greedy agent's answer, and
+                   `sample_game()` for the same generator and a clone of it, compared by
+                   everything they hold (`amunre.testing.holdings`: state, seed, checkpoint,
+                   inputs, the running step's variables). Sealed answers are also covered by
+                   [simultaneous].
 
 Determinism and replay
   [determinism]    the same seed with the same agents gives the identical JSONL log.
