@@ -28,7 +28,11 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - `table_markers(event, markers)`: markers it puts on the table that the game state does
   not hold (the auction's bid markers), followed from the events for a picture of the
   board (`amunre render`, the replay viewer);
-- `provides` / `requires` / `once`: its place in the round's pipeline.
+- `provides` / `requires` / `once`: its place in the round's pipeline;
+- `pays_for_holdings`: a phase that pays for what the players hold (the harvest), which
+  `amunre.worth` plays on hypothetical positions as it plays the scoring items; and each
+  decision's `appraise(option, asking, worth)`: what an option is worth to the seat asked,
+  which the `planner` agent reads (see `amunre.worth`).
 
 Instances are built once per variant and shared by its games: per-game data lives in the
 state, never on `self`. `run(game)` is a generator that asks decisions with
@@ -112,6 +116,12 @@ class Decision:
     none_asked: Callable[[Any], str] | None = None
     group: Callable[[Any, Any], tuple[str, str]] | None = None
     actions: Callable[[Any, Any], list] | None = None
+    #: `appraise(option, asking, worth)`: what the option is worth to the seat asked, in
+    #: points, from `worth` (`amunre.worth.Worth`: what changes of its holding are worth by
+    #: the variant's own scoring, final scoring and income) and the module's own prices and
+    #: effects. The `planner` agent answers with the best option; without it, the planner
+    #: looks one step ahead in a game drawn from the seat's view (slower).
+    appraise: Callable[[Any, Any, Any], float] | None = None
 
 
 @attrs.frozen
@@ -246,6 +256,11 @@ class Rule:
     provides: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     once: bool = False
+    #: A phase whose outcome follows from what the players hold (the harvest: income for the
+    #: provinces, farmers and cards they have): `amunre.worth` plays it on hypothetical
+    #: positions, as it plays the scoring items, to value a holding. Its decisions are then
+    #: answered by their first declared policy (else their first option).
+    pays_for_holdings: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -313,6 +328,20 @@ class Rule:
         in the variant's words ("" for none); the module adds, moves and removes its own
         entries. It hears every event of the game in order, its own and the others'. Nothing
         unless overridden."""
+
+    # -- what a holding is worth (`amunre.worth`, the planner) ------------------------------
+    def points_for(self, state, player: int) -> dict[str, float] | None:
+        """A scoring item: the points, by scoring item key, it would give `player` were it
+        scored on `state` now, its decisions answered by its first policy. None (the default):
+        not declared, and `amunre.worth` plays `run` on a copy of the state instead (slower;
+        the same answer, which a test checks for every module that declares it)."""
+        return None
+
+    def income_for(self, state, player: int) -> tuple[float, dict[str, float]] | None:
+        """A phase that `pays_for_holdings`: (gold, {item: points}) it would give `player`
+        were it played on `state` now, its decisions answered by their first policy, else
+        their first option. None (the default): `amunre.worth` plays `run` on a copy."""
+        return None
 
     # -- the game -------------------------------------------------------------------------
     def start_kingdom(self, game) -> None:

@@ -504,6 +504,7 @@ DECISIONS = {
         facts=_sell_facts,
         note=lambda card, asking: asking.held(card),
         actions=card_actions,
+        appraise=lambda card, asking, worth: -worth.card(card),  # the card it misses least
     ),
     "double_swap": Decision(
         options="true (swap the two singles of the province for a double) or false (keep them), "
@@ -513,6 +514,8 @@ DECISIONS = {
         question=_swap_question,
         facts=_swap_facts,
         actions=lambda rule, variant: [True, False],
+        # the same pyramids either way: a double keeps a single piece in the supply
+        appraise=lambda swap, asking, worth: 0.01 if swap else 0.0,
     ),
 }
 

@@ -31,7 +31,10 @@ SPEC_ABSENT = ("needs the project's rules specification (SPEC.md), which is not 
 CORE = sorted(
     [REPO / "amunre" / name for name in (
         "engine.py", "narrate.py", "results.py", "pipeline.py", "view.py", "setup.py", "standing.py",
-        "mechanics.py", "counting.py", "state.py", "model.py", "decisions.py", "contract.py", "registry.py")]
+        "mechanics.py", "counting.py", "state.py", "model.py", "decisions.py", "contract.py", "registry.py",
+        "worth.py")]
+    # the agents too, but greedy: a hand-written heuristic for the printed editions, under its own name
+    + [path for path in (REPO / "amunre" / "agents").glob("*.py") if path.name != "greedy.py"]
     + list((REPO / "amunre" / "position").glob("*.py"))
     + list((REPO / "amunre" / "cli").glob("*.py"))
     + list((REPO / "amunre" / "loader").glob("*.py"))

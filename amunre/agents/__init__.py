@@ -88,4 +88,9 @@ def _mcts(rng, **params):
     return make(rng, **params)
 
 
-_FACTORIES = {"random": _random, "greedy": _greedy, "human": _human, "mcts": _mcts}
+def _planner(rng, **params):
+    from amunre.agents.planner import make
+    return make(rng, **params)
+
+
+_FACTORIES = {"random": _random, "greedy": _greedy, "human": _human, "mcts": _mcts, "planner": _planner}

@@ -186,6 +186,42 @@ def _bid_board(leaving, where, protected, spaces) -> dict:
             "protected": sorted(protected)}
 
 
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+#: What a province's empty fields add to its worth at an auction, as a share of what farmers
+#: filling them would yield: they must still be bought.
+FIELDS_SHARE = 0.5
+
+
+def province_at_auction(pid: int, asking, worth) -> float:
+    """Holding `pid` through the kingdom, with the gold and cards lying on it and a share of
+    what its fields could yield."""
+    def worked_out() -> float:
+        view = asking.view
+        lying = view.provinces[pid]
+        fields = view.variant.board.provinces[pid].fields
+        held = worth.province(pid)
+        farmed = worth.gain((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
+        return held + lying.gold * worth.gold + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
+
+    return worth.remember(("at auction", pid), worked_out)
+
+
+def _appraise_bid(option, asking, worth) -> float:
+    """The province, less its price (cards sold for what gold does not cover) and the cards
+    played; a Protection keeps a bid worth defending."""
+    pid, amount, played = option
+    gold = asking.view.me.gold
+    surplus = province_at_auction(pid, asking, worth) - amount * worth.gold
+    short = max(0, amount + len(played) - gold) if amount > gold else 0
+    value = surplus - short * max(0.0, worth.drawn_card() - worth.gold)
+    protection = asking.rule.protection
+    for card in played:
+        value -= worth.card(card)
+        if card == protection:
+            value += 0.25 * max(0.0, surplus)
+    return value
+
+
 @register
 class Auction(Rule):
     id = "auction"
@@ -211,6 +247,7 @@ class Auction(Rule):
             facts=_bid_facts,
             note=_bid_note,
             actions=_bid_actions,
+            appraise=_appraise_bid,
         ),
         "protect": Decision(
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
@@ -220,6 +257,7 @@ class Auction(Rule):
             question=lambda asking: (f"Nobody outbid you: do you play your {asking.words.card_noun('protection')} "
                                      f"now, so that outbidding you skips a space?"),
             actions=lambda rule, variant: [False, True],
+            appraise=lambda play, asking, worth: -worth.card(asking.rule.protection) if play else 0.0,
         ),
     }
     events = {

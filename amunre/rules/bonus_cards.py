@@ -92,6 +92,16 @@ def _bonus_line(e, w) -> str:
     return f"  {w.who(e['player'])} plays the {card} ({facts}): {result}."
 
 
+def _appraise_bonus(kind, asking, worth) -> float:
+    """A card whose condition holds scores its points now; one that does not is kept."""
+    if kind is None:
+        return 0.0
+    rule, view = asking.rule, asking.view
+    if not rule.met(kind, view, view.player):
+        return -1.0
+    return rule.params.points * worth.weight(rule.item(kind))
+
+
 @register
 class BonusCards(Rule):
     id = "bonus_cards"
@@ -130,6 +140,7 @@ class BonusCards(Rule):
                 "none": lambda rule, game, request: None,
             },
             actions=lambda rule, variant: [None] + [k for k in BONUS_CARDS if k in variant.cards],
+            appraise=_appraise_bonus,
         ),
     }
 
@@ -142,6 +153,13 @@ class BonusCards(Rule):
     def met(self, kind: str, state, player: int) -> bool:
         """Whether the card's condition holds for the player's provinces now."""
         return bonus_met(kind, state, self.variant.board.provinces, state.players[player].provinces, self.params)
+
+    def points_for(self, state, player: int) -> dict[str, float]:
+        """Each bonus card held whose condition holds, played (its first policy)."""
+        card_id = self.variant.card_id
+        hand = state.players[player].hand
+        return {self.item(kind): self.params.points for kind in BONUS_CARDS
+                if kind in self.variant.cards and hand[card_id(kind)] > 0 and self.met(kind, state, player)}
 
     def run(self, game):
         state = game.state

@@ -57,6 +57,10 @@ class CompleteSets(Rule):
                             _sets_line),
     }
 
+    def points_for(self, state, player: int) -> dict[str, float]:
+        counts = [state.provinces[i].pyramid_count() for i in state.players[player].provinces]
+        return {self.item_key: self.params.points * complete_sets(counts, self.params.set_size)}
+
     def run(self, game):
         state = game.state
         for p in state.turn_order():

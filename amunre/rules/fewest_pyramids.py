@@ -42,12 +42,16 @@ class FewestPyramids(Rule):
                                "`total`).", _fewest_line),
     }
 
+    def points_for(self, state, player: int) -> dict[str, float]:
+        counts = [state.provinces[i].pyramid_count() for i in state.players[player].provinces]
+        return {self.item_key: self.params.points * min(counts, default=0)}
+
     def run(self, game):
         state = game.state
         for p in state.turn_order():
             owned = state.players[p].provinces
             counts = [state.provinces[i].pyramid_count() for i in owned]
-            points = self.params.points * min(counts, default=0)
+            points = self.points_for(state, p)[self.item_key]
             told = "fewest_points" in game.hearing
             add_points(game, p, self.item_key, points, told=told)
             if "fewest_points" in game.hearing:

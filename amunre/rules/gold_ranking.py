@@ -96,6 +96,8 @@ class GoldRanking(Rule):
                                          if p != a.view.player) + "."],
             policies={"none": lambda rule, game, request: min(request.options),
                       "all": lambda rule, game, request: max(request.options)},
+            # cards are worth nothing after the ranking: a sale that changes nothing still sells
+            appraise=lambda count, asking, worth: worth.gain((("gold", None, count),)) + 1e-6 * count,
             actions=lambda rule, variant: count_actions(min(variant.components.deck_size, MOST_SOLD)),
         ),
     }
@@ -108,6 +110,17 @@ class GoldRanking(Rule):
                              "the players with as much), his `points` and `total`; most gold first.",
                              _gold_points_line),
     }
+
+    def counted_gold(self, state) -> list[int]:
+        """Every player's gold as the ranking counts it (a held theft card off with A-THEFTGOLD)."""
+        golds = [pl.gold for pl in state.players]
+        if self.rulings.theft_counts_in_gold:
+            golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
+        return golds
+
+    def points_for(self, state, player: int) -> dict[str, float]:
+        """With no card sold (its first policy)."""
+        return {self.item_key: gold_ranking(self.counted_gold(state), self.params.points, self.rulings.gold_ties)[player]}
 
     def run(self, game):
         state = game.state
@@ -124,10 +137,8 @@ class GoldRanking(Rule):
                     sold.append(game.variant.cards[kind])
                 if "ranking_sales" in game.hearing and sold:
                     game.emit("ranking_sales", player=p, cards=sold)
-        golds = [pl.gold for pl in state.players]
+        golds = self.counted_gold(state)
         counted = self.rulings.theft_counts_in_gold
-        if counted:
-            golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
         if "gold_counted" in game.hearing:
             game.emit("gold_counted", gold=golds, theft_value=self.params.theft_value if counted else 0)
         points = gold_ranking(golds, self.params.points, self.rulings.gold_ties)

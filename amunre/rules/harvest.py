@@ -113,6 +113,23 @@ def _farmers_note(pid, asking) -> str:
     return f"{w.plural(farmers, w.t('farmer'), w.t('farmers'))} there"
 
 
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+def _appraise_treasury(pid, asking, worth) -> float:
+    if pid is None:
+        return 0.0
+    rule = asking.rule
+    given_up = rule.income(asking.view, asking.view.variant.board, pid)
+    return (rule.params.treasury_gold - given_up) * worth.gold - worth.card(rule.treasury)
+
+
+def _appraise_big_harvest(pid, asking, worth) -> float:
+    if pid is None:
+        return 0.0
+    rule = asking.rule
+    extra = rule.params.big_harvest_bonus * asking.view.provinces[pid].all_farmers()
+    return extra * worth.gold - worth.card(rule.big_harvest)
+
+
 @register
 class Harvest(Rule):
     id = "harvest"
@@ -130,11 +147,12 @@ class Harvest(Rule):
                              "null or an integer province id",
                              lambda pid, w: f"play it on {w.province(pid)}", note=_income_note,
                              none=lambda w: f"keep the {w.card_noun('treasury')}", question=_treasury_question,
-                             actions=none_or_province_actions),
+                             actions=none_or_province_actions, appraise=_appraise_treasury),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
                                 lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
                                 none=lambda w: f"keep the {w.card_noun('big_harvest')}",
-                                question=_big_harvest_question, actions=none_or_province_actions),
+                                question=_big_harvest_question, actions=none_or_province_actions,
+                                appraise=_appraise_big_harvest),
     }
     events = {
         "harvest_income": Event(
@@ -147,6 +165,8 @@ class Harvest(Rule):
     }
     #: the `harvest_income` line says the income
     reasons = {"harvest": None}
+    #: it pays for the farmers and provinces held: `amunre.worth` plays it to value them
+    pays_for_holdings = True
     terms = {TEMPLES_AT_HARVEST: "temples at harvest", "mine": "gold mine", "caravan": "caravan"}
 
     def setup(self) -> None:
@@ -157,6 +177,16 @@ class Harvest(Rule):
         if not self.rulings.temples_score_at_harvest:
             return []
         return [ScoringItem(TEMPLES_AT_HARVEST, self.variant.term(TEMPLES_AT_HARVEST))]
+
+    def income_for(self, state, player: int) -> tuple[float, dict[str, float]]:
+        """No card played (its decisions' first option)."""
+        board = self.variant.board
+        owned = state.players[player].provinces
+        gold = sum(self.income(state, board, pid) for pid in owned)
+        if not self.rulings.temples_score_at_harvest:
+            return gold, {}
+        temples = sum(board.provinces[i].temples for i in owned)
+        return gold, {TEMPLES_AT_HARVEST: temples * state.offering_level}
 
     def income(self, state, board, pid: int, bonus: int = 0) -> int:
         """Gold one province yields at this harvest (see `amunre.counting.province_income`)."""

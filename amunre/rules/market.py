@@ -36,6 +36,65 @@ def price(count: int) -> int:
     return count * (count + 1) // 2
 
 
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+def _short(asking, cost: int) -> int:
+    """Cards the seat must sell to pay `cost`."""
+    return max(0, cost - asking.view.me.gold)
+
+
+def _paying(asking, worth, cost: int) -> float:
+    """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
+    return cost * worth.gold + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.gold)
+
+
+def _appraise_buy_cards(count, asking, worth) -> float:
+    return count * worth.drawn_card() - _paying(asking, worth, price(count))
+
+
+def _appraise_buy_farmers(count, asking, worth) -> float:
+    """The farmers on the fields where each yields most, for their price."""
+    view, fields = asking.view, asking.view.variant.board.provinces
+    room = {pid: fields[pid].fields - view.provinces[pid].farmers for pid in view.me.provinces}
+    gained = 0.0
+    for _ in range(count):
+        open_ = [pid for pid, left in room.items() if left > 0]
+        if not open_:
+            break
+        pid = max(open_, key=worth.farmers)
+        gained += worth.farmers(pid)
+        room[pid] -= 1
+    return gained - _paying(asking, worth, price(count))
+
+
+def _appraise_place_farmer(pid, asking, worth) -> float:
+    return worth.farmers(pid)
+
+
+def _appraise_free_farmer(pid, asking, worth) -> float:
+    if pid is None:
+        return 0.0
+    return worth.farmers(pid) - worth.card(asking.rule.free_farmer)
+
+
+def _appraise_buy_stones(count, asking, worth) -> float:
+    return worth.best_stones(count) - _paying(asking, worth, price(count))
+
+
+def _appraise_place_stone(pid, asking, worth) -> float:
+    """This stone and the ones still to place after it, all there."""
+    context = asking.context
+    left = context.get("bought", 1) - context.get("item", 1) + 1
+    return worth.stones(pid, max(1, left))
+
+
+def _appraise_architect(pid, asking, worth) -> float:
+    if pid is None:
+        return 0.0
+    need = asking.rule.params.architect_stones
+    return (worth.gain((("pyramids", pid, 1), ("stones", pid, -need)))
+            - worth.card(asking.rule.architect))
+
+
 def affordable(count_max: int, budget: int) -> int:
     """The largest count <= count_max whose price fits the budget."""
     n = 0
@@ -180,43 +239,43 @@ class Market(Rule):
             "0..n cards to buy (n: the best card limit of his provinces, and his means)", "an integer",
             _buying("favor", "favor_plural"), note=_price_note, facts=_cards_facts,
             question=lambda a: f"How many {a.words.t('favor_plural')} do you buy?",
-            actions=_buy_actions(_card_bound)),
+            actions=_buy_actions(_card_bound), appraise=_appraise_buy_cards),
         "buy_farmers": Decision(
             "0..n farmers to buy (n: empty fields, the supply, his means)", "an integer",
             _buying("farmer", "farmers"), note=_price_note, facts=_fields_facts,
             question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?",
-            actions=_buy_actions(_farmer_bound)),
+            actions=_buy_actions(_farmer_bound), appraise=_appraise_buy_farmers),
         "place_farmer": Decision(
             "a province of his with an empty field, one question per farmer bought (context: `item` of "
             "`bought`)", "an integer province id",
             province_option, note=_field_note,
             question=lambda a: _where_question(a, "farmer"),
-            actions=province_actions),
+            actions=province_actions, appraise=_appraise_place_farmer),
         "free_farmer": Decision(
             "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('farmer')} in {w.province(pid)}, off the fields", note=_field_note,
             none=lambda w: f"keep the {w.card_noun('free_farmer')}",
             question=lambda a: (f"Play your {a.words.card_noun('free_farmer')}? It places a {a.words.t('farmer')} "
                                 f"from the supply in one of your provinces, off its fields."),
-            actions=none_or_province_actions),
+            actions=none_or_province_actions, appraise=_appraise_free_farmer),
         "buy_stones": Decision(
             "0..n stones to buy (n: the supply, his means)", "an integer",
             _buying("stone", "stones"), note=_price_note, facts=_stones_facts,
             question=lambda a: f"How many {a.words.t('stones')} do you buy?",
-            actions=_buy_actions(_stone_bound)),
+            actions=_buy_actions(_stone_bound), appraise=_appraise_buy_stones),
         "place_stone": Decision(
             "a province of his, one question per stone bought (context: `item` of `bought`)",
             "an integer province id",
             province_option, note=_stone_note,
             question=lambda a: _where_question(a, "stone"),
-            actions=province_actions),
+            actions=province_actions, appraise=_appraise_place_stone),
         "architect": Decision(
             "None or a province of his holding enough stones for an Architect; asked "
             "before buying stones and after each stone placed (context: `stones_to_place`)",
             "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
             none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question,
-            actions=none_or_province_actions),
+            actions=none_or_province_actions, appraise=_appraise_architect),
     }
     events = {
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "

@@ -117,6 +117,14 @@ class NileSides(Rule):
     def score_items(self) -> list[ScoringItem]:
         return [ScoringItem(f"{self.item_key}_{side}", f"{self.name} ({side})") for side in SIDES]
 
+    def points_for(self, state, player: int) -> dict[str, float]:
+        board = self.variant.board.provinces
+        found = {}
+        for side in SIDES:
+            winners, _ = nile_contest(state, board, side, self.rulings.nile_compare, self.rulings.nile_min_pyramids)
+            found[f"{self.item_key}_{side}"] = self.params.points if player in winners else 0
+        return found
+
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces

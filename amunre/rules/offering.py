@@ -260,6 +260,52 @@ def level_for(total: int, floors) -> int:
     return level
 
 
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+#: The share of his gold the planner expects each other player to offer (it cannot see them).
+EXPECTED_SHARE = 0.25
+
+
+def _reward_item(worth) -> float:
+    """One reward item as the seat would take it: a card, a farmer or a stone."""
+    return worth.remember("reward item", lambda: max(worth.drawn_card(), worth.best_farmer(), worth.best_stones()))
+
+
+def _appraise_offer(option, asking, worth) -> float:
+    """Its gold (or a theft's), the rewards of the rank it may reach, and what the level the
+    total may reach is worth to him, the others' offers guessed from their gold."""
+    rule, view = asking.rule, asking.view
+    prm = rule.params
+    kind, amount, adjust = option
+    others = [round(info.gold * EXPECTED_SHARE) for p, info in enumerate(view.players) if p != view.player]
+    total = sum(others) + (amount if kind == "gold" else -prm.theft_value)
+    if kind == "theft":
+        value = prm.theft_value * worth.gold
+    else:
+        rank = sum(1 for o in others if o >= amount)
+        items = prm.rewards[min(rank, 2)] if rank < 2 or len(prm.rewards) > 2 else 0
+        value = items * _reward_item(worth) - amount * worth.gold
+    level = worth.level(level_for(total, prm.level_floors))
+    if adjust:
+        moved = [worth.level(level_for(total + d, prm.level_floors)) for d in (prm.adjustment, -prm.adjustment)]
+        value += max(moved + [level]) - level - worth.card(rule.adjust_card)
+    return value + level
+
+
+def _appraise_adjust(delta, asking, worth) -> float:
+    return worth.level(level_for(asking.context.get("total", 0) + delta, asking.rule.params.level_floors))
+
+
+def _appraise_reward(option, asking, worth) -> float:
+    if option == "card":
+        return worth.drawn_card()
+    what, pid = option
+    return worth.farmers(pid) if what == "farmer" else worth.stones(pid)
+
+
+def _appraise_open_sale(card, asking, worth) -> float:
+    return 0.0 if card is None else worth.gold - worth.card(card)
+
+
 @register
 class Offering(Rule):
     id = "offering"
@@ -279,24 +325,24 @@ class Offering(Rule):
             question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell "
                                 f"{'another' if a.context.get('sold') else 'a'} {a.words.t('favor')} openly for 1 "
                                 f"{a.words.t('gold')}?"),
-            actions=lambda rule, variant: [None] + card_actions(rule, variant)),
+            actions=lambda rule, variant: [None] + card_actions(rule, variant), appraise=_appraise_open_sale),
         "offer": Decision(
             "(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
             "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
             _describe_offer, note=_offer_note, facts=_offer_facts, group=_offer_group,
             question=lambda a: (f"Your secret {a.words.t('offering')} (revealed with the others'): what do you "
                                 f"give?"),
-            actions=_offer_actions),
+            actions=_offer_actions, appraise=_appraise_offer),
         "adjust": Decision(
             "+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
             "the request's context", "an integer",
             lambda option, w: "leave the total" if not option else f"{option:+d}",
-            note=_adjust_note, question=_adjust_question, actions=_adjust_actions),
+            note=_adjust_note, question=_adjust_question, actions=_adjust_actions, appraise=_appraise_adjust),
         "reward": Decision(
             "\"card\", (\"farmer\", province) or (\"stone\", province): one question per item (context: "
             "`reward`, which item of `of`)",
             '"card", ["farmer", province id] or ["stone", province id]', _describe_reward,
-            note=_reward_note, question=_reward_question, actions=_reward_actions),
+            note=_reward_note, question=_reward_question, actions=_reward_actions, appraise=_appraise_reward),
     }
     events = {
         "offers": Event("The secret offers are revealed together.", _offers_line),

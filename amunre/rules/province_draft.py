@@ -66,6 +66,8 @@ class ProvinceDraft(Rule):
                                 f"this round (revealed with the others' picks)?"),
             note=lambda pid, a: province_line(a.view, pid, a.words),
             actions=province_actions,
+            # up for auction the province it would hold most gladly, while it can bid for it
+            appraise=lambda pid, asking, worth: worth.province(pid),
         ),
     }
     events = {

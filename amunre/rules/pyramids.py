@@ -37,12 +37,15 @@ class Pyramids(Rule):
                                 "province; `points`, and his `total`).", _pyramids_line),
     }
 
+    def points_for(self, state, player: int) -> dict[str, float]:
+        return {self.item_key: pyramids_in(state, state.players[player].provinces)}
+
     def run(self, game):
         state = game.state
         for p in state.turn_order():
             owned = state.players[p].provinces
             told = "pyramid_points" in game.hearing
-            add_points(game, p, self.item_key, pyramids_in(state, owned), told=told)
+            add_points(game, p, self.item_key, self.points_for(state, p)[self.item_key], told=told)
             if "pyramid_points" in game.hearing:
                 game.emit("pyramid_points", player=p, item=self.item_key, points=pyramids_in(state, owned),
                           total=state.players[p].score,

@@ -40,6 +40,10 @@ class Temples(Rule):
     }
     terms = {"temple": "temple", "temples": "temples"}
 
+    def points_for(self, state, player: int) -> dict[str, float]:
+        board = self.variant.board.provinces
+        return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * state.offering_level}
+
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces
@@ -47,7 +51,7 @@ class Temples(Rule):
             owned = state.players[p].provinces
             temples = sum(board[i].temples for i in owned)
             told = "temple_points" in game.hearing
-            add_points(game, p, self.item_key, temples * state.offering_level, told=told)
+            add_points(game, p, self.item_key, self.points_for(state, p)[self.item_key], told=told)
             if "temple_points" in game.hearing and temples:
                 game.emit("temple_points", player=p, item=self.item_key, level=state.offering_level,
                           temples=[[i, board[i].temples] for i in owned if board[i].temples],

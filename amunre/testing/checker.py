@@ -13,7 +13,7 @@ from amunre.state import GameState
 
 #: Built-in agents whose answer reads the view: [views] checks that it is the same in two games
 #: the seat cannot tell apart.
-VIEW_READING_AGENTS = ("greedy",)
+VIEW_READING_AGENTS = ("greedy", "planner")
 
 #: Events emitted between two rules run: the state is whole when they arrive.
 BOUNDARY_EVENTS = frozenset({"phase", "round", "kingdom", "scoring", "final_scoring", "game_end"})

@@ -1,0 +1,159 @@
+"""The `planner` agent: plays the variant it is given, valuing every option by its rules.
+
+At each decision it asks the decision's own module what each option is worth
+(`Decision.appraise(option, asking, worth)`), in points for its seat, and answers with the
+best (the first of equals: it is deterministic). The module turns an option into changes of
+the seat's holding with its own prices, and `amunre.worth.Worth` values a change by playing
+the variant's own scoring items, final items and income phases on a copy of the position
+built from the seat's view. So the planner knows no rule, decision kind, card or price: change
+a scoring value, an income, a price, a ruling or the pipeline, and what it prefers follows.
+
+A decision whose module declares no appraisal (a plug-in's) is answered by looking one step
+ahead: in a game drawn from the seat's view (`view.sample_game`), each option is given and the
+seat's position valued the same way, the best taken.
+
+Parameters (`planner:gold=0.6:pyramids=2`): `gold`, the points a gold held is worth to it
+(its thrift), and a weight for any scoring item key of the variant (`amunre show VARIANT`
+lists them; 1 if not given), to pit styles against each other.
+"""
+
+from __future__ import annotations
+
+import math
+
+from amunre.contract import Asking
+from amunre.errors import AmunreError
+from amunre.worth import Worth, position_of
+
+#: Points a gold held is worth to the planner unless told otherwise.
+DEFAULT_GOLD = 0.15
+#: At most this many options are tried one by one where a decision has no appraisal.
+MOST_LOOKED_AHEAD = 40
+
+
+class PlannerAgent:
+    name = "planner"
+
+    def __init__(self, rng, gold: float = DEFAULT_GOLD, weights: dict[str, float] | None = None):
+        self.rng = rng
+        self.gold = gold
+        self.weights = dict(weights or {})
+        self._checked = None  # the variant whose item keys the weights were checked against
+        self._worth_key = None
+        self._worth = None
+        self._cards_key, self._cards = None, {}
+
+    def choose(self, view, request):
+        options = request.options
+        if len(options) == 1:
+            return options[0]
+        variant = view.variant
+        if self._checked is not variant:
+            check_weights(self.weights, variant)
+            self._checked = variant
+        modules = variant.modules
+        decision = modules.decisions.get(request.kind)
+        owner = _owner(modules, request.kind)
+        worth = self._worth_for(view, modules, owner)
+        appraise = decision.appraise if decision is not None else None
+        if appraise is None:
+            return self._look_ahead(view, request, worth)
+        asking = Asking(view=view, request=request, words=None, rule=owner)
+        best, best_value = options[0], -math.inf
+        for option in options:
+            value = appraise(option, asking, worth)
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    # -- what a holding is worth now -------------------------------------------------------
+    def _worth_for(self, view, modules, owner) -> Worth:
+        """The seat's `Worth`, kept while the position and the phase asking stay the same."""
+        runs, final = _income_runs(view, modules, owner)
+        key = (tuple(runs.values()), final, _fingerprint(view))
+        if key != self._worth_key:
+            # what cards are worth changes with its provinces and the round, not with each purchase
+            cards_key = (view.kingdom, view.round, final, view.me.provinces, view.offering_level)
+            if cards_key != self._cards_key:
+                self._cards, self._cards_key = {}, cards_key
+            self._worth = Worth(view, self.weights, self.gold, runs, final, self._cards)
+            self._worth_key = key
+        return self._worth
+
+    def _look_ahead(self, view, request, worth: Worth):
+        """A decision without an appraisal: give each option in a game drawn from the view and
+        value the seat's position after it (the first of equals)."""
+        sample = view.sample_game(self.rng)
+        me = view.player
+        best, best_value = request.options[0], -math.inf
+        for option in request.options[:MOST_LOOKED_AHEAD]:
+            twin = sample.clone()
+            twin.answer(option)
+            after = Worth(twin.view(me), self.weights, self.gold, {}, False)
+            value = after.value(())
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+
+def _owner(modules, kind: str):
+    for module in modules.all:
+        if kind in module.decisions:
+            return module
+    return None
+
+
+def _income_runs(view, modules, owner) -> tuple[dict, bool]:
+    """How many times each phase that pays for holdings still runs in this kingdom, from
+    where the game stands (the module asking, in the round's order), and whether only the
+    final scoring is left."""
+    phases = modules.phases
+    rounds_after = view.variant.edition.rounds_per_kingdom - view.round - 1
+    if owner is None or owner.kind != "phase":
+        at = len(phases)  # a scoring or a shared move: this round's phases are behind
+    else:
+        at = phases.index(owner)
+    last_kingdom = view.kingdom >= len(view.variant.edition.kingdoms) - 1
+    final = owner is not None and owner.kind == "final_scoring"
+    runs = {}
+    for index, module in enumerate(phases):
+        if module.pays_for_holdings:
+            runs[module] = 0 if final or (owner is not None and owner.kind != "phase") else \
+                rounds_after + (1 if index > at else 0)
+    return runs, final or (last_kingdom and owner is not None and owner.kind == "final_scoring")
+
+
+def _fingerprint(view) -> tuple:
+    """Everything public a holding's worth reads, and the seat's hand."""
+    players = tuple((p.gold, p.provinces, p.theft) for p in view.players)
+    provinces = tuple((p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold)
+                      for p in view.provinces)
+    return (view.kingdom, view.round, view.offering_level, view.hand, players, provinces)
+
+
+def check_weights(weights: dict, variant) -> None:
+    """Each weight names a scoring item of the variant (its keys: `amunre show`)."""
+    keys = set(variant.modules.item_labels)
+    unknown = sorted(set(weights) - keys)
+    if unknown:
+        raise AmunreError(f"planner: {', '.join(map(repr, unknown))} is no scoring item of {variant.id} "
+                          f"(expected gold, or a weight for one of: {', '.join(sorted(keys))})")
+
+
+def make(rng, **params) -> PlannerAgent:
+    """The agent of a spec's parameters (text values): `gold` and item weights, each a number."""
+    values = {}
+    for name, text in params.items():
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        high = 10.0 if name == "gold" else 100.0
+        if not -high <= value <= high:  # NaN fails too
+            raise AmunreError(f"planner: {name}={text!r} is not a number from {-high:g} to {high:g}")
+        values[name] = value
+    gold = values.pop("gold", DEFAULT_GOLD)
+    return PlannerAgent(rng, gold=gold, weights=values)
+
+
+__all__ = ["PlannerAgent", "make", "check_weights", "position_of"]
