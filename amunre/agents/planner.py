@@ -72,8 +72,8 @@ class PlannerAgent:
         runs, final = _income_runs(view, modules, owner)
         key = (tuple(runs.values()), final, _fingerprint(view))
         if key != self._worth_key:
-            # what cards are worth changes with its provinces and the round, not with each purchase
-            cards_key = (view.kingdom, view.round, final, view.me.provinces, view.offering_level)
+            # what cards are worth changes with the provinces it holds, not with each purchase or bid
+            cards_key = (view.kingdom, final, len(view.me.provinces))
             if cards_key != self._cards_key:
                 self._cards, self._cards_key = {}, cards_key
             self._worth = Worth(view, self.weights, self.gold, runs, final, self._cards)
