@@ -22,6 +22,7 @@ chosen over resumable steps, with the measurements.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Callable
 
@@ -40,7 +41,28 @@ MAX_SEED = 2**63 - 1
 SPEC_IDS = ("R-GAME-01", "R-GAME-03", "R-GAME-04", "R-GAME-05")
 
 
+def check_variant(variant) -> Variant:
+    """`variant` as a `Variant`: one already loaded, or a variant id or file path, loaded."""
+    if isinstance(variant, Variant):
+        return variant
+    if isinstance(variant, (str, os.PathLike)):
+        from amunre.loader import load_variant
+
+        return load_variant(variant)
+    raise AmunreError(f"a game needs a variant (a Variant, a variant id or a variant file's path), "
+                      f"not {type(variant).__name__} {_shown(variant)}")
+
+
+def _shown(value) -> str:
+    """A value of a wrong argument, cut short for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def check_players(variant: Variant, n_players: int) -> None:
+    if isinstance(n_players, bool) or not isinstance(n_players, int):
+        raise AmunreError(f"the player count must be a whole number (one of "
+                          f"{', '.join(map(str, variant.players))}), not {type(n_players).__name__} {_shown(n_players)}")
     allowed = variant.players
     if n_players not in allowed:
         raise AmunreError(
@@ -51,7 +73,7 @@ def check_players(variant: Variant, n_players: int) -> None:
 
 def check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise AmunreError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        raise AmunreError(f"seed must be a whole number from 0 to {MAX_SEED}, not {_shown(seed)}")
     return seed
 
 
@@ -62,6 +84,7 @@ class Game:
         self, variant: Variant, n_players: int, seed: int, listeners: list[Callable] | None = None,
         state: GameState | None = None,
     ):
+        variant = check_variant(variant)
         check_players(variant, n_players)
         self.variant = variant
         self.n_players = n_players

@@ -1,0 +1,54 @@
+"""`Game(variant, players, seed)` from Python with bad arguments: always the project's own
+error naming the argument and what is expected, never an error from its inside (an
+unhashable list, a float where a count is needed, a variant id where a Variant is expected
+is simply loaded). `HYPOTHESIS_PROFILE=deep` runs 10,000 argument triples."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amunre.engine import Game
+from amunre.errors import AmunreError
+from amunre.loader import load_variant
+
+DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+FUZZ = settings(max_examples=10_000 if DEEP else 25)
+CLASSIC = load_variant("classic2003")
+
+junk = st.one_of(
+    st.none(), st.booleans(), st.integers(-10, 2**70), st.floats(allow_nan=True), st.text(max_size=30),
+    st.lists(st.integers(0, 6), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.binary(max_size=5), st.tuples(st.integers()),
+)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((CLASSIC, [4], 1), r"the player count must be a whole number \(one of 3, 4, 5\), not list \[4\]"),
+    ((CLASSIC, 4.0, 1), r"the player count must be a whole number \(one of 3, 4, 5\), not float 4.0"),
+    ((CLASSIC, 4, 1.5), r"seed must be a whole number from 0 to \d+, not 1.5"),
+    ((None, 4, 1), r"a game needs a variant \(a Variant, a variant id or a variant file's path\), not NoneType None"),
+    (("no-such-variant", 4, 1), r"unknown variant 'no-such-variant'"),
+])
+def test_a_bad_argument_is_named_with_what_is_expected(args, message):
+    with pytest.raises(AmunreError, match=message):
+        Game(*args)
+
+
+def test_a_variant_id_is_loaded():
+    assert Game("classic2003", 4, 1).variant.id == "classic2003"
+
+
+@FUZZ
+@given(variant=st.one_of(st.just(CLASSIC), st.just("classic2003"), junk), players=st.one_of(st.sampled_from([3, 4, 5]),
+       junk), seed=st.one_of(st.integers(0, 2**63 - 1), junk))
+def test_any_arguments_give_a_game_or_a_clear_error(variant, players, seed):
+    try:
+        game = Game(variant, players, seed)
+    except AmunreError as error:
+        assert len(str(error)) < 600 and "\n" not in str(error)
+    else:
+        assert game.pending is not None and game.n_players in CLASSIC.players
