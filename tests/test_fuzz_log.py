@@ -314,6 +314,9 @@ KINDS = [("the line differs on replay", "a line differs on replay"), ("a bot's a
          ("variant", "the variant"), ("agent", "the agents"), ("the log ends", "the log ends early"),
          ("game ends here", "the log goes on"), ("result last", "no result last"), ("header", "the header"),
          ("the log is empty", "an empty file"), ("written by amunre", "another version")]
+#: (first: their messages name the header or the variant too)
+KINDS[:0] = [("a line longer than", "a line too long"), ("before the last line", "a line after the last"),
+             ("the log stops here", "the log stops before a decision"), ("no answer for", "an answer missing")]
 
 
 def kind_of(outcome: str) -> str:
