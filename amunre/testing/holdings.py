@@ -23,6 +23,7 @@ from amunre.model import Variant
 from amunre.state import GameState, PlayerState, ProvinceState
 
 _PLAIN = (type(None), bool, int, float, str, bytes)
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def holdings(game) -> dict:
@@ -39,6 +40,11 @@ class _Walker:
         return {name: self.walk(value) for name, value in sorted(_attributes(self.root).items())}
 
     def walk(self, value):
+        kind = type(value)
+        if kind in _PLAIN_TYPES:
+            return value
+        if (kind is list or kind is tuple) and all(type(v) in _PLAIN_TYPES for v in value):
+            return [kind.__name__, list(value)]  # most of a state: counts and ids, nothing to follow
         if isinstance(value, _PLAIN):
             return value
         if value is self.root:
@@ -60,6 +66,8 @@ class _Walker:
         if isinstance(value, (set, frozenset)):
             return ["set", sorted(repr(walk(v)) for v in value)]
         if isinstance(value, dict):
+            if all(type(k) is str for k in value):
+                return ["dict", [(k, walk(value[k])) for k in sorted(value)]]
             return ["dict", sorted((repr(walk(k)), repr(walk(v))) for k, v in value.items())]
         if isinstance(value, (GameState, PlayerState, ProvinceState)):
             return [type(value).__name__, {k: walk(getattr(value, k)) for k in type(value).__slots__}]
