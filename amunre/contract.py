@@ -264,11 +264,15 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        run = cls.__dict__.get("run")
         # the built-in modules are held to it by a test that reads their code
-        # (tests/test_architecture.py), which keeps the check off the hot path of every game
-        if run is not None and not getattr(run, "checks_moves", False) and not cls.__module__.startswith(BUILT_IN):
-            cls.run = _checking_moves(run)
+        # (tests/test_architecture.py), which keeps the check off the hot path of every game.
+        # A plug-in's run is checked wherever it comes from: its own, a mixin's, or a built-in
+        # module's it inherits (which calls the plug-in's overrides: a market's `turn`)
+        if not cls.__module__.startswith(BUILT_IN):
+            if not getattr(cls.run, "checks_moves", False):
+                cls.run = _checking_moves(cls.run)
+            if not getattr(cls.start_kingdom, "checks_moves", False):
+                cls.start_kingdom = _no_moves(cls.start_kingdom)
 
     def __init__(self, spec, variant, rulings=None):
         self.spec = spec
@@ -376,3 +380,25 @@ def _checking_moves(run):
 
     step.checks_moves = True
     return step
+
+
+def _no_moves(start_kingdom):
+    """A `start_kingdom` that refuses a shared move (`pay(...)`): it asks no decision, so a
+    move there, which may ask one, would silently never happen."""
+
+    @functools.wraps(start_kingdom)
+    def start(self, game) -> None:
+        outer = getattr(game, "_open_moves", None)
+        game._open_moves = opened = []
+        try:
+            start_kingdom(self, game)
+        finally:
+            game._open_moves = outer
+        if opened:
+            raise RuleModuleError(
+                f"rule module {self.id!r} (entry {self.spec.id!r}) called {opened[0].shown()} in start_kingdom, "
+                "where no decision can be asked, so it never happened: carry it out in run, with `yield from` "
+                "(see docs/architecture.md, The rule module contract)")
+
+    start.checks_moves = True
+    return start

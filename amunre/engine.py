@@ -107,6 +107,8 @@ class Game:
         self.hearing: frozenset | _Everything = frozenset()  # the events some listener wants
         self._routes: dict[str, list[Callable]] = {}
         self._catch_all: list[Callable] = []
+        if listeners is not None and (isinstance(listeners, (str, bytes)) or not hasattr(listeners, "__iter__")):
+            raise AmunreError(f"listeners must be a list of callables, not {type(listeners).__name__} {_shown(listeners)}")
         for listener in listeners or ():
             self.listen(listener)
         self.phase_name = "setup"
@@ -137,6 +139,9 @@ class Game:
         No setup runs and nothing is pending until `run_rules` starts some of the variant's
         rule modules on the state. Its answers replay only from the same prepared state.
         """
+        if not isinstance(state, GameState):
+            raise AmunreError(f"a game from a state needs a GameState (amunre.state), not {type(state).__name__} "
+                              f"{_shown(state)}")
         return cls(variant, state.n_players, state.seed, listeners, state=state)
 
     def rule(self, rule_id: str):
@@ -180,6 +185,9 @@ class Game:
 
     def view(self, player: int):
         """What `player` may know of this game (`amunre.view.PlayerView`): what agents get."""
+        if type(player) is not int or not 0 <= player < self.n_players:
+            raise AmunreError(f"no player {_shown(player)} in a game of {self.n_players} "
+                              f"(expected a seat number from 0 to {self.n_players - 1})")
         view = self._views[player]
         if view is None:
             view = self._views[player] = PlayerView(self, player)
@@ -187,6 +195,9 @@ class Game:
 
     # -- events -------------------------------------------------------------------------
     def listen(self, listener: Callable) -> None:
+        if not callable(listener):
+            raise AmunreError(f"a listener must be callable (it gets each event, a dict), not "
+                              f"{type(listener).__name__} {_shown(listener)}")
         """Add a listener: a callable taking each event (a dict). One with a `listens_to`
         attribute (a set of event names) hears only those: rules skip building the others,
         which keeps a statistics listener nearly free (`amunre.compare.collect`)."""
@@ -223,12 +234,16 @@ class Game:
         if request is None:
             raise IllegalAnswerError("the game is over: no decision is pending")
         if isinstance(choice, list):
-            choice = from_json_value(choice)
+            try:
+                choice = from_json_value(choice)
+            except RecursionError:
+                raise IllegalAnswerError(f"illegal answer to {request.kind!r} for player {request.player}: a list "
+                                         "nested too deep (expected one of the request's options)") from None
         if not _is_option(choice, request.options):
             shown = ", ".join(repr(to_json_value(o)) for o in request.options[:12])
             more = f", ... ({len(request.options)} in all)" if len(request.options) > 12 else ""
             raise IllegalAnswerError(
-                f"illegal answer {to_json_value(choice)!r} to {request.kind!r} for player {request.player}: "
+                f"illegal answer {_shown(to_json_value(choice))} to {request.kind!r} for player {request.player}: "
                 f"expected one of {shown}{more}"
             )
         self._since.append(choice)
@@ -549,7 +564,7 @@ def _kingdom_step(game: Game, k: int) -> None:
     game.state.kingdom = k
     if k:
         game._between_kingdoms()
-    for rule in game.phases:
+    for rule in game.variant.modules.all:  # a scoring item's too: the contract says every module's
         rule.start_kingdom(game)
     if "kingdom" in game.hearing:
         game.emit("kingdom", kingdom=k, name=game.variant.edition.kingdoms[k])

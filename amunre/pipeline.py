@@ -48,7 +48,19 @@ class Modules:
         self.decisions: dict[str, Decision] = decisions
         self.reasons: dict[str, str | None] = reasons
         self.terms: dict[str, str] = {}
+        owners: dict[tuple[str, str], type | None] = {("decision", k): None for k in decisions}
+        owners.update((("event", k), None) for k in events)
         for module in self.all:
+            # a decision kind or an event belongs to one module (or the core): another module's
+            # of the same name would silently replace its declaration, and agents would answer
+            # it as the other (two entries of one rule declare the same, which is fine)
+            for what, names in (("decision", module.decisions), ("event", module.events)):
+                for name in names:
+                    owner = owners.setdefault((what, name), type(module))
+                    if owner is not type(module):
+                        by = f"rule module {owner.id!r}" if owner is not None else "the core (amunre.mechanics)"
+                        raise AmunreError(f"rule module {module.id!r} declares the {what} {name!r}, which {by} "
+                                          f"declares already (expected a {what} name of its own: rename it)")
             self.events.update(module.events)
             self.decisions.update(module.decisions)
             self.reasons.update(module.reasons)

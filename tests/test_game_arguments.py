@@ -52,3 +52,33 @@ def test_any_arguments_give_a_game_or_a_clear_error(variant, players, seed):
         assert len(str(error)) < 600 and "\n" not in str(error)
     else:
         assert game.pending is not None and game.n_players in CLASSIC.players
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda g: Game(CLASSIC, 4, 1, listeners=5), r"listeners must be a list of callables, not int 5"),
+    (lambda g: Game(CLASSIC, 4, 1, listeners=[5]), r"a listener must be callable"),
+    (lambda g: Game.from_state(CLASSIC, None), r"a game from a state needs a GameState"),
+    (lambda g: g.view(7), r"no player 7 in a game of 4 \(expected a seat number from 0 to 3\)"),
+    (lambda g: g.view("0"), r"no player '0' in a game of 4"),
+    (lambda g: g.view(-1), r"no player -1 in a game of 4"),
+])
+def test_a_bad_call_on_a_game_is_named(call, message):
+    game = Game(CLASSIC, 4, 1)
+    game.view(3)  # a view already made: -1 must not find it
+    with pytest.raises(AmunreError, match=message):
+        call(game)
+
+
+def test_an_answer_nested_too_deep_is_an_illegal_answer():
+    from amunre.errors import IllegalAnswerError
+
+    game = Game(CLASSIC, 4, 1)
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(IllegalAnswerError, match="nested too deep|illegal answer"):
+        game.answer(deep)
+    huge = list(range(100_000))
+    with pytest.raises(IllegalAnswerError) as info:
+        game.answer(huge)
+    assert len(str(info.value)) < 1000

@@ -390,3 +390,28 @@ def test_leaving_with_a_log_keeps_the_answers_so_far_for_replay(tmp_path):
     replay = subprocess.run([sys.executable, "-m", "amunre", "replay", str(log)], capture_output=True, text=True,
                             env=env, timeout=60)
     assert replay.returncode == 0 and "incomplete" in replay.stdout, (replay.stdout, replay.stderr)
+
+
+def test_a_card_not_held_is_not_told_as_a_decision():
+    """Every player is asked about an optional card (who is asked must be public); without the
+    card the only option is 'no', forced: a person at the table is not told of it. A real
+    forced choice is told."""
+    from amunre.cli.run import TellForced
+    from amunre.decisions import Request
+
+    told = []
+
+    class Seat:
+        def forced(self, view, request):
+            told.append(request.kind)
+
+    class FakeGame:
+        def view(self, player):
+            return None
+
+    tell = TellForced([Seat()])
+    tell.start(FakeGame())
+    tell(Request(0, "protect", [False]))
+    tell(Request(0, "treasury", [None]))
+    tell(Request(0, "pick_province", [3]))
+    assert told == ["pick_province"]

@@ -426,3 +426,122 @@ def test_two_plugins_of_one_name_or_a_plugin_that_is_no_rule_module_are_reported
             in problem("sphinx") and "is not a rule module (expected a subclass of amunre.contract.Rule)" in problem("sphinx"))
     assert ("unknown rule module 'needles': its plug-in failed to load (amunre_fake3:Plugin: its class has the id "
             "'obelisks_again', not its entry-point name 'needles' (expected the same id))") in problem("needles")
+
+
+PLUGIN_VARIANTS = {
+    # a plug-in market that only changes a player's turn, inheriting the built-in run
+    "taxed_market": ('''
+from amunre.mechanics import pay
+from amunre.rules.market import Market
+
+
+class TaxedMarket(Market):
+    id = "taxed_market"
+
+    def turn(self, game, p):
+        pay(game, p, 2, "tribute")
+        yield from super().turn(game, p)
+''', 'extends = "classic2003"\n[edition]\nid = "taxed"\n[[phases]]\nid = "market"\nrule = "taxed_market"\n'),
+    # run written in a mixin, not in the Rule subclass itself
+    "mixin_tribute": ('''
+from amunre.contract import Rule
+from amunre.mechanics import pay
+
+
+class Paying:
+    def run(self, game):
+        for p in game.state.turn_order():
+            pay(game, p, 2, "tribute")
+        return
+        yield
+
+
+class MixinTribute(Paying, Rule):
+    id = "mixin_tribute"
+    kind = "scoring"
+    summary = "Tribute, from a mixin."
+''', 'extends = "classic2003"\n[edition]\nid = "mixed"\n[[scoring]]\nid = "mixin_tribute"\nrule = "mixin_tribute"\n'),
+    # a move in start_kingdom, which asks no decision (and of a scoring item, which is called too)
+    "kingdom_tax": ('''
+from amunre.contract import Rule
+from amunre.mechanics import pay
+
+
+class KingdomTax(Rule):
+    id = "kingdom_tax"
+    kind = "scoring"
+    summary = "Every player pays 2 gold when a kingdom starts."
+
+    def start_kingdom(self, game):
+        for p in game.state.turn_order():
+            pay(game, p, 2, "tribute")
+''', 'extends = "classic2003"\n[edition]\nid = "taxing"\n[[scoring]]\nid = "kingdom_tax"\nrule = "kingdom_tax"\n'),
+}
+
+
+@pytest.mark.parametrize("rule_id", sorted(PLUGIN_VARIANTS))
+def test_a_move_without_yield_from_fails_however_the_plugin_is_written(tmp_path, rule_id):
+    """An inherited built-in run that calls the plug-in's override, a run in a mixin, a move in
+    start_kingdom (of a scoring item, which is called as a phase's is): each fails loudly."""
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.errors import RuleModuleError
+    from amunre.loader import load_variant
+    from amunre.registry import RULES, all_rules
+
+    source, toml = PLUGIN_VARIANTS[rule_id]
+    all_rules()
+    space: dict = {"__name__": f"amunre_{rule_id}"}
+    exec(compile(source, f"amunre_{rule_id}.py", "exec"), space)
+    RULES[rule_id] = next(v for k, v in space.items() if isinstance(v, type) and getattr(v, "id", None) == rule_id)
+    try:
+        path = tmp_path / f"{rule_id}.toml"
+        path.write_text(toml, encoding="utf-8")
+        with pytest.raises(RuleModuleError, match=rf"rule module '{rule_id}' .*called pay\(game, \d, 2, 'tribute'\)"):
+            play_game(load_variant(path), make_agents(["random"] * 3, 1), 1)
+    finally:
+        RULES.pop(rule_id, None)
+
+
+def test_a_plugin_decision_named_like_a_builtin_one_of_another_variant_is_not_taken_for_it(tmp_path):
+    """classic2003 has no secret draft: a plug-in asking `pick_province` there (options that
+    are no provinces) is a decision greedy does not know, answered at random, not crashed on;
+    a plug-in re-declaring a kind of a module in its variant (`bid`) is refused at its key."""
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.errors import VariantError
+    from amunre.loader import load_variant
+    from amunre.registry import RULES, all_rules
+
+    source = '''
+from amunre.contract import Decision, Rule
+from amunre.decisions import decide
+
+
+class Asking(Rule):
+    id = "{rid}"
+    kind = "scoring"
+    summary = "Asks a question of its own."
+    decisions = {{"{kind}": Decision("one of two words", "a string", actions=lambda rule, variant: ["a", "b"])}}
+
+    def run(self, game):
+        for p in game.state.turn_order():
+            yield from decide(p, "{kind}", ["a", "b"])
+'''
+    all_rules()
+    try:
+        for rid, kind in (("asks_pick", "pick_province"), ("asks_bid", "bid")):
+            space: dict = {"__name__": f"amunre_{rid}"}
+            exec(compile(source.format(rid=rid, kind=kind), f"{rid}.py", "exec"), space)
+            RULES[rid] = space["Asking"]
+            (tmp_path / f"{rid}.toml").write_text(
+                f'extends = "classic2003"\n[edition]\nid = "{rid}"\n[[scoring]]\nid = "{rid}"\nrule = "{rid}"\n',
+                encoding="utf-8")
+        game = play_game(load_variant(tmp_path / "asks_pick.toml"), make_agents(["greedy"] * 3, 2), 2)
+        assert game.finished
+        with pytest.raises(VariantError, match=r"scoring\[0\]\.rule: rule module 'asks_bid' declares the decision "
+                                               r"'bid', which rule module 'auction' declares already"):
+            load_variant(tmp_path / "asks_bid.toml")
+    finally:
+        RULES.pop("asks_pick", None)
+        RULES.pop("asks_bid", None)

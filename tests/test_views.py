@@ -224,3 +224,49 @@ def test_a_sample_holds_no_seed_checkpoint_or_generator_of_the_game():
     assert (kept.deck, [p.hand for p in kept.players]) != (true.deck, [p.hand for p in true.players])
     assert sample.state.rng.getstate() != game.state.rng.getstate()
     assert sample.answers == []  # who was asked what (and who was forced) is not handed on
+
+
+def test_a_sample_does_not_keep_which_provinces_were_left_out():
+    """supermeeple2016 draws the first kingdom from 3 cards per player: which ones were left
+    out is hidden, and samples draw it again (they kept the true set in 100 of 100)."""
+    import random
+
+    game = Game(load_variant("supermeeple2016"), 4, 5)
+    me = game.pending.player
+    true_deck = set(game.state.rules["province_draw"]["deck"])
+    decks = [set(game.view(me).sample_game(random.Random(k)).state.rules["province_draw"]["deck"]) for k in range(20)]
+    assert any(deck != true_deck for deck in decks)
+    board = set(range(len(game.variant.board)))
+    assert set().union(*decks) - true_deck and all(deck <= board for deck in decks)
+
+
+def test_a_sample_holds_the_seats_secret_hand_as_the_seat_sees_it():
+    """expert2016: the seat's own secret hand in a sample is in the order its view shows, not
+    the order the true generator dealt it."""
+    import random
+
+    for seed in range(10):
+        game = Game(load_variant("expert2016"), 4, seed)
+        me = game.pending.player
+        sample = game.view(me).sample_game(random.Random(seed))
+        assert sample.state.rules["province_draft"]["hands"][me] == sorted(game.state.rules["province_draft"]["hands"][me])
+        assert restore_base(sample)["hands"][me] == sorted(restore_base(sample)["hands"][me])
+
+
+def restore_base(sample) -> dict:
+    from amunre.engine import restore
+
+    return restore(sample._base.state).rules["province_draft"]
+
+
+def test_an_agents_generator_does_not_give_away_the_games_seed():
+    """Python's seeding of a generator can be undone: an agent's generator is seeded from a
+    hash of the game's seed and its seat, not from a simple sum of them."""
+    from amunre.agents import agent_rng
+
+    state = agent_rng(7, 0).getstate()[1]
+    assert all(agent_rng(seed, seat).getstate()[1] != state for seed in range(50) for seat in range(5)
+               if (seed, seat) != (7, 0))
+    import random
+
+    assert random.Random(7 * 1009 + 1).getstate() != agent_rng(7, 0).getstate()

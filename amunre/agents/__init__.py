@@ -11,6 +11,7 @@ use colons).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Protocol
 
@@ -47,7 +48,15 @@ def make_agent(spec: str, seed: int, player: int):
         factory = _FACTORIES[kind]
     except KeyError:
         raise AmunreError(f"unknown agent {kind!r} (available: {', '.join(agent_names())})") from None
-    return factory(random.Random(seed * 1009 + player * 7 + 1), **params)
+    return factory(agent_rng(seed, player), **params)
+
+
+def agent_rng(seed: int, player: int) -> random.Random:
+    """The generator of seat `player`'s agent in a game seeded `seed`: derived through a hash,
+    so that an agent that reads its own generator's state (Python's seeding can be undone)
+    learns no more of the game's seed than a hash of it."""
+    digest = hashlib.blake2b(f"amunre agent {seed} {player}".encode(), digest_size=16).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def check_spec(spec: str) -> str:

@@ -17,6 +17,17 @@ _SELL_FIRST = (
 )
 
 
+def _built_in_kinds(variant) -> frozenset:
+    """The decision kinds of `variant` that a built-in rule module or the core declares."""
+    from amunre.mechanics import DECISIONS
+
+    kinds = set(DECISIONS)
+    for module in variant.modules.all:
+        if type(module).__module__.startswith("amunre.rules."):
+            kinds.update(module.decisions)
+    return frozenset(kinds)
+
+
 def _price(count: int) -> int:
     """The market's triangular price: 1, 3, 6, 10, ... for 1, 2, 3, 4, ... items."""
     return count * (count + 1) // 2
@@ -34,11 +45,17 @@ class GreedyAgent:
 
     def __init__(self, rng):
         self.rng = rng
+        self._variant = None
+        self._known: frozenset = frozenset()
 
     def choose(self, view, request):
         # the kinds it knows, from its fixed table: a kind is data (a plug-in names its own),
-        # and a method looked up by it could be any of this class's (`rounds_left`)
-        method = self.HANDLERS.get(request.kind)
+        # and a method looked up by it could be any of this class's (`rounds_left`). A kind is
+        # known only where a built-in module (or the core) asks it: a plug-in's decision named
+        # like a built-in one (`pick_province` in a variant without the draft) is not that one
+        if view.variant is not self._variant:
+            self._variant, self._known = view.variant, _built_in_kinds(view.variant)
+        method = self.HANDLERS.get(request.kind) if request.kind in self._known else None
         if method is None:
             return self.rng.choice(request.options)
         self._context = request.context  # display facts some handlers read

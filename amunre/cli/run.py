@@ -219,7 +219,7 @@ class TellForced:
     def __call__(self, request) -> None:
         if getattr(self.seats[request.player], "forced", None) is None:
             return
-        if request.options == [None]:
+        if request.options == [None] or request.options == [False]:
             return  # a card he does not hold is not played: nothing was decided
         if self.game is None:
             self.waiting.append(request)

@@ -35,7 +35,7 @@ from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_r
 from amunre.loader.files import allowed_folders, available_variants, inside, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
 from amunre.loader.overrides import apply_overrides
-from amunre.loader.pipelines import PIPELINES, build_specs, check_ids, rules_used
+from amunre.loader.pipelines import PIPELINES, build_specs, check_declarations, check_ids, rules_used
 from amunre.loader.problems import Problems, control_character_problems, report_at
 from amunre.loader.rulings import compose_rulings, declared_rulings
 from amunre.loader.schema import typed_layer_owns
@@ -90,6 +90,7 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
         return 0 if written_by in problems.arguments else 1 if written_by == label else 2
 
     check_ids(data, report, closeness, rules)
+    check_declarations(data, report, rules)
     pipelines = {pipeline: build_specs(data, pipeline, rules, report) for pipeline in PIPELINES}
     used = rules_used(data)
 

@@ -118,7 +118,7 @@ class ProvinceDraft(Rule):
         hands = []
         for p, hand in enumerate(data["hands"]):
             if p == player:
-                hands.append(list(hand))
+                hands.append(sorted(hand))  # as he sees it: the order it was dealt in is the truth's
             else:
                 hands.append(unseen[:len(hand)])
                 unseen = unseen[len(hand):]

@@ -65,20 +65,27 @@ class ProvinceDraw(Rule):
         return {"deck": len(data["deck"]), "used": sorted(data["used"])}
 
     def hidden_variants(self, data: dict, player: int, rng) -> dict:
-        deck = sorted(data["deck"])  # from an order he may know: the draw must not follow the truth
-        rng.shuffle(deck)
-        return {"deck": deck, "used": list(data["used"])}
+        # the deck is any of the cards this kingdom is drawn from that nobody has seen drawn: in
+        # the first kingdom with `provinces_per_player`, which cards were left out is hidden too.
+        # From an order he may know (sorted): the draw must not follow the truth
+        unseen = sorted(set(data.get("drawn_from", data["deck"])) - set(data["used"]))
+        redrawn = {"deck": rng.sample(unseen, len(data["deck"])), "used": list(data["used"])}
+        if "drawn_from" in data:
+            redrawn["drawn_from"] = list(data["drawn_from"])
+        return redrawn
 
     def start_kingdom(self, game) -> None:
         state = game.state
         mine = state.rules[self.key]
         if state.kingdom == 0:
             deck = list(range(len(game.variant.board)))
+            mine["drawn_from"] = list(deck)  # public: every card, some maybe left out unseen
             state.rng.shuffle(deck)
             if self.params.provinces_per_player:
                 deck = deck[: self.params.provinces_per_player * state.n_players]
         else:
             deck = mine["used"]
+            mine["drawn_from"] = sorted(deck)  # public: the cards drawn in the kingdom before
             state.rng.shuffle(deck)
         mine["deck"] = deck
         mine["used"] = []
