@@ -35,6 +35,9 @@ class _Walker:
     def __init__(self, root):
         self.root = root
         self.seen: dict[int, int] = {}  # id -> order first seen, for shared and cyclic references
+        # every object seen, kept alive: a temporary one (a request's context as a dict) freed
+        # during the walk would leave its id to the next, which would then read as seen before
+        self.kept: list = []
 
     def walk_root(self) -> dict:
         return {name: self.walk(value) for name, value in sorted(_attributes(self.root).items())}
@@ -53,6 +56,7 @@ class _Walker:
         if key in self.seen:
             return ("<seen>", self.seen[key])
         self.seen[key] = len(self.seen)
+        self.kept.append(value)
         return self._walk_new(value)
 
     def _walk_new(self, value):
