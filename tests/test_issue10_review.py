@@ -278,12 +278,20 @@ def test_9_the_expert_seat_sees_its_secret_province_hand():
 # -- 10. --quiet says how a tie was broken ----------------------------------------------------
 
 def test_10_quiet_says_how_a_tie_was_broken_in_one_line(capsys):
-    argv = ["run", "--players", "3", "--seed", "14", "--agents", "random"]
+    """Seed 47: red and black tie on points, red has more pyramids (the numbers are the game's)."""
+    from amunre.agents import make_agents
+    from amunre.engine import play_game
+    from amunre.standing import standing
+
+    game = play_game(classic(), make_agents(["random"] * 3, 47), 47)
+    (red, red_pyramids, _), (black, black_pyramids, _) = standing(game.state, 0), standing(game.state, 2)
+    assert red == black == max(standing(game.state, p)[0] for p in range(3)) and red_pyramids > black_pyramids
+    argv = ["run", "--players", "3", "--seed", "47", "--agents", "random"]
     code, out, err = run_cli(capsys, *argv, "--quiet")
     assert code == 0, err
-    said = ("blue and black tie with 20 points; the tie-break: the most pyramids in own provinces "
-            "(blue 4, black 3).")
-    assert out.rstrip().splitlines()[-2:] == ["Winner: blue   (seed 14)", said]
+    said = (f"red and black tie with {red} points; the tie-break: the most pyramids in own provinces "
+            f"(red {red_pyramids}, black {black_pyramids}).")
+    assert out.rstrip().splitlines()[-2:] == ["Winner: red   (seed 47)", said]
     code, out, err = run_cli(capsys, *argv)
     assert code == 0 and out.count(said) == 1  # the play-by-play says it once, before the table
 

@@ -268,7 +268,8 @@ def test_a_cut_off_log_says_each_word_once(tmp_path, capsys):
     log = write_log(tmp_path, capsys)
     text = log.read_text(encoding="utf-8")
     cut = tmp_path / "cut.jsonl"
-    cut.write_text(text[:text.index('"', len(text) // 2) + 3], encoding="utf-8")  # inside a string
+    inside = text.index('"event":"', len(text) // 2) + len('"event":"') + 2  # two letters into an event's name
+    cut.write_text(text[:inside], encoding="utf-8")
     code, out, err = run_cli(capsys, "render", str(cut), "-o", str(tmp_path / "x.svg"))
     one_error(code, out, err, "cut.jsonl:", "not a JSON line", "Unterminated string")
     assert " at at " not in err and "starting at column" in err
