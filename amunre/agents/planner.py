@@ -26,7 +26,7 @@ from amunre.errors import AmunreError
 from amunre.worth import Worth, position_of
 
 #: Points a gold held is worth to the planner unless told otherwise.
-DEFAULT_GOLD = 0.15
+DEFAULT_GOLD = 0.25
 #: At most this many options are tried one by one where a decision has no appraisal.
 MOST_LOOKED_AHEAD = 40
 
