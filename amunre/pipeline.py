@@ -22,6 +22,25 @@ def core_declarations():
     return ({**engine.EVENTS, **mechanics.EVENTS}, dict(mechanics.DECISIONS), dict(mechanics.REASONS))
 
 
+def declaration_clashes(classes):
+    """(index, message, expected) for each of `classes` (rule module classes in pipeline
+    order) that declares a decision kind or an event which another module, or the core,
+    declares already. A kind or an event belongs to one module: a second declaration would
+    silently replace the first, and agents would answer it as the other (two entries of one
+    rule declare the same, which is fine)."""
+    events, decisions, _ = core_declarations()
+    owners: dict[tuple[str, str], str | None] = {("decision", k): None for k in decisions}
+    owners.update((("event", k), None) for k in events)
+    for index, cls in enumerate(classes):
+        for what, names in (("decision", getattr(cls, "decisions", {})), ("event", getattr(cls, "events", {}))):
+            for name in names:
+                owner = owners.setdefault((what, name), cls.id)
+                if owner != cls.id:
+                    by = f"rule module {owner!r}" if owner is not None else "the core"
+                    yield (index, f"rule module {cls.id!r} declares the {what} {name!r}, which {by} declares already",
+                           f"expected a {what} name of its own in {cls.id!r} (rename it)")
+
+
 class Modules:
     """The rule modules of one variant, in pipeline order, and their declarations."""
 
@@ -48,19 +67,10 @@ class Modules:
         self.decisions: dict[str, Decision] = decisions
         self.reasons: dict[str, str | None] = reasons
         self.terms: dict[str, str] = {}
-        owners: dict[tuple[str, str], type | None] = {("decision", k): None for k in decisions}
-        owners.update((("event", k), None) for k in events)
+        # the loader reports a clash at its key; a variant built without it stops here
+        for _, message, expected in declaration_clashes([type(module) for module in self.all]):
+            raise AmunreError(f"{message} ({expected})")
         for module in self.all:
-            # a decision kind or an event belongs to one module (or the core): another module's
-            # of the same name would silently replace its declaration, and agents would answer
-            # it as the other (two entries of one rule declare the same, which is fine)
-            for what, names in (("decision", module.decisions), ("event", module.events)):
-                for name in names:
-                    owner = owners.setdefault((what, name), type(module))
-                    if owner is not type(module):
-                        by = f"rule module {owner.id!r}" if owner is not None else "the core (amunre.mechanics)"
-                        raise AmunreError(f"rule module {module.id!r} declares the {what} {name!r}, which {by} "
-                                          f"declares already (expected a {what} name of its own: rename it)")
             self.events.update(module.events)
             self.decisions.update(module.decisions)
             self.reasons.update(module.reasons)

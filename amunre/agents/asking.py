@@ -18,7 +18,7 @@ ONE_PER_LINE = 12
 GROUPED = 6
 
 
-def _owner(variant, kind: str):
+def owner_of(variant, kind: str):
     """The rule module that asks `kind` (None for the core's shared moves)."""
     for module in variant.modules.all:
         if kind in module.decisions:
@@ -28,7 +28,7 @@ def _owner(variant, kind: str):
 
 def asking_for(view, request) -> Asking:
     """The `Asking` a decision's table callables read."""
-    return Asking(view=view, request=request, words=words_for(view), rule=_owner(view.variant, request.kind))
+    return Asking(view=view, request=request, words=words_for(view), rule=owner_of(view.variant, request.kind))
 
 
 def question_text(asking: Asking) -> str:

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 
+from amunre.agents.asking import owner_of
 from amunre.contract import Asking
 from amunre.errors import AmunreError
-from amunre.worth import Worth, position_of
+from amunre.worth import Worth
 
 #: Points a gold held is worth to the planner unless told otherwise.
 DEFAULT_GOLD = 0.25
@@ -53,7 +54,7 @@ class PlannerAgent:
             self._checked = variant
         modules = variant.modules
         decision = modules.decisions.get(request.kind)
-        owner = _owner(modules, request.kind)
+        owner = owner_of(variant, request.kind)
         worth = self._worth_for(view, modules, owner)
         appraise = decision.appraise if decision is not None else None
         if appraise is None:
@@ -96,31 +97,18 @@ class PlannerAgent:
         return best
 
 
-def _owner(modules, kind: str):
-    for module in modules.all:
-        if kind in module.decisions:
-            return module
-    return None
-
-
 def _income_runs(view, modules, owner) -> tuple[dict, bool]:
     """How many times each phase that pays for holdings still runs in this kingdom, from
     where the game stands (the module asking, in the round's order), and whether only the
     final scoring is left."""
     phases = modules.phases
     rounds_after = view.variant.edition.rounds_per_kingdom - view.round - 1
-    if owner is None or owner.kind != "phase":
-        at = len(phases)  # a scoring or a shared move: this round's phases are behind
-    else:
-        at = phases.index(owner)
-    last_kingdom = view.kingdom >= len(view.variant.edition.kingdoms) - 1
-    final = owner is not None and owner.kind == "final_scoring"
-    runs = {}
-    for index, module in enumerate(phases):
-        if module.pays_for_holdings:
-            runs[module] = 0 if final or (owner is not None and owner.kind != "phase") else \
-                rounds_after + (1 if index > at else 0)
-    return runs, final or (last_kingdom and owner is not None and owner.kind == "final_scoring")
+    scoring = owner is not None and owner.kind != "phase"  # the kingdom's phases are over
+    # a shared move (no owner) is taken as asked after this round's phases
+    at = phases.index(owner) if owner is not None and not scoring else len(phases)
+    runs = {module: 0 if scoring else rounds_after + (1 if index > at else 0)
+            for index, module in enumerate(phases) if module.pays_for_holdings}
+    return runs, owner is not None and owner.kind == "final_scoring"
 
 
 def _fingerprint(view) -> tuple:
@@ -156,4 +144,4 @@ def make(rng, **params) -> PlannerAgent:
     return PlannerAgent(rng, gold=gold, weights=values)
 
 
-__all__ = ["PlannerAgent", "make", "check_weights", "position_of"]
+__all__ = ["PlannerAgent", "make", "check_weights"]

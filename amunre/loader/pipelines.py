@@ -112,23 +112,13 @@ def check_declarations(data: dict, report, rules: dict) -> None:
     its `rule` key. Agents answer a decision by its kind, the play-by-play tells an event by
     its name: a second declaration would silently replace the first (two entries of one rule
     declare the same, which is fine)."""
-    from amunre.pipeline import core_declarations
+    from amunre.pipeline import declaration_clashes
 
-    events, decisions, _ = core_declarations()
-    owners: dict[tuple[str, str], str | None] = {("decision", k): None for k in decisions}
-    owners.update((("event", k), None) for k in events)
-    for pipeline in PIPELINES:
-        for path, entry, _ in flat_entries(data.get(pipeline), (pipeline,)):
-            cls = rules.get(entry.get("rule")) if isinstance(entry.get("rule"), str) else None
-            if cls is None:
-                continue
-            for what, names in (("decision", getattr(cls, "decisions", {})), ("event", getattr(cls, "events", {}))):
-                for name in names:
-                    owner = owners.setdefault((what, name), cls.id)
-                    if owner != cls.id:
-                        by = f"rule module {owner!r}" if owner is not None else "the core"
-                        report(path + ("rule",), f"rule module {cls.id!r} declares the {what} {name!r}, which {by} "
-                               "declares already", f"expected a {what} name of its own in {cls.id!r} (rename it)")
+    found = [(path, rules[entry["rule"]]) for pipeline in PIPELINES
+             for path, entry, _ in flat_entries(data.get(pipeline), (pipeline,))
+             if isinstance(entry.get("rule"), str) and entry["rule"] in rules]
+    for index, message, expected in declaration_clashes([cls for _, cls in found]):
+        report(found[index][0] + ("rule",), message, expected)
 
 
 def _shown(path: tuple) -> str:
