@@ -142,3 +142,13 @@ def test_a_decision_without_an_appraisal_is_answered_by_looking_ahead(monkeypatc
         game = play_game(variant, make_agents(["planner"] * 3, 4), 4)
         answers.append(game.answers)
     assert answers[0] == answers[1]
+
+
+def test_a_weight_the_variant_does_not_score_stops_run_before_anything_is_shown(capsys, tmp_path):
+    from helpers import run_cli
+
+    log = tmp_path / "game.jsonl"
+    code, out, err = run_cli(capsys, "run", "--variant", "classic2003", "--agents", "planner:pyramid=2",
+                             "--log", str(log))
+    assert code == 2 and out == "" and not log.exists()
+    assert err.startswith("error: planner: 'pyramid' is no scoring item of classic2003") and "Traceback" not in err

@@ -59,6 +59,15 @@ def agent_rng(seed: int, player: int) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
+def check_agents_for(specs: list[str], variant) -> None:
+    """Each spec's parameters make sense for `variant` (a planner's item weights name its
+    scoring items): an agent with `check_variant(variant)` is asked, else nothing to check."""
+    for seat, spec in enumerate(specs):
+        check = getattr(make_agent(spec, 0, seat), "check_variant", None)
+        if check is not None:
+            check(variant)
+
+
 def check_spec(spec: str) -> str:
     """`spec` if it names a known agent with parameters it takes, else a clear AmunreError."""
     make_agent(spec, 0, 0)

@@ -44,6 +44,10 @@ class PlannerAgent:
         self._worth = None
         self._cards_key, self._cards = None, {}
 
+    def check_variant(self, variant) -> None:
+        """Its item weights name scoring items of `variant` (else a clear AmunreError)."""
+        check_weights(self.weights, variant)
+
     def choose(self, view, request):
         options = request.options
         if len(options) == 1:

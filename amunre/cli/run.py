@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.agents import make_agents
+from amunre.agents import check_agents_for, make_agents
 from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.terminal import Terminal
 from amunre.errors import AmunreError
@@ -329,6 +329,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
     n = parse_players(variant, infer_players(variant, players, agents))
     seed_value = parse_seed(seed)
     agent_list = parse_agents(agents, n)
+    check_agents_for(agent_list, variant)  # before anything is shown or written
     names = player_names(n)
     variant_temp = None
     if log_path:
