@@ -30,7 +30,9 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
   board (`amunre render`, the replay viewer);
 - `provides` / `requires` / `once`: its place in the round's pipeline;
 - `pays_for_holdings`: a phase that pays for what the players hold (the harvest), which
-  `amunre.worth` plays on hypothetical positions as it plays the scoring items; and each
+  `amunre.worth` plays on hypothetical positions as it plays the scoring items; `reads`:
+  what of a holding its valuation reads (so a change of anything else is not valued again);
+  and each
   decision's `appraise(option, asking, worth)`: what an option is worth to the seat asked,
   which the `planner` agent reads (see `amunre.worth`).
 
@@ -261,6 +263,12 @@ class Rule:
     #: positions, as it plays the scoring items, to value a holding. Its decisions are then
     #: answered by their first declared policy (else their first option).
     pays_for_holdings: bool = False
+    #: What of the players' holdings its `points_for` / `income_for` read, among
+    #: `amunre.worth.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
+    #: "offering_level"): a change of anything else leaves its points as they were, so
+    #: `amunre.worth` does not work them out again. None (the default): it may read anything.
+    #: A test changes each aspect a module does not declare and checks its points stay put.
+    reads: frozenset[str] | None = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -41,6 +41,12 @@ class ProvinceView:
     def pyramid_count(self) -> int:
         return self._p.pyramid_count()
 
+    def public(self) -> tuple:
+        """(owner, farmers, free_farmers, stones, pyramids, doubles, gold, cards) at once: a
+        search agent reads them all at every decision."""
+        p = self._p
+        return (p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold, len(p.cards))
+
     def all_farmers(self) -> int:
         return self._p.all_farmers()
 
@@ -63,6 +69,11 @@ class PlayerInfo:
     provinces = property(lambda self: tuple(self._p.provinces))
     hand_size = property(lambda self: sum(self._p.hand))
     breakdown = property(lambda self: dict(self._p.breakdown))
+
+    def holding(self) -> tuple:
+        """(gold, theft, provinces, score) at once: a search agent reads them at every decision."""
+        p = self._p
+        return (p.gold, p.theft, tuple(p.provinces), p.score)
 
     def to_dict(self) -> dict:
         return {"gold": self.gold, "score": self.score, "theft": self.theft, "provinces": list(self._p.provinces),

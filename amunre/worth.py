@@ -33,6 +33,16 @@ from amunre.state import GameState
 
 #: Stones that become one pyramid in a province (the core's construction, `mechanics`).
 STONES_PER_PYRAMID = 3
+#: What of a holding each kind of change touches (`Rule.reads` names the same aspects): more
+#: stones may complete a pyramid.
+TOUCHES = {"own": frozenset({"provinces"}), "farmers": frozenset({"farmers"}),
+           "stones": frozenset({"stones", "pyramids"}), "pyramids": frozenset({"pyramids"}),
+           "gold": frozenset({"gold"}), "cards": frozenset({"cards"}),
+           "offering_level": frozenset({"offering_level"})}
+ASPECTS = frozenset().union(*TOUCHES.values())
+STONES_ONLY = frozenset({"stones"})
+#: The gold a seat holds reads only its gold.
+GOLD_HELD = frozenset({"gold"})
 
 
 class _Table:
@@ -56,21 +66,20 @@ class _Table:
         return PlayerView(self, player)
 
 
-def position_of(view) -> GameState:
+def position_of(view, into: GameState | None = None) -> GameState:
     """A game state holding everything `view` shows: the board, every player's gold,
     provinces, theft cards and points, the seat's own hand (the others' are unknown: empty),
-    the offering level, the supplies. What is hidden from the seat is not there."""
+    the offering level, the supplies. What is hidden from the seat is not there. `into`: a
+    state an earlier call made for the same seat, written over (no new state to build)."""
     variant = view.variant
-    n = view.n_players
-    state = GameState(n, len(variant.board), 0, len(variant.cards))
-    for p, info in enumerate(view.players):
-        player = state.players[p]
-        player.gold, player.theft, player.score = info.gold, info.theft, info.score
-        player.provinces = list(info.provinces)
+    state = into if into is not None else GameState(view.n_players, len(variant.board), 0, len(variant.cards))
+    for player, info in zip(state.players, view.players):
+        player.gold, player.theft, provinces, player.score = info.holding()
+        player.provinces = list(provinces)
     state.players[view.player].hand = list(view.hand)
     for prov, seen in zip(state.provinces, view.provinces):
-        prov.owner, prov.farmers, prov.free_farmers = seen.owner, seen.farmers, seen.free_farmers
-        prov.stones, prov.pyramids, prov.doubles, prov.gold = seen.stones, seen.pyramids, seen.doubles, seen.gold
+        (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles,
+         prov.gold, _) = seen.public()
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player, state.offering_level = view.start_player, view.offering_level
     supplies = view.supplies
@@ -79,6 +88,13 @@ def position_of(view) -> GameState:
     state.discard, state.in_play, state.on_auction = list(view.discard), list(view.in_play), list(view.on_auction)
     state.rules = {key: data for key, data in view.rules.items()}
     return state
+
+
+def fingerprint(view) -> tuple:
+    """Everything public a holding's worth reads, and the seat's hand: two moments with the
+    same fingerprint give every change the same worth."""
+    return (view.kingdom, view.round, view.offering_level, view.hand,
+            tuple(p.holding() for p in view.players), tuple(p.public() for p in view.provinces))
 
 
 def apply(state: GameState, player: int, change: tuple) -> list:
@@ -138,10 +154,12 @@ class Worth:
 
     `weights`: scoring item key -> weight (1 if absent); `gold`: points per gold held;
     `income_runs`: income module -> how many times it still runs this kingdom (the planner
-    works it out from where the game stands)."""
+    works it out from where the game stands). Nothing is worked out until a value is asked
+    for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
+    out when the position it stood on is the same (`key` tells)."""
 
     def __init__(self, view, weights: dict, gold: float, income_runs: dict, final: bool = False,
-                 cards: dict | None = None):
+                 cards: dict | None = None, previous: "Worth | None" = None):
         self.view = view
         self.player = view.player
         self.variant = view.variant
@@ -149,45 +167,108 @@ class Worth:
         self.gold = gold
         modules = self.variant.modules
         self._decisions = modules.decisions
-        # the phases that pay for holdings, with how many times they still run; then the items
-        # scored at this kingdom's end (unless only the final scoring is left) and at the game's
-        self._income = [(m, runs) for m, runs in income_runs.items() if runs > 0]
-        self._scored = ([] if final else list(modules.scoring)) + list(modules.final_scoring)
-        self._base = position_of(view)
-        self._values: dict[tuple, float] = {}
+        # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
+        # times the runs it has left in the kingdom; each item scored at this kingdom's end
+        # (unless only the final scoring is left) and at the game's
+        self._terms = ([(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
+                       + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
+        while previous is not None and previous._base is None:  # never asked: nothing to lend
+            previous = previous._previous
+        self._previous = previous
+        self._touching: dict[frozenset, list[int]] = {}  # the terms a change of these aspects touches
+        self._base: GameState | None = None  # the position, built at the first value asked for
+        self._parts: list[float] = []  # each term's worth on it
+        self._gains: dict[tuple, float] = {}
         # what each card kind is worth, which changes slowly: a caller may keep it for longer
         self._cards = {} if cards is None else cards
-        self._now = self.value(())
+        self._key: tuple | None = None
+
+    @property
+    def key(self) -> tuple:
+        """What this worth depends on: the terms and the position (see `fingerprint`)."""
+        if self._key is None:
+            self._key = (self.player, tuple((id(m), runs) for m, runs in self._terms), fingerprint(self.view))
+        return self._key
 
     def gain(self, change: tuple) -> float:
         """Points the change is worth to the seat (see the module docstring)."""
-        return self.value(change) - self._now
-
-    def value(self, change: tuple) -> float:
-        found = self._values.get(change)
+        found = self._gains.get(change)
         if found is None:
-            state = self._base
-            kept = apply(state, self.player, change)
-            try:
-                found = self._values[change] = self._worth(state)
-            finally:
-                undo(state, kept)
+            if self._base is None:
+                self._start()
+                found = self._gains.get(change)
+                if found is not None:
+                    return found
+            found = self._gains[change] = self._gain(change)
         return found
 
-    def _worth(self, state: GameState) -> float:
-        """The seat's gold, each income phase's gold and points (counted as often as it still
-        runs), and the points of the scoring items, on `state`: as each module declares them
-        (`Rule.income_for`, `Rule.points_for`), else by playing it on a copy."""
+    def value(self, change: tuple = ()) -> float:
+        """The seat's whole worth after the change (its gold, income to come and points)."""
+        if self._base is None:
+            self._start()
+        gain = self.gain(change)
+        parts = self._parts
+        for index, term in enumerate(self._terms):
+            if parts[index] is None:
+                parts[index] = self._term(*term, self._base)
+        return sum(parts) + gain
+
+    def _start(self) -> None:
+        """Build the position and value each term on it, or take both from `previous` when it
+        stood on the same position."""
+        previous, self._previous = self._previous, None
+        key = self.key  # now: the view is live, it shows the game as it goes on
+        if previous is not None and previous.variant is self.variant and previous.key == key:
+            self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
+            return
+        # the earlier worth is done with: its position is written over
+        same_table = (previous is not None and previous.variant is self.variant and previous.player == self.player
+                      and previous._base.n_players == self.view.n_players)
+        self._base = position_of(self.view, previous._base if same_table else None)
+        self._parts = [None] * len(self._terms)  # each worked out when a change first touches it
+
+    def _gain(self, change: tuple) -> float:
+        """The change made on the position, each term it can change valued again (a term's
+        module declares what it `reads`; a change of anything else leaves it as it was)."""
+        state, parts = self._base, self._parts
+        touched = frozenset()
+        for what, where, amount in change:
+            if what == "stones":  # stones that complete no pyramid change only the stones
+                before = state.provinces[where].stones
+                touched |= TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID else STONES_ONLY
+            else:
+                touched |= TOUCHES[what]
+        terms = self._touching.get(touched)
+        if terms is None:
+            terms = self._touching[touched] = [
+                index for index, (module, _) in enumerate(self._terms)
+                if (GOLD_HELD if module is None else module.reads) is None
+                or not (GOLD_HELD if module is None else module.reads).isdisjoint(touched)]
+        for index in terms:
+            if parts[index] is None:
+                parts[index] = self._term(*self._terms[index], state)
+        kept = apply(state, self.player, change)
+        total = 0.0
+        try:
+            for index in terms:
+                total += self._term(*self._terms[index], state) - parts[index]
+        finally:
+            undo(state, kept)
+        return total
+
+    def _term(self, module, runs: int, state: GameState) -> float:
+        """One term of the seat's worth on `state`: the gold it holds (no module), a phase's
+        gold and points (`Rule.income_for`) times the `runs` it has left, or a scoring item's
+        points (`Rule.points_for`); as the module declares them, else by playing it on a copy."""
         me = self.player
-        total = state.players[me].gold * self.gold
-        for module, runs in self._income:
+        if module is None:
+            return state.players[me].gold * self.gold
+        if runs:
             found = module.income_for(state, me)
             gold, points = found if found is not None else self._played(module, state)
-            total += runs * (gold * self.gold + self._weighted(points))
-        for module in self._scored:
-            points = module.points_for(state, me)
-            total += self._weighted(points if points is not None else self._played(module, state)[1])
-        return total
+            return runs * (gold * self.gold + self._weighted(points))
+        points = module.points_for(state, me)
+        return self._weighted(points if points is not None else self._played(module, state)[1])
 
     def _weighted(self, points: dict) -> float:
         weights = self.weights
@@ -231,9 +312,9 @@ class Worth:
     # -- what the decisions' appraisals read ------------------------------------------------
     def remember(self, key: str | tuple, make):
         """A value a decision's appraisal works out once for this position (`make()`)."""
-        found = self._values.get(("remembered", key))
+        found = self._gains.get(("remembered", key))
         if found is None:
-            found = self._values[("remembered", key)] = make()
+            found = self._gains[("remembered", key)] = make()
         return found
 
     def weight(self, item: str) -> float:

@@ -17,8 +17,9 @@ from amunre.agents import make_agent, make_agents
 from amunre.engine import Game, play_game
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
+from amunre.rules.gold_ranking import gold_ranking
 from amunre.testing import play_checked
-from amunre.worth import Worth, position_of
+from amunre.worth import ASPECTS, TOUCHES, Worth, apply, position_of, undo
 
 VARIANTS = variant_files()
 
@@ -63,6 +64,57 @@ def test_what_a_module_declares_a_holding_worth_is_what_its_rule_gives(path, see
                     k: v for k, v in points.items() if v}, module.key
                 checked += 1
     assert checked  # every shipped variant has modules that declare what a holding is worth
+
+
+@pytest.mark.parametrize("ties", ["competition", "skip_one"])
+@given(golds=st.lists(st.integers(0, 12), min_size=3, max_size=5))
+def test_the_gold_ranking_declares_the_points_its_ranking_gives(ties, golds):
+    """A-GOLDTIES either way (no shipped variant sets `skip_one`): the gold ranking's
+    `points_for` one player is what ranking everybody gives him."""
+    variant = load_variant("classic2003", [f"rulings.gold_ties={ties}"])
+    ranking = variant.modules.rule("gold_ranking")
+    state = Game(variant, len(golds), 0).state
+    for player, gold in zip(state.players, golds):
+        player.gold = gold
+    expected = gold_ranking(ranking.counted_gold(state), ranking.params.points, ties)
+    assert [ranking.points_for(state, p)[ranking.item_key] for p in range(len(golds))] == expected
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), seat=st.integers(0, 4),
+       pick=st.integers(0, 2**16), amount=st.integers(1, 5))
+def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, seat, pick, amount):
+    """`Rule.reads`: a change of any aspect of a holding a module does not declare leaves what
+    it values the holding at (`points_for`, `income_for`) as it was, so the planner need not
+    work it out again."""
+    variant = load_variant(path)
+    game = _position(variant, seed, steps)
+    player = seat % game.n_players
+    state = position_of(game.view(player))
+    mine = state.players[player].provinces
+    where = {"own": pick % len(state.provinces), "cards": pick % max(1, len(variant.cards)),
+             "farmers": mine[pick % len(mine)] if mine else None, "gold": None, "offering_level": None}
+    where["stones"] = where["pyramids"] = where["farmers"]
+    modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
+               if m.reads is not None]
+    assert all(m.reads <= ASPECTS for m in modules), "a module reads an aspect amunre.worth does not know"
+    checked = 0
+    for what, touched in TOUCHES.items():
+        if what in ("farmers", "stones", "pyramids") and not mine or what == "cards" and not variant.cards:
+            continue
+        # gold enough to pass the others, a level off the current one
+        size = {"gold": 10 * amount, "offering_level": 1 + (state.offering_level + pick) % 6}.get(what, amount)
+        change = ((what, where[what], size),)
+        for module in modules:
+            if not module.reads.isdisjoint(touched):
+                continue
+            before = (module.points_for(state, player), module.income_for(state, player))
+            kept = apply(state, player, change)
+            after = (module.points_for(state, player), module.income_for(state, player))
+            undo(state, kept)
+            assert before == after, f"{module.key} does not declare {sorted(touched)} among what it reads"
+            checked += 1
+    assert checked or not modules
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])

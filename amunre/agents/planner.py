@@ -40,7 +40,6 @@ class PlannerAgent:
         self.gold = gold
         self.weights = dict(weights or {})
         self._checked = None  # the variant whose item keys the weights were checked against
-        self._worth_key = None
         self._worth = None
         self._cards_key, self._cards = None, {}
 
@@ -73,16 +72,14 @@ class PlannerAgent:
 
     # -- what a holding is worth now -------------------------------------------------------
     def _worth_for(self, view, modules, owner) -> Worth:
-        """The seat's `Worth`, kept while the position and the phase asking stay the same."""
+        """The seat's `Worth` now; it takes what the last one worked out if the position and
+        the phase asking are the same (nothing is worked out before a value is asked for)."""
         runs, final = _income_runs(view, modules, owner)
-        key = (tuple(runs.values()), final, _fingerprint(view))
-        if key != self._worth_key:
-            # what cards are worth changes with the provinces it holds, not with each purchase or bid
-            cards_key = (view.kingdom, final, len(view.me.provinces))
-            if cards_key != self._cards_key:
-                self._cards, self._cards_key = {}, cards_key
-            self._worth = Worth(view, self.weights, self.gold, runs, final, self._cards)
-            self._worth_key = key
+        # what cards are worth changes with the provinces it holds, not with each purchase or bid
+        cards_key = (view.kingdom, final, len(view.me.provinces))
+        if cards_key != self._cards_key:
+            self._cards, self._cards_key = {}, cards_key
+        self._worth = Worth(view, self.weights, self.gold, runs, final, self._cards, previous=self._worth)
         return self._worth
 
     def _look_ahead(self, view, request, worth: Worth):
@@ -113,14 +110,6 @@ def _income_runs(view, modules, owner) -> tuple[dict, bool]:
     runs = {module: 0 if scoring else rounds_after + (1 if index > at else 0)
             for index, module in enumerate(phases) if module.pays_for_holdings}
     return runs, owner is not None and owner.kind == "final_scoring"
-
-
-def _fingerprint(view) -> tuple:
-    """Everything public a holding's worth reads, and the seat's hand."""
-    players = tuple((p.gold, p.provinces, p.theft) for p in view.players)
-    provinces = tuple((p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold)
-                      for p in view.provinces)
-    return (view.kingdom, view.round, view.offering_level, view.hand, players, provinces)
 
 
 def check_weights(weights: dict, variant) -> None:

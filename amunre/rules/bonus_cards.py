@@ -6,6 +6,8 @@ scores its own item, labelled with the card's name in the variant's words."""
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from amunre.contract import Decision, Event, Rule, ScoringItem
@@ -106,6 +108,7 @@ def _appraise_bonus(kind, asking, worth) -> float:
 class BonusCards(Rule):
     id = "bonus_cards"
     kind = "scoring"
+    reads = frozenset({"provinces", "farmers", "cards"})  # what `points_for`/`income_for` read
     summary = "Bonus cards score when their condition is met; one of each kind per scoring."
     spec_ids = ("R-SCO-05",)
     Params = BonusParams
@@ -154,12 +157,17 @@ class BonusCards(Rule):
         """Whether the card's condition holds for the player's provinces now."""
         return bonus_met(kind, state, self.variant.board.provinces, state.players[player].provinces, self.params)
 
+    @functools.cached_property
+    def _in_deck(self) -> tuple[tuple[str, int, str], ...]:
+        """(kind, card id, scoring item) of each bonus card of the variant's deck."""
+        return tuple((kind, self.variant.card_id(kind), self.item(kind)) for kind in BONUS_CARDS
+                     if kind in self.variant.cards)
+
     def points_for(self, state, player: int) -> dict[str, float]:
         """Each bonus card held whose condition holds, played (its first policy)."""
-        card_id = self.variant.card_id
         hand = state.players[player].hand
-        return {self.item(kind): self.params.points for kind in BONUS_CARDS
-                if kind in self.variant.cards and hand[card_id(kind)] > 0 and self.met(kind, state, player)}
+        return {item: self.params.points for kind, card, item in self._in_deck
+                if hand[card] > 0 and self.met(kind, state, player)}
 
     def run(self, game):
         state = game.state

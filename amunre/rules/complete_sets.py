@@ -48,6 +48,7 @@ def _sets_line(e, w) -> str:
 class CompleteSets(Rule):
     id = "complete_sets"
     kind = "scoring"
+    reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
     summary = "Points per complete set of pyramids (one in each of the player's provinces)."
     spec_ids = ("R-SCO-03",)
     Params = SetParams

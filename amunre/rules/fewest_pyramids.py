@@ -33,6 +33,7 @@ def _fewest_line(e, w) -> str:
 class FewestPyramids(Rule):
     id = "fewest_pyramids"
     kind = "scoring"
+    reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
     summary = "Points per pyramid in the player's own province with the fewest pyramids."
     spec_ids = ("R-SCO-03",)
     Params = FewestParams

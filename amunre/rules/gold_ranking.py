@@ -80,6 +80,7 @@ def _gold_points_line(e, w) -> str:
 class GoldRanking(Rule):
     id = "gold_ranking"
     kind = "final_scoring"
+    reads = frozenset({"gold"})  # what `points_for`/`income_for` read
     summary = "Most gold 6, second 4, third 2; ties share and push the next ranks down."
     spec_ids = ("R-SCO-06", "A-THEFTGOLD", "A-GOLDTIES")
     Params = GoldParams
@@ -119,8 +120,15 @@ class GoldRanking(Rule):
         return golds
 
     def points_for(self, state, player: int) -> dict[str, float]:
-        """With no card sold (its first policy)."""
-        return {self.item_key: gold_ranking(self.counted_gold(state), self.params.points, self.rulings.gold_ties)[player]}
+        """With no card sold (its first policy): `gold_ranking`'s points for one player."""
+        golds = self.counted_gold(state)
+        mine = golds[player]
+        if self.rulings.gold_ties == "competition":
+            rank = sum(1 for gold in golds if gold > mine)
+        else:
+            rank = sum(min(golds.count(gold), 2) for gold in set(golds) if gold > mine)
+        points = self.params.points
+        return {self.item_key: points[rank] if rank < len(points) else 0}
 
     def run(self, game):
         state = game.state

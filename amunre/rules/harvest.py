@@ -167,6 +167,7 @@ class Harvest(Rule):
     reasons = {"harvest": None}
     #: it pays for the farmers and provinces held: `amunre.worth` plays it to value them
     pays_for_holdings = True
+    reads = frozenset({"provinces", "farmers", "offering_level"})  # what `income_for` reads
     terms = {TEMPLES_AT_HARVEST: "temples at harvest", "mine": "gold mine", "caravan": "caravan"}
 
     def setup(self) -> None:

@@ -5,6 +5,8 @@ many pyramids the winner needs at least. It scores one item per side."""
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from amunre.contract import Event, Rule, ScoringItem, ruling
@@ -104,6 +106,7 @@ def _side_line(e, w) -> str:
 class NileSides(Rule):
     id = "nile_sides"
     kind = "scoring"
+    reads = frozenset({"provinces", "pyramids", "stones"})  # what `points_for`/`income_for` read
     summary = "The most pyramids on each side of the Nile score; ties by stones, then shared."
     spec_ids = ("R-SCO-04", "A-NILE")
     Params = NileParams
@@ -117,13 +120,37 @@ class NileSides(Rule):
     def score_items(self) -> list[ScoringItem]:
         return [ScoringItem(f"{self.item_key}_{side}", f"{self.name} ({side})") for side in SIDES]
 
+    @functools.cached_property
+    def _sides(self) -> tuple[str, ...]:
+        """The side of the Nile of each province, by id."""
+        return tuple(info.side for info in self.variant.board.provinces)
+
     def points_for(self, state, player: int) -> dict[str, float]:
-        board = self.variant.board.provinces
-        found = {}
-        for side in SIDES:
-            winners, _ = nile_contest(state, board, side, self.rulings.nile_compare, self.rulings.nile_min_pyramids)
-            found[f"{self.item_key}_{side}"] = self.params.points if player in winners else 0
-        return found
+        """As `run` scores (the contest of `nile_contest`), both sides in one pass: the
+        planner asks this for every holding it values."""
+        sides = self._sides
+        # per side: the best (pyramids, stones) of a competitor, and who holds it
+        best = {side: ((-1, -1), set()) for side in SIDES}
+        if self.rulings.nile_compare == "province":
+            competitors = [((prov.pyramids + 2 * prov.doubles, prov.stones), prov.owner, sides[i])
+                           for i, prov in enumerate(state.provinces) if prov.owner is not None]
+        else:
+            totals: dict = {}
+            for p, holder in enumerate(state.players):
+                for i in holder.provinces:
+                    prov = state.provinces[i]
+                    pyramids, stones = totals.get((p, sides[i]), (0, 0))
+                    totals[p, sides[i]] = (pyramids + prov.pyramids + 2 * prov.doubles, stones + prov.stones)
+            competitors = [(counts, p, side) for (p, side), counts in totals.items()]
+        for counts, owner, side in competitors:
+            top, holders = best[side]
+            if counts > top:
+                best[side] = (counts, {owner})
+            elif counts == top:
+                holders.add(owner)
+        least, points = self.rulings.nile_min_pyramids, self.params.points
+        return {f"{self.item_key}_{side}": points if best[side][0][0] >= least and player in best[side][1] else 0
+                for side in SIDES}
 
     def run(self, game):
         state = game.state

@@ -29,6 +29,7 @@ def _pyramids_line(e, w) -> str:
 class Pyramids(Rule):
     id = "pyramids"
     kind = "scoring"
+    reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
     summary = "1 point per pyramid in own provinces, a double counting 2."
     spec_ids = ("R-SCO-02",)
     Params = NoParams

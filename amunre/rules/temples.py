@@ -30,6 +30,7 @@ def _temples_line(e, w) -> str:
 class Temples(Rule):
     id = "temples"
     kind = "scoring"
+    reads = frozenset({"provinces", "offering_level"})  # what `points_for`/`income_for` read
     summary = "Each temple in an own province scores the offering level."
     spec_ids = ("R-SCO-01",)
     Params = NoParams
