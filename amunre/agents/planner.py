@@ -12,9 +12,11 @@ A decision whose module declares no appraisal (a plug-in's) is answered by looki
 ahead: in a game drawn from the seat's view (`view.sample_game`), each option is given and the
 seat's position valued the same way, the best taken.
 
-Parameters (`planner:gold=0.6:pyramids=2`): `gold`, the points a gold held is worth to it
-(its thrift), and a weight for any scoring item key of the variant (`amunre show VARIANT`
-lists them; 1 if not given), to pit styles against each other.
+Parameters (`planner:gold=0.6:pyramids=2`): `gold`, the points a gold held is worth to it in
+the game's middle (its thrift); `early`, how much more gold is worth to it before and less
+after (the game's length is the variant's: see `PlannerAgent.gold_now`); and a weight for any
+scoring item key of the variant (`amunre show VARIANT` lists them; 1 if not given), to pit
+styles against each other.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from amunre.contract import Asking
 from amunre.errors import AmunreError
 from amunre.worth import Worth
 
-#: Points a gold held is worth to the planner unless told otherwise.
-DEFAULT_GOLD = 0.25
+#: Points a gold held is worth to the planner in the game's middle unless told otherwise.
+DEFAULT_GOLD = 0.22
+#: How much more a gold is worth to it at the first round than in the middle, twice over:
+#: at 1, 1.5 times `gold` at the start and 0.5 times plus a round's share at the end.
+DEFAULT_EARLY = 1.0
 #: At most this many options are tried one by one where a decision has no appraisal.
 MOST_LOOKED_AHEAD = 40
 
@@ -35,9 +40,11 @@ MOST_LOOKED_AHEAD = 40
 class PlannerAgent:
     name = "planner"
 
-    def __init__(self, rng, gold: float = DEFAULT_GOLD, weights: dict[str, float] | None = None):
+    def __init__(self, rng, gold: float = DEFAULT_GOLD, weights: dict[str, float] | None = None,
+                 early: float = DEFAULT_EARLY):
         self.rng = rng
         self.gold = gold
+        self.early = early
         self.weights = dict(weights or {})
         self._checked = None  # the variant whose item keys the weights were checked against
         self._worth = None
@@ -70,6 +77,15 @@ class PlannerAgent:
                 best, best_value = option, value
         return best
 
+    def gold_now(self, view) -> float:
+        """Points a gold is worth at this round: `gold` in the game's middle, more before (it
+        will still buy what scores), less after (mostly the gold ranking is left), by `early`.
+        The game's length is the variant's: its kingdoms times its rounds per kingdom."""
+        edition = view.variant.edition
+        rounds = len(edition.kingdoms) * edition.rounds_per_kingdom
+        left = rounds - (view.kingdom * edition.rounds_per_kingdom + view.round)
+        return self.gold * (1 + self.early * (left / rounds - 0.5))
+
     # -- what a holding is worth now -------------------------------------------------------
     def _worth_for(self, view, modules, owner) -> Worth:
         """The seat's `Worth` now; it takes what the last one worked out if the position and
@@ -79,7 +95,8 @@ class PlannerAgent:
         cards_key = (view.kingdom, final, len(view.me.provinces))
         if cards_key != self._cards_key:
             self._cards, self._cards_key = {}, cards_key
-        self._worth = Worth(view, self.weights, self.gold, runs, final, self._cards, previous=self._worth)
+        self._worth = Worth(view, self.weights, self.gold_now(view), runs, final, self._cards,
+                            previous=self._worth)
         return self._worth
 
     def _look_ahead(self, view, request, worth: Worth):
@@ -91,7 +108,7 @@ class PlannerAgent:
         for option in request.options[:MOST_LOOKED_AHEAD]:
             twin = sample.clone()
             twin.answer(option)
-            after = Worth(twin.view(me), self.weights, self.gold, {}, False)
+            after = Worth(twin.view(me), self.weights, self.gold_now(view), {}, False)
             value = after.value(())
             if value > best_value:
                 best, best_value = option, value
@@ -129,12 +146,16 @@ def make(rng, **params) -> PlannerAgent:
             value = float(text)
         except ValueError:
             value = math.nan
-        high = 10.0 if name == "gold" else 100.0
+        high = 10.0 if name in ("gold", "early") else 100.0
         if not -high <= value <= high:  # NaN fails too
             raise AmunreError(f"planner: {name}={text!r} is not a number from {-high:g} to {high:g}")
         values[name] = value
     gold = values.pop("gold", DEFAULT_GOLD)
-    return PlannerAgent(rng, gold=gold, weights=values)
+    early = values.pop("early", DEFAULT_EARLY)
+    if not -2 <= early <= 2:
+        raise AmunreError(f"planner: early={params['early']!r} is not a number from -2 to 2 (beyond, gold "
+                          f"would be worth less than nothing at one end of the game)")
+    return PlannerAgent(rng, gold=gold, weights=values, early=early)
 
 
 __all__ = ["PlannerAgent", "make", "check_weights"]
