@@ -500,6 +500,30 @@ def test_r_mkt_02_triangular_prices_each_kind_separately(variant):
     assert game.state.players[RED].gold == 0 and game.state.provinces[thebes].farmers == 2
 
 
+def test_r_mkt_02_a_house_rule_sets_the_first_price_and_the_step():
+    """`first_price` 2 and `price_step` 3: 2, 7, 15 gold for 1, 2, 3 items (n x 2 + 3 x n(n-1)/2),
+    in what the market offers, charges, reports and says at the table."""
+    from amunre.agents.asking import asking_for, fact_lines, option_text
+    from amunre.loader import load_variant
+
+    assert [price(n, 2, 3) for n in range(1, 5)] == [2, 7, 15, 26]
+    assert [price(n, 5, 0) for n in range(1, 4)] == [5, 10, 15]
+    variant = load_variant("classic2003", ["phases.market.params.first_price=2", "phases.market.params.price_step=3"])
+    game = _market_game(variant, {"gold": 16, "provinces": {"Thebes": {}}})
+    bought = []
+    game.listen(bought.append)
+    requests = run(game, ["market"], [Ask(RED, "buy_cards", 0)])
+    assert requests[0].options == [0, 1, 2]  # Thebes' card limit
+    # Thebes has 4 fields, but a 4th farmer would make it 26 gold
+    assert game.pending.kind == "buy_farmers" and game.pending.options == [0, 1, 2, 3]
+    asking = asking_for(game.view(RED), game.pending)
+    assert option_text(asking, 2) == "buy 2 farmers for 7 gold"
+    assert fact_lines(asking)[-1].startswith("Each more costs more (2, 7, 15, 26, ...); you have 16 gold")
+    feed(game, [Ask(RED, "buy_farmers", 2)])
+    assert game.state.players[RED].gold == 16 - 7
+    assert [(e["what"], e["count"], e["price"]) for e in bought if e["event"] == "purchase"] == [("farmers", 2, 7)]
+
+
 @over("market")
 def test_r_mkt_03_card_purchases_limited_by_best_province(variant):
     game = _market_game(variant, {"gold": 100, "provinces": {"Memphis": {}, "Amarna": {}, "Avaris": {}}})

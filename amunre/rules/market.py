@@ -1,9 +1,12 @@
 """Rule `market` (R-MKT-01..07): from the start player, each player may buy cards, then
 farmers, then stones, in that order (a kind once passed is closed for the turn).
 
-n items of one kind cost n(n+1)/2 gold. Cards bought are limited by the highest card limit
-among the player's provinces; farmers go at once onto empty field spaces of his provinces;
-stones go at once into his provinces and every third stone in a province becomes a pyramid.
+n items of one kind cost n x `first_price` + `price_step` x n(n-1)/2 gold: each further item
+costs `price_step` more than the one before, so 1, 3, 6, 10, ... at the defaults (the
+rulebooks' triangular prices; a house rule may change them). Cards bought are limited by the
+highest card limit among the player's provinces; farmers go at once onto empty field spaces
+of his provinces; stones go at once into his provinces and every third stone in a province
+becomes a pyramid.
 During his turn a player may also play a Free Farmer (one farmer from the supply into any
 of his provinces, off the fields) after buying farmers, and an Architect (a pyramid from 2
 stones) at any moment of the stone step: before buying stones or after any stone placed,
@@ -31,9 +34,10 @@ from amunre.registry import register
 from amunre.setup import supply_counts
 
 
-def price(count: int) -> int:
-    """Gold for `count` items of one kind: 1, 3, 6, 10, ... (R-MKT-02)."""
-    return count * (count + 1) // 2
+def price(count: int, first: int = 1, step: int = 1) -> int:
+    """Gold for `count` items of one kind, the first costing `first` and each further one
+    `step` more than the one before: 1, 3, 6, 10, ... at the defaults (R-MKT-02)."""
+    return count * first + step * count * (count - 1) // 2
 
 
 # -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
@@ -48,7 +52,7 @@ def _paying(asking, worth, cost: int) -> float:
 
 
 def _appraise_buy_cards(count, asking, worth) -> float:
-    return count * worth.drawn_card() - _paying(asking, worth, price(count))
+    return count * worth.drawn_card() - _paying(asking, worth, asking.rule.params.price(count))
 
 
 def _appraise_buy_farmers(count, asking, worth) -> float:
@@ -63,7 +67,7 @@ def _appraise_buy_farmers(count, asking, worth) -> float:
         pid = max(open_, key=worth.farmers)
         gained += worth.farmers(pid)
         room[pid] -= 1
-    return gained - _paying(asking, worth, price(count))
+    return gained - _paying(asking, worth, asking.rule.params.price(count))
 
 
 def _appraise_place_farmer(pid, asking, worth) -> float:
@@ -77,7 +81,7 @@ def _appraise_free_farmer(pid, asking, worth) -> float:
 
 
 def _appraise_buy_stones(count, asking, worth) -> float:
-    return worth.best_stones(count) - _paying(asking, worth, price(count))
+    return worth.best_stones(count) - _paying(asking, worth, asking.rule.params.price(count))
 
 
 def _appraise_place_stone(pid, asking, worth) -> float:
@@ -95,10 +99,10 @@ def _appraise_architect(pid, asking, worth) -> float:
             - worth.card(asking.rule.architect))
 
 
-def affordable(count_max: int, budget: int) -> int:
-    """The largest count <= count_max whose price fits the budget."""
+def affordable(count_max: int, budget: int, params: Params) -> int:
+    """The largest count <= count_max whose price (at `params`) fits the budget."""
     n = 0
-    while n < count_max and price(n + 1) <= budget:
+    while n < count_max and params.price(n + 1) <= budget:
         n += 1
     return n
 
@@ -106,29 +110,56 @@ def affordable(count_max: int, budget: int) -> int:
 @attrs.frozen
 class Params:
     architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2, validator=bounded(1, 3))
+    first_price: int = doc("Gold the first item of a kind costs in a market turn (R-MKT-02).", default=1,
+                           validator=bounded(0, 100))
+    price_step: int = doc("How much more each further item of a kind costs than the one before in a market turn "
+                          "(R-MKT-02: 1, with a `first_price` of 1, makes the prices 1, 3, 6, 10, ...; 0 a flat "
+                          "`first_price` each).",
+                          default=1, validator=bounded(0, 100))
 
-
+    def price(self, count: int) -> int:
+        """Gold for `count` items of one kind at these prices."""
+        return price(count, self.first_price, self.price_step)
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
-def _buying(one: str, many: str):
+def _params_of(asking) -> Params:
+    return asking.rule.params if asking.rule is not None else Params()
+
+
+def _params_in(variant, kind: str) -> Params:
+    """The prices of the module asking `kind`: a `describe` reads only the words, not the module."""
+    for module in variant.modules.phases:
+        if kind in module.decisions:
+            return module.params
+    return Params()
+
+
+def _buying(kind: str, one: str, many: str):
     """`describe` of a quantity to buy: how many of what, for how much."""
     def describe(option, w) -> str:
         if not option:
             return f"buy no {w.t(many)}"
-        return f"buy {w.plural(option, w.t(one), w.t(many))} for {price(option)} {w.t('gold')}"
+        cost = _params_in(w.variant, kind).price(option)
+        return f"buy {w.plural(option, w.t(one), w.t(many))} for {cost} {w.t('gold')}"
     return describe
 
 
 def _price_note(option, asking) -> str | None:
-    return asking.must_sell(price(option)) if option else None
+    return asking.must_sell(_params_of(asking).price(option)) if option else None
 
 
 def _prices(asking) -> str:
     w = asking.words
     cards = sum(asking.view.hand)
     to_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
-    return f"Each more costs more (1, 3, 6, 10, ...); you have {asking.gold} {w.t('gold')}{to_sell}."
+    params = _params_of(asking)
+    if params.price_step:
+        rising = ", ".join(str(params.price(n)) for n in range(1, 5))
+        how = f"Each more costs more ({rising}, ...)"
+    else:
+        how = f"Each costs {params.first_price} {w.t('gold')}"
+    return f"{how}; you have {asking.gold} {w.t('gold')}{to_sell}."
 
 
 def _cards_facts(asking) -> list[str]:
@@ -192,8 +223,9 @@ def _architect_note(pid, asking) -> str:
 
 
 #: The most items of one kind the action space (`Decision.actions`) offers to buy: 15 cost
-#: 120 gold, more than a player ever holds in practice (an unlimited supply, A-SUPPLY false,
-#: or a large board would otherwise make the list long). Every request offers 0.
+#: 120 gold at the default prices, more than a player ever holds in practice (an unlimited
+#: supply, A-SUPPLY false, or a large board would otherwise make the list long). Every
+#: request offers 0.
 MOST_BOUGHT = 15
 
 
@@ -218,9 +250,9 @@ def _stone_bound(variant) -> int:
 _ITEM_TERMS = {"cards": "favor", "farmers": "farmer", "stones": "stone"}
 
 
-def _bought(game, p: int, what: str, count: int) -> None:
+def _bought(game, p: int, what: str, count: int, cost: int) -> None:
     if "purchase" in game.hearing:
-        game.emit("purchase", player=p, what=what, count=count, price=price(count))
+        game.emit("purchase", player=p, what=what, count=count, price=cost)
 
 
 @register
@@ -237,12 +269,12 @@ class Market(Rule):
     decisions = {
         "buy_cards": Decision(
             "0..n cards to buy (n: the best card limit of his provinces, and his means)", "an integer",
-            _buying("favor", "favor_plural"), note=_price_note, facts=_cards_facts,
+            _buying("buy_cards", "favor", "favor_plural"), note=_price_note, facts=_cards_facts,
             question=lambda a: f"How many {a.words.t('favor_plural')} do you buy?",
             actions=_buy_actions(_card_bound), appraise=_appraise_buy_cards),
         "buy_farmers": Decision(
             "0..n farmers to buy (n: empty fields, the supply, his means)", "an integer",
-            _buying("farmer", "farmers"), note=_price_note, facts=_fields_facts,
+            _buying("buy_farmers", "farmer", "farmers"), note=_price_note, facts=_fields_facts,
             question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?",
             actions=_buy_actions(_farmer_bound), appraise=_appraise_buy_farmers),
         "place_farmer": Decision(
@@ -260,7 +292,7 @@ class Market(Rule):
             actions=none_or_province_actions, appraise=_appraise_free_farmer),
         "buy_stones": Decision(
             "0..n stones to buy (n: the supply, his means)", "an integer",
-            _buying("stone", "stones"), note=_price_note, facts=_stones_facts,
+            _buying("buy_stones", "stone", "stones"), note=_price_note, facts=_stones_facts,
             question=lambda a: f"How many {a.words.t('stones')} do you buy?",
             actions=_buy_actions(_stone_bound), appraise=_appraise_buy_stones),
         "place_stone": Decision(
@@ -305,22 +337,24 @@ class Market(Rule):
         # a) cards, up to the best card limit among own provinces
         limit = max((board[i].card_limit for i in owned), default=0)
         limit = min(limit, len(state.deck) + len(state.discard))
-        n = affordable(limit, means(state, p))
+        n = affordable(limit, means(state, p), self.params)
         if n:
             count = yield from decide(p, "buy_cards", list(range(n + 1)))
             if count:
-                yield from pay(game, p, price(count), "cards")
-                _bought(game, p, "cards", count)
+                cost = self.params.price(count)
+                yield from pay(game, p, cost, "cards")
+                _bought(game, p, "cards", count, cost)
                 gain_cards(game, p, count, "bought")
 
         # b) farmers onto empty field spaces, then a Free Farmer anywhere
         room = min(field_capacity(game, p), state.supply_farmers)
-        n = affordable(room, means(state, p))
+        n = affordable(room, means(state, p), self.params)
         if n:
             count = yield from decide(p, "buy_farmers", list(range(n + 1)))
             if count:
-                yield from pay(game, p, price(count), "farmers")
-                _bought(game, p, "farmers", count)
+                cost = self.params.price(count)
+                yield from pay(game, p, cost, "farmers")
+                _bought(game, p, "farmers", count, cost)
                 for item in range(1, count + 1):
                     where = [i for i in owned if free_fields(game, i) > 0]
                     pid = yield from decide(p, "place_farmer", where, {"item": item, "bought": count})
@@ -336,12 +370,13 @@ class Market(Rule):
         # outcome: before buying stones (it may free stones of an empty supply) and after
         # each stone placed (R-MKT-06)
         played = yield from self.offer_architect(game, p, 0)
-        n = affordable(state.supply_stones, means(state, p)) if owned else 0
+        n = affordable(state.supply_stones, means(state, p), self.params) if owned else 0
         if n:
             count = yield from decide(p, "buy_stones", list(range(n + 1)))
             if count:
-                yield from pay(game, p, price(count), "stones")
-                _bought(game, p, "stones", count)
+                cost = self.params.price(count)
+                yield from pay(game, p, cost, "stones")
+                _bought(game, p, "stones", count, cost)
                 for placed in range(1, count + 1):
                     pid = yield from decide(p, "place_stone", list(owned), {"item": placed, "bought": count})
                     yield from place_stone(game, p, pid)
