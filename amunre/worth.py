@@ -159,12 +159,15 @@ class Worth:
     out when the position it stood on is the same (`key` tells)."""
 
     def __init__(self, view, weights: dict, gold: float, income_runs: dict, final: bool = False,
-                 cards: dict | None = None, previous: "Worth | None" = None):
+                 cards: dict | None = None, previous: "Worth | None" = None, foresight: float = 1.0,
+                 spread: int = 1):
         self.view = view
         self.player = view.player
         self.variant = view.variant
         self.weights = weights
         self.gold = gold
+        self.foresight = foresight
+        self.spread = max(1, spread)
         modules = self.variant.modules
         self._decisions = modules.decisions
         # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
@@ -187,7 +190,8 @@ class Worth:
     def key(self) -> tuple:
         """What this worth depends on: the terms and the position (see `fingerprint`)."""
         if self._key is None:
-            self._key = (self.player, tuple((id(m), runs) for m, runs in self._terms), fingerprint(self.view))
+            self._key = (self.player, self.gold, self.foresight, self.spread,
+                         tuple((id(m), runs) for m, runs in self._terms), fingerprint(self.view))
         return self._key
 
     def gain(self, change: tuple) -> float:
@@ -247,11 +251,15 @@ class Worth:
         for index in terms:
             if parts[index] is None:
                 parts[index] = self._term(*self._terms[index], state)
+        held = state.players[self.player].gold
         kept = apply(state, self.player, change)
         total = 0.0
         try:
             for index in terms:
-                total += self._term(*self._terms[index], state) - parts[index]
+                if index:
+                    total += self._term(*self._terms[index], state) - parts[index]
+                else:  # the gold held, exactly: n gold is worth n times the thrift, no rounding
+                    total += (state.players[self.player].gold - held) * self.gold
         finally:
             undo(state, kept)
         return total
@@ -316,6 +324,22 @@ class Worth:
         if found is None:
             found = self._gains[("remembered", key)] = make()
         return found
+
+    def gold_change(self, amount: int) -> float:
+        """`amount` more gold (negative: paid), at what a gold is worth to the seat now
+        (`gold_worth`)."""
+        return amount * self.gold_worth() if amount else 0.0
+
+    def gold_worth(self) -> float:
+        """Points one gold is worth to the seat: its thrift, or what the items that score the
+        gold held (a gold ranking) make of a gold, if that is more. Those count `foresight`
+        of their points before the final scoring (the others' gold at the end is not known),
+        averaged over `spread` gold either way of the seat's gold (a ranking pays by steps)."""
+        def worked_out() -> float:
+            spread = self.spread
+            scored = (self.gain((("gold", None, spread),)) - self.gain((("gold", None, -spread),))) / (2 * spread)
+            return max(self.gold, self.foresight * (scored - self.gold))  # the gold held is in `scored`
+        return self.remember("gold worth", worked_out)
 
     def weight(self, item: str) -> float:
         """The weight of a scoring item's points (1 unless the planner was told otherwise)."""

@@ -33,6 +33,9 @@ DEFAULT_GOLD = 0.22
 #: How much more a gold is worth to it at the first round than in the middle, twice over:
 #: at 1, 1.5 times `gold` at the start and 0.5 times plus a round's share at the end.
 DEFAULT_EARLY = 1.0
+#: The share of what the final items make of a gold (a gold ranking's points) it counts
+#: before the final scoring, when that is more than its thrift.
+DEFAULT_FORESIGHT = 0.35
 #: At most this many options are tried one by one where a decision has no appraisal.
 MOST_LOOKED_AHEAD = 40
 
@@ -41,10 +44,11 @@ class PlannerAgent:
     name = "planner"
 
     def __init__(self, rng, gold: float = DEFAULT_GOLD, weights: dict[str, float] | None = None,
-                 early: float = DEFAULT_EARLY):
+                 early: float = DEFAULT_EARLY, foresight: float = DEFAULT_FORESIGHT):
         self.rng = rng
         self.gold = gold
         self.early = early
+        self.foresight = foresight
         self.weights = dict(weights or {})
         self._checked = None  # the variant whose item keys the weights were checked against
         self._worth = None
@@ -79,12 +83,8 @@ class PlannerAgent:
 
     def gold_now(self, view) -> float:
         """Points a gold is worth at this round: `gold` in the game's middle, more before (it
-        will still buy what scores), less after (mostly the gold ranking is left), by `early`.
-        The game's length is the variant's: its kingdoms times its rounds per kingdom."""
-        edition = view.variant.edition
-        rounds = len(edition.kingdoms) * edition.rounds_per_kingdom
-        left = rounds - (view.kingdom * edition.rounds_per_kingdom + view.round)
-        return self.gold * (1 + self.early * (left / rounds - 0.5))
+        will still buy what scores), less after (mostly the gold ranking is left), by `early`."""
+        return self.gold * (1 + self.early * (0.5 - _played_share(view)))
 
     # -- what a holding is worth now -------------------------------------------------------
     def _worth_for(self, view, modules, owner) -> Worth:
@@ -96,7 +96,7 @@ class PlannerAgent:
         if cards_key != self._cards_key:
             self._cards, self._cards_key = {}, cards_key
         self._worth = Worth(view, self.weights, self.gold_now(view), runs, final, self._cards,
-                            previous=self._worth)
+                            previous=self._worth, foresight=self.foresight, spread=_spread(view))
         return self._worth
 
     def _look_ahead(self, view, request, worth: Worth):
@@ -108,11 +108,25 @@ class PlannerAgent:
         for option in request.options[:MOST_LOOKED_AHEAD]:
             twin = sample.clone()
             twin.answer(option)
-            after = Worth(twin.view(me), self.weights, self.gold_now(view), {}, False)
+            after = Worth(twin.view(me), self.weights, self.gold_now(view), {}, False,
+                          foresight=self.foresight, spread=_spread(view))
             value = after.value(())
             if value > best_value:
                 best, best_value = option, value
         return best
+
+
+def _played_share(view) -> float:
+    """The share of the game's rounds begun before this one (0 at the first round, 5/6 at the
+    last of six): the game's length is the variant's, its kingdoms times rounds per kingdom."""
+    edition = view.variant.edition
+    return (view.kingdom * edition.rounds_per_kingdom + view.round) / (len(edition.kingdoms) * edition.rounds_per_kingdom)
+
+
+def _spread(view) -> int:
+    """How far the others' gold at the end may lie from what it is now, as the planner guesses
+    it: half a starting purse of the variant."""
+    return max(1, view.variant.components.starting_gold // 2)
 
 
 def _income_runs(view, modules, owner) -> tuple[dict, bool]:
@@ -146,7 +160,7 @@ def make(rng, **params) -> PlannerAgent:
             value = float(text)
         except ValueError:
             value = math.nan
-        high = 10.0 if name in ("gold", "early") else 100.0
+        high = 10.0 if name in ("gold", "early", "foresight") else 100.0
         if not -high <= value <= high:  # NaN fails too
             raise AmunreError(f"planner: {name}={text!r} is not a number from {-high:g} to {high:g}")
         values[name] = value
@@ -155,7 +169,11 @@ def make(rng, **params) -> PlannerAgent:
     if not -2 <= early <= 2:
         raise AmunreError(f"planner: early={params['early']!r} is not a number from -2 to 2 (beyond, gold "
                           f"would be worth less than nothing at one end of the game)")
-    return PlannerAgent(rng, gold=gold, weights=values, early=early)
+    foresight = values.pop("foresight", DEFAULT_FORESIGHT)
+    if not 0 <= foresight <= 1:
+        raise AmunreError(f"planner: foresight={params['foresight']!r} is not a number from 0 to 1 (the share "
+                          f"of the final items' worth of a gold it counts)")
+    return PlannerAgent(rng, gold=gold, weights=values, early=early, foresight=foresight)
 
 
 __all__ = ["PlannerAgent", "make", "check_weights"]

@@ -201,7 +201,7 @@ def province_at_auction(pid: int, asking, worth) -> float:
         fields = view.variant.board.provinces[pid].fields
         held = worth.province(pid)
         farmed = worth.gain((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
-        return held + lying.gold * worth.gold + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
+        return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
 
     return worth.remember(("at auction", pid), worked_out)
 
@@ -211,7 +211,7 @@ def _appraise_bid(option, asking, worth) -> float:
     played; a Protection keeps a bid worth defending."""
     pid, amount, played = option
     gold = asking.view.me.gold
-    surplus = province_at_auction(pid, asking, worth) - amount * worth.gold
+    surplus = province_at_auction(pid, asking, worth) + worth.gold_change(-amount)
     short = max(0, amount + len(played) - gold) if amount > gold else 0
     value = surplus - short * max(0.0, worth.drawn_card() - worth.gold)
     protection = asking.rule.protection

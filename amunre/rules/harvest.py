@@ -119,7 +119,7 @@ def _appraise_treasury(pid, asking, worth) -> float:
         return 0.0
     rule = asking.rule
     given_up = rule.income(asking.view, asking.view.variant.board, pid)
-    return (rule.params.treasury_gold - given_up) * worth.gold - worth.card(rule.treasury)
+    return worth.gold_change(rule.params.treasury_gold - given_up) - worth.card(rule.treasury)
 
 
 def _appraise_big_harvest(pid, asking, worth) -> float:
@@ -127,7 +127,7 @@ def _appraise_big_harvest(pid, asking, worth) -> float:
         return 0.0
     rule = asking.rule
     extra = rule.params.big_harvest_bonus * asking.view.provinces[pid].all_farmers()
-    return extra * worth.gold - worth.card(rule.big_harvest)
+    return worth.gold_change(extra) - worth.card(rule.big_harvest)
 
 
 @register

@@ -48,7 +48,7 @@ def _short(asking, cost: int) -> int:
 
 def _paying(asking, worth, cost: int) -> float:
     """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
-    return cost * worth.gold + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.gold)
+    return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.gold)
 
 
 def _appraise_buy_cards(count, asking, worth) -> float:

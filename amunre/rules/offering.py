@@ -283,7 +283,7 @@ def _appraise_offer(option, asking, worth) -> float:
     else:
         rank = sum(1 for o in others if o >= amount)
         items = prm.rewards[min(rank, 2)] if rank < 2 or len(prm.rewards) > 2 else 0
-        value = items * _reward_item(worth) - amount * worth.gold
+        value = items * _reward_item(worth) + worth.gold_change(-amount)
     level = worth.level(level_for(total, prm.level_floors))
     if adjust:
         moved = [worth.level(level_for(total + d, prm.level_floors)) for d in (prm.adjustment, -prm.adjustment)]
@@ -303,7 +303,7 @@ def _appraise_reward(option, asking, worth) -> float:
 
 
 def _appraise_open_sale(card, asking, worth) -> float:
-    return 0.0 if card is None else worth.gold - worth.card(card)
+    return 0.0 if card is None else worth.gold_change(1) - worth.card(card)
 
 
 @register
