@@ -161,11 +161,23 @@ def test_the_smallest_run_is_one_rotation(capsys):
     assert all(a["seats"] == [1, 1, 1] and a["win_rate"]["n"] == 3 for a in doc["agents"])
 
 
+@pytest.mark.parametrize("variant, named, expected", [
+    ("classic2003", "greedy", ["greedy", "planner", "planner", "planner"]),
+    ("classic2003", "random,greedy", ["random", "greedy", "planner", "planner"]),
+    ("classic2003", "random,greedy,random", ["random", "greedy", "random"]),  # 3 players: allowed as named
+])
+def test_seats_nobody_names_play_the_default_agent(capsys, variant, named, expected):
+    """The planner is arena's default agent: the seats a lineup leaves empty, up to 4 players."""
+    code, out, err = run_cli(capsys, "arena", "--variant", variant, "--agents", named,
+                             "--games", str(len(expected)), "--workers", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["lineup"] == expected
+
+
 @pytest.mark.parametrize("argv, expected", [
     (["--agents", "nosuch,greedy,greedy,greedy"], "unknown agent 'nosuch' in --agents (expected agent kinds from:"),
-    (["--agents", "greedy,random"], "--agents names 2 agents, but classic2003 is played by 3, 4 or 5 players "
-                                    "(expected one agent per seat"),
-    (["--agents", "greedy"], "--agents names 1 agent, but classic2003"),
+    (["--agents", "greedy,random,random,random,random,random"], "--agents names 6 agents, but classic2003 is "
+                                                              "played by 3, 4 or 5 players (expected one agent per seat"),
     (["--variant", "expert2016", "--agents", "greedy,random,random,random,random", "--games", "5"],
      "expert2016 is played by 3 or 4 players"),
     (["--agents", "greedy,random,random,random", "--games", "0"], "'0' is not a whole number from 1"),

@@ -22,6 +22,11 @@ class Agent(Protocol):
     def choose(self, view, request): ...
 
 
+#: The agent of a seat nobody names (`run`, `compare`, `arena`): it plays the variant it is
+#: given (see docs/agents.md for what that means for a comparison).
+DEFAULT_AGENT = "planner"
+
+
 def agent_names() -> list[str]:
     return sorted(_FACTORIES)
 

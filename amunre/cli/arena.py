@@ -8,7 +8,7 @@ import sys
 import click
 from rich.text import Text
 
-from amunre.agents import agent_names
+from amunre.agents import DEFAULT_AGENT, agent_names
 from amunre.cli.common import WholeNumber, dump_json, make_console, parse_bot_kinds, set_option, variant_arg
 from amunre.cli.progress import games_progress
 from amunre.engine import MAX_SEED
@@ -19,7 +19,9 @@ DEFAULT_GAMES = 1200
 
 
 def _lineup(text: str, variant) -> tuple[str, ...]:
-    """The agents, one per seat, each spec checked; as many as the variant allows players."""
+    """The agents, one per seat, each spec checked. Fewer than the variant's players (or than
+    4 where it allows 4): the other seats play the default agent (`planner`), up to 4 or
+    the variant's smallest count above the agents named."""
     bots = [name for name in agent_names() if name != "human"]
     for spec in text.split(","):
         kind = spec.split(":")[0].strip()
@@ -27,6 +29,9 @@ def _lineup(text: str, variant) -> tuple[str, ...]:
             raise AmunreError(f"unknown agent {kind!r} in --agents (expected agent kinds from: {', '.join(bots)})")
     specs = tuple(parse_bot_kinds(text))
     allowed = variant.players
+    seats = next((n for n in sorted(allowed, key=lambda n: (n != 4, n)) if n >= len(specs)), None)
+    if len(specs) not in allowed and seats is not None and len(specs) < seats:
+        specs += (DEFAULT_AGENT,) * (seats - len(specs))
     if len(specs) not in allowed:
         counts = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
         example = ",".join(["greedy"] + ["random"] * (allowed[0] - 1))
@@ -49,7 +54,8 @@ def _check_games(games: int, players: int) -> None:
               help="Variant id or path to a variant TOML file.")
 @click.option("--agents", "lineup", required=True, metavar="A,B,...",
               help="One agent spec per seat (the player count), e.g. greedy,random,random,random or "
-                   "mcts:iterations=400,greedy,greedy,greedy; a spec may come twice.")
+                   "mcts:iterations=400,greedy,greedy,greedy; a spec may come twice. Fewer agents than the "
+                   "variant's players: the other seats play planner (mcts alone: mcts against 3 planners).")
 @click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
               help="Games in all, a multiple of the players: each rotation of the seats is one game per player.")
 @click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),

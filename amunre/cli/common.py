@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from amunre.agents import agent_names, check_spec, split_spec
+from amunre.agents import DEFAULT_AGENT, agent_names, check_spec, split_spec
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.gamelog import shown_path
@@ -80,7 +80,7 @@ def parse_players(variant, text: str | None) -> int:
     return count
 
 
-def parse_agents(text: str | None, players: int, default: str = "greedy") -> list[str]:
+def parse_agents(text: str | None, players: int, default: str = DEFAULT_AGENT) -> list[str]:
     names = [n.strip() for n in (default if text is None else text).split(",")]
     known = agent_names()
     for name in names:

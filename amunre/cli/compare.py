@@ -11,6 +11,7 @@ from rich.text import Text
 
 from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
                                set_option, variant_arg)
+from amunre.agents import DEFAULT_AGENT
 from amunre.cli.progress import games_progress
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError, VariantError
@@ -150,7 +151,7 @@ def _lineup(text, players):
 @click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
               help="Games per variant; every variant plays the same seeds.")
 @click.option("--players", help="Player count, allowed by every variant (default 4 where all allow it).")
-@click.option("--agents", "lineup", default="greedy", show_default=True,
+@click.option("--agents", "lineup", default=DEFAULT_AGENT, show_default=True,
               help="One agent kind for every seat, or one per seat (e.g. greedy,random,greedy,greedy).")
 @click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="Seed S of the run: game i plays seed f(S, i) in every variant.")

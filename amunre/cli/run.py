@@ -294,7 +294,7 @@ def infer_players(variant, players, agents) -> str | None:
                                 "--agents names, else 4).")
 @click.option("--seed", help="Seed for the game; a random one is chosen and printed if omitted.")
 @click.option("--agents", help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
-                               "default: greedy).")
+                               "default: planner).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
 @click.option("--log", "log_path",
               help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written when "
