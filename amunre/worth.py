@@ -229,6 +229,11 @@ class Worth:
         same_table = (previous is not None and previous.variant is self.variant and previous.player == self.player
                       and previous._base.n_players == self.view.n_players)
         self._base = position_of(self.view, previous._base if same_table else None)
+        highest = self.variant.modules.max_offering_level
+        if self._base.offering_level == 0 and highest:
+            # before the first offering the level is not set: a holding is valued at the
+            # middle level (rounded down), not at none
+            self._base.offering_level = (1 + highest) // 2
         self._parts = [None] * len(self._terms)  # each worked out when a change first touches it
 
     def _gain(self, change: tuple) -> float:

@@ -68,10 +68,10 @@ CASES = [
          statistic="items_bought", direction=+1,
          why="every card, farmer and stone costs 1 gold however many are bought (1, 2, 3, ... rather than "
              "1, 3, 6, ... for 1, 2, 3): more items are bought"),
-    Case("caravans-always-pay", "an income", ("phases.harvest.params.camel_levels=[1, 2, 3, 4]",),
-         statistic="caravan_gold", direction=+1,
-         why="caravans pay at every offering level rather than at levels 1 and 2, so a caravan province "
-             "earns more: more gold is bid for caravan provinces"),
+    Case("caravans-never-pay", "an income", ("phases.harvest.params.camel_levels=[]",),
+         statistic="caravan_gold", direction=-1,
+         why="caravans pay at no offering level rather than at levels 1 and 2, so a caravan province "
+             "earns less: less gold is bid for caravan provinces"),
     Case("temples-score-at-harvest", "a ruling", ("rulings.temples_score_at_harvest=true",),
          statistic="temple_gold", direction=+1,
          why="temples also score the offering level at every harvest (A-TEMPLEHARVEST), so a temple "
