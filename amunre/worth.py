@@ -101,7 +101,10 @@ def apply(state: GameState, player: int, change: tuple) -> list:
     """Make `change` (see the module docstring) to `player`'s holding in `state`; returns
     what `undo` needs to take it back."""
     me = state.players[player]
-    kept = [(me, me.gold, me.hand[:], me.provinces[:]), state.offering_level]
+    kinds = [what for what, _, _ in change]
+    # what a change can touch is kept (a hand or a list of provinces only when it may change)
+    kept = [(me, me.gold, me.hand[:] if "cards" in kinds else None, me.provinces[:] if "own" in kinds else None),
+            state.offering_level]
     for what, where, _ in change:
         if what in ("own", "farmers", "pyramids", "stones"):
             prov = state.provinces[where]
@@ -143,7 +146,11 @@ def undo(state: GameState, kept: list) -> None:
     state.offering_level = kept[1]
     for entry in reversed([kept[0]] + kept[2:]):
         if len(entry) == 4:
-            player, player.gold, player.hand[:], player.provinces[:] = entry[0], entry[1], entry[2], entry[3]
+            player, player.gold, hand, provinces = entry
+            if hand is not None:
+                player.hand[:] = hand
+            if provinces is not None:
+                player.provinces[:] = provinces
         else:
             prov = entry[0]
             prov.owner, prov.farmers, prov.stones, prov.pyramids = entry[1:]
@@ -244,9 +251,9 @@ class Worth:
         for what, where, amount in change:
             if what == "stones":  # stones that complete no pyramid change only the stones
                 before = state.provinces[where].stones
-                touched |= TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID else STONES_ONLY
+                touched = touched.union(TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID else STONES_ONLY)
             else:
-                touched |= TOUCHES[what]
+                touched = touched.union(TOUCHES[what]) if touched else TOUCHES[what]
         terms = self._touching.get(touched)
         if terms is None:
             terms = self._touching[touched] = [

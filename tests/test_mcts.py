@@ -37,14 +37,15 @@ def test_it_answers_legally_and_alike_for_the_same_seed(vid, players):
     assert game.pending is request  # the search played on its own games, not this one
 
 
-def test_a_whole_game_with_an_mcts_seat_is_legal_and_replays():
+@pytest.mark.parametrize("rollout", ["random", "planner"])
+def test_a_whole_game_with_an_mcts_seat_is_legal_and_replays(rollout):
     game = Game(load_variant("classic2003"), 3, 5)
-    agents = make_agents(["mcts:iterations=3:rollout=random", "greedy", "random"], 5)
+    agents = make_agents([f"mcts:iterations=3:rollout={rollout}", "greedy", "random"], 5)
     while game.pending is not None:
         request = game.pending
         game.answer(agents[request.player].choose(game.view(request.player), request))
     again = Game(load_variant("classic2003"), 3, 5)
-    twins = make_agents(["mcts:iterations=3:rollout=random", "greedy", "random"], 5)
+    twins = make_agents([f"mcts:iterations=3:rollout={rollout}", "greedy", "random"], 5)
     while again.pending is not None:
         request = again.pending
         again.answer(twins[request.player].choose(again.view(request.player), request))
@@ -115,7 +116,7 @@ def test_it_finds_the_winning_answer_where_one_option_wins():
     ("mcts:iterations=1e3", "iterations='1e3' is not a whole number"),
     ("mcts:exploration=nan", "exploration='nan' is not a number from 0 to 100"),
     ("mcts:exploration=-1", "exploration='-1' is not a number from 0 to 100"),
-    ("mcts:rollout=smart", "rollout='smart' is not one of greedy, random"),
+    ("mcts:rollout=smart", "rollout='smart' is not one of greedy, random, planner"),
     ("mcts:depth=3", "agent 'mcts' has no parameter 'depth' (expected some of: exploration, iterations, margin, "
                      "rollout)"),
     ("mcts:iterations", "'iterations' is not KEY=VALUE"),

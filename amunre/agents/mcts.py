@@ -11,14 +11,16 @@ and plays it out (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   the answers already there, UCB1 picks, counting how often each was *available* rather
   than how often its parent was visited (options differ between determinizations).
 - The playout is the fast default policy: `greedy` for every seat (a sound model of the
-  usual opponents, and far more informative than random play), or `random`.
+  usual opponents, and far more informative than random play), or `random`, or `planner`
+  (it plays the variant's own rules, at about a tenth of greedy's speed: fewer iterations
+  for the same time; docs/agents.md compares them).
 - The reward of a finished game: the player's share of the win (1, 1/k for a k-way tie,
   0), plus `margin` times his points ahead of (or behind) the best other player, divided
   by 10: a small pull toward winning by more and losing by less.
 
 The answer is the most visited of the root's legal options. Parameters (agent spec
 `mcts:iterations=60:exploration=0.7:rollout=greedy:margin=0.1`, the defaults): `iterations` per
-decision, `exploration` (UCB1's constant c), `rollout` (`greedy` or `random`), `margin`.
+decision, `exploration` (UCB1's constant c), `rollout` (`greedy`, `random` or `planner`), `margin`.
 It is deterministic for a game seed and seat: all its randomness comes from its generator.
 A decision with one option is never asked; two or more get the full search.
 """
@@ -30,7 +32,7 @@ import math
 from amunre import decisions
 from amunre.errors import AmunreError
 
-ROLLOUTS = ("greedy", "random")
+ROLLOUTS = ("greedy", "random", "planner")
 
 
 class _Node:
@@ -114,6 +116,10 @@ class MctsAgent:
             from amunre.agents.greedy import GreedyAgent
 
             return [GreedyAgent(self.rng) for _ in range(players)]
+        if self.rollout == "planner":
+            from amunre.agents.planner import PlannerAgent
+
+            return [PlannerAgent(self.rng) for _ in range(players)]
         from amunre.agents.random_agent import RandomAgent
 
         return [RandomAgent(self.rng) for _ in range(players)]

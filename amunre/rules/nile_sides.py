@@ -132,8 +132,8 @@ class NileSides(Rule):
         # per side: the best (pyramids, stones) of a competitor, and who holds it
         best = {side: ((-1, -1), set()) for side in SIDES}
         if self.rulings.nile_compare == "province":
-            competitors = [((prov.pyramids + 2 * prov.doubles, prov.stones), prov.owner, sides[i])
-                           for i, prov in enumerate(state.provinces) if prov.owner is not None]
+            competitors = [((prov.pyramids + 2 * prov.doubles, prov.stones), prov.owner, side)
+                           for prov, side in zip(state.provinces, sides) if prov.owner is not None]
         else:
             totals: dict = {}
             for p, holder in enumerate(state.players):
