@@ -53,6 +53,8 @@ class PlannerAgent:
         self._checked = None  # the variant whose item keys the weights were checked against
         self._worth = None
         self._cards_key, self._cards = None, {}
+        self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
+        self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
 
     def check_variant(self, variant) -> None:
         """Its item weights name scoring items of `variant` (else a clear AmunreError)."""
@@ -65,11 +67,13 @@ class PlannerAgent:
         variant = view.variant
         if self._checked is not variant:
             check_weights(self.weights, variant)
-            self._checked = variant
-        modules = variant.modules
-        decision = modules.decisions.get(request.kind)
-        owner = owner_of(variant, request.kind)
-        worth = self._worth_for(view, modules, owner)
+            self._checked, self._asked = variant, {}
+        kind = request.kind
+        found = self._asked.get(kind)
+        if found is None:  # a decision's declaration and module stay put for the variant
+            found = self._asked[kind] = (variant.modules.decisions.get(kind), owner_of(variant, kind))
+        decision, owner = found
+        worth = self._worth_for(view, variant.modules, owner)
         appraise = decision.appraise if decision is not None else None
         if appraise is None:
             return self._look_ahead(view, request, worth)
@@ -90,7 +94,10 @@ class PlannerAgent:
     def _worth_for(self, view, modules, owner) -> Worth:
         """The seat's `Worth` now; it takes what the last one worked out if the position and
         the phase asking are the same (nothing is worked out before a value is asked for)."""
-        runs, final = _income_runs(view, modules, owner)
+        when = (id(owner), view.kingdom, view.round)
+        if when != self._when:  # they change with the round and the phase asking only
+            self._runs, self._when = _income_runs(view, modules, owner), when
+        runs, final = self._runs
         # what cards are worth changes with the provinces it holds, not with each purchase or bid
         cards_key = (view.kingdom, final, len(view.me.provinces))
         if cards_key != self._cards_key:
