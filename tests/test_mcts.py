@@ -118,7 +118,9 @@ def test_it_finds_the_winning_answer_where_one_option_wins():
     ("mcts:exploration=-1", "exploration='-1' is not a number from 0 to 100"),
     ("mcts:rollout=smart", "rollout='smart' is not one of greedy, random, planner"),
     ("mcts:depth=3", "agent 'mcts' has no parameter 'depth' (expected some of: exploration, iterations, margin, "
-                     "rollout)"),
+                     "rollout, top)"),
+    ("mcts:top=-1", "top='-1' is not a whole number from 0 to 1000 (0: every option)"),
+    ("mcts:top=x", "top='x' is not a whole number from 0 to 1000"),
     ("mcts:iterations", "'iterations' is not KEY=VALUE"),
 ])
 def test_bad_parameters_are_named(spec, expected):

@@ -6,6 +6,7 @@ reacts to a rule change that greedy does not see.
 
 from __future__ import annotations
 
+import re
 import statistics
 
 import pytest
@@ -155,14 +156,32 @@ def test_a_scoring_change_greedy_does_not_see_changes_how_the_planner_builds():
     assert all(pyramids(changed, "greedy", s) == pyramids(base, "greedy", s) for s in seeds[:5])
 
 
-def test_planner_parameters_are_checked():
-    with pytest.raises(AmunreError, match=r"planner: gold='x' is not a number"):
-        make_agent("planner:gold=x", 1, 0)
-    with pytest.raises(AmunreError, match=r"planner: pyramids='nan' is not a number"):
-        make_agent("planner:pyramids=nan", 1, 0)
+@pytest.mark.parametrize("spec, expected", [
+    ("planner:gold=x", "gold='x' is not a number from 0 to 10"),
+    ("planner:gold=-1", "gold='-1' is not a number from 0 to 10"),
+    ("planner:gold=1_0", "gold='1_0' is not a number from 0 to 10"),
+    ("planner:gold=\u0661", "gold='\u0661' is not a number from 0 to 10"),  # an Arabic-Indic one
+    ("planner:gold=1e1", "gold='1e1' is not a number from 0 to 10"),
+    ("planner:early=3", "early='3' is not a number from -2 to 2"),
+    ("planner:foresight=nan", "foresight='nan' is not a number from 0 to 1"),
+    ("planner:pyramids=nan", "pyramids='nan' is not a number from -100 to 100"),
+    ("planner:pyramids=" + "9" * 100, "pyramids='" + "9" * 40 + "...' is not a number"),
+])
+def test_planner_parameters_are_checked(spec, expected):
+    with pytest.raises(AmunreError, match=re.escape(f"planner: {expected}")):
+        make_agent(spec, 1, 0)
+
+
+def test_a_weight_names_a_scoring_item_and_a_colon_in_its_key_is_written_as_a_dot():
+    game = Game(load_variant("classic2003"), 4, 1)
+    request = game.pending
+    dotted = make_agent("planner:bonus_cards.west_east=2:gold=.3", 1, 0)
+    assert dotted.weights == {"bonus_cards:west_east": 2.0} and dotted.gold == 0.3
+    dotted.choose(game.view(request.player), request)  # a scoring item of classic2003: no error
     agent = make_agent("planner:pyramid=2", 1, 0)  # a key the variant does not score
     game = Game(load_variant("classic2003"), 4, 1)
-    with pytest.raises(AmunreError, match=r"'pyramid' is no scoring item of classic2003 .*pyramids"):
+    with pytest.raises(AmunreError, match=r"'pyramid' is no scoring item of classic2003 .*bonus_cards.west_east.*"
+                                          r"pyramids"):
         agent.choose(game.view(game.pending.player), game.pending)
 
 
@@ -204,3 +223,21 @@ def test_a_weight_the_variant_does_not_score_stops_run_before_anything_is_shown(
                              "--log", str(log))
     assert code == 2 and out == "" and not log.exists()
     assert err.startswith("error: planner: 'pyramid' is no scoring item of classic2003") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "--variant", "supermeeple2016", "--variant", "classic2003", "--agents", "planner:fewest_pyramids=2",
+     "--games", "1", "--workers", "1"],
+    ["check", "classic2003", "--agents", "planner:fewest_pyramids=2", "--games", "1"],
+    ["arena", "--agents", "planner:fewest_pyramids=2", "--games", "4", "--workers", "1"],
+    ["compare", "supermeeple2016", "classic2003", "--agents", "planner:fewest_pyramids=2", "--games", "2",
+     "--workers", "1"],
+], ids=["bench", "check", "arena", "compare"])
+def test_every_command_checks_a_weight_against_each_variant_before_it_plays(capsys, argv):
+    """A weight for an item only one of the variants scores stops the command at once, with
+    nothing measured or shown first."""
+    from helpers import run_cli
+
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == "", (out, err)
+    assert "'fewest_pyramids' is no scoring item of classic2003" in err and "Traceback" not in err

@@ -28,6 +28,7 @@ A decision with one option is never asked; two or more get the full search.
 from __future__ import annotations
 
 import math
+import re
 
 from amunre import decisions
 from amunre.errors import AmunreError
@@ -49,12 +50,14 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, rng, iterations: int = 60, exploration: float = 0.7, rollout: str = "greedy",
-                 margin: float = 0.1):
+                 margin: float = 0.1, top: int = 0):
         self.rng = rng
         self.iterations = iterations
         self.exploration = exploration
         self.rollout = rollout
         self.margin = margin
+        self.top = top
+        self._ranker = None  # a planner ranking the root's options (with `top`)
         self.searched = 0  # decisions searched (for the benchmark's time per decision)
 
     def choose(self, view, request):
@@ -68,7 +71,9 @@ class MctsAgent:
             decisions.forced = forced
 
     def _search(self, view, request):
-        options = request.options
+        options = self._candidates(view, request)
+        if len(options) == 1:
+            return options[0]
         rng = self.rng
         root = _Node()
         players = view.n_players
@@ -81,10 +86,11 @@ class MctsAgent:
             while game.pending is not None:
                 asked = game.pending
                 children = node.children
-                untried = [a for a in asked.options if a not in children]
+                offered = options if node is root else asked.options
+                untried = [a for a in offered if a not in children]
                 if untried:
                     answer = untried[rng.randrange(len(untried))]
-                    for a in asked.options:  # this determinization offered each of them
+                    for a in offered:  # this determinization offered each of them
                         tried = children.get(a)
                         if tried is not None:
                             tried.available += 1
@@ -94,7 +100,7 @@ class MctsAgent:
                     game.answer(answer)
                     break
                 best, best_score = None, -math.inf
-                for a in asked.options:
+                for a in offered:
                     child = children[a]
                     child.available += 1
                     score = child.value / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
@@ -110,6 +116,19 @@ class MctsAgent:
         self.searched += 1
         children = root.children
         return max(options, key=lambda a: (children[a].visits, children[a].value) if a in children else (-1, 0.0))
+
+    def _candidates(self, view, request) -> list:
+        """The root's options: all of them, or with `top` the planner's best `top` (what the
+        planner values them at, in its order), so the iterations go to the likely answers."""
+        options = request.options
+        if not self.top or len(options) <= self.top:
+            return list(options)
+        if self._ranker is None:
+            from amunre.agents.planner import PlannerAgent
+
+            self._ranker = PlannerAgent(self.rng)
+        ranked = self._ranker.ranked(view, request)
+        return ranked[:self.top]
 
     def _playout_agents(self, players: int) -> list:
         if self.rollout == "greedy":
@@ -143,7 +162,7 @@ class MctsAgent:
 
 def make(rng, **params) -> MctsAgent:
     """The agent of a spec's parameters (text values), each checked with a clear message."""
-    known = {"iterations", "exploration", "rollout", "margin"}
+    known = {"iterations", "exploration", "rollout", "margin", "top"}
     unknown = sorted(set(params) - known)
     if unknown:
         raise AmunreError(f"agent 'mcts' has no parameter {', '.join(map(repr, unknown))} "
@@ -155,13 +174,17 @@ def make(rng, **params) -> MctsAgent:
         if not (text.isascii() and text.isdigit()) or len(text) > 7 or not 1 <= int(text) <= 1_000_000:
             raise AmunreError(f"mcts: iterations={text!r} is not a whole number from 1 to 1000000")
         values["iterations"] = int(text)
+    if "top" in params:
+        text = params["top"]
+        if not (text.isascii() and text.isdigit()) or len(text) > 4 or not 0 <= int(text) <= 1000:
+            raise AmunreError(f"mcts: top={text!r} is not a whole number from 0 to 1000 (0: every option)")
+        values["top"] = int(text)
     for name, low, high in (("exploration", 0.0, 100.0), ("margin", 0.0, 10.0)):
         if name in params:
             text = params[name]
-            try:
-                value = float(text)
-            except ValueError:
-                value = math.nan
+            # a plain decimal number: no underscores, exponents or digits of other scripts
+            plain = re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", text) and len(text) <= 20
+            value = float(text) if plain else math.nan
             if not low <= value <= high:  # NaN fails too
                 raise AmunreError(f"mcts: {name}={text!r} is not a number from {low:g} to {high:g}")
             values[name] = value

@@ -22,6 +22,7 @@ styles against each other.
 from __future__ import annotations
 
 import math
+import re
 
 from amunre.agents.asking import owner_of
 from amunre.contract import Asking
@@ -64,6 +65,21 @@ class PlannerAgent:
         options = request.options
         if len(options) == 1:
             return options[0]
+        best, best_value = options[0], -math.inf
+        for option, value in zip(options, self.values(view, request)):
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def ranked(self, view, request) -> list:
+        """The request's options from the one it values most (the first of equals first)."""
+        options = request.options
+        values = self.values(view, request)
+        return [options[i] for i in sorted(range(len(options)), key=lambda i: -values[i])]
+
+    def values(self, view, request) -> list[float]:
+        """What it values each of the request's options at, in points for its seat."""
+        options = request.options
         variant = view.variant
         if self._checked is not variant:
             check_weights(self.weights, variant)
@@ -76,14 +92,9 @@ class PlannerAgent:
         worth = self._worth_for(view, variant.modules, owner)
         appraise = decision.appraise if decision is not None else None
         if appraise is None:
-            return self._look_ahead(view, request, worth)
+            return self._look_ahead(view, request)
         asking = Asking(view=view, request=request, words=None, rule=owner)
-        best, best_value = options[0], -math.inf
-        for option in options:
-            value = appraise(option, asking, worth)
-            if value > best_value:
-                best, best_value = option, value
-        return best
+        return [appraise(option, asking, worth) for option in options]
 
     def gold_now(self, view) -> float:
         """Points a gold is worth at this round: `gold` in the game's middle, more before (it
@@ -106,21 +117,19 @@ class PlannerAgent:
                             previous=self._worth, foresight=self.foresight, spread=_spread(view))
         return self._worth
 
-    def _look_ahead(self, view, request, worth: Worth):
+    def _look_ahead(self, view, request) -> list[float]:
         """A decision without an appraisal: give each option in a game drawn from the view and
-        value the seat's position after it (the first of equals)."""
+        value the seat's position after it (options past `MOST_LOOKED_AHEAD`: not tried)."""
         sample = view.sample_game(self.rng)
         me = view.player
-        best, best_value = request.options[0], -math.inf
+        values = []
         for option in request.options[:MOST_LOOKED_AHEAD]:
             twin = sample.clone()
             twin.answer(option)
             after = Worth(twin.view(me), self.weights, self.gold_now(view), {}, False,
                           foresight=self.foresight, spread=_spread(view))
-            value = after.value(())
-            if value > best_value:
-                best, best_value = option, value
-        return best
+            values.append(after.value(()))
+        return values + [-math.inf] * (len(request.options) - len(values))
 
 
 def _played_share(view) -> float:
@@ -151,36 +160,46 @@ def _income_runs(view, modules, owner) -> tuple[dict, bool]:
 
 
 def check_weights(weights: dict, variant) -> None:
-    """Each weight names a scoring item of the variant (its keys: `amunre show`)."""
+    """Each weight names a scoring item of the variant (a key with a colon written with a
+    dot, as a spec splits on colons: `bonus_cards.west_east`)."""
     keys = set(variant.modules.item_labels)
     unknown = sorted(set(weights) - keys)
     if unknown:
-        raise AmunreError(f"planner: {', '.join(map(repr, unknown))} is no scoring item of {variant.id} "
-                          f"(expected gold, or a weight for one of: {', '.join(sorted(keys))})")
+        written = ", ".join(sorted(key.replace(":", ".") for key in keys))
+        raise AmunreError(f"planner: {', '.join(repr(key.replace(':', '.')) for key in unknown)} is no scoring "
+                          f"item of {variant.id} (expected gold, early or foresight, or a weight for one of: "
+                          f"{written})")
+
+
+#: Each parameter's range, and what it means (a scoring item's weight: -100 to 100).
+RANGES = {
+    "gold": (0.0, 10.0, "points a gold is worth in the game's middle"),
+    "early": (-2.0, 2.0, "beyond, gold would be worth less than nothing at one end of the game"),
+    "foresight": (0.0, 1.0, "the share of the final items' worth of a gold it counts"),
+}
+WEIGHTS = (-100.0, 100.0, "a scoring item's weight")
+#: A plain decimal number: no underscores, exponents or digits of other scripts.
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
 def make(rng, **params) -> PlannerAgent:
-    """The agent of a spec's parameters (text values): `gold` and item weights, each a number."""
+    """The agent of a spec's parameters (text values): `gold`, `early`, `foresight` and item
+    weights (a key's colon written as a dot), each a plain decimal number in its range."""
     values = {}
     for name, text in params.items():
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        high = 10.0 if name in ("gold", "early", "foresight") else 100.0
-        if not -high <= value <= high:  # NaN fails too
-            raise AmunreError(f"planner: {name}={text!r} is not a number from {-high:g} to {high:g}")
-        values[name] = value
-    gold = values.pop("gold", DEFAULT_GOLD)
-    early = values.pop("early", DEFAULT_EARLY)
-    if not -2 <= early <= 2:
-        raise AmunreError(f"planner: early={params['early']!r} is not a number from -2 to 2 (beyond, gold "
-                          f"would be worth less than nothing at one end of the game)")
-    foresight = values.pop("foresight", DEFAULT_FORESIGHT)
-    if not 0 <= foresight <= 1:
-        raise AmunreError(f"planner: foresight={params['foresight']!r} is not a number from 0 to 1 (the share "
-                          f"of the final items' worth of a gold it counts)")
-    return PlannerAgent(rng, gold=gold, weights=values, early=early, foresight=foresight)
+        low, high, meaning = RANGES.get(name, WEIGHTS)
+        value = float(text) if _NUMBER.fullmatch(text) and len(text) <= 20 else math.nan
+        if not low <= value <= high:  # NaN fails too
+            raise AmunreError(f"planner: {name}={_clipped(text)!r} is not a number from {low:g} to {high:g} "
+                              f"({meaning})")
+        values[name if name in RANGES else name.replace(".", ":")] = value
+    return PlannerAgent(rng, gold=values.pop("gold", DEFAULT_GOLD), early=values.pop("early", DEFAULT_EARLY),
+                        foresight=values.pop("foresight", DEFAULT_FORESIGHT), weights=values)
+
+
+def _clipped(text: str) -> str:
+    """A value as an error shows it: at most 40 characters."""
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 __all__ = ["PlannerAgent", "make", "check_weights"]

@@ -98,6 +98,7 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, overrid
     """Measure games/s, asked decisions/s and engine steps/s (forced decisions included) for
     each variant and agent kind, in CPU and wall time, in one process and on every worker at
     once (warm-up games excluded), and the cost of copying a game state."""
+    from amunre.agents import check_agents_for
     from amunre.benchmark import WARMUP_GAMES, load_time, measure
     from amunre.compare.executors import make_executor
 
@@ -105,6 +106,8 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, overrid
     # every variant and player count checked before any measurement
     chosen = [(name, variant_arg(name, overrides)) for name in variant_name]
     counts = [parse_players(variant, players) for _, variant in chosen]
+    for _, variant in chosen:  # and every agent's parameters for each of them (a planner's weights)
+        check_agents_for(kinds, variant)
     if seconds is None and games is None:
         seconds = DEFAULT_SECONDS
     console = make_console()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from amunre.agents import check_agents_for
 from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, variant_arg, whole_number, write_resolved
 from amunre.cli.shown import variant_shown
 from amunre.counting import plural
@@ -64,6 +65,7 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
     label = variant.id if shown == variant.id else f"{variant.id} ({shown})"
     shipped_source = variant.source
     counts = parse_counts(variant, players)
+    check_agents_for(kinds, variant)  # a planner's weights name scoring items of the variant
     folder = None
     if overrides:
         # the [replay] invariant reloads the variant from its file: give it one with the changes

@@ -259,7 +259,7 @@ def _bought(game, p: int, what: str, count: int, cost: int) -> None:
 class Market(Rule):
     id = "market"
     kind = "phase"
-    summary = "Each player buys cards, then farmers, then stones at triangular prices."
+    summary = "Each player buys cards, then farmers, then stones, each further item of a kind dearer."
     spec_ids = ("R-MKT-01", "R-MKT-02", "R-MKT-03", "R-MKT-04", "R-MKT-05", "R-MKT-06", "R-MKT-07")
     Params = Params
     cards = {
