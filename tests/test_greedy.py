@@ -88,13 +88,15 @@ def test_the_cached_agent_decides_as_the_uncached_one_in_random_games(vid, seed,
 def test_no_value_is_kept_from_one_decision_to_the_next():
     """The cache belongs to one call of `_bid`: after a whole game the agent holds nothing
     but its generator, the last request's display facts and the variant's kinds it knows (a
-    fact of the variant), so a province's value is read afresh at every decision."""
+    fact of the variant), so a province's value is read afresh at every decision (and the
+    planner it asks about a plug-in's decisions, never made without one)."""
     variant = VARIANTS["classic2003"]
     agents = make_agents(["greedy"] * 4, 5)
     game = Game(variant, 4, 5)
     while (request := game.pending) is not None:
         game.answer(agents[request.player].choose(game.view(request.player), request))
-    assert all(set(vars(agent)) <= {"rng", "_context", "_variant", "_known"} for agent in agents)
+    assert all(set(vars(agent)) <= {"rng", "_context", "_variant", "_known", "_planner"} for agent in agents)
+    assert all(agent._planner is None for agent in agents)  # asked only for a plug-in's decision
 
 
 # -- decision kinds it does not know ------------------------------------------------------
@@ -158,3 +160,48 @@ def test_a_game_with_plugin_decisions_named_like_greedy_helpers_plays_to_the_end
         assert {kind: asked.count(kind) for kind in kinds} == {kind: 3 * rounds for kind in kinds}
     finally:
         RULES.pop("musings", None)
+
+
+def test_a_plugin_decision_is_answered_through_what_its_module_declares(tmp_path):
+    """Greedy knows no plug-in's decision: it answers one as the planner does, by the
+    module's own appraisal, never at random (here the module values 2 most: every answer is 2)."""
+    from amunre.contract import Decision, Rule
+    from amunre.decisions import decide
+    from amunre.engine import play_game
+    from amunre.registry import RULES, all_rules
+
+    class Tithe(Rule):
+        id = "tithe_choice"
+        summary = "Every player names a number each round (a test plug-in)."
+        decisions = {"name_number": Decision(options="0, 1 or 2", json="an integer",
+                                             appraise=lambda option, asking, worth: float(option == 2))}
+
+        def run(self, game):
+            for p in game.state.turn_order():
+                yield from decide(p, "name_number", [0, 1, 2])
+
+    all_rules()
+    RULES["tithe_choice"] = Tithe
+    try:
+        path = tmp_path / "tithe.toml"
+        path.write_text('extends = "classic2003"\n[edition]\nid = "tithe"\n'
+                        '[[phases]]\nid = "tithe_choice"\nrule = "tithe_choice"\nafter = "market"\n',
+                        encoding="utf-8")
+        variant = load_variant(path)
+        named = []
+        for seed in range(3):
+            agents = make_agents(["greedy"] * 3, seed)
+
+            def recording(agent):
+                def choose(view, request):
+                    answer = agent.choose(view, request)
+                    if request.kind == "name_number":
+                        named.append(answer)
+                    return answer
+                return type("Recording", (), {"choose": staticmethod(choose)})()
+
+            game = play_game(variant, [recording(agent) for agent in agents], seed)
+            assert game.state.finished
+        assert len(named) == 3 * 3 * 6 and set(named) == {2}
+    finally:
+        RULES.pop("tithe_choice", None)

@@ -5,7 +5,9 @@ farmers while they pay back within the kingdom, builds pyramids (placing stones 
 pyramid is closest), offers a share of its gold, and plays its cards when they help. It is
 a baseline for comparisons, not a strong player. It knows the built-in decision kinds by
 name, each mapped to its method in `GreedyAgent.HANDLERS`; a decision it does not know (a plug-in's, even
-one named like a method of its own) gets a random legal option.
+one named like a method of its own) is answered as the `planner` answers it, through what its
+module declares (its appraisal, else a look one step ahead); a kind no module declares gets a
+random legal option.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class GreedyAgent:
         self.rng = rng
         self._variant = None
         self._known: frozenset = frozenset()
+        self._planner = None  # answers the decisions of plug-ins (see `choose`)
 
     def choose(self, view, request):
         # the kinds it knows, from its fixed table: a kind is data (a plug-in names its own),
@@ -57,6 +60,14 @@ class GreedyAgent:
             self._variant, self._known = view.variant, _built_in_kinds(view.variant)
         method = self.HANDLERS.get(request.kind) if request.kind in self._known else None
         if method is None:
+            if request.kind in view.variant.modules.decisions:
+                # a plug-in's decision: answered as the planner answers it, through what its
+                # module declares (its appraisal, else a look one step ahead)
+                if self._planner is None:
+                    from amunre.agents.planner import PlannerAgent
+
+                    self._planner = PlannerAgent(self.rng)
+                return self._planner.choose(view, request)
             return self.rng.choice(request.options)
         self._context = request.context  # display facts some handlers read
         choice = getattr(self, method)(view, request.player, request.options)
