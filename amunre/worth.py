@@ -41,6 +41,8 @@ TOUCHES = {"own": frozenset({"provinces"}), "farmers": frozenset({"farmers"}),
            "offering_level": frozenset({"offering_level"})}
 ASPECTS = frozenset().union(*TOUCHES.values())
 STONES_ONLY = frozenset({"stones"})
+#: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
+GOLD_WORTH = ("remembered", "gold worth")
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
 
@@ -330,11 +332,12 @@ class Worth:
             decisions.forced = counted
 
     # -- what the decisions' appraisals read ------------------------------------------------
-    def remember(self, key: str | tuple, make):
-        """A value a decision's appraisal works out once for this position (`make()`)."""
+    def remember(self, key: str | tuple, make, *args):
+        """A value a decision's appraisal works out once for this position (`make(*args)`:
+        a function and its arguments rather than a closure, which every call would build)."""
         found = self._gains.get(("remembered", key))
         if found is None:
-            found = self._gains[("remembered", key)] = make()
+            found = self._gains[("remembered", key)] = make(*args)
         return found
 
     def gold_change(self, amount: int) -> float:
@@ -347,11 +350,12 @@ class Worth:
         gold held (a gold ranking) make of a gold, if that is more. Those count `foresight`
         of their points before the final scoring (the others' gold at the end is not known),
         averaged over `spread` gold either way of the seat's gold (a ranking pays by steps)."""
-        def worked_out() -> float:
+        found = self._gains.get(GOLD_WORTH)
+        if found is None:
             spread = self.spread
             scored = (self.gain((("gold", None, spread),)) - self.gain((("gold", None, -spread),))) / (2 * spread)
-            return max(self.gold, self.foresight * (scored - self.gold))  # the gold held is in `scored`
-        return self.remember("gold worth", worked_out)
+            found = self._gains[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))  # gold held in `scored`
+        return found
 
     def weight(self, item: str) -> float:
         """The weight of a scoring item's points (1 unless the planner was told otherwise)."""

@@ -195,15 +195,15 @@ FIELDS_SHARE = 0.5
 def province_at_auction(pid: int, asking, worth) -> float:
     """Holding `pid` through the kingdom, with the gold and cards lying on it and a share of
     what its fields could yield."""
-    def worked_out() -> float:
-        view = asking.view
-        lying = view.provinces[pid]
-        fields = view.variant.board.provinces[pid].fields
-        held = worth.province(pid)
-        farmed = worth.gain((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
-        return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
+    return worth.remember(("at auction", pid), _at_auction, pid, asking.view, worth)
 
-    return worth.remember(("at auction", pid), worked_out)
+
+def _at_auction(pid: int, view, worth) -> float:
+    lying = view.provinces[pid]
+    fields = view.variant.board.provinces[pid].fields
+    held = worth.province(pid)
+    farmed = worth.gain((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
+    return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
 
 
 def _appraise_bid(option, asking, worth) -> float:

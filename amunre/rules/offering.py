@@ -267,7 +267,11 @@ EXPECTED_SHARE = 0.25
 
 def _reward_item(worth) -> float:
     """One reward item as the seat would take it: a card, a farmer or a stone."""
-    return worth.remember("reward item", lambda: max(worth.drawn_card(), worth.best_farmer(), worth.best_stones()))
+    return worth.remember("reward item", _best_item, worth)
+
+
+def _best_item(worth) -> float:
+    return max(worth.drawn_card(), worth.best_farmer(), worth.best_stones())
 
 
 def _appraise_offer(option, asking, worth) -> float:
