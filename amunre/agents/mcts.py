@@ -19,8 +19,9 @@ and plays it out (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   by 10: a small pull toward winning by more and losing by less.
 
 The answer is the most visited of the root's legal options. Parameters (agent spec
-`mcts:iterations=60:exploration=0.7:rollout=greedy:margin=0.1`, the defaults): `iterations` per
-decision, `exploration` (UCB1's constant c), `rollout` (`greedy`, `random` or `planner`), `margin`.
+`mcts:iterations=60:exploration=0.7:rollout=greedy:margin=0.1:top=3`, the defaults): `iterations` per
+decision, `exploration` (UCB1's constant c), `rollout` (`greedy`, `random` or `planner`), `margin`,
+`top` (the root searches the planner's `top` best options; 0: all).
 It is deterministic for a game seed and seat: all its randomness comes from its generator.
 A decision with one option is never asked; two or more get the full search.
 """
@@ -50,7 +51,7 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, rng, iterations: int = 60, exploration: float = 0.7, rollout: str = "greedy",
-                 margin: float = 0.1, top: int = 0):
+                 margin: float = 0.1, top: int = 3):
         self.rng = rng
         self.iterations = iterations
         self.exploration = exploration
