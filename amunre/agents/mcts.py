@@ -19,7 +19,7 @@ and plays it out (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   by 10: a small pull toward winning by more and losing by less.
 
 The answer is the most visited of the root's legal options. Parameters (agent spec
-`mcts:iterations=60:exploration=0.7:rollout=greedy:margin=0.1:top=3`, the defaults): `iterations` per
+`mcts:iterations=120:exploration=0.7:rollout=greedy:margin=0.1:top=3`, the defaults): `iterations` per
 decision, `exploration` (UCB1's constant c), `rollout` (`greedy`, `random` or `planner`), `margin`,
 `top` (the root searches the planner's `top` best options; 0: all).
 It is deterministic for a game seed and seat: all its randomness comes from its generator.
@@ -50,7 +50,7 @@ class _Node:
 class MctsAgent:
     name = "mcts"
 
-    def __init__(self, rng, iterations: int = 60, exploration: float = 0.7, rollout: str = "greedy",
+    def __init__(self, rng, iterations: int = 120, exploration: float = 0.7, rollout: str = "greedy",
                  margin: float = 0.1, top: int = 3):
         self.rng = rng
         self.iterations = iterations
