@@ -184,6 +184,8 @@ class Worth:
         # (unless only the final scoring is left) and at the game's
         self._terms = ([(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
                        + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
+        # what of a holding each term reads (None: anything)
+        self._reads = [GOLD_HELD if m is None else m.reads for m, _ in self._terms]
         while previous is not None and previous._base is None:  # never asked: nothing to lend
             previous = previous._previous
         self._previous = previous
@@ -233,6 +235,7 @@ class Worth:
         key = self.key  # now: the view is live, it shows the game as it goes on
         if previous is not None and previous.variant is self.variant and previous.key == key:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
+            self._touching = previous._touching  # the same terms
             return
         # the earlier worth is done with: its position is written over
         same_table = (previous is not None and previous.variant is self.variant and previous.player == self.player
@@ -258,10 +261,8 @@ class Worth:
                 touched = touched.union(TOUCHES[what]) if touched else TOUCHES[what]
         terms = self._touching.get(touched)
         if terms is None:
-            terms = self._touching[touched] = [
-                index for index, (module, _) in enumerate(self._terms)
-                if (GOLD_HELD if module is None else module.reads) is None
-                or not (GOLD_HELD if module is None else module.reads).isdisjoint(touched)]
+            terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)
+                                               if reads is None or not reads.isdisjoint(touched)]
         for index in terms:
             if parts[index] is None:
                 parts[index] = self._term(*self._terms[index], state)

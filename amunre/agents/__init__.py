@@ -12,7 +12,9 @@ use colons).
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import re
 from typing import Protocol
 
 from amunre.errors import AmunreError
@@ -25,6 +27,16 @@ class Agent(Protocol):
 #: The agent of a seat nobody names (`run`, `compare`, `arena`): it plays the variant it is
 #: given (see docs/agents.md for what that means for a comparison).
 DEFAULT_AGENT = "planner"
+
+
+#: A plain decimal number: no underscores, exponents or digits of other scripts.
+_PLAIN_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
+def plain_number(text: str) -> float:
+    """An agent parameter's number: a plain decimal of at most 20 characters, else NaN, which
+    every range check refuses (`float` would take `1_0`, `1e400` or an Arabic-Indic digit)."""
+    return float(text) if len(text) <= 20 and _PLAIN_NUMBER.fullmatch(text) else math.nan
 
 
 def agent_names() -> list[str]:

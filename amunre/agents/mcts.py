@@ -29,9 +29,9 @@ A decision with one option is never asked; two or more get the full search.
 from __future__ import annotations
 
 import math
-import re
 
 from amunre import decisions
+from amunre.agents import plain_number
 from amunre.errors import AmunreError
 
 ROLLOUTS = ("greedy", "random", "planner")
@@ -183,9 +183,7 @@ def make(rng, **params) -> MctsAgent:
     for name, low, high in (("exploration", 0.0, 100.0), ("margin", 0.0, 10.0)):
         if name in params:
             text = params[name]
-            # a plain decimal number: no underscores, exponents or digits of other scripts
-            plain = re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", text) and len(text) <= 20
-            value = float(text) if plain else math.nan
+            value = plain_number(text)
             if not low <= value <= high:  # NaN fails too
                 raise AmunreError(f"mcts: {name}={text!r} is not a number from {low:g} to {high:g}")
             values[name] = value

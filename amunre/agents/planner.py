@@ -22,8 +22,8 @@ styles against each other.
 from __future__ import annotations
 
 import math
-import re
 
+from amunre.agents import plain_number
 from amunre.agents.asking import owner_of
 from amunre.contract import Asking
 from amunre.errors import AmunreError
@@ -89,10 +89,10 @@ class PlannerAgent:
         if found is None:  # a decision's declaration and module stay put for the variant
             found = self._asked[kind] = (variant.modules.decisions.get(kind), owner_of(variant, kind))
         decision, owner = found
-        worth = self._worth_for(view, variant.modules, owner)
         appraise = decision.appraise if decision is not None else None
         if appraise is None:
             return self._look_ahead(view, request)
+        worth = self._worth_for(view, variant.modules, owner)
         asking = Asking(view=view, request=request, words=None, rule=owner)
         return [appraise(option, asking, worth) for option in options]
 
@@ -178,8 +178,6 @@ RANGES = {
     "foresight": (0.0, 1.0, "the share of the final items' worth of a gold it counts"),
 }
 WEIGHTS = (-100.0, 100.0, "a scoring item's weight")
-#: A plain decimal number: no underscores, exponents or digits of other scripts.
-_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
 def make(rng, **params) -> PlannerAgent:
@@ -188,7 +186,7 @@ def make(rng, **params) -> PlannerAgent:
     values = {}
     for name, text in params.items():
         low, high, meaning = RANGES.get(name, WEIGHTS)
-        value = float(text) if _NUMBER.fullmatch(text) and len(text) <= 20 else math.nan
+        value = plain_number(text)
         if not low <= value <= high:  # NaN fails too
             raise AmunreError(f"planner: {name}={_clipped(text)!r} is not a number from {low:g} to {high:g} "
                               f"({meaning})")
