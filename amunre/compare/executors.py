@@ -204,7 +204,10 @@ class ProcessExecutor(_Closing):
             return
         processes, writer = _handles(pool)
         pool.shutdown(wait=False, cancel_futures=True)  # the pool's thread cancels what has not started
-        _kill(processes, writer)
+        try:
+            _kill(processes, writer)
+        finally:
+            _manager_ended(pool)
 
     def close(self) -> None:
         self._stop(list(self._pending))
@@ -216,12 +219,13 @@ class ProcessExecutor(_Closing):
         processes, writer = _handles(pool)
         pool.shutdown(wait=False)
         try:
-            if _exited(processes, STOP_TIMEOUT):
-                return
+            if not _exited(processes, STOP_TIMEOUT):
+                _kill(processes, writer)
         except KeyboardInterrupt:
             _kill(processes, writer)
             raise
-        _kill(processes, writer)
+        finally:
+            _manager_ended(pool)
 
 
 def _handles(pool: ProcessPoolExecutor) -> tuple[list, Any]:
@@ -252,6 +256,28 @@ def _kill(processes, writer) -> None:
         if writer is not None:
             with contextlib.suppress(OSError):
                 writer.close()
+
+
+def _manager_ended(pool: ProcessPoolExecutor) -> None:
+    """Wait (up to STOP_TIMEOUT) until the pool's own thread has wound down, by polling.
+
+    At exit, concurrent.futures wakes every pool's thread through a pipe that the thread
+    closes as it ends; when the two meet (Python 3.11, seen once in CI after two Ctrl-C) the
+    exit prints an OSError traceback. Once the thread has ended, the exit finds the pipe
+    closed and leaves it. Polling rather than `Thread.join`, which a Ctrl-C would break (see
+    `_kill_pool`); a Ctrl-C meanwhile is raised when the short wait is over."""
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if thread is None:
+        return
+    deadline = time.monotonic() + STOP_TIMEOUT
+    interrupted = None
+    while thread.is_alive() and time.monotonic() < deadline:
+        try:
+            time.sleep(0.002)
+        except KeyboardInterrupt as stop:  # the workers are gone: the thread ends in moments
+            interrupted = stop
+    if interrupted is not None:
+        raise interrupted
 
 
 def _exited(processes, timeout: float) -> bool:
