@@ -7,7 +7,7 @@ The public entry points are `load_variant` (a TOML variant file to a typed `Vari
     from amunre import load_variant, Game, play_game
 """
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = ["Game", "load_variant", "play_game", "__version__"]
 

@@ -42,7 +42,10 @@ state, never on `self`. `run(game)` is a generator that asks decisions with
 ask one (`amunre.mechanics.pay`, `place_stone`, ...) with `yield from` too. The `run` of a
 module outside `amunre.rules` (a plug-in's) is wrapped to check that at the end of each
 step: a move called without `yield from` (which would silently do nothing) raises
-`RuleModuleError` telling the author to write it.
+`RuleModuleError` telling the author to write it. Chance comes from a named stream:
+`game.state.random("provinces")` is the generator of the next draw of the province deck; a
+plug-in names its own streams with its id in the name (`amunre.streams`), so that what it draws
+never shifts what the other rules draw.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from amunre.mechanics import end_phase_cards
 from amunre.model import Variant
 from amunre.setup import set_up
 from amunre.standing import standing, winners
-from amunre.state import GameState, copy_data, new_rng
+from amunre.state import GameState, copy_data
 from amunre.view import PlayerView, hide_from
 
 MAX_SEED = 2**63 - 1
@@ -343,8 +343,8 @@ class Game:
 
     # -- branching ----------------------------------------------------------------------
     def clone(self) -> "Game":
-        """An independent game standing where this one stands, with its own random generator
-        in the same state: answered alike, the two play on alike. It has no listeners (add
+        """An independent game standing where this one stands, its random streams where this
+        one's are (`amunre.streams`): answered alike, the two play on alike. It has no listeners (add
         some with `listen`). The first clone of a game costs a replay from its start; from
         then on the game keeps a checkpoint where each rule's step begins, and a clone costs
         a copy of the state and a replay of the answers since (`amunre bench` shows it)."""
@@ -355,8 +355,8 @@ class Game:
     def determinize(self, player: int, rng) -> "Game":
         """A game that `player` cannot tell from this one, everything he may not know drawn
         again from what is still possible: the other hands, the draw pile's order, the
-        face-down cards, each rule module's hidden data (`view.hide_from`), the random
-        generator's future, the game's seed, and the other players' secret answers of a batch
+        face-down cards, each rule module's hidden data (`view.hide_from`), the game's
+        seed (and with it what its random streams will draw), and the other players' secret answers of a batch
         under way (drawn from the options the re-drawn game gives them). `player` is the one
         asked now (a search agent's seat) or, once the game is over, anyone; his view and
         request are the same in it.
@@ -364,7 +364,7 @@ class Game:
         It holds nothing derived from what he may not know, so it is safe to hand to code
         nobody trusts: not the seed (another is drawn), not this game's checkpoint (its own
         is the checkpoint with the hidden facts drawn again, from which the public answers
-        since are given again), not a generator that follows the true one. Everything in it
+        since are given again), not a random stream that follows the true ones. Everything in it
         follows from his view, the public answers and `rng` (the conformance suite's [views]
         invariant compares two such games in full)."""
         if isinstance(player, bool) or not isinstance(player, int):
@@ -629,7 +629,7 @@ def _no_flow(game: Game):
     return
     yield  # a generator that ends at once
 class _Checkpoint:
-    """Where a clone starts: a copy of the state (its random generator's state apart), the
+    """Where a clone starts: a copy of the state, the
     plan step it was taken at (or `flow`, for a game run by `run_rules`), the phase's name
     and how many answers were given by then. Never changed: clones share it."""
 
@@ -641,17 +641,14 @@ class _Checkpoint:
         self.blind = blind
 
 
-def snapshot(state: GameState) -> tuple:
-    """A copy of `state` kept for later: (the state without its generator, the generator's state)."""
-    return state.copy(rng=False), state.rng.getstate()
+def snapshot(state: GameState) -> GameState:
+    """A copy of `state` kept for later (never changed: `restore` copies it again)."""
+    return state.copy()
 
 
-def restore(kept: tuple) -> GameState:
+def restore(kept: GameState) -> GameState:
     """A new, independent state from a `snapshot`."""
-    state, rng_state = kept
-    twin = state.copy(rng=False)
-    twin.rng = new_rng(rng_state)
-    return twin
+    return kept.copy()
 
 
 class _Forced:

@@ -68,7 +68,12 @@ from amunre.errors import AmunreError, IllegalAnswerError, ReplayError, UnknownV
 from amunre.loader.files import nesting_depth
 from amunre.resources import load_schema
 
-FORMAT = "amunre-log/1"
+FORMAT = "amunre-log/2"
+#: Formats this version no longer replays, and why: the same seed plays another game now.
+OLDER_FORMATS = {
+    "amunre-log/1": "written by amunre 0.3 and earlier, whose games drew every chance from one random "
+                    "generator; since 0.4 each source of chance has its own named stream (amunre.streams)",
+}
 
 #: Deepest nesting of arrays and objects a log line may use; real lines need 4.
 MAX_DEPTH = 32
@@ -527,6 +532,10 @@ def _checked(raw: bytes, number: int, where: str, validators: dict) -> dict:
                           f"{', '.join(validators)}; see schemas/log-line.schema.json)")
     if kind == "event" and plain_event(line):
         return line  # what the schema's event branch says, without its cost per line
+    if kind == "header" and line.get("format") in OLDER_FORMATS:
+        raise ReplayError(f"{where}:{number}: format: the log is {line['format']}, {OLDER_FORMATS[line['format']]}; "
+                          f"this amunre replays {FORMAT} (replay the log with the amunre version that wrote it, "
+                          f"its header's `amunre`)")
     error = jsonschema.exceptions.best_match(validators[kind].iter_errors(line))
     if error is not None:
         at = _where(error.absolute_path) if error.absolute_path else kind

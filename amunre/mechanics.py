@@ -146,7 +146,7 @@ def _reshuffle(game) -> None:
         return
     state.deck = state.discard
     state.discard = []
-    state.rng.shuffle(state.deck)
+    state.random("cards").shuffle(state.deck)
     if "reshuffle" in game.hearing:
         game.emit("reshuffle", cards=len(state.deck))
 

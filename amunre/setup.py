@@ -31,7 +31,7 @@ def supply_counts(variant) -> dict[str, int]:
 
 
 def set_up(game) -> None:
-    """Put a new game's state in its starting position (the rng is the state's own)."""
+    """Put a new game's state in its starting position (chance from its named streams, `amunre.streams`)."""
     state, variant = game.state, game.variant
     comp = variant.components
     supply = supply_counts(variant)
@@ -47,8 +47,8 @@ def set_up(game) -> None:
             card = variant.card_id(kind)
             deck.remove(card)
             player.hand[card] += 1
-    state.rng.shuffle(deck)
+    state.random("cards").shuffle(deck)
     state.deck = deck
-    state.start_player = state.rng.randrange(state.n_players)
+    state.start_player = state.random("start_player").randrange(state.n_players)
     for module in variant.modules.stateful:
         state.rules[module.key] = module.initial_state(game)

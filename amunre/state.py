@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from amunre.streams import draw
+
 #: Effectively unlimited supply when a variant rules supplies infinite (A-SUPPLY).
 UNLIMITED = 10**9
 
@@ -59,7 +61,7 @@ class GameState:
     """Everything about a game that is not control flow."""
 
     __slots__ = (
-        "seed", "rng", "n_players", "players", "provinces", "kingdom", "round", "start_player",
+        "seed", "draws", "n_players", "players", "provinces", "kingdom", "round", "start_player",
         "offering_level", "supply_farmers", "supply_stones", "supply_pyramids", "supply_doubles",
         "deck", "discard", "in_play", "on_auction",
         "bank_paid", "bank_given", "finished", "winners", "rules",
@@ -67,7 +69,8 @@ class GameState:
 
     def __init__(self, n_players: int, n_provinces: int, seed: int, n_cards: int = 0):
         self.seed = seed
-        self.rng = random.Random(seed)
+        # how many draws each named random stream has made (`random`, `amunre.streams`)
+        self.draws: dict[str, int] = {}
         self.n_players = n_players
         self.players = [PlayerState(n_cards=n_cards) for _ in range(n_players)]
         self.provinces = [ProvinceState() for _ in range(n_provinces)]
@@ -91,6 +94,14 @@ class GameState:
         # amunre.contract.Rule.initial_state)
         self.rules: dict[str, Any] = {}
 
+    # -- chance ---------------------------------------------------------------------------
+    def random(self, stream: str) -> random.Random:
+        """The generator of the next draw from the named stream (`amunre.streams`): use it
+        for one draw (a shuffle, a pick) and ask again for the next."""
+        n = self.draws.get(stream, 0)
+        self.draws[stream] = n + 1
+        return draw(self.seed, stream, n)
+
     # -- turn order ---------------------------------------------------------------------
     def turn_order(self) -> list[int]:
         """Players from the start player, clockwise."""
@@ -101,10 +112,7 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
         for name in self.__slots__:
-            if name == "rng":
-                version, internal, gauss = self.rng.getstate()
-                data["rng"] = [version, list(internal), gauss]
-            elif name == "players":
+            if name == "players":
                 data["players"] = [{k: _plain(getattr(p, k)) for k in PlayerState.__slots__} for p in self.players]
             elif name == "provinces":
                 data["provinces"] = [{k: _plain(getattr(p, k)) for k in ProvinceState.__slots__} for p in self.provinces]
@@ -116,10 +124,7 @@ class GameState:
     def from_dict(cls, data: dict[str, Any]) -> "GameState":
         state = cls(data["n_players"], len(data["provinces"]), data["seed"])
         for name in cls.__slots__:
-            if name == "rng":
-                version, internal, gauss = data["rng"]
-                state.rng.setstate((version, tuple(internal), gauss))
-            elif name == "players":
+            if name == "players":
                 state.players = [_restore(PlayerState, entry) for entry in data["players"]]
             elif name == "provinces":
                 state.provinces = [_restore(ProvinceState, entry) for entry in data["provinces"]]
@@ -131,11 +136,9 @@ class GameState:
         """A copy through the JSON form (what a position file or a log holds)."""
         return GameState.from_dict(self.to_dict())
 
-    def copy(self, rng: bool = True, rules: bool = True) -> "GameState":
-        """An independent copy, made directly (a game's clone takes one: about 12 us, a
-        third of the JSON round trip's time is the generator); without `rng` the copy has
-        none, for a caller that keeps the generator's state apart; without `rules` it shares
-        the rule modules' data (for a caller that only reads it: `amunre.worth`)."""
+    def copy(self, rules: bool = True) -> "GameState":
+        """An independent copy, made directly (a game's clone takes one); without `rules` it
+        shares the rule modules' data (for a caller that only reads it: `amunre.worth`)."""
         twin = GameState.__new__(GameState)
         twin.seed, twin.n_players, twin.kingdom, twin.round = self.seed, self.n_players, self.kingdom, self.round
         twin.start_player, twin.offering_level = self.start_player, self.offering_level
@@ -144,7 +147,7 @@ class GameState:
         twin.bank_paid, twin.bank_given, twin.finished = self.bank_paid, self.bank_given, self.finished
         twin.deck, twin.discard, twin.in_play = self.deck[:], self.discard[:], self.in_play[:]
         twin.on_auction, twin.winners = self.on_auction[:], self.winners[:]
-        twin.rng = new_rng(self.rng.getstate()) if rng else None
+        twin.draws = dict(self.draws)
         players = []
         for p in self.players:
             q = PlayerState.__new__(PlayerState)
@@ -171,7 +174,8 @@ class GameState:
             setattr(self, name, getattr(other, name))
         for name in ("deck", "discard", "in_play", "on_auction", "winners"):
             getattr(self, name)[:] = getattr(other, name)
-        self.rng.setstate(other.rng.getstate())
+        self.draws.clear()
+        self.draws.update(other.draws)
         for mine, theirs in zip(self.players, other.players):
             mine.gold, mine.theft, mine.score = theirs.gold, theirs.theft, theirs.score
             mine.hand[:] = theirs.hand
@@ -199,13 +203,6 @@ class GameState:
         return isinstance(other, GameState) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # mutable
-
-
-def new_rng(state: tuple) -> random.Random:
-    """A generator in `state` (a `getstate()`), made without seeding it from the system first."""
-    rng = random.Random.__new__(random.Random)
-    rng.setstate(state)
-    return rng
 
 
 def copy_data(value):

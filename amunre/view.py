@@ -183,7 +183,7 @@ def hide_from(variant, state, player: int, rng, cards: bool = True) -> None:
 
     The draw pile's order, the face-down cards on provinces and (with `cards`) the other
     players' cards are dealt again from their pooled kinds, each place keeping its size; the
-    random generator gets another seed; each rule module re-draws its own hidden data
+    game gets another seed (its random streams with it); each rule module re-draws its own hidden data
     (`hidden_variants`, which must likewise start from an order the player may know). The
     player's view is the same before and after: the conformance suite checks that
     (`[views]`); and what is drawn depends on `rng` and the view alone (tests/test_mcts.py)."""
@@ -207,9 +207,9 @@ def hide_from(variant, state, player: int, rng, cards: bool = True) -> None:
         for card in pooled[at:at + size]:
             other.hand[card] += 1
         at += size
-    state.rng.seed(rng.getrandbits(64))
     for module in variant.modules.stateful:
         if module.key in state.rules:
             state.rules[module.key] = module.hidden_variants(state.rules[module.key], player, rng)
-    # the game's seed with the public answers replays the whole truth: another one
+    # the game's seed with the public answers replays the whole truth, and its random
+    # streams would draw what the truth will draw: another seed
     state.seed = rng.getrandbits(63)

@@ -301,7 +301,7 @@ class Worth:
 
     def _played(self, module, state: GameState) -> tuple[float, dict]:
         """(gold, {item: points}) the seat gets when `module` is played on a copy of `state`."""
-        twin = state.copy(rng=False, rules=False)
+        twin = state.copy(rules=False)
         mine = twin.players[self.player]
         before, gold = dict(mine.breakdown), mine.gold
         self._play(module, twin)

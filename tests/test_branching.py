@@ -55,7 +55,7 @@ def test_a_clone_is_independent_and_plays_on_alike(path, seed, data):
     before = _fingerprint(game)
     twin = game.clone()
     assert _fingerprint(twin) == before
-    assert twin.state is not game.state and twin.state.rng is not game.state.rng
+    assert twin.state is not game.state and twin.state.draws is not game.state.draws
     # the clone played to its end with other agents: the original has not moved
     _play(twin, make_agents(["greedy"] * players, seed + 1))
     assert twin.finished and _fingerprint(game) == before
@@ -119,7 +119,7 @@ def test_a_determinization_draws_the_hidden_facts_again():
     assert any(d.state.deck != game.state.deck for d in draws)
     assert any([d.state.players[p].hand for p in others] != [game.state.players[p].hand for p in others]
                for d in draws)
-    assert len({d.state.rng.random() for d in draws}) == len(draws)
+    assert len({d.state.copy().random("cards").random() for d in draws}) == len(draws)
 
 
 def test_a_sealed_answer_of_another_player_is_drawn_again():

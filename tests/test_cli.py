@@ -70,7 +70,7 @@ def test_replay_of_a_tampered_log_fails_cleanly(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("first, second, expected", [
-    ('{"type":"header","format":"amunre-log/1","variant":"classic2003"}', None,
+    ('{"type":"header","format":"amunre-log/2","variant":"classic2003"}', None,
      "1: header: 'amunre' is a required property"),
     ("[1, 2]", None, "1: not a log line"),
     (None, '"text"', "2: not a log line"),

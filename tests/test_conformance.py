@@ -279,7 +279,7 @@ def test_catches_a_refused_answer_that_changes_the_state(monkeypatch):
     real = engine.Game.answer
 
     def careless(self, choice):
-        self.state.rng.random()  # touches the state before checking the answer
+        self.state.random("cards")  # touches the state before checking the answer
         real(self, choice)
 
     monkeypatch.setattr(engine.Game, "answer", careless)
@@ -327,7 +327,7 @@ def test_catches_state_changing_during_a_secret_batch(monkeypatch):
     def touch(game, request, earlier):
         if earlier:
             game.state.bank_paid += 0
-            game.state.rng.random()
+            game.state.random("cards")
 
     monkeypatch.setattr(offering_module.Offering, "run", reveal_offers(touch))
     assert failure().invariant == "simultaneous"

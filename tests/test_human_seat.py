@@ -93,7 +93,7 @@ def test_a_scripted_human_plays_a_whole_game_at_a_terminal_and_its_log_replays(t
     first = seen_before_first
     assert "red, your decision" in first and "You (red): 20 gold; hand: \"builder\" power card, -3 card" in first
     assert "on auction" in first and "no bid yet" in first
-    assert re.search(r"\n  \w+: +0\) 0 +1\) 1 ", first), first  # the bids a line per card
+    assert re.search(r"\n  \w+: +\d+\) 0 +\d+\) 1 ", first), first  # the bids a line per card
     assert "bid" not in re.findall(r"\(([a-z_]+)\)", first)  # no engine kind in brackets
     # the result of the game as the run printed it, and as its log replays
     lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]

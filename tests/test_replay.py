@@ -142,6 +142,20 @@ def test_a_log_of_another_version_says_so(log):
     assert f"{log}:1: amunre: the log was written by amunre \"0.0.1\", this is " in replay_error(log)
 
 
+def test_a_log_of_the_format_before_named_random_streams_is_refused_by_name(capsys, log):
+    """Logs of format amunre-log/1 (one random generator per game) would replay another game
+    on the same seed: refused with the format named, whatever else the header holds."""
+    lines = rows(log)
+    lines[0]["format"] = "amunre-log/1"
+    lines[0]["amunre"] = "0.3.0"
+    save(log, lines)
+    message = replay_error(log)
+    assert message.startswith(f"{log}:1: format: the log is amunre-log/1, written by amunre 0.3 and earlier")
+    assert "amunre-log/2" in message
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and "format: the log is amunre-log/1" in err and "Traceback" not in err
+
+
 def test_the_first_line_that_differs_is_reported_even_when_it_hides_an_answer(log):
     """An answer line whose `event` is edited is no longer an answer: the next answer looks
     wrong, but the edited line comes first and is the one reported."""

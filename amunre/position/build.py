@@ -58,7 +58,7 @@ def build_state(data: dict, variant: Variant) -> Position:
         setattr(state, attr, value)
 
     deck = [card for card, kind in enumerate(variant.cards) for _ in range(max(0, deck_left.get(kind, 0)))]
-    state.rng.shuffle(deck)
+    state.random("cards").shuffle(deck)
     state.deck = deck
     return Position(state=state, names=names, variant=data.get("variant"))
 

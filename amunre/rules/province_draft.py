@@ -133,7 +133,7 @@ class ProvinceDraft(Rule):
         else:
             cards = sorted(mine["used"])  # every card dealt was played, and shown
         mine["dealt_from"] = list(cards)
-        state.rng.shuffle(cards)
+        state.random("provinces").shuffle(cards)
         order = state.turn_order()
         hands = [[] for _ in range(state.n_players)]
         for i, p in enumerate(order):

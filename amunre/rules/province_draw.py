@@ -80,13 +80,15 @@ class ProvinceDraw(Rule):
         if state.kingdom == 0:
             deck = list(range(len(game.variant.board)))
             mine["drawn_from"] = list(deck)  # public: every card, some maybe left out unseen
-            state.rng.shuffle(deck)
+            state.random("provinces").shuffle(deck)
             if self.params.provinces_per_player:
-                deck = deck[: self.params.provinces_per_player * state.n_players]
+                # the cards drawn are the top of the shuffled deck (its end): a variant that
+                # draws from the whole deck lays out the same provinces on the same seed
+                deck = deck[len(deck) - self.params.provinces_per_player * state.n_players:]
         else:
             deck = mine["used"]
             mine["drawn_from"] = sorted(deck)  # public: the cards drawn in the kingdom before
-            state.rng.shuffle(deck)
+            state.random("provinces").shuffle(deck)
         mine["deck"] = deck
         mine["used"] = []
 
