@@ -9,6 +9,7 @@ import io
 import json
 import math
 import os
+import statistics
 import sys
 
 import jsonschema
@@ -16,13 +17,16 @@ import pytest
 from helpers import Inline, ctrl_c_once, ctrl_c_twice, run_cli
 
 from amunre.compare import stats
-from amunre.compare.collect import StatsCollector
+from amunre.compare.collect import CLOSE, CORE_EVENTS, StatsCollector
 from amunre.compare.jobs import job_for, play_batch
 from amunre.compare.run import Column, game_seed, run_comparison, summarize
-from amunre.engine import Game
+from amunre.engine import Game, play_on
 from amunre.agents import make_agents
 from amunre.loader import load_variant
 from amunre.resources import load_schema
+from conftest import variant_files
+
+VARIANT_FILES = variant_files()
 
 
 # -- statistics against known values -------------------------------------------------------
@@ -97,10 +101,49 @@ def test_a_record_adds_up_to_the_game_it_records(vid, players):
         assert 0 < built <= values["pyramids_built"]  # a double pyramid is built over a single
 
 
+@pytest.mark.parametrize("path", VARIANT_FILES, ids=[f.stem for f in VARIANT_FILES])
+def test_the_closeness_lead_and_strategy_numbers_are_the_games_own(path):
+    """Each new row recomputed from what the game's own events and state say: the margin and
+    spread of the final scores, a close game, the first kingdom's leader and the lead changes
+    (from every `scoring_end`), the start player's win, the rounds, and per scoring item the
+    winner's and the others' shares (which sum to 1 over the items) and the largest item."""
+    variant = load_variant(path)
+    players = min(variant.players)
+    for seed in range(3):
+        collector = StatsCollector(variant)
+        heard = []
+        game = Game(variant, players, seed, [collector, heard.append])
+        play_on(game, make_agents(["greedy"] * players, seed))
+        values = collector.record(game)
+        scores = sorted((p.score for p in game.state.players), reverse=True)
+        assert values["margin"] == scores[0] - scores[1] >= 0
+        assert values["spread"] == pytest.approx(statistics.pstdev(scores))
+        assert values["close"] == (1.0 if scores[0] - scores[1] <= CLOSE else 0.0)
+        winners = game.state.winners
+        start = next(e for e in heard if e["event"] == "setup")["start_player"]
+        assert values["start_player_wins"] == (1 / len(winners) if start in winners else 0.0)
+        ends = [e["scores"] for e in heard if e["event"] == "scoring_end"]
+        assert len(ends) == len(variant.edition.kingdoms)
+        leaders = [{p for p, s in enumerate(end) if s == max(end)} for end in ends] + [set(winners)]
+        assert values["leader_wins"] == pytest.approx(
+            sum(1 / len(winners) for p in leaders[0] if p in winners) / len(leaders[0]))
+        assert values["lead_changes"] == sum(1 for a, b in zip(leaders, leaders[1:]) if not a & b)
+        assert values["rounds"] == sum(1 for e in heard if e["event"] == "round") == \
+            len(variant.edition.kingdoms) * variant.edition.rounds_per_kingdom
+        items = list(variant.modules.item_labels)
+        shares = [values.get("item_share.winner." + item, 0.0) for item in items]
+        if all(game.state.players[w].score > 0 for w in winners):
+            assert sum(shares) == pytest.approx(1)
+        others = [values.get("item_share.others." + item, 0.0) for item in items]
+        if any(p not in winners and game.state.players[p].score > 0 for p in range(players)):
+            assert sum(others) == pytest.approx(1)
+        assert any(k.startswith("item_wins.") for k in values)  # someone's largest item
+
+
 def test_the_collector_hears_only_the_events_with_statistics():
     variant = load_variant("classic2003")
     collector = StatsCollector(variant)
-    assert collector.listens_to == {"score", "pyramid", "acquire", "level"}
+    assert collector.listens_to == {"score", "pyramid", "acquire", "level"} | CORE_EVENTS
     game = Game(variant, 4, 1, [collector])
     assert "bid" not in game.hearing and "acquire" in game.hearing
 

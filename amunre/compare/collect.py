@@ -1,8 +1,11 @@
 """Per-game statistics for `amunre compare`: one record of numbers per game.
 
 Two kinds of numbers make a record. The game's own, the same for every variant: the winning
-score, each seat's share of the win, the gold left at the end, whether a tie-break decided
-the winner, the decisions asked. And the rule modules' own, read from the events they emit
+score and how close the game was (the margin of victory, the spread of the scores, a win by
+`CLOSE` points or less, a tie-break), whether the leader after the first kingdom won and how
+often the lead changed hands, each seat's and the first start player's share of the win, the
+gold left at the end, the length (rounds, decisions), and for each scoring item its share of
+the winner's points and of the others', and how players whose largest item it is fare. And the rule modules' own, read from the events they emit
 as their `Event.statistics` declare (`amunre.contract.Statistic`): points per scoring item,
 pyramids built, the price paid in the auction, the offering levels reached. A new rule
 module's statistics therefore appear in compare without a change here.
@@ -18,9 +21,29 @@ from amunre.narrate import item_label
 #: The game's own rows, in table order: key -> label (terms in braces).
 CORE_ROWS = {
     "winning_score": "winning score ({points})",
+    "margin": "margin of victory ({points}, winner less runner-up)",
+    "spread": "spread of the final scores ({points}, sd over the players)",
+    "close": "games won by {close} {points} or less",
     "tie_break": "games decided by a tie-break",
+    "leader_wins": "games won by a leader after the first kingdom",
+    "lead_changes": "lead changes per game (kingdom to kingdom)",
+    "start_player_wins": "win rate of the first round's start player",
     "gold_end": "{gold} per player at the end",
+    "rounds": "rounds per game",
     "decisions": "decisions asked per game",
+}
+#: The game's own rows that are proportions of games (a rate, Wilson's interval).
+CORE_RATES = frozenset({"close", "tie_break", "leader_wins", "start_player_wins"})
+#: A game won by this many points or fewer counts as close.
+CLOSE = 2
+#: The core events the collector hears beside the modules' statistics: the first start
+#: player, each round, and the scores at each kingdom's end.
+CORE_EVENTS = frozenset({"setup", "round", "scoring_end"})
+#: Rows per scoring item (`item_rows`): key prefix -> (label, per-game mode).
+ITEM_ROWS = {
+    "item_share.winner.": ("{item}: winner's share of {points}", "fraction"),
+    "item_share.others.": ("{item}: the others' share of {points}", "fraction"),
+    "item_wins.": ("{item}: win rate where it is a player's largest item", "rate"),
 }
 
 
@@ -37,7 +60,7 @@ class StatsCollector:
         for name, event in variant.modules.events.items():
             if event.statistics:
                 self._by_event[name] = list(event.statistics)
-        self.listens_to = frozenset(self._by_event)
+        self.listens_to = frozenset(self._by_event) | CORE_EVENTS
         self._always: set[str] = set()  # rows every game has (0 without their events)
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
@@ -46,6 +69,10 @@ class StatsCollector:
         for item in variant.modules.item_labels:
             for stat in self._by_event.get("score", ()):
                 self._always_row(stat, {"event": "score", "item": item})
+            for prefix, (label, mode) in ITEM_ROWS.items():
+                key = prefix + item
+                self.labels[key] = label.format_map(_Words(variant, {"item": item}))
+                self.modes[key], self.groups[key] = mode, key
         for module in variant.modules.all:
             for name, event in module.events.items():
                 for stat in event.statistics:
@@ -62,9 +89,21 @@ class StatsCollector:
         self._sums: dict[str, float] = {}
         self._counts: dict[str, int] = {}
         self._group_counts: dict[str, int] = {}
+        self._start_player: int | None = None
+        self._rounds = 0
+        self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
 
     def __call__(self, event: dict) -> None:
-        for stat in self._by_event[event["event"]]:
+        name = event["event"]
+        if name in CORE_EVENTS:
+            if name == "round":
+                self._rounds += 1
+            elif name == "setup":
+                self._start_player = event["start_player"]
+            else:
+                self._kingdom_scores.append(list(event["scores"]))
+            return
+        for stat in self._by_event[name]:
             key = stat.key.format_map(event) if "{" in stat.key else stat.key
             if key not in self.modes:
                 self._learn(stat, key, event)
@@ -90,14 +129,32 @@ class StatsCollector:
         scores = [p.score for p in state.players]
         winners = state.winners
         top = max(scores)
+        ranked = sorted(scores, reverse=True)
+        mean = sum(scores) / n
         values: dict[str, float] = {
             "winning_score": top,
+            "margin": top - ranked[1] if n > 1 else 0.0,
+            "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5,
+            "close": 1.0 if n > 1 and top - ranked[1] <= CLOSE else 0.0,
             "tie_break": 1.0 if scores.count(top) > len(winners) else 0.0,
             "gold_end": sum(p.gold for p in state.players) / n,
+            "rounds": self._rounds,
             "decisions": len(game.answers),
         }
+
+        def win(seat: int) -> float:
+            return 1 / len(winners) if seat in winners else 0.0
+
         for seat in range(n):
-            values[seat_key(seat)] = 1 / len(winners) if seat in winners else 0.0
+            values[seat_key(seat)] = win(seat)
+        if self._start_player is not None:
+            values["start_player_wins"] = win(self._start_player)
+        if self._kingdom_scores:
+            leads = [_leaders(kingdom) for kingdom in self._kingdom_scores] + [set(winners)]
+            first = leads[0]
+            values["leader_wins"] = sum(win(p) for p in first) / len(first)
+            values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
+        values.update(_item_values(self.variant, state, winners, win))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         for key in [k for k in self.modes if k in self._sums or k in self._always]:
@@ -115,6 +172,44 @@ class StatsCollector:
             else:
                 values[key] = total or 0
         return values
+
+
+def _leaders(scores: list[float]) -> set[int]:
+    top = max(scores)
+    return {p for p, s in enumerate(scores) if s == top}
+
+
+def _item_values(variant, state, winners: list[int], win) -> dict[str, float]:
+    """Per scoring item: its share of the winner's points (a shared win: their mean), of the
+    other players' points together, and the win share of the players whose largest item it is
+    (each player's largest by points; no value in a game where it is nobody's)."""
+    items = list(variant.modules.item_labels)
+    points = [dict.fromkeys(items, 0.0) for _ in state.players]
+    for player, mine in zip(state.players, points):
+        for key, value in player.breakdown.items():
+            item = key.partition(":")[2]
+            if item in mine:
+                mine[item] += value
+    totals = [sum(mine.values()) for mine in points]
+    others = [p for p in range(len(points)) if p not in winners]
+    others_total = sum(totals[p] for p in others)
+    largest: dict[str, list[int]] = {}
+    for p, mine in enumerate(points):
+        if totals[p] > 0:
+            best = max(mine.values())
+            for item in items:
+                if mine[item] == best:
+                    largest.setdefault(item, []).append(p)
+    values: dict[str, float] = {}
+    for item in items:
+        shares = [points[p][item] / totals[p] for p in winners if totals[p] > 0]
+        if shares:
+            values["item_share.winner." + item] = sum(shares) / len(shares)
+        if others_total > 0:
+            values["item_share.others." + item] = sum(points[p][item] for p in others) / others_total
+        if item in largest:
+            values["item_wins." + item] = sum(win(p) for p in largest[item]) / len(largest[item])
+    return values
 
 
 def missing_means_zero(mode: str) -> bool:
@@ -147,4 +242,4 @@ def core_label(variant, key: str) -> str:
     """The words of a core row (or a seat's win row) in the variant's terms."""
     if key.startswith("win.seat"):
         return f"win rate, seat {key[len('win.seat'):]}"
-    return CORE_ROWS[key].format_map(_Words(variant, {}))
+    return CORE_ROWS[key].format_map(_Words(variant, {"close": CLOSE}))

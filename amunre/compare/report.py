@@ -161,7 +161,7 @@ def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
     def versus(p):
         return None if p is None else {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high),
                                        "p": _finite(p.p), "p_holm": _finite(p.p_holm), "significant": p.significant,
-                                       "n": p.n}
+                                       "n": p.n, "correlation": _finite(p.correlation), "pairing": _finite(p.pairing)}
 
     doc = {
         "schema_version": SCHEMA_VERSION,
@@ -189,7 +189,7 @@ def _finite(x):
 
 
 CSV_FIELDS = ["key", "label", "kind", "column", "variant", "setting", "set", "mean", "sd", "low", "high", "n",
-              "diff", "diff_low", "diff_high", "p", "p_holm", "significant"]
+              "diff", "diff_low", "diff_high", "p", "p_holm", "significant", "correlation", "pairing"]
 
 
 def to_csv(comparison, rows) -> str:
@@ -208,6 +208,7 @@ def to_csv(comparison, rows) -> str:
                 line.update(mean=_finite(e.mean), sd=_finite(e.sd), low=_finite(e.low), high=_finite(e.high), n=e.n)
             if p is not None:
                 line.update(diff=_finite(p.diff), diff_low=_finite(p.low), diff_high=_finite(p.high),
-                            p=_finite(p.p), p_holm=_finite(p.p_holm), significant=p.significant)
+                            p=_finite(p.p), p_holm=_finite(p.p_holm), significant=p.significant,
+                            correlation=_finite(p.correlation), pairing=_finite(p.pairing))
             writer.writerow(line)
     return out.getvalue()

@@ -18,7 +18,7 @@ from typing import Callable
 import attrs
 
 from amunre.compare import stats
-from amunre.compare.collect import CORE_ROWS, core_label, missing_means_zero, seat_key
+from amunre.compare.collect import CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, missing_means_zero, seat_key
 from amunre.compare.jobs import Job, game_seed, play_batch  # noqa: F401 (game_seed: the run's seeds)
 from amunre.compare.ordered import merge_in_order
 from amunre.compare.tally import Tally, merge
@@ -96,14 +96,17 @@ def run_comparison(columns: list[Column], games: int, seed: int, executor,
 
 
 def _row_order(key: str, item_order: dict) -> tuple:
-    if key in CORE_ROWS:
-        return (0 if key == "winning_score" else 4, list(CORE_ROWS).index(key), 0, key)
+    if key in CORE_ROWS:  # how the game was won first, its length and gold last
+        return (4 if key in ("gold_end", "rounds", "decisions") else 0, list(CORE_ROWS).index(key), 0, key)
     if key.startswith("win.seat"):
         return (1, int(key[len("win.seat"):]), 0, key)
     if key.startswith("points."):
         return (2, item_order.get(key[len("points."):], len(item_order)), 0, key)
+    for rank, prefix in enumerate(ITEM_ROWS):  # the strategy rows: by kind, each in item order
+        if key.startswith(prefix):
+            return (3, rank, item_order.get(key[len(prefix):], len(item_order)), key)
     group, _, rest = key.partition(".")
-    return (3, 0, group, int(rest) if rest.isdigit() else rest)
+    return (3, len(ITEM_ROWS), group, int(rest) if rest.isdigit() else rest)
 
 
 def _has_row(meta: dict, key: str, mode: str, groups: dict) -> bool:
@@ -149,7 +152,7 @@ def summarize(comparison: Comparison) -> list[Row]:
     rows = []
     for key in sorted(labels, key=lambda k: _row_order(k, item_order)):
         mode = modes[key]
-        kind = "rate" if mode == "rate" or key == "tie_break" else "share" if mode == "share" else "mean"
+        kind = "rate" if mode == "rate" or key in CORE_RATES else "share" if mode in ("share", "fraction") else "mean"
         has = [_has_row(rows_meta[c], key, mode, groups) for c in range(len(columns))]
         values = []
         for c in range(len(columns)):
@@ -166,8 +169,14 @@ def summarize(comparison: Comparison) -> list[Row]:
         versus = [None]
         for c in range(1, len(columns)):
             d = moments(tally.versus[c], key, mode) if has[0] and has[c] and tally.versus else None
-            versus.append(stats.paired_of(d) if d is not None and d.n >= 2 else None)
-        rows.append(Row(key, labels[key], kind, values, versus))
+            if d is None or d.n < 2:
+                versus.append(None)
+                continue
+            correlation, pairing = stats.pairing_of(moments(tally.values[0], key, mode) or stats.Moments.zeros(0),
+                                                    moments(tally.values[c], key, mode) or stats.Moments.zeros(0), d)
+            versus.append(attrs.evolve(stats.paired_of(d), correlation=correlation, pairing=pairing))
+        if any(value is not None for value in values):  # a row no column has says nothing
+            rows.append(Row(key, labels[key], kind, values, versus))
     for c in range(1, len(columns)):
         tested = [row for row in rows if row.versus[c] is not None]
         for row, adjusted in zip(tested, stats.holm([row.versus[c].p for row in tested])):

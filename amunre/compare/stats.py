@@ -40,6 +40,10 @@ class Paired:
     p: float
     n: int
     p_holm: float = 1.0
+    #: the per-game correlation of the two columns, and the paired interval's width over the
+    #: unpaired one's (`pairing_of`): what common random numbers bought on this row
+    correlation: float = math.nan
+    pairing: float = math.nan
 
     @property
     def significant(self) -> bool:
@@ -149,6 +153,21 @@ def paired_of(d: Moments) -> Paired:
     t = mean / se
     half = t_quantile(n - 1) * se
     return Paired(mean, mean - half, mean + half, 2 * t_sf(abs(t), n - 1), n)
+
+
+def pairing_of(first: Moments, other: Moments, d: Moments) -> tuple[float, float]:
+    """(correlation, pairing) of two columns on the same seeds, from the moments of each
+    and of their per-game difference: var(d) = var(a) + var(b) - 2 cov(a, b). `pairing` is
+    the paired interval's width over the width of an interval that ignored the pairing
+    (Welch's, of two independent means): below 1 where the seeds share their luck. Exact
+    where both columns have a value in every game; for a mean of events a game may lack, an
+    estimate from the games each column has. NaN where a column does not vary."""
+    var_a, var_b, var_d = first.sd ** 2, other.sd ** 2, d.sd ** 2
+    if not (first.n >= 2 and other.n >= 2 and d.n >= 2) or var_a <= 0 or var_b <= 0:
+        return math.nan, math.nan
+    correlation = max(-1.0, min(1.0, (var_a + var_b - var_d) / (2 * math.sqrt(var_a * var_b))))
+    unpaired = math.sqrt(var_a / first.n + var_b / other.n)
+    return correlation, (d.sd / math.sqrt(d.n)) / unpaired
 
 
 def holm(p_values: list[float]) -> list[float]:
