@@ -241,14 +241,50 @@ def test_compare_prints_a_table_with_every_row_and_the_rule_differences(capsys):
 
 def test_compare_json_follows_its_schema_and_is_the_same_for_any_worker_count(capsys):
     argv = ["compare", "classic2003", "supermeeple2016", "--games", "24", "--agents", "random", "--json", "--seed", "3"]
-    code, one, err = run_cli(capsys, *argv, "--workers", "1", "--records")
+    code, one, err = run_cli(capsys, *argv, "--workers", "1")
     assert code == 0, err
     doc = json.loads(one)
     jsonschema.validate(doc, load_schema("compare"))
-    assert doc["games"] == 24 and len(doc["records"]) == 24 and doc["records"][0]["seed"] == game_seed(3, 0)
-    code, two, err = run_cli(capsys, *argv, "--workers", "2", "--records")
+    assert doc["games"] == 24 and doc["rotations"] == 1
+    code, two, err = run_cli(capsys, *argv, "--workers", "2")
     assert code == 0, err
     assert json.loads(two) == doc
+
+
+def test_records_are_a_line_per_game_column_and_seat_and_add_up_to_the_table(capsys, tmp_path):
+    """--records: every seed in every rotation of a mixed lineup, each seat's agent rotated;
+    each column's points and ranks add up to what the JSON says of the same games."""
+    path = tmp_path / "records.csv"
+    code, out, err = run_cli(capsys, "compare", "classic2003", "supermeeple2016", "--games", "6", "--players", "3",
+                             "--agents", "greedy,random,random", "--workers", "2", "--seed", "3", "--json",
+                             "--records", str(path))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["rotations"] == 3 and doc["games"] == 6  # 2 seeds, each in the lineup's 3 rotations
+    lines = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    assert len(lines) == 6 * 2 * 3  # games, columns, seats
+    seeds = sorted({int(line["seed"]) for line in lines})
+    assert seeds == sorted(game_seed(3, i) for i in range(2))
+    for seed in seeds:
+        for rotation in range(3):
+            seats = [line for line in lines if int(line["seed"]) == seed and int(line["rotation"]) == rotation
+                     and line["column"] == "classic2003"]
+            assert [line["agent"] for line in seats] == [("greedy", "random", "random")[(s + rotation) % 3]
+                                                         for s in range(3)]
+            assert min(int(line["rank"]) for line in seats) == 1
+    for column in ("classic2003", "supermeeple2016"):
+        mine = [line for line in lines if line["column"] == column]
+        winning = {}
+        for line in mine:
+            key = (line["seed"], line["rotation"])
+            winning[key] = max(winning.get(key, 0), int(line["points"]))
+            items = sum(float(v) for k, v in line.items() if k.startswith("points.") and v != "")
+            assert items == int(line["points"])
+        row = next(r for r in doc["rows"] if r["key"] == "winning_score")
+        c = [col["label"] for col in doc["columns"]].index(column)
+        assert sum(winning.values()) / len(winning) == pytest.approx(row["values"][c]["mean"])
+    agents = {r["key"]: r for r in doc["rows"] if r["key"].startswith("win.agent.")}
+    assert set(agents) == {"win.agent.greedy", "win.agent.random"}
 
 
 def test_a_sweep_has_a_column_per_value_on_the_same_seeds(capsys, tmp_path):
@@ -296,7 +332,10 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
     (["classic2003", "--players", "\uff14"], "--players must be a count every variant allows"),
     (["classic2003", "--agents", "human"], "cannot play unattended"),
     (["classic2003", "--agents", "greedy,random"], "names 2 agents for 4 players"),
-    (["classic2003", "--records"], "use it with --json"),
+    (["classic2003", "--records"], "Option '--records' requires an argument"),
+    (["classic2003", "--html", "report.txt"], "--html report.txt is not an .html file (expected FILE.html)"),
+    (["classic2003", "--html", "same.html", "--records", "./same.html"],
+     "--records and --html name the same file, same.html (expected two files"),
     (["classic2003", "--games", "0"], "is not a whole number from 1"),
     (["classic2003", "--workers", "0"], "is not a whole number from 1"),
     (["classic2003", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "expected one of them"),
@@ -516,7 +555,7 @@ def test_an_80_column_terminal_gets_a_readable_table(capsys, monkeypatch, argv, 
     assert [cell.strip() for cell in heading.strip("┃").split("┃")][1:] == headers
     assert "│ Winning score (points)" in out and "│ Games decided by a" in out  # labels keep some width
     assert "Δ +" in out or "Δ -" in out or "Δ 0.0" in out  # stacked under the number, not a column of its own
-    assert "(paired t-test, Holm's correction over the rows" in out.replace("\n", " ")
+    assert "(paired t-test, Holm's correction over every Δ of the table)" in " ".join(out.split())
     if "--sweep" in argv:
         assert "--sweep components.starting_gold=15,20,25" in out.replace("\n", " ")  # the key, said once
         assert out.count("classic2003 with --sweep components.starting_gold=15 vs") == 2
@@ -529,7 +568,7 @@ def test_piped_output_keeps_the_wide_table(capsys):
     lines = out.splitlines()
     assert lines[0].endswith("seed 0; --sweep components.starting_gold=15,20,25; " + lines[0].rsplit("; ", 1)[1])
     heading = next(line for line in lines if line.startswith("┃"))
-    assert [cell.strip() for cell in heading.strip("┃").split("┃")][1:] == ["=15", "=20", "Δ", "=25", "Δ"]
+    assert [cell.strip() for cell in heading.strip("┃").split("┃")][1:] == ["=15", "=20", "Δ", "=25", "Δ", "slope"]
     assert any(len(line) > 100 for line in lines)  # one line per row, as before
 
 

@@ -161,26 +161,28 @@ def _lineup(text, players):
               help="One variant, one key over several values: a column per value.")
 @set_option("Change one key of every variant (KEY=VALUE, repeatable; see `amunre run --help`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/compare.schema.json).")
-@click.option("--records", is_flag=True, help="With --json: every game's numbers too.")
+@click.option("--records", "records_path", metavar="FILE.csv",
+              help="Also write every game's numbers as CSV, a line per game, column and seat (see docs/compare.md).")
 @click.option("--csv", "csv_path", metavar="FILE", help="Also write the numbers as CSV, a line per row and column.")
 @click.option("--plot", "plot_path", metavar="FILE.png",
               help="Also draw score distributions and points per scoring item (needs amunre[plot]).")
-def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overrides, as_json, records, csv_path,
-            plot_path):
+@click.option("--html", "html_path", metavar="FILE.html",
+              help="Also write a report to read in a browser: the rules' differences, the table and its pictures, "
+                   "in one file (needs amunre[plot]).")
+def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overrides, as_json, records_path, csv_path,
+            plot_path, html_path):
     """Play the same seeded games under several variants and show what the rule differences
     do: winning score, win rate per seat, points per scoring item, gold, pyramids, auction
     prices, offering levels, tie-breaks and decisions, each with a 95% interval, differences
     from the first variant tested game by game (see docs/compare.md)."""
     from amunre.compare.executors import make_executor
-    from amunre.compare.jobs import job_for
+    from amunre.compare.jobs import job_for, rotations
     from amunre.compare.report import legend, table, to_csv, to_json
     from amunre.compare.run import Column, run_comparison, summarize
     from amunre.gamelog import write_atomically
 
     if not refs:
         raise AmunreError("compare needs at least one VARIANT (e.g. amunre compare classic2003 supermeeple2016)")
-    if records and not as_json:
-        raise AmunreError("--records adds every game's numbers to the JSON: use it with --json")
     if scheduler and workers:
         raise AmunreError("--workers counts local processes; with --scheduler the cluster's workers play "
                           "(expected one of them)")
@@ -189,26 +191,32 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         raise AmunreError(f"--sweep is given {len(sweep)} times ({given}), but a run varies one key "
                           f"(expected one --sweep; for another key, another run)")
     sweep = sweep[0] if sweep else None
-    for option, path in (("--csv", csv_path), ("--plot", plot_path)):
-        if path is not None and not path.strip():
+    outputs = [(option, path, what) for option, path, what in (
+        ("--csv", csv_path, "the CSV"), ("--records", records_path, "the records"), ("--plot", plot_path, "the plot"),
+        ("--html", html_path, "the report")) if path is not None]
+    for option, path, what in outputs:
+        if not path.strip():
             raise AmunreError(f"{option} is empty (expected a file path)")
         if path == "-":  # stdout holds the table or the JSON: a file named "-" would surprise
-            what = "the CSV" if option == "--csv" else "the plot"
             raise AmunreError(f"{option} -: {what} is written to a file, not to stdout "
                               f"(expected a file path; --json prints the numbers on stdout)")
-    if csv_path and plot_path and _same_file(csv_path, plot_path):
-        raise AmunreError(f"--csv and --plot name the same file, {printable(plot_path)} (expected two files: "
-                          f"the second would overwrite the first)")
+    for i, (option, path, _) in enumerate(outputs):
+        for other, other_path, _ in outputs[i + 1:]:
+            if _same_file(path, other_path):
+                raise AmunreError(f"{option} and {other} name the same file, {printable(other_path)} (expected "
+                                  f"two files: the second would overwrite the first)")
     plot = None
-    if plot_path:
+    if plot_path or html_path:
         from amunre.compare.plot import load_matplotlib
 
-        plot = load_matplotlib()  # a missing extra is said before any game is played
-        if not plot_path.lower().endswith(".png"):
-            raise AmunreError(f"--plot {printable(plot_path)} is not a .png file (expected FILE.png)")
-        check_writable(plot_path, "the plot", "--plot")
-    if csv_path:
-        check_writable(csv_path, "the CSV", "--csv")
+        # a missing extra is said before any game is played
+        plot = load_matplotlib("--plot" if plot_path else "--html")
+    if plot_path and not plot_path.lower().endswith(".png"):
+        raise AmunreError(f"--plot {printable(plot_path)} is not a .png file (expected FILE.png)")
+    if html_path and not html_path.lower().endswith((".html", ".htm")):
+        raise AmunreError(f"--html {printable(html_path)} is not an .html file (expected FILE.html)")
+    for option, path, what in outputs:
+        check_writable(path, what, option)
     specs = _columns(list(refs), sweep, overrides)
     count = _players([v for _, v, _ in specs], players)
     agents = _lineup(lineup, count)
@@ -218,7 +226,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     if workers and workers > total:  # a process per game at most: more would only start idle
         workers = total
     with make_executor(workers, scheduler) as executor, games_progress(total) as advance:
-        comparison = run_comparison(columns, games, seed, executor, advance, records, overrides)
+        comparison = run_comparison(columns, games, seed, executor, advance, records_path is not None, overrides)
         where = executor.description
     if comparison.interrupted:
         word = "terminated" if comparison.interrupted == "Terminated" else "interrupted"
@@ -229,7 +237,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     differences = _differences(columns, overrides)
     # the results reach the terminal first: a file that then fails to write loses nothing
     if as_json:
-        click.echo(dump_json(to_json(comparison, rows, differences, records)))
+        click.echo(dump_json(to_json(comparison, rows, differences)))
     else:
         console = make_console()
         # a terminal gets everything fitted to its width; piped output keeps its wide lines
@@ -237,22 +245,36 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         rate = comparison.games * len(columns) / comparison.elapsed if comparison.elapsed else 0
         setting = "".join(f"; --set {printable(text)}" for text in overrides)
         swept = f"; --sweep {printable(sweep)}" if sweep else ""
+        turns = rotations(agents)
+        rotated = f", each seed in {turns} rotations of the lineup" if turns > 1 else ""
         title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players "
-                 f"({', '.join(agents)}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
+                 f"({', '.join(agents)}{rotated}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
         console.print(Text(title), soft_wrap=not terminal)
         console.print(table(comparison, rows, width=console.width if terminal else None))
-        console.print(Text(legend(comparison)), soft_wrap=not terminal)
+        console.print(Text(legend(comparison, rows)), soft_wrap=not terminal)
         _print_differences(console, columns, overrides, differences, terminal)
     if csv_path:
         write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
         if not as_json:
             click.echo(literal(f"CSV written to {csv_path}"))
-    if plot is not None:
+    if records_path:
+        from amunre.compare.report import records_csv
+
+        write_atomically(records_path, records_csv(comparison), what="the records", argument="--records")
+        if not as_json:
+            click.echo(literal(f"records written to {records_path}"))
+    if plot_path:
         from amunre.compare.plot import draw
 
         draw(plot, comparison, rows, plot_path)
         if not as_json:
             click.echo(literal(f"plot written to {plot_path}"))
+    if html_path:
+        from amunre.compare.html import write_report
+
+        write_report(plot, comparison, rows, differences, html_path)
+        if not as_json:
+            click.echo(literal(f"report written to {html_path}"))
     if comparison.interrupted:
         sys.exit(143 if comparison.interrupted == "Terminated" else 130)
 

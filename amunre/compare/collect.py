@@ -122,6 +122,10 @@ class StatsCollector:
         self.modes[key] = stat.per_game
         self.groups[key] = stat.key
 
+    def seats(self, game, lineup) -> list[dict]:
+        """The seats' records of the finished `game` (`seat_records`)."""
+        return seat_records(self.variant, game, lineup)
+
     def record(self, game) -> dict[str, float]:
         """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
         state = game.state
@@ -172,6 +176,26 @@ class StatsCollector:
             else:
                 values[key] = total or 0
         return values
+
+
+def seat_records(variant, game, lineup) -> list[dict]:
+    """Each seat of a finished game, for `--records`: its agent, rank (1: a winner), points,
+    points by scoring item, gold, and pyramids and stones in its provinces."""
+    from amunre.standing import ranks, standing
+
+    state = game.state
+    items = list(variant.modules.item_labels)
+    out = []
+    for seat, (player, rank) in enumerate(zip(state.players, ranks(state))):
+        by_item = dict.fromkeys(items, 0)
+        for key, value in player.breakdown.items():
+            item = key.partition(":")[2]
+            if item in by_item:
+                by_item[item] += value
+        points, pyramids, stones = standing(state, seat)
+        out.append({"seat": seat + 1, "agent": lineup[seat], "rank": rank, "points": points,
+                    "items": by_item, "gold": player.gold, "pyramids": pyramids, "stones": stones})
+    return out
 
 
 def _leaders(scores: list[float]) -> set[int]:

@@ -18,7 +18,7 @@ from pathlib import Path
 import attrs
 
 from amunre.agents import make_agents
-from amunre.compare.collect import StatsCollector
+from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.tally import Tally, tally_batch
 from amunre.engine import Game, play_on
 
@@ -96,25 +96,58 @@ def _variant_id(job: Job) -> str:
         return "the variant"
 
 
-def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, keep_records: bool = False) -> Tally:
-    """Play games `first` .. `first + count - 1` of a run seeded `run_seed` in every job (a
-    column each), and tally them (`amunre.compare.tally`): the numbers per row and their
-    difference from the first column, game by game; every game's record with `keep_records`."""
+def rotations(agents: tuple[str, ...]) -> int:
+    """How many rotations of the lineup each seed is played in: one per seat when the seats'
+    agents differ (so that no agent keeps a seat, and seat and agent are not confounded),
+    else one."""
+    return len(agents) if len(set(agents)) > 1 else 1
+
+
+def rotated(agents: tuple[str, ...], rotation: int) -> tuple[str, ...]:
+    """The lineup in `rotation`: seat s plays the agent the lineup gives seat s + rotation."""
+    return tuple(agents[(seat + rotation) % len(agents)] for seat in range(len(agents)))
+
+
+def agent_key(spec: str) -> str:
+    return f"win.agent.{spec}"
+
+
+def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, keep_records: bool = False,
+               slope: tuple[float, ...] | None = None) -> Tally:
+    """Play seeds `first` .. `first + count - 1` of a run seeded `run_seed` in every job (a
+    column each), each in every rotation of a mixed lineup (`rotations`), and tally them
+    (`amunre.compare.tally`): the numbers per row and their difference from the first column,
+    game by game; every game's record, and each seat's, with `keep_records`; with `slope` (a
+    numeric sweep's weights, `tally.slope_weights`), each row's slope against the swept value."""
     seeds = [game_seed(run_seed, index) for index in range(first, first + count)]
-    records, rows = [], []
+    turns = rotations(jobs[0].agents)
+    games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
+    records, seat_records, rows = [], [], []
     for job in jobs:
         variant = load_job_variant(job)
         collector = StatsCollector(variant)
-        column = []
-        for seed in seeds:
+        column, seats = [], []
+        for seed, rotation in games:
+            lineup = rotated(job.agents, rotation)
             collector.reset()
             game = Game(variant, job.players, seed, [collector])
-            play_on(game, make_agents(list(job.agents), seed))
-            column.append(collector.record(game))
+            play_on(game, make_agents(list(lineup), seed))
+            values = collector.record(game)
+            if turns > 1:  # each agent's win rate per seat it plays
+                for spec in sorted(set(lineup)):
+                    mine = [values[seat_key(seat)] for seat, name in enumerate(lineup) if name == spec]
+                    values[agent_key(spec)] = sum(mine) / len(mine)
+            column.append(values)
+            if keep_records:
+                seats.append(collector.seats(game, lineup))
         records.append(column)
-        rows.append({key: (collector.labels[key], collector.modes[key], collector.groups[key])
-                     for key in collector.modes})
-    return tally_batch(records, rows, seeds, keep_records)
+        seat_records.append(seats)
+        meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
+        if turns > 1:
+            for spec in sorted(set(job.agents)):
+                meta[agent_key(spec)] = (f"win rate per seat, {spec}", "rate", agent_key(spec))
+        rows.append(meta)
+    return tally_batch(records, rows, games, keep_records, seat_records, slope)
 
 
 _MASK = (1 << 64) - 1

@@ -6,12 +6,12 @@ from __future__ import annotations
 from amunre.errors import AmunreError
 
 
-def load_matplotlib():
+def load_matplotlib(option: str = "--plot"):
     """matplotlib's pyplot on a file-only backend, or an error naming the extra to install."""
     try:
         import matplotlib
     except ImportError:
-        raise AmunreError("--plot needs matplotlib: pip install 'amunre[plot]'") from None
+        raise AmunreError(f"{option} needs matplotlib: pip install 'amunre[plot]'") from None
     matplotlib.use("Agg")  # files only: no window, no display needed
     import matplotlib.pyplot as plt
 

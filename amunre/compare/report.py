@@ -15,9 +15,10 @@ import math
 from rich.table import Table
 from rich.text import Text
 
+from amunre.compare.jobs import rotations
 from amunre.compare.stats import LEVEL
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def digits_of(row) -> int:
@@ -109,8 +110,11 @@ def table(comparison, rows, title: str | None = None, width: int | None = None) 
     names = headers(comparison)
     one_line = [[value_text(row, estimate) for estimate in row.values] for row in rows]
     deltas = [[diff_text(row, paired) for paired in row.versus] for row in rows]
+    sloped = any(row.trend is not None for row in rows)
+    slopes = [diff_text(row, row.trend, max(2, digits_of(row))) for row in rows] if sloped else []
     widths = [max([len(names[c])] + [len(cells[c]) for cells in one_line]) for c in range(len(names))]
     widths += [max([1] + [len(cells[c]) for cells in deltas]) for c in range(1, len(names))]
+    widths += [max([5] + [len(text) for text in slopes])] if sloped else []
     stacked = width is not None and LABEL_WIDTH + sum(widths) + 3 * (len(widths) + 1) + 1 > width
     out = Table(title=Text(title) if title else None, leading=1 if stacked else 0)
     out.add_column("", ratio=1, min_width=STACKED_LABEL_WIDTH if stacked else 12, overflow="fold")
@@ -118,6 +122,8 @@ def table(comparison, rows, title: str | None = None, width: int | None = None) 
         out.add_column(Text(name), justify="right", no_wrap=True)
         if c and not stacked:
             out.add_column(Text("Δ"), justify="right", no_wrap=True)
+    if sloped and not stacked:
+        out.add_column(Text("slope"), justify="right", no_wrap=True)
     last_group = None
     for r, row in enumerate(rows):
         group = row.key.split(".")[0] if row.key.startswith(("win.", "points.", "offering_level.")) else row.key
@@ -129,16 +135,20 @@ def table(comparison, rows, title: str | None = None, width: int | None = None) 
         for c, estimate in enumerate(row.values):
             if stacked:
                 lines = _value_lines(row, estimate, digits_of(row)) + ([f"Δ {deltas[r][c]}"] if deltas[r][c] else [])
+                if sloped and slopes[r] and c == len(row.values) - 1:  # the slope under the last column
+                    lines.append(f"slope {slopes[r]}")
                 cells.append(Text("\n".join(lines)))
             else:
                 cells.append(Text(one_line[r][c]))
                 if c:
                     cells.append(Text(deltas[r][c]))
+        if sloped and not stacked:
+            cells.append(Text(slopes[r]))
         out.add_row(Text(shown_label(row.label)), *cells)
     return out
 
 
-def legend(comparison) -> str:
+def legend(comparison, rows=()) -> str:
     first = comparison.columns[0].label
     games = f"{comparison.games} game{'' if comparison.games == 1 else 's'}"
     lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {games} "
@@ -147,11 +157,46 @@ def legend(comparison) -> str:
         lines[0] += " From one game only a proportion of games has an interval; a mean needs two."
     if len(comparison.columns) > 1:
         lines.append(f"Δ: difference from {first} (pt: percentage points), game by game on the same seeds; ▲/▼: significant at 5% "
-                     f"(paired t-test, Holm's correction over the rows of the column).")
+                     f"(paired t-test, Holm's correction over every Δ of the table).")
+    if any(row.trend is not None for row in rows):
+        lines.append("slope: the change per unit of the swept value (least squares, game by game), ▲/▼ as for Δ "
+                     "(Holm over the slopes).")
     return "\n".join(lines)
 
 
-def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
+#: The game's fields each line of a records CSV repeats (`records_csv`).
+GAME_FIELDS = ("margin", "spread", "close", "tie_break", "rounds", "decisions")
+
+
+def records_csv(comparison) -> str:
+    """`--records`: one line per game, column and seat: the seed and the lineup's rotation
+    (`amunre run --seed SEED` replays it, agents as the line's), the column, the seat, its
+    agent, rank (1: a winner), points, gold, pyramids and stones in its provinces, the game's
+    closeness and length fields, then its points by scoring item (`points.ITEM`, empty where
+    the column's variant has no such item). docs/compare.md lists them."""
+    items: list[str] = []
+    for column in comparison.columns:
+        for item in column.variant.modules.item_labels:
+            if item not in items:
+                items.append(item)
+    fields = (["seed", "rotation", "column", "variant", "seat", "agent", "rank", "points", "gold", "pyramids",
+               "stones"] + list(GAME_FIELDS) + [f"points.{item}" for item in items])
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fields, lineterminator="\n")
+    writer.writeheader()
+    for record in comparison.tally.records:
+        for column, values, seats in zip(comparison.columns, record["values"], record["seats"]):
+            game = {name: values.get(name) for name in GAME_FIELDS}
+            for seat in seats:
+                line = {"seed": record["seed"], "rotation": record["rotation"], "column": column.label,
+                        "variant": column.variant.id, **{k: seat[k] for k in ("seat", "agent", "rank", "points",
+                                                                             "gold", "pyramids", "stones")}, **game}
+                line.update({f"points.{item}": value for item, value in seat["items"].items()})
+                writer.writerow(line)
+    return out.getvalue()
+
+
+def to_json(comparison, rows, differences: list) -> dict:
     """The comparison as data (`schemas/compare.schema.json`)."""
 
     def estimate(e):
@@ -167,6 +212,7 @@ def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
         "schema_version": SCHEMA_VERSION,
         "games": comparison.games,
         "games_asked": comparison.games_asked,
+        "rotations": rotations(tuple(comparison.agents)),
         "interrupted": bool(comparison.interrupted),
         "seed": comparison.seed,
         "players": comparison.players,
@@ -176,11 +222,11 @@ def to_json(comparison, rows, differences: list, records: bool = False) -> dict:
         "columns": [{"label": c.label, "variant": c.variant.id, "source": c.variant.source, "setting": c.setting}
                     for c in comparison.columns],
         "rows": [{"key": r.key, "label": r.label, "kind": r.kind, "values": [estimate(v) for v in r.values],
-                  "versus_first": [versus(p) for p in r.versus]} for r in rows],
+                  "versus_first": [versus(p) for p in r.versus],
+                  "versus_previous": [versus(p) for p in r.adjacent] or [None] * len(r.values),
+                  "trend": versus(r.trend)} for r in rows],
         "differences": differences,
     }
-    if records:
-        doc["records"] = comparison.tally.records
     return doc
 
 

@@ -19,9 +19,9 @@ import attrs
 
 from amunre.compare import stats
 from amunre.compare.collect import CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, missing_means_zero, seat_key
-from amunre.compare.jobs import Job, game_seed, play_batch  # noqa: F401 (game_seed: the run's seeds)
+from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)
 from amunre.compare.ordered import merge_in_order
-from amunre.compare.tally import Tally, merge
+from amunre.compare.tally import Tally, merge, slope_weights
 
 
 @attrs.define
@@ -43,6 +43,8 @@ class Row:
     kind: str  # "mean", "rate" (a Wilson interval) or "share"
     values: list  # an Estimate per column, None where the column has no such number
     versus: list  # a Paired per column (None for the first and where not comparable)
+    adjacent: list = attrs.Factory(list)  # a Paired per column against the one before it (a sweep's steps)
+    trend: object = None  # a numeric sweep's slope per unit of the swept value (a Paired), else None
 
 
 @attrs.define
@@ -77,19 +79,42 @@ def batch_size(games: int) -> int:
 def run_comparison(columns: list[Column], games: int, seed: int, executor,
                    on_progress: Callable[[int], None] | None = None, keep_records: bool = False,
                    settings=()) -> Comparison:
-    """Play `games` seeds in every column on `executor`; a KeyboardInterrupt stops it and the
+    """Play `games` games in every column on `executor`; a KeyboardInterrupt stops it and the
     batches finished so far are kept (`interrupted` says so). A batch plays its seeds in
-    every column, so what is kept is always whole pairs. `settings` are the `--set` texts
-    the columns were loaded with, recorded for the report."""
-    size = batch_size(games)
+    every column, so what is kept is always whole pairs. A mixed lineup plays each seed in
+    every rotation over the seats (`jobs.rotations`): `games` rounded up to whole rotations.
+    `settings` are the `--set` texts the columns were loaded with, recorded for the report."""
     jobs = tuple(column.job for column in columns)
-    tasks = [(jobs, seed, first, min(size, games - first), keep_records) for first in range(0, games, size)]
+    seeds = math.ceil(games / rotations(jobs[0].agents))
+    size = batch_size(seeds)
+    xs = swept_values(columns)
+    slope = slope_weights(xs) if xs else None
+    tasks = [(jobs, seed, first, min(size, seeds - first), keep_records, slope) for first in range(0, seeds, size)]
     total = Tally()
     start = time.perf_counter()
     interrupted = merge_in_order(executor.run(play_batch, tasks), lambda part: merge(total, part),
                                  (lambda part: on_progress(part.games * len(columns))) if on_progress else None)
     return Comparison(columns, columns[0].job.players, columns[0].job.agents, seed, games, total,
                       interrupted, time.perf_counter() - start, tuple(settings))
+
+
+def swept_values(columns: list[Column]) -> list[float] | None:
+    """A sweep's values when every one is a number (its columns' `KEY=VALUE` settings), in
+    column order; None for anything else (variants side by side, a sweep of lists or words)."""
+    import tomllib
+
+    if len(columns) < 2 or not all(column.setting for column in columns):
+        return None
+    xs = []
+    for column in columns:
+        try:
+            value = tomllib.loads("x = " + column.setting.partition("=")[2].strip())["x"]
+        except tomllib.TOMLDecodeError:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        xs.append(float(value))
+    return xs
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -100,6 +125,8 @@ def _row_order(key: str, item_order: dict) -> tuple:
         return (4 if key in ("gold_end", "rounds", "decisions") else 0, list(CORE_ROWS).index(key), 0, key)
     if key.startswith("win.seat"):
         return (1, int(key[len("win.seat"):]), 0, key)
+    if key.startswith("win.agent."):
+        return (1, 1000, 0, key)
     if key.startswith("points."):
         return (2, item_order.get(key[len("points."):], len(item_order)), 0, key)
     for rank, prefix in enumerate(ITEM_ROWS):  # the strategy rows: by kind, each in item order
@@ -166,19 +193,31 @@ def summarize(comparison: Comparison) -> list[Row]:
                 values.append(e if math.isnan(e.low) else attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
             else:
                 values.append(stats.estimate_of(m))
-        versus = [None]
-        for c in range(1, len(columns)):
-            d = moments(tally.versus[c], key, mode) if has[0] and has[c] and tally.versus else None
+        def compared(found: list, c: int, before: int):
+            d = moments(found[c], key, mode) if has[before] and has[c] and found else None
             if d is None or d.n < 2:
-                versus.append(None)
-                continue
-            correlation, pairing = stats.pairing_of(moments(tally.values[0], key, mode) or stats.Moments.zeros(0),
+                return None
+            correlation, pairing = stats.pairing_of(moments(tally.values[before], key, mode) or stats.Moments.zeros(0),
                                                     moments(tally.values[c], key, mode) or stats.Moments.zeros(0), d)
-            versus.append(attrs.evolve(stats.paired_of(d), correlation=correlation, pairing=pairing))
+            return attrs.evolve(stats.paired_of(d), correlation=correlation, pairing=pairing)
+
+        versus = [None] + [compared(tally.versus, c, 0) for c in range(1, len(columns))]
+        adjacent = [None] + [compared(tally.adjacent, c, c - 1) for c in range(1, len(columns))]
+        slope = moments(tally.trend, key, mode) if tally.trend and all(has) else None
+        trend = stats.paired_of(slope) if slope is not None and slope.n >= 2 else None
         if any(value is not None for value in values):  # a row no column has says nothing
-            rows.append(Row(key, labels[key], kind, values, versus))
-    for c in range(1, len(columns)):
-        tested = [row for row in rows if row.versus[c] is not None]
-        for row, adjusted in zip(tested, stats.holm([row.versus[c].p for row in tested])):
-            row.versus[c] = attrs.evolve(row.versus[c], p_holm=adjusted)
+            rows.append(Row(key, labels[key], kind, values, versus, adjacent, trend))
+    # Holm over a whole family at once: every difference from the first column in the table;
+    # every step between neighbouring columns; every trend
+    _holm([(row.versus, c) for row in rows for c in range(1, len(columns)) if row.versus[c] is not None])
+    _holm([(row.adjacent, c) for row in rows for c in range(2, len(columns)) if row.adjacent[c] is not None])
+    trends = [row for row in rows if row.trend is not None]
+    for row, adjusted in zip(trends, stats.holm([row.trend.p for row in trends])):
+        row.trend = attrs.evolve(row.trend, p_holm=adjusted)
     return rows
+
+
+def _holm(family: list[tuple[list, int]]) -> None:
+    """Holm's correction over a family of tests, each `(list, index)` of a Paired, in place."""
+    for (found, c), adjusted in zip(family, stats.holm([found[c].p for found, c in family])):
+        found[c] = attrs.evolve(found[c], p_holm=adjusted)

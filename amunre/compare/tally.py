@@ -30,35 +30,59 @@ class Tally:
     versus: list[dict] = attrs.Factory(list)  # per column: row key -> Moments of (this - first); {} for the first
     rows: list[dict] = attrs.Factory(list)  # per column: row key -> (label, per_game mode, statistic key template)
     winning_scores: list[Counter] = attrs.Factory(list)  # per column: winning score -> games (for the plot)
-    records: list[dict] = attrs.Factory(list)  # with --records: {"seed", "values": [a record per column]}
+    adjacent: list[dict] = attrs.Factory(list)  # per column: row key -> Moments of (this - the column before); {} for the first
+    trend: dict = attrs.Factory(dict)  # a numeric sweep's: row key -> Moments of each game's least-squares slope
+    # with --records: {"seed", "rotation", "values": [a record per column], "seats": [per column, a dict per seat]}
+    records: list[dict] = attrs.Factory(list)
 
 
-def tally_batch(records: list[list[dict]], rows: list[dict], seeds: list[int], keep_records: bool) -> Tally:
-    """The tally of one batch: `records[c][i]` is column c's numbers for game `seeds[i]`."""
+def slope_weights(xs: list[float]) -> tuple[float, ...] | None:
+    """Least-squares weights: sum(w_c * y_c) is the slope of y against x (None for fewer
+    than two distinct values)."""
+    mean = sum(xs) / len(xs)
+    spread = sum((x - mean) ** 2 for x in xs)
+    return tuple((x - mean) / spread for x in xs) if spread > 0 else None
+
+
+def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[int, int]], keep_records: bool,
+                seats: list[list] | None = None, slope: tuple[float, ...] | None = None) -> Tally:
+    """The tally of one batch: `records[c][i]` is column c's numbers for game `games[i]` (its
+    seed and the lineup's rotation); `seats[c][i]`, its seats' records (with `keep_records`).
+    `slope`: a numeric sweep's least-squares weights per column (`slope_weights`): each game's
+    slope of a row against the swept value is the weighted sum of its columns' numbers."""
     modes = {key: meta[1] for column_rows in rows for key, meta in column_rows.items()}
 
     def numbers(column_records, key):
         zero = 0.0 if missing_means_zero(modes.get(key, "core")) else None  # core rows: every game has them
         return [record.get(key, zero) for record in column_records]
 
-    values, versus = [], []
+    def differences(before, after) -> dict:
+        pairs = {}
+        for key in {key for record in after for key in record} | {key for record in before for key in record}:
+            diffs = [b - a for a, b in zip(numbers(before, key), numbers(after, key)) if a is not None and b is not None]
+            if diffs:  # no pair at all: no entry (an empty one would hold a NaN mean)
+                pairs[key] = Moments.of(diffs)
+        return pairs
+
+    values, versus, adjacent = [], [], []
     first = records[0]
     for c, column_records in enumerate(records):
         keys = {key for record in column_records for key in record}
         values.append({key: Moments.of(v for v in numbers(column_records, key) if v is not None) for key in keys})
-        if not c:
-            versus.append({})
-            continue
-        pairs = {}
-        for key in keys | {key for record in first for key in record}:
-            diffs = [b - a for a, b in zip(numbers(first, key), numbers(column_records, key))
-                     if a is not None and b is not None]
-            pairs[key] = Moments.of(diffs)
-        versus.append(pairs)
+        versus.append(differences(first, column_records) if c else {})
+        adjacent.append(differences(records[c - 1], column_records) if c else {})
+    trend = {}
+    if slope is not None:
+        for key in set().union(*({key for record in column for key in record} for column in records)):
+            columns = [numbers(column, key) for column in records]
+            per_game = [sum(w * v for w, v in zip(slope, game)) for game in zip(*columns) if None not in game]
+            if per_game:
+                trend[key] = Moments.of(per_game)
     scores = [Counter(record["winning_score"] for record in column_records) for column_records in records]
-    kept = ([{"seed": seed, "values": [column_records[i] for column_records in records]}
-             for i, seed in enumerate(seeds)] if keep_records else [])
-    return Tally(len(seeds), values, versus, rows, scores, kept)
+    kept = ([{"seed": seed, "rotation": rotation, "values": [column_records[i] for column_records in records],
+              "seats": [column_seats[i] for column_seats in seats] if seats else []}
+             for i, (seed, rotation) in enumerate(games)] if keep_records else [])
+    return Tally(len(games), values, versus, rows, scores, adjacent, trend, kept)
 
 
 def merge(total: Tally, part: Tally) -> Tally:
@@ -66,12 +90,14 @@ def merge(total: Tally, part: Tally) -> Tally:
     if not total.values:
         total.values = [{} for _ in part.values]
         total.versus = [{} for _ in part.versus]
+        total.adjacent = [{} for _ in part.adjacent]
         total.rows = [{} for _ in part.rows]
         total.winning_scores = [Counter() for _ in part.winning_scores]
     for c in range(len(part.values)):
         total.rows[c].update(part.rows[c])
     modes = {key: meta[1] for column_rows in total.rows for key, meta in column_rows.items()}
-    for into, more in zip(total.values + total.versus, part.values + part.versus):
+    for into, more in zip(total.values + total.versus + total.adjacent + [total.trend],
+                          part.values + part.versus + part.adjacent + [part.trend]):
         for key in sorted(into.keys() | more.keys()):
             zero = missing_means_zero(modes.get(key, "core"))
             before, after = into.get(key), more.get(key)

@@ -1,0 +1,392 @@
+"""`amunre compare --html FILE.html`: one self-contained page to read a comparison and send it on.
+
+The page holds what changed in the rules (as `amunre diff` says it), what it does to play (the
+table, with each column's difference from the first and, for a numeric sweep, the slope), how
+sure we are (every interval, Holm's correction), and the pictures: each row's difference with
+its interval (a forest plot), the winning scores' distributions, the points per scoring item,
+and for a numeric sweep the curves of the main rows with their interval bands.
+
+Everything is inside the file: the pictures are inline SVG drawn by matplotlib (the `plot`
+extra), the style is inline, there is no script and nothing is loaded. Every string from a
+variant file is escaped. Each number cell carries the exact value of the JSON (`data-*`), so a
+test can check the page against `--json`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import io
+import math
+
+from amunre import __version__
+from amunre.compare.jobs import rotations
+from amunre.compare.report import diff_text, digits_of, headers, shown_label, value_text
+from amunre.compare.stats import LEVEL
+
+#: Rows drawn as sweep curves, when the table has them (then the scoring items' points).
+CURVE_ROWS = ("winning_score", "margin", "close", "gold_end", "start_player_wins")
+#: At most this many sweep curves.
+MOST_CURVES = 9
+
+STYLE = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2428; margin: 0;
+       background: #fafaf7; }
+main { max-width: 1180px; margin: 0 auto; padding: 20px 28px 60px; }
+h1 { font-size: 26px; margin: 10px 0 4px; } h2 { font-size: 20px; margin: 34px 0 8px; border-bottom: 1px solid #ccd;
+     padding-bottom: 4px; }
+p.lede { color: #444; margin: 4px 0 14px; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 14px; }
+th, td { padding: 4px 9px; border-bottom: 1px solid #e3e3dc; vertical-align: top; }
+th { text-align: left; background: #efefe8; position: sticky; top: 0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.up { color: #0b6b2e; font-weight: 600; } td.down { color: #a3261b; font-weight: 600; }
+tr.group td { border-top: 2px solid #c9c9bf; }
+.figure { background: #fff; border: 1px solid #e3e3dc; margin: 10px 0; padding: 6px; }
+.figure svg { width: 100%; height: auto; display: block; }
+.note { color: #555; font-size: 13px; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 6px 0; }
+dt { color: #555; } dd { margin: 0; }
+h3 { font-size: 16px; margin: 18px 0 4px; }
+details summary { cursor: pointer; color: #345; margin: 6px 0; }
+"""
+
+
+def write_report(plt, comparison, rows, differences: list, path: str) -> None:
+    """Write the page to `path`, whole or not at all."""
+    from amunre.gamelog import write_atomically
+
+    write_atomically(path, report_page(plt, comparison, rows, differences), what="the report", argument="--html")
+
+
+def report_page(plt, comparison, rows, differences: list) -> str:
+    """The whole page as text."""
+    e = html.escape
+    columns = comparison.columns
+    title = " vs ".join(column.label for column in columns) if len(columns) > 1 else columns[0].label
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+             f"<title>amunre compare: {e(title)}</title><style>{STYLE}</style></head><body><main>",
+             f"<h1>{e(title)}</h1>",
+             f"<p class=\"lede\">{_summary_line(comparison)}</p>",
+             _run_facts(comparison),
+             "<h2 id=\"rules\">What differs in the rules</h2>", _differences_html(differences, columns),
+             "<h2 id=\"differences\">What it does to play</h2>",
+             _explain(comparison, rows),
+             _figure(_forest(plt, comparison, rows), "forest",
+                     "Each row's difference from the first column, game by game on the same seeds, in standard "
+                     "deviations of the first column (so that rows of different units share one scale); the bar is "
+                     f"the {LEVEL:.0%} interval, a filled dot a difference significant after Holm's correction."),
+             "<h2 id=\"table\">The table</h2>", _table(comparison, rows),
+             "<h2 id=\"pictures\">Pictures</h2>",
+             _figure(_scores(plt, comparison), "scores", "How the winning score is distributed in each column."),
+             _figure(_items(plt, comparison, rows), "items",
+                     f"Points per player per scoring item, with {LEVEL:.0%} intervals."),
+             ]
+    curves = _curves(plt, comparison, rows)
+    if curves is not None:
+        parts.append(_figure(curves, "sweep", f"The main rows against the swept value, each with its {LEVEL:.0%} "
+                                              "interval band."))
+    parts.append(f"<p class=\"note\">Written by amunre {e(__version__)} on "
+                 f"{datetime.date.today().isoformat()}. How to read each row: docs/compare.md in the amunre "
+                 f"repository.</p></main></body></html>\n")
+    return "\n".join(part for part in parts if part)
+
+
+def _summary_line(comparison) -> str:
+    games = comparison.games
+    turns = rotations(tuple(comparison.agents))
+    rotated = f", each seed in {turns} rotations of the lineup over the seats" if turns > 1 else ""
+    return html.escape(f"{games} game{'' if games == 1 else 's'} per column, {comparison.players} players "
+                       f"({', '.join(comparison.agents)}{rotated}), every column on the same seeds "
+                       f"(run seed {comparison.seed}).")
+
+
+def _run_facts(comparison) -> str:
+    e = html.escape
+    items = []
+    for column in comparison.columns:
+        source = column.variant.source or "(shipped)"
+        items.append(f"<dt>{e(column.label)}</dt><dd>{e(column.variant.id)} from {e(str(source))}</dd>")
+    if comparison.settings:
+        items.append(f"<dt>--set</dt><dd>{e('; '.join(comparison.settings))}</dd>")
+    if comparison.interrupted:
+        items.append(f"<dt>stopped</dt><dd>interrupted: {comparison.games} of {comparison.games_asked} games</dd>")
+    return "<dl>" + "".join(items) + "</dl>"
+
+
+#: Groups of rule differences shown folded: the words an edition uses, not its rules.
+FOLDED_GROUPS = ("terminology",)
+
+
+def _differences_html(differences: list, columns) -> str:
+    """Each column's rule differences from the first, a table per group as `amunre diff`
+    groups them (the edition's words folded away, a click opens them)."""
+    from amunre.loader.compare import key_text, text
+
+    if not differences:
+        return "<p>One column: nothing to set side by side.</p>"
+    e = html.escape
+    first = columns[0].label
+    out = []
+    for block in differences:
+        groups = {name: rows for name, rows in block["diff"]["groups"].items() if rows}
+        out.append(f"<h3>{e(block['column'])} against {e(first)}</h3>")
+        if not groups:
+            out.append("<p>No differences in the effective rules.</p>")
+            continue
+        for name, rows in groups.items():
+            body = "".join(f"<tr><td><code>{e(key_text(row))}</code></td><td>{e(text(row['a']))}</td>"
+                           f"<td>{e(text(row['b']))}</td></tr>" for row in rows)
+            shown = (f"<table><thead><tr><th>{e(name)}</th><th>{e(first)}</th><th>{e(block['column'])}</th>"
+                     f"</tr></thead><tbody>{body}</tbody></table>")
+            if name in FOLDED_GROUPS:
+                shown = f"<details><summary>{e(name)}: {len(rows)} differences of wording</summary>{shown}</details>"
+            out.append(shown)
+    return "".join(out)
+
+
+def _group(key: str) -> str:
+    """The part of the table a row belongs to (a line is drawn between parts)."""
+    from amunre.compare.collect import CORE_ROWS
+
+    if key in CORE_ROWS:
+        return "game"
+    for prefix in ("win.", "points.", "item_share.winner.", "item_share.others.", "item_wins."):
+        if key.startswith(prefix):
+            return prefix
+    return "rules"
+
+
+def _explain(comparison, rows) -> str:
+    """The significant differences in words, the largest effects first."""
+    e = html.escape
+    if len(comparison.columns) < 2:
+        return ""
+    said = []
+    for c, column in enumerate(comparison.columns[1:], start=1):
+        marked = [row for row in rows if row.versus[c] is not None and row.versus[c].significant]
+        if not marked:
+            said.append(f"<li>{e(column.label)}: no row differs significantly from "
+                        f"{e(comparison.columns[0].label)} over these games.</li>")
+            continue
+        shown = ", ".join(f"{e(shown_label(row.label))} {e(diff_text(row, row.versus[c]))}" for row in marked[:8])
+        more = f" and {len(marked) - 8} more" if len(marked) > 8 else ""
+        said.append(f"<li>{e(column.label)} against {e(comparison.columns[0].label)}: {shown}{more}.</li>")
+    return "<ul>" + "".join(said) + "</ul>"
+
+
+def _table(comparison, rows) -> str:
+    e = html.escape
+    names = headers(comparison)
+    sloped = any(row.trend is not None for row in rows)
+    head = ["<th>row</th>"]
+    for c, name in enumerate(names):
+        head.append(f"<th>{e(name)}</th>")
+        if c:
+            head.append("<th>Δ</th><th>r</th>")
+    if sloped:
+        head.append("<th>slope</th>")
+    body = []
+    last = None
+    for row in rows:
+        group = _group(row.key)
+        cls = " class=\"group\"" if last is not None and group != last else ""
+        last = group
+        cells = [f"<td>{e(shown_label(row.label))}</td>"]
+        for c, estimate in enumerate(row.values):
+            if estimate is None:
+                cells.append("<td class=\"num\">—</td>")
+            else:
+                cells.append(f"<td class=\"num\" data-key=\"{e(row.key)}\" data-column=\"{c}\" "
+                             f"data-mean=\"{_exact(estimate.mean)}\">{e(value_text(row, estimate))}</td>")
+            if c:
+                paired = row.versus[c]
+                if paired is None:
+                    cells.append("<td class=\"num\"></td><td class=\"num\"></td>")
+                    continue
+                mark = (" up" if paired.diff > 0 else " down") if paired.significant else ""
+                title = (f"{LEVEL:.0%} interval {paired.low:.4g} to {paired.high:.4g}; p = {paired.p:.3g}, "
+                         f"after Holm {paired.p_holm:.3g}")
+                cells.append(f"<td class=\"num{mark}\" title=\"{e(title)}\" data-diff=\"{_exact(paired.diff)}\">"
+                             f"{e(diff_text(row, paired))}</td>")
+                cells.append(f"<td class=\"num\" title=\"per-game correlation with the first column\">"
+                             f"{'' if math.isnan(paired.correlation) else f'{paired.correlation:.2f}'}</td>")
+        if sloped:
+            trend = row.trend
+            mark = (" up" if trend.diff > 0 else " down") if trend is not None and trend.significant else ""
+            text = diff_text(row, trend, max(2, digits_of(row))) if trend is not None else ""
+            cells.append(f"<td class=\"num{mark}\">{e(text)}</td>")
+        body.append(f"<tr{cls}>{''.join(cells)}</tr>")
+    legend = (f"± and (low–high): {LEVEL:.0%} interval of the mean (win rates and shares of games: Wilson's). "
+              "Δ: difference from the first column, game by game; bold green or red: significant after Holm's "
+              "correction over every Δ of the table. r: the per-game correlation of the two columns (what the "
+              "common seeds buy: the higher, the narrower Δ's interval).")
+    if sloped:
+        legend += " slope: change per unit of the swept value (least squares, game by game; Holm over the slopes)."
+    return (f"<table><thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            f"<p class=\"note\">{e(legend)}</p>")
+
+
+def _exact(x: float) -> str:
+    return "" if x is None or (isinstance(x, float) and not math.isfinite(x)) else repr(float(x))
+
+
+def _figure(svg: str | None, name: str, caption: str) -> str:
+    if svg is None:
+        return ""
+    return (f"<figure class=\"figure\" id=\"figure-{name}\">{svg}"
+            f"<figcaption class=\"note\">{html.escape(caption)}</figcaption></figure>")
+
+
+def _svg(plt, figure) -> str:
+    """A figure as inline SVG, its text kept as text (no font file, no link)."""
+    import matplotlib
+
+    out = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        figure.savefig(out, format="svg", bbox_inches="tight")
+    plt.close(figure)
+    text = out.getvalue()
+    return text[text.index("<svg"):]  # without the XML prologue and doctype
+
+
+def _forest(plt, comparison, rows) -> str | None:
+    columns = comparison.columns
+    if len(columns) < 2:
+        return None
+    entries = []  # (label, [(c, effect, low, high, significant)])
+    for row in rows:
+        if row.key.startswith(("item_share.", "item_wins.")):  # in the table: too many for one picture
+            continue
+        first = row.values[0]
+        if first is None or not first.sd or math.isnan(first.sd):
+            continue
+        marks = []
+        for c in range(1, len(columns)):
+            paired = row.versus[c]
+            if paired is None or math.isnan(paired.low):
+                continue
+            scale = first.sd
+            marks.append((c, paired.diff / scale, paired.low / scale, paired.high / scale, paired.significant))
+        if marks:
+            entries.append((shown_label(row.label), marks))
+    if not entries:
+        return None
+    height = max(3.0, 0.26 * len(entries) + 1.2)
+    figure, axes = plt.subplots(figsize=(11, height))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    step = 0.7 / max(1, len(columns) - 1)
+    for i, (_, marks) in enumerate(entries):
+        for c, effect, low, high, significant in marks:
+            y = len(entries) - 1 - i + (c - 1) * step - (len(columns) - 2) * step / 2
+            colour = colours[(c - 1) % len(colours)]
+            axes.plot([low, high], [y, y], color=colour, linewidth=1.6)
+            axes.plot([effect], [y], "o", color=colour, markerfacecolor=colour if significant else "white",
+                      markersize=5)
+    axes.axvline(0, color="#777", linewidth=0.8)
+    axes.set_yticks(range(len(entries)))
+    axes.set_yticklabels([_short(label) for label, _ in reversed(entries)], fontsize=8)
+    axes.set_ylim(-0.8, len(entries) - 0.2)
+    axes.set_xlabel(f"difference from {columns[0].label}, in standard deviations of {columns[0].label}")
+    for c in range(1, len(columns)):
+        axes.plot([], [], "o-", color=colours[(c - 1) % len(colours)], label=columns[c].label)
+    axes.legend(fontsize=8, loc="lower right")
+    axes.grid(axis="x", color="#eee")
+    figure.tight_layout()
+    return _svg(plt, figure)
+
+
+def _scores(plt, comparison) -> str | None:
+    scores = comparison.tally.winning_scores
+    if not scores or not any(scores):
+        return None
+    figure, axes = plt.subplots(figsize=(11, 3.6))
+    low = min(min(s) for s in scores if s)
+    high = max(max(s) for s in scores if s)
+    bins = range(int(low), int(high) + 2)
+    for column, counts in zip(comparison.columns, scores):
+        if counts:
+            axes.hist(list(counts), weights=list(counts.values()), bins=bins, histtype="step", linewidth=1.6,
+                      label=column.label, density=True)
+    axes.set_xlabel(f"winning score ({comparison.columns[0].variant.term('points')})")
+    axes.set_ylabel("share of games")
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    return _svg(plt, figure)
+
+
+def _items(plt, comparison, rows) -> str | None:
+    items = [row for row in rows if row.key.startswith("points.")]
+    if not items:
+        return None
+    columns = comparison.columns
+    figure, axes = plt.subplots(figsize=(11, 4.2))
+    width = 0.8 / len(columns)
+    for c, column in enumerate(columns):
+        xs, means, errors = [], [], []
+        for i, row in enumerate(items):
+            estimate = row.values[c]
+            if estimate is None:
+                continue
+            xs.append(i - 0.4 + width * (c + 0.5))
+            means.append(estimate.mean)
+            errors.append(0.0 if math.isnan(estimate.low) else (estimate.high - estimate.low) / 2)
+        axes.bar(xs, means, width=width, yerr=errors, capsize=2, label=column.label)
+    axes.set_xticks(range(len(items)))
+    axes.set_xticklabels([_short(row.label) for row in items], rotation=30, ha="right", fontsize=8)
+    axes.set_ylabel("points per player")
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    return _svg(plt, figure)
+
+
+def _curves(plt, comparison, rows) -> str | None:
+    from amunre.compare.run import swept_values
+
+    xs = swept_values(comparison.columns)
+    if not xs:
+        return None
+    by_key = {row.key: row for row in rows}
+    chosen = [by_key[key] for key in CURVE_ROWS if key in by_key]
+    chosen += [row for row in rows if row.key.startswith("points.")]
+    chosen = [row for row in chosen if all(v is not None and not math.isnan(v.low) for v in row.values)]
+    chosen = chosen[:MOST_CURVES]
+    if not chosen:
+        return None
+    per_line = 3
+    lines = math.ceil(len(chosen) / per_line)
+    figure, grid = plt.subplots(lines, per_line, figsize=(11, 2.7 * lines), squeeze=False)
+    key = comparison.columns[0].setting.partition("=")[0].strip()
+    for axes, row in zip([a for line in grid for a in line], chosen):
+        scale = 100 if row.kind in ("rate", "share") else 1
+        means = [v.mean * scale for v in row.values]
+        axes.fill_between(xs, [v.low * scale for v in row.values], [v.high * scale for v in row.values],
+                          alpha=0.25)
+        axes.plot(xs, means, "o-")
+        axes.set_title(_wrap(shown_label(row.label)), fontsize=9)
+        axes.set_xlabel(key, fontsize=8)
+        if scale == 100:
+            axes.set_ylabel("%", fontsize=8)
+        axes.tick_params(labelsize=8)
+    for axes in [a for line in grid for a in line][len(chosen):]:
+        axes.set_visible(False)
+    figure.tight_layout()
+    return _svg(plt, figure)
+
+
+def _short(label: str) -> str:
+    """A row's label for an axis: an item row without its prefix, cut to a readable length."""
+    label = label.split(": ", 1)[-1] if label.lower().startswith("points per player") else label
+    return label if len(label) <= 48 else label[:47] + "…"
+
+
+def _wrap(label: str, width: int = 42) -> str:
+    words, lines, line = label.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "\n".join(lines + [line])

@@ -1,0 +1,56 @@
+"""The comparison report (`amunre compare --html`) in headless Chromium, as the viewer's test
+does it: no network request, no console error, the numbers on the page are the JSON's, and a
+screenshot at 1280x800 (its path is printed). Skipped with its reason without Chromium."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import run_cli
+from test_viewer_browser import browser, console_errors, open_page, requests_seen  # noqa: F401 (a fixture)
+
+pytest.importorskip("matplotlib", reason="the report's pictures need the plot extra: pip install '.[plot]'")
+
+
+@pytest.mark.parametrize("argv", [
+    ["classic2003", "supermeeple2016", "--agents", "greedy"],
+    ["classic2003", "--sweep", "components.starting_gold=15,25", "--agents", "planner,greedy,greedy,greedy"],
+], ids=["editions", "sweep-mixed-lineup"])
+def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, argv):  # noqa: F811
+    from selenium.webdriver.common.by import By
+
+    page = tmp_path / "report.html"
+    code, out, err = run_cli(capsys, "compare", *argv, "--games", "16", "--workers", "1", "--json",
+                             "--html", str(page))
+    assert code == 0, err
+    doc = json.loads(out)
+    browser.set_window_size(1280, 800)
+    url = open_page(browser, page)
+    cells = browser.find_elements(By.CSS_SELECTOR, "td[data-mean]")
+    rows = {row["key"]: row for row in doc["rows"]}
+    shown = 0
+    for cell in cells:
+        row = rows[cell.get_attribute("data-key")]
+        value = row["values"][int(cell.get_attribute("data-column"))]
+        assert value is not None and float(cell.get_attribute("data-mean")) == value["mean"]
+        shown += 1
+    assert shown == sum(1 for row in doc["rows"] for v in row["values"] if v is not None and v["mean"] is not None)
+    diffs = browser.find_elements(By.CSS_SELECTOR, "td[data-diff]")
+    assert len(diffs) == sum(1 for row in doc["rows"] for p in row["versus_first"] if p is not None)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "figure svg")) >= 3  # forest, scores, items (and curves)
+    if "--sweep" in argv:
+        assert browser.find_element(By.ID, "figure-sweep")
+        assert "win rate per seat, planner" in browser.find_element(By.TAG_NAME, "table").text.lower() or \
+            any("Win rate per seat, planner" in td.text for td in browser.find_elements(By.TAG_NAME, "td"))
+    # readable at 1280x800: nothing wider than the window
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 1280
+    shot = tmp_path / "report.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    with capsys.disabled():
+        print(f"\nscreenshot of the comparison report: {shot}")
+    errors = console_errors(browser)
+    assert not errors, f"the page logged console errors: {errors}"
+    own, leaving = requests_seen(browser, url)
+    assert not own and not leaving, f"the page made network requests: {own + leaving}"
