@@ -3,8 +3,10 @@
     .venv/bin/python benchmarks/compare_overhead.py [GAMES] [REPEATS]
 
 Plays the same seeded classic2003 games with random agents three ways, in turn, REPEATS
-times: bare (no listener), with compare's statistics collector (`amunre.compare.collect`),
-and with a listener that hears every event (what a log or a narration costs at least).
+times: bare (no listener), with compare's statistics collector (`amunre.compare.collect`;
+one for the run, reset before each game, as `amunre.compare.jobs.play_batch` keeps one per
+column of a batch), and with a listener that hears every event (what a log or a narration
+costs at least).
 Prints the median CPU seconds of each and the ratios to bare.
 """
 
@@ -22,8 +24,10 @@ from amunre.loader import load_variant
 
 def play(variant, seeds, listener_for) -> float:
     start = time.process_time()
+    listener = listener_for()  # one for the run, as a batch of compare keeps one per column
     for seed in seeds:
-        listener = listener_for()
+        if isinstance(listener, StatsCollector):
+            listener.reset()
         game = Game(variant, 4, seed, [listener] if listener else None)
         agents = make_agents(["random"] * 4, seed)
         while (request := game.pending) is not None:

@@ -207,32 +207,43 @@ def _item_values(variant, state, winners: list[int], win) -> dict[str, float]:
     """Per scoring item: its share of the winner's points (a shared win: their mean), of the
     other players' points together, and the win share of the players whose largest item it is
     (each player's largest by points; no value in a game where it is nobody's)."""
-    items = list(variant.modules.item_labels)
-    points = [dict.fromkeys(items, 0.0) for _ in state.players]
-    for player, mine in zip(state.players, points):
+    known = variant.modules.item_labels
+    points = []  # per player: item -> points (only the items it scored)
+    for player in state.players:
+        mine: dict[str, float] = {}
         for key, value in player.breakdown.items():
-            item = key.partition(":")[2]
-            if item in mine:
-                mine[item] += value
+            item = key[key.index(":") + 1:]
+            mine[item] = mine.get(item, 0) + value
+        points.append({item: value for item, value in mine.items() if item in known})
     totals = [sum(mine.values()) for mine in points]
+    values: dict[str, float] = {}
+    shared = [p for p in winners if totals[p] > 0]
+    for p in shared:
+        for item, value in points[p].items():
+            key = "item_share.winner." + item
+            values[key] = values.get(key, 0.0) + value / totals[p] / len(shared)
     others = [p for p in range(len(points)) if p not in winners]
     others_total = sum(totals[p] for p in others)
+    if others_total > 0:
+        for p in others:
+            for item, value in points[p].items():
+                key = "item_share.others." + item
+                values[key] = values.get(key, 0.0) + value / others_total
     largest: dict[str, list[int]] = {}
     for p, mine in enumerate(points):
-        if totals[p] > 0:
+        if totals[p] > 0 and mine:
             best = max(mine.values())
-            for item in items:
-                if mine[item] == best:
+            for item, value in mine.items():
+                if value == best:
                     largest.setdefault(item, []).append(p)
-    values: dict[str, float] = {}
-    for item in items:
-        shares = [points[p][item] / totals[p] for p in winners if totals[p] > 0]
-        if shares:
-            values["item_share.winner." + item] = sum(shares) / len(shares)
+    for item, players in largest.items():
+        values["item_wins." + item] = sum(win(p) for p in players) / len(players)
+    # an item the winner (or the others) never scored is a share of 0, not a missing value
+    for item in known:
+        if shared:
+            values.setdefault("item_share.winner." + item, 0.0)
         if others_total > 0:
-            values["item_share.others." + item] = sum(points[p][item] for p in others) / others_total
-        if item in largest:
-            values["item_wins." + item] = sum(win(p) for p in largest[item]) / len(largest[item])
+            values.setdefault("item_share.others." + item, 0.0)
     return values
 
 
