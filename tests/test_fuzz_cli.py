@@ -174,6 +174,7 @@ VALUES = {
               "components.starting_gold=[1,2],3", "rulings.bribery_scope=whole_phase,one_card"],
     "csv_path": ["out.csv", "/nonexistent/dir/x.csv", "sub", "house.toml"],
     "plot_path": ["out.png", "out.svg", "/nonexistent/x.png", "sub"],
+    "records_path": ["records.csv", "/nonexistent/dir/r.csv", "sub", "out.csv", "house.toml"],
     "players": ["3", "4", "5", "3,4", "2", "6"], "seed": ["0", "1", "42", "-1"],
     "agent_kinds": ["random", "greedy", "random,greedy", "human", "", "random,,greedy"],
     "agents": ["random", "greedy", "random,greedy,random", "human,greedy,greedy,greedy", "", "human"],
