@@ -252,47 +252,13 @@ def _svg(plt, figure) -> str:
 
 
 def _forest(plt, comparison, rows) -> str | None:
-    columns = comparison.columns
-    if len(columns) < 2:
-        return None
-    entries = []  # (label, [(c, effect, low, high, significant)])
-    for row in rows:
-        if row.key.startswith(("item_share.", "item_wins.")):  # in the table: too many for one picture
-            continue
-        first = row.values[0]
-        if first is None or not first.sd or math.isnan(first.sd):
-            continue
-        marks = []
-        for c in range(1, len(columns)):
-            paired = row.versus[c]
-            if paired is None or math.isnan(paired.low):
-                continue
-            scale = first.sd
-            marks.append((c, paired.diff / scale, paired.low / scale, paired.high / scale, paired.significant))
-        if marks:
-            entries.append((shown_label(row.label), marks))
+    from amunre.compare.plot import forest_entries, draw_forest
+
+    entries = forest_entries(comparison, rows)
     if not entries:
         return None
-    height = max(3.0, 0.26 * len(entries) + 1.2)
-    figure, axes = plt.subplots(figsize=(11, height))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    step = 0.7 / max(1, len(columns) - 1)
-    for i, (_, marks) in enumerate(entries):
-        for c, effect, low, high, significant in marks:
-            y = len(entries) - 1 - i + (c - 1) * step - (len(columns) - 2) * step / 2
-            colour = colours[(c - 1) % len(colours)]
-            axes.plot([low, high], [y, y], color=colour, linewidth=1.6)
-            axes.plot([effect], [y], "o", color=colour, markerfacecolor=colour if significant else "white",
-                      markersize=5)
-    axes.axvline(0, color="#777", linewidth=0.8)
-    axes.set_yticks(range(len(entries)))
-    axes.set_yticklabels([_short(label) for label, _ in reversed(entries)], fontsize=8)
-    axes.set_ylim(-0.8, len(entries) - 0.2)
-    axes.set_xlabel(f"difference from {columns[0].label}, in standard deviations of {columns[0].label}")
-    for c in range(1, len(columns)):
-        axes.plot([], [], "o-", color=colours[(c - 1) % len(colours)], label=columns[c].label)
-    axes.legend(fontsize=8, loc="lower right")
-    axes.grid(axis="x", color="#eee")
+    figure, axes = plt.subplots(figsize=(11, max(3.0, 0.26 * len(entries) + 1.2)))
+    draw_forest(plt, axes, comparison, entries)
     figure.tight_layout()
     return _svg(plt, figure)
 
@@ -317,6 +283,8 @@ def _scores(plt, comparison) -> str | None:
 
 
 def _items(plt, comparison, rows) -> str | None:
+    from amunre.compare.plot import axis_label
+
     items = [row for row in rows if row.key.startswith("points.")]
     if not items:
         return None
@@ -334,7 +302,7 @@ def _items(plt, comparison, rows) -> str | None:
             errors.append(0.0 if math.isnan(estimate.low) else (estimate.high - estimate.low) / 2)
         axes.bar(xs, means, width=width, yerr=errors, capsize=2, label=column.label)
     axes.set_xticks(range(len(items)))
-    axes.set_xticklabels([_short(row.label) for row in items], rotation=30, ha="right", fontsize=8)
+    axes.set_xticklabels([axis_label(row.label) for row in items], rotation=30, ha="right", fontsize=8)
     axes.set_ylabel("points per player")
     axes.legend(fontsize=8)
     figure.tight_layout()
@@ -373,12 +341,6 @@ def _curves(plt, comparison, rows) -> str | None:
         axes.set_visible(False)
     figure.tight_layout()
     return _svg(plt, figure)
-
-
-def _short(label: str) -> str:
-    """A row's label for an axis: an item row without its prefix, cut to a readable length."""
-    label = label.split(": ", 1)[-1] if label.lower().startswith("points per player") else label
-    return label if len(label) <= 48 else label[:47] + "…"
 
 
 def _wrap(label: str, width: int = 42) -> str:

@@ -1,5 +1,7 @@
-"""`amunre compare --plot FILE.png`: the winning scores' distribution per column, and the
-mean points per scoring item with their 95% intervals (matplotlib, the `plot` extra)."""
+"""`amunre compare --plot FILE.png`: each row's difference from the first column with its
+interval (a forest plot, when there are two columns or more), the winning scores'
+distribution per column, and the mean points per scoring item with their 95% intervals
+(matplotlib, the `plot` extra). The forest plot is the `--html` report's too."""
 
 from __future__ import annotations
 
@@ -28,7 +30,15 @@ def draw(plt, comparison, rows, path: str) -> None:
     columns = comparison.columns
     scores = comparison.tally.winning_scores  # per column: winning score -> games
     items = [row for row in rows if row.key.startswith("points.")]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1, 1.6]})
+    entries = forest_entries(comparison, rows)
+    if entries:  # the differences on top, the levels below
+        tall = max(3.0, 0.24 * len(entries) + 1.2)
+        figure = plt.figure(figsize=(14, tall + 5.5))
+        grid = figure.add_gridspec(2, 2, height_ratios=[tall, 5.5], width_ratios=[1, 1.6])
+        draw_forest(plt, figure.add_subplot(grid[0, :]), comparison, entries)
+        left, right = figure.add_subplot(grid[1, 0]), figure.add_subplot(grid[1, 1])
+    else:
+        figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1, 1.6]})
     try:
         low = min(min(s) for s in scores)
         high = max(max(s) for s in scores)
@@ -71,6 +81,59 @@ def draw(plt, comparison, rows, path: str) -> None:
         raise AmunreError(f"cannot write the plot --plot {path}: {exc.strerror or exc}; nothing was written") from None
     finally:
         plt.close(figure)
+
+
+def forest_entries(comparison, rows) -> list:
+    """(label, [(column, effect, low, high, significant)]) per row with a difference from the
+    first column, in standard deviations of the first column (rows of different units on one
+    scale); the per-item share rows are left to the table (too many for one picture)."""
+    import math
+
+    from amunre.compare.report import shown_label
+
+    entries = []
+    for row in rows:
+        if row.key.startswith(("item_share.", "item_wins.")):
+            continue
+        first = row.values[0]
+        if first is None or not first.sd or math.isnan(first.sd):
+            continue
+        marks = [(c, p.diff / first.sd, p.low / first.sd, p.high / first.sd, p.significant)
+                 for c, p in enumerate(row.versus) if c and p is not None and not math.isnan(p.low)]
+        if marks:
+            entries.append((shown_label(row.label), marks))
+    return entries
+
+
+def draw_forest(plt, axes, comparison, entries) -> None:
+    """The forest plot of `forest_entries` on `axes`: a line per row and column after the
+    first, its interval as a bar, a filled dot where the difference is significant (Holm)."""
+    columns = comparison.columns
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    step = 0.7 / max(1, len(columns) - 1)
+    for i, (_, marks) in enumerate(entries):
+        for c, effect, low, high, significant in marks:
+            y = len(entries) - 1 - i + (c - 1) * step - (len(columns) - 2) * step / 2
+            colour = colours[(c - 1) % len(colours)]
+            axes.plot([low, high], [y, y], color=colour, linewidth=1.6)
+            axes.plot([effect], [y], "o", color=colour, markerfacecolor=colour if significant else "white",
+                      markersize=5)
+    axes.axvline(0, color="#777", linewidth=0.8)
+    axes.set_yticks(range(len(entries)))
+    axes.set_yticklabels([axis_label(label) for label, _ in reversed(entries)], fontsize=8)
+    axes.set_ylim(-0.8, len(entries) - 0.2)
+    axes.set_xlabel(f"difference from {columns[0].label}, in standard deviations of {columns[0].label} "
+                    f"(95% interval; filled: significant)")
+    for c in range(1, len(columns)):
+        axes.plot([], [], "o-", color=colours[(c - 1) % len(colours)], label=columns[c].label)
+    axes.legend(fontsize=8, loc="lower right")
+    axes.grid(axis="x", color="#eee")
+
+
+def axis_label(label: str) -> str:
+    """A row's label for an axis: an item row without its prefix, cut to a readable length."""
+    label = label.split(": ", 1)[-1] if label.lower().startswith("points per player") else label
+    return label if len(label) <= 48 else label[:47] + "…"
 
 
 def _short(label: str) -> str:
