@@ -264,47 +264,24 @@ def _forest(plt, comparison, rows) -> str | None:
 
 
 def _scores(plt, comparison) -> str | None:
-    scores = comparison.tally.winning_scores
-    if not scores or not any(scores):
+    from amunre.compare.plot import draw_scores
+
+    if not any(comparison.tally.winning_scores):
         return None
     figure, axes = plt.subplots(figsize=(11, 3.6))
-    low = min(min(s) for s in scores if s)
-    high = max(max(s) for s in scores if s)
-    bins = range(int(low), int(high) + 2)
-    for column, counts in zip(comparison.columns, scores):
-        if counts:
-            axes.hist(list(counts), weights=list(counts.values()), bins=bins, histtype="step", linewidth=1.6,
-                      label=column.label, density=True)
-    axes.set_xlabel(f"winning score ({comparison.columns[0].variant.term('points')})")
-    axes.set_ylabel("share of games")
-    axes.legend(fontsize=8)
+    draw_scores(axes, comparison)
     figure.tight_layout()
     return _svg(plt, figure)
 
 
 def _items(plt, comparison, rows) -> str | None:
-    from amunre.compare.plot import axis_label
+    from amunre.compare.plot import draw_items
 
     items = [row for row in rows if row.key.startswith("points.")]
     if not items:
         return None
-    columns = comparison.columns
     figure, axes = plt.subplots(figsize=(11, 4.2))
-    width = 0.8 / len(columns)
-    for c, column in enumerate(columns):
-        xs, means, errors = [], [], []
-        for i, row in enumerate(items):
-            estimate = row.values[c]
-            if estimate is None:
-                continue
-            xs.append(i - 0.4 + width * (c + 0.5))
-            means.append(estimate.mean)
-            errors.append(0.0 if math.isnan(estimate.low) else (estimate.high - estimate.low) / 2)
-        axes.bar(xs, means, width=width, yerr=errors, capsize=2, label=column.label)
-    axes.set_xticks(range(len(items)))
-    axes.set_xticklabels([axis_label(row.label) for row in items], rotation=30, ha="right", fontsize=8)
-    axes.set_ylabel("points per player")
-    axes.legend(fontsize=8)
+    draw_items(axes, comparison, items)
     figure.tight_layout()
     return _svg(plt, figure)
 

@@ -28,7 +28,6 @@ def draw(plt, comparison, rows, path: str) -> None:
     from amunre.gamelog import new_file_mode
 
     columns = comparison.columns
-    scores = comparison.tally.winning_scores  # per column: winning score -> games
     items = [row for row in rows if row.key.startswith("points.")]
     entries = forest_entries(comparison, rows)
     if entries:  # the differences on top, the levels below
@@ -40,32 +39,10 @@ def draw(plt, comparison, rows, path: str) -> None:
     else:
         figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [1, 1.6]})
     try:
-        low = min(min(s) for s in scores)
-        high = max(max(s) for s in scores)
-        bins = range(int(low), int(high) + 2)
-        for label, counts in zip((c.label for c in columns), scores):
-            left.hist(list(counts), weights=list(counts.values()), bins=bins, histtype="step", linewidth=1.6,
-                      label=label, density=True)
+        draw_scores(left, comparison)
         left.set_title(f"winning score, {comparison.games} games")
-        left.set_xlabel(columns[0].variant.term("points"))
-        left.set_ylabel("share of games")
-        left.legend(fontsize=8)
-
-        width = 0.8 / len(columns)
-        for c, column in enumerate(columns):
-            xs, means, errors = [], [], []
-            for i, row in enumerate(items):
-                estimate = row.values[c]
-                if estimate is None:
-                    continue
-                xs.append(i - 0.4 + width * (c + 0.5))
-                means.append(estimate.mean)
-                errors.append((estimate.high - estimate.low) / 2)
-            right.bar(xs, means, width=width, yerr=errors, capsize=2, label=column.label)
-        right.set_xticks(range(len(items)))
-        right.set_xticklabels([_short(row.label) for row in items], rotation=35, ha="right", fontsize=8)
+        draw_items(right, comparison, items)
         right.set_title("points per player per scoring item (95% interval)")
-        right.legend(fontsize=8)
         figure.tight_layout()
         folder = os.path.dirname(os.path.abspath(path))
         fd, temporary = tempfile.mkstemp(prefix=".amunre-", suffix=".png", dir=folder)
@@ -81,6 +58,45 @@ def draw(plt, comparison, rows, path: str) -> None:
         raise AmunreError(f"cannot write the plot --plot {path}: {exc.strerror or exc}; nothing was written") from None
     finally:
         plt.close(figure)
+
+
+def draw_scores(axes, comparison) -> None:
+    """The winning scores' distribution per column, as steps."""
+    scores = comparison.tally.winning_scores  # per column: winning score -> games
+    seen = [counts for counts in scores if counts]
+    if not seen:
+        return
+    bins = range(int(min(min(s) for s in seen)), int(max(max(s) for s in seen)) + 2)
+    for column, counts in zip(comparison.columns, scores):
+        if counts:
+            axes.hist(list(counts), weights=list(counts.values()), bins=bins, histtype="step", linewidth=1.6,
+                      label=column.label, density=True)
+    axes.set_xlabel(f"winning score ({comparison.columns[0].variant.term('points')})")
+    axes.set_ylabel("share of games")
+    axes.legend(fontsize=8)
+
+
+def draw_items(axes, comparison, items) -> None:
+    """Points per player per scoring item (`items`: the table's points rows), a bar per
+    column with its 95% interval."""
+    import math
+
+    columns = comparison.columns
+    width = 0.8 / len(columns)
+    for c, column in enumerate(columns):
+        xs, means, errors = [], [], []
+        for i, row in enumerate(items):
+            estimate = row.values[c]
+            if estimate is None:
+                continue
+            xs.append(i - 0.4 + width * (c + 0.5))
+            means.append(estimate.mean)
+            errors.append(0.0 if math.isnan(estimate.low) else (estimate.high - estimate.low) / 2)
+        axes.bar(xs, means, width=width, yerr=errors, capsize=2, label=column.label)
+    axes.set_xticks(range(len(items)))
+    axes.set_xticklabels([axis_label(row.label) for row in items], rotation=30, ha="right", fontsize=8)
+    axes.set_ylabel("points per player")
+    axes.legend(fontsize=8)
 
 
 def forest_entries(comparison, rows) -> list:
@@ -134,8 +150,3 @@ def axis_label(label: str) -> str:
     """A row's label for an axis: an item row without its prefix, cut to a readable length."""
     label = label.split(": ", 1)[-1] if label.lower().startswith("points per player") else label
     return label if len(label) <= 48 else label[:47] + "…"
-
-
-def _short(label: str) -> str:
-    """An item's label without the row's prefix ('points per player: temples' -> 'temples')."""
-    return label.split(": ", 1)[-1]
