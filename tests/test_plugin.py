@@ -193,6 +193,11 @@ def test_compare_reports_the_plugins_statistic_and_item_without_knowing_them(ins
     assert rows["obelisks"]["values"][0] is None and rows["obelisks"]["values"][1]["mean"] > 0
     assert rows["points.obelisks"]["label"].endswith(": stone needles")
     assert rows["points.obelisks"]["values"][0] is None and rows["points.obelisks"]["values"][1]["n"] == 30
+    # and every row a scoring item gets: its share of the winner's points and of the others'
+    for prefix in ("item_share.winner.", "item_share.others."):
+        assert rows[prefix + "obelisks"]["label"].startswith("Stone needles") or \
+            rows[prefix + "obelisks"]["label"].lower().startswith("stone needles")
+        assert rows[prefix + "obelisks"]["values"][0] is None and rows[prefix + "obelisks"]["values"][1]["n"] > 0
 
 
 def test_no_core_file_knows_the_plugin():
