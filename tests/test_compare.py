@@ -261,6 +261,8 @@ def test_records_are_a_line_per_game_column_and_seat_and_add_up_to_the_table(cap
     assert code == 0, err
     doc = json.loads(out)
     assert doc["rotations"] == 3 and doc["games"] == 6  # 2 seeds, each in the lineup's 3 rotations
+    # a seed's rotations share its deal: one observation each (their mean), not three
+    assert all(v is None or v["n"] == 2 for row in doc["rows"] for v in row["values"])
     lines = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
     assert len(lines) == 6 * 2 * 3  # games, columns, seats
     seeds = sorted({int(line["seed"]) for line in lines})
@@ -334,6 +336,8 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
     (["classic2003", "--agents", "greedy,random"], "names 2 agents for 4 players"),
     (["classic2003", "--records"], "Option '--records' requires an argument"),
     (["classic2003", "--html", "report.txt"], "--html report.txt is not an .html file (expected FILE.html)"),
+    (["classic2003", "--records", "a.csv", "--records", "b.csv"],
+     "--records is given 2 times (a.csv and b.csv), but a run writes one such file (expected one --records)"),
     (["classic2003", "--html", "same.html", "--records", "./same.html"],
      "--records and --html name the same file, same.html (expected two files"),
     (["classic2003", "--games", "0"], "is not a whole number from 1"),

@@ -4,6 +4,7 @@ over many seeded games, with confidence intervals and paired tests (`amunre.comp
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -161,12 +162,13 @@ def _lineup(text, players):
               help="One variant, one key over several values: a column per value.")
 @set_option("Change one key of every variant (KEY=VALUE, repeatable; see `amunre run --help`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/compare.schema.json).")
-@click.option("--records", "records_path", metavar="FILE.csv",
+@click.option("--records", "records_path", multiple=True, metavar="FILE.csv",
               help="Also write every game's numbers as CSV, a line per game, column and seat (see docs/compare.md).")
-@click.option("--csv", "csv_path", metavar="FILE", help="Also write the numbers as CSV, a line per row and column.")
-@click.option("--plot", "plot_path", metavar="FILE.png",
+@click.option("--csv", "csv_path", multiple=True, metavar="FILE",
+              help="Also write the numbers as CSV, a line per row and column.")
+@click.option("--plot", "plot_path", multiple=True, metavar="FILE.png",
               help="Also draw score distributions and points per scoring item (needs amunre[plot]).")
-@click.option("--html", "html_path", metavar="FILE.html",
+@click.option("--html", "html_path", multiple=True, metavar="FILE.html",
               help="Also write a report to read in a browser: the rules' differences, the table and its pictures, "
                    "in one file (needs amunre[plot]).")
 def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overrides, as_json, records_path, csv_path,
@@ -191,6 +193,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         raise AmunreError(f"--sweep is given {len(sweep)} times ({given}), but a run varies one key "
                           f"(expected one --sweep; for another key, another run)")
     sweep = sweep[0] if sweep else None
+    # an output option given twice would keep the last silently: say so instead
+    csv_path, records_path, plot_path, html_path = (
+        _one(option, given) for option, given in (("--csv", csv_path), ("--records", records_path),
+                                                  ("--plot", plot_path), ("--html", html_path)))
     outputs = [(option, path, what) for option, path, what in (
         ("--csv", csv_path, "the CSV"), ("--records", records_path, "the records"), ("--plot", plot_path, "the plot"),
         ("--html", html_path, "the report")) if path is not None]
@@ -198,7 +204,8 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         if not path.strip():
             raise AmunreError(f"{option} is empty (expected a file path)")
         if path == "-":  # stdout holds the table or the JSON: a file named "-" would surprise
-            raise AmunreError(f"{option} -: {what} is written to a file, not to stdout "
+            raise AmunreError(f"{option} -: {what} {'are' if what.endswith('s') else 'is'} written to a file, not "
+                              f"to stdout "
                               f"(expected a file path; --json prints the numbers on stdout)")
     for i, (option, path, _) in enumerate(outputs):
         for other, other_path, _ in outputs[i + 1:]:
@@ -222,7 +229,8 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     agents = _lineup(lineup, count)
     columns = [Column(label, variant, job_for(variant, (), count, agents), setting) for label, variant, setting in specs]
 
-    total = games * len(columns)
+    turns = rotations(agents)
+    total = math.ceil(games / turns) * turns * len(columns)  # whole rotations of a mixed lineup
     if workers and workers > total:  # a process per game at most: more would only start idle
         workers = total
     with make_executor(workers, scheduler) as executor, games_progress(total) as advance:
@@ -245,7 +253,6 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         rate = comparison.games * len(columns) / comparison.elapsed if comparison.elapsed else 0
         setting = "".join(f"; --set {printable(text)}" for text in overrides)
         swept = f"; --sweep {printable(sweep)}" if sweep else ""
-        turns = rotations(agents)
         rotated = f", each seed in {turns} rotations of the lineup" if turns > 1 else ""
         title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players "
                  f"({', '.join(agents)}{rotated}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
@@ -277,6 +284,15 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             click.echo(literal(f"report written to {html_path}"))
     if comparison.interrupted:
         sys.exit(143 if comparison.interrupted == "Terminated" else 130)
+
+
+def _one(option: str, given: tuple) -> str | None:
+    """The one file an output option names (None if not given); an error if it names two."""
+    if len(given) > 1:
+        names = " and ".join(printable(path) for path in given)
+        raise AmunreError(f"{option} is given {len(given)} times ({names}), but a run writes one such file "
+                          f"(expected one {option})")
+    return given[0] if given else None
 
 
 def _same_file(a: str, b: str) -> bool:

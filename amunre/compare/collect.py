@@ -43,7 +43,7 @@ CORE_EVENTS = frozenset({"setup", "round", "scoring_end"})
 ITEM_ROWS = {
     "item_share.winner.": ("{item}: winner's share of {points}", "fraction"),
     "item_share.others.": ("{item}: the others' share of {points}", "fraction"),
-    "item_wins.": ("{item}: win rate where it is a player's largest item", "rate"),
+    "item_wins.": ("{item}: win rate where it is a player's largest item", "fraction"),
 }
 
 

@@ -38,7 +38,8 @@ h1 { font-size: 26px; margin: 10px 0 4px; } h2 { font-size: 20px; margin: 34px 0
 p.lede { color: #444; margin: 4px 0 14px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 14px; }
 th, td { padding: 4px 9px; border-bottom: 1px solid #e3e3dc; vertical-align: top; }
-th { text-align: left; background: #efefe8; position: sticky; top: 0; }
+th { text-align: left; background: #efefe8; position: sticky; top: 0; overflow-wrap: anywhere; max-width: 260px; }
+td { overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.up { color: #0b6b2e; font-weight: 600; } td.down { color: #a3261b; font-weight: 600; }
 tr.group td { border-top: 2px solid #c9c9bf; }
@@ -141,7 +142,8 @@ def _differences_html(differences: list, columns) -> str:
             shown = (f"<table><thead><tr><th>{e(name)}</th><th>{e(first)}</th><th>{e(block['column'])}</th>"
                      f"</tr></thead><tbody>{body}</tbody></table>")
             if name in FOLDED_GROUPS:
-                shown = f"<details><summary>{e(name)}: {len(rows)} differences of wording</summary>{shown}</details>"
+                shown = (f"<details><summary>{e(name)}: {len(rows)} difference{'' if len(rows) == 1 else 's'} of "
+                         f"wording</summary>{shown}</details>")
             out.append(shown)
     return "".join(out)
 
@@ -162,7 +164,7 @@ def _explain(comparison, rows) -> str:
     """The significant differences in words, the largest effects first."""
     e = html.escape
     if len(comparison.columns) < 2:
-        return ""
+        return "<p>One column: no difference to test; the table below gives its numbers.</p>"
     said = []
     for c, column in enumerate(comparison.columns[1:], start=1):
         marked = [row for row in rows if row.versus[c] is not None and row.versus[c].significant]

@@ -17,6 +17,9 @@ def load_matplotlib(option: str = "--plot"):
     matplotlib.use("Agg")  # files only: no window, no display needed
     import matplotlib.pyplot as plt
 
+    # a variant's words are text: a `$` in a term is a dollar sign, never mathematics
+    matplotlib.rcParams["text.parse_math"] = False
+
     return plt
 
 
@@ -67,10 +70,11 @@ def draw_scores(axes, comparison) -> None:
     if not seen:
         return
     bins = range(int(min(min(s) for s in seen)), int(max(max(s) for s in seen)) + 2)
-    for column, counts in zip(comparison.columns, scores):
+    styles = ("-", "--", ":", "-.")  # two columns with the same scores still both show
+    for c, (column, counts) in enumerate(zip(comparison.columns, scores)):
         if counts:
             axes.hist(list(counts), weights=list(counts.values()), bins=bins, histtype="step", linewidth=1.6,
-                      label=column.label, density=True)
+                      linestyle=styles[c % len(styles)], label=column.label, density=True)
     axes.set_xlabel(f"winning score ({comparison.columns[0].variant.term('points')})")
     axes.set_ylabel("share of games")
     axes.legend(fontsize=8)
@@ -94,30 +98,34 @@ def draw_items(axes, comparison, items) -> None:
             errors.append(0.0 if math.isnan(estimate.low) else (estimate.high - estimate.low) / 2)
         axes.bar(xs, means, width=width, yerr=errors, capsize=2, label=column.label)
     axes.set_xticks(range(len(items)))
-    axes.set_xticklabels([axis_label(row.label) for row in items], rotation=30, ha="right", fontsize=8)
+    axes.set_xticklabels([axis_label(row, columns[0].variant) for row in items], rotation=30, ha="right",
+                         fontsize=8)
     axes.set_ylabel("points per player")
     axes.legend(fontsize=8)
 
 
 def forest_entries(comparison, rows) -> list:
     """(label, [(column, effect, low, high, significant)]) per row with a difference from the
-    first column, in standard deviations of the first column (rows of different units on one
-    scale); the per-item share rows are left to the table (too many for one picture)."""
+    first column, in the standard deviation the two columns share (so that rows of different
+    units share one scale); of the many per-item strategy rows only those with a significant
+    difference (every row is in the table)."""
     import math
-
-    from amunre.compare.report import shown_label
 
     entries = []
     for row in rows:
-        if row.key.startswith(("item_share.", "item_wins.")):
-            continue
-        first = row.values[0]
-        if first is None or not first.sd or math.isnan(first.sd):
-            continue
-        marks = [(c, p.diff / first.sd, p.low / first.sd, p.high / first.sd, p.significant)
-                 for c, p in enumerate(row.versus) if c and p is not None and not math.isnan(p.low)]
+        compared = [(c, p) for c, p in enumerate(row.versus) if c and p is not None and not math.isnan(p.low)]
+        if row.key.startswith(("item_share.", "item_wins.")) and not any(p.significant for _, p in compared):
+            continue  # the many per-item strategy rows: only those that moved (all are in the table)
+        marks = []
+        for c, p in compared:
+            # the sd the two columns share (a row that varies in neither has no scale: left out)
+            first, other = row.values[0], row.values[c]
+            spreads = [e.sd for e in (first, other) if e is not None and not math.isnan(e.sd)]
+            scale = math.sqrt(sum(sd * sd for sd in spreads) / len(spreads)) if spreads else 0.0
+            if scale > 0:
+                marks.append((c, p.diff / scale, p.low / scale, p.high / scale, p.significant))
         if marks:
-            entries.append((shown_label(row.label), marks))
+            entries.append((axis_label(row, comparison.columns[0].variant), marks))
     return entries
 
 
@@ -136,17 +144,27 @@ def draw_forest(plt, axes, comparison, entries) -> None:
                       markersize=5)
     axes.axvline(0, color="#777", linewidth=0.8)
     axes.set_yticks(range(len(entries)))
-    axes.set_yticklabels([axis_label(label) for label, _ in reversed(entries)], fontsize=8)
+    axes.set_yticklabels([label for label, _ in reversed(entries)], fontsize=8)
     axes.set_ylim(-0.8, len(entries) - 0.2)
-    axes.set_xlabel(f"difference from {columns[0].label}, in standard deviations of {columns[0].label} "
-                    f"(95% interval; filled: significant)")
+    reach = max(abs(x) for _, marks in entries for _, effect, low, high, _ in marks for x in (effect, low, high))
+    if reach < 0.1:  # every difference nothing or nearly: a readable axis around 0, not one of 1e-17
+        axes.set_xlim(-0.1, 0.1)
+    axes.ticklabel_format(axis="x", useOffset=False, style="plain")
+    axes.set_xlabel("difference from the first column, in standard deviations of the row "
+                    "(95% interval; filled: significant after Holm)")
     for c in range(1, len(columns)):
         axes.plot([], [], "o-", color=colours[(c - 1) % len(colours)], label=columns[c].label)
-    axes.legend(fontsize=8, loc="lower right")
+    # the legend above the plot, where it hides no row
+    axes.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(3, len(columns) - 1), frameon=False)
     axes.grid(axis="x", color="#eee")
 
 
-def axis_label(label: str) -> str:
-    """A row's label for an axis: an item row without its prefix, cut to a readable length."""
-    label = label.split(": ", 1)[-1] if label.lower().startswith("points per player") else label
-    return label if len(label) <= 48 else label[:47] + "…"
+def axis_label(row, variant) -> str:
+    """A row's label for an axis: a points row by its item's label alone, the others as the
+    table shows them; cut in the middle to a readable length (so that two long labels that
+    differ at their end stay apart)."""
+    from amunre.compare.report import shown_label
+    from amunre.narrate import item_label
+
+    label = item_label(variant, row.key[len("points."):]) if row.key.startswith("points.") else shown_label(row.label)
+    return label if len(label) <= 48 else label[:23] + "…" + label[-24:]

@@ -94,6 +94,8 @@ def headers(comparison) -> list[str]:
     return [column.label for column in columns]
 
 
+#: The widest a column's heading is shown on a terminal (a longer one is cut in its middle).
+HEADER_WIDTH = 24
 #: The least width of the label column, in a wide table and in a stacked one.
 LABEL_WIDTH = 24
 STACKED_LABEL_WIDTH = 14
@@ -108,6 +110,9 @@ def table(comparison, rows, title: str | None = None, width: int | None = None) 
     interval or sd, then `Δ ...`), so that three columns fit 80 characters. Labels wrap,
     but not below a least width; a number is never split."""
     names = headers(comparison)
+    if width is not None:  # a terminal: a long variant id cut in its middle, so the numbers still fit
+        names = [name if len(name) <= HEADER_WIDTH else name[:HEADER_WIDTH // 2 - 1] + "…" +
+                 name[len(name) - (HEADER_WIDTH - HEADER_WIDTH // 2):] for name in names]
     one_line = [[value_text(row, estimate) for estimate in row.values] for row in rows]
     deltas = [[diff_text(row, paired) for paired in row.versus] for row in rows]
     sloped = any(row.trend is not None for row in rows)
@@ -186,7 +191,7 @@ def records_csv(comparison) -> str:
     writer.writeheader()
     for record in comparison.tally.records:
         for column, values, seats in zip(comparison.columns, record["values"], record["seats"]):
-            game = {name: values.get(name) for name in GAME_FIELDS}
+            game = {name: _plain_number(values.get(name)) for name in GAME_FIELDS}
             for seat in seats:
                 line = {"seed": record["seed"], "rotation": record["rotation"], "column": column.label,
                         "variant": column.variant.id, **{k: seat[k] for k in ("seat", "agent", "rank", "points",
@@ -194,6 +199,11 @@ def records_csv(comparison) -> str:
                 line.update({f"points.{item}": value for item, value in seat["items"].items()})
                 writer.writerow(line)
     return out.getvalue()
+
+
+def _plain_number(x):
+    """A whole number as an integer (`1`, not `1.0`: a flag or a count reads as one)."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
 
 
 def to_json(comparison, rows, differences: list) -> dict:
@@ -235,12 +245,15 @@ def _finite(x):
 
 
 CSV_FIELDS = ["key", "label", "kind", "column", "variant", "setting", "set", "mean", "sd", "low", "high", "n",
-              "diff", "diff_low", "diff_high", "p", "p_holm", "significant", "correlation", "pairing"]
+              "diff", "diff_low", "diff_high", "p", "p_holm", "significant", "correlation", "pairing",
+              "step", "step_low", "step_high", "step_p_holm", "step_significant",
+              "slope", "slope_low", "slope_high", "slope_p_holm", "slope_significant"]
 
 
 def to_csv(comparison, rows) -> str:
     """One line per row and column, the same numbers as the JSON; `set` holds the `--set`
-    KEY=VALUE texts (the same on every line), joined by "; "."""
+    KEY=VALUE texts (the same on every line), joined by "; ". `step_*`: the column against the
+    one before it (a sweep's steps); `slope_*`: a numeric sweep's trend, on every line of the row."""
     out = io.StringIO()
     settings = "; ".join(comparison.settings)
     writer = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
@@ -256,5 +269,13 @@ def to_csv(comparison, rows) -> str:
                 line.update(diff=_finite(p.diff), diff_low=_finite(p.low), diff_high=_finite(p.high),
                             p=_finite(p.p), p_holm=_finite(p.p_holm), significant=p.significant,
                             correlation=_finite(p.correlation), pairing=_finite(p.pairing))
+            step = row.adjacent[c] if row.adjacent and c else None
+            if step is not None:
+                line.update(step=_finite(step.diff), step_low=_finite(step.low), step_high=_finite(step.high),
+                            step_p_holm=_finite(step.p_holm), step_significant=step.significant)
+            if row.trend is not None:
+                t = row.trend
+                line.update(slope=_finite(t.diff), slope_low=_finite(t.low), slope_high=_finite(t.high),
+                            slope_p_holm=_finite(t.p_holm), slope_significant=t.significant)
             writer.writerow(line)
     return out.getvalue()

@@ -151,6 +151,7 @@ def summarize(comparison: Comparison) -> list[Row]:
     of each column."""
     columns = comparison.columns
     tally = comparison.tally
+    averaged = rotations(tuple(comparison.agents)) > 1
     rows_meta = tally.rows or [{} for _ in columns]
     modes: dict[str, str] = {}
     labels: dict[str, str] = {}
@@ -173,13 +174,15 @@ def summarize(comparison: Comparison) -> list[Row]:
     def moments(found: dict, key: str, mode: str):
         m = found.get(key) if found else None
         if m is None and missing_means_zero(mode):  # no game had its events: 0 in each
-            m = stats.Moments.zeros(tally.games)
+            m = stats.Moments.zeros(tally.units)
         return m if m is not None and m.n else None
 
     rows = []
     for key in sorted(labels, key=lambda k: _row_order(k, item_order)):
         mode = modes[key]
         kind = "rate" if mode == "rate" or key in CORE_RATES else "share" if mode in ("share", "fraction") else "mean"
+        if kind == "rate" and averaged:  # a seed's rate over its rotations is a fraction: Student's interval
+            kind = "share"
         has = [_has_row(rows_meta[c], key, mode, groups) for c in range(len(columns))]
         values = []
         for c in range(len(columns)):

@@ -34,6 +34,9 @@ class Tally:
     trend: dict = attrs.Factory(dict)  # a numeric sweep's: row key -> Moments of each game's least-squares slope
     # with --records: {"seed", "rotation", "values": [a record per column], "seats": [per column, a dict per seat]}
     records: list[dict] = attrs.Factory(list)
+    #: the paired units the moments count: the games, or with a rotated lineup the seeds (the
+    #: rotations of a seed share its deal, so they are one observation, their numbers averaged)
+    units: int = 0
 
 
 def slope_weights(xs: list[float]) -> tuple[float, ...] | None:
@@ -51,6 +54,12 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
     `slope`: a numeric sweep's least-squares weights per column (`slope_weights`): each game's
     slope of a row against the swept value is the weighted sum of its columns' numbers."""
     modes = {key: meta[1] for column_rows in rows for key, meta in column_rows.items()}
+    scores = [Counter(record["winning_score"] for record in column_records) for column_records in records]
+    kept = ([{"seed": seed, "rotation": rotation, "values": [column_records[i] for column_records in records],
+              "seats": [column_seats[i] for column_seats in seats] if seats else []}
+             for i, (seed, rotation) in enumerate(games)] if keep_records else [])
+    played = len(games)
+    records = [_per_seed(column_records, games, modes) for column_records in records]
 
     def numbers(column_records, key):
         zero = 0.0 if missing_means_zero(modes.get(key, "core")) else None  # core rows: every game has them
@@ -78,11 +87,27 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
             per_game = [sum(w * v for w, v in zip(slope, game)) for game in zip(*columns) if None not in game]
             if per_game:
                 trend[key] = Moments.of(per_game)
-    scores = [Counter(record["winning_score"] for record in column_records) for column_records in records]
-    kept = ([{"seed": seed, "rotation": rotation, "values": [column_records[i] for column_records in records],
-              "seats": [column_seats[i] for column_seats in seats] if seats else []}
-             for i, (seed, rotation) in enumerate(games)] if keep_records else [])
-    return Tally(len(games), values, versus, rows, scores, adjacent, trend, kept)
+    return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=len(records[0]))
+
+
+def _per_seed(column_records: list[dict], games: list[tuple[int, int]], modes: dict) -> list[dict]:
+    """One record per seed: the mean of its rotations' numbers (a row that counts is 0 in a
+    rotation without it; a mean of nothing is left out). Without rotations, the records."""
+    if len({seed for seed, _ in games}) == len(games):
+        return column_records
+    by_seed: dict[int, list[dict]] = {}
+    for (seed, _), record in zip(games, column_records):
+        by_seed.setdefault(seed, []).append(record)
+    out = []
+    for group in by_seed.values():
+        combined = {}
+        for key in {key for record in group for key in record}:
+            zero = 0.0 if missing_means_zero(modes.get(key, "core")) else None
+            found = [v for v in (record.get(key, zero) for record in group) if v is not None]
+            if found:
+                combined[key] = sum(found) / len(found)
+        out.append(combined)
+    return out
 
 
 def merge(total: Tally, part: Tally) -> Tally:
@@ -102,12 +127,13 @@ def merge(total: Tally, part: Tally) -> Tally:
             zero = missing_means_zero(modes.get(key, "core"))
             before, after = into.get(key), more.get(key)
             if before is None and zero:  # the games so far had none of its events: 0 each
-                before = Moments.zeros(total.games)
+                before = Moments.zeros(total.units)
             if after is None and zero:
-                after = Moments.zeros(part.games)
+                after = Moments.zeros(part.units)
             into[key] = after if before is None else before if after is None else before.merge(after)
     for into, more in zip(total.winning_scores, part.winning_scores):
         into.update(more)
     total.records += part.records
     total.games += part.games
+    total.units += part.units
     return total
