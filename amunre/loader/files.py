@@ -2,7 +2,9 @@
 
 Shipped variants live in `variants/` (the editions) and its subfolders, such as
 `variants/house/` (house rules); a variant is named by its `[edition] id` or by the path to
-its file. Board files sit in the same folders and are told apart by their `[[provinces]]`.
+its file. The folders `AMUNRE_PATH` names (separated as `PATH` is: `:` here, `;` on Windows)
+are searched for ids before the shipped variants, each with its subfolders one level down:
+a designer's own files, found by id wherever the tool was installed (`search_folders`). Board files sit in the same folders and are told apart by their `[[provinces]]`.
 `read_toml` reads one file together with the line of every key, so that problems can point
 at it; whatever the file holds (binary junk, another encoding, tables nested thousands
 deep) becomes a reported problem, never another exception, and so does whatever the path
@@ -35,6 +37,59 @@ MAX_STRING = 500
 MAX_BYTES = 1_000_000
 
 
+#: The environment variable naming the folders of variant files searched before the shipped ones.
+SEARCH_PATH = "AMUNRE_PATH"
+
+
+def search_entries() -> list[str]:
+    """The non-empty entries of `AMUNRE_PATH`, as written."""
+    import os
+
+    return [entry for entry in os.environ.get(SEARCH_PATH, "").split(os.pathsep) if entry.strip()]
+
+
+def search_folders() -> list[Path]:
+    """The folders `AMUNRE_PATH` names, in order (an entry that is not a folder is skipped,
+    as `PATH` skips one: `amunre variants` reports it)."""
+    folders = []
+    for entry in search_entries():
+        path = Path(entry).expanduser()
+        try:
+            if path.is_dir():
+                folders.append(path)
+        except (OSError, ValueError):
+            continue
+    return folders
+
+
+def _searched_tomls(folder: Path) -> list[Path]:
+    """The .toml files of a search folder and of its subfolders one level down (not deeper:
+    a folder such as a home directory must not be walked whole)."""
+    try:
+        return sorted(folder.glob("*.toml")) + sorted(folder.glob("*/*.toml"))
+    except OSError:
+        return []
+
+
+def variant_locations() -> list[tuple[str, Path, str]]:
+    """(id, file, where) of every variant found, in search order: the `AMUNRE_PATH` folders
+    first (where: the folder as written), then the shipped ones (where: "shipped"). An id
+    found twice is listed twice; the first is the one used."""
+    found = []
+    entries = {str(Path(entry).expanduser()): entry for entry in search_entries()}
+    for folder in search_folders():
+        for path in _searched_tomls(folder):
+            vid = _edition_id(path)
+            if vid is not None:
+                found.append((vid, path, entries.get(str(folder), str(folder))))
+    root = variants_dir()
+    for path in _shipped_tomls(root):
+        vid = _edition_id(path)
+        if vid is not None:
+            found.append((vid, path, "shipped"))
+    return found
+
+
 def is_file(path: Path) -> bool:
     """Whether `path` is a regular file; False, not an exception, for a name the system
     refuses (too long, a NUL byte in it)."""
@@ -49,7 +104,7 @@ def allowed_folders(loaded: Path) -> tuple[Path, ...]:
     being loaded and below it, or the shipped variants. A variant file is data: it must not
     make the loader read other files of the machine."""
     folders = []
-    for folder in (loaded.parent, variants_dir()):
+    for folder in (loaded.parent, variants_dir(), *search_folders()):
         try:
             folders.append(folder.resolve())
         except (OSError, RuntimeError):
@@ -82,8 +137,11 @@ def _shipped_tomls(root: Path) -> list[Path]:
 
 
 def _edition_id(path: Path) -> str | None:
-    """The `[edition] id` of a variant file, None for board files and unreadable files."""
+    """The `[edition] id` of a variant file, None for board files, unreadable files and files
+    over `MAX_BYTES`."""
     try:
+        if not is_file(path) or path.stat().st_size > MAX_BYTES:
+            return None
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
@@ -112,20 +170,20 @@ def variant_files(root: Path | None = None) -> list[Path]:
 
 
 def available_variants() -> dict[str, Path]:
-    """Shipped variant ids -> files: editions at the top of `variants/`, house rules in
-    `variants/house/` (any subfolder is searched). Board files (no `[edition]` table) are
-    skipped."""
+    """Variant ids -> files: those of the `AMUNRE_PATH` folders first, then the shipped ones
+    (editions at the top of `variants/`, house rules in `variants/house/`, any subfolder).
+    Board files (no `[edition]` table) are skipped; of an id found twice, the first wins."""
     found: dict[str, Path] = {}
-    root = variants_dir()
-    for path in _shipped_tomls(root):
-        vid = _edition_id(path)
-        if vid is not None:
-            found.setdefault(vid, path)
+    for vid, path, _ in variant_locations():
+        found.setdefault(vid, path)
     return found
 
 
 def shipped_file(variant_id: str) -> Path | None:
-    """The file of a shipped variant id, None when no shipped file has it."""
+    """The file of a variant id (an `AMUNRE_PATH` folder's first, then a shipped one), None
+    when no file has it."""
+    if search_entries():
+        return available_variants().get(variant_id)
     root = variants_dir()
     # fast path: a file named after its id
     for candidate in (root / f"{variant_id}.toml", root / "house" / f"{variant_id}.toml"):

@@ -1,0 +1,78 @@
+"""AMUNRE_PATH: a designer's folders of variant files, searched by id before the shipped
+variants (`amunre.loader.files.search_folders`), wherever the tool is installed."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from helpers import run_cli
+
+HOUSE = '''extends = "classic2003"
+
+[edition]
+id = "my-house"
+name = "My house rule"
+
+[components]
+starting_gold = 25
+'''
+SECOND = '''extends = "my-house"
+
+[edition]
+id = "my-second"
+name = "My second house rule"
+
+[components]
+starting_gold = 30
+'''
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "my-house.toml").write_text(HOUSE, encoding="utf-8")
+    (mine / "sub" / "my-second.toml").write_text(SECOND, encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", os.pathsep.join([str(mine), str(tmp_path / "missing")]))
+    monkeypatch.chdir(tmp_path)  # not the folder: the ids are found through the path alone
+    return mine
+
+
+def test_an_id_on_the_path_is_found_by_every_command_and_by_extends(capsys, folder):
+    from amunre.loader import load_variant
+
+    second = load_variant("my-second")
+    assert second.components.starting_gold == 30 and second.id == "my-second"  # extends my-house by id
+    code, out, err = run_cli(capsys, "show", "my-second")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "run", "--variant", "my-house", "--seed", "1", "--agents", "random", "--quiet")
+    assert code == 0 and "Winner:" in out, err
+
+
+def test_variants_lists_where_each_comes_from_and_the_entries_it_skipped(capsys, folder):
+    code, out, err = run_cli(capsys, "variants")
+    assert code == 0, err
+    line = next(line for line in out.splitlines() if line.startswith("my-second "))
+    assert str(folder) in line and "My second house rule" in line
+    assert next(line for line in out.splitlines() if line.startswith("classic2003 ")).split()[-1] != str(folder)
+    assert f"AMUNRE_PATH entry {str(folder.parent / 'missing')!r} is not a folder: skipped" in err
+
+
+def test_an_id_found_twice_is_reported_naming_both_and_the_first_is_used(capsys, folder):
+    (folder / "clash.toml").write_text('extends = "classic2003"\n\n[edition]\nid = "supermeeple2016"\n'
+                                       'name = "my own 2016"\n', encoding="utf-8")
+    from amunre.loader import load_variant
+
+    assert load_variant("supermeeple2016").edition.name == "my own 2016"
+    code, out, err = run_cli(capsys, "variants")
+    assert code == 0
+    said = next(line for line in err.splitlines() if "'supermeeple2016' is in" in line)
+    assert str(folder / "clash.toml") in said and "supermeeple2016.toml (shipped)" in said and "first is used" in said
+
+
+def test_without_the_path_an_id_of_the_folder_is_unknown(capsys, folder, monkeypatch):
+    monkeypatch.delenv("AMUNRE_PATH")
+    code, out, err = run_cli(capsys, "show", "my-house")
+    assert code == 2 and "unknown variant 'my-house'" in err
