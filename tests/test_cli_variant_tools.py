@@ -34,11 +34,12 @@ def same_rules(a, b) -> None:
 # -- amunre variants ---------------------------------------------------------------------
 
 
-def test_variants_lists_id_title_extends_players_and_summary(capsys):
+def test_variants_lists_id_title_extends_players_where_from_and_summary(capsys):
     code, out, err = run_cli(capsys, "variants")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["id", "title", "extends", "players", "summary"]
+    assert lines[0].split() == ["id", "title", "extends", "players", "from", "summary"]
+    assert all(" shipped " in line for line in lines[1:])
     rows = {line.split()[0]: line for line in lines[1:]}
     assert set(rows) == set(SHIPPED)
     classic = load_variant("classic2003")

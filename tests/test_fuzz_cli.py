@@ -165,7 +165,8 @@ HOSTILE = st.one_of(
 
 #: Sensible values per parameter name ("VARIANTS", "POSITION", "LOG": the fixture files).
 VALUES = {
-    "variant_name": ["VARIANTS"], "variant_ref": ["VARIANTS"], "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
+    "variant_name": ["VARIANTS"], "variant_ref": ["VARIANTS"], "variant_positional": ["VARIANTS"],
+    "variant_option": ["VARIANTS"], "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
     "files": ["VARIANTS"], "position": ["POSITION"], "log_file": ["LOG"], "refs": ["VARIANTS"],
     "lineup": ["random", "greedy", "random,greedy,random,random", "human", "", "random,"],
     "seconds": ["0.05", "0", "-1", "x", "nan"],
@@ -443,7 +444,7 @@ def test_a_terminal_gets_file_strings_literally_in_rich_tables_too(folder, monke
     import amunre.cli.variants_cmd as variants_cmd
 
     if verb == "variants":  # a shipped variant list holding the odd file
-        monkeypatch.setattr(variants_cmd, "available_variants", lambda: {"fuzzed": Path(path)})
+        monkeypatch.setattr(variants_cmd, "variant_locations", lambda: [("fuzzed", Path(path), "shipped")])
     argv = ["variants"] if verb == "variants" else ["diff", "classic2003", path]
     with CliRunner().isolation(color=True, env={"COLUMNS": "300"}) as (out, err, _):
         monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

@@ -65,7 +65,7 @@ def test_variants_names_a_broken_shipped_file_within_the_shipped_folder(capsys, 
     broken = tmp_path / "house" / "broken.toml"
     broken.write_text('[edition]\nid = "broken"\nplayers = "many"\n', encoding="utf-8")
     monkeypatch.setattr(shown, "variants_dir", lambda: tmp_path)
-    monkeypatch.setattr(variants_cmd, "available_variants", lambda: {"broken": broken})
+    monkeypatch.setattr(variants_cmd, "variant_locations", lambda: [("broken", broken, "shipped")])
     code, out, err = run_cli(capsys, "variants")
     assert code == 0, err
     assert "INVALID" in out and "house/broken.toml" in out and str(tmp_path) not in out, out

@@ -9,7 +9,7 @@ import click
 from rich.text import Text
 
 from amunre.agents import DEFAULT_AGENT, agent_names
-from amunre.cli.common import WholeNumber, dump_json, make_console, parse_bot_kinds, set_option, variant_arg
+from amunre.cli.common import WholeNumber, dump_json, make_console, parse_bot_kinds, set_option, one_variant, variant_arg
 from amunre.cli.progress import games_progress
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
@@ -50,8 +50,7 @@ def _check_games(games: int, players: int) -> None:
 
 
 @click.command("arena")
-@click.option("--variant", "variant_name", default="classic2003", show_default=True,
-              help="Variant id or path to a variant TOML file.")
+@one_variant("classic2003")
 @click.option("--agents", "lineup", required=True, metavar="A,B,...",
               help="One agent spec per seat (the player count), e.g. greedy,random,random,random or "
                    "mcts:iterations=400,greedy,greedy,greedy; a spec may come twice. Fewer agents than the "

@@ -7,13 +7,12 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.board import PROVINCE_FIELDS
-from amunre.cli.common import make_console, set_option, variant_arg
+from amunre.cli.common import make_console, set_option, one_variant, variant_arg
 from amunre.cli.shown import board_shown
 
 
 @click.command("board")
-@click.option("--variant", "variant_name", default="classic2003", show_default=True,
-              help="Variant id (see `amunre variants`) or path to a variant TOML file.")
+@one_variant("classic2003")
 @click.option("--provisional", is_flag=True, help="List only the values no source confirms.")
 @set_option()
 def command(variant_name, provisional, overrides):

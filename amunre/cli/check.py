@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from amunre.agents import check_agents_for
-from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, variant_arg, whole_number, write_resolved
+from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, one_variant, variant_arg, whole_number, write_resolved
 from amunre.cli.shown import variant_shown
 from amunre.counting import plural
 from amunre.engine import MAX_SEED
@@ -36,7 +36,7 @@ def parse_counts(variant, text: str | None) -> list[int] | None:
 
 
 @click.command("check")
-@click.argument("variant_ref", metavar="FILE_OR_ID")
+@one_variant(name="variant_ref")
 @click.option("--games", default=5, show_default=True, type=WholeNumber(1),
               help="Seeded games per player count and agent kind.")
 @click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),

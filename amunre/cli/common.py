@@ -19,6 +19,7 @@ from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError
 from amunre.gamelog import shown_path
 from amunre.loader import load_variant
+from amunre.loader.problems import printable
 from amunre.narrate import CONTROL, literal  # noqa: F401 - the commands import it from here
 
 
@@ -157,6 +158,41 @@ SET_HELP = ("Change one key of the variant for this run, e.g. components.startin
 def set_option(help_text: str = SET_HELP):
     """The `--set KEY=VALUE` option (repeatable), passed to the command as `overrides`."""
     return click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help=help_text)
+
+
+VARIANT_HELP = "Variant id (see `amunre variants`) or path to a variant TOML file; the same as the VARIANT argument."
+
+
+def one_variant(default: str | None = None, name: str = "variant_name"):
+    """A command's variant, given either way: a positional `VARIANT` or `--variant VARIANT`
+    (every command that takes one variant takes both). The command gets it as `name`;
+    `default` when neither is given (None: a variant is needed, and its absence is an error
+    that shows both forms); both given and different is an error naming both."""
+    import functools
+
+    def decorate(command):
+        @functools.wraps(command)
+        def wrapped(*args, variant_positional=None, variant_option=None, **kwargs):
+            kwargs[name] = _the_variant(variant_positional, variant_option, default, command.__name__)
+            return command(*args, **kwargs)
+
+        wrapped = click.option("--variant", "variant_option", metavar="VARIANT", default=None,
+                               help=VARIANT_HELP + (f" [default: {default}]" if default else ""))(wrapped)
+        return click.argument("variant_positional", required=False, metavar="[VARIANT]" if default else "VARIANT")(
+            wrapped)
+
+    return decorate
+
+
+def _the_variant(positional: str | None, option: str | None, default: str | None, command: str) -> str:
+    if positional is not None and option is not None and positional != option:
+        raise AmunreError(f"the variant is given twice, as {printable(positional)} and as --variant "
+                          f"{printable(option)} (expected one: VARIANT or --variant VARIANT)")
+    chosen = positional if positional is not None else option if option is not None else default
+    if chosen is None:
+        raise AmunreError("no variant given (expected VARIANT, an id or a .toml file, e.g. classic2003; "
+                          "--variant VARIANT says the same)")
+    return chosen
 
 
 def variant_arg(text: str, overrides=()):

@@ -17,7 +17,7 @@ from amunre.agents import check_agents_for, make_agents
 from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.terminal import Terminal
 from amunre.errors import AmunreError
-from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, variant_arg, write_resolved
+from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, one_variant, variant_arg, write_resolved
 from amunre.agents.seatview import line as seat_line
 from amunre.decisions import telling_forced
 from amunre.engine import Game, end_of, play_on, tie_line
@@ -288,8 +288,7 @@ def infer_players(variant, players, agents) -> str | None:
 
 
 @click.command("run")
-@click.option("--variant", "variant_name", default="classic2003", show_default=True,
-              help="Variant id (see `amunre variants`) or path to a variant TOML file.")
+@one_variant("classic2003")
 @click.option("--players", help="Number of players (the variant says which counts are allowed; default: as many as "
                                 "--agents names, else 4).")
 @click.option("--seed", help="Seed for the game; a random one is chosen and printed if omitted.")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from amunre.cli.common import literal, set_option, variant_arg
+from amunre.cli.common import literal, set_option, one_variant, variant_arg
 from amunre.loader.resolved import resolved_toml
 
 
 @click.command("show")
-@click.argument("variant_ref", metavar="VARIANT")
+@one_variant(name="variant_ref")
 @set_option()
 def command(variant_ref, overrides):
     """Print VARIANT (an id or a path to a TOML file) fully resolved: `extends` and `--set`

@@ -86,7 +86,7 @@ def command():
         table = Table(title="variants (use the id with --variant, or give a path to a .toml file; "
                             f"{SEARCH_PATH} folders come first)")
         for name in COLUMNS:
-            table.add_column(name)
+            table.add_column(name, no_wrap=name == "id")  # an id is what the user types: whole
         for row in found:
             table.add_row(*(Text(cell) for cell in row))  # file text, never markup
         make_console().print(table)
