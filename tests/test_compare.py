@@ -323,7 +323,7 @@ def test_a_missing_plot_extra_is_named_before_any_game(capsys, tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("argv, expected", [
-    ([], "compare needs at least one VARIANT"),
+    ([], "no variant given (expected VARIANT...: ids or .toml files"),
     (["classic2003", "supermeeple2016", "--sweep", "components.starting_gold=1,2"], "--sweep varies one variant"),
     (["classic2003", "--sweep", "components.starting_gold=15"], "expected at least two values"),
     (["classic2003", "--sweep", "components.starting_gold"], "is not KEY=V1,V2,..."),

@@ -166,7 +166,7 @@ HOSTILE = st.one_of(
 #: Sensible values per parameter name ("VARIANTS", "POSITION", "LOG": the fixture files).
 VALUES = {
     "variant_name": ["VARIANTS"], "variant_ref": ["VARIANTS"], "variant_positional": ["VARIANTS"],
-    "variant_option": ["VARIANTS"], "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
+    "variant_option": ["VARIANTS"], "variant_positionals": ["VARIANTS"], "variant_options": ["VARIANTS"], "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
     "files": ["VARIANTS"], "position": ["POSITION"], "log_file": ["LOG"], "refs": ["VARIANTS"],
     "lineup": ["random", "greedy", "random,greedy,random,random", "human", "", "random,"],
     "seconds": ["0.05", "0", "-1", "x", "nan"],

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import (WholeNumber, literal, make_console, parse_bot_kinds, parse_players, set_option,
+from amunre.cli.common import (many_variants, WholeNumber, literal, make_console, parse_bot_kinds, parse_players, set_option,
                                variant_arg)
 
 #: Seconds per measurement when neither --seconds nor --games is given.
@@ -83,8 +83,7 @@ def _notes(m, warmup: int) -> list[str]:
 
 
 @click.command("bench")
-@click.option("--variant", "variant_name", multiple=True, default=("classic2003",), show_default=True,
-              help="Variant id or file to measure (repeatable).")
+@many_variants("variant_name", default=("classic2003",), metavar="[VARIANT...]")
 @click.option("--players", help="Player count (default 4 where the variant allows it).")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
               help="Agent kinds to measure, each playing every seat.")

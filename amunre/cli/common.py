@@ -163,7 +163,8 @@ def set_option(help_text: str = SET_HELP):
 VARIANT_HELP = "Variant id (see `amunre variants`) or path to a variant TOML file; the same as the VARIANT argument."
 
 
-def one_variant(default: str | None = None, name: str = "variant_name"):
+def one_variant(default: str | None = None, name: str = "variant_name", required: bool = True,
+                help_text: str = VARIANT_HELP):
     """A command's variant, given either way: a positional `VARIANT` or `--variant VARIANT`
     (every command that takes one variant takes both). The command gets it as `name`;
     `default` when neither is given (None: a variant is needed, and its absence is an error
@@ -173,23 +174,51 @@ def one_variant(default: str | None = None, name: str = "variant_name"):
     def decorate(command):
         @functools.wraps(command)
         def wrapped(*args, variant_positional=None, variant_option=None, **kwargs):
-            kwargs[name] = _the_variant(variant_positional, variant_option, default, command.__name__)
+            kwargs[name] = _the_variant(variant_positional, variant_option, default, required)
             return command(*args, **kwargs)
 
         wrapped = click.option("--variant", "variant_option", metavar="VARIANT", default=None,
-                               help=VARIANT_HELP + (f" [default: {default}]" if default else ""))(wrapped)
-        return click.argument("variant_positional", required=False, metavar="[VARIANT]" if default else "VARIANT")(
-            wrapped)
+                               help=help_text + (f" [default: {default}]" if default else ""))(wrapped)
+        shown = "VARIANT" if default is None and required else "[VARIANT]"
+        return click.argument("variant_positional", required=False, metavar=shown)(wrapped)
 
     return decorate
 
 
-def _the_variant(positional: str | None, option: str | None, default: str | None, command: str) -> str:
+def many_variants(name: str, default: tuple = (), count: int | None = None, metavar: str = "VARIANT..."):
+    """A command's variants, given either way: positional `VARIANT...` and `--variant VARIANT`
+    (repeatable), the positional ones first. `default` when none is given; with `count`,
+    exactly that many are needed (an error shows both forms)."""
+    import functools
+
+    def decorate(command):
+        @functools.wraps(command)
+        def wrapped(*args, variant_positionals=(), variant_options=(), **kwargs):
+            chosen = tuple(variant_positionals) + tuple(variant_options) or tuple(default)
+            if not chosen:
+                raise AmunreError(f"no variant given (expected {metavar}: ids or .toml files, e.g. classic2003; "
+                                  "--variant VARIANT, repeatable, says the same)")
+            if count is not None and len(chosen) != count:
+                given = ", ".join(printable(ref) for ref in chosen)
+                raise AmunreError(f"{len(chosen)} variant{'' if len(chosen) == 1 else 's'} given ({given}), expected "
+                                  f"{count} ({metavar}, or --variant VARIANT {count} times)")
+            kwargs[name] = chosen
+            return command(*args, **kwargs)
+
+        wrapped = click.option("--variant", "variant_options", metavar="VARIANT", multiple=True,
+                               help="A variant, the same as a VARIANT argument (repeatable)"
+                                    + (f" [default: {', '.join(default)}]" if default else "") + ".")(wrapped)
+        return click.argument("variant_positionals", nargs=-1, metavar=metavar)(wrapped)
+
+    return decorate
+
+
+def _the_variant(positional: str | None, option: str | None, default: str | None, required: bool = True) -> str:
     if positional is not None and option is not None and positional != option:
         raise AmunreError(f"the variant is given twice, as {printable(positional)} and as --variant "
                           f"{printable(option)} (expected one: VARIANT or --variant VARIANT)")
     chosen = positional if positional is not None else option if option is not None else default
-    if chosen is None:
+    if chosen is None and required:
         raise AmunreError("no variant given (expected VARIANT, an id or a .toml file, e.g. classic2003; "
                           "--variant VARIANT says the same)")
     return chosen

@@ -10,7 +10,7 @@ import sys
 import click
 from rich.text import Text
 
-from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
+from amunre.cli.common import (many_variants, WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
                                set_option, variant_arg)
 from amunre.agents import DEFAULT_AGENT
 from amunre.cli.progress import games_progress
@@ -148,7 +148,7 @@ def _lineup(text, players):
 
 
 @click.command("compare")
-@click.argument("refs", nargs=-1, metavar="VARIANT...")
+@many_variants("refs")
 @click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
               help="Games per variant; every variant plays the same seeds.")
 @click.option("--players", help="Player count, allowed by every variant (default 4 where all allow it).")
@@ -183,8 +183,6 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     from amunre.compare.run import Column, run_comparison, summarize
     from amunre.gamelog import write_atomically
 
-    if not refs:
-        raise AmunreError("compare needs at least one VARIANT (e.g. amunre compare classic2003 supermeeple2016)")
     if scheduler and workers:
         raise AmunreError("--workers counts local processes; with --scheduler the cluster's workers play "
                           "(expected one of them)")

@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import dump_json, literal, make_console, set_option, variant_arg
+from amunre.cli.common import many_variants, dump_json, literal, make_console, set_option, variant_arg
 from amunre.loader.compare import compare, compare_json, key_text, side_names, text
 
 
@@ -35,15 +35,15 @@ def plain_lines(a, b, groups: dict, b_settings=(), a_settings=()) -> list[str]:
 
 
 @click.command("diff")
-@click.argument("a_ref", metavar="A")
-@click.argument("b_ref", metavar="B")
+@many_variants("refs", count=2, metavar="A B")
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as one JSON document.")
 @set_option("Change one key of B before comparing (KEY=VALUE, repeatable): `amunre diff X X --set ...` "
             "shows what the settings change.")
-def command(a_ref, b_ref, as_json, overrides):
+def command(refs, as_json, overrides):
     """Compare two variants (ids or paths to TOML files): their effective rules side by side,
     only what differs, grouped as edition, terminology, components, pipeline, scoring,
     params and rulings."""
+    a_ref, b_ref = refs
     a = variant_arg(a_ref)
     b = variant_arg(b_ref, overrides)
     if as_json:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from amunre.cli.common import WholeNumber, check_writable, literal, variant_arg
+from amunre.cli.common import one_variant, WholeNumber, check_writable, literal, variant_arg
 from amunre.counting import plural
 from amunre.errors import AmunreError
 from amunre.gamelog import read_log, shown_path, write_atomically
@@ -89,9 +89,10 @@ def log_picture(path: str, step: int | None, variant_ref: str | None):
                    "Default: the end of the game (or where an incomplete log stops).")
 @click.option("-o", "--output", required=True, metavar="OUT.svg",
               help="The SVG file to write (written whole, then renamed into place).")
-@click.option("--variant", "variant_ref", metavar="FILE",
-              help="The variant to draw with: for a position, instead of the shipped variant it names; for a log "
-                   "played from a variant file of its own, that file (as `amunre replay --variant`).")
+@one_variant(name="variant_ref", required=False,
+             help_text="The variant to draw with, the same as the VARIANT argument: for a position, instead of the "
+                       "shipped variant it names; for a log played from a variant file of its own, that file (as "
+                       "`amunre replay --variant`).")
 def command(file, step, output, variant_ref):
     """Draw the board of a position file, or of a logged game at a decision, as an SVG picture.
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from amunre.cli.common import check_writable, literal
+from amunre.cli.common import one_variant, check_writable, literal
 from amunre.counting import plural
 from amunre.gamelog import excerpt, replay_log, write_atomically
 from amunre.narrate import player_names
@@ -14,9 +14,10 @@ from amunre.narrate import player_names
 
 @click.command("replay")
 @click.argument("log_file", type=click.Path(dir_okay=False))
-@click.option("--variant", "variant_ref", metavar="FILE",
-              help="The variant file the game was played from, when it is not a shipped variant (a log "
-                   "written with --set: LOG.variant.toml). `amunre run --log` prints the command to use.")
+@one_variant(name="variant_ref", required=False,
+             help_text="The variant file the game was played from, when it is not a shipped variant (a log written "
+                       "with --set: LOG.variant.toml), the same as the VARIANT argument. `amunre run --log` prints "
+                       "the command to use.")
 @click.option("--html", "html_path", metavar="FILE.html",
               help="Also write the replay viewer: one self-contained HTML file (no external requests) showing the "
                    "board at every decision, the play-by-play beside it and the scores so far, with controls and "

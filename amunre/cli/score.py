@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.errors import AmunreError
-from amunre.cli.common import dump_json, literal, make_console, set_option, variant_arg
+from amunre.cli.common import one_variant, dump_json, literal, make_console, set_option, variant_arg
 from amunre.narrate import item_label
 from amunre.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
 
@@ -59,9 +59,9 @@ def parse_answers(variant, given: tuple[str, ...]) -> dict[str, str]:
 
 @click.command("score")
 @click.argument("position", type=click.Path(dir_okay=False))
-@click.option("--variant", "variant_name", default=None,
-              help="Variant id or variant TOML file (default: the shipped variant the position's `variant` names, "
-                   "else classic2003; a position never names a file).")
+@one_variant(required=False, help_text="Variant id or variant TOML file, the same as the VARIANT argument "
+             "(default: the shipped variant the position's `variant` names, else classic2003; a position never names "
+             "a file).")
 @click.option("--final/--no-final", default=None,
               help="Add the final scoring (gold ranking), as at the end of the last kingdom, or not. Default: what "
                    "the position's `scoring` key says (`final` or `kingdom`), else the kingdom's scoring only.")

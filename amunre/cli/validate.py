@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from amunre.cli.common import dump_json, literal, set_option
+from amunre.cli.common import many_variants, dump_json, literal, set_option
 from amunre.errors import AmunreError, VariantError
 from amunre.loader import load_variant
 
@@ -53,7 +53,7 @@ def validate_one(ref: str, overrides=()) -> tuple[dict, list[str]]:
 
 
 @click.command("validate")
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@many_variants("files", metavar="FILE...")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the report as JSON: a list of {file, valid, problems} (schemas/validate-report.schema.json).")
 @set_option("Check every FILE with this key changed (KEY=VALUE, repeatable), as `amunre run --set` would.")
