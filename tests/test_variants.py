@@ -277,7 +277,8 @@ def test_extends_self_and_missing_parent(tmp_path):
     assert "extends cycle" in problems_of(me)[0]
     orphan = write(tmp_path / "orphan.toml", '# no such parent\nextends = "classic1999"\n')
     (only,) = problems_of(orphan)
-    assert only.startswith(f"{orphan}:2: extends: cannot find 'classic1999' (expected a shipped variant id (")
+    assert only.startswith(f"{orphan}:2: extends: cannot find 'classic1999' (did you mean 'classic2003'? "
+                           f"expected a shipped variant id (")
     assert "classic2003" in only
 
 

@@ -69,6 +69,13 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
     def report(where, what, expected=None):
         report_at(problems, origins, label, where, what, expected, dedupe=True)
 
+    if problems.orphaned:
+        # its parent was not found: the keys it lacks may be the parent's, and a rule's checks
+        # need the merged pipeline; its unknown keys, wrong types and values are its own
+        control_character_problems(data, report)
+        schema_problems("variant", data, lambda where, what, expected=None:
+                        None if what == "missing" or typed_layer_owns(where) else report(where, what, expected))
+        raise problems.error(fallback=label)
     control_character_problems(data, report)
     # inside [rulings] and params the typed layer knows the modules in use (plug-ins too)
     schema_problems("variant", data, lambda where, what, expected=None:

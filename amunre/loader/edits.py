@@ -104,6 +104,9 @@ def _apply(base: list, edit: dict, at: tuple, seen: set, report) -> None:
         if not isinstance(anchor, str) or anchor not in ids:
             report(at + (key,), f"no entry {anchor!r} to place it next to",
                    did_you_mean(str(anchor), ids) + one_of(ids))
+            if found is None and "rule" not in edit and "steps" not in edit and edit.get("remove") is not True:
+                # a new entry: what it lacks is known without its place, and reported with it
+                report(at, "an entry needs `rule` (a rule module id) or `steps` (a group)", "expected rule = \"...\"")
             return
     if "remove" in edit and not isinstance(edit["remove"], bool):
         report(at + ("remove",), f"wrong type: {got(edit['remove'])}", "expected true or false")

@@ -134,11 +134,16 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems,
             if parent is None:
                 odd = ("/" in extends or "\\" in extends or extends.startswith(".")) and not extends.endswith(".toml")
                 absolute = extends.endswith(".toml") and Path(extends).is_absolute()
+                close = "" if odd or absolute or extends.endswith(".toml") else did_you_mean(extends, available_variants())
                 report(("extends",), f"{extends!r} is a path but not to a .toml file" if odd
                        else f"{extends!r} is an absolute path" if absolute else f"cannot find {extends!r}"
                        + (f" (no file {path.parent / extends})" if extends.endswith(".toml") else ""),
-                       _extends_expected())
-                raise problems.error()
+                       close + _extends_expected())
+                if odd or absolute or stack:
+                    raise problems.error()
+                # the file's own problems are still worth reporting: what needs no parent is checked
+                problems.orphaned = True
+                return data, origins, chain
             if not inside(parent, folders):
                 report(("extends",), f"{extends!r} lies outside the folder of the variant being loaded",
                        f"expected a shipped variant id or a .toml file in {folders[0]} or below")

@@ -55,6 +55,8 @@ class Problems:
     paths: set = attrs.field(factory=set)  # (file, key path) already reported
     files: list = attrs.field(factory=list)  # files in reporting order (the variant first)
     arguments: dict = attrs.field(factory=dict)  # `--set K=V` label -> the key path it sets, as printed
+    #: a file whose parent (`extends`) was not found: only what can be judged without it is checked
+    orphaned: bool = False
 
     def add(self, file: str, line: int | None, path: tuple, what: str, expected: str | None = None,
             shown: tuple | None = None) -> None:
