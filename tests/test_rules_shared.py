@@ -986,11 +986,26 @@ def test_r_sco_01_temples_score_the_level(variant):
 
 
 @over("pyramids")
-def test_r_sco_02_one_point_per_pyramid_a_double_counts_two(variant):
+def test_r_sco_02_points_per_single_and_double_pyramid_in_own_provinces(variant):
+    """The variant's `single` and `double` points (1 and 2 in the editions: a double counts as
+    two pyramids); stones score nothing, and unowned pyramids score for nobody."""
+    params = next(s for s in variant.scoring if s.id == "pyramids").params
     players = seats(3)
     players[RED]["provinces"] = {"Memphis": {"doubles": 1, "pyramids": 1}, "Thebes": {"pyramids": 1, "stones": 2}}
     points, _ = sheet_points(players, variant, unowned={"Abu": {"doubles": 2}})
-    assert points["pyramids"] == [4, 0, 0]  # unowned pyramids score for nobody
+    assert points["pyramids"] == [2 * params.single + params.double, 0, 0]
+
+
+@pytest.mark.parametrize("single, double", [(1, 3), (0, 5), (2, 2)])
+def test_r_sco_02_a_house_rule_sets_the_points_of_a_single_and_a_double(single, double):
+    from amunre.loader import load_variant
+
+    variant = load_variant("classic2003", [f"scoring.pyramids.params.single={single}",
+                                           f"scoring.pyramids.params.double={double}"])
+    players = seats(3)
+    players[RED]["provinces"] = {"Memphis": {"doubles": 1, "pyramids": 1}, "Thebes": {"pyramids": 1}}
+    points, _ = sheet_points(players, variant)
+    assert points["pyramids"] == [2 * single + double, 0, 0]
 
 
 @pytest.mark.parametrize("counts,sets", [((2, 2, 3), 2), ((1, 0, 5), 0), ((4, 4, 4), 4), ((1, 1, 1), 1)])

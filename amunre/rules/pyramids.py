@@ -1,12 +1,22 @@
-"""Rule `pyramids` (R-SCO-02): at a kingdom's scoring 1 point per pyramid in own provinces,
-a double pyramid counting 2."""
+"""Rule `pyramids` (R-SCO-02): at a kingdom's scoring `single` points per single pyramid in
+own provinces and `double` per double pyramid (1 and 2 in both editions: a double counts as
+two pyramids)."""
 
 from __future__ import annotations
 
-from amunre.contract import Event, NoParams, Rule
-from amunre.counting import pyramids_in
+import attrs
+
+from amunre.contract import Event, Rule
 from amunre.mechanics import add_points
+from amunre.model import bounded, doc
 from amunre.registry import register
+
+
+@attrs.frozen
+class PyramidParams:
+    single: int = doc("Points per single pyramid in own provinces.", default=1, validator=bounded(0, 100))
+    double: int = doc("Points per double pyramid in own provinces (the rulebooks: it counts as two pyramids).",
+                      default=2, validator=bounded(0, 100))
 
 
 def pyramid_counts(e, w) -> str:
@@ -30,25 +40,29 @@ class Pyramids(Rule):
     id = "pyramids"
     kind = "scoring"
     reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
-    summary = "1 point per pyramid in own provinces, a double counting 2."
+    summary = "Points per pyramid in own provinces: `single` per single pyramid, `double` per double (1 and 2)."
     spec_ids = ("R-SCO-02",)
-    Params = NoParams
+    Params = PyramidParams
     events = {
         "pyramid_points": Event("A player's pyramids score (`provinces`: [province, singles, doubles] of each own "
                                 "province; `points`, and his `total`).", _pyramids_line),
     }
 
     def points_for(self, state, player: int) -> dict[str, float]:
-        return {self.item_key: pyramids_in(state, state.players[player].provinces)}
+        single, double = self.params.single, self.params.double
+        provinces = state.provinces
+        return {self.item_key: sum(single * provinces[i].pyramids + double * provinces[i].doubles
+                                   for i in state.players[player].provinces)}
 
     def run(self, game):
         state = game.state
         for p in state.turn_order():
             owned = state.players[p].provinces
             told = "pyramid_points" in game.hearing
-            add_points(game, p, self.item_key, self.points_for(state, p)[self.item_key], told=told)
+            points = self.points_for(state, p)[self.item_key]
+            add_points(game, p, self.item_key, points, told=told)
             if "pyramid_points" in game.hearing:
-                game.emit("pyramid_points", player=p, item=self.item_key, points=pyramids_in(state, owned),
+                game.emit("pyramid_points", player=p, item=self.item_key, points=points,
                           total=state.players[p].score,
                           provinces=[[i, state.provinces[i].pyramids, state.provinces[i].doubles] for i in owned])
         return
