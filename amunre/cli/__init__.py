@@ -139,7 +139,8 @@ def _silence_stdout() -> None:
         pass  # not a real file (a test's capture): nothing to flush
 
 
-@click.group(cls=CleanErrors, invoke_without_command=True)
+@click.group(cls=CleanErrors, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})  # -h as every command's --help
 @click.version_option(__version__, prog_name="amunre")
 @click.pass_context
 def cli(ctx):

@@ -1,5 +1,6 @@
-"""Every command that takes a variant takes it the same two ways: a positional VARIANT, and
-`--variant VARIANT` as a synonym (`amunre.cli.common.one_variant` / `many_variants`)."""
+"""One command line: every command that takes a variant takes it the same two ways (a
+positional VARIANT, and `--variant VARIANT` as a synonym: `amunre.cli.common.one_variant` /
+`many_variants`), and `-h` is `--help` everywhere."""
 
 from __future__ import annotations
 
@@ -43,3 +44,9 @@ def test_two_ways_at_once_must_agree_and_none_where_one_is_needed_is_said(capsys
     assert code == 0, err
     code, out, err = run_cli(capsys, "diff", "classic2003")
     assert code == 2 and "1 variant given (classic2003), expected 2" in err
+
+
+def test_dash_h_is_help_on_every_command(capsys):
+    for verb in sorted(cli.commands):
+        code, out, err = run_cli(capsys, verb, "-h")
+        assert code == 0 and out.startswith(f"Usage: amunre {verb} "), (verb, err)
