@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import attrs
-from helpers import offline_build_possible
+from helpers import offline_build_possible, run_cli
 import pytest
 
 from amunre.board import HALVES, PROVINCE_FIELDS, RANGES, SIDES, Province
@@ -356,3 +356,29 @@ def test_installed_package_finds_its_data(tmp_path):
                          cwd=elsewhere, env=env, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith("ok classic2003")
+
+
+def test_board_json_is_the_board_file_again(capsys, tmp_path):
+    """`amunre board --json` follows the board file's schema, and written back as TOML it loads
+    as the same board, provisional marks and notes included."""
+    import json
+
+    import jsonschema
+    import tomli_w
+
+    from amunre.loader import load_board, load_variant
+    from amunre.resources import load_schema
+
+    code, out, err = run_cli(capsys, "board", "supermeeple2016", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("board"))
+    path = tmp_path / "again.toml"
+    path.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    again, original = load_board(path), load_variant("supermeeple2016").board
+    assert again.provinces == original.provinces and again.id == original.id
+    code, out, err = run_cli(capsys, "board", "--json", "--provisional")
+    assert code == 0, err
+    provisional = json.loads(out)
+    jsonschema.validate(provisional, load_schema("board"))
+    assert all(p["provisional"] for p in provisional["provinces"])

@@ -76,3 +76,19 @@ def test_without_the_path_an_id_of_the_folder_is_unknown(capsys, folder, monkeyp
     monkeypatch.delenv("AMUNRE_PATH")
     code, out, err = run_cli(capsys, "show", "my-house")
     assert code == 2 and "unknown variant 'my-house'" in err
+
+
+def test_variants_json_follows_its_schema_and_says_where_from(capsys, folder):
+    import json
+
+    import jsonschema
+
+    from amunre.resources import load_schema
+
+    code, out, err = run_cli(capsys, "variants", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("variants"))
+    found = {v["id"]: v for v in doc["variants"]}
+    assert found["my-second"]["from"] == str(folder) and found["classic2003"]["from"] == "shipped"
+    assert any("is not a folder: skipped" in note for note in doc["notes"])

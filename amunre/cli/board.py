@@ -7,18 +7,43 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.board import PROVINCE_FIELDS
-from amunre.cli.common import make_console, set_option, one_variant, variant_arg
+from amunre.cli.common import dump_json, make_console, set_option, one_variant, variant_arg
 from amunre.cli.shown import board_shown
+
+
+def board_document(board, provisional_only: bool = False) -> dict:
+    """The board as its file writes it (`schemas/board.schema.json`); with `provisional_only`,
+    only the provinces with a provisional value, each with only those values."""
+    provinces = []
+    for p in board.provinces:
+        entry = {"name": p.name, **{field: getattr(p, field) for field in PROVINCE_FIELDS}}
+        if p.provisional:
+            entry["provisional"] = list(p.provisional)
+        if p.note:
+            entry["note"] = p.note
+        if provisional_only:
+            if not p.provisional:
+                continue
+            entry = {key: value for key, value in entry.items()
+                     if key in ("name", "half", "side", "nile", "provisional", "note") or key in p.provisional}
+        provinces.append(entry)
+    return {"id": board.id, "name": board.name, "provinces": provinces}
 
 
 @click.command("board")
 @one_variant("classic2003")
 @click.option("--provisional", is_flag=True, help="List only the values no source confirms.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the board as one JSON document in the board file's own shape (schemas/board.schema.json), "
+                   "each province's provisional fields listed.")
 @set_option()
-def command(variant_name, provisional, overrides):
+def command(variant_name, provisional, as_json, overrides):
     """Show the provinces of a variant's board; provisional values are marked with *."""
     variant = variant_arg(variant_name, overrides)
     board = variant.board
+    if as_json:
+        click.echo(dump_json(board_document(board, provisional)))
+        return
     where = board_shown(variant, variant_name)
     console = make_console()
     if provisional:

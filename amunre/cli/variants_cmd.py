@@ -78,10 +78,17 @@ def notes() -> list[str]:
 
 
 @click.command("variants")
-def command():
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document (schemas/variants.schema.json): every variant, and the notes.")
+def command(as_json):
     """List the variants: id, edition name, what it extends, player counts, where it comes
     from (shipped, or an AMUNRE_PATH folder), summary."""
     found = rows()
+    if as_json:
+        from amunre.cli.common import dump_json
+
+        click.echo(dump_json({"variants": [dict(zip(COLUMNS, row)) for row in found], "notes": notes()}))
+        return
     if sys.stdout.isatty():
         table = Table(title="variants (use the id with --variant, or give a path to a .toml file; "
                             f"{SEARCH_PATH} folders come first)")
