@@ -530,3 +530,21 @@ def test_terminal_tables_show_file_strings_literally(capsys, tmp_path, monkeypat
     code, out, err = run_cli(capsys, "variants")
     assert code == 0, err
     assert "classic2003" in out and "supermeeple2016" in out
+
+
+@pytest.mark.parametrize("pair", [("classic2003", "supermeeple2016"), ("classic2003", "expert2016"),
+                                  ("supermeeple2016", "variants/house/nile-side-totals.toml")])
+def test_diff_json_follows_its_schema(capsys, pair):
+    import json
+
+    import jsonschema
+
+    from amunre.resources import load_schema
+
+    repo = Path(__file__).resolve().parents[1]
+    refs = [str(repo / ref) if ref.endswith(".toml") else ref for ref in pair]
+    code, out, err = run_cli(capsys, "diff", *refs, "--set", "components.starting_gold=25", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("diff"))
+    assert doc["b"]["set"] == ["components.starting_gold=25"] and any(doc["groups"].values())
