@@ -36,7 +36,8 @@ def plain_lines(a, b, groups: dict, b_settings=(), a_settings=()) -> list[str]:
 
 @click.command("diff")
 @many_variants("refs", count=2, metavar="A B")
-@click.option("--json", "as_json", is_flag=True, help="Print the differences as one JSON document (schemas/diff.schema.json).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the differences as one JSON document (schemas/diff.schema.json).")
 @set_option("Change one key of B before comparing (KEY=VALUE, repeatable): `amunre diff X X --set ...` "
             "shows what the settings change.")
 def command(refs, as_json, overrides):
