@@ -179,6 +179,35 @@ def test_cli_check_reports(capsys, tmp_path):
     assert "4 players: 2 games" in out
 
 
+def test_cli_check_json_says_what_held_and_what_failed(capsys, tmp_path, monkeypatch):
+    """--json: the report's numbers (schemas/check.schema.json), or on a broken rule the
+    invariant, the message and exit code 1."""
+    import json
+
+    import jsonschema
+
+    from amunre.resources import load_schema
+
+    path = write_variant_copy(tmp_path)
+    code, out, err = run_cli(["check", str(path), "--games", "1", "--seed", "3", "--players", "4", "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("check"))
+    assert doc["held"] and doc["players"] == [{"players": 4, "games": 2, "decisions": doc["decisions"]}]
+
+    def careless(self, choice):
+        self.state.bank_paid += 1  # touches the state before checking the answer
+        real(self, choice)
+
+    real = engine.Game.answer
+    monkeypatch.setattr(engine.Game, "answer", careless)
+    code, out, err = run_cli(["check", str(path), "--games", "1", "--players", "4", "--json"], capsys)
+    assert code == 1 and "FAILED" in err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("check"))
+    assert not doc["held"] and doc["invariant"] and doc["message"]
+
+
 @pytest.mark.parametrize("args, message", [
     (["check", "no_such_variant"], "unknown variant"),
     (["check", "/nonexistent/rules.toml"], "does not exist"),

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from amunre.agents import check_agents_for
-from amunre.cli.common import WholeNumber, literal, parse_bot_kinds, set_option, one_variant, variant_arg, whole_number, write_resolved
+from amunre.cli.common import WholeNumber, dump_json, literal, parse_bot_kinds, set_option, one_variant, variant_arg, whole_number, write_resolved
 from amunre.cli.shown import variant_shown
 from amunre.counting import plural
 from amunre.engine import MAX_SEED
@@ -44,8 +44,11 @@ def parse_counts(variant, text: str | None) -> list[int] | None:
 @click.option("--players", help="Only these player counts, comma-separated (default: every allowed count).")
 @click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
               help="Agent kinds to play with, each in every seat.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document (schemas/check.schema.json): what was checked, or the invariant that "
+                   "failed and how to rerun it.")
 @set_option()
-def command(variant_ref, games, seed, players, agent_kinds, overrides):
+def command(variant_ref, games, seed, players, agent_kinds, as_json, overrides):
     """Play seeded games of a variant and check every rule invariant at every step.
 
     Conservation of gold, cards and pieces, province counts, the offering level, scores,
@@ -84,8 +87,9 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
         if show:
             click.echo(f"\r{done[0]}/{plural(total, 'game')}", nl=False, err=True)
 
-    click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {plural(games, 'game')} per player count "
-                       f"and agent, seeds {seed}..{seed + games - 1}"))
+    if not as_json:
+        click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {plural(games, 'game')} per player "
+                           f"count and agent, seeds {seed}..{seed + games - 1}"))
     try:
         report = check_variant(variant, seeds=range(seed, seed + games), agents=kinds, players=counts,
                                on_progress=progress)
@@ -95,6 +99,9 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
         message = str(exc)
         if not folder:  # the rerun command names the variant as the user did
             message = message.replace(shipped_source, shown)
+        if as_json:
+            click.echo(dump_json({"variant": variant.id, "held": False, "invariant": exc.invariant,
+                                  "message": message, "kept": str(variant.source) if folder else None}))
         click.echo(f"FAILED: {literal(message)}", err=True)
         if folder:
             click.echo(literal(f"(the variant with --set is kept in {variant.source} to rerun it)"), err=True)
@@ -104,6 +111,9 @@ def command(variant_ref, games, seed, players, agent_kinds, overrides):
             shutil.rmtree(folder, ignore_errors=True)
     if show:
         click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+    if as_json:
+        click.echo(dump_json(report.to_json()))
+        return
     lines = report.summary().splitlines()
     lines[0] = f"{label}: all invariants held"
     click.echo(literal("\n".join(lines)))

@@ -67,6 +67,14 @@ class CheckReport:
         )
         return "\n".join(lines)
 
+    def to_json(self) -> dict:
+        """The report as data (`schemas/check.schema.json`, with `amunre check --json`)."""
+        return {"variant": self.variant, "held": True,
+                "players": [{"players": n, **self.by_players[n]} for n in sorted(self.by_players)],
+                "games": self.games, "decisions": self.decisions, "scorings": self.scorings,
+                "illegal_answers_refused": self.illegal_checks, "simultaneous_batches": self.batches,
+                "replayed_with_another_answer": self.counterfactuals, "seconds": self.seconds}
+
     def __repr__(self) -> str:
         return f"CheckReport({self.variant!r}, games={self.games}, decisions={self.decisions})"
 
