@@ -605,3 +605,17 @@ def test_replay_of_a_tampered_log_in_a_real_process_names_the_line(capsys, log):
     proc = subprocess.run([sys.executable, "-m", "amunre", "replay", str(log)], capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith(f"error: {log}:{index + 1}: answer: ") and "Traceback" not in proc.stderr
+
+
+def test_replay_json_follows_its_schema_and_says_the_result(capsys, log):
+    import jsonschema
+
+    from amunre.resources import load_schema
+
+    code, out, err = run_cli(capsys, "replay", str(log), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("replay"))
+    result = rows(log)[-1]
+    assert doc["complete"] and doc["scores"] == result["scores"] and doc["winners"] == result["winners"]
+    assert doc["decisions"] == result["decisions"]

@@ -22,7 +22,9 @@ from amunre.narrate import player_names
               help="Also write the replay viewer: one self-contained HTML file (no external requests) showing the "
                    "board at every decision, the play-by-play beside it and the scores so far, with controls and "
                    "keyboard arrows to step through the game (docs/viewer.md).")
-def command(log_file, variant_ref, html_path):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the verdict as one JSON document (schemas/replay.schema.json) instead of a line.")
+def command(log_file, variant_ref, html_path, as_json):
     """Replay a JSON Lines log written by `amunre run --log` and check every line matches.
 
     The header's variant is loaded by its shipped id; replay never opens a file the log
@@ -44,6 +46,18 @@ def command(log_file, variant_ref, html_path):
 
         page = viewer_html(log_steps(lines, log_file, checked=game), source=log_file)
         write_atomically(html_path, page, what="the viewer", argument="--html")
+    if as_json:
+        from amunre.cli.common import dump_json
+
+        complete = last["type"] != "incomplete"
+        click.echo(dump_json({
+            "ok": True, "complete": complete, "reason": None if complete else last["reason"],
+            "variant": head["variant"], "players": head["players"], "seed": head["seed"],
+            "decisions": len(game.answers), "events": len(lines) - 2,
+            "scores": [p.score for p in game.state.players],
+            "winners": list(game.state.winners) if complete else [],
+            "viewer": html_path}))
+        return
     if last["type"] == "incomplete":
         why = "a player left" if last["reason"] == "left" else "it was interrupted"
         click.echo(
