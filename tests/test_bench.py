@@ -127,3 +127,22 @@ def test_measure_in_this_process_and_the_clone_cost():
     play_on(game, make_agents(["greedy"] * 4, 0))
     cost = clone_cost(classic(), 4, "greedy", repeat=1)
     assert cost.decisions == len(game.answers_so_far())  # every decision asked, none forced
+
+
+def test_bench_json_follows_its_schema_and_its_rates_are_its_counts(capsys):
+    import json
+
+    import jsonschema
+
+    from amunre.resources import load_schema
+
+    code, out, err = run_cli(capsys, "bench", "classic2003", "supermeeple2016", "--games", "2", "--agents", "random",
+                             "--workers", "1", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("bench"))
+    assert [m["variant_id"] for m in doc["measurements"]] == ["classic2003", "supermeeple2016"]
+    for m in doc["measurements"]:
+        single = m["single"]
+        assert single["games"] == 2
+        assert single["per_cpu_second"]["games"] == pytest.approx(single["games"] / single["cpu"])

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import (many_variants, WholeNumber, literal, make_console, parse_bot_kinds, parse_players, set_option,
+from amunre.cli.common import (many_variants, WholeNumber, dump_json, literal, make_console, parse_bot_kinds, parse_players, set_option,
                                variant_arg)
 
 #: Seconds per measurement when neither --seconds nor --games is given.
@@ -64,6 +64,21 @@ def _table(m, plain: bool) -> Table:
     return table
 
 
+def _document(m, load_seconds: float) -> dict:
+    """One measurement as data: its fields as they are (cattrs), and each group's rates."""
+    import cattrs
+
+    doc = cattrs.unstructure(m)
+    doc["load_seconds"] = load_seconds
+    for group in ("single", "parallel"):
+        rates = getattr(m, group)
+        doc[group]["per_cpu_second"] = {count: rates.per_cpu(count) for count in ("games", "asked", "steps")}
+        doc[group]["per_wall_second"] = {count: rates.per_wall(count) for count in ("games", "asked", "steps")}
+        doc[group]["cpu_share"] = rates.cpu_share()
+    doc["speedup"] = m.speedup()
+    return doc
+
+
 def _notes(m, warmup: int) -> list[str]:
     s, p = m.single, m.parallel
     workers = f"{m.workers} worker{'s' if m.workers != 1 else ''}"
@@ -92,8 +107,11 @@ def _notes(m, warmup: int) -> list[str]:
 @click.option("--games", type=WholeNumber(1, 10_000_000), help="Games per process in each measurement, instead of --seconds.")
 @click.option("--workers", type=WholeNumber(1, 1024),
               help="Worker processes for the parallel figures (default: every CPU this process may use).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document (schemas/bench.schema.json): every measurement's counts, CPU and wall "
+                   "seconds, rates and clone costs.")
 @set_option()
-def command(variant_name, players, agent_kinds, seconds, games, workers, overrides):
+def command(variant_name, players, agent_kinds, seconds, games, workers, as_json, overrides):
     """Measure games/s, asked decisions/s and engine steps/s (forced decisions included) for
     each variant and agent kind, in CPU and wall time, in one process and on every worker at
     once (warm-up games excluded), and the cost of copying a game state."""
@@ -113,15 +131,22 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, overrid
     plain = not sys.stdout.isatty()
     # a spinner on a terminal's stderr only; piped output stays plain
     status = Console(stderr=True, markup=False, emoji=False, highlight=False)
+    documents = []
     with make_executor(workers) as executor:
         for (name, variant), n in zip(chosen, counts):
-            console.print(literal(f"{variant.id}: loads in {load_time(name, overrides) * 1000:.1f} ms "
-                                  "(median CPU time)"))
+            loads = load_time(name, overrides)
+            if not as_json:
+                console.print(literal(f"{variant.id}: loads in {loads * 1000:.1f} ms (median CPU time)"))
             for kind in kinds:
                 with status.status(f"measuring {literal(variant.id)} with {kind} agents ...",
                                    spinner="dots") if status.is_terminal else nullcontext():
                     m = measure(variant, n, kind, executor, games=games, seconds=seconds)
+                if as_json:
+                    documents.append(_document(m, loads))
+                    continue
                 console.print(_table(m, plain))
                 for line in _notes(m, WARMUP_GAMES):
                     console.print(line)
                 console.print()
+    if as_json:
+        click.echo(dump_json({"warmup_games": WARMUP_GAMES, "measurements": documents}))
