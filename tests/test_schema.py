@@ -168,3 +168,24 @@ def test_every_number_of_a_variant_declares_its_range():
     walk(schema["properties"]["edition"]["properties"]["rounds_per_kingdom"], "edition.rounds_per_kingdom")
     walk(schema.get("$defs", {}), "$defs")
     assert not unbounded, f"integers without a declared range: {unbounded}"
+
+
+def test_every_shipped_file_names_its_schema_and_the_schema_accepts_it():
+    """Each file under variants/ starts with a `#:schema` line (for editors) whose path, taken
+    from the file's own folder, is the variant (or board) schema, and that schema accepts it."""
+    import json
+    import re
+    import tomllib
+
+    import jsonschema
+
+    repo = Path(__file__).resolve().parents[1]
+    for path in sorted((repo / "variants").rglob("*.toml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        match = re.fullmatch(r"#:schema (\S+)", first)
+        assert match, f"{path.relative_to(repo)} has no #:schema first line"
+        schema = (path.parent / match[1]).resolve()
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        expected = "board" if "provinces" in data else "variant"
+        assert schema == repo / "schemas" / f"{expected}.schema.json", path
+        jsonschema.validate(data, json.loads(schema.read_text(encoding="utf-8")))
