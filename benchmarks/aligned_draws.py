@@ -14,22 +14,12 @@ from __future__ import annotations
 
 import sys
 
-from amunre.agents import make_agents
-from amunre.engine import Game
 from amunre.loader import load_variant
+from amunre.testing.layouts import province_layouts
 
 
-def layouts(variant, seed: int, players: int = 4) -> list[tuple]:
-    """The provinces on auction at each round, in the order drawn, as (kingdom, round, cards)."""
-    game = Game(variant, players, seed)
-    agents = make_agents(["greedy"] * players, seed)
-    seen: list[tuple] = []
-    while (request := game.pending) is not None:
-        state = game.state
-        if state.on_auction and (not seen or seen[-1][:2] != (state.kingdom, state.round)):
-            seen.append((state.kingdom, state.round, tuple(state.on_auction)))
-        game.answer(agents[request.player].choose(game.view(request.player), request))
-    return seen
+def layouts(variant, seed: int) -> list[tuple]:
+    return province_layouts(variant, seed, agent="greedy")
 
 
 def main(argv: list[str]) -> None:

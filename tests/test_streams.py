@@ -5,23 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from amunre.agents import make_agents
 from amunre.engine import Game
 from amunre.loader import load_variant
 from amunre.streams import STREAMS, draw_seed
+from amunre.testing.layouts import province_layouts
 
 
-def layouts(variant, seed: int, players: int = 4, agent: str = "random") -> list[tuple]:
-    """(kingdom, round, provinces on auction) at each round of a game."""
-    game = Game(variant, players, seed)
-    agents = make_agents([agent] * players, seed)
-    seen: list[tuple] = []
-    while (request := game.pending) is not None:
-        state = game.state
-        if state.on_auction and (not seen or seen[-1][:2] != (state.kingdom, state.round)):
-            seen.append((state.kingdom, state.round, tuple(state.on_auction)))
-        game.answer(agents[request.player].choose(game.view(request.player), request))
-    return seen
+def layouts(variant, seed: int) -> list[tuple]:
+    return province_layouts(variant, seed)
 
 
 def test_two_editions_lay_out_the_same_provinces_on_the_same_seed():
