@@ -60,20 +60,30 @@ def test_params_are_checked_per_rule_module():
     auction["params"]["speed"] = 1
     harvest = next(e for e in classic["phases"] if e["rule"] == "harvest")
     harvest["params"]["protection_skip"] = 3  # an auction param on another module
-    classic["scoring"].append({"rule": "some_plugin", "params": {"anything": 1}})  # unknown rules stay open
+    # the shipped schema knows the built-in rule ids (an editor flags another: a plug-in's ids are
+    # in the schema `amunre schema` writes where it is installed), its params stay open
+    classic["scoring"].append({"rule": "some_plugin", "params": {"anything": 1}})
+    # an entry given by its id alone (an edit) has the params of the rule of that name
+    classic["scoring"].append({"id": "pyramids", "params": {"doubel": 3}})
     found = errors(classic)
     assert any(e.startswith("phases/1/params/protection_skip: 'two' is not of type 'integer'") for e in found)
     assert any(e.startswith("phases/1/params: Additional properties are not allowed ('speed'") for e in found)
     assert any(e.startswith("phases/4/params: Additional properties are not allowed ('protection_skip'") for e in found)
-    assert len(found) == 3
+    plugin = len(classic["scoring"]) - 2
+    assert any(e.startswith(f"scoring/{plugin}/rule: 'some_plugin' is not one of") for e in found)
+    assert any(e.startswith(f"scoring/{plugin + 1}/params: Additional properties are not allowed ('doubel'")
+               for e in found)
+    assert len(found) == 5
 
 
 def test_every_module_params_are_described():
     rules = builtin_rules()
     entries = {kind: SCHEMA["$defs"][f"{kind}_entry"] for kind in ("phases", "scoring", "final_scoring")}
     described = {branch["if"]["properties"]["rule"]["const"]: branch["then"]["properties"]["params"]
-                 for entry in entries.values() for branch in entry["allOf"]}
-    assert set(described) == set(rules)
+                 for entry in entries.values() for branch in entry["allOf"] if "rule" in branch["if"]["properties"]}
+    by_id = {branch["if"]["properties"]["id"]["const"]: branch["then"]["properties"]["params"]
+             for entry in entries.values() for branch in entry["allOf"] if "id" in branch["if"]["properties"]}
+    assert set(described) == set(rules) and by_id == described
     for rule_id, cls in rules.items():
         params = described[rule_id]
         assert params["additionalProperties"] is False

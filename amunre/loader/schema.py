@@ -177,8 +177,9 @@ def _entry(pipeline: str, rules: dict) -> dict:
         "properties": {
             "id": {"type": "string", "pattern": ID_PATTERN,
                    "description": "The entry's id, unique across the variant's pipelines (default: its rule id)."},
-            "rule": {"type": "string", "minLength": 1,
-                     "description": f"Rule-module id; built in: {', '.join(fitting)} (docs/rule-modules.md)."},
+            "rule": {"type": "string", "minLength": 1, "enum": fitting,
+                     "description": f"Rule-module id: {', '.join(fitting)} (docs/rule-modules.md; a plug-in's ids are "
+                                    "in the schema `amunre schema` writes where it is installed)."},
             "name": {"type": "string", "minLength": 1,
                      "description": "Name shown in the play-by-play, in the edition's words (default: the id)."},
             "params": {"type": "object", "description": "The rule module's parameters; left out ones take their default."},
@@ -193,6 +194,12 @@ def _entry(pipeline: str, rules: dict) -> dict:
         },
         "allOf": [
             {"if": {"required": ["rule"], "properties": {"rule": {"const": rule_id}}},
+             "then": {"properties": {"params": params_schema(rules[rule_id])}}}
+            for rule_id in fitting
+        ] + [
+            # an entry given by its id alone (an edit of an inherited entry): the printed
+            # editions name each entry after its rule, so such an id says which params apply
+            {"if": {"required": ["id"], "not": {"required": ["rule"]}, "properties": {"id": {"const": rule_id}}},
              "then": {"properties": {"params": params_schema(rules[rule_id])}}}
             for rule_id in fitting
         ],
