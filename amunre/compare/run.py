@@ -205,7 +205,8 @@ def summarize(comparison: Comparison) -> list[Row]:
             return attrs.evolve(stats.paired_of(d), correlation=correlation, pairing=pairing)
 
         versus = [None] + [compared(tally.versus, c, 0) for c in range(1, len(columns))]
-        adjacent = [None] + [compared(tally.adjacent, c, c - 1) for c in range(1, len(columns))]
+        # the second column's step is its difference from the first (filled in after Holm)
+        adjacent = [None] * min(2, len(columns)) + [compared(tally.adjacent, c, c - 1) for c in range(2, len(columns))]
         slope = moments(tally.trend, key, mode) if tally.trend and all(has) else None
         trend = stats.paired_of(slope) if slope is not None and slope.n >= 2 else None
         if any(value is not None for value in values):  # a row no column has says nothing
@@ -214,6 +215,9 @@ def summarize(comparison: Comparison) -> list[Row]:
     # every step between neighbouring columns; every trend
     _holm([(row.versus, c) for row in rows for c in range(1, len(columns)) if row.versus[c] is not None])
     _holm([(row.adjacent, c) for row in rows for c in range(2, len(columns)) if row.adjacent[c] is not None])
+    if len(columns) > 1:
+        for row in rows:
+            row.adjacent[1] = row.versus[1]
     trends = [row for row in rows if row.trend is not None]
     for row, adjusted in zip(trends, stats.holm([row.trend.p for row in trends])):
         row.trend = attrs.evolve(row.trend, p_holm=adjusted)

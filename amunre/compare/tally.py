@@ -30,7 +30,9 @@ class Tally:
     versus: list[dict] = attrs.Factory(list)  # per column: row key -> Moments of (this - first); {} for the first
     rows: list[dict] = attrs.Factory(list)  # per column: row key -> (label, per_game mode, statistic key template)
     winning_scores: list[Counter] = attrs.Factory(list)  # per column: winning score -> games (for the plot)
-    adjacent: list[dict] = attrs.Factory(list)  # per column: row key -> Moments of (this - the column before); {} for the first
+    # per column from the third: row key -> Moments of (this - the column before); {} for the first
+    # two (the second's step is its difference from the first: `versus`)
+    adjacent: list[dict] = attrs.Factory(list)
     trend: dict = attrs.Factory(dict)  # a numeric sweep's: row key -> Moments of each game's least-squares slope
     # with --records: {"seed", "rotation", "values": [a record per column], "seats": [per column, a dict per seat]}
     records: list[dict] = attrs.Factory(list)
@@ -79,7 +81,7 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
         keys = {key for record in column_records for key in record}
         values.append({key: Moments.of(v for v in numbers(column_records, key) if v is not None) for key in keys})
         versus.append(differences(first, column_records) if c else {})
-        adjacent.append(differences(records[c - 1], column_records) if c else {})
+        adjacent.append(differences(records[c - 1], column_records) if c > 1 else {})
     trend = {}
     if slope is not None:
         for key in set().union(*({key for record in column for key in record} for column in records)):
