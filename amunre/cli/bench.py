@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import (many_variants, WholeNumber, dump_json, literal, make_console, parse_bot_kinds, parse_players, set_option,
-                               variant_arg)
+from amunre.cli.common import (WholeNumber, dump_json, literal, make_console, many_variants, parse_bot_kinds,
+                               parse_players, set_option, variant_arg)
 
 #: Seconds per measurement when neither --seconds nor --games is given.
 DEFAULT_SECONDS = 3.0

@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.board import PROVINCE_FIELDS
-from amunre.cli.common import dump_json, make_console, set_option, one_variant, variant_arg
+from amunre.cli.common import dump_json, make_console, one_variant, set_option, variant_arg
 from amunre.cli.shown import board_shown
 
 

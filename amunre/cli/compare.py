@@ -10,8 +10,8 @@ import sys
 import click
 from rich.text import Text
 
-from amunre.cli.common import (many_variants, WholeNumber, check_writable, dump_json, literal, make_console, parse_bot_kinds,
-                               set_option, variant_arg)
+from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, many_variants,
+                               parse_bot_kinds, set_option, variant_arg)
 from amunre.agents import DEFAULT_AGENT
 from amunre.cli.progress import games_progress
 from amunre.engine import MAX_SEED

@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import many_variants, dump_json, literal, make_console, set_option, variant_arg
+from amunre.cli.common import dump_json, literal, make_console, many_variants, set_option, variant_arg
 from amunre.loader.compare import compare, compare_json, key_text, side_names, text
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from amunre.cli.common import one_variant, WholeNumber, check_writable, literal, variant_arg
+from amunre.cli.common import WholeNumber, check_writable, literal, one_variant, variant_arg
 from amunre.counting import plural
 from amunre.errors import AmunreError
 from amunre.gamelog import read_log, shown_path, write_atomically

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from amunre.cli.common import one_variant, check_writable, literal
+from amunre.cli.common import check_writable, literal, one_variant
 from amunre.counting import plural
 from amunre.gamelog import excerpt, replay_log, write_atomically
 from amunre.narrate import player_names

@@ -17,7 +17,8 @@ from amunre.agents import check_agents_for, make_agents
 from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.terminal import Terminal
 from amunre.errors import AmunreError
-from amunre.cli.common import SET_HELP, check_writable, parse_agents, parse_players, parse_seed, set_option, one_variant, variant_arg, write_resolved
+from amunre.cli.common import (SET_HELP, check_writable, one_variant, parse_agents, parse_players, parse_seed,
+                               set_option, variant_arg, write_resolved)
 from amunre.agents.seatview import line as seat_line
 from amunre.decisions import telling_forced
 from amunre.engine import Game, end_of, play_on, tie_line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from amunre.cli.common import literal, set_option, one_variant, variant_arg
+from amunre.cli.common import literal, one_variant, set_option, variant_arg
 from amunre.loader.resolved import resolved_toml
 
 

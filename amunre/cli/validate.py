@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from amunre.cli.common import many_variants, dump_json, literal, set_option
+from amunre.cli.common import dump_json, literal, many_variants, set_option
 from amunre.errors import AmunreError, VariantError
 from amunre.loader import load_variant
 

@@ -36,12 +36,12 @@ def _extends(path) -> str:
     return value if isinstance(value, str) and value else "-"
 
 
-def rows() -> list[tuple[str, ...]]:
+def rows(locations: list | None = None) -> list[tuple[str, ...]]:
     """(id, title, extends, players, from, summary) for every variant used (the first of an
-    id found twice)."""
+    id found twice); `locations`: `variant_locations()`, if already found."""
     out = []
     used = {}
-    for vid, path, where in variant_locations():
+    for vid, path, where in variant_locations() if locations is None else locations:
         used.setdefault(vid, (path, where))
     for vid, (path, where) in sorted(used.items()):
         try:
@@ -56,12 +56,12 @@ def rows() -> list[tuple[str, ...]]:
     return out
 
 
-def notes() -> list[str]:
+def notes(locations: list | None = None) -> list[str]:
     """An id found in two places (both named, the first used); an `AMUNRE_PATH` entry that
     is not a folder."""
     out = []
     first: dict[str, tuple] = {}
-    for vid, path, where in variant_locations():
+    for vid, path, where in variant_locations() if locations is None else locations:
         if vid in first:
             used_path, used_where = first[vid]
             out.append(f"note: {vid!r} is in {used_path} ({used_where}) and in {path} ({where}); "
@@ -83,11 +83,12 @@ def notes() -> list[str]:
 def command(as_json):
     """List the variants: id, edition name, what it extends, player counts, where it comes
     from (shipped, or an AMUNRE_PATH folder), summary."""
-    found = rows()
+    locations = variant_locations()  # every file read once, for the table and the notes
+    found = rows(locations)
     if as_json:
         from amunre.cli.common import dump_json
 
-        click.echo(dump_json({"variants": [dict(zip(COLUMNS, row)) for row in found], "notes": notes()}))
+        click.echo(dump_json({"variants": [dict(zip(COLUMNS, row)) for row in found], "notes": notes(locations)}))
         return
     if sys.stdout.isatty():
         table = Table(title="variants (use the id with --variant, or give a path to a .toml file; "
@@ -101,5 +102,5 @@ def command(as_json):
         widths = [max(len(row[i]) for row in found + [COLUMNS]) for i in range(len(COLUMNS) - 1)]
         for row in [COLUMNS] + found:
             click.echo(literal("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1]))
-    for line in notes():
+    for line in notes(locations):
         click.echo(literal(line), err=True)

@@ -84,6 +84,12 @@ def _validator(name: str):
     return _validators[name]
 
 
+def _is_rule_id(path: tuple) -> bool:
+    """Whether a key path is a pipeline entry's `rule`: any registered module's id, a plug-in's
+    too, which the shipped schema's list does not hold (the loader words those problems)."""
+    return bool(path) and path[0] in ("phases", "scoring", "final_scoring") and path[-1] == "rule"
+
+
 def schema_problems(name: str, data: dict, report) -> None:
     """Report every schema violation of `data` through `report(path, what, expected)`."""
     for error in _validator(name).iter_errors(data):
@@ -102,10 +108,9 @@ def schema_problems(name: str, data: dict, report) -> None:
                     found = props.get(key, {}) if "type" in props.get(key, {}) else _declared(name, path + (key,))
                     report(path + (key,), "missing", f"expected {_expected(found)}")
         elif kw == "type":
-            # a rule id is any registered module's, a plug-in's too: the shipped list is not the whole story
-            rule_id = path and path[0] in ("phases", "scoring", "final_scoring") and path[-1] == "rule"
-            report(path, f"wrong type: {got(value)}", "expected a string" if rule_id else f"expected {_expected(schema)}")
-        elif kw == "enum" and path and path[0] in ("phases", "scoring", "final_scoring") and path[-1] == "rule":
+            report(path, f"wrong type: {got(value)}",
+                   "expected a string" if _is_rule_id(path) else f"expected {_expected(schema)}")
+        elif kw == "enum" and _is_rule_id(path):
             continue  # which rule ids exist is the loader's to say (plug-ins too, with "did you mean")
         elif kw == "enum":
             report(path, f"{show(value)} is not allowed", f"expected {_expected(schema)}")
