@@ -21,7 +21,7 @@ from amunre.position import position_from_data
 from amunre.loader import load_variant
 
 RED, BLACK, BLUE, WHITE = range(4)
-COLOURS = ("red", "black", "blue", "white", "green")
+COLOURS = ("red", "black", "blue", "white", "green", "yellow", "orange", "purple", "grey", "brown")
 
 
 @cache
@@ -123,14 +123,35 @@ def _copy(value):
     return value
 
 
+def seated(variant, n: int):
+    """The variant with `n` among its player counts.
+
+    A rule's scenario is set at the seats it needs (three bidders on three provinces, say): the
+    rule module plays it with the variant's params and rulings whatever counts the variant's
+    edition allows, which is a setup rule of its own (R-GAME-01, tested on its own). A scenario a
+    rule module rules out at `n` players (the expert draft's hands, say) is skipped, saying why."""
+    if n in variant.players:
+        return variant
+    edition = attrs.evolve(variant.edition, players=tuple(sorted({*variant.edition.players, n})))
+    widened = attrs.evolve(variant, edition=edition)
+    if n not in widened.players:
+        import pytest
+
+        pytest.skip(f"{variant.id} is not played by {n} players{widened.modules.players_note(n)}")
+    return widened
+
+
 def state_of(players: list[dict], variant=None, **top):
-    """The GameState of position data (players in seat order, top-level keys as kwargs)."""
-    return position_from_data({"players": players, **top}, variant or classic(), source="test").state
+    """The GameState of position data (players in seat order, top-level keys as kwargs), at
+    as many seats as `players` has (`seated`)."""
+    variant = seated(variant or classic(), len(players))
+    return position_from_data({"players": players, **top}, variant, source="test").state
 
 
 def game_of(players: list[dict], variant=None, **top) -> Game:
-    """A Game standing at a position, nothing pending (start rules with `run_rules`)."""
-    variant = variant or classic()
+    """A Game standing at a position, nothing pending (start rules with `run_rules`), at as
+    many seats as `players` has (`seated`)."""
+    variant = seated(variant or classic(), len(players))
     return Game.from_state(variant, state_of(players, variant, **top))
 
 
