@@ -8,8 +8,10 @@ white (0..3) clockwise.
 The variant files are found by globbing variants/ (editions and house rules) at collection:
 a test marked `@over("market")` runs once per file using `market` (ids `[classic2003]`,
 `[supermeeple2016]`, `[house/...]`), so a new edition or house rule is checked without
-touching this file. A test needing more seats than a variant allows leaves that variant
-out (`players=`). Where a test depends on a ruling (SPEC §6), it pins the ruling with
+touching this file. What a test expects comes from the variant (its params, player counts,
+kingdoms, pipeline); a scenario is set at the seats it needs (`helpers.seated`), and one built
+on the rulebooks' printed numbers says so (`printed=`) and runs over the variants that keep
+them. Where a test depends on a ruling (SPEC §6), it pins the ruling with
 `with_rulings`, so that it checks the rule and not the edition's (or house rule's) choice;
 the rulings themselves are tested in test_rules_rulings.py. A test of something only
 classic2003 has (its complete sets) runs on classic2003 and says why; the edition facts the
@@ -18,8 +20,8 @@ parametrized tests read from the files are pinned once for both editions.
 
 import pytest
 from helpers import (
-    BLACK, BLUE, RED, WHITE, Ask, card, classic, edition2016, feed, finish, game_of, pid, province_deck, run, seated, seats, state_of,
-    variant_at, variant_files_using, with_rulings,
+    BLACK, BLUE, RED, WHITE, Ask, card, classic, edition2016, feed, finish, game_of, pid, province_deck, run, seated,
+    seats, state_of, variant_at, variant_files_using, with_rulings,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -998,7 +1000,7 @@ def test_r_har_01_farmers_pay_the_level_mines_always_caravans_with_a_camel(varia
     assert game.state.players[BLACK].gold == level + 8
 
 
-@over("harvest")
+@over("harvest", printed=("harvest",))
 def test_r_har_01_income_from_the_start_player_clockwise(variant):
     players = seats(4)
     for p, name in enumerate(("Abu", "Kharga", "Memphis", "Thebes")):
@@ -1007,7 +1009,8 @@ def test_r_har_01_income_from_the_start_player_clockwise(variant):
     events = []
     game.listen(events.append)
     run(game, ["harvest"])
-    assert [(e["player"], e["amount"]) for e in events if e["event"] == "gold"] == [(2, 2), (3, 2), (0, 2 + 4), (1, 2 + 5)]
+    paid = [(e["player"], e["amount"]) for e in events if e["event"] == "gold"]
+    assert paid == [(2, 2), (3, 2), (0, 2 + 4), (1, 2 + 5)]
 
 
 @over("harvest", printed=("harvest",))
