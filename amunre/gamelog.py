@@ -532,7 +532,7 @@ def _checked(raw: bytes, number: int, where: str, validators: dict) -> dict:
                           f"{', '.join(validators)}; see schemas/log-line.schema.json)")
     if kind == "event" and plain_event(line):
         return line  # what the schema's event branch says, without its cost per line
-    if kind == "header" and line.get("format") in OLDER_FORMATS:
+    if kind == "header" and isinstance(line.get("format"), str) and line["format"] in OLDER_FORMATS:
         raise ReplayError(f"{where}:{number}: format: the log is {line['format']}, {OLDER_FORMATS[line['format']]}; "
                           f"this amunre replays {FORMAT} (replay the log with the amunre version that wrote it, "
                           f"its header's `amunre`)")

@@ -156,6 +156,18 @@ def test_a_log_of_the_format_before_named_random_streams_is_refused_by_name(caps
     assert code == 2 and "format: the log is amunre-log/1" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("value", [["amunre-log/2"], {"amunre-log/2": 1}, ["amunre-log/1"]])
+def test_a_header_whose_format_is_no_text_is_refused_at_line_1(capsys, log, value):
+    """Found by the deep fuzz profile: a list as the header's format (unhashable) was an
+    internal error where the log's format is looked up among the older ones."""
+    lines = rows(log)
+    lines[0]["format"] = value
+    save(log, lines)
+    assert replay_error(log).startswith(f"{log}:1: ")
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and f"{log}:1: " in err and "Traceback" not in err and "internal error" not in err
+
+
 def test_the_first_line_that_differs_is_reported_even_when_it_hides_an_answer(log):
     """An answer line whose `event` is edited is no longer an answer: the next answer looks
     wrong, but the edited line comes first and is the one reported."""
