@@ -581,14 +581,15 @@ def _sort_key(sid: str):
     return (kind != "R", [int(p) if p.isdigit() else p for p in rest])
 
 
-def rules_index_markdown(test_dir: Path | None = None) -> str:
+def rules_index_markdown(test_dir: Path | None = None, files: list[Path] | None = None) -> str:
+    """docs/rules-index.md over the variant `files` (default: every file of variants/)."""
     from amunre.loader import load_variant, variant_files
     from amunre.resources import variants_dir
 
     test_dir = test_dir or (Path(__file__).resolve().parent.parent / "tests")
     owners, tests = spec_owners(), spec_tests(test_dir)
     variants = []
-    for path in variant_files():
+    for path in variant_files() if files is None else files:
         variant = load_variant(path)
         variants.append((f"variants/{path.relative_to(variants_dir()).as_posix()}",
                          {s.rule for s in variant.phases + variant.scoring + variant.final_scoring}))

@@ -20,8 +20,39 @@ VARIANTS_DIR = REPO / "variants"
 
 
 def variant_files() -> list[Path]:
-    """Every variant file in the checkout's variants/ (editions and house rules), found by
-    globbing; board files are left out, files that fail to parse are kept (and fail)."""
+    """Every variant file the suite runs its rule tests over: those in the checkout's variants/
+    (editions and house rules, a file dropped into variants/house/ included), found by globbing,
+    then those of the `AMUNRE_PATH` folders (a designer's own, as `amunre variants` finds
+    them). Board files are left out; files that fail to parse are kept (and fail)."""
+    from amunre.loader import variant_files as find
+    from amunre.loader.files import variant_locations
+
+    files = find(VARIANTS_DIR)
+    return files + [path for _, path, where in variant_locations() if where != "shipped" and path not in files]
+
+
+def project_variant_files() -> list[Path]:
+    """The variant files of the project itself: those of variants/ under version control
+    (`project_files`)."""
     from amunre.loader import variant_files as find
 
-    return find(VARIANTS_DIR)
+    return project_files(find(VARIANTS_DIR))
+
+
+def project_files(paths) -> list[Path]:
+    """Those of `paths` the project keeps under version control.
+
+    The tests of the project's own conventions (its generated docs list every variant file,
+    each carries a `#:schema` line, a house rule is a short example) cover these; a file a
+    designer drops into variants/ is covered by every rule test but by none of these. Outside
+    a git checkout (an unpacked source archive) every file counts."""
+    import subprocess
+
+    paths = list(paths)
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--", "variants"], cwd=REPO, capture_output=True,
+                                check=True, timeout=30).stdout.decode("utf-8").split("\0")
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
+        return paths
+    tracked = {(REPO / name).resolve() for name in listed if name}
+    return [path for path in paths if Path(path).resolve() in tracked] if tracked else paths

@@ -8,6 +8,7 @@ examples are red, black, blue, white in clockwise order (indices 0..3).
 from __future__ import annotations
 
 import importlib.util
+import re
 import signal
 import sys
 from contextlib import contextmanager
@@ -52,26 +53,63 @@ def variant_label(path) -> str:
         return path.stem
 
 
-def variant_files_using(*rules: str) -> list:
-    """Every shipped variant file (editions and house rules, found by globbing variants/)
-    whose pipeline (round phases, kingdom scoring, final scoring) uses all of `rules`,
-    as pytest params with readable ids. A variant file that does not load is kept, so that
-    the test using it fails instead of silently skipping it."""
+#: The numbers both rulebooks print, per rule module. A scenario built on them (gold amounts
+#: that afford exactly so much, a total that lands on a temple space, a sentence with its
+#: points) says so (`variant_files_using(..., printed=...)`) and runs over the variants that
+#: keep them; each rule is also checked with a variant's own numbers by a test that derives
+#: what it expects from the params.
+PRINTED = {
+    "auction": {"bid_spaces": (0, 1, 3, 6, 10, 15, 21, 28, 36), "protection_skip": 2},
+    "market": {"architect_stones": 2, "first_price": 1, "price_step": 1},
+    "offering": {"level_floors": (3, 13, 23), "rewards": (3, 2, 1), "theft_value": 3, "adjustment": 3},
+    "harvest": {"treasury_gold": 8, "big_harvest_bonus": 1, "camel_levels": (1, 2)},
+    "pyramids": {"single": 1, "double": 2},
+    "complete_sets": {"points": 3, "set_size": 3},
+    "fewest_pyramids": {"points": 3},
+    "nile_sides": {"points": 5},
+    "bonus_cards": {"points": 3, "scribes_symbols": 7, "farmers_needed": 9},
+    "gold_ranking": {"points": (6, 4, 2), "theft_value": 3},
+}
+
+
+def keeps_printed(variant, rules) -> bool:
+    """Whether every entry of `rules` in the variant's pipelines has the rulebooks' numbers."""
+    steps = [s for s in variant.phases + variant.scoring + variant.final_scoring if s.rule in rules]
+    return all(_as_tuple(getattr(step.params, key)) == value
+               for step in steps for key, value in PRINTED.get(step.rule, {}).items())
+
+
+def _as_tuple(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def variant_files_using(*rules: str, printed=(), where=None) -> list:
+    """Every variant file the suite covers (`covered_variant_files`) whose pipeline (round
+    phases, kingdom scoring, final scoring) uses all of `rules`, as pytest params with readable
+    ids; with `printed` rule ids, only those whose entries of these rules keep the rulebooks'
+    numbers (`PRINTED`); with `where`, only those the predicate accepts (a property of the
+    variant a scenario needs, such as a second kingdom). A variant file that does not load is
+    kept, so that the test using it fails instead of silently skipping it."""
     import pytest
 
-    from amunre.loader import variant_files
-
     params = []
-    for path in variant_files():
+    for path in covered_variant_files():
         try:
             variant = load_variant(path)
         except Exception:  # noqa: BLE001 - reported by the test that loads it
             params.append(pytest.param(path, id=variant_label(path)))
             continue
         used = {s.rule for s in variant.phases + variant.scoring + variant.final_scoring}
-        if set(rules) <= used:
+        if set(rules) <= used and keeps_printed(variant, printed) and (where is None or where(variant)):
             params.append(pytest.param(path, id=variant_label(path)))
     return params
+
+
+def covered_variant_files() -> list:
+    """The variant files the suite runs its rule tests over (`conftest.variant_files`)."""
+    from conftest import variant_files
+
+    return variant_files()
 
 
 def problems_of(path, overrides=()) -> list[str]:
@@ -95,6 +133,11 @@ def with_rulings(variant=None, **changes):
     """The variant with some rulings (SPEC §6) changed."""
     variant = variant or classic()
     return attrs.evolve(variant, rulings=variant.rulings.evolve(**changes))
+
+
+def step_params(variant, rule):
+    """The params of a rule module as the variant's pipeline gives them (its first entry)."""
+    return next(s for s in variant.phases + variant.scoring + variant.final_scoring if s.rule == rule).params
 
 
 def pid(name: str, variant=None) -> int:
@@ -144,8 +187,29 @@ def seated(variant, n: int):
 def state_of(players: list[dict], variant=None, **top):
     """The GameState of position data (players in seat order, top-level keys as kwargs), at
     as many seats as `players` has (`seated`)."""
+    from amunre.errors import PositionError
+
     variant = seated(variant or classic(), len(players))
-    return position_from_data({"players": players, **top}, variant, source="test").state
+    try:
+        return position_from_data({"players": players, **top}, variant, source="test").state
+    except PositionError as exc:
+        _skip_when_the_variant_lacks_pieces(variant, exc)
+        raise
+
+
+#: What a position check says when a variant's components are fewer than a scenario holds.
+_LACKING = re.compile(r"the players hold \d+, but the .* deck has \d+|the position places \d+ \w+ on the board, but")
+
+
+def _skip_when_the_variant_lacks_pieces(variant, error) -> None:
+    """Skip the test, saying why, when every problem of its scenario is a piece the variant's
+    components do not have (cards its deck lacks, more pieces than its supply): a house rule
+    without Bribery cards has no Bribery scenario. Any other problem is the test's own."""
+    problems = [p for p in getattr(error, "problems", [])]
+    if problems and all(_LACKING.search(p) for p in problems):
+        import pytest
+
+        pytest.skip(f"{variant.id} has too few pieces for this scenario: {'; '.join(problems)}")
 
 
 def game_of(players: list[dict], variant=None, **top) -> Game:

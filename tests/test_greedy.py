@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 from amunre.agents import make_agents
 from amunre.agents.greedy import GreedyAgent
 from amunre.engine import Game
-from amunre.loader import load_variant, variant_files
+from conftest import variant_files
 
-VARIANTS = {path.stem: load_variant(path) for path in variant_files()}
+from amunre.loader import load_variant
+
+VARIANTS = {path.stem: load_variant(path) for path in variant_files()}  # every file the suite covers
 
 
 class UncachedGreedy(GreedyAgent):
@@ -68,11 +70,12 @@ def play_both(variant, players: int, seed: int, lineup=None) -> tuple[int, int]:
 @pytest.mark.parametrize("vid", sorted(VARIANTS))
 def test_the_cached_agent_decides_as_the_uncached_one_in_every_shipped_variant(vid):
     variant = VARIANTS[vid]
-    bids = 0
+    bids = least = 0
     for seed in range(4):
         players = variant.players[seed % len(variant.players)]
         bids += play_both(variant, players, seed)[1]
-    assert bids > 50  # the auction was really played
+        least += players * variant.edition.rounds_per_kingdom * len(variant.edition.kingdoms)
+    assert bids >= least  # the auction was really played: each player bids at least once a round
 
 
 @given(vid=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**63 - 1), count=st.integers(0, 2),

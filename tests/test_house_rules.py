@@ -15,7 +15,7 @@ from helpers import game_of, run, seats
 from amunre.agents import make_agents
 from amunre.engine import Game, play_game
 from amunre.errors import VariantError
-from amunre.loader import load_variant, variant_files
+from amunre.loader import load_variant
 
 HOUSE = Path(__file__).resolve().parent.parent / "variants" / "house"
 
@@ -26,7 +26,9 @@ def house(name: str):
 
 
 def test_every_house_rule_is_a_short_extends_file_that_changes_the_rules():
-    files = [f for f in variant_files() if f.parent.name == "house"]
+    from conftest import project_variant_files
+
+    files = [f for f in project_variant_files() if f.parent.name == "house"]
     assert len(files) >= 6
     for path in files:
         text = path.read_text(encoding="utf-8")

@@ -34,7 +34,8 @@ def transcript_path(path: Path) -> Path:
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
 def test_playthrough_matches(path):
     golden = transcript_path(path)
-    assert golden.is_file(), f"{path.name} has no golden playthrough {golden}; create it with: {REGENERATE}"
+    assert golden.is_file(), (f"{path.name} has no golden playthrough {golden}; record it with: {REGENERATE} "
+                              f"{path}")
     expected = golden.read_text(encoding="utf-8")
     actual = playthrough(path)
     if actual != expected:
@@ -72,3 +73,20 @@ def test_a_changed_game_is_noticed(tmp_path):
 if __name__ == "__main__":
     for written in regenerate_playthroughs(FOLDER, VARIANTS):
         print(f"wrote {written}")
+
+
+def test_a_new_house_rule_records_its_own_playthrough_alone(tmp_path, capsys):
+    """What the missing-playthrough message says to run, with a variant file named, writes
+    that variant's transcript only (a designer records theirs without touching the others)."""
+    from amunre.testing.command import main
+
+    house = tmp_path / "mine.toml"
+    house.write_text('extends = "classic2003"\n[edition]\nid = "mine"\nname = "mine"\n[components]\n'
+                     'starting_gold = 25\n', encoding="utf-8")
+    folder = tmp_path / "playthroughs"
+    assert main(["--regenerate-playthroughs", str(folder), str(house)]) == 0
+    assert [p.name for p in folder.iterdir()] == ["mine.txt"]
+    assert (folder / "mine.txt").read_text(encoding="utf-8") == playthrough(house)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--regenerate-playthroughs", str(folder), "no-such-variant"])
+    assert stopped.value.code == 2 and "unknown variant 'no-such-variant'" in capsys.readouterr().err

@@ -18,10 +18,11 @@ classic2003 has (its complete sets) runs on classic2003 and says why; the editio
 parametrized tests read from the files are pinned once for both editions.
 """
 
+import attrs
 import pytest
 from helpers import (
     BLACK, BLUE, RED, WHITE, Ask, card, classic, edition2016, feed, finish, game_of, pid, province_deck, run, seated,
-    seats, state_of, variant_at, variant_files_using, with_rulings,
+    PRINTED, keeps_printed, seats, state_of, step_params, variant_at, variant_files_using, with_rulings,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -38,20 +39,6 @@ from amunre.rules.offering import level_for
 
 SPACES = [0, 1, 3, 6, 10, 15, 21, 28, 36]  # the bid spaces printed on the province cards (both editions)
 
-#: The numbers both rulebooks print, per rule module: a scenario built on them (gold amounts
-#: that afford exactly so much, a total that lands on a temple space) says so with `printed=`
-#: and runs over the variants that keep them. Each rule is also checked with the variant's own
-#: numbers by a test that derives what it expects from the params.
-PRINTED = {
-    "auction": {"bid_spaces": tuple(SPACES), "protection_skip": 2},
-    "market": {"first_price": 1, "price_step": 1},
-    "offering": {"level_floors": (3, 13, 23), "rewards": (3, 2, 1), "theft_value": 3, "adjustment": 3},
-    "harvest": {"treasury_gold": 8, "big_harvest_bonus": 1, "camel_levels": (1, 2)},
-    "bonus_cards": {"points": 3, "scribes_symbols": 7, "farmers_needed": 9},
-    "gold_ranking": {"points": (6, 4, 2)},
-}
-
-
 def _plays(path, n) -> bool:
     try:
         return n in variant_at(path).players
@@ -59,30 +46,13 @@ def _plays(path, n) -> bool:
         return True
 
 
-def _keeps_printed(path, rules) -> bool:
-    """Whether every step of `rules` in the variant has the numbers the rulebooks print."""
-    try:
-        variant = variant_at(path)
-    except Exception:  # noqa: BLE001 - a broken file stays in, its test reports it
-        return True
-    steps = [s for s in variant.phases + variant.scoring + variant.final_scoring if s.rule in rules]
-    return all(_as_tuple(getattr(step.params, key)) == value
-               for step in steps for key, value in PRINTED[step.rule].items())
-
-
-def _as_tuple(value):
-    return tuple(value) if isinstance(value, (list, tuple)) else value
-
-
 def over(*rules, players=None, printed=()):
     """Parametrize the test's `variant` over every variant file using all of `rules` (every
     file when none is given), leaving out those not played by `players` players if given, and
-    those whose `printed` rules have other numbers than the rulebooks' (`PRINTED`)."""
-    params = variant_files_using(*rules)
+    those whose `printed` rules have other numbers than the rulebooks' (`helpers.PRINTED`)."""
+    params = variant_files_using(*rules, printed=printed)
     if players is not None:
         params = [p for p in params if _plays(p.values[0], players)]
-    if printed:
-        params = [p for p in params if _keeps_printed(p.values[0], printed)]
     return pytest.mark.parametrize("variant", params, indirect=True)
 
 
@@ -90,11 +60,6 @@ def over(*rules, players=None, printed=()):
 def variant(request):
     """The loaded variant of a parametrized variant file."""
     return variant_at(request.param)
-
-
-def step_params(variant, rule):
-    """The params of a rule module as the variant's pipeline gives them."""
-    return next(s for s in variant.phases + variant.scoring + variant.final_scoring if s.rule == rule).params
 
 
 def auction_game(players, provinces, variant, start=0):
@@ -229,6 +194,13 @@ def test_r_game_03_edition_facts_the_shared_tests_read_from_the_variant_files():
     assert classic().edition.rounds_per_kingdom == edition2016().edition.rounds_per_kingdom == 3
     assert len(classic().edition.kingdoms) == len(edition2016().edition.kingdoms) == 2
     assert classic().players == edition2016().players == (3, 4, 5)
+    for edition in (classic(), edition2016()):
+        # the numbers the scenarios marked `printed=` are built on: both editions keep them, and
+        # every param of those modules is among them (a new param must be added there)
+        assert keeps_printed(edition, PRINTED)
+        for step in edition.phases + edition.scoring + edition.final_scoring:
+            if step.rule in PRINTED:
+                assert set(attrs.fields_dict(type(step.params))) == set(PRINTED[step.rule]), step.rule
     for edition in (classic(), edition2016()):  # R-GAME-02's printed setup
         comp = edition.components
         assert (comp.starting_gold, comp.theft_cards_per_player, comp.starting_cards) == (20, 1, ("architect",))

@@ -189,8 +189,10 @@ def test_every_shipped_file_names_its_schema_and_the_schema_accepts_it():
 
     import jsonschema
 
+    from conftest import project_files
+
     repo = Path(__file__).resolve().parents[1]
-    for path in sorted((repo / "variants").rglob("*.toml")):
+    for path in project_files(sorted((repo / "variants").rglob("*.toml"))):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         match = re.fullmatch(r"#:schema (\S+)", first)
         assert match, f"{path.relative_to(repo)} has no #:schema first line"

@@ -12,7 +12,7 @@ modules run with the parameters their variant files give them.
 """
 
 import pytest
-from helpers import classic, edition2016, seats, state_of, variant_at, variant_files_using
+from helpers import classic, edition2016, seated, seats, state_of, step_params, variant_at, variant_files_using
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,6 +25,7 @@ SUPPLIES = {"pyramids": 0, "doubles": 0, "stones": 0}
 
 def _item(variant, players, key):
     """The points of one scoring item, per player, when `variant` scores the position."""
+    variant = seated(variant, len(players))
     sheet = score_position(variant, state_of(players, variant, supplies=SUPPLIES))
     return list(next(item for item in sheet.items if item.key == key).points)
 
@@ -106,19 +107,23 @@ def test_r_sco_03_with_four_provinces_a_set_needs_a_pyramid_in_all_four(variant_
     """Players holding 4 provinces (the house rule of four rounds per kingdom; 3 players
     then, since the board has 15): every variant file using `complete_sets` reads a set as
     one pyramid in each province the player holds, so it is the weakest of the four, as for
-    `fewest_pyramids`: the two still agree."""
-    sets = _item(variant_at(variant_file), players, "complete_sets")
-    assert sets == _item(edition2016(), players, "fewest_pyramids")
-    assert sets == [3 * min(_count(v) for v in p["provinces"].values()) for p in players]
+    `fewest_pyramids`: the two still agree (each at its own points: 3 in both editions)."""
+    variant = variant_at(variant_file)
+    per_set = step_params(variant, "complete_sets").points
+    sets = _item(variant, players, "complete_sets")
+    assert [points // 3 * per_set for points in _item(edition2016(), players, "fewest_pyramids")] == sets
+    assert sets == [per_set * min(_count(v) for v in p["provinces"].values()) for p in players]
 
 
-@pytest.mark.parametrize("counts,points", [((2, 2, 3), 6), ((1, 0, 5), 0), ((4, 4, 4), 12), ((1, 1, 1), 3)],
+@pytest.mark.parametrize("counts,weakest", [((2, 2, 3), 2), ((1, 0, 5), 0), ((4, 4, 4), 4), ((1, 1, 1), 1)],
                          ids=["2-2-3", "1-0-5", "4-4-4", "1-1-1"])
 @pytest.mark.parametrize("variant_file", variant_files_using("fewest_pyramids"))
-def test_r_sco_03_three_points_per_pyramid_in_the_weakest_province(variant_file, counts, points):
-    """The 2016 wording, in every variant file that uses it: a province without a pyramid
-    scores nothing, however many the others hold."""
+def test_r_sco_03_points_per_pyramid_in_the_weakest_province(variant_file, counts, weakest):
+    """The 2016 wording, in every variant file that uses it: the variant's points (3 in the
+    2016 edition) per pyramid of the weakest province; a province without a pyramid scores
+    nothing, however many the others hold."""
     variant = variant_at(variant_file)
+    points = weakest * step_params(variant, "fewest_pyramids").points
     players = seats(3)
     players[0]["provinces"] = {
         name: {"doubles": c // 2, "pyramids": c % 2} for name, c in zip(("Memphis", "Thebes", "Abu"), counts)}

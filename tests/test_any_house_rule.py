@@ -1,0 +1,55 @@
+"""The suite reads what it expects from each variant, never the printed numbers (issue 22).
+
+House rules drawn at random (`house_rules.house_rule`: any player counts, kingdoms, rounds,
+supplies, deck, numeric params and rulings the format allows and the loader accepts) are
+written to a folder named by `AMUNRE_PATH`, the search path a designer's own files live on,
+and the tests that run over every variant file are run on them in a child pytest, selected by
+their ids. Each must pass: a house rule with other numbers is covered without new test code.
+(Its golden playthrough, the one thing the suite cannot know, is left out: that test fails
+for a new file and says how to record it.)
+
+The `ci` profile draws one set of three house rules; `HYPOTHESIS_PROFILE=deep` draws 20.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from house_rules import house_rule
+
+from amunre.loader.files import SEARCH_PATH
+
+REPO = Path(__file__).resolve().parent.parent
+DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+
+#: The test files that run over every variant file the suite covers, each test by the rules it uses.
+SHARED = ("tests/test_rules_shared.py", "tests/test_set_scoring.py", "tests/test_narration.py",
+          "tests/test_conformance.py", "tests/test_greedy.py")
+PREFIX = "drawn-house-rule"
+
+
+# no shrinking: each example runs a child pytest, and the failure shows the three files whole
+@settings(max_examples=20 if DEEP else 1, deadline=None, database=None, phases=[Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@given(st.tuples(*(house_rule(f"{PREFIX}-{i}") for i in range(3))))
+def test_the_shared_tests_pass_on_house_rules_with_any_numbers(texts):
+    with tempfile.TemporaryDirectory() as folder:
+        for i, text in enumerate(texts):
+            (Path(folder) / f"{PREFIX}-{i}.toml").write_text(text, encoding="utf-8")
+        env = {**os.environ, SEARCH_PATH: folder, "HYPOTHESIS_PROFILE": "ci"}
+        child = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-rfE", "--tb=short", "-k", PREFIX, *SHARED],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    shown = "\n\n".join(texts) + "\n\n" + child.stdout[-6000:] + child.stderr[-2000:]
+    assert child.returncode == 0, shown
+    # each drawn rule really ran: tests of every file of SHARED passed on it
+    for i in range(3):
+        ran = {line.split("::")[0] for line in child.stdout.splitlines()
+               if f"{PREFIX}-{i}" in line and " PASSED" in line}
+        assert ran == set(SHARED), (i, ran, shown)
