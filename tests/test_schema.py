@@ -53,6 +53,22 @@ def test_every_shipped_file_validates_as_written(path):
     assert errors(tomllib.loads(path.read_text(encoding="utf-8"))) == []
 
 
+def test_term_keys_are_the_words_of_the_engine_its_modules_and_cards():
+    """An editor flags a misspelt term key (`favr`) with the shipped schema; the engine's, a
+    module's and a card's words and their numbered forms (`offering_level_2`) pass. The loader
+    reports the same key once, with its own words (did you mean 'favor'?)."""
+    classic = tomllib.loads((variants_dir() / "classic2003.toml").read_text(encoding="utf-8"))
+    for key in ("gold", "bid_marker", "treasury", "offering_level_2", "favor_plural"):
+        classic["terms"] = {key: "a word"}
+        assert errors(classic) == [], key
+    for key in ("favr", "offering_level_21", "offering_level_0", "bid_marker_x"):
+        classic["terms"] = {key: "a word"}
+        assert [e.split(":")[0] for e in errors(classic)] == ["terms"], key
+    with pytest.raises(VariantError) as info:
+        load_variant("classic2003", ['terms.favr="x"'])
+    assert len(info.value.problems) == 1 and "did you mean 'favor'" in info.value.problems[0]
+
+
 def test_params_are_checked_per_rule_module():
     classic = tomllib.loads((variants_dir() / "classic2003.toml").read_text(encoding="utf-8"))
     auction = next(e for e in classic["phases"] if e["rule"] == "auction")

@@ -284,8 +284,7 @@ def variant_schema(rules: dict | None = None) -> dict:
                 "additionalProperties": {"type": "object"},
             },
             **tables,
-            "terms": {"type": "object", "description": "Engine concept id -> the edition's word for it.",
-                      "additionalProperties": {"type": "string", "minLength": 1}},
+            "terms": terms_schema(rules),
             **pipelines,
             "rulings": rulings_schema(rules),
         },
@@ -294,6 +293,20 @@ def variant_schema(rules: dict | None = None) -> dict:
         "else": complete,
         "$defs": {f"{pipeline}_entry": _entry(pipeline, rules) for pipeline in PIPELINE_KINDS},
     }
+
+
+def terms_schema(rules: dict) -> dict:
+    """`[terms]`: the keys a variant may set (the engine's words, its modules' words, their card
+    kinds, and numbered forms of these, as `amunre.terms` says), each a non-empty string."""
+    from amunre.terms import MOST_NUMBERED, known_terms
+
+    known = sorted(known_terms(rules.values(), sorted({kind for cls in rules.values() for kind in cls.cards})))
+    numbers = "|".join(str(n) for n in range(MOST_NUMBERED, 0, -1))
+    numbered = f"^({'|'.join(known)})_({numbers})$"
+    return {"type": "object", "description": "Engine concept id -> the edition's word for it (the engine's, its "
+            "rule modules' and their cards' words, or a numbered form such as `offering_level_2`).",
+            "propertyNames": {"anyOf": [{"enum": known}, {"pattern": numbered}]},
+            "additionalProperties": {"type": "string", "minLength": 1}}
 
 
 def builtin_rules() -> dict[str, type]:

@@ -112,6 +112,8 @@ def schema_problems(name: str, data: dict, report) -> None:
                    "expected a string" if _is_rule_id(path) else f"expected {_expected(schema)}")
         elif kw == "enum" and _is_rule_id(path):
             continue  # which rule ids exist is the loader's to say (plug-ins too, with "did you mean")
+        elif "propertyNames" in error.relative_schema_path and path == ("terms",):
+            continue  # which term keys exist is the loader's to say (plug-ins' words too, with "did you mean")
         elif kw == "enum":
             report(path, f"{show(value)} is not allowed", f"expected {_expected(schema)}")
         elif kw == "minimum":
