@@ -50,3 +50,23 @@ def test_dash_h_is_help_on_every_command(capsys):
     for verb in sorted(cli.commands):
         code, out, err = run_cli(capsys, verb, "-h")
         assert code == 0 and out.startswith(f"Usage: amunre {verb} "), (verb, err)
+
+
+def test_every_option_value_is_named_in_one_style():
+    """One metavar style: an option's value is named by what it is, in capitals (N, SEED, FILE,
+    AGENT,..., KEY=VALUE), never by click's type name (INTEGER, TEXT)."""
+    import re
+
+    import click
+
+    for name, command in cli.commands.items():
+        context = click.Context(command)
+        for param in command.params:
+            if getattr(param, "is_flag", False) or param.name == "help":
+                continue
+            metavar = param.make_metavar(context)
+            if isinstance(param.type, click.Choice):
+                continue  # click lists the choices: [text|json]
+            assert metavar not in ("INTEGER", "TEXT", "FLOAT", "PATH", "FILENAME", "BOOLEAN"), (name, param.opts)
+            assert re.fullmatch(r"\[?[A-Z][A-Z0-9_.=,]*(?: [A-Z][A-Z0-9_]*)*(?:\.\.\.)?\]?(?:\.\.\.)?", metavar) or \
+                re.fullmatch(r"[A-Z]+\.[a-z]+", metavar), (name, param.opts, metavar)

@@ -52,15 +52,15 @@ def _check_games(games: int, players: int) -> None:
 
 @click.command("arena")
 @one_variant("classic2003")
-@click.option("--agents", "lineup", required=True, metavar="A,B,...",
+@click.option("--agents", "lineup", required=True, metavar="AGENT,...",
               help="One agent spec per seat (the player count), e.g. greedy,random,random,random or "
                    "mcts:iterations=400,greedy,greedy,greedy; a spec may come twice. Fewer agents than the "
                    "variant's players: the other seats play planner (mcts alone: mcts against 3 planners).")
-@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
+@click.option("--games", metavar="N", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
               help="Games in all, a multiple of the players: each rotation of the seats is one game per player.")
-@click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
+@click.option("--seed", metavar="SEED", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="Seed S of the run: game g plays seed f(S, g).")
-@click.option("--workers", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
+@click.option("--workers", metavar="N", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
 @set_option("Change one key of the variant (KEY=VALUE, repeatable; see `amunre run --help`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/arena.schema.json).")

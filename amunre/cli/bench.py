@@ -99,13 +99,13 @@ def _notes(m, warmup: int) -> list[str]:
 
 @click.command("bench")
 @many_variants("variant_name", default=("classic2003",), metavar="[VARIANT...]")
-@click.option("--players", help="Player count (default 4 where the variant allows it).")
-@click.option("--agents", "agent_kinds", default="random,greedy", show_default=True,
+@click.option("--players", metavar="N", help="Player count (default 4 where the variant allows it).")
+@click.option("--agents", "agent_kinds", metavar="AGENT,...", default="random,greedy", show_default=True,
               help="Agent kinds to measure, each playing every seat.")
 @click.option("--seconds", type=Seconds(), help=f"Seconds per measurement (default {DEFAULT_SECONDS:g}, "
               "or none with --games; with both, whichever ends first).")
-@click.option("--games", type=WholeNumber(1, 10_000_000), help="Games per process in each measurement, instead of --seconds.")
-@click.option("--workers", type=WholeNumber(1, 1024),
+@click.option("--games", metavar="N", type=WholeNumber(1, 10_000_000), help="Games per process in each measurement, instead of --seconds.")
+@click.option("--workers", metavar="N", type=WholeNumber(1, 1024),
               help="Worker processes for the parallel figures (default: every CPU this process may use).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document (schemas/bench.schema.json): every measurement's counts, CPU and wall "

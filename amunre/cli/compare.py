@@ -149,14 +149,14 @@ def _lineup(text, players):
 
 @click.command("compare")
 @many_variants("refs")
-@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
+@click.option("--games", metavar="N", default=DEFAULT_GAMES, show_default=True, type=WholeNumber(1, 10_000_000),
               help="Games per variant; every variant plays the same seeds.")
-@click.option("--players", help="Player count, allowed by every variant (default 4 where all allow it).")
-@click.option("--agents", "lineup", default=DEFAULT_AGENT, show_default=True,
+@click.option("--players", metavar="N", help="Player count, allowed by every variant (default 4 where all allow it).")
+@click.option("--agents", "lineup", metavar="AGENT,...", default=DEFAULT_AGENT, show_default=True,
               help="One agent kind for every seat, or one per seat (e.g. greedy,random,greedy,greedy).")
-@click.option("--seed", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
+@click.option("--seed", metavar="SEED", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="Seed S of the run: game i plays seed f(S, i) in every variant.")
-@click.option("--workers", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
+@click.option("--workers", metavar="N", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
 @click.option("--sweep", metavar="KEY=V1,V2,...", multiple=True,
               help="One variant, one key over several values: a column per value.")

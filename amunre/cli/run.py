@@ -290,13 +290,13 @@ def infer_players(variant, players, agents) -> str | None:
 
 @click.command("run")
 @one_variant("classic2003")
-@click.option("--players", help="Number of players (the variant says which counts are allowed; default: as many as "
+@click.option("--players", metavar="N", help="Number of players (the variant says which counts are allowed; default: as many as "
                                 "--agents names, else 4).")
-@click.option("--seed", help="Seed for the game; a random one is chosen and printed if omitted.")
-@click.option("--agents", help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
+@click.option("--seed", metavar="SEED", help="Seed for the game; a random one is chosen and printed if omitted.")
+@click.option("--agents", metavar="AGENT,...", help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
                                "default: planner).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
-@click.option("--log", "log_path",
+@click.option("--log", "log_path", metavar="FILE.jsonl",
               help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written when "
                    "the game ends; a game stopped early, by Ctrl-C or a human seat that leaves, writes its "
                    "answers so far, marked incomplete).")
