@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -38,15 +37,15 @@ PREFIX = "drawn-house-rule"
 @settings(max_examples=20 if DEEP else 1, deadline=None, database=None, phases=[Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 @given(st.tuples(*(house_rule(f"{PREFIX}-{i}") for i in range(3))))
-def test_the_shared_tests_pass_on_house_rules_with_any_numbers(texts):
-    with tempfile.TemporaryDirectory() as folder:
-        for i, text in enumerate(texts):
-            (Path(folder) / f"{PREFIX}-{i}.toml").write_text(text, encoding="utf-8")
-        env = {**os.environ, SEARCH_PATH: folder, "HYPOTHESIS_PROFILE": "ci"}
-        child = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-rfE", "--tb=short", "-k", PREFIX, *SHARED],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
-    shown = "\n\n".join(texts) + "\n\n" + child.stdout[-6000:] + child.stderr[-2000:]
+def test_the_shared_tests_pass_on_house_rules_with_any_numbers(tmp_path_factory, texts):
+    folder = tmp_path_factory.mktemp("drawn")  # kept after a failure: AMUNRE_PATH=<it> pytest -k drawn reruns it
+    for i, text in enumerate(texts):
+        (folder / f"{PREFIX}-{i}.toml").write_text(text, encoding="utf-8")
+    env = {**os.environ, SEARCH_PATH: str(folder), "HYPOTHESIS_PROFILE": "ci"}
+    child = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-rfE", "--tb=short", "-k", PREFIX, *SHARED],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    shown = f"the drawn files are in {folder}\n\n" + child.stdout[-6000:] + child.stderr[-2000:]
     assert child.returncode == 0, shown
     # each drawn rule really ran: tests of every file of SHARED passed on it
     for i in range(3):

@@ -304,7 +304,7 @@ def test_6_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path
     players[BLUE].update(score=10, hand={"upper_lower": 1, "west_east": 1}, provinces={
         "Edfu": {"doubles": 1, "pyramids": 1}, "Abu": {"doubles": 1, "pyramids": 1}, "Thebes": {"pyramids": 1}})
     players[RED].update(provinces={"Memphis": {"pyramids": 2, "stones": 1}, "Buto": {}, "Mendes": {}})
-    game, lines, w = prepared(path, players, offering_level=1)
+    game, lines, w = prepared(path, players, rulings={"nile_min_pyramids": 1}, offering_level=1)  # A-NILE
     game.run_rules(list(game.scoring))
     while game.pending is not None:  # play every bonus card held
         game.answer(game.pending.options[-1])
