@@ -48,7 +48,8 @@ def project_files(paths) -> list[Path]:
     a git checkout (an unpacked source archive) every file counts."""
     import subprocess
 
-    paths = list(paths)
+    inside = VARIANTS_DIR.resolve()
+    paths = [path for path in paths if Path(path).resolve().is_relative_to(inside)]  # never an AMUNRE_PATH file
     try:
         listed = subprocess.run(["git", "ls-files", "-z", "--", "variants"], cwd=REPO, capture_output=True,
                                 check=True, timeout=30).stdout.decode("utf-8").split("\0")
