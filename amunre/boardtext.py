@@ -54,15 +54,6 @@ def province_line(view, pid: int, w) -> str:
     return printed(view, pid, w) + (f"; on it: {on}" if on else "")
 
 
-def income(view, pid: int) -> int | None:
-    """The gold the province would yield at a harvest now (farmers at the offering level, its
-    mine, its caravan where the level shows a camel), or None in a variant without a harvest."""
-    harvest = view.rule("harvest")
-    if harvest is None or not hasattr(harvest, "income"):
-        return None
-    return harvest.income(view, view.variant.board, pid)
-
-
 def level_words(view, w) -> str:
     """The offering level as the edition shows it ("Amun-Re temple on the temple track:
     level 2", "Offering tile 3>12 (level 2)"), and before the first offering, that there is
@@ -74,28 +65,9 @@ def level_words(view, w) -> str:
     return f"{w.t('offering_level')} {name} (level {level})" if name else f"{w.t('offering_level')}: level {level}"
 
 
-def income_text(view, pid: int, w) -> str | None:
-    """"income 5 gold" at the current offering level; before the first offering, which sets
-    the level, what the income will depend on ("income after the first sacrifice: 2 farmers x
-    its level + 1 gold (+3 at level 1 or 2)"). None in a variant without a harvest."""
-    gold = income(view, pid)
-    if gold is None:
-        return None
-    if view.offering_level:
-        return f"income {gold} {w.t('gold')}"
-    info = view.variant.board.provinces[pid]
-    farmers = view.provinces[pid].all_farmers()
-    camels = getattr(getattr(view.rule("harvest"), "params", None), "camel_levels", ())
-    terms = ([f"{w.count(farmers, 'farmer')} x its level"] if farmers else []) + ([str(info.mine)] if info.mine else [])
-    total = " + ".join(terms) or "0"
-    total += f" {w.t('gold')}" if not farmers or info.mine else f", in {w.t('gold')}"
-    if info.caravan and camels:
-        total += f" (+{info.caravan} {w.t('gold')} at level {w.join([str(level) for level in camels], 'or')})"
-    return f"income after the first {w.t('offering')}: {total}"
-
-
 def holding_line(view, pid: int, w) -> str:
-    """One of the seat's own provinces: fields used of total, farmers, stones, pyramids, income."""
+    """One of the seat's own provinces: fields used of total, farmers, stones, pyramids, then
+    what the rule modules tell of it (`Rule.province_facts`: the harvest, its income)."""
     info = view.variant.board.provinces[pid]
     prov = view.provinces[pid]
     farmers = f"{prov.farmers}/{info.fields} fields used"
@@ -106,5 +78,12 @@ def holding_line(view, pid: int, w) -> str:
         farmers,
         w.plural(prov.stones, w.t("stone"), w.t("stones")) if prov.stones else "",
         pyramids_text(prov, w),
-        income_text(view, pid, w),
+        *province_facts(view, pid, w),
     ])
+
+
+def province_facts(view, pid: int, w) -> list[str]:
+    """What the variant's rule modules tell about a province as the seat of `view` sees it,
+    in pipeline order (`Rule.province_facts`), each once (two entries of a rule tell alike)."""
+    return list(dict.fromkeys(fact for module in view.variant.modules.all
+                              for fact in module.province_facts(view, pid, w)))

@@ -28,6 +28,14 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - `table_markers(event, markers)`: markers it puts on the table that the game state does
   not hold (the auction's bid markers), followed from the events for a picture of the
   board (`amunre render`, the replay viewer);
+- `observation`: what of its own data (as a seat sees it) an observation vector encodes,
+  field -> `count`, `provinces` or `players` (`amunre.pettingzoo`); each decision's
+  `context`: the keys of its requests' context an observation encodes, and how;
+- `province_facts(view, pid, words)`: what it tells about a province as a seat sees it
+  (the harvest: the gold it yields now), shown by the board text of the human seat and the
+  board picture;
+- each event's `check(event, state)`: an invariant of the game right after the event, which
+  the conformance suite (`amunre.testing`) checks at every such event;
 - `provides` / `requires` / `once`: its place in the round's pipeline;
 - `pays_for_holdings`: a phase that pays for what the players hold (the harvest), which
   `amunre.worth` plays on hypothetical positions as it plays the scoring items; `reads`:
@@ -121,6 +129,12 @@ class Decision:
     none_asked: Callable[[Any], str] | None = None
     group: Callable[[Any, Any], tuple[str, str]] | None = None
     actions: Callable[[Any, Any], list] | None = None
+    #: The keys of its requests' `context` that an observation vector encodes, each with how:
+    #: "count" (one number; a list counts its items), "province" (one-hot over the provinces;
+    #: a list marks each), "seats" (a 1 for each player listed, by relative seat) or "bids"
+    #: (per province and relative seat, the amount of the [player, province, amount] entries
+    #: + 1). Keys only a person reads (the human seat's texts) need not be listed.
+    context: dict[str, str] = attrs.field(factory=dict)
     #: `appraise(option, asking, worth)`: what the option is worth to the seat asked, in
     #: points, from `worth` (`amunre.worth.Worth`: what changes of its holding are worth by
     #: the variant's own scoring, final scoring and income) and the module's own prices and
@@ -231,6 +245,10 @@ class Event:
     doc: str
     narrate: Callable[[dict, Any], str | None] = attrs.field(default=lambda event, words: None)
     statistics: tuple[Statistic, ...] = ()
+    #: `check(event, state)`: what is wrong with the game's state right after this event, or
+    #: None; the conformance suite (`amunre.testing`) calls it at every such event and reports
+    #: a failure as the invariant named after the event.
+    check: Callable[[dict, Any], str | None] | None = None
 
 
 @attrs.frozen
@@ -272,6 +290,11 @@ class Rule:
     #: `amunre.worth` does not work them out again. None (the default): it may read anything.
     #: A test changes each aspect a module does not declare and checks its points stay put.
     reads: frozenset[str] | None = None
+    #: What of its own data (its `view_state`, as the seat sees it) an observation vector
+    #: encodes (`amunre.pettingzoo`): field -> "count" (one number; a list counts its items),
+    #: "provinces" (a 0/1 per province: the ids listed) or "players" (one number per player,
+    #: by relative seat). A field not listed is left out of the observation.
+    observation: dict[str, str] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -333,6 +356,13 @@ class Rule:
     def seat_lines(self, data: dict, view, words) -> list[str]:
         """What the human seat shows, with its own holdings, of this module's data as the seat
         sees it (`data`: its `view_state`), e.g. its own secret hand; none unless overridden."""
+        return []
+
+    def province_facts(self, view, pid: int, words) -> list[str]:
+        """What this module tells about province `pid` as the seat of `view` sees it, each a
+        short phrase in the variant's words (the harvest: "income 5 gold"): the board text of
+        the human seat lists them after what stands on the province, and the board picture
+        shows them with it. None unless overridden."""
         return []
 
     # -- the picture of the board ----------------------------------------------------------

@@ -505,6 +505,7 @@ DECISIONS = {
         note=lambda card, asking: asking.held(card),
         actions=card_actions,
         appraise=lambda card, asking, worth: -worth.card(card),  # the card it misses least
+        context={"short": "count"},
     ),
     "double_swap": Decision(
         options="true (swap the two singles of the province for a double) or false (keep them), "
@@ -516,6 +517,7 @@ DECISIONS = {
         actions=lambda rule, variant: [True, False],
         # the same pyramids either way: a double keeps a single piece in the supply
         appraise=lambda swap, asking, worth: 0.01 if swap else 0.0,
+        context={"province": "province"},
     ),
 }
 

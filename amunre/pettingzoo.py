@@ -141,6 +141,17 @@ class ActionSpace:
                 raise AmunreError(f"the `actions` of decision kind {kind!r} must list plain values and tuples, "
                                   f"not lists or dicts ({error})") from None
         self.kinds: tuple[str, ...] = tuple(options)
+        #: the request context keys the observation encodes, as the decisions declare them
+        #: (`Decision.context`), first declared first
+        self.context: dict[str, str] = {}
+        for kind, module, decision in declared:
+            for key, how in decision.context.items():
+                if how not in CONTEXT_SIZES:
+                    raise AmunreError(f"decision kind {kind!r} declares context {key!r} as {how!r} (expected one of "
+                                      f"{', '.join(CONTEXT_SIZES)})")
+                if self.context.setdefault(key, how) != how:
+                    raise AmunreError(f"decision kind {kind!r} declares context {key!r} as {how!r}, another kind "
+                                      f"as {self.context[key]!r}: one key, one encoding")
         self._entries: list[tuple[str, object]] = []
         self._ids: dict[str, dict] = {}
         self.ranges: dict[str, range] = {}
@@ -244,24 +255,14 @@ def action_space(variant) -> ActionSpace:
 
 
 # -- the observation ------------------------------------------------------------------------
-#: How the built-in stateful rule modules' own data (their `view_state`) enters the
-#: observation, by rule id: field -> "count" (one number), "provinces" (one 0/1 per province:
-#: the ids listed) or "players" (one number per player, relative seats). The data of a module
-#: not listed here (a plug-in) is left out of the observation.
-RULE_DATA = {
-    "province_draw": {"deck": "count", "used": "provinces"},
-    "province_draft": {"hand": "provinces", "hand_sizes": "players", "used": "provinces",
-                       "dealt_from": "provinces"},
-}
-
-#: The request context keys the observation encodes (when the seat is asked), by what they
-#: hold: "count" (one number), "province" (one-hot over provinces), "seats" (a 1 for each
-#: player listed, by relative seat) or "bids" (per province and relative seat: the amount of
-#: his bid marker there + 1, 0 for none).
-CONTEXT_KEYS = {
-    "short": "count", "total": "count", "reward": "count", "of": "count", "stones_to_place": "count",
-    "province": "province", "moving_from": "province", "protected": "seats", "bids": "bids",
-}
+#: A rule module's own data enters the observation as its `Rule.observation` declares (field
+#: -> "count", "provinces" or "players"), a request's context as its decision's `context`
+#: declares (key -> "count", "province", "seats" or "bids"); the sizes of each, by what the
+#: field or key holds, for `n` players and `provinces` provinces.
+RULE_DATA_SIZES = {"count": lambda n, provinces: 1, "provinces": lambda n, provinces: provinces,
+                   "players": lambda n, provinces: n}
+CONTEXT_SIZES = {"count": lambda n, provinces: 1, "province": lambda n, provinces: provinces,
+                 "seats": lambda n, provinces: n, "bids": lambda n, provinces: provinces * n}
 
 
 class ObservationLayout:
@@ -276,12 +277,15 @@ class ObservationLayout:
         self.phases = list(dict.fromkeys([heading for _, heading, _ in modules.round_phases]
                                          + ["scoring", "final scoring"]))
         self.levels = (modules.max_offering_level or 0) + 1
-        encoded = [m for m in modules.stateful if m.id in RULE_DATA]
+        encoded = [m for m in modules.stateful if m.observation]
+        for module in encoded:
+            wrong = {field: how for field, how in module.observation.items() if how not in RULE_DATA_SIZES}
+            if wrong:
+                raise AmunreError(f"rule module {module.id!r} declares its observation {wrong} (expected each field "
+                                  f"as one of {', '.join(RULE_DATA_SIZES)})")
         ids = [m.id for m in encoded]
         # sections named by rule id (by entry id when two entries use one rule)
-        self.rule_data = [(m, RULE_DATA[m.id], m.id if ids.count(m.id) == 1 else m.key) for m in encoded]
-        per_field = {"count": 1, "provinces": provinces, "players": n}
-        per_key = {"count": 1, "province": provinces, "seats": n, "bids": provinces * n}
+        self.rule_data = [(m, m.observation, m.id if ids.count(m.id) == 1 else m.key) for m in encoded]
         parts = [
             ("seat", n, "the seat's own number, one-hot (absolute: seat 0 is player_0)"),
             ("to_move", n + 1, "whose decision is pending, one-hot by relative seat; the last entry: nobody "
@@ -306,9 +310,10 @@ class ObservationLayout:
         ]
         for module, fields, name in self.rule_data:
             for field, what in fields.items():
-                parts.append((f"rules.{name}.{field}", per_field[what], f"rule module {module.id!r}'s {field} ({what})"))
-        for key, what in CONTEXT_KEYS.items():
-            parts.append((f"context.{key}", per_key[what],
+                parts.append((f"rules.{name}.{field}", RULE_DATA_SIZES[what](n, provinces),
+                              f"rule module {module.id!r}'s {field} ({what})"))
+        for key, what in space.context.items():
+            parts.append((f"context.{key}", CONTEXT_SIZES[what](n, provinces),
                           f"the request's context `{key}` ({what}), when the seat is asked"))
         self.sections: list[tuple[str, int, int, str]] = []
         at = 0
@@ -376,7 +381,7 @@ class ObservationLayout:
                     self._put(out, s[f"rules.{name}.{field}"], what, mine.get(field), rel)
         if request is not None and request.player == seat and request.context:
             context = request.context
-            for key, what in CONTEXT_KEYS.items():
+            for key, what in self.space.context.items():
                 if key in context:
                     self._put(out, s[f"context.{key}"], what, context[key], rel)
         np.clip(out, -BOUND, BOUND, out=out)

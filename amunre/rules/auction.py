@@ -248,6 +248,7 @@ class Auction(Rule):
             note=_bid_note,
             actions=_bid_actions,
             appraise=_appraise_bid,
+            context={"moving_from": "province", "protected": "seats", "bids": "bids"},
         ),
         "protect": Decision(
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "

@@ -193,6 +193,22 @@ class Harvest(Rule):
         """Gold one province yields at this harvest (see `amunre.counting.province_income`)."""
         return province_income(state, board, pid, self.params.camel_levels, bonus)
 
+    def province_facts(self, view, pid: int, w) -> list[str]:
+        """"income 5 gold" at the current offering level; before the first offering, which sets
+        the level, what the income will depend on ("income after the first sacrifice: 2
+        farmers x its level + 1 gold (+3 at level 1 or 2)")."""
+        if view.offering_level:
+            return [f"income {self.income(view, view.variant.board, pid)} {w.t('gold')}"]
+        info = view.variant.board.provinces[pid]
+        farmers = view.provinces[pid].all_farmers()
+        camels = self.params.camel_levels
+        terms = ([f"{w.count(farmers, 'farmer')} x its level"] if farmers else []) + ([str(info.mine)] if info.mine else [])
+        total = " + ".join(terms) or "0"
+        total += f" {w.t('gold')}" if not farmers or info.mine else f", in {w.t('gold')}"
+        if info.caravan and camels:
+            total += f" (+{info.caravan} {w.t('gold')} at level {w.join([str(level) for level in camels], 'or')})"
+        return [f"income after the first {w.t('offering')}: {total}"]
+
     def run(self, game):
         state = game.state
         TREASURY, BIG_HARVEST = self.treasury, self.big_harvest  # noqa: N806 - constants of this phase

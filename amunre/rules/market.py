@@ -307,7 +307,7 @@ class Market(Rule):
             "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
             none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question,
-            actions=none_or_province_actions, appraise=_appraise_architect),
+            actions=none_or_province_actions, appraise=_appraise_architect, context={"stones_to_place": "count"}),
     }
     events = {
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "

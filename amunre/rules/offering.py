@@ -251,6 +251,14 @@ def _start_line(e, w) -> str:
     return f"  {w.who(e['player'])} becomes {w.t('start_player')}."
 
 
+def _level_placed(event: dict, state) -> str | None:
+    """The conformance check of the `level` event: the level it reports is the game's now, and
+    an offering always sets one (1 at least)."""
+    if state.offering_level != event["level"] or event["level"] < 1:
+        return f"the level event says {event['level']} (total {event['total']}), the game's level is {state.offering_level}"
+    return None
+
+
 def level_for(total: int, floors) -> int:
     """Offering level for a total: 1 plus the number of floors reached."""
     level = 1
@@ -341,12 +349,14 @@ class Offering(Rule):
             "+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
             "the request's context", "an integer",
             lambda option, w: "leave the total" if not option else f"{option:+d}",
-            note=_adjust_note, question=_adjust_question, actions=_adjust_actions, appraise=_appraise_adjust),
+            note=_adjust_note, question=_adjust_question, actions=_adjust_actions, appraise=_appraise_adjust,
+            context={"total": "count"}),
         "reward": Decision(
             "\"card\", (\"farmer\", province) or (\"stone\", province): one question per item (context: "
             "`reward`, which item of `of`)",
             '"card", ["farmer", province id] or ["stone", province id]', _describe_reward,
-            note=_reward_note, question=_reward_question, actions=_reward_actions, appraise=_appraise_reward),
+            note=_reward_note, question=_reward_question, actions=_reward_actions, appraise=_appraise_reward,
+            context={"reward": "count", "of": "count"}),
     }
     events = {
         "offers": Event("The secret offers are revealed together.", _offers_line),
@@ -359,7 +369,8 @@ class Offering(Rule):
                        statistics=(Statistic("offering_level.{level}", "{offering}: level {level} (share of rounds)",
                                              per_game="share",
                                              always=lambda rule: [{"level": n} for n in
-                                                                  range(1, rule.max_offering_level() + 1)]),)),
+                                                                  range(1, rule.max_offering_level() + 1)]),),
+                       check=_level_placed),
         "reward": Event("A player chooses one reward item: reward `n` of his `of`; a card, or a farmer or a stone "
                         "placed in `province`.", _reward_line),
         "start_player": Event("The highest offer takes the start player (`kept`: he already was; also when "

@@ -56,6 +56,9 @@ class ProvinceDraft(Rule):
     summary = "Each player picks a province from his secret hand; the picks are revealed together."
     spec_ids = ("R-DRAFT-01", "R-DRAFT-02", "A-EXPERTPLAYERS")
     Rulings = Rulings
+    # what an observation vector holds of its data as the seat sees it: its own hand, every
+    # hand's size, the provinces used and those the kingdom's hands were dealt from
+    observation = {"hand": "provinces", "hand_sizes": "players", "used": "provinces", "dealt_from": "provinces"}
     decisions = {
         "pick_province": Decision(
             options="a province card of his secret hand (asked in secret, revealed with the others' picks; "

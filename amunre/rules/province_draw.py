@@ -32,6 +32,8 @@ class ProvinceDraw(Rule):
     summary = "Draw one province card per player and place the immediate bonuses."
     spec_ids = ("R-PROV-01", "R-GAME-05")
     Params = Params
+    # what an observation vector holds of its data: the deck's size and the provinces used
+    observation = {"deck": "count", "used": "provinces"}
     events = {
         "provinces": Event(
             "The start player draws the round's province cards; `lying`: what lies on each then (see "

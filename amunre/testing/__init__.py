@@ -39,13 +39,18 @@ Structure
                    provinces (checked at the `scoring` event, before any item scores).
   [transition]     when a new kingdom starts nobody owns a province and no farmer is on the
                    board (R-GAME-05).
-  [level]          the offering level is within 0..max level of the offering rule, and
-                   at least 1 once a `level` event has announced the first offering.
+  [level]          the offering level is within 0..max level the rule modules can set, and
+                   never returns to 0 once set.
   [start-player]   the start player is one of the players; `kingdom` and `round` are in range.
   [score]          scores never decrease, and each score equals the sum of its breakdown.
   [game-shape]     the game ends within `max_decisions`; it went through every kingdom, every
                    round and every scoring; `state.finished` is set and the winners are the
                    players with the best (points, pyramids, stones).
+
+Declared by the rule modules
+  [<event>]        each check a module declares on one of its events (`Event.check(event,
+                   state)`), at every such event, reported under the event's name (the
+                   offering's `level`: the level it announces is the game's, 1 at least).
 
 Protocol
   [contract]       every shared move a rule module calls that may ask a decision (`pay`,

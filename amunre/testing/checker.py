@@ -133,6 +133,9 @@ class GameChecker:
         self._batch: list[tuple[int, int]] | None = None  # (decision index, player) of the open batch
         self._batch_kind = None
         self.max_level = variant.modules.max_offering_level or 0  # 0: no phase sets a level
+        # the invariants the rule modules declare on their own events (`Event.check`)
+        self.event_checks = {name: event.check for module in variant.modules.all
+                             for name, event in module.events.items() if event.check is not None}
         self.game: Game = _CheckedGame(self, variant, n_players, seed, [self._on_event])
         if self.game.pending is not None:
             self.check()
@@ -164,12 +167,15 @@ class GameChecker:
     def _on_event(self, event: dict) -> None:
         self.events.append(event)
         kind = event["event"]
+        check = self.event_checks.get(kind)
+        if check is not None:
+            problem = check(event, self.game.state)
+            if problem:
+                self.fail(kind, problem)
         if kind == "pay":
             self.paid[event["player"]] += event["amount"]
         elif kind == "gold":
             self.received[event["player"]] += event["amount"]
-        elif kind == "level":
-            self.level_seen = True
         elif kind in BOUNDARY_EVENTS:
             self._event = kind
             try:
@@ -385,6 +391,7 @@ class GameChecker:
             self.fail("province-count", f"in round {self.rounds_started} the players hold {owned} provinces")
         # level, start player, indexes
         level = state.offering_level
+        self.level_seen = self.level_seen or level >= 1  # once set, a level never returns to none
         low = 1 if self.level_seen else 0
         high = self.max_level
         if not low <= level <= high:
