@@ -27,14 +27,23 @@ from amunre.loader.schema import field_schema
 PARENTS = ("classic2003", "supermeeple2016", "expert2016")
 
 
-def _value_in(schema: dict):
-    """A strategy for a value anywhere in a declared integer or integer-list range."""
+def _value_in(schema: dict, current):
+    """A strategy for a value anywhere in a declared integer or integer-list range. A list is
+    any list, or one as long as the parent's, or one rising from the least value (the shapes
+    the modules' own checks ask for: three rewards, bid spaces from 0), so that fewer draws
+    are refused."""
     if schema.get("type") == "integer":
         return st.integers(schema["minimum"], schema["maximum"])
     items = schema.get("items", {})
     if schema.get("type") == "array" and items.get("type") == "integer":
-        return st.lists(st.integers(items["minimum"], items["maximum"]), min_size=schema.get("minItems", 0),
-                        max_size=min(schema.get("maxItems", 10), 10))
+        low, high = items["minimum"], items["maximum"]
+        most = min(schema.get("maxItems", 10), 10)
+        value = st.integers(low, high)
+        rising = st.lists(value, min_size=1, max_size=most - 1, unique=True).map(
+            lambda xs: [low] + sorted(x for x in xs if x != low))
+        alike = st.lists(value, min_size=len(current), max_size=len(current)) if len(current) <= most else st.nothing()
+        return st.one_of(st.lists(value, min_size=schema.get("minItems", 0), max_size=most), alike, rising,
+                         rising.map(lambda xs: xs[1:] or xs))
     return None
 
 
@@ -71,14 +80,17 @@ def house_rule(draw, vid: str) -> str:
         if draw(st.integers(0, 3)) == 0:
             components[key] = draw(st.integers(0, most) | st.integers(0, 40))
     if draw(st.integers(0, 3)) == 0:
-        components["deck"] = {kind: draw(st.integers(0, 12)) for kind in parent.components.deck}
+        # (each starting card kind at least as often as the most players can be dealt it)
+        least = {kind: 10 * parent.components.starting_cards.count(kind) for kind in parent.components.deck}
+        components["deck"] = {kind: draw(st.integers(least[kind], max(12, least[kind])))
+                              for kind in parent.components.deck}
     if components:
         data["components"] = components
     params: dict = {}
     for spec in parent.phases + parent.scoring + parent.final_scoring:
         hints = typing.get_type_hints(type(spec.params))
         for field in attrs.fields(type(spec.params)):
-            values = _value_in(field_schema(type(spec.params), field, hints))
+            values = _value_in(field_schema(type(spec.params), field, hints), getattr(spec.params, field.name))
             if values is not None and draw(st.integers(0, 4)) == 0:
                 params.setdefault(spec.id, {})[field.name] = draw(values)
     if params:

@@ -43,7 +43,8 @@ def test_the_shared_tests_pass_on_house_rules_with_any_numbers(tmp_path_factory,
         (folder / f"{PREFIX}-{i}.toml").write_text(text, encoding="utf-8")
     env = {**os.environ, SEARCH_PATH: str(folder), "HYPOTHESIS_PROFILE": "ci"}
     child = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-rfE", "--tb=short", "-k", PREFIX, *SHARED],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "-v", "-rfE", "--tb=short",
+         "-k", PREFIX, *SHARED],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     shown = f"the drawn files are in {folder}\n\n" + child.stdout[-6000:] + child.stderr[-2000:]
     assert child.returncode == 0, shown
