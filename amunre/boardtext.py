@@ -87,3 +87,17 @@ def province_facts(view, pid: int, w) -> list[str]:
     in pipeline order (`Rule.province_facts`), each once (two entries of a rule tell alike)."""
     return list(dict.fromkeys(fact for module in view.variant.modules.all
                               for fact in module.province_facts(view, pid, w)))
+
+
+def level_text(level: int, w) -> str:
+    """An offering level as the edition shows it: "level 2", or the 2016 tile's name."""
+    name = w.numbered("offering_level", level)
+    return f"level {level}, the {name} {w.t('offering_level')}" if name else f"level {level}"
+
+
+def temples_text(temples, level: int, w) -> str:
+    """"2 temples in Damanhur x 2 (level 2)": [province, temples] pairs times the level (the
+    temples scoring, and the harvest where a ruling scores them there)."""
+    count = sum(n for _, n in temples)
+    where = w.join([w.province(pid) + (f" ({n})" if len(temples) > 1 else "") for pid, n in temples])
+    return f"{w.count(count, 'temple', 'temples')} in {where} x {level} ({level_text(level, w)})"

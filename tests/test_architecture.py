@@ -212,3 +212,16 @@ def test_the_yield_from_scan_finds_a_bare_move():
     code = ("def run(self, game):\n    pay(game, 0, 2, 'x')\n    yield from pay(game, 0, 1, 'y')\n"
             "    place_stone(game, 0, 3)\n    built = yield from build_from_stones(game, 3, 3)\n")
     assert bare_moves(code) == [(2, "pay"), (4, "place_stone")]
+
+
+def test_no_rule_module_imports_another():
+    """A rule module is the one owner of its rule: what two rules share lives in a core
+    module (amunre.round_provinces, amunre.boardtext), never in one of them."""
+    found = []
+    for path in sorted((REPO / "amunre" / "rules").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            found += [f"{path.name}:{node.lineno}: {name}" for name in names
+                      if name.startswith("amunre.rules.") and path.name != "__init__.py"]
+    assert not found, "rule modules import each other:\n" + "\n".join(found)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.boardtext import temples_text
 from amunre.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
-from amunre.rules.temples import temples_text
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
 TEMPLES_AT_HARVEST = "temples_harvest"

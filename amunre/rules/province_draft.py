@@ -22,7 +22,7 @@ from amunre.boardtext import province_line
 from amunre.contract import CheckProblem, Decision, Event, Rule, province_actions, province_option, ruling
 from amunre.decisions import ask_secretly
 from amunre.registry import register
-from amunre.rules.province_draw import lay_out, lying_lines, too_few_provinces
+from amunre.round_provinces import lay_out, lying_lines, too_few_provinces
 
 #: The most players the overview recommends the secret hands for.
 RECOMMENDED_MAX_PLAYERS = 4
@@ -76,7 +76,7 @@ class ProvinceDraft(Rule):
     events = {
         "province_hands": Event("Province cards are dealt in secret, the same number to each player.", _deal_line),
         "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order; "
-                       "`lying`: what lies on each then (see `province_draw.lay_out`), in `kingdom`.", _picks_line),
+                       "`lying`: what lies on each then (see `amunre.round_provinces.lay_out`), in `kingdom`.", _picks_line),
     }
     terms = {"province_cards": "province cards", "immediate_bonus": "free material"}
     provides = ("provinces",)

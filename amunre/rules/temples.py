@@ -3,22 +3,10 @@ the offering level."""
 
 from __future__ import annotations
 
+from amunre.boardtext import temples_text
 from amunre.contract import Event, NoParams, Rule
 from amunre.mechanics import add_points
 from amunre.registry import register
-
-
-def level_text(level: int, w) -> str:
-    """The offering level as the edition shows it: "level 2", or the 2016 tile's name."""
-    name = w.numbered("offering_level", level)
-    return f"level {level}, the {name} {w.t('offering_level')}" if name else f"level {level}"
-
-
-def temples_text(temples, level: int, w) -> str:
-    """"2 temples in Damanhur x 2 (level 2)": [province, temples] pairs times the level."""
-    count = sum(n for _, n in temples)
-    where = w.join([w.province(pid) + (f" ({n})" if len(temples) > 1 else "") for pid, n in temples])
-    return f"{w.count(count, 'temple', 'temples')} in {where} x {level} ({level_text(level, w)})"
 
 
 def _temples_line(e, w) -> str:
