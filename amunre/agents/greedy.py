@@ -30,9 +30,13 @@ def _built_in_kinds(variant) -> frozenset:
     return frozenset(kinds)
 
 
-def _price(count: int) -> int:
-    """The market's triangular price: 1, 3, 6, 10, ... for 1, 2, 3, 4, ... items."""
-    return count * (count + 1) // 2
+def _prices(variant, kind: str):
+    """What `count` items of the decision `kind` cost in this variant, as the module asking it
+    prices them (the market's params: `price(count)`), or None where it says nothing of a price."""
+    for module in variant.modules.all:
+        if kind in module.decisions:
+            return getattr(module.params, "price", None)
+    return None
 
 
 class GreedyAgent:
@@ -130,11 +134,14 @@ class GreedyAgent:
         return min(options[-1], 1 if view.me.gold >= 12 else 0)
 
     def _buy_farmers(self, view, p, options):
+        price = _prices(view.variant, "buy_farmers")
+        if price is None:  # a market that prices otherwise: it does not guess
+            return self.rng.choice(options)
         payback = 2 * self._rounds_left(view)
         budget = view.me.gold - 4
         best = 0
         for n in options:
-            if _price(n) <= budget and n * payback - _price(n) > best * payback - _price(best):
+            if price(n) <= budget and n * payback - price(n) > best * payback - price(best):
                 best = n
         return best
 
@@ -145,13 +152,16 @@ class GreedyAgent:
         return options[1] if len(options) > 1 else None
 
     def _buy_stones(self, view, p, options):
+        price = _prices(view.variant, "buy_stones")
+        if price is None:  # a market that prices otherwise: it does not guess
+            return self.rng.choice(options)
         budget = view.me.gold * 0.5
         need = min((3 - view.provinces[i].stones % 3 for i in view.me.provinces), default=3)
         if self._has(view, "architect"):
             need = max(1, need - 1)
         best = 0
         for n in options:
-            if _price(n) <= budget and (n >= need):
+            if price(n) <= budget and (n >= need):
                 best = n
                 if n >= need + 3 or n >= 4:
                     break
