@@ -74,8 +74,10 @@ def test_the_cached_agent_decides_as_the_uncached_one_in_every_shipped_variant(v
     for seed in range(4):
         players = variant.players[seed % len(variant.players)]
         bids += play_both(variant, players, seed)[1]
-        least += players * variant.edition.rounds_per_kingdom * len(variant.edition.kingdoms)
-    assert bids >= least  # the auction was really played: each player bids at least once a round
+        least += variant.edition.rounds_per_kingdom * len(variant.edition.kingdoms)
+    # the auction was really played: the first bid of a round has a choice of cards (a bid with
+    # one legal option is answered without asking, so later bids may not be asked)
+    assert bids >= least
 
 
 @given(vid=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**63 - 1), count=st.integers(0, 2),
