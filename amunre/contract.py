@@ -345,8 +345,9 @@ class Rule:
         """This module's per-game data (JSON-able), or None when it keeps none."""
         return None
 
-    def view_state(self, data: dict, player: int) -> dict:
-        """What `player` may see of this module's data (everything, unless overridden)."""
+    def view_state(self, data: dict, player: int | None) -> dict:
+        """What `player` may see of this module's data (everything, unless overridden); None is
+        a spectator, who sees what every player may see (the board picture's view)."""
         return data
 
     def hidden_variants(self, data: dict, player: int, rng) -> dict:

@@ -29,7 +29,8 @@ PLUGIN = '''
 
 import attrs
 
-from amunre.contract import Event, Rule, Statistic, ruling
+from amunre.contract import Decision, Event, Rule, Statistic, none_or_province_actions, ruling
+from amunre.decisions import decide
 from amunre.mechanics import add_points
 from amunre.model import doc
 
@@ -70,6 +71,53 @@ class Obelisks(Rule):
             add_points(game, p, self.item_key, self.params.points * count)
         return
         yield
+
+
+def _raised(e, w):
+    return f"  {w.who(e['player'])} raises a {w.t('shrine')} in {w.province(e['province'])}."
+
+
+class Shrines(Rule):
+    """A phase with its own state, a decision with context and a fact about provinces."""
+
+    id = "shrines"
+    kind = "phase"
+    summary = "Each player may raise a shrine in one of his provinces, two per kingdom."
+    terms = {"shrine": "shrine"}
+    observation = {"standing": "provinces", "left": "players"}
+    decisions = {"raise_shrine": Decision(
+        "None or one of his provinces without a shrine (context: `left`, the shrines he may still raise)",
+        "null or an integer province id",
+        lambda pid, w: f"raise a {w.t('shrine')} in {w.province(pid)}",
+        actions=none_or_province_actions,
+        context={"left": "count"},
+    )}
+    events = {"shrine_raised": Event("A player raises a shrine.", _raised)}
+
+    def initial_state(self, game):
+        return {"standing": [], "left": [2] * game.state.n_players}
+
+    def start_kingdom(self, game):
+        mine = game.state.rules[self.key]
+        mine["left"] = [2] * game.state.n_players
+
+    def province_facts(self, view, pid, words):
+        standing = view.rules.get(self.key, {}).get("standing", ())
+        return [f"a {words.t('shrine')} stands here"] if pid in standing else []
+
+    def run(self, game):
+        state = game.state
+        mine = state.rules[self.key]
+        for p in state.turn_order():
+            free = [i for i in state.players[p].provinces if i not in mine["standing"]]
+            if not free or not mine["left"][p]:
+                continue
+            where = yield from decide(p, "raise_shrine", [None] + free, {"left": mine["left"][p]})
+            if where is not None:
+                mine["standing"].append(where)
+                mine["left"][p] -= 1
+                if "shrine_raised" in game.hearing:
+                    game.emit("shrine_raised", player=p, province=where)
 '''
 
 PYPROJECT = '''
@@ -83,6 +131,7 @@ version = "0.1"
 
 [project.entry-points."amunre.rules"]
 obelisks = "amunre_obelisks:Obelisks"
+shrines = "amunre_obelisks:Shrines"
 
 [tool.setuptools]
 py-modules = ["amunre_obelisks"]
@@ -111,6 +160,64 @@ obelisks_need_a_pyramid = false
 '''
 
 
+SHRINE_HOUSE = '''
+extends = "classic2003"
+
+[edition]
+id = "classic2003-shrines"
+name = "2003 with shrines"
+
+[[phases]]
+id = "shrines"
+rule = "shrines"
+name = "raise shrines"
+after = "market"
+'''
+
+#: Plays the shrine house rule until a shrine stands, then prints what each face of the
+#: engine shows of it: the observation, the human seat's board text, the board picture.
+SHOW_SHRINES = '''
+import json, sys
+from amunre.agents import make_agents
+from amunre.boardtext import holding_line
+from amunre.engine import Game
+from amunre.loader import load_variant
+from amunre.narrate import Words, player_names
+from amunre.pettingzoo import ObservationLayout, action_space
+from amunre.picture.steps import snapshot
+from amunre.picture.svg import BoardPicture
+
+variant = load_variant(sys.argv[1])
+game = Game(variant, 3, 2)
+agents = make_agents(["random"] * 3, 2)
+layout = ObservationLayout(variant, 3, action_space(variant))
+asked = None
+while game.pending is not None and not game.state.rules["shrines"]["standing"]:
+    request = game.pending
+    if request.kind == "raise_shrine" and asked is None:
+        vector = layout.encode(game, request.player)
+        asked = {"left": float(vector[layout.slices["context.left"]][0]), "options": len(request.options)}
+    choice = agents[request.player].choose(game.view(request.player), request)
+    if request.kind == "raise_shrine" and len(request.options) > 1:
+        choice = request.options[1]
+    game.answer(choice)
+where = game.state.rules["shrines"]["standing"][0]
+owner = game.state.provinces[where].owner
+vector = layout.encode(game, owner)
+words = Words(variant, player_names(3))
+snap = snapshot(variant, game.state, game.phase_name, game=game)
+print(json.dumps({
+    "sections": [name for name, *_ in layout.sections],
+    "standing": [int(v) for v in vector[layout.slices["rules.shrines.standing"]]],
+    "where": where,
+    "asked": asked,
+    "board_text": holding_line(game.view(owner), where, words),
+    "picture_facts": list(snap.facts[where]),
+    "picture": BoardPicture(variant, player_names(3)).document(snap),
+}))
+'''
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(environment with the plug-in on the path, the house-rule file)."""
@@ -129,6 +236,7 @@ def installed(tmp_path_factory):
     assert any(target.glob("amunre_obelisks-*.dist-info/entry_points.txt"))
     house = root / "obelisks.toml"
     house.write_text(HOUSE, encoding="utf-8")
+    (root / "shrines.toml").write_text(SHRINE_HOUSE, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(target)
     return env, house
@@ -200,9 +308,32 @@ def test_compare_reports_the_plugins_statistic_and_item_without_knowing_them(ins
         assert rows[prefix + "obelisks"]["values"][0] is None and rows[prefix + "obelisks"]["values"][1]["n"] > 0
 
 
+def test_a_plugins_state_decision_context_and_province_fact_reach_every_face(installed):
+    """A plug-in phase with its own data, a decision with context and a fact about a province:
+    the observation holds its data (`Rule.observation`) and, when a seat is asked, the context
+    (`Decision.context`); the human seat's board text and the board picture tell its fact
+    (`Rule.province_facts`). No core file names it."""
+    env, house = installed
+    shrines = house.parent / "shrines.toml"
+    run = subprocess.run([sys.executable, "-c", SHOW_SHRINES, str(shrines)], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    shown = json.loads(run.stdout)
+    assert {"rules.shrines.standing", "rules.shrines.left", "context.left"} <= set(shown["sections"])
+    assert shown["standing"] == [int(pid == shown["where"]) for pid in range(len(shown["standing"]))]
+    assert shown["asked"]["left"] == 2 and shown["asked"]["options"] >= 1
+    assert "a shrine stands here" in shown["board_text"]
+    assert "a shrine stands here" in shown["picture_facts"]
+    assert re.search(r'data-facts="[^"]*a shrine stands here[^"]*"', shown["picture"])
+    assert re.search(r"<title>[^<]*: a shrine stands here[^<]*</title>", shown["picture"])
+    check = amunre(env, "check", str(shrines), "--games", "2", "--players", "3")
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
 def test_no_core_file_knows_the_plugin():
     for path in (REPO / "amunre").rglob("*.py"):
-        assert "obelisk" not in path.read_text(encoding="utf-8").lower(), path
+        text = path.read_text(encoding="utf-8").lower()
+        assert "obelisk" not in text and "shrine" not in text, path
 
 
 def test_a_broken_plugin_is_named_and_stops_nothing_else(installed, tmp_path):

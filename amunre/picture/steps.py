@@ -37,6 +37,9 @@ class Snapshot(NamedTuple):
     markers: tuple[tuple[int, int, int, str], ...]
     finished: bool
     winners: tuple[int, ...]
+    #: per province: what the rule modules tell of it as a spectator sees it
+    #: (`Rule.province_facts`: the harvest's income), in the variant's words
+    facts: tuple[tuple[str, ...], ...] = ()
 
 
 class Step(NamedTuple):
@@ -81,8 +84,9 @@ def where_text(variant, state, phase_name: str) -> str:
     return f"{kingdom}, round {state.round + 1} of {edition.rounds_per_kingdom}: {phase_name}"
 
 
-def snapshot(variant, state, phase_name: str, markers: dict | None = None) -> Snapshot:
-    """The public face of `state` (`markers`: the rule modules' `table_markers`)."""
+def snapshot(variant, state, phase_name: str, markers: dict | None = None, game=None) -> Snapshot:
+    """The public face of `state` (`markers`: the rule modules' `table_markers`; `game`: the
+    game standing there, for what the modules tell of each province, else one is made)."""
     on_auction = tuple(state.on_auction)
     shown = tuple(sorted((player, *mark) for player, mark in (markers or {}).items() if mark[0] in on_auction))
     return Snapshot(
@@ -96,7 +100,19 @@ def snapshot(variant, state, phase_name: str, markers: dict | None = None) -> Sn
         markers=shown,
         finished=bool(state.finished),
         winners=tuple(state.winners),
+        facts=_facts(variant, Game.from_state(variant, state) if game is None else game),
     )
+
+
+def _facts(variant, game) -> tuple[tuple[str, ...], ...]:
+    """What the rule modules tell of each province, as a spectator sees it: a view of no seat
+    (`PlayerView(game, None)`: the public board, no hand, no module data of a seat)."""
+    from amunre.boardtext import province_facts
+    from amunre.view import PlayerView
+
+    view = PlayerView(game, None)
+    words = Words(variant, player_names(game.state.n_players))
+    return tuple(tuple(province_facts(view, pid, words)) for pid in range(len(variant.board)))
 
 
 def position_snapshot(variant, position) -> Snapshot:
@@ -152,7 +168,7 @@ def log_steps(lines: list[dict], source: str = "log", variant=None, upto: int | 
     follower = _Follower(variant, names)
     words = Words(variant, names)
     game = Game(variant, checked.n_players, checked.seed, [follower])
-    steps = [Step(snapshot(variant, game.state, game.phase_name, follower.markers), follower.take_lines(), None,
+    steps = [Step(snapshot(variant, game.state, game.phase_name, follower.markers, game), follower.take_lines(), None,
                   follower.phase, follower.round)]
     last = len(answers) if upto is None else min(upto, len(answers))
     for answer in answers[:last]:
@@ -162,6 +178,6 @@ def log_steps(lines: list[dict], source: str = "log", variant=None, upto: int | 
         else:
             said = f"{names[request.player]}: {describe_option(words, request.kind, answer)}"
         game.answer(answer)
-        steps.append(Step(snapshot(variant, game.state, game.phase_name, follower.markers), follower.take_lines(),
-                          said, follower.phase, follower.round))
+        steps.append(Step(snapshot(variant, game.state, game.phase_name, follower.markers, game),
+                          follower.take_lines(), said, follower.phase, follower.round))
     return LoggedGame(variant, names, steps, checked.seed, len(answers), lines[-1])

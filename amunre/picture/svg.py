@@ -386,12 +386,14 @@ class BoardPicture:
         for player, province, amount, note in snap.markers:
             bids.setdefault(province, []).append((amount, player, note))
         on_auction = set(snap.on_auction)
+        facts = snap.facts or ((),) * len(snap.provinces)
         for pid, prov in enumerate(snap.provinces):
-            key = (pid, prov, pid in on_auction, tuple(bids.get(pid, ())))
+            key = (pid, prov, pid in on_auction, tuple(bids.get(pid, ())), facts[pid])
             cached = self._province_cache.get(key)
             if cached is None:
                 cached = self._province_cache[key] = (self._owner(pid, prov[0]),
-                                                      self._pieces(pid, prov, pid in on_auction, bids.get(pid, ())))
+                                                      self._pieces(pid, prov, pid in on_auction, bids.get(pid, ()))
+                                                      + self._facts(pid, facts[pid]))
             out[f"o{pid}"], out[f"p{pid}"] = cached
         for p, numbers in enumerate(snap.players):
             out[f"pl{p}"] = self._player(p, numbers, snap)
@@ -416,6 +418,19 @@ class BoardPicture:
                 f'fill-opacity="{0.7 if colour.lower() in ("#fafafa",) else 0.22}" stroke="{stroke}" '
                 f'stroke-width="3"/>' + badge
                 + _t(x + BOX_W - 8, y + 18, text_of(name), 11, "end", "bold"))
+
+    def _facts(self, pid: int, facts: tuple[str, ...]) -> str:
+        """What the rule modules tell of the province (`Rule.province_facts`: its income), as
+        the hover text of its box and its `data-facts`, for a reader and for a test."""
+        if not facts:
+            return ""
+        x, y = self.boxes[pid]
+        said = "; ".join(facts)
+        # over the lower half, where the pieces and the income stand: the name's own hover text
+        # (where the province lies) stays on the upper half
+        return (f'<rect class="facts" data-facts="{text_of(said)}" x="{x}" y="{y + BOX_H // 2}" width="{BOX_W}" '
+                f'height="{BOX_H - BOX_H // 2}" fill="none" pointer-events="all"><title>'
+                f'{text_of(self.variant.board.provinces[pid].name)}: {text_of(said)}</title></rect>')
 
     def _pieces(self, pid: int, prov: tuple, on_auction: bool, bids) -> str:
         owner, farmers, free_farmers, stones, pyramids, doubles, cards, gold = prov

@@ -101,8 +101,9 @@ class ProvinceDraft(Rule):
     def initial_state(self, game) -> dict:
         return {"hands": [[] for _ in range(game.state.n_players)], "used": [], "dealt_from": []}
 
-    def view_state(self, data: dict, player: int) -> dict:
-        return {"hand": sorted(data["hands"][player]), "hand_sizes": [len(h) for h in data["hands"]],
+    def view_state(self, data: dict, player: int | None) -> dict:
+        hand = sorted(data["hands"][player]) if player is not None else []  # (None: a spectator)
+        return {"hand": hand, "hand_sizes": [len(h) for h in data["hands"]],
                 "used": sorted(data["used"]), "dealt_from": list(data["dealt_from"])}
 
     def seat_lines(self, data: dict, view, words) -> list[str]:
