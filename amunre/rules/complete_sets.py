@@ -7,7 +7,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.contract import Event, Rule
-from amunre.mechanics import add_points
+from amunre.mechanics import score_each
 from amunre.model import bounded, doc
 from amunre.registry import register
 
@@ -64,15 +64,15 @@ class CompleteSets(Rule):
 
     def run(self, game):
         state = game.state
-        for p in state.turn_order():
+        params = self.params
+
+        def score(p, heard):
             owned = state.players[p].provinces
             counts = [state.provinces[i].pyramid_count() for i in owned]
-            sets = complete_sets(counts, self.params.set_size)
-            told = "set_points" in game.hearing
-            add_points(game, p, self.item_key, self.params.points * sets, told=told)
-            if "set_points" in game.hearing:
-                game.emit("set_points", player=p, item=self.item_key, sets=sets, each=self.params.points,
-                          set_size=self.params.set_size, counts=[list(c) for c in zip(owned, counts)],
-                          points=self.params.points * sets, total=state.players[p].score)
+            sets = complete_sets(counts, params.set_size)
+            return params.points * sets, {"sets": sets, "each": params.points, "set_size": params.set_size,
+                                          "counts": [list(c) for c in zip(owned, counts)]} if heard else None
+
+        score_each(game, self.item_key, "set_points", score)
         return
         yield

@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.contract import Event, Rule
-from amunre.mechanics import add_points
+from amunre.mechanics import score_each
 from amunre.model import bounded, doc
 from amunre.registry import register
 
@@ -49,14 +49,13 @@ class FewestPyramids(Rule):
 
     def run(self, game):
         state = game.state
-        for p in state.turn_order():
+
+        def score(p, heard):
             owned = state.players[p].provinces
             counts = [state.provinces[i].pyramid_count() for i in owned]
-            points = self.points_for(state, p)[self.item_key]
-            told = "fewest_points" in game.hearing
-            add_points(game, p, self.item_key, points, told=told)
-            if "fewest_points" in game.hearing:
-                game.emit("fewest_points", player=p, item=self.item_key, each=self.params.points,
-                          counts=[list(c) for c in zip(owned, counts)], points=points, total=state.players[p].score)
+            return self.points_for(state, p)[self.item_key], {
+                "each": self.params.points, "counts": [list(c) for c in zip(owned, counts)]} if heard else None
+
+        score_each(game, self.item_key, "fewest_points", score)
         return
         yield

@@ -7,7 +7,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.contract import Event, Rule
-from amunre.mechanics import add_points
+from amunre.mechanics import score_each
 from amunre.model import bounded, doc
 from amunre.registry import register
 
@@ -56,14 +56,12 @@ class Pyramids(Rule):
 
     def run(self, game):
         state = game.state
-        for p in state.turn_order():
-            owned = state.players[p].provinces
-            told = "pyramid_points" in game.hearing
-            points = self.points_for(state, p)[self.item_key]
-            add_points(game, p, self.item_key, points, told=told)
-            if "pyramid_points" in game.hearing:
-                game.emit("pyramid_points", player=p, item=self.item_key, points=points,
-                          total=state.players[p].score,
-                          provinces=[[i, state.provinces[i].pyramids, state.provinces[i].doubles] for i in owned])
+
+        def score(p, heard):
+            provinces = state.provinces
+            return self.points_for(state, p)[self.item_key], {"provinces": [
+                [i, provinces[i].pyramids, provinces[i].doubles] for i in state.players[p].provinces]} if heard else None
+
+        score_each(game, self.item_key, "pyramid_points", score)
         return
         yield

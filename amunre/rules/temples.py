@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from amunre.boardtext import temples_text
 from amunre.contract import Event, NoParams, Rule
-from amunre.mechanics import add_points
+from amunre.mechanics import score_each
 from amunre.registry import register
 
 
@@ -36,14 +36,13 @@ class Temples(Rule):
     def run(self, game):
         state = game.state
         board = game.variant.board.provinces
-        for p in state.turn_order():
-            owned = state.players[p].provinces
-            temples = sum(board[i].temples for i in owned)
-            told = "temple_points" in game.hearing
-            add_points(game, p, self.item_key, self.points_for(state, p)[self.item_key], told=told)
-            if "temple_points" in game.hearing and temples:
-                game.emit("temple_points", player=p, item=self.item_key, level=state.offering_level,
-                          temples=[[i, board[i].temples] for i in owned if board[i].temples],
-                          points=temples * state.offering_level, total=state.players[p].score)
+
+        def score(p, heard):
+            temples = [[i, board[i].temples] for i in state.players[p].provinces if board[i].temples]
+            # a player without a temple has no line of his own
+            return self.points_for(state, p)[self.item_key], {"level": state.offering_level, "temples": temples} \
+                if heard and temples else None
+
+        score_each(game, self.item_key, "temple_points", score)
         return
         yield
