@@ -935,6 +935,7 @@ def test_r_off_04_reward_items_farmers_on_empty_fields_stones_build_at_once(vari
     players[RED].update(hand={"architect": 1, "free_farmer": 1}, provinces={
         "Baharya": {"farmers": 1}, "Berenike": {}, "Memphis": {"farmers": 2, "stones": 2}})
     game = game_of(players, variant)
+    game.state.deck = [card("treasury", variant)]  # the card reward draws no second Architect
     requests = run(game, ["offering"], [
         Ask(RED, "sell_for_offering", None),
         ("gold", 5, 0), ("theft", 0, 0), ("theft", 0, 0),

@@ -101,7 +101,7 @@ def test_r_sco_03_differ_example():
     assert _sets_and_fewest(players) == ([0, 0, 0], [3, 0, 0])
 
 
-@pytest.mark.parametrize("variant_file", variant_files_using("complete_sets"))
+@pytest.mark.parametrize("variant_file", variant_files_using("complete_sets", printed=("complete_sets",)))
 @given(players=positions(lambda n: st.just([4] * n), players=(3,)))
 def test_r_sco_03_with_four_provinces_a_set_needs_a_pyramid_in_all_four(variant_file, players):
     """Players holding 4 provinces (the house rule of four rounds per kingdom; 3 players
