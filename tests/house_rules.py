@@ -1,5 +1,5 @@
 """House rules with other numbers, drawn at random: a hypothesis strategy for the tests that
-prove the suite reads its expectations from each variant (issue 22).
+prove the suite reads its expectations from each variant.
 
 A drawn house rule extends a shipped edition and changes, each with some chance: the player
 counts, the kingdoms and their rounds, the starting gold and supplies, the deck, any numeric

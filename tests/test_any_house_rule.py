@@ -1,4 +1,4 @@
-"""The suite reads what it expects from each variant, never the printed numbers (issue 22).
+"""The suite reads what it expects from each variant, never the printed numbers.
 
 House rules drawn at random (`house_rules.house_rule`: any player counts, kingdoms, rounds,
 supplies, deck, numeric params and rulings the format allows and the loader accepts) are

@@ -1,4 +1,4 @@
-"""Branching for search (issue 11): `Game.clone` and `Game.determinize`, over every variant
+"""Branching for search: `Game.clone` and `Game.determinize`, over every variant
 file in variants/ (a new house rule is covered without new test code).
 
 The properties: a clone played on does not change the original; a clone answered like the

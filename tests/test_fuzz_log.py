@@ -283,7 +283,7 @@ def _false_for_zero(line):
         if isinstance(line["answer"], list) else False
 
 
-#: The issue's findings, always among the examples (the `ci` profile draws few).
+#: The hostile review's findings, always among the examples (the `ci` profile draws few).
 FOUND = [
     _edited(_ANSWER_WITH_ZERO, _false_for_zero),  # false for 0
     _edited(1, lambda e: e.update(gold=float(e["gold"]))),  # 20.0 for 20
@@ -300,16 +300,16 @@ FOUND = [
 
 @FUZZ
 @given(mutated_log())
-@example(FOUND[0]).via("the issue")
-@example(FOUND[1]).via("the issue")
-@example(FOUND[2]).via("the issue")
-@example(FOUND[3]).via("the issue")
-@example(FOUND[4]).via("the issue")
-@example(FOUND[5]).via("the issue")
-@example(FOUND[6]).via("the issue")
-@example(FOUND[7]).via("the issue")
-@example(FOUND[8]).via("the issue")
-@example(FOUND[9]).via("the issue")
+@example(FOUND[0]).via("a hostile review")
+@example(FOUND[1]).via("a hostile review")
+@example(FOUND[2]).via("a hostile review")
+@example(FOUND[3]).via("a hostile review")
+@example(FOUND[4]).via("a hostile review")
+@example(FOUND[5]).via("a hostile review")
+@example(FOUND[6]).via("a hostile review")
+@example(FOUND[7]).via("a hostile review")
+@example(FOUND[8]).via("a hostile review")
+@example(FOUND[9]).via("a hostile review")
 def test_a_mutated_log_replays_only_when_unchanged(data):
     outcome = replay_bytes(data)
     event(kind_of(outcome))  # shown by --hypothesis-show-statistics
@@ -524,7 +524,7 @@ def test_the_unchanged_log_replays_ok():
     assert replay_bytes(ORIGINAL) == "ok"
 
 
-def test_the_issues_findings_are_each_refused():
+def test_the_hostile_reviews_findings_are_each_refused():
     for data in FOUND:
         assert replay_bytes(data) != "ok"
 

@@ -1,4 +1,4 @@
-"""The human seat (issue 10): a person plays a whole game at a terminal against the bots.
+"""The human seat: a person plays a whole game at a terminal against the bots.
 
 - Through a pseudo-terminal (pexpect), a scripted human plays a full 3-player game against two
   greedy bots, typing one bad input of each kind on the way; the game's log replays to the same

@@ -1,4 +1,4 @@
-"""The `mcts` agent (issue 11): information-set MCTS over determinized games. Its strength
+"""The `mcts` agent: information-set MCTS over determinized games. Its strength
 is measured by benchmarks/mcts_vs_greedy.py (not here: a timed, many-game measurement);
 these tests check what must hold whatever its strength: legal, deterministic for a seed,
 reading only its own view, parameters checked."""

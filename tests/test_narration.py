@@ -1,4 +1,4 @@
-"""The play-by-play a player can follow (issue 10): each defect found by reading `amunre run`
+"""The play-by-play a player can follow: each defect found by reading `amunre run`
 against the rulebooks, checked in every shipped edition's and house rule's own words.
 
 Each test narrates a prepared position (the rule modules run through the engine, answers
@@ -94,7 +94,7 @@ def full_game(path) -> tuple[list[str], list[dict]]:
 
 @pytest.mark.parametrize("path", variant_files_using(printed=("auction",),  # a kingdom after the first
                                                      where=lambda v: len(v.edition.kingdoms) >= 2))
-def test_1_the_provinces_step_shows_free_material_and_what_the_old_kingdom_left(path):
+def test_the_provinces_step_shows_free_material_and_what_the_old_kingdom_left(path):
     """Dakhla's free card and gold, Thebes' two cards; in the New Kingdom Memphis still holds a
     pyramid and a stone, to which its 2 free stones are added: acquired, the 3 stones become a
     pyramid, and that line no longer comes from nowhere."""
@@ -125,7 +125,7 @@ def test_1_the_provinces_step_shows_free_material_and_what_the_old_kingdom_left(
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_1_a_real_game_names_every_immediate_bonus_it_places(path):
+def test_a_real_game_names_every_immediate_bonus_it_places(path):
     """Every province laid out with something on it has a line, in a whole seeded game."""
     lines, events = full_game(path)
     w = words(variant_at(path))
@@ -139,7 +139,7 @@ def test_1_a_real_game_names_every_immediate_bonus_it_places(path):
 # -- 2. one line per bid, and a rebid stays on its card ------------------------------------
 
 @pytest.mark.parametrize("path", variant_files_using(printed=("auction",)))
-def test_2_a_card_played_with_a_bid_is_said_once_and_a_rebid_does_not_move(path):
+def test_a_card_played_with_a_bid_is_said_once_and_a_rebid_does_not_move(path):
     """Red bids with Protection, is outbid on Abu, and bids there again with Bribery: each is
     one line, and the rebid says he was outbid there and raises, never that he "moves"."""
     variant = variant_at(path)
@@ -175,7 +175,7 @@ def test_2_a_card_played_with_a_bid_is_said_once_and_a_rebid_does_not_move(path)
 # -- 3. the harvest province by province, and a player without income ----------------------
 
 @pytest.mark.parametrize("path", variant_files_using(printed=("harvest",)))
-def test_3_the_harvest_shows_farmers_times_level_mines_caravans_and_no_income(path):
+def test_the_harvest_shows_farmers_times_level_mines_caravans_and_no_income(path):
     """The 2003 rulebook's harvest example at level 2 (MEMPHIS 1 farmer, ABU 2 farmers and
     its mine, SAWU's caravan: 17 gold), a Big Harvest and a Treasury, and a player whose only
     province yields nothing."""
@@ -204,7 +204,7 @@ def test_3_the_harvest_shows_farmers_times_level_mines_caravans_and_no_income(pa
 # -- 4. nouns with their articles, counts with their plurals --------------------------------
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_4_cards_are_nouns_with_the_right_article(path):
+def test_cards_are_nouns_with_the_right_article(path):
     """"sells a 8 gold for 1 gold" was the 2003 line: a card's name is a noun phrase with
     the article said the way it sounds."""
     variant = variant_at(path)
@@ -224,7 +224,7 @@ def test_4_cards_are_nouns_with_the_right_article(path):
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_4_a_whole_game_has_no_wrong_article_or_plural(path):
+def test_a_whole_game_has_no_wrong_article_or_plural(path):
     """No "a 8", "a Architect", "an building", "1 points", "1 Farmers" anywhere in a game."""
     lines, _ = full_game(path)
     w = words(variant_at(path))
@@ -248,7 +248,7 @@ def _offering_game(path, hand=None):
 
 
 @pytest.mark.parametrize("path", variant_files_using(printed=("offering",)))
-def test_5_the_offering_says_who_offered_most_and_how_many_rewards_each_takes(path):
+def test_the_offering_says_who_offered_most_and_how_many_rewards_each_takes(path):
     game, lines, w = _offering_game(path)
     game.run_rules(["offering"])
     # turn order from black: black, blue, white, red
@@ -269,7 +269,7 @@ def test_5_the_offering_says_who_offered_most_and_how_many_rewards_each_takes(pa
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_5_when_everyone_steals_the_start_player_stays(path):
+def test_when_everyone_steals_the_start_player_stays(path):
     game, lines, w = _offering_game(path)
     game.run_rules(["offering"])
     feed(game, [("theft", 0, 0)] * 4)
@@ -279,7 +279,7 @@ def test_5_when_everyone_steals_the_start_player_stays(path):
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_5_open_card_sales_have_a_heading(path):
+def test_open_card_sales_have_a_heading(path):
     variant = variant_at(path)
     game, lines, w = _offering_game(path, hand={"architect": 2})
     game.run_rules(["offering"])
@@ -297,7 +297,7 @@ def test_5_open_card_sales_have_a_heading(path):
 # -- 6. kingdom scoring: what earned the points, running totals, the rulebook's order -------
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_6_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path):
+def test_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path):
     """Blue's holdings of the 2003 scoring example (EDFU 1 double + 1 single and a temple, ABU
     1 double + 1 single, THEBES 1 single) against red's, at level 1, with 10 points before."""
     variant = variant_at(path)
@@ -357,7 +357,7 @@ def test_6_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_6_scoring_lines_follow_the_variants_order(path):
+def test_scoring_lines_follow_the_variants_order(path):
     """The order of the lines is the order of the variant's scoring entries."""
     variant = variant_at(path)
     lines, _ = full_game(path)
@@ -371,7 +371,7 @@ def test_6_scoring_lines_follow_the_variants_order(path):
     assert seen == sorted(seen) and len(seen) >= 3
 
 
-def test_6_the_2003_order_is_the_rulebooks_and_2016_its_own():
+def test_the_2003_order_is_the_rulebooks_and_2016_its_own():
     """R03 phase 6 scores 1. pyramids, 2. complete sets, 3. the Nile sides, 4. temples,
     5. bonus power cards; R16's Intermediate Scoring temples, pyramids, the fewest-pyramid
     province, the Nile, the yellow cards."""
@@ -388,7 +388,7 @@ def _file(stem):
 # -- 7. the end: the gold counted, a tie-break, the final table ------------------------------
 
 @pytest.mark.parametrize("path", variant_files_using(printed=("gold_ranking",)))
-def test_7_the_gold_ranking_shows_every_players_gold_first(path):
+def test_the_gold_ranking_shows_every_players_gold_first(path):
     players = seats(4)
     for p, gold in enumerate((30, 30, 12, 0)):
         players[p]["gold"] = gold
@@ -409,7 +409,7 @@ def test_7_the_gold_ranking_shows_every_players_gold_first(path):
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_7_the_end_says_when_a_tie_break_decided(path):
+def test_the_end_says_when_a_tie_break_decided(path):
     """Red and black end on 20 points; red has more pyramids and wins (R-GAME-06)."""
     variant = variant_at(path)
     players = seats(4)
@@ -433,7 +433,7 @@ def test_7_the_end_says_when_a_tie_break_decided(path):
 
 
 @pytest.mark.parametrize("path", VARIANTS)
-def test_7_the_final_table_has_stones_the_editions_words_and_a_final_scoring_group(path, capsys):
+def test_the_final_table_has_stones_the_editions_words_and_a_final_scoring_group(path, capsys):
     variant = variant_at(path)
     n = 4 if 4 in variant.players else variant.players[0]
     code, out, err = run_cli(capsys, "run", "--variant", str(path), "--seed", "2", "--players", str(n), "--quiet")

@@ -1,5 +1,5 @@
 """What a newcomer meets first, from the README: `amunre` alone, the paths commands print,
-and a position file that says which scoring it is (issue 10, "Newcomer frictions")."""
+and a position file that says which scoring it is."""
 
 from __future__ import annotations
 

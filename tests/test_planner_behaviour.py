@@ -1,4 +1,4 @@
-"""The planner reacts to rules (issue 20): eight rule changes of different kinds, each played
+"""The planner reacts to rules: eight rule changes of different kinds, each played
 by `planner` in every seat of 4-player classic2003 and of the changed variant on the same
 seeds, move the statistic the change rewards in its direction, significantly.
 

@@ -1,6 +1,6 @@
-"""Findings of an independent review of issue 10 (the play-by-play and the human seat), each
-checked in the editions' own words: numbers that meet nouns, the seat's view before the first
-offering, the questions the seat is asked, what is decided for it, and how a game ends.
+"""The table in the editions' own words: numbers that meet nouns, the seat's view before the
+first offering, the questions the human seat is asked, what is decided for it, how a game ends
+on a terminal of any width, and the answers a person types.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def narrated(game) -> list[str]:
 # -- 2. one thing is singular wherever a number meets a noun ---------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_2_one_point_one_farmer_one_stone_are_singular(variant):
+def test_one_point_one_farmer_one_stone_are_singular(variant):
     v = variant()
     w = Words(v, COLOURS)
     players = seats(4, gold=3)
@@ -55,7 +55,7 @@ def test_2_one_point_one_farmer_one_stone_are_singular(variant):
     assert f"{w.count(1, 'pyramid')} and {w.count(1, 'stone')} each" in end, end
 
 
-def test_2_check_says_one_game(capsys):
+def test_check_says_one_game(capsys):
     code, out, err = run_cli(capsys, "check", "classic2003", "--games", "1", "--players", "3")
     assert code == 0, err
     assert "1 game per player count" in out and "1 games" not in out
@@ -64,7 +64,7 @@ def test_2_check_says_one_game(capsys):
 # -- 3. the seat's cards are named as cards: the "8 gold" card is no money -------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_3_the_hand_names_each_card_as_a_card(variant):
+def test_the_hand_names_each_card_as_a_card(variant):
     v = variant()
     w = Words(v, COLOURS)
     players = seats(4, gold=5, theft=1)
@@ -87,7 +87,7 @@ def test_3_the_hand_names_each_card_as_a_card(variant):
 # -- 4. before the first offering there is no level, and income waits for it -----------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_4_before_the_first_offering_no_level_and_income_by_the_coming_level(variant):
+def test_before_the_first_offering_no_level_and_income_by_the_coming_level(variant):
     v = variant()
     w = Words(v, COLOURS)
     players = seats(3, gold=5)
@@ -119,7 +119,7 @@ def test_4_before_the_first_offering_no_level_and_income_by_the_coming_level(var
 # -- 5 and 13. a sale covers a shortfall, said in the edition's words ------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_5_13_a_sale_says_the_shortfall_of_a_purchase_in_the_editions_words(variant):
+def test_a_sale_says_the_shortfall_of_a_purchase_in_the_editions_words(variant):
     from amunre.agents.asking import decision_block
 
     v = variant()
@@ -142,7 +142,7 @@ def test_5_13_a_sale_says_the_shortfall_of_a_purchase_in_the_editions_words(vari
         assert "for the Farmers" in shown and "for the farmers" not in shown
 
 
-def test_13_the_2016_bid_asks_for_the_scribe_pawn():
+def test_the_2016_bid_asks_for_the_scribe_pawn():
     """R16 › The Auction Phase: "places his Scribe pawn on Thebes"."""
     from amunre.agents.asking import question_text, asking_for
     from helpers import pid
@@ -161,7 +161,7 @@ def test_13_the_2016_bid_asks_for_the_scribe_pawn():
 # -- 6. the double-pyramid question counts the singles standing ------------------------------
 
 @pytest.mark.parametrize("singles", [1, 2])
-def test_6_the_double_pyramid_question_counts_the_singles_already_there(singles):
+def test_the_double_pyramid_question_counts_the_singles_already_there(singles):
     """R03 › phase 3: "When a player builds a second pyramid in a province, he may replace the 2
     single pyramids with a double pyramid" (A-DOUBLESWAP optional in 2003): with two singles
     kept, the new one is the third, and it swaps with one of them."""
@@ -202,7 +202,7 @@ def test_6_the_double_pyramid_question_counts_the_singles_already_there(singles)
 # -- 7. what is decided for the human seat, because it was its only option, is told ------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_7_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
+def test_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
     """With no gold and no card, the theft card is red's only offer: never asked, and told."""
     from amunre import decisions
     from amunre.agents import make_agent
@@ -233,7 +233,7 @@ def test_7_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
 # -- 8. `v` shows the decision's facts too: the bids on auction ------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_8_the_full_view_keeps_the_bids_bidders_and_protection(variant):
+def test_the_full_view_keeps_the_bids_bidders_and_protection(variant):
     from amunre.agents.human import HumanAgent
     from helpers import card, pid
 
@@ -256,7 +256,7 @@ def test_8_the_full_view_keeps_the_bids_bidders_and_protection(variant):
 
 # -- 9. expert 2016: the seat sees its own secret province cards ------------------------------
 
-def test_9_the_expert_seat_sees_its_secret_province_hand():
+def test_the_expert_seat_sees_its_secret_province_hand():
     from amunre.engine import Game
     from amunre.loader import load_variant
 
@@ -293,7 +293,7 @@ def tie_broken_by_pyramids(players: int = 3) -> tuple[int, int, int, int, int, i
     raise AssertionError("no random game of 2000 seeds ends in a tie broken by pyramids")
 
 
-def test_10_quiet_says_how_a_tie_was_broken_in_one_line(capsys):
+def test_quiet_says_how_a_tie_was_broken_in_one_line(capsys):
     """A game where the two best tie on points and the pyramids break it (found by seed; the
     numbers are the game's)."""
     seed, winner, runner_up, points, winner_pyramids, runner_up_pyramids = tie_broken_by_pyramids()
@@ -313,7 +313,7 @@ def test_10_quiet_says_how_a_tie_was_broken_in_one_line(capsys):
 # -- 11. a caravan that pays nothing is said ---------------------------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_11_the_harvest_says_when_a_caravan_pays_nothing(variant):
+def test_the_harvest_says_when_a_caravan_pays_nothing(variant):
     v = variant()
     w = Words(v, COLOURS)
     players = seats(3)
@@ -332,7 +332,7 @@ def test_11_the_harvest_says_when_a_caravan_pays_nothing(variant):
 # -- 12. a Nile tie within one player's provinces: he scores once ------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_12_a_nile_tie_between_one_players_provinces_reads_as_one_score(variant):
+def test_a_nile_tie_between_one_players_provinces_reads_as_one_score(variant):
     v = variant()
     w = Words(v, COLOURS)
     assert v.board.provinces[v.board.index("Memphis")].side == v.board.provinces[v.board.index("Dakhla")].side
@@ -353,7 +353,7 @@ def test_12_a_nile_tie_between_one_players_provinces_reads_as_one_score(variant)
 # -- 14. each item bought is placed with its count ---------------------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_14_placing_what_was_bought_counts_the_items(variant):
+def test_placing_what_was_bought_counts_the_items(variant):
     from amunre.agents.asking import asking_for, question_text
 
     v = variant()
@@ -377,7 +377,7 @@ def test_14_placing_what_was_bought_counts_the_items(variant):
 
 # -- 15. the play-by-play has each seat's colour on a terminal, plain text when piped -----------
 
-def test_15_the_play_by_play_colours_the_seats_on_a_terminal_only():
+def test_the_play_by_play_colours_the_seats_on_a_terminal_only():
     import os
     import subprocess
     import sys
@@ -405,7 +405,7 @@ def test_15_the_play_by_play_colours_the_seats_on_a_terminal_only():
 # -- 17. the final table fits 80 columns with 5 players ----------------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_17_the_five_player_final_table_fits_an_80_column_terminal(variant):
+def test_the_five_player_final_table_fits_an_80_column_terminal(variant):
     import io
 
     from rich.console import Console
@@ -434,7 +434,7 @@ def test_17_the_five_player_final_table_fits_an_80_column_terminal(variant):
         line.split("│")[1].strip() in (Words(v).noun(2, "pyramid"), v.term("stones")) for line in rows), "\n".join(lines)
 
 
-# == the re-check of issue 10 ===================================================================
+# == answers typed, terminals and pauses =========================================================
 #
 # r1..r11: the defects a second review found, each checked where a player meets it.
 
@@ -452,7 +452,7 @@ def _run(*argv, stdin="", timeout=120):
 
 # -- r1. a number of thousands of digits is no option, nor any other number read ---------------
 
-def test_r1_a_number_of_thousands_of_digits_is_asked_again_not_a_crash(capsys, tmp_path):
+def test_a_number_of_thousands_of_digits_is_asked_again_not_a_crash(capsys, tmp_path):
     from amunre.agents.prompt import parse_choice
     from helpers import write
 
@@ -476,7 +476,7 @@ def test_r1_a_number_of_thousands_of_digits_is_asked_again_not_a_crash(capsys, t
 # -- r2. --verbose shows a human seat nothing the bots hide ---------------------------------------
 
 @pytest.mark.parametrize("variant", ["classic2003", "expert2016"])
-def test_r2_verbose_with_a_human_seat_shows_no_bot_decision(variant):
+def test_verbose_with_a_human_seat_shows_no_bot_decision(variant):
     """The bots' lines would show their secret offers and picks before the human answers,
     and their options and questions their hands: with a human seat --verbose adds only the
     round summaries (the play-by-play reveals the secrets in turn)."""
@@ -495,7 +495,7 @@ def test_r2_verbose_with_a_human_seat_shows_no_bot_decision(variant):
 
 # -- r3. with a human seat the play-by-play and the questions come in one stream, in order ---------
 
-def test_r3_with_a_human_seat_the_play_by_play_goes_with_the_questions_in_order():
+def test_with_a_human_seat_the_play_by_play_goes_with_the_questions_in_order():
     run = _run("run", "--agents", "human,greedy,greedy", "--seed", "5", stdin="19\n2\n")
     assert run.returncode == 4
     err = run.stderr
@@ -509,7 +509,7 @@ def test_r3_with_a_human_seat_the_play_by_play_goes_with_the_questions_in_order(
 
 # -- r4. an answer piped in ends its prompt line ------------------------------------------------
 
-def test_r4_an_answer_piped_in_is_written_after_its_prompt():
+def test_an_answer_piped_in_is_written_after_its_prompt():
     answers = ["19", "2", "2", "1", "0", "abc", "1"]
     run = _run("run", "--agents", "human,greedy,greedy", "--seed", "5", stdin="".join(f"{a}\n" for a in answers))
     assert run.returncode == 4
@@ -522,7 +522,7 @@ def test_r4_an_answer_piped_in_is_written_after_its_prompt():
 # -- r5. the final score at 50 and 60 columns ----------------------------------------------------
 
 @pytest.mark.parametrize("width", [50, 60, 80])
-def test_r5_the_final_score_stays_readable_on_a_narrow_terminal(width):
+def test_the_final_score_stays_readable_on_a_narrow_terminal(width):
     import io
 
     from rich.console import Console
@@ -559,7 +559,7 @@ def test_r5_the_final_score_stays_readable_on_a_narrow_terminal(width):
 
 # -- r6. a bid question on an 80x24 terminal --------------------------------------------------------
 
-def test_r6_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns():
+def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns():
     import io
 
     from amunre.agents.human import HumanAgent
@@ -605,7 +605,7 @@ def pid_of(name: str) -> int:
 
 # -- r7. q at a --pause prompt leaves the table --------------------------------------------------
 
-def test_r7_q_at_a_pause_prompt_leaves_the_table_with_exit_code_4(capsys, monkeypatch, tmp_path):
+def test_q_at_a_pause_prompt_leaves_the_table_with_exit_code_4(capsys, monkeypatch, tmp_path):
     import io
     import sys
 
@@ -627,7 +627,7 @@ def test_r7_q_at_a_pause_prompt_leaves_the_table_with_exit_code_4(capsys, monkey
 # -- r9. the others' theft card reads as a card --------------------------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_r9_the_others_theft_card_is_a_card_not_a_count(variant):
+def test_the_others_theft_card_is_a_card_not_a_count(variant):
     v = variant()
     w = Words(v, COLOURS)
     game = game_of(seats(3, gold=5, theft=1), v)
@@ -639,7 +639,7 @@ def test_r9_the_others_theft_card_is_a_card_not_a_count(variant):
 # -- r10. --quiet and --json keep the human seat's play-by-play -----------------------------------
 
 @pytest.mark.parametrize("flag", ["--quiet", "--json"])
-def test_r10_a_human_seat_sees_the_play_by_play_whatever_stdout_leaves_out(flag):
+def test_a_human_seat_sees_the_play_by_play_whatever_stdout_leaves_out(flag):
     run = _run("run", "--agents", "human,greedy,greedy", "--seed", "5", flag, stdin="0\n" * 400)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "  blue places the bidding marker" in run.stderr and "=== New Kingdom ===" in run.stderr
@@ -656,7 +656,7 @@ def test_r10_a_human_seat_sees_the_play_by_play_whatever_stdout_leaves_out(flag)
 # -- r11. the open sale: "sell nothing", then "sell no more" ---------------------------------------
 
 @pytest.mark.parametrize("variant", EDITIONS)
-def test_r11_the_open_sale_says_nothing_first_and_no_more_after_a_sale(variant):
+def test_the_open_sale_says_nothing_first_and_no_more_after_a_sale(variant):
     from amunre.agents.asking import decision_block
 
     v = variant()
