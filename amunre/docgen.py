@@ -545,7 +545,7 @@ def decisions_markdown() -> str:
 # docs/rules-index.md
 
 #: The core's own modules that implement SPEC ids (each has a `SPEC_IDS` tuple).
-CORE_MODULES = ("amunre.engine", "amunre.setup", "amunre.standing", "amunre.mechanics")
+CORE_MODULES = ("amunre.engine", "amunre.flow", "amunre.setup", "amunre.standing", "amunre.mechanics")
 
 
 def spec_owners() -> dict[str, list[tuple[str, str | None]]]:

@@ -17,9 +17,9 @@ from amunre.registry import get_rule
 
 def core_declarations():
     """(events, decisions, reasons) of the core: the game's flow and its shared moves."""
-    from amunre import engine, mechanics
+    from amunre import flow_words, mechanics
 
-    return ({**engine.EVENTS, **mechanics.EVENTS}, dict(mechanics.DECISIONS), dict(mechanics.REASONS))
+    return ({**flow_words.EVENTS, **mechanics.EVENTS}, dict(mechanics.DECISIONS), dict(mechanics.REASONS))
 
 
 def declaration_clashes(classes):

@@ -21,12 +21,11 @@ from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from amunre import engine
+from amunre import engine, flow, mechanics
 from amunre.agents.random_agent import RandomAgent
 from amunre.cli import main as cli_main
 from amunre.errors import AmunreError, UnknownVariantError
 from amunre.rules import offering as offering_module
-from amunre.rules import pyramids as scoring_module
 from amunre.state import GameState
 from amunre.testing import ConformanceError, GameChecker, check_variant, load, play_checked
 from conftest import VARIANTS_DIR, variant_files
@@ -223,7 +222,7 @@ def test_cli_check_bad_input(capsys, args, message):
 
 def test_cli_check_failure_exits_1(capsys, monkeypatch):
     # plant a bug: cards played face up vanish instead of going to the discard pile
-    monkeypatch.setattr(engine, "end_phase_cards", lambda state: state.in_play.clear())
+    monkeypatch.setattr(flow, "end_phase_cards", lambda state: state.in_play.clear())
     code, out, err = run_cli(["check", "classic2003", "--games", "3", "--agents", "greedy"], capsys)
     assert code == 1
     assert "FAILED" in err and "[cards]" in err and "seed" in err and "amunre run --variant" in err
@@ -271,7 +270,7 @@ def test_catches_unreported_payments(monkeypatch):
 
 
 def test_catches_lost_cards(monkeypatch):
-    monkeypatch.setattr(engine, "end_phase_cards", lambda state: state.in_play.clear())
+    monkeypatch.setattr(flow, "end_phase_cards", lambda state: state.in_play.clear())
     assert failure(agents=("greedy",)).invariant == "cards"
 
 
@@ -289,18 +288,18 @@ def test_catches_leaking_pieces(monkeypatch):
 
 
 def test_catches_falling_scores(monkeypatch):
-    real = scoring_module.add_points
-    monkeypatch.setattr(scoring_module, "add_points", lambda game, p, item, points, **kw: real(game, p, item, -1, **kw))
+    real = mechanics.add_points  # what score_each calls for the pyramids, among others
+    monkeypatch.setattr(mechanics, "add_points", lambda game, p, item, points, **kw: real(game, p, item, -1, **kw))
     assert failure().invariant == "score"
 
 
 def test_catches_provinces_kept_between_kingdoms(monkeypatch):
-    def keep_owners(self):
-        for prov in self.state.provinces:
-            self.state.supply_farmers += prov.farmers + prov.free_farmers
+    def keep_owners(game):
+        for prov in game.state.provinces:
+            game.state.supply_farmers += prov.farmers + prov.free_farmers
             prov.farmers = prov.free_farmers = 0
 
-    monkeypatch.setattr(engine.Game, "_between_kingdoms", keep_owners)
+    monkeypatch.setattr(flow, "between_kingdoms", keep_owners)
     assert failure().invariant == "transition"
 
 

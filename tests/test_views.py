@@ -218,7 +218,7 @@ def test_a_sample_holds_no_seed_checkpoint_or_generator_of_the_game():
     me = game.pending.player
     sample = game.view(me).sample_game(random.Random(1))
     assert sample.seed != game.seed and sample.state.seed != game.state.seed
-    from amunre.engine import restore
+    from amunre.branching import restore
 
     kept, true = restore(sample._base.state), restore(game._base.state)
     assert kept.seed != true.seed and next_draws(kept) != next_draws(true)
@@ -263,7 +263,7 @@ def test_a_sample_holds_the_seats_secret_hand_as_the_seat_sees_it():
 
 
 def restore_base(sample) -> dict:
-    from amunre.engine import restore
+    from amunre.branching import restore
 
     return restore(sample._base.state).rules["province_draft"]
 

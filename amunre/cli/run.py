@@ -21,7 +21,8 @@ from amunre.cli.common import (SET_HELP, check_writable, one_variant, parse_agen
                                set_option, variant_arg, write_resolved)
 from amunre.agents.seatview import line as seat_line
 from amunre.decisions import telling_forced
-from amunre.engine import Game, end_of, play_on, tie_line
+from amunre.engine import Game, play_on
+from amunre.flow_words import end_of, tie_line
 from amunre.loader import load_variant
 from amunre.gamelog import Recorder, incomplete_lines, log_lines, new_file_mode, shown_path, write_log
 from amunre.cli.common import literal, make_console
