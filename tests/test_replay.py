@@ -1,6 +1,6 @@
 """`amunre replay` against hostile and broken logs, and `amunre run --log` against a full disk,
 an interrupt and paths the file system refuses. The rulings tested here are documented in
-`amunre/gamelog.py`: exact types, a short message at the first line that differs, verified
+`amunre.gamelog`: exact types, a short message at the first line that differs, verified
 agents, no file a log names is opened, and a log written all or nothing."""
 
 from __future__ import annotations
@@ -364,7 +364,7 @@ def _folder_files(folder) -> list[str]:
 
 @pytest.mark.parametrize("extra", [(), ("--set", "components.starting_gold=25")])
 def test_a_full_disk_leaves_no_log_and_says_so(capsys, tmp_path, monkeypatch, extra):
-    from amunre import gamelog
+    from amunre.gamelog import write as gamelog_write
 
     log = tmp_path / "g.jsonl"
     log.write_text("an older log\n")
@@ -373,7 +373,7 @@ def test_a_full_disk_leaves_no_log_and_says_so(capsys, tmp_path, monkeypatch, ex
         file.write(text[:100])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(gamelog, "_write_all", full)
+    monkeypatch.setattr(gamelog_write, "_write_all", full)
     code, out, err = run_cli(capsys, "run", "--seed", "1", "--players", "3", "--agents", "random", "--quiet",
                              "--log", str(log), *extra)
     assert code == 2 and "Traceback" not in out + err
