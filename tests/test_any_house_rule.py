@@ -48,8 +48,9 @@ def test_the_shared_tests_pass_on_house_rules_with_any_numbers(tmp_path_factory,
         cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     shown = f"the drawn files are in {folder}\n\n" + child.stdout[-6000:] + child.stderr[-2000:]
     assert child.returncode == 0, shown
-    # each drawn rule really ran: tests of every file of SHARED passed on it
+    # each drawn rule really ran: dozens of tests passed on it, in every file that runs over
+    # every variant (the set-scoring tests run over the variants that score sets their way)
     for i in range(3):
-        ran = {line.split("::")[0] for line in child.stdout.splitlines()
-               if f"{PREFIX}-{i}" in line and " PASSED" in line}
-        assert ran == set(SHARED), (i, ran, shown)
+        passed = [line.split("::")[0] for line in child.stdout.splitlines()
+                  if f"{PREFIX}-{i}" in line and " PASSED" in line]
+        assert set(passed) >= set(SHARED) - {"tests/test_set_scoring.py"} and len(passed) >= 30, (i, passed, shown)
