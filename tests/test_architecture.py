@@ -170,31 +170,44 @@ def test_the_package_exports_what_its_docstring_promises():
     assert isinstance(game, Game) and game.finished
 
 
+def example_module() -> str:
+    """The plug-in module of docs/architecture.md, as written there (the python block after
+    its marker): tests/test_plugin.py installs it as a package."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    marker = text.index("<!-- the plug-in module tests/test_plugin.py installs")
+    return re.search(r"```python\n(.*?)```", text[marker:], re.S).group(1)
+
+
 def test_the_architecture_example_module_plays(tmp_path):
-    """docs/architecture.md's minimal module and variant, run as written."""
+    """docs/architecture.md's plug-in module and variant, run as written (in this process;
+    tests/test_plugin.py installs the same module as a package)."""
     from amunre.agents import make_agents
     from amunre.engine import play_game
     from amunre.loader import load_variant
+    from amunre.narrate import Narrator
     from amunre.registry import RULES
 
     text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
-    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     toml = re.search(r"```toml\n(extends.*?)```", text, re.S).group(1)
     all_rules()
+    space: dict = {"__name__": "amunre_obelisks"}
+    exec(compile(example_module(), "architecture.md", "exec"), space)
     try:
-        exec(compile(code, "architecture.md", "exec"), {"__name__": "architecture_example"})
+        RULES["obelisks"], RULES["shrines"] = space["Obelisks"], space["Shrines"]
         path = tmp_path / "obelisks.toml"
         path.write_text(toml, encoding="utf-8")
         variant = load_variant(path)
         assert [s.id for s in variant.scoring][:3] == ["pyramids", "obelisks", "complete_sets"]
+        assert [s.id for s in variant.phases].index("shrines") == [s.id for s in variant.phases].index("market") + 1
         lines = []
-        from amunre.narrate import Narrator
-
         game = play_game(variant, make_agents(["greedy"] * 3, 5), 5, [Narrator(variant, lines.append)])
-        assert any("stone needle(s)." in line for line in lines)
+        assert any(re.search(r"raises \d+ stone needles?: scores \d+ points?, now \d+ points? in all", line)
+                   for line in lines)
+        assert any("raises a shrine in" in line for line in lines)
         assert any(key.endswith(":obelisks") for p in game.state.players for key in p.breakdown)
     finally:
         RULES.pop("obelisks", None)
+        RULES.pop("shrines", None)
 
 
 @pytest.mark.skipif(not SPEC.is_file(), reason=SPEC_ABSENT)
