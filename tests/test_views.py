@@ -13,7 +13,7 @@ import os
 import pytest
 from conftest import variant_files
 from helpers import classic
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amunre.agents import make_agents
@@ -27,6 +27,7 @@ DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+@settings(max_examples=1000 if DEEP else 12)  # (each example a whole game, every 8th decision checked)
 @given(seed=st.integers(0, 2**32), agent=st.sampled_from(["random", "greedy"]), data=st.data())
 def test_views_do_not_depend_on_what_a_player_may_not_know(path, seed, agent, data):
     variant = load_variant(path)
