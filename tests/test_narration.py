@@ -100,7 +100,8 @@ def test_the_provinces_step_shows_free_material_and_what_the_old_kingdom_left(pa
     pyramid, and that line no longer comes from nowhere."""
     variant = variant_at(path)
     game, lines, w = prepared(path, seats(4, gold=20), rulings={"free_stones_build": True}, kingdom=2,  # A-FREESTONES
-                              unowned={"Memphis": {"pyramids": 1, "stones": 1}}, supplies={"doubles": 5})
+                              unowned={"Memphis": {"pyramids": 1, "stones": 1}},
+                              supplies={"doubles": 5, "stones": 20, "pyramids": 10})
     lay_out(game, ["Memphis", "Dakhla", "Abydos", "Thebes"])
     kingdom, gold = variant.edition.kingdoms[0], w.t("gold")
     bonus = w.t("immediate_bonus")

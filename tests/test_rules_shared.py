@@ -475,16 +475,16 @@ def test_r_auc_07_an_outbid_player_always_has_a_legal_bid(variant_file, golds, c
 # ---------------------------------------------------------------------------------------
 # Market (actions of players)
 # ---------------------------------------------------------------------------------------
-#: The supplies a market scenario stands at, whatever the variant's components (a house rule
-#: may ship no farmers at all); a scenario about a short supply gives its own.
-MARKET_SUPPLIES = {"farmers": 20, "stones": 20, "pyramids": 10, "doubles": 10}
+#: The supplies a scenario that takes pieces stands at, whatever the variant's components (a
+#: house rule may ship no farmers at all); a scenario about a short supply gives its own.
+SCENARIO_SUPPLIES = {"farmers": 20, "stones": 20, "pyramids": 10, "doubles": 10}
 
 
 def _market_game(variant, red: dict, start="red", **top):
     """Red (with `red`) and two players who own nothing and have no gold (never asked)."""
     players = seats(3)
     players[RED] = {"name": "red", "theft": 0, "gold": 0, **red}
-    top["supplies"] = {**MARKET_SUPPLIES, **top.get("supplies", {})}
+    top["supplies"] = {**SCENARIO_SUPPLIES, **top.get("supplies", {})}
     game = game_of(players, variant, start_player=start, **top)
     game.state.deck = [card(kind, variant) for kind in ("treasury", "big_harvest", "master_of_scribes")]
     return game
@@ -940,7 +940,7 @@ def test_r_off_04_reward_items_farmers_on_empty_fields_stones_build_at_once(vari
     players = seats(3, gold=10, theft=1)
     players[RED].update(hand={"architect": 1, "free_farmer": 1}, provinces={
         "Baharya": {"farmers": 1}, "Berenike": {}, "Memphis": {"farmers": 2, "stones": 2}})
-    game = game_of(players, variant)
+    game = game_of(players, variant, supplies=SCENARIO_SUPPLIES)
     game.state.deck = [card("treasury", variant)]  # the card reward draws no second Architect
     requests = run(game, ["offering"], [
         Ask(RED, "sell_for_offering", None),
