@@ -158,250 +158,39 @@ def _builtin_rules() -> dict[str, type]:
 # docs/variant-format.md
 
 
+#: The Markdown templates of the generated docs: the prose a writer edits, with `{{ name }}`
+#: where the code fills in what the rule modules and the model declare.
+TEMPLATES = Path(__file__).resolve().parent.parent / "docs" / "templates"
+
+
+def render(template: str, blocks: dict[str, str]) -> str:
+    """The template `docs/templates/<template>` with each `{{ name }}` replaced by its block;
+    a name the template uses that `blocks` lacks, or a block it does not use, is an error."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    used = set(re.findall(r"\{\{ (\w+) \}\}", text))
+    if used != set(blocks):
+        raise ValueError(f"docs/templates/{template}: the template uses {sorted(used)}, the code fills "
+                         f"{sorted(blocks)}")
+    return re.sub(r"\{\{ (\w+) \}\}", lambda match: blocks[match.group(1)], text)
+
+
 def variant_format_markdown() -> str:
+    """docs/variant-format.md: docs/templates/variant-format.md with the tables of the model's
+    fields, the pipeline entries' keys, the rule ids by pipeline and the rulings filled in."""
     rules = _builtin_rules()
     by_kind = {kind: sorted(r for r, c in rules.items() if c.kind == kind) for kind in KINDS}
-    cards = ", ".join(f"`{k}`" for k in sorted({kind for c in rules.values() for kind in c.cards}))
-    parts = [
-        "# The variant file format",
-        "",
-        GENERATED,
-        "",
-        "A variant is one TOML file that describes an edition of Amun-Re, or a house rule that",
-        "starts from one. The engine builds a game from this file alone: which components exist,",
-        "which words the play-by-play uses, which rule modules run in a round and in a scoring,",
-        "with which parameters, and how the open rules questions are answered. The shipped",
-        "editions live at the top of `variants/`, house rules in `variants/house/`; `amunre",
-        "variants` lists them, and `--variant` accepts an id or a path.",
-        "",
-        "## Layout",
-        "",
-        "```toml",
-        'extends = "classic2003"        # optional: start from another variant',
-        "",
-        "[edition]                       # who this variant is",
-        "[components]                    # what is in the box",
-        "[components.deck]               # the card deck by kind",
-        "[terms]                         # the edition's words",
-        "[[phases]]                      # one entry per phase of a round, in order",
-        "[[scoring]]                     # one entry per item of a kingdom's scoring",
-        "[[final_scoring]]               # one entry per item after the last scoring",
-        "[rulings]                       # answers to the open questions (docs/rulings.md)",
-        "[params.auction]                # optional: change single rule parameters",
-        "```",
-        "",
-        "## `extends`: house rules",
-        "",
-        "`extends` names a shipped variant id (`extends = \"classic2003\"`) or a path to a `.toml`",
-        "file relative to the file (`extends = \"base/mine.toml\"`). Nothing else is opened: a variant",
-        "file is data, so `extends` and `board` may name only shipped variants and boards or `.toml`",
-        "files in the folder of the file being loaded or below it; an absolute path, a file above",
-        "that folder (`../`) or a link leading out of it is refused. The file is laid over the one it",
-        "extends:",
-        "",
-        "- tables merge key by key, so `[rulings]` with one key changes only that ruling, and",
-        "  `[components.deck]` with one kind changes only that kind;",
-        "- arrays are replaced whole (`players = [3, 4]`, `starting_cards`, a param such as",
-        "  `bid_spaces`), except the pipelines, whose entries merge by id (next section);",
-        "- a file that extends another must give its own `[edition] id`;",
-        "- chains are allowed (a house rule may extend a house rule); a cycle (`a` extends `b`",
-        "  extends `a`, or a file extending itself) and a parent that cannot be found are errors,",
-        "  reported at the `extends` line.",
-        "",
-        "`amunre show FILE` prints the result: one complete file with every default written out.",
-        "",
-        "## Pipeline entries by id",
-        "",
-        "Every entry of `[[phases]]`, `[[scoring]]` and `[[final_scoring]]` has an id, its `id` or",
-        "else its rule id, unique across all three (a phase cannot share an id with a scoring",
-        "entry), and an `id` is never the rule id of another entry: the core and the agents look a",
-        "module up by id. In a file that extends another, each entry edits the parent's entry with",
-        "the same id, wherever it stands (a step of a group too):",
-        "",
-        "```toml",
-        "[[scoring]]                     # replace: another rule in the same place",
-        'id = "complete_sets"',
-        'rule = "fewest_pyramids"',
-        "",
-        "[[scoring]]                     # change: its keys merge in (params key by key)",
-        'id = "nile_sides"',
-        "params = { points = 4 }",
-        "",
-        "[[scoring]]                     # insert: a new id goes after or before an id, else last",
-        'id = "temples_twice"',
-        'rule = "temples"',
-        'after = "pyramids"',
-        "",
-        "[[scoring]]                     # remove",
-        'id = "bonus_cards"',
-        "remove = true",
-        "```",
-        "",
-        "`after` / `before` on an inherited id move it. An unknown id (with the closest one",
-        "suggested), an id edited twice, `after` with `before`, and a pipeline that no longer",
-        "works (a phase before the phase it needs, a round where nobody acquires a province)",
-        "are reported at the line that caused them.",
-        "",
-        "A phase can group steps under one heading, as the 2016 Auction Phase begins by drawing",
-        "the provinces: the play-by-play shows one heading, and cards played face up stay so",
-        "until the whole phase ends.",
-        "",
-        "```toml",
-        "[[phases]]",
-        'id = "auction_phase"',
-        'name = "Auction Phase"',
-        'steps = [{ rule = "province_draw" }, { rule = "auction" }]',
-        "```",
-        "",
-        "## `[params.<rule id>]`: one parameter without copying a pipeline",
-        "",
-        "A table `[params.auction]` sets parameters of every pipeline entry (in `phases`,",
-        "`scoring` and `final_scoring`) that uses the rule `auction`, on top of the parameters",
-        "that entry already has. It applies to the pipeline as it stands after `extends`. A rule",
-        "id that is unknown, or that no pipeline entry uses, is an error.",
-        "",
-        "```toml",
-        'extends = "classic2003"',
-        "[edition]",
-        'id = "harder-blockade"',
-        "[params.auction]",
-        "protection_skip = 3",
-        "```",
-        "",
-        "## `--set KEY=VALUE`: one change on the command line",
-        "",
-        "Every command that takes a variant (`run`, `check`, `bench`, `board`, `score`, `show`,",
-        "`validate`, `diff`) takes `--set KEY=VALUE`, repeatable. The change is laid over the",
-        "merged file (after `extends` and `[params.<rule id>]`) and checked exactly like a key",
-        "written in a file; a problem names the argument:",
-        "",
-        "```",
-        "--set rulings.bribery_scop=whole_phase: unknown ruling (did you mean 'bribery_scope'? ...)",
-        "```",
-        "",
-        "KEY is a dotted key of the resolved file; a pipeline entry is addressed by its id, and",
-        "`params.<rule id>.<param>` sets a parameter of every entry using that rule:",
-        "",
-        "| KEY | sets |",
-        "|---|---|",
-        "| `components.starting_gold=25` | a key (a table value such as `{ architect = 9 }` merges in) |",
-        "| `rulings.bribery_scope=whole_phase` | a ruling |",
-        "| `edition.rounds_per_kingdom=4` | an edition key |",
-        "| `phases.auction.params.protection_skip=3` | a key of the entry with id `auction` (a step of a group too) |",
-        "| `scoring.nile_sides.name=\"Nile\"` | the name of a scoring entry |",
-        "| `params.auction.protection_skip=3` | that parameter of every entry using rule `auction` |",
-        "",
-        "VALUE is a TOML value (`25`, `true`, `\"text\"`, `[1, 2]`, `{ architect = 9 }`); a bare",
-        "word that is not one (`whole_phase`) is taken as a string. `extends` cannot be set.",
-        "Nothing is half-applied: the variant loads with every change or not at all. `amunre run",
-        "--log` and `amunre check` write the changed variant to a file (`LOG.variant.toml`) so that",
-        "a replay plays the same rules.",
-        "",
-        "## `[edition]`",
-        "",
-        field_table(Edition),
-        "",
-        "## `[components]`",
-        "",
-        field_table(Components),
-        "",
-        f"Card kinds (the keys of `[components.deck]` and the values of `starting_cards`): {cards}.",
-        "Each is declared by the rule module that plays it (see [rule-modules.md](rule-modules.md)).",
-        "A card's integer id in answers and logs is its place in the variant's `[components.deck]`.",
-        "Every player's starting cards are dealt from the deck, so the deck must hold enough of",
-        "them for the largest allowed player count.",
-        "",
-        "## `[terms]`",
-        "",
-        "Keys are engine concepts (a card kind such as `architect`, or words such as `favor`,",
-        "`theft`, `stone`); values are the edition's word for them, used by the play-by-play and",
-        "the command line. A missing term falls back to the module's default word, else the",
-        "engine id with underscores as spaces. Every value is a non-empty string.",
-        "",
-        "A variant may set the engine's own words (" + ", ".join(f"`{t}`" for t in sorted(CORE_TERMS)) + "),",
-        "the words each rule module it uses declares (see [rule-modules.md](rule-modules.md)), its card",
-        "kinds, and numbered forms of any of them (`offering_level_2`: the tile of the second offering",
-        "level). Any other key is reported as an unknown term with the closest known one.",
-        "",
-        "## `[[phases]]`, `[[scoring]]`, `[[final_scoring]]`",
-        "",
-        "Each pipeline is an array of tables, run in file order: `[[phases]]` once per round,",
-        "`[[scoring]]` at the end of each kingdom, `[[final_scoring]]` once after the last",
-        "kingdom's scoring. Each entry has these keys:",
-        "",
-        _entry_table(),
-        "",
-        "A rule module may only stand in the list of its kind:",
-        "",
-    ]
-    for kind, pipeline in zip(KINDS, ("phases", "scoring", "final_scoring")):
-        ids = ", ".join(f"`{r}`" for r in by_kind[kind]) or "(none)"
-        parts.append(f"- `[[{pipeline}]]` ({kind}): {ids}")
-    parts += [
-        "",
-        "Their parameters are in [rule-modules.md](rule-modules.md). Parameters left out take",
-        "their defaults; unknown parameters are an error.",
-        "",
-        "## `[rulings]`",
-        "",
-        "Where the rulebooks are silent or disagree, the variant decides. What each question is",
-        "about, and the edition defaults, are in [rulings.md](rulings.md). Each ruling belongs to",
-        "the rule module that answers it (or to the core's setup); a file sets only the rulings it",
-        "changes, the module's default applies to the rest, and a ruling of a module the variant",
-        "does not use is an error.",
-        "",
-        rulings_table(),
-        "",
-        "## How a file is checked",
-        "",
-        "Loading a variant checks it in three layers and reports every problem found, not only the",
-        "first, each on its own line:",
-        "",
-        "```",
-        "file:line: path.to.key: what is wrong (what was expected)",
-        "```",
-        "",
-        "1. Shape, against `schemas/variant.schema.json`: unknown tables and keys, missing keys,",
-        "   wrong types. The schema is generated from the modules (`amunre schema` prints it):",
-        "   it describes each rule module's `params` and every ruling's values and default, and",
-        "   requires the required keys only of a file without `extends`. What lies inside",
-        "   `[rulings]` and `params` the loader checks in layer 2, against the modules in use.",
-        "2. Types, field by field: `[edition]`, `[components]`, `[rulings]` and each entry's",
-        "   `params` are read into their typed classes; integers must be integers (not `2.5`,",
-        "   not `\"2\"`), unknown parameters are named.",
-        "3. Meaning: rule ids exist and stand in the right list, card kinds are known, the deck",
-        "   can deal the starting cards to the most players allowed, at least 2 players, the board",
-        "   file exists and passes its own checks (see [board.md](board.md)), and every rule",
-        "   module's own check of the variant (for example: enough provinces for the rounds).",
-        "",
-        "The layers all run, whatever the others find: a wrong type in `[components]` does not",
-        "hold back a module's check of the rounds. A check that needs a value which has a problem",
-        "of its own waits (its answer depends on the fix); every other check reports at once.",
-        "",
-        "Key paths count array entries from 0: `phases[1].params.bid_spaces` is the second",
-        "`[[phases]]` entry. A problem in a key that a file inherits is reported in the file",
-        "that wrote it. A TOML syntax error is reported alone, as",
-        "`file:line: TOML syntax error: ... (at line L, column C)`; so is a file that is not",
-        "UTF-8 text and tables or arrays nested more than 64 deep.",
-        "",
-        "`amunre validate FILE...` runs all three layers on each file and prints `FILE: ok` or",
-        "every problem, exiting 1 when a file is invalid; `--json` gives each problem as data",
-        "(`file`, `line`, `column` for syntax errors, `path`, `message`, `expected`;",
-        "`schemas/validate-report.schema.json`).",
-        "",
-        "## In an editor",
-        "",
-        "A first line `#:schema ../schemas/variant.schema.json` (the path relative to the file)",
-        "lets taplo and the Even Better TOML extension check a variant file as it is typed, with",
-        "completion of keys, rule params and ruling values. It is a TOML comment: the loader",
-        "ignores it. The shipped editions start with it.",
-        "",
-    ]
-    return "\n".join(parts)
-
-
-# --------------------------------------------------------------------------------------
-# docs/rule-modules.md
+    return render("variant-format.md", {
+        "generated": GENERATED,
+        "edition_fields": field_table(Edition),
+        "component_fields": field_table(Components),
+        "card_kinds": ", ".join(f"`{k}`" for k in sorted({kind for c in rules.values() for kind in c.cards})),
+        "core_terms": ", ".join(f"`{t}`" for t in sorted(CORE_TERMS)),
+        "entry_keys": _entry_table(),
+        "rules_by_pipeline": "\n".join(
+            f"- `[[{pipeline}]]` ({kind}): " + (", ".join(f"`{r}`" for r in by_kind[kind]) or "(none)")
+            for kind, pipeline in zip(KINDS, ("phases", "scoring", "final_scoring"))),
+        "rulings": rulings_table(),
+    })
 
 
 def _example(cls) -> str:
@@ -449,24 +238,7 @@ def rule_modules_markdown() -> str:
     rules = _builtin_rules()
     order = {kind: i for i, kind in enumerate(KINDS)}
     ordered = sorted(rules.values(), key=lambda c: (order.get(c.kind, 9), c.__module__, c.id))
-    parts = [
-        "# Rule modules",
-        "",
-        GENERATED,
-        "",
-        "A variant's round, scoring and final scoring are lists of rule modules, each named by",
-        "its id in a `[[phases]]`, `[[scoring]]` or `[[final_scoring]]` entry (see",
-        "[variant-format.md](variant-format.md)). This page lists every built-in module with",
-        "its parameters and their defaults. Other packages can add modules through the",
-        "`amunre.rules` entry-point group; those are not listed here.",
-        "",
-        "A phase module may state what it needs from earlier phases of the round and what it",
-        "provides to later ones; loading a variant checks that order, and that some phase",
-        "provides `ownership` (every player acquires a province each round).",
-        "",
-        "| id | kind | what it does |",
-        "|---|---|---|",
-    ]
+    parts: list[str] = []
     for cls in ordered:
         parts.append(f"| [`{cls.id}`](#{cls.id.replace('_', '-')}) | {cls.kind} | {_cell(cls.summary)} |")
     parts.append("")
@@ -496,7 +268,7 @@ def rule_modules_markdown() -> str:
             parts += ["Rulings it answers (keys of `[rulings]`):", "", field_table(cls.Rulings), ""]
         parts += _declarations(cls)
         parts += ["Example entry with every parameter at its default:", "", _example(cls), ""]
-    return "\n".join(parts)
+    return render("rule-modules.md", {"generated": GENERATED, "modules": "\n".join(parts)})
 
 
 # --------------------------------------------------------------------------------------
@@ -511,34 +283,9 @@ def decisions_markdown() -> str:
     order = {kind: i for i, kind in enumerate(KINDS)}
     for cls in sorted(_builtin_rules().values(), key=lambda c: (order.get(c.kind, 9), c.id)):
         rows += [(f"`{cls.id}`", kind, d) for kind, d in cls.decisions.items()]
-    parts = [
-        "# Decisions: what the engine asks and what an answer looks like",
-        "",
-        GENERATED,
-        "",
-        "An agent is any object with `choose(view, request) -> option`. `view` is what its seat",
-        "may know (`game.view(player)`, see `amunre.view`): its own hand, the public board, other",
-        "hands only by their size. `request.player` is the seat (0-based), `request.kind` one of the",
-        "kinds below, `request.options` the legal answers, and `request.simultaneous` is true when",
-        "the answers are revealed together (the offering). The answer must be one of",
-        "`request.options` (compared by value and type); anything else raises `IllegalAnswerError`",
-        "and leaves the game as it was. A decision with a single legal option is never asked: the",
-        "engine takes it and the replay derives it again.",
-        "",
-        "Each kind is declared by the rule module that asks it (`Rule.decisions`), with how an",
-        "option reads to a person (the human seat shows that) and, for some, named policies that",
-        "answer it without a player (`amunre score --answer KIND=POLICY`). In JSON logs tuples are",
-        "written as arrays; `Game.answer` accepts either.",
-        "",
-        "| kind | asked by | options | JSON | policies |",
-        "|---|---|---|---|---|",
-    ]
-    for owner, kind, d in rows:
-        policies = ", ".join(f"`{p}`" for p in d.policies) or ""
-        parts.append(f"| `{kind}` | {owner} | {_cell(d.options)} | {_cell(d.json)} | {policies} |")
-    parts += ["", "Card ids are the positions in the variant's `cards` (its `[components.deck]` order); province",
-              "ids the positions in the board file. The edition's words for them are in the variant's `[terms]`.", ""]
-    return "\n".join(parts)
+    table = [f"| `{kind}` | {owner} | {_cell(d.options)} | {_cell(d.json)} | "
+             f"{', '.join(f'`{p}`' for p in d.policies)} |" for owner, kind, d in rows]
+    return render("decisions.md", {"generated": GENERATED, "kinds": "\n".join(table)})
 
 
 # --------------------------------------------------------------------------------------
@@ -593,27 +340,14 @@ def rules_index_markdown(test_dir: Path | None = None, files: list[Path] | None 
         variant = load_variant(path)
         variants.append((f"variants/{path.relative_to(variants_dir()).as_posix()}",
                          {s.rule for s in variant.phases + variant.scoring + variant.final_scoring}))
-    parts = [
-        "# Rules index: each SPEC id, where it is implemented, used and tested",
-        "",
-        GENERATED,
-        "",
-        "Every rule (`R-..`) and ruling (`A-..`) of the spec is declared by the module that implements it",
-        "(`Rule.spec_ids`, or `SPEC_IDS` in a core module). Find an id here, follow the link to its module;",
-        "its tests are named after it. A test fails when an id has no module or no test, or when this",
-        "page is stale (`.venv/bin/python -m amunre.docgen` rewrites it).",
-        "",
-        "| id | module | variant files | tests |",
-        "|---|---|---|---|",
-    ]
+    parts: list[str] = []
     for sid in sorted(owners, key=_sort_key):
         modules = ", ".join(f"[`{rid or 'core'}`](../{path})" for path, rid in owners[sid])
         rule_ids = {rid for _, rid in owners[sid]}
         used = [name for name, rules in variants if None in rule_ids or rules & rule_ids]
         shown_tests = "<br>".join(f"`{t}`" for t in tests[sid]) or "**none**"
         parts.append(f"| {sid} | {modules} | {', '.join(f'`{u}`' for u in used) or 'none'} | {shown_tests} |")
-    parts.append("")
-    return "\n".join(parts)
+    return render("rules-index.md", {"generated": GENERATED, "ids": "\n".join(parts)})
 
 
 # --------------------------------------------------------------------------------------
@@ -630,18 +364,7 @@ def editions_markdown() -> str:
     from amunre.resources import variants_dir
 
     shipped = available_variants()
-    parts = [
-        "# The editions side by side",
-        "",
-        GENERATED,
-        "",
-        "What differs between the shipped editions, as the engine plays them: the effective rules",
-        "of each variant file (defaults filled in, `extends` applied), only where they differ.",
-        "Each section is `amunre diff A B` (`--json` gives the same as data). Why the editions",
-        "differ, with the rulebooks' words, is in the spec's EDITIONS.md; the rulings are",
-        "explained in [rulings.md](rulings.md).",
-        "",
-    ]
+    parts: list[str] = []
     for a_id, b_id in EDITION_PAIRS:
         if a_id not in shipped or b_id not in shipped:
             continue
@@ -654,7 +377,7 @@ def editions_markdown() -> str:
             parts += [f"### {group}", "", f"| key | {a_id} | {b_id} |", "|---|---|---|"]
             parts += [f"| `{_cell(key_text(r))}` | {_cell(text(r['a']))} | {_cell(text(r['b']))} |" for r in rows]
             parts.append("")
-    return "\n".join(parts)
+    return render("editions.md", {"generated": GENERATED, "pairs": "\n".join(parts)})
 
 
 DOCS = {"variant-format.md": variant_format_markdown, "rule-modules.md": rule_modules_markdown,

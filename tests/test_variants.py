@@ -638,6 +638,20 @@ def test_generated_docs_are_current(name, make):
     assert committed == made, f"docs/{name} is out of date: run `python -m amunre.docgen`"
 
 
+def test_a_generated_doc_is_its_template_with_the_code_filling_in(tmp_path, monkeypatch):
+    """The prose lives in docs/templates/ (a writer edits Markdown); the code fills in only the
+    `{{ name }}` blocks, and a block the template lacks or a name the code does not fill is an
+    error rather than a silent gap."""
+    template = (REPO / "docs" / "templates" / "decisions.md").read_text(encoding="utf-8")
+    assert "{{ kinds }}" in template and "| kind | asked by |" in template
+    monkeypatch.setattr(docgen, "TEMPLATES", tmp_path)
+    (tmp_path / "decisions.md").write_text(template.replace("engine takes it", "engine answers it"), encoding="utf-8")
+    assert "engine answers it" in docgen.decisions_markdown()
+    (tmp_path / "decisions.md").write_text(template.replace("{{ kinds }}", "{{ kind }}"), encoding="utf-8")
+    with pytest.raises(ValueError, match="the template uses"):
+        docgen.decisions_markdown()
+
+
 def test_rule_modules_doc_names_every_builtin_rule():
     text = docgen.rule_modules_markdown()
     for rule_id in ("auction", "market", "offering", "harvest", "province_draw", "gold_ranking", "bonus_cards"):
