@@ -175,7 +175,7 @@ def test_a_card_played_with_a_bid_is_said_once_and_a_rebid_does_not_move(path):
 
 # -- 3. the harvest province by province, and a player without income ----------------------
 
-@pytest.mark.parametrize("path", variant_files_using(printed=("harvest",)))
+@pytest.mark.parametrize("path", variant_files_using(printed=("harvest", "offering")))  # (at level 2)
 def test_the_harvest_shows_farmers_times_level_mines_caravans_and_no_income(path):
     """The 2003 rulebook's harvest example at level 2 (MEMPHIS 1 farmer, ABU 2 farmers and
     its mine, SAWU's caravan: 17 gold), a Big Harvest and a Treasury, and a player whose only

@@ -759,7 +759,7 @@ def test_r_mkt_06_architect_frees_stones_of_an_empty_quarry(variant):
     assert game.pending.kind == "buy_stones" and game.pending.options == [0, 1, 2]
 
 
-@over("market", "harvest", printed=("market", "harvest"))
+@over("market", "harvest", printed=("market", "harvest", "offering"))  # (at level 3)
 def test_r_mkt_06_free_farmer_goes_off_the_fields_and_counts_at_harvest(variant):
     berenike, sawu = pid("Berenike", variant), pid("Sawu", variant)
     game = _market_game(variant, {"hand": {"free_farmer": 1}, "provinces": {"Berenike": {}, "Sawu": {"farmers": 1}}},
@@ -1006,7 +1006,7 @@ def test_r_har_01_farmers_pay_the_level_mines_always_caravans_with_a_camel(varia
     assert game.state.players[BLACK].gold == level + 8
 
 
-@over("harvest", printed=("harvest",))
+@over("harvest", printed=("harvest", "offering"))  # (at level 2)
 def test_r_har_01_income_from_the_start_player_clockwise(variant):
     players = seats(4)
     for p, name in enumerate(("Abu", "Kharga", "Memphis", "Thebes")):
@@ -1019,7 +1019,7 @@ def test_r_har_01_income_from_the_start_player_clockwise(variant):
     assert paid == [(2, 2), (3, 2), (0, 2 + 4), (1, 2 + 5)]
 
 
-@over("harvest", printed=("harvest",))
+@over("harvest", printed=("harvest", "offering"))  # (at level 2)
 def test_r_har_02_treasury_replaces_one_province_and_big_harvest_adds_per_farmer(variant):
     abu, sawu = pid("Abu", variant), pid("Sawu", variant)
     players = seats(3)
@@ -1221,7 +1221,7 @@ def _at_offer(variant):
 def _at_treasury(variant):
     players = seats(3)
     players[RED].update(hand={"treasury": 1}, provinces={"Abu": {}, "Sawu": {}})
-    return _started(game_of(players, variant, offering_level=2), ["harvest"])
+    return _started(game_of(players, variant, offering_level=1), ["harvest"])
 
 
 def _at_bonus(variant):
