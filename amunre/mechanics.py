@@ -336,19 +336,21 @@ def add_points(game, player: int, item: str, points: int, told: bool = False) ->
             game.emit("score", player=player, item=item, points=points, total=p.score)
 
 
-def score_each(game, item: str, event: str, score, order=None) -> None:
+def score_each(game, item: str, event: str, score, order=None, item_field: bool = True) -> None:
     """Score a scoring item for every player, in turn order (or `order`): `score(player,
     heard)` gives (points, the fields of the rule's own `event` for that player, or None for no
     line), the fields worked out only when someone hears the event (`heard`). The points go to
     `item` (`add_points`, told by the rule's line), then the event is emitted with the player,
-    the item, the points and his new total besides those fields."""
+    the item (unless not `item_field`), the points and his new total besides those fields."""
     state = game.state
     heard = event in game.hearing
     for player in state.turn_order() if order is None else order:
         points, fields = score(player, heard)
         add_points(game, player, item, points, told=heard)
         if heard and fields is not None:
-            game.emit(event, player=player, item=item, points=points, total=state.players[player].score, **fields)
+            if item_field:
+                fields = {"item": item, **fields}
+            game.emit(event, player=player, points=points, total=state.players[player].score, **fields)
 
 
 # -- what these shared moves declare (see amunre.contract) ----------------------------------

@@ -14,7 +14,7 @@ import attrs
 
 from amunre.contract import Decision, Event, Rule, count_actions, ruling
 from amunre.decisions import decide
-from amunre.mechanics import add_points, sell_card
+from amunre.mechanics import score_each, sell_card
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
 
@@ -150,11 +150,13 @@ class GoldRanking(Rule):
         if "gold_counted" in game.hearing:
             game.emit("gold_counted", gold=golds, theft_value=self.params.theft_value if counted else 0)
         points = gold_ranking(golds, self.params.points, self.rulings.gold_ties)
-        told = "gold_points" in game.hearing
-        # most gold first (ties in turn order), so the lines read as the ranking
-        for p in sorted(range(len(golds)), key=lambda q: -golds[q]):
-            add_points(game, p, self.item_key, points[p], told=told)
-            if "gold_points" in game.hearing:
-                game.emit("gold_points", player=p, gold=golds[p], place=1 + sum(g > golds[p] for g in golds),
-                          tied=[q for q in range(len(golds)) if q != p and golds[q] == golds[p]],
-                          points=points[p], total=state.players[p].score)
+
+        def score(p, heard):
+            return points[p], {"gold": golds[p], "place": 1 + sum(g > golds[p] for g in golds),
+                               "tied": [q for q in range(len(golds)) if q != p and golds[q] == golds[p]]} \
+                if heard else None
+
+        # most gold first (ties in turn order), so the lines read as the ranking; its line names no
+        # item (logs written since 0.1 have none there)
+        score_each(game, self.item_key, "gold_points", score, order=sorted(range(len(golds)), key=lambda q: -golds[q]),
+                   item_field=False)
