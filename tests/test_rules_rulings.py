@@ -216,6 +216,30 @@ def test_a_protection_only_with_a_bid_or_on_any_turn(timing):
     assert min(o[1] for o in game.pending.options if o[0] == buto) == 6
 
 
+def test_a_protection_on_any_turn_only_while_the_bid_stays_payable():
+    """Found by the drawn house rules (A-PROTECTION `any_turn` with A-SELL): red's bid of 6
+    counts his Protection card as 1 gold to sell; played on a later turn, it could no longer be
+    sold, and the bid could not be paid (an engine error). He is asked only while his gold and
+    his other cards still cover the bid."""
+    variant = with_rulings(protection_timing="any_turn", sell_cards_to_bid=True)
+    buto, mendes, avaris = pid("Buto"), pid("Mendes"), pid("Avaris")
+    for gold, asked in ((5, False), (6, True)):
+        players = seats(3, gold=20)
+        players[RED].update(gold=gold, hand={"protection": 1})
+        game = game_of(players, variant)
+        game.state.on_auction = [buto, mendes, avaris]
+        run(game, ["auction"], [
+            Ask(RED, "bid", (buto, 6, ())), Ask(BLACK, "bid", (mendes, 0, ())), Ask(BLUE, "bid", (mendes, 1, ())),
+        ])
+        assert (game.pending.player, game.pending.kind) == ((RED, "protect") if asked else (BLACK, "bid")), gold
+        if asked:
+            feed(game, [True])  # played: his 6 gold still pay the bid
+        while game.pending is not None:  # the others settle; every bid is paid, no engine error
+            game.answer(game.pending.options[0])
+        assert all(game.state.provinces[c].owner is not None for c in (buto, mendes, avaris))
+        assert all(p.gold >= 0 for p in game.state.players)
+
+
 @pytest.mark.parametrize("ties,golds,points", [
     ("competition", [10, 10, 10, 1], [6, 6, 6, 0]),
     ("skip_one", [10, 10, 10, 1], [6, 6, 6, 2]),

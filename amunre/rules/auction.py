@@ -394,8 +394,12 @@ class Auction(Rule):
             if "pass" in game.hearing:
                 game.emit("pass", player=p)
             if protect_on_pass and p not in protected:
-                # asked whether he holds the card or not (then forced): who is asked is public
-                if (yield from decide(p, "protect", [False, True] if state.players[p].hand[PROTECTION] else [False])):
+                # asked whether he holds the card or not (then forced): who is asked is public.
+                # He may play it only if he can still pay his bid without selling it: a played
+                # card can no longer be sold (his bid may count it, where cards sell to bid)
+                can_play = state.players[p].hand[PROTECTION] and (
+                    not can_sell or means(state, p) - 1 >= spaces[idx])
+                if (yield from decide(p, "protect", [False, True] if can_play else [False])):
                     play_card(game, p, PROTECTION, face_up_until_phase_end=True)
                     protected.add(p)
 
