@@ -436,7 +436,7 @@ def test_the_five_player_final_table_fits_an_80_column_terminal(variant):
 
 # == answers typed, terminals and pauses =========================================================
 #
-# r1..r11: the defects a second review found, each checked where a player meets it.
+# the defects a second reading found, each checked where a player meets it.
 
 def _run(*argv, stdin="", timeout=120):
     """`amunre ARGV` in a process of its own, stdout and stderr apart; answers piped in."""
