@@ -92,15 +92,15 @@ def test_the_cached_agent_decides_as_the_uncached_one_in_random_games(vid, seed,
 
 def test_no_value_is_kept_from_one_decision_to_the_next():
     """The cache belongs to one call of `_bid`: after a whole game the agent holds nothing
-    but its generator, the last request's display facts and the variant's kinds it knows (a
-    fact of the variant), so a province's value is read afresh at every decision (and the
-    planner it asks about a plug-in's decisions, never made without one)."""
+    but its generator, the last request's display facts, the variant's kinds it knows and its
+    market's prices (facts of the variant), so a province's value is read afresh at every
+    decision (and the planner it asks about a plug-in's decisions, never made without one)."""
     variant = VARIANTS["classic2003"]
     agents = make_agents(["greedy"] * 4, 5)
     game = Game(variant, 4, 5)
     while (request := game.pending) is not None:
         game.answer(agents[request.player].choose(game.view(request.player), request))
-    assert all(set(vars(agent)) <= {"rng", "_context", "_variant", "_known", "_planner"} for agent in agents)
+    assert all(set(vars(agent)) <= {"rng", "_context", "_variant", "_known", "_costs", "_planner"} for agent in agents)
     assert all(agent._planner is None for agent in agents)  # asked only for a plug-in's decision
 
 

@@ -54,6 +54,7 @@ class GreedyAgent:
         self._variant = None
         self._known: frozenset = frozenset()
         self._planner = None  # answers the decisions of plug-ins (see `choose`)
+        self._costs: dict = {}  # decision kind -> what its module charges for a count (`_prices`), per variant
 
     def choose(self, view, request):
         # the kinds it knows, from its fixed table: a kind is data (a plug-in names its own),
@@ -62,6 +63,7 @@ class GreedyAgent:
         # like a built-in one (`pick_province` in a variant without the draft) is not that one
         if view.variant is not self._variant:
             self._variant, self._known = view.variant, _built_in_kinds(view.variant)
+            self._costs = {kind: _prices(view.variant, kind) for kind in ("buy_farmers", "buy_stones")}
         method = self.HANDLERS.get(request.kind) if request.kind in self._known else None
         if method is None:
             if request.kind in view.variant.modules.decisions:
@@ -134,7 +136,7 @@ class GreedyAgent:
         return min(options[-1], 1 if view.me.gold >= 12 else 0)
 
     def _buy_farmers(self, view, p, options):
-        price = _prices(view.variant, "buy_farmers")
+        price = self._costs["buy_farmers"]
         if price is None:  # a market that prices otherwise: it does not guess
             return self.rng.choice(options)
         payback = 2 * self._rounds_left(view)
@@ -152,7 +154,7 @@ class GreedyAgent:
         return options[1] if len(options) > 1 else None
 
     def _buy_stones(self, view, p, options):
-        price = _prices(view.variant, "buy_stones")
+        price = self._costs["buy_stones"]
         if price is None:  # a market that prices otherwise: it does not guess
             return self.rng.choice(options)
         budget = view.me.gold * 0.5
