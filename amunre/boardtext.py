@@ -85,8 +85,17 @@ def holding_line(view, pid: int, w) -> str:
 def province_facts(view, pid: int, w) -> list[str]:
     """What the variant's rule modules tell about a province as the seat of `view` sees it,
     in pipeline order (`Rule.province_facts`), each once (two entries of a rule tell alike)."""
-    return list(dict.fromkeys(fact for module in view.variant.modules.all
-                              for fact in module.province_facts(view, pid, w)))
+    facts = []
+    for module in view.variant.modules.all:
+        told = module.province_facts(view, pid, w)
+        if not isinstance(told, (list, tuple)) or not all(isinstance(fact, str) for fact in told):
+            from amunre.errors import RuleModuleError
+
+            raise RuleModuleError(f"rule module {module.id!r} (entry {module.spec.id!r}): province_facts returned "
+                                  f"{type(told).__name__} {str(told)[:60]!r} (expected a list of short phrases, "
+                                  "[] for none)")
+        facts += told
+    return list(dict.fromkeys(facts))
 
 
 def level_text(level: int, w) -> str:

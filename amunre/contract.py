@@ -71,6 +71,11 @@ BUILT_IN = "amunre.rules."
 #: What every round's pipeline must provide: each player acquires one province per round.
 ROUND_MUST_PROVIDE = ("ownership",)
 
+#: How an observation vector may encode a field of a module's data (`Rule.observation`) and a
+#: key of a request's context (`Decision.context`); see `amunre.pettingzoo`.
+OBSERVATION_ENCODINGS = ("count", "provinces", "players")
+CONTEXT_ENCODINGS = ("count", "province", "seats", "bids")
+
 
 @attrs.frozen
 class NoParams:

@@ -39,6 +39,38 @@ def declaration_clashes(classes):
                     by = f"rule module {owner!r}" if owner is not None else "the core"
                     yield (index, f"rule module {cls.id!r} declares the {what} {name!r}, which {by} declares already",
                            f"expected a {what} name of its own in {cls.id!r} (rename it)")
+    yield from _encoding_problems(classes, decisions)
+
+
+def _encoding_problems(classes, core_decisions):
+    """(index, message, expected) for each observation field or context key declared with an
+    encoding the observation does not know, and each context key two decision kinds encode
+    differently (one key, one encoding: the observation has one section per key)."""
+    from amunre.contract import CONTEXT_ENCODINGS, OBSERVATION_ENCODINGS
+
+    seen: dict[str, tuple[str, str, str]] = {  # key -> (encoding, kind, whose)
+        key: (how, kind, "the core") for kind, d in core_decisions.items() for key, how in d.context.items()}
+    for index, cls in enumerate(classes):
+        observation = getattr(cls, "observation", {})
+        if not isinstance(observation, dict):
+            yield (index, f"rule module {cls.id!r} declares its observation as {type(observation).__name__}",
+                   f"expected a table of its data's fields, each one of {', '.join(OBSERVATION_ENCODINGS)}")
+            continue
+        for field, how in observation.items():
+            if how not in OBSERVATION_ENCODINGS:
+                yield (index, f"rule module {cls.id!r} declares its observation field {field!r} as {how!r}",
+                       f"expected one of {', '.join(OBSERVATION_ENCODINGS)}")
+        for kind, decision in getattr(cls, "decisions", {}).items():
+            for key, how in decision.context.items():
+                if how not in CONTEXT_ENCODINGS:
+                    yield (index, f"rule module {cls.id!r} declares the context {key!r} of {kind!r} as {how!r}",
+                           f"expected one of {', '.join(CONTEXT_ENCODINGS)}")
+                    continue
+                first = seen.setdefault(key, (how, kind, f"rule module {cls.id!r}"))
+                if first[0] != how:
+                    yield (index, f"rule module {cls.id!r} declares the context {key!r} of {kind!r} as {how!r}, but "
+                                  f"{first[2]} declares it as {first[0]!r} for {first[1]!r}",
+                           "expected one encoding per context key (rename the key)")
 
 
 class Modules:

@@ -600,3 +600,89 @@ class Asking(Rule):
     finally:
         RULES.pop("asks_pick", None)
         RULES.pop("asks_bid", None)
+
+
+# -- declarations a plug-in author can get wrong, each said clearly ---------------------------
+
+def _register(tmp_path, cls):
+    """A variant of classic2003 with `cls` as a phase after the market, registered in-process."""
+    from amunre.registry import RULES, all_rules
+
+    all_rules()
+    RULES[cls.id] = cls
+    path = tmp_path / f"{cls.id}.toml"
+    path.write_text(f'extends = "classic2003"\n[edition]\nid = "with-{cls.id}"\nname = "x"\n'
+                    f'[[phases]]\nid = "{cls.id}"\nrule = "{cls.id}"\nafter = "market"\n', encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def unregister_oasis():
+    yield
+    from amunre.registry import RULES
+
+    RULES.pop("oasis", None)
+
+
+def _oasis(**declared):
+    from amunre.contract import Decision, Event, Rule, none_or_province_actions
+    from amunre.decisions import decide
+
+    class Oasis(Rule):
+        id, kind = "oasis", "phase"
+        observation = declared.get("observation", {"wells": "provinces"})
+        decisions = {"dig": Decision("None or a province", "null or an id", actions=none_or_province_actions,
+                                     context=declared.get("context", {"left": "count"}))}
+        events = {"dug": Event("A well is dug.", check=declared.get("check"))}
+
+        def initial_state(self, game):
+            return {"wells": []}
+
+        def province_facts(self, view, pid, words):
+            return declared.get("facts", lambda pid: [])(pid)
+
+        def run(self, game):
+            state = game.state
+            for p in state.turn_order():
+                owned = state.players[p].provinces
+                where = yield from decide(p, "dig", [None] + list(owned), {"left": 1})
+                if where is not None:
+                    state.rules[self.key]["wells"].append(where)
+                    if "dug" in game.hearing:
+                        game.emit("dug", player=p, province=where)
+
+    return Oasis
+
+
+@pytest.mark.parametrize("declared,said", [
+    ({"observation": {"wells": "ints"}}, "declares its observation field 'wells' as 'ints' (expected one of count, "
+                                         "provinces, players)"),
+    ({"observation": ["wells"]}, "declares its observation as list"),
+    ({"context": {"left": "number"}}, "declares the context 'left' of 'dig' as 'number' (expected one of count, "
+                                      "province, seats, bids)"),
+    ({"context": {"province": "count"}}, "declares the context 'province' of 'dig' as 'count', but the core declares "
+                                         "it as 'province' for 'double_swap'"),
+])
+def test_an_observation_or_context_declared_wrong_is_refused_at_load(tmp_path, unregister_oasis, declared, said):
+    from amunre.errors import VariantError
+    from amunre.loader import load_variant
+
+    with pytest.raises(VariantError) as info:
+        load_variant(_register(tmp_path, _oasis(**declared)))
+    assert said in str(info.value)
+
+
+@pytest.mark.parametrize("declared,said", [
+    ({"facts": lambda pid: "a well"}, "province_facts returned str 'a well' (expected a list of short phrases"),
+    ({"check": lambda event, state: True}, "invariant [dug] failed: its check returned True (expected a message"),
+    ({"check": lambda event, state: state.rules["nowhere"]}, "invariant [dug] failed: its check raised KeyError"),
+])
+def test_a_province_fact_or_event_check_of_the_wrong_kind_fails_amunre_check(tmp_path, unregister_oasis, declared,
+                                                                            said):
+    from amunre.loader import load_variant
+    from amunre.testing import ConformanceError, check_variant
+
+    variant = load_variant(_register(tmp_path, _oasis(**declared)))
+    with pytest.raises(ConformanceError) as info:
+        check_variant(variant, seeds=range(2), agents=("random",), players=[3])
+    assert said in str(info.value) and "rerun:" in str(info.value)

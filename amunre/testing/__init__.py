@@ -56,7 +56,9 @@ Protocol
   [contract]       every shared move a rule module calls that may ask a decision (`pay`,
                    `place_stone`, ...: `amunre.mechanics.MOVES`) is carried out with
                    `yield from` within the module's step (`RuleModuleError` otherwise: called
-                   without it, the move silently never happened).
+                   without it, the move silently never happened); and what each module
+                   tells of a province (`Rule.province_facts`, asked once a round) is a
+                   list of phrases.
   [options]        a pending decision names a player of the game, has a non-empty list of
                    distinct options, and every option survives the JSON round trip of the
                    log (what a log records can be answered back).

@@ -169,7 +169,12 @@ class GameChecker:
         kind = event["event"]
         check = self.event_checks.get(kind)
         if check is not None:
-            problem = check(event, self.game.state)
+            try:
+                problem = check(event, self.game.state)
+            except Exception as error:  # noqa: BLE001 - a module's check is the module's code
+                self.fail(kind, f"its check raised {type(error).__name__}: {error}")
+            if problem is not None and not isinstance(problem, str):
+                self.fail(kind, f"its check returned {problem!r} (expected a message of what is wrong, or None)")
             if problem:
                 self.fail(kind, problem)
         if kind == "pay":
@@ -185,6 +190,21 @@ class GameChecker:
             if self.views_every and kind in ("phase", "scoring", "final_scoring"):
                 self._mark_checkpoint(kind, event)
 
+    def _check_province_facts(self) -> None:
+        """What each module tells of each province (`Rule.province_facts`), as a seat sees it,
+        is a list of phrases: asked once a round, as the human seat and the picture ask it."""
+        from amunre.boardtext import province_facts
+        from amunre.errors import RuleModuleError
+        from amunre.narrate import Words, player_names
+
+        game = self.game
+        words = Words(self.variant, player_names(game.n_players))
+        try:
+            for pid in range(len(self.variant.board)):
+                province_facts(game.view(0), pid, words)
+        except RuleModuleError as error:
+            self.fail("contract", str(error))
+
     def _on_boundary(self, kind: str, event: dict) -> None:
         state = self.game.state
         owned = [len(p.provinces) for p in state.players]
@@ -198,6 +218,7 @@ class GameChecker:
                 self.fail("transition", "a new kingdom starts with farmers on the board")
         elif kind == "round":
             self.rounds_seen += 1
+            self._check_province_facts()
             if any(c != self.rounds_started for c in owned):
                 self.fail("province-count", f"round {self.rounds_started + 1} starts with province counts "
                                             f"{owned}, expected {self.rounds_started} each")
