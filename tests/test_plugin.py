@@ -676,6 +676,8 @@ def test_an_observation_or_context_declared_wrong_is_refused_at_load(tmp_path, u
     ({"facts": lambda pid: "a well"}, "province_facts returned str 'a well' (expected a list of short phrases"),
     ({"check": lambda event, state: True}, "invariant [dug] failed: its check returned True (expected a message"),
     ({"check": lambda event, state: state.rules["nowhere"]}, "invariant [dug] failed: its check raised KeyError"),
+    ({"observation": {"welss": "provinces"}}, "declares the observation fields ['welss'], which its data as a seat "
+                                              "sees it (view_state) does not hold"),
 ])
 def test_a_province_fact_or_event_check_of_the_wrong_kind_fails_amunre_check(tmp_path, unregister_oasis, declared,
                                                                             said):

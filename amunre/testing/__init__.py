@@ -58,7 +58,8 @@ Protocol
                    `yield from` within the module's step (`RuleModuleError` otherwise: called
                    without it, the move silently never happened); and what each module
                    tells of a province (`Rule.province_facts`, asked once a round) is a
-                   list of phrases.
+                   list of phrases, and the fields its `observation` declares are in its
+                   data as a seat sees it.
   [options]        a pending decision names a player of the game, has a non-empty list of
                    distinct options, and every option survives the JSON round trip of the
                    log (what a log records can be answered back).

@@ -192,7 +192,8 @@ class GameChecker:
 
     def _check_province_facts(self) -> None:
         """What each module tells of each province (`Rule.province_facts`), as a seat sees it,
-        is a list of phrases: asked once a round, as the human seat and the picture ask it."""
+        is a list of phrases: asked once a round, as the human seat and the picture ask it; and
+        the fields its observation declares are in its data as a seat sees it."""
         from amunre.boardtext import province_facts
         from amunre.errors import RuleModuleError
         from amunre.narrate import Words, player_names
@@ -204,6 +205,13 @@ class GameChecker:
                 province_facts(game.view(0), pid, words)
         except RuleModuleError as error:
             self.fail("contract", str(error))
+        # and each field its observation declares is in its data as a seat sees it
+        shown = game.view(0).rules
+        for module in self.variant.modules.stateful:
+            missing = sorted(set(module.observation) - set(shown.get(module.key) or {}))
+            if missing:
+                self.fail("contract", f"rule module {module.id!r} declares the observation fields {missing}, which "
+                                      f"its data as a seat sees it (view_state) does not hold")
 
     def _on_boundary(self, kind: str, event: dict) -> None:
         state = self.game.state
