@@ -151,7 +151,9 @@ def test_an_expert_game_plays_to_the_end_under_every_invariant():
 def test_the_views_invariant_catches_a_draft_that_shows_the_hands(monkeypatch):
     from amunre.rules.province_draft import ProvinceDraft
 
-    monkeypatch.setattr(ProvinceDraft, "view_state", lambda self, data, player: data)
+    real = ProvinceDraft.view_state  # what a seat may see, and every hand besides
+    monkeypatch.setattr(ProvinceDraft, "view_state", lambda self, data, player: {**real(self, data, player),
+                                                                                 "hands": data["hands"]})
     with pytest.raises(ConformanceError) as info:
         for seed in range(3):
             play_checked(expert(), 4, seed, "random", illegal_every=0, roundtrip_every=0, counterfactual=False,
