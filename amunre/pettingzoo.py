@@ -142,16 +142,12 @@ class ActionSpace:
                                   f"not lists or dicts ({error})") from None
         self.kinds: tuple[str, ...] = tuple(options)
         #: the request context keys the observation encodes, as the decisions declare them
-        #: (`Decision.context`), first declared first
+        #: (`Decision.context`), first declared first (the loader checked the encodings and that
+        #: each key has one: `amunre.pipeline.declaration_clashes`)
         self.context: dict[str, str] = {}
-        for kind, module, decision in declared:
+        for _, _, decision in declared:
             for key, how in decision.context.items():
-                if how not in CONTEXT_SIZES:
-                    raise AmunreError(f"decision kind {kind!r} declares context {key!r} as {how!r} (expected one of "
-                                      f"{', '.join(CONTEXT_SIZES)})")
-                if self.context.setdefault(key, how) != how:
-                    raise AmunreError(f"decision kind {kind!r} declares context {key!r} as {how!r}, another kind "
-                                      f"as {self.context[key]!r}: one key, one encoding")
+                self.context.setdefault(key, how)
         self._entries: list[tuple[str, object]] = []
         self._ids: dict[str, dict] = {}
         self.ranges: dict[str, range] = {}
@@ -277,12 +273,7 @@ class ObservationLayout:
         self.phases = list(dict.fromkeys([heading for _, heading, _ in modules.round_phases]
                                          + ["scoring", "final scoring"]))
         self.levels = (modules.max_offering_level or 0) + 1
-        encoded = [m for m in modules.stateful if m.observation]
-        for module in encoded:
-            wrong = {field: how for field, how in module.observation.items() if how not in RULE_DATA_SIZES}
-            if wrong:
-                raise AmunreError(f"rule module {module.id!r} declares its observation {wrong} (expected each field "
-                                  f"as one of {', '.join(RULE_DATA_SIZES)})")
+        encoded = [m for m in modules.stateful if m.observation]  # (encodings checked by the loader)
         ids = [m.id for m in encoded]
         # sections named by rule id (by entry id when two entries use one rule)
         self.rule_data = [(m, m.observation, m.id if ids.count(m.id) == 1 else m.key) for m in encoded]

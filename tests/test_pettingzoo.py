@@ -289,3 +289,11 @@ def test_bad_constructor_arguments_are_clear_errors():
     game = env(players=np.int64(4))  # numpy's integers are whole numbers too
     game.reset(seed=1)
     assert len(game.agents) == 4
+
+
+def test_every_encoding_the_contract_allows_has_a_size():
+    """The loader accepts the encodings `amunre.contract` lists; the observation sizes each."""
+    from amunre.contract import CONTEXT_ENCODINGS, OBSERVATION_ENCODINGS
+    from amunre.pettingzoo import CONTEXT_SIZES, RULE_DATA_SIZES
+
+    assert tuple(RULE_DATA_SIZES) == OBSERVATION_ENCODINGS and tuple(CONTEXT_SIZES) == CONTEXT_ENCODINGS
