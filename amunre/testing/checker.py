@@ -190,7 +190,7 @@ class GameChecker:
             if self.views_every and kind in ("phase", "scoring", "final_scoring"):
                 self._mark_checkpoint(kind, event)
 
-    def _check_province_facts(self) -> None:
+    def _check_what_modules_show(self) -> None:
         """What each module tells of each province (`Rule.province_facts`), as a seat sees it,
         is a list of phrases: asked once a round, as the human seat and the picture ask it; and
         the fields its observation declares are in its data as a seat sees it."""
@@ -226,7 +226,7 @@ class GameChecker:
                 self.fail("transition", "a new kingdom starts with farmers on the board")
         elif kind == "round":
             self.rounds_seen += 1
-            self._check_province_facts()
+            self._check_what_modules_show()
             if any(c != self.rounds_started for c in owned):
                 self.fail("province-count", f"round {self.rounds_started + 1} starts with province counts "
                                             f"{owned}, expected {self.rounds_started} each")
