@@ -37,7 +37,7 @@ from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.market import price
 from amunre.rules.offering import level_for
 
-SPACES = [0, 1, 3, 6, 10, 15, 21, 28, 36]  # the bid spaces printed on the province cards (both editions)
+SPACES = list(PRINTED["auction"]["bid_spaces"])  # the bid spaces printed on the province cards (both editions)
 
 def _plays(path, n) -> bool:
     try:
