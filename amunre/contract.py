@@ -146,6 +146,18 @@ class Decision:
     #: effects. The `planner` agent answers with the best option; without it, the planner
     #: looks one step ahead in a game drawn from the seat's view (slower).
     appraise: Callable[[Any, Any, Any], float] | None = None
+    #: `where(option)`: the province an option is played on or about, or None: the board
+    #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
+    #: not given, an option described as a province (`province_option`) is about that one.
+    where: Callable[[Any], int | None] | None = None
+
+    def province_of(self, option) -> int | None:
+        """The province `option` is about, as `where` says (see there), or None."""
+        if option is None:
+            return None
+        if self.where is not None:
+            return self.where(option)
+        return option if self.describe is province_option and type(option) is int else None
 
 
 @attrs.frozen
@@ -189,6 +201,11 @@ class Asking:
 def province_option(option, words) -> str:
     """`Decision.describe` for an option that is a province id: its name."""
     return words.province(option)
+
+
+def the_province(option) -> int | None:
+    """`Decision.where` of a kind whose options are province ids (or None)."""
+    return option if type(option) is int else None
 
 
 def province_actions(rule, variant) -> list:

@@ -78,7 +78,8 @@ def position_of(view, into: GameState | None = None) -> GameState:
     for player, info in zip(state.players, view.players):
         player.gold, player.theft, provinces, player.score = info.holding()
         player.provinces = list(provinces)
-    state.players[view.player].hand = list(view.hand)
+    if view.player is not None:  # (a spectator's view holds no hand)
+        state.players[view.player].hand = list(view.hand)
     for prov, seen in zip(state.provinces, view.provinces):
         (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles,
          prov.gold, _) = seen.public()

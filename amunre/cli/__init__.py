@@ -214,7 +214,7 @@ def _register() -> None:
     from importlib import import_module
 
     for name in ("run", "replay", "score", "bench", "board", "variants_cmd", "check", "show", "validate", "diff",
-                 "schema", "compare", "arena", "render"):
+                 "schema", "compare", "arena", "render", "serve"):
         try:
             module = import_module(f"amunre.cli.{name}")
         except ModuleNotFoundError as exc:

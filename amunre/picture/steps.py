@@ -120,9 +120,9 @@ def position_snapshot(variant, position) -> Snapshot:
     return snapshot(variant, position.state, "position")
 
 
-class _Follower:
-    """Listener of the stepping replay: the play-by-play lines, the table markers and the
-    phase and round counters."""
+class Follower:
+    """Listener of a game followed for its picture (the stepping replay, a table of `amunre
+    serve`): the play-by-play lines, the table markers and the phase and round counters."""
 
     def __init__(self, variant, names: list[str]):
         self.lines: list[str] = []
@@ -165,7 +165,7 @@ def log_steps(lines: list[dict], source: str = "log", variant=None, upto: int | 
     variant = checked.variant
     names = player_names(checked.n_players)
     answers = list(checked.answers_so_far())
-    follower = _Follower(variant, names)
+    follower = Follower(variant, names)
     words = Words(variant, names)
     game = Game(variant, checked.n_players, checked.seed, [follower])
     steps = [Step(snapshot(variant, game.state, game.phase_name, follower.markers, game), follower.take_lines(), None,

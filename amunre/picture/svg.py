@@ -253,7 +253,7 @@ class BoardPicture:
     def _province_static(self, pid: int, p) -> str:
         x, y = self.boxes[pid]
         name = text_of(p.name)
-        out = [f'<g class="province" data-name="{name}">',
+        out = [f'<g class="province" data-pid="{pid}" data-name="{name}">',
                f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="6" fill="{SAND}" fill-opacity="0.55" '
                f'stroke="#a08a5c"/>',
                f'<g id="o{pid}"></g>',  # the owner's colour, under the print

@@ -248,6 +248,7 @@ class Auction(Rule):
             note=_bid_note,
             actions=_bid_actions,
             appraise=_appraise_bid,
+            where=lambda option: option[0],  # the province card bid on
             context={"moving_from": "province", "protected": "seats", "bids": "bids"},
         ),
         "protect": Decision(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.boardtext import temples_text
-from amunre.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling
+from amunre.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling, the_province
 from amunre.counting import province_income
 from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
@@ -147,12 +147,12 @@ class Harvest(Rule):
                              "null or an integer province id",
                              lambda pid, w: f"play it on {w.province(pid)}", note=_income_note,
                              none=lambda w: f"keep the {w.card_noun('treasury')}", question=_treasury_question,
-                             actions=none_or_province_actions, appraise=_appraise_treasury),
+                             actions=none_or_province_actions, appraise=_appraise_treasury, where=the_province),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
                                 lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
                                 none=lambda w: f"keep the {w.card_noun('big_harvest')}",
                                 question=_big_harvest_question, actions=none_or_province_actions,
-                                appraise=_appraise_big_harvest),
+                                appraise=_appraise_big_harvest, where=the_province),
     }
     events = {
         "harvest_income": Event(

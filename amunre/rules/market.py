@@ -22,7 +22,7 @@ from __future__ import annotations
 import attrs
 
 from amunre.contract import (
-    Decision, Event, Rule, count_actions, none_or_province_actions, province_actions, province_option,
+    Decision, Event, Rule, count_actions, none_or_province_actions, province_actions, province_option, the_province,
 )
 from amunre.decisions import decide
 from amunre.mechanics import (
@@ -289,7 +289,7 @@ class Market(Rule):
             none=lambda w: f"keep the {w.card_noun('free_farmer')}",
             question=lambda a: (f"Play your {a.words.card_noun('free_farmer')}? It places a {a.words.t('farmer')} "
                                 f"from the supply in one of your provinces, off its fields."),
-            actions=none_or_province_actions, appraise=_appraise_free_farmer),
+            actions=none_or_province_actions, appraise=_appraise_free_farmer, where=the_province),
         "buy_stones": Decision(
             "0..n stones to buy (n: the supply, his means)", "an integer",
             _buying("buy_stones", "stone", "stones"), note=_price_note, facts=_stones_facts,
@@ -307,7 +307,8 @@ class Market(Rule):
             "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
             none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question,
-            actions=none_or_province_actions, appraise=_appraise_architect, context={"stones_to_place": "count"}),
+            actions=none_or_province_actions, appraise=_appraise_architect, context={"stones_to_place": "count"},
+            where=the_province),
     }
     events = {
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "

@@ -356,6 +356,7 @@ class Offering(Rule):
             "`reward`, which item of `of`)",
             '"card", ["farmer", province id] or ["stone", province id]', _describe_reward,
             note=_reward_note, question=_reward_question, actions=_reward_actions, appraise=_appraise_reward,
+            where=lambda option: option[1] if isinstance(option, tuple) else None,  # a piece's province
             context={"reward": "count", "of": "count"}),
     }
     events = {

@@ -1,0 +1,93 @@
+"""`amunre serve`: play variants in the browser, people and bots at one table, each person
+from their own private page (`amunre.serve`; docs/serve.md)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import click
+
+from amunre.cli.common import WholeNumber, literal
+from amunre.errors import AmunreError
+
+#: Where tables are kept unless --data says otherwise.
+DEFAULT_DATA = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "amunre" / "tables"
+
+
+def web_stack():
+    """uvicorn, or a clear error naming the extra that installs the web stack."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+        import websockets  # noqa: F401
+    except ImportError as exc:
+        raise AmunreError(f"amunre serve needs the web extra ({exc.name} is not installed): "
+                          "pip install 'amunre[serve]'") from None
+    return uvicorn
+
+
+def _bound(host: str, port: int) -> socket.socket:
+    """A listening socket, or a clear error (the port taken, a host that is no address here)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise AmunreError(f"--host {literal(host)!r}: not an address of this machine ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise AmunreError(f"cannot listen on {literal(host)} port {port}: {exc.strerror or exc} "
+                          "(another program may use it: try --port)") from None
+    sock.listen(128)
+    return sock
+
+
+@click.command("serve")
+@click.argument("folders", metavar="[VARIANT_FOLDER]...", nargs=-1,
+                type=click.Path(exists=True, file_okay=False, dir_okay=True, path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="HOST",
+              help="The address to listen on: 127.0.0.1 is this machine only; 0.0.0.0 every network it is on.")
+@click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535), metavar="PORT",
+              help="The port to listen on (0: any free port).")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help=f"The folder that keeps the tables [default: {DEFAULT_DATA}].")
+def command(folders, host, port, data):
+    """Play in the browser: open tables of any variant (the shipped ones, and every variant
+    file in each VARIANT_FOLDER), with people and bots, each person at their own private
+    link. Every answer is on the disk before it is acknowledged: stop the server (even
+    kill it) and start it again on the same --data folder, and every table goes on."""
+    uvicorn = web_stack()
+    from amunre.loader.files import SEARCH_PATH
+    from amunre.serve.app import build_app
+
+    if folders:  # searched before AMUNRE_PATH and the shipped variants, as AMUNRE_PATH folders are
+        entries = [str(folder.resolve()) for folder in folders]
+        os.environ[SEARCH_PATH] = os.pathsep.join(entries + [e for e in os.environ.get(SEARCH_PATH, "").split(
+            os.pathsep) if e])
+    data = data or DEFAULT_DATA
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AmunreError(f"--data {literal(str(data))}: cannot make the folder ({exc.strerror or exc})") from None
+    sock = _bound(host, port)
+    bound_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"amunre serve: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound_port}/ "
+               f"(tables kept in {literal(str(data))}; Ctrl-C stops)", err=True)
+    app = build_app(data)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio"
+                            if _has_sansio() else "websockets")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _has_sansio() -> bool:
+    try:
+        from uvicorn.protocols.websockets import websockets_sansio_impl  # noqa: F401
+    except ImportError:
+        return False
+    return True

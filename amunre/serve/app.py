@@ -1,0 +1,474 @@
+"""The web application of `amunre serve` (Starlette; uvicorn runs it).
+
+Pages: `/` the lobby (open a table), `/seat` a seat's page and `/watch` the spectator's, both
+the same page: which one it is depends on the token in the link's fragment (`/seat#TOKEN`),
+which the browser never sends in a request line, so it never reaches an access log. The
+page sends it as `Authorization: Bearer TOKEN` (and as the first message of its live
+WebSocket).
+
+API (JSON in and out; every error is a 4xx with `{"error": "..."}` naming the problem, and
+changes nothing):
+
+    GET  /api/variants         what the lobby offers (with each file's problems)
+    POST /api/tables           open a table: {variant, players, seats: ["human", "planner", ...], seed?}
+    GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
+    POST /api/answer           {number, option}: answer decision `number` with option index `option`
+    POST /api/undo             {number}: take back the seat's last answer (decision `number` pending)
+    GET  /api/log              the game's log, once the game is over (`amunre replay` reads it)
+    GET  /api/replay           the replay viewer page of the finished game
+    WS   /api/live             first message {"token"}; then the page data at each change
+
+An answer is kept in the store (`amunre.serve.store`) before it is acknowledged. Bots answer
+in worker threads, one table at a time each, so a thinking bot blocks no other table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from importlib import resources
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from amunre.errors import AmunreError
+from amunre.serve.seatpage import seat_payload
+from amunre.serve.store import Store, TableRecord
+from amunre.serve.table import HUMAN, NotYourTurn, Table
+from amunre.serve.variants import freeze, offered, thaw
+
+#: The largest request body read (an answer is a few dozen bytes).
+MAX_BODY = 16 * 1024
+#: Seconds a live connection has to send its token.
+HELLO_TIMEOUT = 10
+#: The page may load only its own script and style, and talk only to this server.
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript"}
+
+
+class Refused(Exception):
+    """A request refused: its status and what is wrong."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def _static(name: str) -> str:
+    return resources.files("amunre.serve").joinpath("static", name).read_text(encoding="utf-8")
+
+
+class Server:
+    """The tables of a data folder, live."""
+
+    def __init__(self, data: Path):
+        self.data = Path(data)
+        self.store = Store(self.data)
+        self.tables: dict[str, Table] = {}
+        self.ready: dict[str, asyncio.Event] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.watchers: dict[str, set[asyncio.Event]] = {}
+        self.pictures: dict[str, object] = {}
+        self.cache: dict[tuple[str, int | None], tuple[int, str]] = {}
+        self.running: set[str] = set()
+        self.tasks: set[asyncio.Task] = set()
+
+    # -- tables ------------------------------------------------------------------------------
+    async def open_stored(self) -> None:
+        """Rebuild every stored table (in worker threads), then let its bots go on."""
+        for record in self.store.tables():
+            self.ready[record.id] = asyncio.Event()
+            self.locks[record.id] = asyncio.Lock()
+            self._spawn(self._rebuild(record))
+
+    async def _rebuild(self, record) -> None:
+        try:
+            table = await anyio.to_thread.run_sync(self._built, record)
+        except Exception as exc:  # a variant that no longer loads: the table says so
+            table = None
+            failure = f"the table's variant no longer loads: {exc}"
+        if table is not None:
+            self.tables[record.id] = table
+        else:
+            self.tables[record.id] = _Broken(record, failure)
+        self.ready[record.id].set()
+        if table is not None:
+            self._spawn(self.run_bots(table))
+
+    def _built(self, record) -> Table:
+        variant = thaw(record, self.data / "variants")
+        table = Table(record, variant)
+        table.rebuild(self.store.answers(record.id))
+        return table
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None]]:
+        from amunre.agents import check_agents_for, check_spec
+        from amunre.engine import MAX_SEED, check_players, check_seed
+        from amunre.loader import load_variant
+
+        unknown = sorted(set(spec) - {"variant", "players", "seats", "seed"})
+        if unknown:
+            raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected variant, players, seats, "
+                               "seed)")
+        vid = spec.get("variant")
+        if not isinstance(vid, str) or not vid:
+            raise Refused(400, "variant: expected a variant id the lobby lists")
+        if vid not in {entry["id"] for entry in offered()}:
+            raise Refused(404, f"variant: no variant {vid!r} here (expected one the lobby lists)")
+        try:
+            variant = load_variant(vid)
+        except AmunreError as exc:
+            raise Refused(422, f"variant {vid!r} has problems: {exc}") from None
+        players, seats = spec.get("players"), spec.get("seats")
+        try:
+            check_players(variant, players)
+        except AmunreError as exc:
+            raise Refused(422, f"players: {exc}") from None
+        if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
+            raise Refused(422, f"seats: expected a list of {players} seat kinds (\"human\" or an agent such as "
+                               "\"planner\", \"greedy\", \"mcts\", \"random\")")
+        try:
+            seats = [HUMAN if s.strip() == HUMAN else check_spec(s) for s in seats]
+            check_agents_for([s for s in seats if s != HUMAN], variant)
+        except AmunreError as exc:
+            raise Refused(422, f"seats: {exc}") from None
+        seed = spec.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED + 1)
+        try:
+            check_seed(seed)
+        except AmunreError as exc:
+            raise Refused(422, str(exc)) from None
+        variant_text, board_text = freeze(variant)
+        record = TableRecord(secrets.token_hex(6), variant.id, variant_text, board_text, players, seed, seats,
+                             time.time())
+        tokens: dict[str, int | None] = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
+                                         if kind == HUMAN}
+        tokens[secrets.token_urlsafe(24)] = None
+        # built (and its bots made) before it is stored: a table that cannot start is never kept
+        table = await anyio.to_thread.run_sync(self._built_new, record)
+        self.store.add_table(record, tokens)
+        self.tables[record.id] = table
+        self.ready[record.id] = asyncio.Event()
+        self.ready[record.id].set()
+        self.locks[record.id] = asyncio.Lock()
+        self._spawn(self.run_bots(table))
+        return table, tokens
+
+    def _built_new(self, record) -> Table:
+        variant = thaw(record, self.data / "variants")
+        table = Table(record, variant)
+        table.rebuild([])
+        return table
+
+    async def seat_of(self, token) -> tuple[Table, int | None]:
+        """The table and seat (None: spectator) a token opens, or a 401/403 refusal."""
+        if not isinstance(token, str) or not token:
+            raise Refused(401, "no token: open the page from its link (the part after # is the token)")
+        found = self.store.find_token(token) if len(token) < 200 else None
+        if found is None:
+            raise Refused(403, "this token opens no seat and no table here")
+        table_id, seat = found
+        if table_id not in self.ready:
+            raise Refused(404, "the table of this token is not here")
+        await self.ready[table_id].wait()
+        table = self.tables[table_id]
+        return table, seat
+
+    def payload_text(self, table: Table, seat: int | None) -> str:
+        key = (table.id, seat)
+        cached = self.cache.get(key)
+        if cached is not None and cached[0] == table.version:
+            return cached[1]
+        picture = self.pictures.get(table.id)
+        if picture is None:
+            from amunre.picture.svg import BoardPicture
+
+            picture = self.pictures[table.id] = BoardPicture(table.variant, table.names)
+        text = json.dumps(seat_payload(table, seat, picture), ensure_ascii=False)
+        self.cache[key] = (table.version, text)
+        return text
+
+    def changed(self, table: Table) -> None:
+        for event in self.watchers.get(table.id, ()):
+            event.set()
+
+    # -- answering ---------------------------------------------------------------------------------
+    async def answer(self, table: Table, seat: int, number, option) -> None:
+        if type(number) is not int or type(option) is not int:
+            raise Refused(400, "expected {\"number\": the pending decision's number, \"option\": an option's index}")
+        async with self.locks[table.id]:
+            request = table.pending
+            asked = request is not None and request.player == seat
+            if asked and not 0 <= option < len(request.options):
+                raise Refused(422, f"option: {option} is no option's index (expected 0 to "
+                                   f"{len(request.options) - 1})")
+            try:
+                chosen = table.check_answer(seat, number, request.options[option] if asked else None)
+            except NotYourTurn as exc:
+                raise Refused(409, str(exc)) from None
+            except AmunreError as exc:
+                raise Refused(422, str(exc)) from None
+            reveals = table.reveals_hidden(seat, chosen)
+            self.store.add_answer(table.id, table.number, seat, chosen, reveals)  # on the disk first
+            table.apply(seat, chosen, reveals)
+        self.changed(table)
+        self._spawn(self.run_bots(table))
+
+    async def undo(self, table: Table, seat: int, number) -> None:
+        if type(number) is not int:
+            raise Refused(400, "expected {\"number\": the pending decision's number}")
+        async with self.locks[table.id]:
+            if number != table.number:
+                raise Refused(409, f"decision {number} is not pending (decision {table.number} is: reload the page)")
+            problem = table.undo_problem(seat)
+            if problem is not None:
+                raise Refused(409, f"cannot take back: {problem}")
+            stored = self.store.answers(table.id)
+            self.store.drop_last_answer(table.id, len(stored) - 1)
+            table.rebuild(stored[:-1], bots=False)
+        self.changed(table)
+
+    async def run_bots(self, table: Table) -> None:
+        """Let the bots answer while one is asked (one runner per table)."""
+        if table.id in self.running:
+            return
+        self.running.add(table.id)
+        try:
+            while (seat := table.bot_to_answer()) is not None:
+                request, view = table.game.pending, table.game.view(seat)
+                try:
+                    choice = await anyio.to_thread.run_sync(table.agents[seat].choose, view, request)
+                except Exception as exc:  # a bot's bug stops its table, saying so, not the server
+                    table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {exc!r}"
+                    table.version += 1
+                    self.changed(table)
+                    return
+                async with self.locks[table.id]:
+                    if table.game.pending is not request:  # (an undo cannot happen while a bot is asked)
+                        continue
+                    self.store.add_answer(table.id, table.number, seat, choice, False)
+                    table.apply(seat, choice, False)
+                self.changed(table)
+        finally:
+            self.running.discard(table.id)
+
+
+class _Broken:
+    """A stored table that cannot be rebuilt: it says why on every page."""
+
+    def __init__(self, record, failure: str):
+        self.id, self.record, self.failure = record.id, record, failure
+
+
+# -- HTTP -------------------------------------------------------------------------------------------
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def read_json(request: Request) -> dict:
+    """The request's JSON object, at most `MAX_BODY` bytes, or a 4xx refusal."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refused(400, "the request body is not JSON (expected a JSON object)") from None
+    if not isinstance(data, dict):
+        raise Refused(400, f"expected a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def _page(name: str) -> Response:
+    return Response(_static(name), media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": PAGE_POLICY, "Cache-Control": "no-store",
+                             "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"})
+
+
+def build_app(data: Path) -> Starlette:
+    server = Server(data)
+
+    def guarded(handler):
+        async def endpoint(request: Request):
+            try:
+                return await handler(request)
+            except Refused as refused:
+                return _error(refused.status, refused.message)
+        return endpoint
+
+    async def seated(request: Request) -> tuple[Table, int | None]:
+        table, seat = await server.seat_of(_token(request))
+        if isinstance(table, _Broken):
+            raise Refused(409, f"the table stopped: {table.failure}")
+        return table, seat
+
+    async def lobby(request):
+        return _page("lobby.html")
+
+    async def seat_page(request):
+        return _page("seat.html")
+
+    async def static(request):
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return _error(404, f"no file {name!r} here")
+        return Response(_static(name), media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
+
+    async def variants(request):
+        return JSONResponse(await anyio.to_thread.run_sync(offered))
+
+    async def tables(request):
+        spec = await read_json(request)
+        table, tokens = await server.create(spec)
+        base = str(request.base_url)
+        seats = [{"seat": seat, "name": table.names[seat], "kind": kind,
+                  "link": next((f"{base}seat#{t}" for t, s in tokens.items() if s == seat), None)}
+                 for seat, kind in enumerate(table.seats)]
+        spectator = next(f"{base}watch#{t}" for t, s in tokens.items() if s is None)
+        return JSONResponse({"table": table.id, "seed": table.record.seed, "seats": seats, "spectator": spectator},
+                            status_code=201)
+
+    async def state(request):
+        table, seat = await seated(request)
+        return Response(server.payload_text(table, seat), media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def answer(request):
+        table, seat = await seated(request)
+        if seat is None:
+            raise Refused(403, "a spectator's link answers nothing")
+        body = await read_json(request)
+        unknown = sorted(set(body) - {"number", "option"})
+        if unknown:
+            raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected number, option)")
+        await server.answer(table, seat, body.get("number"), body.get("option"))
+        return JSONResponse({"ok": True, "version": table.version})
+
+    async def undo(request):
+        table, seat = await seated(request)
+        if seat is None:
+            raise Refused(403, "a spectator's link takes back nothing")
+        body = await read_json(request)
+        await server.undo(table, seat, body.get("number"))
+        return JSONResponse({"ok": True, "version": table.version})
+
+    async def log(request):
+        table, _ = await seated(request)
+        if table.pending is not None or table.failure is not None:
+            raise Refused(409, "the log is given once the game is over (it holds the seed, which tells every "
+                               "hidden card)")
+        return Response(table.log_text(), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="amunre-{table.id}.jsonl"',
+                                 "Cache-Control": "no-store"})
+
+    async def replay(request):
+        from amunre.picture.steps import log_steps
+        from amunre.picture.viewer import viewer_html
+
+        table, _ = await seated(request)
+        if table.pending is not None or table.failure is not None:
+            raise Refused(409, "the replay is shown once the game is over")
+        lines = [json.loads(line) for line in table.log_text().splitlines()]
+        html = await anyio.to_thread.run_sync(lambda: viewer_html(log_steps(lines, "table", table.variant)))
+        return Response(html, media_type="text/html; charset=utf-8")
+
+    async def live(websocket: WebSocket):
+        await websocket.accept()
+        try:
+            with anyio.fail_after(HELLO_TIMEOUT):
+                hello = await websocket.receive_text()
+            token = json.loads(hello).get("token") if len(hello) < 1000 else None
+            table, seat = await server.seat_of(token)
+        except (TimeoutError, ValueError, AttributeError, RecursionError):
+            await websocket.close(code=4400, reason="expected {\"token\": ...} first")
+            return
+        except Refused as refused:
+            await websocket.close(code=4000 + refused.status, reason=refused.message[:120])
+            return
+        except WebSocketDisconnect:
+            return
+        if isinstance(table, _Broken):
+            await websocket.close(code=4409, reason="the table stopped")
+            return
+        wake = asyncio.Event()
+        server.watchers.setdefault(table.id, set()).add(wake)
+        gone = asyncio.ensure_future(_until_closed(websocket))
+        try:
+            sent = None
+            while not gone.done():
+                if sent != table.version:
+                    sent = table.version
+                    await websocket.send_text(server.payload_text(table, seat))
+                waiting = asyncio.ensure_future(wake.wait())
+                await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+                wake.clear()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            gone.cancel()
+            server.watchers[table.id].discard(wake)
+
+    async def not_found(request, exc: HTTPException):
+        return _error(exc.status_code, exc.detail if isinstance(exc.detail, str) else "refused")
+
+    async def lifespan(app):
+        await server.open_stored()
+        try:
+            yield
+        finally:
+            for task in list(server.tasks):
+                task.cancel()
+            server.store.close()
+
+    from contextlib import asynccontextmanager
+
+    app = Starlette(routes=[
+        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page),
+        Route("/static/{name}", static),
+        Route("/api/variants", guarded(variants)),
+        Route("/api/tables", guarded(tables), methods=["POST"]),
+        Route("/api/state", guarded(state)),
+        Route("/api/answer", guarded(answer), methods=["POST"]),
+        Route("/api/undo", guarded(undo), methods=["POST"]),
+        Route("/api/log", guarded(log)),
+        Route("/api/replay", guarded(replay)),
+        WebSocketRoute("/api/live", live),
+    ], exception_handlers={HTTPException: not_found}, lifespan=asynccontextmanager(lifespan))
+    app.state.server = server
+    return app
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Read (and ignore) what the page sends, until it goes."""
+    try:
+        while True:
+            await websocket.receive_text()
+    except (WebSocketDisconnect, RuntimeError):
+        return

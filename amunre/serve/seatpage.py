@@ -1,0 +1,120 @@
+"""What a seat's page shows, as JSON: built from that seat's view and nothing else.
+
+Everything in a payload comes from what the seat may know: its view
+(`amunre.view.PlayerView`: the public board, its own hand), its own request when it is
+asked, and the public face of the game (the board picture's snapshot, the play-by-play,
+whose turn it is). The spectator's payload is built from a view of no seat. The projection
+("if the kingdom ended now") scores a position made of the view alone
+(`amunre.worth.position_of`), so it cannot reach a hidden fact either. tests/test_serve.py
+checks it the hard way: payloads are compared over HTTP across games that differ only in
+what the seat may not know.
+"""
+
+from __future__ import annotations
+
+from amunre.agents.asking import asking_for, fact_lines, option_text, question_text
+from amunre.narrate import Words
+from amunre.picture.steps import snapshot, where_text
+from amunre.view import PlayerView
+
+#: Play-by-play lines a payload carries (the newest): a page shows the recent story.
+LINES_KEPT = 400
+
+
+def card_text(variant, kind: str) -> str:
+    """What a card does, as the module that plays it declares it, its parameters filled in
+    with this variant's values (`big_harvest_bonus` -> 2)."""
+    import re
+
+    for module in variant.modules.all:
+        text = module.cards.get(kind)
+        if text is None:
+            continue
+        params = module.params
+
+        def value(match):
+            name = match.group(1)
+            found = getattr(params, name, None)
+            return str(found) if isinstance(found, (int, float, str)) and not isinstance(found, bool) else name
+
+        return re.sub(r"`([A-Za-z_][A-Za-z0-9_]*)`", value, text)
+    return ""
+
+
+def _hand(view, words: Words) -> list[dict]:
+    variant = view.variant
+    out = [{"card": words.card_noun(variant.cards[kind]), "count": count, "text": card_text(variant, variant.cards[kind])}
+           for kind, count in enumerate(view.hand) if count]
+    if view.me.theft:
+        out.append({"card": words.t("theft"), "count": view.me.theft, "text": card_text(variant, "theft")})
+    return out
+
+
+def _decision(view, request) -> dict:
+    asking = asking_for(view, request)
+    decision = view.variant.modules.decisions.get(request.kind)
+    options = []
+    for index, option in enumerate(request.options):
+        entry = {"index": index, "text": option_text(asking, option)}
+        if decision is not None and decision.group is not None and option is not None:
+            entry["group"] = decision.group(option, asking.words)[0]
+        where = decision.province_of(option) if decision is not None else None
+        if where is not None:
+            entry["province"] = where
+        options.append(entry)
+    return {"kind": request.kind, "secret": bool(request.simultaneous), "question": question_text(asking),
+            "facts": fact_lines(asking), "options": options}
+
+
+def _projection(view, words: Words) -> dict | None:
+    """The points each player would score were the kingdom scored now, with the variant's
+    own scoring modules on a position made of this view alone."""
+    from amunre.position import score_position
+    from amunre.worth import position_of
+
+    variant = view.variant
+    last = view.kingdom >= len(variant.edition.kingdoms) - 1
+    sheet = score_position(variant, position_of(view), final=last, names=words.names)
+    return {"title": f"if the {words.t('final_scoring') if last else words.t('scoring')} came now",
+            "items": [{"name": item.name, "points": list(item.points)} for item in sheet.items],
+            "totals": list(sheet.totals)}
+
+
+def seat_payload(table, seat: int | None, picture) -> dict:
+    """The page data of `seat` (None: the spectator) at `table` (`amunre.serve.table.Table`);
+    `picture`: the table's `BoardPicture`."""
+    game = table.game
+    variant = table.variant
+    view = PlayerView(game, seat) if seat is None else game.view(seat)
+    words = Words(variant, table.names)
+    state = game.state  # only its public face: `snapshot` reads nothing hidden
+    request = table.pending
+    finished = request is None and table.failure is None
+    players = [{"name": table.names[p], "seat": table.seats[p] if table.is_bot(p) else "human",
+                "points": info.score, "gold": info.gold, "cards": info.hand_size, "theft": info.theft,
+                "provinces": [words.province(pid) for pid in info.provinces]}
+               for p, info in enumerate(view.players)]
+    payload = {
+        "table": table.id,
+        "variant": variant.id,
+        "edition": variant.edition.name,
+        "seat": seat,
+        "you": None if seat is None else table.names[seat],
+        "version": table.version,
+        "number": table.number,
+        "where": where_text(variant, state, game.phase_name) if not finished else "game over",
+        "players": players,
+        "board": picture.document(snapshot(variant, state, game.phase_name, table.markers, game)),
+        "lines": table.lines[-LINES_KEPT:],
+        "finished": finished,
+        "failure": table.failure,
+        "winners": [table.names[p] for p in state.winners] if finished else [],
+        "turn": None if request is None else {"name": table.names[request.player], "seat": request.player,
+                                              "secret": bool(request.simultaneous),
+                                              "bot": table.is_bot(request.player)},
+        "decision": _decision(view, request) if request is not None and request.player == seat else None,
+        "hand": _hand(view, words) if seat is not None else None,
+        "projection": None if finished else _projection(view, words),
+        "undo": None if seat is None else table.undo_problem(seat),
+    }
+    return payload

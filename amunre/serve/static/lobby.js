@@ -1,0 +1,70 @@
+// The lobby: open a table of a variant, get one private link per human seat.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const KINDS = ["human", "planner", "greedy", "mcts", "random"];
+  let variants = [];
+
+  function option(value, label) { const o = document.createElement("option"); o.value = value; o.textContent = label; return o; }
+
+  function pickVariant() {
+    const v = variants.find((x) => x.id === $("variant").value);
+    const players = $("players"); const before = players.value;
+    while (players.firstChild) players.removeChild(players.firstChild);
+    for (const n of v ? v.players : []) players.appendChild(option(n, n));
+    if ([...players.options].some((o) => o.value === before)) players.value = before;
+    $("variant-note").textContent = v ? v.name + " (" + v.where + ")" : "";
+    seats();
+  }
+
+  function seats() {
+    const box = $("seats"); const n = Number($("players").value) || 0;
+    const old = [...box.querySelectorAll("input")].map((i) => i.value);
+    for (const row of [...box.querySelectorAll("label")]) row.remove();
+    for (let i = 0; i < n; i++) {
+      const label = document.createElement("label"); label.textContent = "Seat " + (i + 1) + " ";
+      const input = document.createElement("input"); input.setAttribute("list", "kinds");
+      input.value = old[i] || (i < 2 ? "human" : "planner"); input.className = "seat-kind";
+      label.appendChild(input); box.appendChild(label);
+    }
+  }
+
+  async function open(event) {
+    event.preventDefault();
+    $("open-error").textContent = "";
+    const seed = $("seed").value.trim();
+    const body = { variant: $("variant").value, players: Number($("players").value),
+      seats: [...document.querySelectorAll(".seat-kind")].map((i) => i.value.trim()) };
+    if (seed) { if (!/^\d+$/.test(seed)) { $("open-error").textContent = "seed: expected a whole number"; return; } body.seed = Number(seed); }
+    const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
+    if (!response.ok) { $("open-error").textContent = data.error; return; }
+    const list = $("link-list"); while (list.firstChild) list.removeChild(list.firstChild);
+    for (const s of data.seats) {
+      const li = document.createElement("li");
+      li.textContent = s.name + " (" + s.kind + ")" + (s.link ? ": " : "");
+      if (s.link) { const a = document.createElement("a"); a.href = s.link; a.textContent = s.link; a.target = "_blank"; li.appendChild(a); }
+      list.appendChild(li);
+    }
+    const li = document.createElement("li"); li.textContent = "spectators: ";
+    const a = document.createElement("a"); a.href = data.spectator; a.textContent = data.spectator; a.target = "_blank";
+    li.appendChild(a); list.appendChild(li);
+    $("links").hidden = false;
+  }
+
+  document.addEventListener("DOMContentLoaded", async () => {
+    const list = document.createElement("datalist"); list.id = "kinds";
+    for (const k of KINDS) list.appendChild(option(k, k));
+    document.body.appendChild(list);
+    variants = await (await fetch("/api/variants")).json();
+    const select = $("variant");
+    for (const v of variants) if (!v.problems) select.appendChild(option(v.id, v.id + " — " + v.name));
+    const bad = variants.filter((v) => v.problems);
+    $("problems").hidden = !bad.length;
+    for (const v of bad) { const li = document.createElement("li"); li.textContent = v.id + " (" + v.where + "): " + v.problems; $("problem-list").appendChild(li); }
+    select.addEventListener("change", pickVariant);
+    $("players").addEventListener("change", seats);
+    $("open").addEventListener("submit", open);
+    pickVariant();
+  });
+})();

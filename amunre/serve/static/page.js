@@ -1,0 +1,188 @@
+// A seat's page (or the spectator's): the token is the link's fragment, never sent in a URL.
+"use strict";
+(function () {
+  const token = decodeURIComponent(location.hash.slice(1));
+  const $ = (id) => document.getElementById(id);
+  let shown = null;       // the page data on screen
+  let onlyProvince = null; // the province the options are filtered to (a click on the board)
+  let socket = null;
+
+  function text(el, value) { el.textContent = value == null ? "" : String(value); }
+  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+  function el(tag, value, cls) { const e = document.createElement(tag); text(e, value); if (cls) e.className = cls; return e; }
+
+  async function api(path, body) {
+    const init = { headers: { "Authorization": "Bearer " + token }, cache: "no-store" };
+    if (body !== undefined) { init.method = "POST"; init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
+    const response = await fetch(path, init);
+    const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
+    if (!response.ok) throw new Error(data.error || ("refused: " + response.status));
+    return data;
+  }
+
+  function status(message, bad) { text($("status"), message); $("status").classList.toggle("bad", !!bad); }
+
+  function render(data) {
+    if (shown && data.version < shown.version) return;
+    const fresh = !shown || data.number !== shown.number;
+    shown = data;
+    if (fresh) onlyProvince = null;
+    text($("title"), data.edition + (data.you ? " — you are " + data.you : " — spectator"));
+    text($("where"), data.where);
+    if (data.failure) status("The table stopped: " + data.failure, true);
+    else if (data.finished) status("Game over.");
+    else if (data.decision) status("Your turn" + (data.decision.secret ? " (in secret)" : "") + ".");
+    else if (data.turn) status("Waiting for " + data.turn.name + (data.turn.bot ? " (bot)" : "") + (data.turn.secret ? ", answering in secret" : "") + ".");
+    renderBoard(data);
+    renderDecision(data);
+    renderHand(data);
+    renderPlayers(data);
+    renderProjection(data);
+    renderLines(data);
+    $("undo-box").hidden = data.seat === null || data.undo !== null || data.finished;
+    $("finished").hidden = !data.finished;
+    if (data.finished) text($("winners"), "Won by " + data.winners.join(" and ") + ".");
+  }
+
+  function renderBoard(data) {
+    const holder = $("board");
+    const svgText = data.board.replace(/^<\?xml[^>]*>\s*/, "");
+    if (holder.dataset.svg !== svgText) {
+      holder.innerHTML = svgText; // drawn by the server, every file text in it escaped
+      holder.dataset.svg = svgText;
+    }
+    const choosable = new Set();
+    if (data.decision) for (const o of data.decision.options) if (o.province !== undefined) choosable.add(String(o.province));
+    for (const g of holder.querySelectorAll("g.province")) {
+      g.classList.toggle("choosable", choosable.has(g.dataset.pid));
+      g.classList.toggle("picked", onlyProvince !== null && g.dataset.pid === String(onlyProvince));
+    }
+  }
+
+  function renderDecision(data) {
+    const box = $("decision");
+    const d = data.decision;
+    box.hidden = !d;
+    if (!d) return;
+    text($("question"), d.question);
+    const facts = $("facts"); clear(facts);
+    for (const f of d.facts) facts.appendChild(el("li", f));
+    const options = $("options"); clear(options);
+    let group = null, row = null;
+    const filtered = onlyProvince === null ? d.options : d.options.filter((o) => o.province === onlyProvince);
+    $("filter").hidden = onlyProvince === null;
+    if (onlyProvince !== null) text($("filter-text"), "Options on this province:");
+    for (const o of filtered) {
+      if (o.group !== undefined && o.group !== group) {
+        group = o.group; options.appendChild(el("h3", group)); row = el("div", null, "row"); options.appendChild(row);
+      } else if (o.group === undefined && row === null) { row = el("div", null, "column"); options.appendChild(row); }
+      const b = el("button", o.text, "option");
+      b.type = "button"; b.dataset.index = o.index;
+      b.addEventListener("click", () => answer(o.index));
+      row.appendChild(b);
+    }
+  }
+
+  function renderHand(data) {
+    $("hand-box").hidden = data.seat === null;
+    const hand = $("hand"); clear(hand);
+    if (!data.hand) return;
+    if (!data.hand.length) hand.appendChild(el("li", "no cards"));
+    for (const c of data.hand) {
+      const li = el("li", null, "card");
+      li.appendChild(el("b", (c.count > 1 ? c.count + " × " : "") + c.card));
+      if (c.text) li.appendChild(el("span", " — " + c.text));
+      hand.appendChild(li);
+    }
+  }
+
+  function renderPlayers(data) {
+    const t = $("players"); clear(t);
+    const head = el("tr"); for (const h of ["", "points", "gold", "cards", "provinces"]) head.appendChild(el("th", h)); t.appendChild(head);
+    data.players.forEach((p, i) => {
+      const tr = el("tr"); tr.className = "seat" + i + (data.turn && data.turn.seat === i ? " asked" : "");
+      tr.appendChild(el("td", p.name + (i === data.seat ? " (you)" : p.seat !== "human" ? " (" + p.seat + ")" : "")));
+      tr.appendChild(el("td", p.points)); tr.appendChild(el("td", p.gold));
+      tr.appendChild(el("td", p.cards + (p.theft ? " +" + p.theft : "")));
+      tr.appendChild(el("td", p.provinces.join(", ")));
+      t.appendChild(tr);
+    });
+  }
+
+  function renderProjection(data) {
+    const box = $("projection-box"); box.hidden = !data.projection;
+    if (!data.projection) return;
+    text($("projection-title"), data.projection.title);
+    const t = $("projection"); clear(t);
+    const head = el("tr"); head.appendChild(el("th", ""));
+    for (const p of data.players) head.appendChild(el("th", p.name));
+    t.appendChild(head);
+    for (const item of data.projection.items) {
+      const tr = el("tr"); tr.appendChild(el("td", item.name));
+      for (const v of item.points) tr.appendChild(el("td", v));
+      t.appendChild(tr);
+    }
+    const total = el("tr", null, "total"); total.appendChild(el("td", "total after it"));
+    for (const v of data.projection.totals) total.appendChild(el("td", v));
+    t.appendChild(total);
+  }
+
+  function renderLines(data) {
+    const list = $("lines");
+    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    clear(list);
+    for (const line of data.lines) list.appendChild(el("li", line));
+    if (atBottom || !list.dataset.seen) list.scrollTop = list.scrollHeight;
+    list.dataset.seen = "1";
+  }
+
+  async function answer(index) {
+    text($("answer-error"), "");
+    for (const b of document.querySelectorAll("#options button")) b.disabled = true;
+    try { await api("/api/answer", { number: shown.number, option: index }); }
+    catch (e) { text($("answer-error"), e.message); for (const b of document.querySelectorAll("#options button")) b.disabled = false; }
+  }
+
+  function boardClick(event) {
+    const g = event.target.closest && event.target.closest("g.province");
+    if (!g || !shown || !shown.decision) return;
+    const pid = Number(g.dataset.pid);
+    const on = shown.decision.options.filter((o) => o.province === pid);
+    if (!on.length) return;
+    if (on.length === 1) { answer(on[0].index); return; }
+    onlyProvince = pid; renderBoard(shown); renderDecision(shown);
+  }
+
+  function connect() {
+    socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/live");
+    socket.onopen = () => socket.send(JSON.stringify({ token: token }));
+    socket.onmessage = (e) => render(JSON.parse(e.data));
+    socket.onclose = (e) => {
+      if (e.code >= 4000) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
+      status("Connection lost: trying again…", true);
+      setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 1500);
+    };
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("board").addEventListener("click", boardClick);
+    $("show-all").addEventListener("click", () => { onlyProvince = null; renderBoard(shown); renderDecision(shown); });
+    $("undo").addEventListener("click", async () => {
+      try { await api("/api/undo", { number: shown.number }); } catch (e) { status(e.message, true); }
+    });
+    $("replay-link").addEventListener("click", (e) => { e.preventDefault(); fetchOpen("/api/replay", "text/html"); });
+    $("log-link").addEventListener("click", (e) => { e.preventDefault(); fetchOpen("/api/log", "application/x-ndjson", "amunre-" + shown.table + ".jsonl"); });
+    if (!token) { status("This page needs its link's token (the part after #).", true); return; }
+    api("/api/state").then(render).catch((e) => status(e.message, true));
+    connect();
+  });
+
+  // the replay and the log need the token: fetched with it, then shown from a blob
+  async function fetchOpen(path, type, filename) {
+    const response = await fetch(path, { headers: { "Authorization": "Bearer " + token } });
+    if (!response.ok) { const data = await response.json().catch(() => ({})); status(data.error || "refused", true); return; }
+    const url = URL.createObjectURL(new Blob([await response.text()], { type: type }));
+    const a = document.createElement("a"); a.href = url; if (filename) a.download = filename; else a.target = "_blank";
+    document.body.appendChild(a); a.click(); a.remove();
+  }
+})();

@@ -1,0 +1,121 @@
+"""Where `amunre serve` keeps its tables: one SQLite file in the `--data` folder.
+
+A table is its variant (a shipped id, or the resolved text of a house rule, so that editing
+the file later changes no game under way), its player count, its seed, each seat's kind
+(`human` or an agent spec) and its answers, in order: with those the game is replayed
+exactly (`amunre.engine`). Every answer is committed (`synchronous=FULL`) before the server
+acknowledges it, so a killed process loses nothing it said it had.
+
+The tokens that open a seat or the spectator's page are never stored: only their SHA-256
+digests are, so the file alone opens no seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from amunre.decisions import to_json_value
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    variant_id TEXT NOT NULL,
+    variant_text TEXT,          -- the resolved house rule; NULL for a shipped variant
+    board_text TEXT,            -- its board file, where it is not a shipped one
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL          -- JSON: per seat, "human" or an agent spec
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    digest TEXT PRIMARY KEY,     -- SHA-256 of the token, never the token
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER                 -- NULL: the spectator's token
+);
+CREATE TABLE IF NOT EXISTS answers (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    answer TEXT NOT NULL,        -- JSON, as a log holds it
+    reveals INTEGER NOT NULL,    -- 1: it showed its seat something hidden (no undo)
+    PRIMARY KEY (table_id, number)
+);
+"""
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class TableRecord:
+    """One stored table (what `Store.tables` reads back)."""
+
+    def __init__(self, table_id: str, variant_id: str, variant_text: str | None, board_text: str | None,
+                 players: int, seed: int, seats: list[str], created: float):
+        self.id, self.variant_id, self.variant_text, self.board_text = table_id, variant_id, variant_text, board_text
+        self.players, self.seed, self.seats, self.created = players, seed, seats, created
+
+
+class Store:
+    """The SQLite file of a data folder. One connection, used under a lock (the server's
+    event loop and its bot threads both write)."""
+
+    FILE = "tables.sqlite"
+
+    def __init__(self, folder: Path):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / self.FILE
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # committed means on the disk
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def add_table(self, record: TableRecord, tokens: dict[str, int | None]) -> None:
+        """A new table and its tokens (token -> seat, None for the spectator), in one transaction."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (record.id, record.created or time.time(), record.variant_id, record.variant_text,
+                              record.board_text, record.players, record.seed, json.dumps(record.seats)))
+            self._db.executemany("INSERT INTO tokens VALUES (?, ?, ?)",
+                                 [(digest(token), record.id, seat) for token, seat in tokens.items()])
+
+    def tables(self) -> list[TableRecord]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, variant_id, variant_text, board_text, players, seed, seats, created "
+                                    "FROM tables ORDER BY created").fetchall()
+        return [TableRecord(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
+
+    def find_token(self, token: str) -> tuple[str, int | None] | None:
+        """(table id, seat or None for the spectator) that a token opens, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT table_id, seat FROM tokens WHERE digest = ?", (digest(token),)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def answers(self, table_id: str) -> list[tuple[int, object, bool]]:
+        """(seat, answer as JSON reads it, reveals) of every answer of a table, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, answer, reveals FROM answers WHERE table_id = ? ORDER BY number",
+                                    (table_id,)).fetchall()
+        return [(seat, json.loads(answer), bool(reveals)) for seat, answer, reveals in rows]
+
+    def add_answer(self, table_id: str, number: int, seat: int, answer, reveals: bool) -> None:
+        """Keep answer `number` (from 0) of a table: on the disk when this returns."""
+        with self._lock, self._db:
+            self._db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, ?)",
+                             (table_id, number, seat, json.dumps(to_json_value(answer)), int(reveals)))
+
+    def drop_last_answer(self, table_id: str, number: int) -> None:
+        """Take back answer `number`, the table's last (an undo)."""
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM answers WHERE table_id = ? AND number = ?", (table_id, number))

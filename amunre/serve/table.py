@@ -1,0 +1,182 @@
+"""A table of `amunre serve`: one game, its seats (people and bots) and its play-by-play.
+
+The game is (variant, players, seed, answers), replayed from the store when the server
+starts (`Table.rebuild`). The bots are made as `amunre run` makes them
+(`amunre.agents.make_agents` with the table's seed) and are asked again, in order, for each
+of their past answers when a table is rebuilt, so that they stand where they stood (a
+bot's generator has moved on with each answer) and a downloaded log replays with
+`amunre replay`, the bots re-run and checked.
+
+A person's answer is checked against the pending decision before it is kept, kept before it
+is applied, and applied before it is acknowledged. Undo (`take_back`) is allowed while no
+other seat has answered since and the answer showed its seat nothing hidden: whether it
+did is worked out when it is given, from games the seat cannot tell from this one
+(`Game.determinize`), so the answer to "may I undo?" depends on nothing he may not know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from amunre.agents import make_agent
+from amunre.decisions import from_json_value, to_json_value
+from amunre.engine import Game, _is_option
+from amunre.errors import AmunreError
+from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
+from amunre.narrate import player_names
+from amunre.picture.steps import Follower
+
+HUMAN = "human"
+#: Games a seat cannot tell from this one, tried to see whether an answer shows it anything.
+REVEAL_SAMPLES = 3
+
+
+class NotYourTurn(AmunreError):
+    """An answer from a seat that is not asked now (or of a decision no longer pending)."""
+
+
+class Table:
+    """A live table: the game, its log so far, the bots, and a version that counts changes."""
+
+    def __init__(self, record, variant):
+        self.record = record
+        self.variant = variant
+        self.id = record.id
+        self.names = player_names(record.players)
+        self.seats: list[str] = list(record.seats)
+        self.version = 0
+        self.failure: str | None = None  # why the table cannot go on (a bot's error, a changed engine)
+        self._start()
+
+    # -- building ---------------------------------------------------------------------------
+    def _start(self) -> None:
+        self.recorder = Recorder()
+        self.follower = Follower(self.variant, self.names)  # the play-by-play and the bid markers
+        self.game = Game(self.variant, self.record.players, self.record.seed, [self.recorder, self.follower])
+        self.answered_by: list[int] = []  # the seat of each answer
+        self.reveals: list[bool] = []
+
+    def rebuild(self, stored: list[tuple[int, object, bool]], bots: bool = True) -> None:
+        """Replay the stored answers. With `bots`, new bots are made and asked for each of
+        their own answers again (a bot answering otherwise means the engine or the bot changed
+        since: the table stops, saying so); without, the bots are kept as they are (an undo:
+        none of them answered since)."""
+        self._start()
+        if bots:  # each made as `make_agents` makes it: from the seed and its seat
+            self.agents = {seat: make_agent(kind, self.record.seed, seat) for seat, kind in enumerate(self.seats)
+                           if kind != HUMAN}
+        game = self.game
+        for number, (seat, raw, reveals) in enumerate(stored):
+            request = game.pending
+            if request is None or request.player != seat:
+                self.failure = (f"answer {number + 1} was given by seat {seat}, but the replayed game asks "
+                                f"{'nobody' if request is None else f'seat {request.player}'}: the engine changed")
+                return
+            answer = from_json_value(raw)
+            if bots and seat in self.agents:
+                mine = self.agents[seat].choose(game.view(seat), request)
+                if to_json_value(mine) != raw:
+                    self.failure = (f"the {self.seats[seat]} bot of seat {seat} answers otherwise than it did at "
+                                    f"answer {number + 1}: the engine or the bot changed since the table was opened")
+                    return
+            game.answer(answer)
+            self.answered_by.append(seat)
+            self.reveals.append(reveals)
+        self.version += 1
+
+    @property
+    def lines(self) -> list[str]:
+        return self.follower.lines
+
+    @property
+    def markers(self) -> dict:
+        return self.follower.markers
+
+    # -- asking and answering ------------------------------------------------------------------
+    @property
+    def pending(self):
+        return None if self.failure else self.game.pending
+
+    @property
+    def number(self) -> int:
+        """How many answers were given (the number of the pending decision, from 0)."""
+        return len(self.answered_by)
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seats[seat] != HUMAN
+
+    def bot_to_answer(self) -> int | None:
+        request = self.pending
+        return request.player if request is not None and self.is_bot(request.player) else None
+
+    def check_answer(self, seat: int, number: int, choice):
+        """The option `choice` (JSON as sent) picks for `seat`'s pending decision `number`,
+        or an AmunreError saying why it is not one (nothing is changed)."""
+        request = self.pending
+        if request is None:
+            raise NotYourTurn("the game is over" if self.failure is None else f"the table stopped: {self.failure}")
+        if request.player != seat:
+            raise NotYourTurn(f"it is {self.names[request.player]}'s turn, not yours")
+        if number != self.number:
+            raise NotYourTurn(f"decision {number} is not pending (decision {self.number} is: reload the page)")
+        try:
+            option = from_json_value(choice) if isinstance(choice, list) else choice
+        except (TypeError, ValueError, RecursionError):
+            option = None
+        if not _is_option(option, request.options):
+            raise AmunreError("that answer is not one of the options of the pending decision")
+        return option
+
+    def reveals_hidden(self, seat: int, option) -> bool:
+        """Whether giving `option` now would show `seat` something he may not know: the
+        seat's view, or what the table sees happen, differs between games he cannot tell from
+        this one (drawn with a generator seeded from public facts only)."""
+        request = self.game.pending
+        shown = set()
+        rng = random.Random(int.from_bytes(hashlib.blake2b(f"undo {self.id} {self.number}".encode(),
+                                                           digest_size=8).digest(), "big"))
+        for _ in range(REVEAL_SAMPLES):
+            events: list = []
+            twin = self.game.determinize(seat, rng)
+            twin.listen(events.append)
+            if twin.pending is None or not _is_option(option, twin.pending.options):
+                return True  # (cannot happen: his request is the same in it) be safe
+            twin.answer(option)
+            seen = twin.view(seat).to_dict()
+            seen.pop("phase", None)
+            public = [e for e in events if e["event"] not in ("decision",)]
+            shown.add(repr((sorted(seen.items()), public, request.kind)))
+            if len(shown) > 1:
+                return True
+        return False
+
+    def apply(self, seat: int, option, reveals: bool) -> None:
+        """Give an answer already checked and kept."""
+        self.game.answer(option)
+        self.answered_by.append(seat)
+        self.reveals.append(reveals)
+        self.version += 1
+
+    def undo_problem(self, seat: int) -> str | None:
+        """Why `seat` may not take back its last answer now, or None if it may."""
+        if not self.answered_by or self.answered_by[-1] != seat:
+            mine = seat in self.answered_by
+            return ("another seat has answered since your last answer" if mine else "you have not answered yet")
+        if self.reveals[-1]:
+            return "your last answer showed you something hidden (a card drawn, a secret revealed): it stands"
+        if self.pending is None and self.failure is None:
+            return "the game is over"
+        return None
+
+    # -- the log --------------------------------------------------------------------------------
+    def log_text(self) -> str:
+        from amunre.gamelog.write import dumps_lines
+
+        game = self.game
+        if game.pending is None and self.failure is None:
+            lines = log_lines(game, self.recorder.events, self.seats)
+        else:
+            lines = incomplete_lines(game, self.recorder.events, self.seats, "the table is still being played"
+                                     if self.failure is None else self.failure)
+        return dumps_lines(lines)
