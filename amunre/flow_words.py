@@ -16,7 +16,8 @@ def _setup_line(e, w) -> str:
         count = comp.theft_cards_per_player
         things.append(w.a(w.t("theft")) if count == 1 else f"{count} x {w.t('theft')}")
     things += [w.a(w.card_noun(kind)) for kind in comp.starting_cards]
-    return (f"{w.variant.edition.name}: {e['players']} players, seed {e['seed']}. Each starts with "
+    seed = "" if w.hide_seed else f", seed {e['seed']}"  # the seed tells every hidden card: not to a seat
+    return (f"{w.variant.edition.name}: {e['players']} players{seed}. Each starts with "
             f"{w.join(things)}. {w.who(e['start_player'])} is {w.t('start_player')}.")
 
 

@@ -55,12 +55,14 @@ class Words:
     """What narration and option descriptions need to speak the variant's language.
 
     `verbose`: the play-by-play shows what only `amunre run --verbose` shows (the state at
-    the end of each round); an event's narration may ask it."""
+    the end of each round); an event's narration may ask it. `hide_seed`: the game's seed is
+    not said (a page of one seat of a game under way: the seed tells every hidden card)."""
 
-    def __init__(self, variant, names: list[str] | None = None, verbose: bool = False):
+    def __init__(self, variant, names: list[str] | None = None, verbose: bool = False, hide_seed: bool = False):
         self.variant = variant
         self.names = names
         self.verbose = verbose
+        self.hide_seed = hide_seed
         self.provinces = [p.name for p in variant.board.provinces]
         self._terms = _Terms(variant)
 
@@ -191,10 +193,11 @@ class Narrator:
     characters escaped (markup is the printer's business: print it as plain text).
     `verbose`: also what only `--verbose` shows (see `Words.verbose`)."""
 
-    def __init__(self, variant, write, names: list[str] | None = None, verbose: bool = False):
+    def __init__(self, variant, write, names: list[str] | None = None, verbose: bool = False,
+                 hide_seed: bool = False):
         self.variant = variant
         self.write = write
-        self.words = Words(variant, names, verbose)
+        self.words = Words(variant, names, verbose, hide_seed)
         self.events = variant.modules.events
 
     def __call__(self, event: dict) -> None:

@@ -187,6 +187,9 @@ VALUES = {
     "file": ["LOG", "POSITION", "house.toml", "sub"], "step": ["0", "3", "99999", "-1", "x"],
     "output": ["out.svg", "sub", "/nonexistent/dir/x.svg", "house.toml", "a" * 300],
     "html_path": ["game.html", "sub", "/nonexistent/dir/x.html", "game.jsonl", "a" * 300],
+    # (serve: the server is not started, see `no_server`; everything before it is)
+    "folders": ["sub", "house.toml", "/nonexistent/dir", "."], "host": ["127.0.0.1", "localhost", "::1", "x", ""],
+    "port": ["0", "70000", "-1", "x"], "data": ["tables", "sub/tables", "house.toml", "/proc/amunre"],
 }
 
 
@@ -244,6 +247,16 @@ def folder():
     path = Path(tempfile.mkdtemp(prefix="amunre-fuzz-cli-"))
     yield path
     shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_server(folder):
+    """`amunre serve` parses, checks its folders, makes its data folder and binds its socket,
+    then returns instead of serving forever; its default data folder is under the fuzzer's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("amunre.cli.serve.run_server", lambda uvicorn, app, sock: sock.close())
+        patch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
+        yield
 
 
 def _fresh(folder: Path) -> dict[str, str]:

@@ -65,10 +65,11 @@ def test_a_scripted_human_plays_a_whole_game_at_a_terminal_and_its_log_replays(t
     child = pexpect.spawn(sys.executable, ["-m", "amunre", "run", "--players", "3", "--agents", "human,greedy,greedy",
                                            "--seed", "11", "--log", str(log)],
                           cwd=str(tmp_path), env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
-    prompt = re.compile(r"choice \[0-(\d+), \? help, v board, q quit\]: ")
+    prompt = re.compile(r"choice \[0-(\d+), \? help, v board, p scoring, c cards, q quit\]: ")
     rng = random.Random(5)
     bad = [("abc", "is not an option number"), ("", "Nothing typed"), ("999", "There is no option 999"),
-           ("1_0", "is not an option number"), ("?", "leave the table"), ("v", "Supply:")]
+           ("1_0", "is not an option number"), ("?", "leave the table"), ("v", "Supply:"),
+           ("p", "If the scoring came now:"), ("c", "Builds a pyramid from 2")]
     seen_before_first = ""
     answered = 0
     try:
@@ -415,3 +416,58 @@ def test_a_card_not_held_is_not_told_as_a_decision():
     tell(Request(0, "treasury", [None]))
     tell(Request(0, "pick_province", [3]))
     assert told == ["pick_province"]
+
+
+# -- several people at one terminal --------------------------------------------------------------------
+
+class SharedTerminal(FakeTerminal):
+    """One terminal for several people: answers every handover with Enter, every decision
+    with its first option; a clear is kept as a marker."""
+
+    def __init__(self):
+        super().__init__()
+
+    def clear(self):
+        self.shown.append("<clear>")
+
+    def read(self, prompt):
+        self.shown.append(prompt)
+        return "" if prompt.startswith("pass to") else "0"
+
+
+def test_people_sharing_a_terminal_are_each_shown_only_their_own_seat():
+    from amunre.agents import make_agents
+    from amunre.agents.human import Handover, HumanAgent
+    from amunre.engine import play_on
+    from amunre.narrate import player_names
+
+    terminal = SharedTerminal()
+    names = player_names(4)
+    handover = Handover(names)
+    seats = make_agents(["human", "greedy", "human", "greedy"], 5)
+    for seat in (0, 2):
+        seats[seat] = HumanAgent(terminal)
+        seats[seat].handover = handover
+    game = Game(classic(), 4, 5)
+    play_on(game, seats)
+    shown = terminal.shown
+    handovers = [i for i, text in enumerate(shown) if text.startswith("pass to")]
+    assert len(handovers) > 10
+    for i in handovers:  # the screen is cleared before the question and after the Enter
+        assert shown[i - 1] == "<clear>" and shown[i + 1] == "<clear>"
+    # between two handovers, only the seat handed to is named as deciding or shown its hand
+    for start, end in zip(handovers, handovers[1:] + [len(shown)]):
+        whose = shown[start].removeprefix("pass to ").split(",")[0]
+        others = [n for n in ("red", "black") if n != whose]
+        segment = "\n".join(shown[start:end])
+        assert f"-- {whose}, your decision" in segment
+        for other in others:
+            assert f"-- {other}, your decision" not in segment and f"You ({other})" not in segment
+
+
+def test_amunre_run_hands_the_terminal_over_between_people(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "amunre", "run", "--agents", "human,human,greedy", "--seed", "4"],
+                         input="\n0\n" * 400, capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert "pass to red, press Enter" in run.stderr and "pass to blue, press Enter" in run.stderr
+    assert "seed 4" not in run.stderr.split("Winner")[0]  # the seed tells every hidden card: said at the end

@@ -24,15 +24,15 @@ from amunre.narrate import player_names
 from helpers import run_cli
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1600,1000")
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
 INSTALL = "apt-get install -y chromium chromium-driver (.ci/run does)"
 #: URL schemes that leave the machine.
 NETWORK = ("http", "https", "ws", "wss", "ftp")
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def start_chromium(profile: Path, size: str = "1600,1000"):
+    """Headless Chromium with a fresh profile in `profile`, driven by selenium; the test is
+    skipped, saying why, where it cannot start."""
     try:
         from selenium import webdriver
         from selenium.common.exceptions import WebDriverException
@@ -49,7 +49,8 @@ def browser(tmp_path_factory):
     options.binary_location = chromium
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--window-size={size}")
+    options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     try:
         driver = webdriver.Chrome(options=options, service=Service(driver_path))
@@ -57,6 +58,12 @@ def browser(tmp_path_factory):
         reason = (exc.msg or str(exc)).strip().splitlines()[0]
         pytest.skip(f"Chromium ({chromium}) did not start: {reason}")
     driver.set_page_load_timeout(60)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     try:
         yield driver
     finally:

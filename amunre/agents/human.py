@@ -6,16 +6,22 @@ the decision needs, the question and the numbered options in the edition's words
 and reads stdin (`amunre.agents.terminal`): stdout stays the command's own output. `q` or
 the end of input stops the game cleanly (`LeftTheTable`, a `click.Abort`). A decision with
 one option is never asked: `forced` tells the player, in one line, what was decided for him.
+At the prompt, `p` shows what the coming scoring would give each player if it came now, and
+`c` what each card of the hand does (`amunre.seatfacts`).
+
+Where several people share one terminal (`handover`, made by `amunre run` when two or more
+seats are human), the screen is cleared and the next person is asked to take the seat
+before anything private to it is shown.
 """
 
 from __future__ import annotations
 
 from amunre.agents.asking import asking_for, decision_block, option_text, question_text
-from amunre.agents.prompt import LeftTheTable, choose
-from amunre.agents.seatview import full_view, line
+from amunre.agents.prompt import QUIT, LeftTheTable, choose
+from amunre.agents.seatview import card_lines, full_view, line, projection_lines
 from amunre.agents.terminal import Terminal
 
-__all__ = ["HumanAgent", "LeftTheTable"]
+__all__ = ["Handover", "HumanAgent", "LeftTheTable"]
 
 
 class HumanAgent:
@@ -25,9 +31,12 @@ class HumanAgent:
 
     def __init__(self, terminal: Terminal | None = None):
         self.terminal = terminal or Terminal()
+        self.handover: Handover | None = None
 
     def choose(self, view, request):
         terminal = self.terminal
+        if self.handover is not None:
+            self.handover.to(view.player, terminal)
         terminal.show(decision_block(view, request, terminal.width))
         asking = asking_for(view, request)
         names = asking.words.names
@@ -35,8 +44,10 @@ class HumanAgent:
         def show_options():  # after `v`: the decision screen's own facts (the bids on auction, ...) again
             terminal.show(decision_block(view, request, terminal.width, with_view=False))
 
+        keys = {"p": ("scoring", lambda: terminal.show(projection_lines(view))),
+                "c": ("cards", lambda: terminal.show(card_lines(view)))}
         index = choose(terminal, len(request.options), lambda: terminal.show(full_view(view)), show_options,
-                       names[request.player])
+                       names[request.player], keys)
         return request.options[index]
 
     def forced(self, view, request) -> None:
@@ -44,6 +55,29 @@ class HumanAgent:
         `amunre.decisions.telling_forced`): one line says what was decided, and why."""
         asking = asking_for(view, request)
         names = asking.words.names
+        if self.handover is not None:
+            self.handover.to(view.player, self.terminal)
         self.terminal.show([line(f"-- {names[request.player]}: {question_text(asking)} -> "
                                  f"{option_text(asking, request.options[0])} (your only option: taken for you)",
                                  names=names)])
+
+
+class Handover:
+    """Several people at one terminal: before a seat is shown anything of its own, the screen
+    (and its scrollback) is cleared and "pass to <seat>, press Enter" is asked, unless that
+    seat was the last one shown. One is shared by every human seat of a game."""
+
+    def __init__(self, names: list[str]):
+        self.names = names
+        self.seat: int | None = None
+
+    def to(self, seat: int, terminal: Terminal) -> None:
+        if seat == self.seat:
+            return
+        terminal.clear()
+        typed = terminal.read(f"pass to {self.names[seat]}, press Enter (q: leave the table): ")
+        if typed is None or typed.strip().lower() in QUIT:
+            terminal.show([f"{self.names[seat]} leaves the table: the game stops here."])
+            raise LeftTheTable()
+        terminal.clear()  # (the typed line and the prompt too)
+        self.seat = seat

@@ -2,7 +2,7 @@
 
 A number picks an option, written with the digits 0-9 only (`1_0`, `１`, `+1` or `1.0` are
 not numbers here, though Python would read some of them). `?` shows the help, `v` the whole
-board; anything else (letters, a number out of range, an empty line) is asked again with a
+board, and the seat's own keys (`p` the coming scoring, `c` its cards' texts); anything else (letters, a number out of range, an empty line) is asked again with a
 one-line hint. `q` or the end of input leaves the table: the game stops there with a
 message, by raising `LeftTheTable` (a `click.Abort`, which `amunre run` ends cleanly, with
 exit code `LeftTheTable.exit_code`, 4).
@@ -51,12 +51,15 @@ def parse_choice(text: str, count: int) -> tuple[int | None, str | None]:
     return index, None
 
 
-def choose(terminal, count: int, show_view, show_options, who: str) -> int:
+def choose(terminal, count: int, show_view, show_options, who: str, keys: dict | None = None) -> int:
     """Ask until a valid option index in [0, count) is typed; `show_view()` and
-    `show_options()` redisplay (for `v`)."""
+    `show_options()` redisplay (for `v`); `keys`: more one-letter commands, letter ->
+    (what it shows, in a word or two; the callable that shows it)."""
     span = f"0-{count - 1}" if count > 1 else "0"
+    keys = keys or {}
+    listed = "".join(f", {key} {what}" for key, (what, _) in keys.items())
     while True:
-        typed = terminal.read(f"choice [{span}, ? help, v board, q quit]: ")
+        typed = terminal.read(f"choice [{span}, ? help, v board{listed}, q quit]: ")
         if typed is None:
             terminal.show(["", f"End of input: {who} leaves the table, and the game stops here."])
             raise LeftTheTable()
@@ -65,7 +68,10 @@ def choose(terminal, count: int, show_view, show_options, who: str) -> int:
             terminal.show([f"{who} leaves the table: the game stops here."])
             raise LeftTheTable()
         if command in ("?", "h", "help"):
-            terminal.show(HELP)
+            terminal.show(HELP[:3] + tuple(f"  {key}   {what}" for key, (what, _) in keys.items()) + HELP[3:])
+            continue
+        if command in keys:
+            keys[command][1]()
             continue
         if command == "v":
             show_view()

@@ -138,3 +138,34 @@ def full_view(view) -> list[Text]:
                               if view.provinces[pid].stones else "") if part) for pid in left)
         out.append(line(f"Standing in provinces nobody holds: {standing}"))
     return out
+
+
+def card_lines(view) -> list[Text]:
+    """`c`: what each card of the seat's hand does, in the variant's words and numbers."""
+    from amunre.seatfacts import hand_cards
+
+    w = words_for(view)
+    cards = hand_cards(view, w)
+    if not cards:
+        return [line("You hold no cards.")]
+    return [line(f"{count} x {name}" if count > 1 else name, "bold") if not text else
+            line(f"{f'{count} x ' if count > 1 else ''}{name}: {text}") for name, count, text in cards]
+
+
+def projection_lines(view) -> list[Text]:
+    """`p`: what the coming scoring would give each player were it now, item by item, worked
+    out from this seat's view alone (`amunre.seatfacts.projection`)."""
+    from amunre.seatfacts import projection
+
+    w = words_for(view)
+    title, sheet = projection(view, w)
+    names = w.names
+    width = max([len(item.name) for item in sheet.items] + [10])
+    cells = max(len(name) for name in names) + 2
+    out = [line(title[0].upper() + title[1:] + ":", "bold"),
+           line(" " * (width + 2) + "".join(name.rjust(cells) for name in names), names=names)]
+    for item in sheet.items:
+        out.append(line(f"  {item.name.ljust(width)}" + "".join(str(v).rjust(cells) for v in item.points)))
+    out.append(line(f"  {'in all after it'.ljust(width)}" + "".join(str(v).rjust(cells) for v in sheet.totals),
+                    "bold"))
+    return out

@@ -103,6 +103,16 @@ class Terminal:
                 for piece in wrapped(one, width) if width else (one,):
                     self.console.print(piece)
 
+    def clear(self) -> None:
+        """Clear the screen and its scrollback, where the output is a terminal (when it is not,
+        a line of dashes marks the place, as nothing can be taken back from a file)."""
+        sys.stdout.flush()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J\x1b[H\x1b[2J")
+            self.console.file.flush()
+        else:
+            self.console.print(Text("-" * 40))
+
     def read(self, prompt: str) -> str | None:
         """One line typed after `prompt`, without its line end; None at the end of input (or
         with no input at all: stdin closed)."""

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from amunre.agents import check_agents_for, make_agents
 from amunre.agents.prompt import QUIT, LeftTheTable
+from amunre.agents.human import Handover, HumanAgent
 from amunre.agents.terminal import Terminal
 from amunre.errors import AmunreError
 from amunre.cli.common import (SET_HELP, check_writable, one_variant, parse_agents, parse_players, parse_seed,
@@ -346,6 +347,11 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         listeners.append(recorder)
     console = make_console()
     seats = make_agents(agent_list, seed_value)
+    people = [seat for seat in seats if isinstance(seat, HumanAgent)]
+    if len(people) > 1:  # one terminal, several people: each seat's own facts behind a handover
+        handover = Handover(names)
+        for seat in people:
+            seat.handover = handover
     # a person at the table sees the play-by-play with his questions, on his terminal's
     # stream (stderr), in order, whatever --quiet or --json leave out of stdout
     person = next((seat.terminal for seat in seats if isinstance(getattr(seat, "terminal", None), Terminal)), None)
@@ -357,8 +363,9 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
             def say(text):  # each seat's name in its colour on a terminal; plain text when piped
                 console.print(seat_line(text, names=names))
 
-        say(f"seed {seed_value} (rerun this game with --seed {seed_value})")
-        narrator = Narrator(variant, say, names, verbose=verbose)
+        if person is None:  # (the seed tells every hidden card: a person at the table hears it at the end)
+            say(f"seed {seed_value} (rerun this game with --seed {seed_value})")
+        narrator = Narrator(variant, say, names, verbose=verbose, hide_seed=person is not None)
         listeners.append(Pauser(narrator, person) if pause else narrator)
         if verbose and person is None:
             # with a person at the table the bots' decisions are not shown: their options, even

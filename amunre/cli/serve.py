@@ -12,8 +12,11 @@ import click
 from amunre.cli.common import WholeNumber, literal
 from amunre.errors import AmunreError
 
-#: Where tables are kept unless --data says otherwise.
-DEFAULT_DATA = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "amunre" / "tables"
+
+def default_data() -> Path:
+    """Where tables are kept unless --data says otherwise (under `$XDG_DATA_HOME`, else
+    ~/.local/share)."""
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "amunre" / "tables"
 
 
 def web_stack():
@@ -55,7 +58,8 @@ def _bound(host: str, port: int) -> socket.socket:
 @click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535), metavar="PORT",
               help="The port to listen on (0: any free port).")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
-              help=f"The folder that keeps the tables [default: {DEFAULT_DATA}].")
+              help="The folder that keeps the tables [default: ~/.local/share/amunre/tables, or under "
+                   "$XDG_DATA_HOME].")
 def command(folders, host, port, data):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
@@ -69,7 +73,7 @@ def command(folders, host, port, data):
         entries = [str(folder.resolve()) for folder in folders]
         os.environ[SEARCH_PATH] = os.pathsep.join(entries + [e for e in os.environ.get(SEARCH_PATH, "").split(
             os.pathsep) if e])
-    data = data or DEFAULT_DATA
+    data = data or default_data()
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -79,9 +83,14 @@ def command(folders, host, port, data):
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"amunre serve: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound_port}/ "
                f"(tables kept in {literal(str(data))}; Ctrl-C stops)", err=True)
-    app = build_app(data)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio"
-                            if _has_sansio() else "websockets")
+    run_server(uvicorn, build_app(data), sock)
+
+
+def run_server(uvicorn, app, sock: socket.socket) -> None:
+    """Serve `app` on the listening socket until stopped (Ctrl-C, SIGTERM). No access log:
+    nothing secret is in a request line, but a person's page views are nobody's business."""
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
+                            ws="websockets-sansio" if _has_sansio() else "websockets")
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -124,9 +124,9 @@ class Follower:
     """Listener of a game followed for its picture (the stepping replay, a table of `amunre
     serve`): the play-by-play lines, the table markers and the phase and round counters."""
 
-    def __init__(self, variant, names: list[str]):
+    def __init__(self, variant, names: list[str], hide_seed: bool = False):
         self.lines: list[str] = []
-        self.narrator = Narrator(variant, self._write, names)
+        self.narrator = Narrator(variant, self._write, names, hide_seed=hide_seed)
         self.markers: dict = {}
         self.marking = [m for m in variant.modules.all if type(m).table_markers is not _base_markers()]
         self.phase = self.round = 0

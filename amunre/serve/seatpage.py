@@ -15,39 +15,15 @@ from __future__ import annotations
 from amunre.agents.asking import asking_for, fact_lines, option_text, question_text
 from amunre.narrate import Words
 from amunre.picture.steps import snapshot, where_text
+from amunre.seatfacts import hand_cards, projection
 from amunre.view import PlayerView
 
 #: Play-by-play lines a payload carries (the newest): a page shows the recent story.
 LINES_KEPT = 400
 
 
-def card_text(variant, kind: str) -> str:
-    """What a card does, as the module that plays it declares it, its parameters filled in
-    with this variant's values (`big_harvest_bonus` -> 2)."""
-    import re
-
-    for module in variant.modules.all:
-        text = module.cards.get(kind)
-        if text is None:
-            continue
-        params = module.params
-
-        def value(match):
-            name = match.group(1)
-            found = getattr(params, name, None)
-            return str(found) if isinstance(found, (int, float, str)) and not isinstance(found, bool) else name
-
-        return re.sub(r"`([A-Za-z_][A-Za-z0-9_]*)`", value, text)
-    return ""
-
-
 def _hand(view, words: Words) -> list[dict]:
-    variant = view.variant
-    out = [{"card": words.card_noun(variant.cards[kind]), "count": count, "text": card_text(variant, variant.cards[kind])}
-           for kind, count in enumerate(view.hand) if count]
-    if view.me.theft:
-        out.append({"card": words.t("theft"), "count": view.me.theft, "text": card_text(variant, "theft")})
-    return out
+    return [{"card": name, "count": count, "text": text} for name, count, text in hand_cards(view, words)]
 
 
 def _decision(view, request) -> dict:
@@ -66,17 +42,9 @@ def _decision(view, request) -> dict:
             "facts": fact_lines(asking), "options": options}
 
 
-def _projection(view, words: Words) -> dict | None:
-    """The points each player would score were the kingdom scored now, with the variant's
-    own scoring modules on a position made of this view alone."""
-    from amunre.position import score_position
-    from amunre.worth import position_of
-
-    variant = view.variant
-    last = view.kingdom >= len(variant.edition.kingdoms) - 1
-    sheet = score_position(variant, position_of(view), final=last, names=words.names)
-    return {"title": f"if the {words.t('final_scoring') if last else words.t('scoring')} came now",
-            "items": [{"name": item.name, "points": list(item.points)} for item in sheet.items],
+def _projection(view, words: Words) -> dict:
+    title, sheet = projection(view, words)
+    return {"title": title, "items": [{"name": item.name, "points": list(item.points)} for item in sheet.items],
             "totals": list(sheet.totals)}
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 
 from amunre.agents import make_agent
 from amunre.decisions import from_json_value, to_json_value
@@ -45,14 +46,35 @@ class Table:
         self.id = record.id
         self.names = player_names(record.players)
         self.seats: list[str] = list(record.seats)
-        self.version = 0
+        # grows with every change, across restarts too (a page keeps the newest data it got)
+        self.version = time.time_ns() // 1_000_000
         self.failure: str | None = None  # why the table cannot go on (a bot's error, a changed engine)
         self._start()
+
+    @classmethod
+    def around(cls, table_id: str, game: Game, events: list[dict], seats: list[str]) -> "Table":
+        """A table standing at a game made elsewhere (`events`: what it emitted so far): the
+        harness of tests/test_serve.py, which shows the pages of two games a seat cannot tell
+        apart. Who gave the answers before is not known: none can be taken back."""
+        table = cls.__new__(cls)
+        table.record, table.variant, table.id = None, game.variant, table_id
+        table.names, table.seats = player_names(game.n_players), list(seats)
+        table.version, table.failure, table.agents = 1, None, {}
+        table.recorder = Recorder()
+        table.follower = Follower(game.variant, table.names, hide_seed=True)
+        for event in events:
+            table.recorder(event)
+            table.follower(event)
+        table.game = game
+        given = len(game.answers_so_far())
+        table.answered_by, table.reveals = [-1] * given, [True] * given
+        return table
 
     # -- building ---------------------------------------------------------------------------
     def _start(self) -> None:
         self.recorder = Recorder()
-        self.follower = Follower(self.variant, self.names)  # the play-by-play and the bid markers
+        # the play-by-play (never the seed) and the bid markers
+        self.follower = Follower(self.variant, self.names, hide_seed=True)
         self.game = Game(self.variant, self.record.players, self.record.seed, [self.recorder, self.follower])
         self.answered_by: list[int] = []  # the seat of each answer
         self.reveals: list[bool] = []

@@ -38,11 +38,11 @@ def _key(value) -> str:
     return json.dumps(to_json_value(value), sort_keys=True)
 
 
-def _replays(game: Game, answers: list, rng=None, redraw: list = ()) -> bool:
+def _replays(game: Game, answers: list, rng=None, redraw: list = (), keep: int | None = None) -> bool:
     """Whether `game` takes these (answer, (player, kind)) in order, each asked of the same
     player and kind and each legal; then `redraw`'s decisions (the others' sealed answers of
     a batch under way) are answered with options drawn by `rng`, each asked of the same
-    player and kind."""
+    player and kind, but player `keep`'s own (he knows them), given again."""
     for answer, asked in answers:
         request = game.pending
         if request is None or (request.player, request.kind) != asked:
@@ -51,10 +51,16 @@ def _replays(game: Game, answers: list, rng=None, redraw: list = ()) -> bool:
             game.answer(answer)
         except IllegalAnswerError:
             return False
-    for _, asked in redraw:
+    for answer, asked in redraw:
         request = game.pending
         if request is None or (request.player, request.kind) != asked:
             return False
+        if request.player == keep:
+            try:
+                game.answer(answer)
+            except IllegalAnswerError:
+                return False
+            continue
         game.answer(request.options[rng.randrange(len(request.options))])
     return True
 
@@ -95,7 +101,7 @@ class GameChecker:
 
     def __init__(self, variant: Variant, n_players: int, seed: int, agent: str = "?",
                  illegal_every: int = 7, roundtrip_every: int = 50, counterfactual: bool = True,
-                 max_decisions: int = 20000, views_every: int = 13):
+                 max_decisions: int = 20000, views_every: int = 13, every_seat: bool = False, pages=None):
         self.variant = variant
         self.n = n_players
         self.seed = seed
@@ -105,6 +111,13 @@ class GameChecker:
         self.counterfactual = counterfactual
         self.max_decisions = max_decisions
         self.views_every = views_every
+        #: [views] for every seat, not only the one asked (a harness showing pages to all)
+        self.every_seat = every_seat
+        #: `pages(same, same_events, alt, alt_events, seat)`: a harness's own check of what a
+        #: seat is shown beyond its view (the pages of `amunre serve`), in two games rebuilt
+        #: from the phase's start that the seat cannot tell apart (the true one, and one with
+        #: what it may not know re-drawn) with their events: what differs, or None
+        self.pages = pages
         self.view_checks = 0  # decisions whose view and request were compared with a hidden re-draw
         self.view_skips = 0  # re-draws the player could have told apart (another player's public act)
         # (state, rules, one phase?, answers before, events before) at the start of the running phase
@@ -265,21 +278,31 @@ class GameChecker:
         game's seed too), replay the phase with the same answers (the other players' sealed
         answers of a batch under way drawn again), and compare what he is handed: his view,
         his request, what his agent answers, and `sample_game()` of both games for the same
-        generator, in full (`holdings`), and clones of those samples."""
+        generator, in full (`holdings`), and clones of those samples. With `every_seat`, the
+        same for each other seat: his view, and what `pages` compares."""
+        request = self.game.pending
+        seats = [request.player]
+        if self.every_seat:
+            seats += [seat for seat in range(self.n) if seat != request.player]
+        for seat in seats:
+            self._check_views_of(seat)
+
+    def _check_views_of(self, player: int) -> None:
+        """[views] for one seat (see `check_views`): the one asked, or another."""
         import random
 
         from amunre.view import hide_from
 
         game, request = self.game, self.game.pending
         start, rules, one_phase, answered, seen = self._checkpoint
-        player = request.player
+        asked_now = player == request.player
         mine = game.view(player).to_dict()
         mine.pop("phase")  # flow data: the replay names its phase differently
         asked = (_options_key(request), _context_key(request))
         answers = list(zip(game.answers_so_far()[answered:], self.asked[answered:]))
         sealed = len(game._sealed)  # the others' secret answers of the batch under way
         public = _public(self.events[seen:])
-        rng = random.Random(self.seed * 7919 + len(game.answers_so_far()))
+        rng = random.Random(self.seed * 7919 + len(game.answers_so_far()) + 104729 * player)
         for everything in (True, False):  # other hands too; else only the deck, face-down cards, rng, rules
             state = start.clone()
             hide_from(self.variant, state, player, rng, cards=everything)
@@ -287,13 +310,14 @@ class GameChecker:
             events: list = []
             alt = Game.from_state(self.variant, state, [events.append])
             alt.run_rules(rules, one_phase=one_phase)
-            if not _replays(alt, answers[:len(answers) - sealed], rng, redraw=answers[len(answers) - sealed:]):
+            if not _replays(alt, answers[:len(answers) - sealed], rng, redraw=answers[len(answers) - sealed:],
+                            keep=player):
                 continue  # the others could not have acted so, or were asked otherwise: not the same game
             theirs = alt.pending
             if (_public(events) != public or alt.view(player).hand != game.view(player).hand
-                    or theirs is None or (theirs.player, theirs.kind) != (player, request.kind)):
-                continue  # he saw another public act, drew other cards himself, or is not asked now
-            if (_options_key(theirs), _context_key(theirs)) != asked:
+                    or theirs is None or (theirs.player, theirs.kind) != (request.player, request.kind)):
+                continue  # he saw another public act, drew other cards himself, or another is asked now
+            if asked_now and (_options_key(theirs), _context_key(theirs)) != asked:
                 self.fail("views", f"player {player}'s request changes when only what he may not know is "
                                    f"re-drawn: {request!r} vs {theirs!r}")
             other = alt.view(player).to_dict()
@@ -302,30 +326,42 @@ class GameChecker:
                 diff = sorted(k for k in mine if mine[k] != other.get(k))
                 self.fail("views", f"player {player}'s view changes when only what he may not know is "
                                    f"re-drawn (differs in: {', '.join(diff)})")
-            self._check_handed(player, start, rules, one_phase, answers, alt)
+            same, same_events = self._rebuilt(start, rules, one_phase, answers)
+            if asked_now:
+                self._check_handed(player, same, alt)
+            if self.pages is not None:
+                problem = self.pages(same, same_events, alt, events, player)
+                if problem:
+                    self.fail("views", f"what player {player} is shown differs when only what he may not know is "
+                                       f"re-drawn: {problem}")
             self.view_checks += 1
             return
         self.view_skips += 1
 
-    def _check_handed(self, player: int, start, rules, one_phase: bool, answers: list, alt: Game) -> None:
-        """What a search agent is handed is the same in two games he cannot tell apart: this
-        one (rebuilt as `alt` was, from the phase's start, so that both were made alike) and
-        `alt`. His agent's answer, `sample_game()` for the same generator in full, and a
-        clone of each sample."""
-        from amunre.agents import make_agent
-        from amunre.testing.holdings import holdings
-
-        same = Game.from_state(self.variant, start.clone())
+    def _rebuilt(self, start, rules, one_phase: bool, answers: list) -> tuple[Game, list]:
+        """This game rebuilt as a re-drawn one is, from the phase's start, so that both are
+        made alike; and its events since."""
+        events: list = []
+        same = Game.from_state(self.variant, start.clone(), [events.append])
         same.run_rules(rules, one_phase=one_phase)
         if not _replays(same, answers):
             self.fail("views", "the phase does not replay from its start with the same answers")
+        return same, events
+
+    def _check_handed(self, player: int, same: Game, alt: Game) -> None:
+        """What a search agent is handed is the same in two games he cannot tell apart: this
+        one (`same`, rebuilt as `alt` was) and `alt`. His agent's answer, `sample_game()` for
+        the same generator in full, and a clone of each sample."""
+        from amunre.agents import make_agent
+        from amunre.testing.holdings import holdings
+
         # random's answer follows from its generator and the options alone, compared above
         if self.agent in VIEW_READING_AGENTS:
             a, b = (make_agent(self.agent, self.seed, player) for _ in range(2))
             if _key(a.choose(same.view(player), same.pending)) != _key(b.choose(alt.view(player), alt.pending)):
                 self.fail("views", f"player {player}'s agent ({self.agent}) answers otherwise when only what he "
                                    "may not know is re-drawn")
-        k = self.seed * 31 + len(answers)
+        k = self.seed * 31 + len(same.answers_so_far())
         ours, theirs = same.view(player).sample_game(_rng(k)), alt.view(player).sample_game(_rng(k))
         for what, x, y in (("sample_game()", ours, theirs), ("a clone of sample_game()", ours.clone(), theirs.clone())):
             mine, other = holdings(x), holdings(y)

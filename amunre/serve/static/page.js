@@ -27,6 +27,8 @@
     const fresh = !shown || data.number !== shown.number;
     shown = data;
     if (fresh) onlyProvince = null;
+    document.body.dataset.number = data.number; // where the page stands (read by tests)
+    document.body.dataset.version = data.version;
     text($("title"), data.edition + (data.you ? " — you are " + data.you : " — spectator"));
     text($("where"), data.where);
     if (data.failure) status("The table stopped: " + data.failure, true);

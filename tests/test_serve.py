@@ -1,0 +1,346 @@
+"""`amunre serve` over HTTP: what each seat is shown, what a bad request gets, undo.
+
+The hidden-information property runs over HTTP: at decisions of seeded games of every
+variant file, for every seat, two tables of the server are made to stand at two games that
+seat cannot tell apart (the true one, and one where what it may not know is drawn again,
+by the conformance suite's [views] re-draw), and the seat's page data fetched through its
+token must be the same, field by field; the spectator's too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from conftest import variant_files
+
+pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from amunre.loader import load_variant  # noqa: E402
+from amunre.serve.app import MAX_BODY, build_app  # noqa: E402
+from amunre.serve.table import Table  # noqa: E402
+from amunre.testing import ConformanceError, play_checked  # noqa: E402
+
+VARIANTS = variant_files()
+DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+
+
+class Tables:
+    """A server (in this process) with tables opened through its API, and their links' tokens."""
+
+    def __init__(self, client: TestClient):
+        self.client = client
+        self.server = client.app.state.server
+
+    def open(self, variant: str = "classic2003", players: int = 4, seats=None, seed: int = 1) -> dict:
+        seats = seats or ["human"] * players
+        reply = self.client.post("/api/tables", json={"variant": variant, "players": players, "seats": seats,
+                                                      "seed": seed})
+        assert reply.status_code == 201, reply.text
+        data = reply.json()
+        data["tokens"] = {s["seat"]: s["link"].split("#", 1)[1] for s in data["seats"] if s["link"]}
+        data["tokens"][None] = data["spectator"].split("#", 1)[1]
+        return data
+
+    def state(self, token: str) -> dict:
+        reply = self.client.get("/api/state", headers=auth(token))
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def tables(tmp_path):
+    with TestClient(build_app(tmp_path)) as client:
+        yield Tables(client)
+
+
+# -- hidden information ----------------------------------------------------------------------------------
+def shown_pages(tables: Tables, first: dict, second: dict, seats: list[str]):
+    """The `pages` check of the conformance suite: both games put at two tables, each seat's
+    (and the spectator's) page data fetched over HTTP and compared."""
+    def pages(same, same_events, alt, alt_events, seat):
+        server = tables.server
+        server.tables[first["table"]] = Table.around(first["table"], same, same_events, seats)
+        server.tables[second["table"]] = Table.around(second["table"], alt, alt_events, seats)
+        server.cache.clear()
+        for who in (seat, None):
+            mine = tables.state(first["tokens"][who])
+            theirs = tables.state(second["tokens"][who])
+            assert mine.pop("table") == first["table"] and theirs.pop("table") == second["table"]
+            if mine != theirs:
+                differ = sorted(key for key in mine if mine[key] != theirs.get(key))
+                return f"{'the spectator' if who is None else 'its'} page data differs in: {', '.join(differ)}"
+        return None
+    return pages
+
+
+def check_pages(tables: Tables, path, players: int, seed: int, agent: str, every: int):
+    variant = load_variant(path)
+    seats = ["human"] * players
+    first = tables.open(variant.id, players, seats, 1)
+    second = tables.open(variant.id, players, seats, 2)
+    return play_checked(variant, players, seed, agent, illegal_every=0, roundtrip_every=0, counterfactual=False,
+                        views_every=every, every_seat=True, pages=shown_pages(tables, first, second, seats))
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+@settings(max_examples=100 if DEEP else 1, deadline=None)
+@given(seed=st.integers(0, 2**32), agent=st.sampled_from(["random", "greedy"]), data=st.data())
+def test_a_seats_page_data_does_not_depend_on_what_it_may_not_know(tmp_path_factory, path, seed, agent, data):
+    variant = load_variant(path)
+    players = data.draw(st.sampled_from(variant.players))
+    with TestClient(build_app(tmp_path_factory.mktemp("serve"))) as client:
+        checker = check_pages(Tables(client), path, players, seed, agent, every=6 if DEEP else 40)
+    assert checker.view_checks > 0  # pages really were compared in this game
+
+
+def test_catches_a_page_that_shows_another_seats_hand(tables, monkeypatch):
+    from amunre.serve import seatpage
+
+    real = seatpage.seat_payload
+
+    def leaky(table, seat, picture):
+        page = real(table, seat, picture)
+        page["others"] = [list(p.hand) for i, p in enumerate(table.game.state.players) if i != seat]
+        return page
+
+    monkeypatch.setattr(seatpage, "seat_payload", leaky)
+    monkeypatch.setattr("amunre.serve.app.seat_payload", leaky)
+    with pytest.raises(ConformanceError) as info:
+        for seed in range(3):
+            check_pages(tables, "classic2003", 4, seed, "random", every=3)
+    assert info.value.invariant == "views" and "differs in: others" in str(info.value)
+
+
+def test_catches_a_page_that_says_the_seed(tables, monkeypatch):
+    from amunre.serve import seatpage
+
+    real = seatpage.seat_payload
+
+    def leaky(table, seat, picture):
+        return dict(real(table, seat, picture), seed=table.game.state.seed)
+
+    monkeypatch.setattr("amunre.serve.app.seat_payload", leaky)
+    with pytest.raises(ConformanceError) as info:
+        check_pages(tables, "classic2003", 4, 0, "random", every=3)
+    assert "differs in: seed" in str(info.value)
+
+
+def test_the_play_by_play_of_a_seat_never_says_the_seed(tables):
+    table = tables.open("classic2003", 4, seed=424242)
+    page = tables.state(table["tokens"][0])
+    assert page["lines"] and not any("424242" in line for line in page["lines"])
+    assert "424242" not in json.dumps(page)
+
+
+def test_a_token_opens_its_own_seat_of_its_own_table_only(tables):
+    one, two = tables.open(seed=3), tables.open(seed=4)
+    for table in (one, two):
+        for seat, token in table["tokens"].items():
+            page = tables.state(token)
+            assert page["table"] == table["table"] and page["seat"] == seat
+            assert (page["hand"] is None) == (seat is None)
+    assert set(one["tokens"].values()).isdisjoint(two["tokens"].values())
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others(tables):
+    table = tables.open("supermeeple2016", 4, seed=9)
+    game = tables.server.tables[table["table"]].game
+    for seat in range(4):
+        page = tables.state(table["tokens"][seat])
+        assert sum(card["count"] for card in page["hand"]) == sum(game.state.players[seat].hand) + \
+            game.state.players[seat].theft
+        assert [p["cards"] for p in page["players"]] == [sum(p.hand) for p in game.state.players]
+
+
+def test_the_live_connection_sends_what_the_state_request_returns(tables):
+    table = tables.open(seed=5)
+    asked = tables.server.tables[table["table"]].game.pending.player
+    token = table["tokens"][asked]
+    with tables.client.websocket_connect("/api/live") as live:
+        live.send_text(json.dumps({"token": token}))
+        first = json.loads(live.receive_text())
+        assert first == tables.state(token)
+        reply = tables.client.post("/api/answer", headers=auth(token), json={"number": first["number"], "option": 0})
+        assert reply.status_code == 200, reply.text
+        after = json.loads(live.receive_text())
+        assert after["number"] == first["number"] + 1 and after == tables.state(token)
+
+
+def test_a_live_connection_without_a_good_token_is_closed_saying_why(tables):
+    from starlette.websockets import WebSocketDisconnect
+
+    for hello in ('{"token": "nope"}', "not json", '["token"]'):
+        with tables.client.websocket_connect("/api/live") as live:
+            live.send_text(hello)
+            with pytest.raises(WebSocketDisconnect) as info:
+                live.receive_text()
+            assert info.value.code >= 4000
+
+
+# -- bad requests: a 4xx naming the problem, and nothing changed ------------------------------------------
+def answers_kept(tables, table) -> int:
+    return len(tables.server.store.answers(table["table"]))
+
+
+def test_bad_answers_are_refused_and_change_nothing(tables):
+    table = tables.open(seed=6)
+    game = tables.server.tables[table["table"]].game
+    asked = game.pending.player
+    other = next(seat for seat in table["tokens"] if seat is not None and seat != asked)
+    page = tables.state(table["tokens"][asked])
+    number, count = page["number"], len(page["decision"]["options"])
+    post = tables.client.post
+    cases = [
+        (post("/api/answer", json={"number": number, "option": 0}), 401, "no token"),
+        (post("/api/answer", headers=auth("x" * 30), json={"number": number, "option": 0}), 403, "opens no seat"),
+        (post("/api/answer", headers=auth(table["tokens"][other]), json={"number": number, "option": 0}), 409,
+         "turn"),
+        (post("/api/answer", headers=auth(table["tokens"][None]), json={"number": number, "option": 0}), 403,
+         "spectator"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number + 1, "option": 0}), 409,
+         "not pending"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number, "option": count}), 422,
+         "no option"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number, "option": -1}), 422,
+         "no option"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number, "option": "0"}), 400,
+         "option"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number, "option": True}), 400,
+         "option"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json=[number, 0]), 400, "JSON object"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number, "option": 0, "x": 1}),
+         400, "unknown field"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), content=b"{not json"), 400, "not JSON"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), content=b"\xff\xfe"), 400, "not JSON"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]), content=b"[" * 100_000), 413, "larger"),
+        (post("/api/answer", headers=auth(table["tokens"][asked]),
+              content=b'{"number": ' + b"1" * (MAX_BODY + 1) + b"}"), 413, "larger"),
+        (post("/api/undo", headers=auth(table["tokens"][asked]), json={"number": number}), 409, "not answered"),
+        (post("/api/undo", headers=auth(table["tokens"][asked]), json={"number": "1"}), 400, "number"),
+        (tables.client.get("/api/log", headers=auth(table["tokens"][asked])), 409, "over"),
+        (tables.client.get("/api/replay", headers=auth(table["tokens"][None])), 409, "over"),
+        (tables.client.get("/api/nothing"), 404, "Not Found"),
+        (tables.client.delete("/api/answer"), 405, ""),
+        (tables.client.get("/static/../app.py"), 404, ""),
+    ]
+    for reply, status, said in cases:
+        assert reply.status_code == status, (status, reply.text)
+        assert said in reply.json()["error"]
+    assert tables.state(table["tokens"][asked]) == page  # nothing changed
+    assert answers_kept(tables, table) == 0
+
+
+def test_bad_tables_are_refused_and_none_is_kept(tables):
+    post = tables.client.post
+    cases = [
+        ({"variant": "nosuch", "players": 4, "seats": ["human"] * 4}, 404, "no variant"),
+        ({"variant": "classic2003", "players": 9, "seats": ["human"] * 9}, 422, "players"),
+        ({"variant": "classic2003", "players": "4", "seats": ["human"] * 4}, 422, "players"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 3}, 422, "seats"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human", "wizard", "human", "human"]}, 422, "wizard"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human", "mcts:x=1", "human", "human"]}, 422, "seats"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "seed": -1}, 422, "seed"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "seed": 1.5}, 422, "seed"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "colour": "red"}, 400, "unknown field"),
+        ({"players": 4, "seats": ["human"] * 4}, 400, "variant"),
+    ]
+    for body, status, said in cases:
+        reply = post("/api/tables", json=body)
+        assert reply.status_code == status, (body, reply.text)
+        assert said in reply.json()["error"], reply.json()
+    assert tables.server.store.tables() == []
+
+
+def test_pages_allow_no_request_to_another_origin(tables):
+    for path in ("/", "/seat", "/watch"):
+        reply = tables.client.get(path)
+        assert reply.status_code == 200
+        policy = reply.headers["content-security-policy"]
+        assert "default-src 'none'" in policy and "connect-src 'self'" in policy and "script-src 'self'" in policy
+        assert "http" not in policy  # no other origin named
+
+
+# -- undo --------------------------------------------------------------------------------------------------
+def answer(tables, table, seat, option=0):
+    page = tables.state(table["tokens"][seat])
+    reply = tables.client.post("/api/answer", headers=auth(table["tokens"][seat]),
+                               json={"number": page["number"], "option": option})
+    assert reply.status_code == 200, reply.text
+    return page
+
+
+def test_a_person_takes_back_an_answer_that_showed_nothing_hidden(tables):
+    table = tables.open(seed=7)
+    live = tables.server.tables[table["table"]]
+    asked = live.game.pending.player
+    before = answer(tables, table, asked)
+    assert live.reveals == [False]  # a bid shows nobody anything
+    page = tables.state(table["tokens"][asked])
+    assert page["undo"] is None and page["number"] == before["number"] + 1
+    reply = tables.client.post("/api/undo", headers=auth(table["tokens"][asked]), json={"number": page["number"]})
+    assert reply.status_code == 200, reply.text
+    again = tables.state(table["tokens"][asked])
+    assert again["number"] == before["number"] and again["decision"] == before["decision"]
+    assert answers_kept(tables, table) == 0
+
+
+def test_no_undo_once_another_seat_has_answered(tables):
+    table = tables.open(seed=8)
+    live = tables.server.tables[table["table"]]
+    first = live.game.pending.player
+    answer(tables, table, first)
+    second = live.game.pending.player
+    assert second != first
+    answer(tables, table, second)
+    page = tables.state(table["tokens"][first])
+    assert "another seat has answered" in page["undo"]
+    reply = tables.client.post("/api/undo", headers=auth(table["tokens"][first]), json={"number": page["number"]})
+    assert reply.status_code == 409 and "another seat" in reply.json()["error"]
+
+
+def test_no_undo_of_an_answer_that_showed_something_hidden(tables):
+    """Answers are given until one shows its seat a hidden fact (a card drawn, a province
+    turned up, a secret revealed): that one cannot be taken back."""
+    table = tables.open("classic2003", 3, seed=12)
+    live = tables.server.tables[table["table"]]
+    for _ in range(200):
+        seat = live.game.pending.player
+        answer(tables, table, seat, option=len(live.game.pending.options) - 1)
+        if live.reveals[-1]:
+            break
+    else:
+        pytest.fail("no answer showed anything hidden in 200 answers")
+    page = tables.state(table["tokens"][seat])
+    assert "showed you something hidden" in page["undo"]
+    reply = tables.client.post("/api/undo", headers=auth(table["tokens"][seat]), json={"number": page["number"]})
+    assert reply.status_code == 409
+
+
+def test_bots_answer_on_their_own_and_the_table_reaches_the_end(tables):
+    table = tables.open("supermeeple2016", 4, seats=["human", "random", "greedy", "planner"], seed=13)
+    live = tables.server.tables[table["table"]]
+    import time
+
+    for _ in range(2000):
+        if live.game.pending is None:
+            break
+        if live.game.pending.player == 0:
+            answer(tables, table, 0, option=0)
+        else:
+            time.sleep(0.005)
+    page = tables.state(table["tokens"][0])
+    assert page["finished"] and page["winners"]
+    log = tables.client.get("/api/log", headers=auth(table["tokens"][0]))
+    assert log.status_code == 200
+    assert not any(token in log.text for token in table["tokens"].values())
+    replay = tables.client.get("/api/replay", headers=auth(table["tokens"][None]))
+    assert replay.status_code == 200 and "<svg" in replay.text

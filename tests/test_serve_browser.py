@@ -1,0 +1,145 @@
+"""`amunre serve` in real browsers: two people, each in their own headless Chromium, and two
+bots play a whole supermeeple2016 game through the pages; the server is killed (SIGKILL)
+and started again mid-game and the pages carry on; the final scores on the page are those
+`amunre replay` finds in the table's log.
+
+Each person answers by clicking: an option's button, or a province on the board where the
+decision's options are about provinces. At every step each page's hand must be its own
+seat's (as that seat's own API state has it), never the other's. Skipped, saying why, where
+Chromium cannot be started (as the replay viewer's browser test).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
+pytest.importorskip("httpx", reason="the test extra's HTTP client")
+from serving import Serving, auth, state  # noqa: E402
+from test_viewer_browser import console_errors, start_chromium  # noqa: E402
+
+SEATS = ["human", "greedy", "human", "random"]
+#: Answers given through the pages before the server is killed.
+KILL_AFTER = 30
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def page_number(driver) -> int | None:
+    found = driver.execute_script("return document.body.dataset.number")
+    return None if found is None else int(found)
+
+
+def page_hand(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('#hand li')].map(li => li.textContent)")
+
+
+def shown_hand(page: dict) -> list[str]:
+    """The hand as page.js writes it, from a seat's page data."""
+    if not page["hand"]:
+        return ["no cards"]
+    return [(f"{c['count']} × " if c["count"] > 1 else "") + c["card"] + (f" — {c['text']}" if c["text"] else "")
+            for c in page["hand"]]
+
+
+def answer_on_page(driver, rng: random.Random) -> bool:
+    """Click an answer if the page asks one: a province on the board (when options are about
+    provinces) or an option's button. Whether it clicked."""
+    asks = driver.execute_script("return !document.getElementById('decision').hidden && "
+                                 "document.querySelectorAll('#options button:not([disabled])').length > 0")
+    if not asks:
+        return False
+    provinces = driver.execute_script("return [...document.querySelectorAll('#board g.province.choosable')]"
+                                      ".map(g => g.dataset.pid)")
+    if provinces and rng.random() < 0.5:
+        pid = rng.choice(provinces)
+        driver.execute_script("document.querySelector(`#board g.province[data-pid='${arguments[0]}'] rect`)"
+                              ".dispatchEvent(new MouseEvent('click', {bubbles: true}))", pid)
+        time.sleep(0.05)
+        if not driver.execute_script("return document.querySelectorAll('#options button:not([disabled])').length"):
+            return True  # the click answered (one option on that province)
+    buttons = driver.find_elements("css selector", "#options button:not([disabled])")
+    if not buttons:
+        return True
+    driver.execute_script("arguments[0].click()", rng.choice(buttons))
+    return True
+
+
+def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
+    port = free_port()
+    data = tmp_path / "tables"
+    serving = Serving(data, port=port)
+    drivers = []
+    try:
+        reply = serving.client.post("/api/tables", json={"variant": "supermeeple2016", "players": 4, "seats": SEATS,
+                                                         "seed": 2026})
+        assert reply.status_code == 201, reply.text
+        table = reply.json()
+        people = [s for s in table["seats"] if s["link"]]
+        tokens = [s["link"].split("#")[1] for s in people]
+        for n, person in enumerate(people):
+            driver = start_chromium(tmp_path / f"profile-{n}", "1280,800")
+            drivers.append(driver)
+            driver.get(person["link"])
+        rng = random.Random(7)
+        given, hands_differed, killed = 0, False, False
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            pages = [state(serving, token) for token in tokens]
+            if pages[0]["finished"]:
+                break
+            for driver, page in zip(drivers, pages):
+                if page_number(driver) == page["number"]:  # the page is up to date: its hand is its seat's own
+                    assert page_hand(driver) == shown_hand(page)
+            hands_differed |= shown_hand(pages[0]) != shown_hand(pages[1])
+            clicked = False
+            for driver, page in zip(drivers, pages):
+                if page["decision"] and page_number(driver) == page["number"]:
+                    clicked = answer_on_page(driver, rng)
+                    given += clicked
+                    break
+            if given >= KILL_AFTER and not killed:
+                serving.kill()
+                serving = Serving(data, port=port)
+                killed = True
+            if not clicked:
+                time.sleep(0.05)
+        else:
+            pytest.fail(f"the game did not end in 10 minutes ({given} answers given through the pages)")
+        assert killed and hands_differed
+        final = state(serving, tokens[0])
+        for driver in drivers:  # the pages say the game is over, with the scores
+            deadline = time.monotonic() + 30
+            while driver.execute_script("return document.getElementById('finished').hidden") \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
+            points = driver.execute_script("return [...document.querySelectorAll('#players tr')].slice(1)"
+                                           ".map(tr => Number(tr.children[1].textContent))")
+            assert points == [p["points"] for p in final["players"]]
+            # (a request sent while the server was down failed: the page said so and went on)
+            assert not [e for e in console_errors(driver) if "net::ERR_CONNECTION_" not in e["message"]]
+        drivers[0].save_screenshot(str(tmp_path / "serve-final.png"))
+        print(f"screenshot: {tmp_path / 'serve-final.png'}")
+        log = serving.client.get("/api/log", headers=auth(tokens[1]))
+        assert log.status_code == 200
+    finally:
+        for driver in drivers:
+            driver.quit()
+        serving.stop()
+    path = tmp_path / "table.jsonl"
+    path.write_text(log.text)
+    replayed = subprocess.run([sys.executable, "-m", "amunre", "replay", str(path), "--json"], capture_output=True,
+                              text=True)
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["scores"] == [p["points"] for p in final["players"]]

@@ -1,0 +1,106 @@
+"""`amunre serve` as a person starts it: a real server process, killed mid-game and started
+again on the same data folder; and the command line's own errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
+pytest.importorskip("httpx", reason="the test extra's HTTP client")
+from serving import Serving, auth, play_some, state  # noqa: E402
+
+
+def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):
+    data = tmp_path / "tables"
+    serving = Serving(data)
+    try:
+        reply = serving.client.post("/api/tables", json={"variant": "supermeeple2016", "players": 4,
+                                                         "seats": ["human", "greedy", "human", "random"]})
+        assert reply.status_code == 201, reply.text
+        table = reply.json()
+        tokens = [s["link"].split("#")[1] for s in table["seats"] if s["link"]]
+        spectator = table["spectator"].split("#")[1]
+        assert play_some(serving, tokens, 25, 1) == 25
+        while not any(state(serving, token)["decision"] for token in tokens):
+            time.sleep(0.02)  # the bots answer up to the next person's decision
+        before = [state(serving, token) for token in tokens + [spectator]]
+    finally:
+        serving.kill()
+    serving = Serving(data)
+    try:
+        after = [state(serving, token) for token in tokens + [spectator]]
+        for old, new in zip(before, after):  # every link still opens its seat, where it was
+            assert new["number"] == old["number"] and new["players"] == old["players"]
+            assert new["decision"] == old["decision"] and new["hand"] == old["hand"]
+            assert new["version"] > old["version"]
+        assert play_some(serving, tokens, 10, 2) == 10
+        acknowledged = serving.last_number + 1
+    finally:
+        serving.kill()  # at once after an acknowledged answer, the bots perhaps thinking
+    serving = Serving(data)
+    try:
+        assert all(state(serving, token)["number"] >= acknowledged for token in tokens)
+        play_some(serving, tokens, 10_000, 3)
+        final = state(serving, tokens[0])
+        assert final["finished"]
+        log = serving.client.get("/api/log", headers=auth(tokens[1]))
+        assert log.status_code == 200
+    finally:
+        said = serving.stop()
+    path = tmp_path / "table.jsonl"
+    path.write_text(log.text)
+    replayed = subprocess.run([sys.executable, "-m", "amunre", "replay", str(path), "--json"], capture_output=True,
+                              text=True)
+    assert replayed.returncode == 0, replayed.stderr
+    verdict = json.loads(replayed.stdout)
+    assert verdict["scores"] == [p["points"] for p in final["players"]]
+    server_output = (tmp_path / "tables-server.log").read_bytes().decode() + said
+    for token in tokens + [spectator]:  # no token in what the server printed, nor in the log
+        assert token not in server_output and token not in log.text
+
+
+def test_the_command_says_what_is_wrong(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        cases = [
+            (["--port", str(port)], "cannot listen"),
+            (["--port", "70000"], "not a whole number from 0 to 65535"),
+            (["--host", "no such host.invalid", "--port", "0"], "--host"),
+            ([str(tmp_path / "missing")], "does not exist"),
+            (["--data", str(tmp_path / "file"), "--port", "0"], "--data"),
+        ]
+        (tmp_path / "file").write_text("x")
+        for args, said in cases:
+            run = subprocess.run([sys.executable, "-m", "amunre", "serve", *args], capture_output=True, text=True,
+                                 timeout=60, env=dict(os.environ, AMUNRE_PATH=""))
+            assert run.returncode == 2, (args, run.stderr)
+            assert said in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+    finally:
+        taken.close()
+
+
+def test_without_the_web_stack_the_command_names_the_extra(monkeypatch):
+    from click.testing import CliRunner
+
+    from amunre.cli import cli
+
+    real_import = __import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError("No module named 'uvicorn'", name="uvicorn")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", no_uvicorn)
+    result = CliRunner().invoke(cli, ["serve", "--port", "0"])
+    assert result.exit_code == 2
+    assert "pip install 'amunre[serve]'" in result.output and "uvicorn" in result.output
