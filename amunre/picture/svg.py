@@ -26,7 +26,7 @@ import re
 from amunre.narrate import Words, literal
 
 # -- sizes ---------------------------------------------------------------------------------
-BOX_W, BOX_H, GAP = 190, 150, 8
+BOX_W, BOX_H, GAP = 190, 180, 8
 NILE_W = 56
 MAP_X = 16
 HEADER_H = 100  # title, where the game stands, column headings
@@ -34,7 +34,10 @@ HALF_LABEL = 24
 PANEL_X = 890
 PANEL_W = 314
 WIDTH = PANEL_X + PANEL_W + 16
-LEGEND_SIZE, LEGEND_W = 10, PANEL_W - 28
+#: The smallest text of the picture, and the spacing of its lines: shown at its own width or
+#: wider (the seat's page and the replay viewer lay it out so), no text is below 11 px.
+SMALL, SMALL_LINE = 11, 13
+LEGEND_SIZE, LEGEND_W = SMALL, PANEL_W - 28
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 SAND = "#f4ead3"
@@ -178,9 +181,11 @@ class BoardPicture:
         # the auction lists every bid: at most one province card per player on auction, each
         # with its name and one line per bid (a player has one bid marker) or "no bid yet"
         self.legend_y = self.auction_y + 8 + AUCTION_HEAD * max(n, 1) + AUCTION_LINE * 2 * max(n, 1) + 8
-        legend = sum(6 + 11 * len(_wrap(label, LEGEND_SIZE, LEGEND_W)) for _, label in self._legend_rows())
+        legend = sum(6 + SMALL_LINE * len(_wrap(label, LEGEND_SIZE, LEGEND_W)) for _, label in self._legend_rows())
         self.height = max(self.map_height, self.legend_y + 24 + legend) + 12
         self._province_cache: dict = {}
+        self._lying_y: dict[int, int] = {}
+        self.static()  # (lays out the printed lines: what lies on a province goes below them)
 
     # -- layout ----------------------------------------------------------------------------
     def _layout(self) -> list[tuple[int, int]]:
@@ -273,7 +278,7 @@ class BoardPicture:
         for i in range(p.card_limit):
             icons.append(_card(cx + i * 12, y + 79))
         if p.card_limit == 0 and "card_limit" in provisional:
-            icons.append(_t(cx + 2, y + 90, "0", 10, fill=DIM))
+            icons.append(_t(cx + 2, y + 90, "0", SMALL, fill=DIM))
         width = max(p.card_limit * 12, 12 if "card_limit" in provisional else 0)
         if "card_limit" in provisional:
             icons.append(_provisional(cx - 3, y + 76, width + 4, 19, p.name, ["card_limit"]))
@@ -281,22 +286,23 @@ class BoardPicture:
         for i in range(p.temples):
             icons.append(_temple(tx + i * 17, y + 79))
         if p.temples == 0 and "temples" in provisional:
-            icons.append(_t(tx + 2, y + 90, "0", 10, fill=DIM))
+            icons.append(_t(tx + 2, y + 90, "0", SMALL, fill=DIM))
         if "temples" in provisional:
             icons.append(_provisional(tx - 3, y + 76, max(p.temples * 17, 12) + 3, 19, p.name, ["temples"]))
         out += icons
         # income and the immediate bonus, in words
-        line_y = y + 110
+        line_y = y + 112
         for field, text in self._printed_lines(p):
-            parts = _wrap(text, 10, BOX_W - 16)
+            parts = _wrap(text, SMALL, BOX_W - 16)
             for k, part in enumerate(parts):
-                out.append(_t(x + 8, line_y + 12 * k, text_of(part), 10, fill=DIM))
+                out.append(_t(x + 8, line_y + SMALL_LINE * k, text_of(part), SMALL, fill=DIM))
             marked = [f for f in field if f in provisional]
             if marked:
-                width = max(_text_width(part, 10) for part in parts)
-                out.append(_provisional(x + 5, line_y - 10, min(width, BOX_W - 10), 12 * len(parts) + 3, p.name,
-                                        marked))
-            line_y += 12 * len(parts) + 2
+                width = max(_text_width(part, SMALL) for part in parts)
+                out.append(_provisional(x + 5, line_y - 11, min(width, BOX_W - 10), SMALL_LINE * len(parts) + 3,
+                                        p.name, marked))
+            line_y += SMALL_LINE * len(parts) + 2
+        self._lying_y[pid] = line_y + 2  # what lies on it, below what is printed
         out.append(f'<g id="p{pid}"></g>')  # what stands on it now
         out.append(f"<title>{name}: {text_of(self._where_words(p))}</title></g>")
         return "".join(out)
@@ -373,8 +379,8 @@ class BoardPicture:
             out.append(f'<g transform="translate({x} {ry})">{icon}</g>')
             parts = _wrap(label, LEGEND_SIZE, LEGEND_W)
             for k, part in enumerate(parts):
-                out.append(_t(x + 26, ry + 12 + 11 * k, text_of(part), LEGEND_SIZE))
-            ry += 11 * len(parts) + 6
+                out.append(_t(x + 26, ry + 12 + SMALL_LINE * k, text_of(part), LEGEND_SIZE))
+            ry += SMALL_LINE * len(parts) + 6
         out.append("</g>")
         return "".join(out)
 
@@ -465,8 +471,8 @@ class BoardPicture:
         if owner is None and (cards or gold):
             lying = [w.count(cards, "favor") if cards else "", f"{gold} {self.term('gold')}" if gold else ""]
             text = f"on it: {', '.join(t for t in lying if t)}"
-            out.append(_t(x + BOX_W - 8 if on_auction else x + 8, bottom - (14 if on_auction else 0), text_of(text),
-                          10, "end" if on_auction else "start", fill=INK))
+            out.append(_t(x + 8, self._lying_y.get(pid, bottom - 16), text_of(_cut(text, 28)), SMALL, fill=INK,
+                          title=text_of(text) if len(text) > 28 else ""))
         return "".join(out)
 
     def _level(self, snap) -> str:
@@ -484,12 +490,13 @@ class BoardPicture:
             name = self.words.numbered("offering_level", n)
             out.append(_t(round(cx + (cell - 4) / 2, 1), y + 15, text_of(name) if name else str(n), 12, "middle",
                           "bold" if current else "normal"))
-            out.append(_t(round(cx + (cell - 4) / 2, 1), y + 29, f"level {n}", 9, "middle", fill=DIM))
+            out.append(_t(round(cx + (cell - 4) / 2, 1), y + 30, f"level {n}", SMALL, "middle", fill=DIM))
         if not snap.level:
-            out.append(_t(x, y + 50, text_of(f"no level yet (the first {self.term('offering')} sets it)"), 10,
-                          fill=DIM))
+            said = f"no level yet (the first {self.term('offering')} sets it)"
+            out.append(_t(x, y + 52, text_of(_cut(said, 48)), SMALL, fill=DIM, title=text_of(said) if len(said) > 48
+                          else ""))
         else:
-            out.append(_t(x, y + 50, f"level {snap.level}", 10, fill=DIM, extra=' class="level-now"'))
+            out.append(_t(x, y + 52, f"level {snap.level}", SMALL, fill=DIM, extra=' class="level-now"'))
         return "".join(out)
 
     def _player(self, p: int, numbers, snap) -> str:
@@ -509,7 +516,7 @@ class BoardPicture:
         shown_points = _cut(points, max(8, room // 2))
         label = _cut(name, max(6, min(22, room - len(shown_points) - len(star + won) - 2))) + star + won
         details = " · ".join(parts)
-        most = int((PANEL_W - 20) / (10.5 * 0.6))
+        most = int((PANEL_W - 20) / (SMALL * 0.6))
         return (f'<g class="player" data-player="{p}" data-name="{text_of(name)}" data-gold="{gold}" '
                 f'data-hand="{hand}" data-theft="{theft}" data-score="{score}">'
                 f'<rect x="{x}" y="{y}" width="14" height="14" rx="3" fill="{colour}" stroke="#444"/>'
@@ -517,19 +524,19 @@ class BoardPicture:
                      title=text_of(name) if label != name + star + won else "")
                 + _t(x + PANEL_W, y + 12, text_of(shown_points), 12, "end", "bold",
                      title=text_of(points) if shown_points != points else "")
-                + _t(x + 20, y + 27, text_of(_cut(details, most)), 10.5, fill=INK,
+                + _t(x + 20, y + 28, text_of(_cut(details, most)), SMALL, fill=INK,
                      title=text_of(details) if len(details) > most else "")
                 + "</g>")
 
     def _auction(self, snap) -> str:
         if not snap.on_auction:
-            return _t(PANEL_X, self.auction_y + 18, "none", 10.5, fill=DIM)
+            return _t(PANEL_X, self.auction_y + 18, "none", SMALL, fill=DIM)
         bids: dict[int, list] = {}
         for player, province, amount, note in snap.markers:
             bids.setdefault(province, []).append((amount, player, note))
         out = []
         y = self.auction_y + 4
-        most = int((PANEL_W - 8) / (10.5 * 0.57))
+        most = int((PANEL_W - 8) / (SMALL * 0.6))
         for pid in snap.on_auction:
             y += AUCTION_HEAD
             out.append(_t(PANEL_X, y, text_of(_cut(self.variant.board.provinces[pid].name, 44)), 11, weight="bold"))
@@ -542,7 +549,7 @@ class BoardPicture:
             # note cut, whole in the tooltip)
             for line in [together] if len(together) <= most else said:
                 y += AUCTION_LINE
-                out.append(_t(PANEL_X + 8, y, text_of(_cut(line, most)), 10.5, extra=' class="bid"',
+                out.append(_t(PANEL_X + 8, y, text_of(_cut(line, most)), SMALL, extra=' class="bid"',
                               title=text_of(line) if len(line) > most else ""))
         return "".join(out)
 

@@ -70,8 +70,10 @@ aside { flex: 0 0 410px; display: flex; flex-direction: column; gap: 8px; max-he
 #log .step .dec { color: #7b6d52; font-size: 11.5px; }
 #log .step p { margin: 0; white-space: pre-wrap; }
 #log .step p.head { font-weight: bold; margin-top: 4px; }
-@media (max-width: 1100px) { main { flex-direction: column; } aside { flex-basis: auto; width: 100%;
-  max-height: none; position: static; } #log { max-height: 50vh; } }
+/* the board at its own width or wider (its smallest text 11 px): beside the panel only where
+   the window has room for both, else above it */
+@media (max-width: 1719px) { main { flex-direction: column; align-items: stretch; } aside { flex-basis: auto;
+  width: 100%; max-height: none; position: static; } #log { max-height: 50vh; } }
 """
 
 SCRIPT = r"""
