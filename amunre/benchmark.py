@@ -5,7 +5,7 @@ Counts:
 
 - *asked*: decisions asked of agents (`Game.answers`, secret ones included once revealed);
 - *steps*: every decision point the rules reach: the asked ones and the forced ones (a
-  decision with a single option is never asked; `amunre.decisions.forced` counts those).
+  decision with a single option is never asked; `amunre.decisions.here.forced` counts those).
 
 Time:
 
@@ -140,7 +140,7 @@ def play_for(job: Job, seed: int, games: int | None, seconds: float | None, warm
         pause = start_at - time.time()
         if pause > 0:
             time.sleep(pause)
-    forced0 = decisions.forced
+    forced0 = decisions.here.forced
     start = time.time()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     deadline = None
@@ -155,7 +155,7 @@ def play_for(job: Job, seed: int, games: int | None, seconds: float | None, warm
         if deadline is not None and time.perf_counter() >= deadline:
             break
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return Tally(played, asked, asked + decisions.forced - forced0, cpu, wall, start, time.time())
+    return Tally(played, asked, asked + decisions.here.forced - forced0, cpu, wall, start, time.time())
 
 
 def _ready(job: Job, warmup: int, hold: float) -> int:

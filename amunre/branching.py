@@ -32,11 +32,11 @@ class Branching:
         self._advance = self._advance_recording
 
     def _advance_recording(self, value) -> None:
-        outer, decisions.record_forced = decisions.record_forced, self._forced
+        outer, decisions.here.record_forced = decisions.here.record_forced, self._forced
         try:
             type(self)._advance(self, value)
         finally:
-            decisions.record_forced = outer
+            decisions.here.record_forced = outer
 
     def _forced(self, value) -> None:
         self._since.append(Forced(value))
@@ -83,7 +83,7 @@ class Branching:
             raise AmunreError("determinize found no checkpoint to start from (engine bug)")
         # where the step began, as he could have known it: the hidden facts drawn again there
         # too, so that nothing of the truth is kept to give a clone from. The answers since are
-        # public; they are given again blind (`decisions.replaying`), then the re-draw of the
+        # public; they are given again blind (`decisions.here.replaying`), then the re-draw of the
         # present sets every hidden fact (and his own, as they are now) and his request
         hidden = restore(base.state)
         hide_from(self.variant, hidden, player, rng)
@@ -165,8 +165,8 @@ class Branching:
                 last = i
         if redraw is not None:
             at_batch[last] = redraw
-        outer = decisions.replaying
-        decisions.replaying = twin._blind = base.blind
+        outer = decisions.here.replaying
+        decisions.here.replaying = twin._blind = base.blind
         try:
             twin._at_batch = at_batch.get(-1)
             twin._advance(None)
@@ -194,7 +194,7 @@ class Branching:
                 twin._since.append(given)
                 twin._give(twin.pending, given)
         finally:
-            decisions.replaying = outer
+            decisions.here.replaying = outer
         if twin._at_batch is not None:
             raise AmunreError("a re-draw was due where a secret batch begins, but no batch began (engine bug)")
         return twin
@@ -263,7 +263,7 @@ class Redraw:
         # in place: a rule's step under way holds the state's lists and objects
         game.state.assign(self.state)
         if game._blind:  # the state is whole again: from here on the flow works out what is forced
-            game._blind = decisions.replaying = False
+            game._blind = decisions.here.replaying = False
         if self.request is not None:
             # the flow asked it from the state before this edit: he is asked as he is in truth
             asked = self.request

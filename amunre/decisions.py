@@ -11,6 +11,8 @@ shows another player's answer.
 
 from __future__ import annotations
 
+import threading
+
 from collections.abc import Mapping
 from contextlib import contextmanager
 from typing import Any, Callable
@@ -41,27 +43,31 @@ class Request:
         return f"Request(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
 
 
-#: Forced decisions (a single option, never asked) in this process: `amunre.benchmark`
-#: counts engine steps as the decisions asked plus these. One integer add per forced
-#: decision only (about 1 in 6 of a classic2003 game's), below noise.
-forced = 0
+class _Here(threading.local):
+    """What the engine keeps while a game advances, one for each thread: games advanced in
+    two threads at once (the bots of `amunre serve`, each table's in a worker thread) never
+    see each other's."""
 
-#: Who is told of each forced decision (given its one-option `Request`), or None, as it is
-#: but while `telling_forced` runs: `amunre run` shows a human seat what was decided for it.
-#: One None check per forced decision when nobody listens, as cheap as the count above.
-on_forced: Callable[[Request], None] | None = None
+    #: Forced decisions (a single option, never asked) in this thread: `amunre.benchmark`
+    #: counts engine steps as the decisions asked plus these. One integer add per forced
+    #: decision only (about 1 in 6 of a classic2003 game's), below noise.
+    forced = 0
+    #: Who is told of each forced decision (given its one-option `Request`), or None, as it
+    #: is but while `telling_forced` runs: `amunre run` shows a human seat what was decided
+    #: for it. One None check per forced decision when nobody listens.
+    on_forced: Callable[[Request], None] | None = None
+    #: Where a game that keeps checkpoints records its forced answers (`Game._forced`), while
+    #: it advances: a determinized game gives them again (see `replaying`). None otherwise.
+    record_forced: Callable[[Any], None] | None = None
+    #: True while a determinized game is rebuilt from a checkpoint whose hidden facts were
+    #: drawn again (`Game.determinize`): the answers given since are public, but what was
+    #: forced may not be forced in the re-drawn state, nor was every answer legal in it. So
+    #: every decision is asked (yielded), a single or no option too, and answered from the
+    #: record, until the re-draw of the present makes the state whole again.
+    replaying = False
 
 
-#: Where a game that keeps checkpoints records its forced answers (`Game._forced`), while
-#: it advances: a determinized game gives them again (see `replaying`). None otherwise.
-record_forced: Callable[[Any], None] | None = None
-
-#: True while a determinized game is rebuilt from a checkpoint whose hidden facts were drawn
-#: again (`Game.determinize`): the answers given since are public, but what was forced may
-#: not be forced in the re-drawn state, nor was every answer legal in it. So every decision
-#: is asked (yielded), a single or no option too, and answered from the record, until the
-#: re-draw of the present makes the state whole again.
-replaying = False
+here = _Here()
 
 
 @contextmanager
@@ -69,12 +75,11 @@ def telling_forced(tell: Callable[[Request], None]):
     """Within this block, `tell(request)` hears every forced decision of the games that
     advance in it (the caller advances only its own game there: an agent's search, which
     plays other games, runs outside it)."""
-    global on_forced
-    before, on_forced = on_forced, tell
+    before, here.on_forced = here.on_forced, tell
     try:
         yield
     finally:
-        on_forced = before
+        here.on_forced = before
 
 
 class Lazy(Mapping):
@@ -132,15 +137,15 @@ def ask_secretly(players, kind: str, options_for: Callable[[int], list]):
 
 def decide(player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):
     """Ask `player` to choose among `options`; forced when there is only one."""
-    global forced
-    if len(options) == 1 and not replaying:
-        forced += 1
-        if on_forced is not None:
-            on_forced(Request(player, kind, options, context, simultaneous))
-        if record_forced is not None:
-            record_forced(options[0])
+    state = here
+    if len(options) == 1 and not state.replaying:
+        state.forced += 1
+        if state.on_forced is not None:
+            state.on_forced(Request(player, kind, options, context, simultaneous))
+        if state.record_forced is not None:
+            state.record_forced(options[0])
         return options[0]
-    if not options and not replaying:
+    if not options and not state.replaying:
         raise RuntimeError(f"no legal option for {kind!r} (player {player}): engine bug")
     return (yield Request(player, kind, options, context, simultaneous))
 

@@ -10,6 +10,7 @@ kept out and recorded in `BROKEN_PLUGINS`, and a variant that uses its id says w
 
 from __future__ import annotations
 
+import threading
 from importlib.metadata import entry_points
 
 RULES: dict[str, type] = {}
@@ -17,6 +18,7 @@ RULES: dict[str, type] = {}
 #: (reported in the error of a variant that uses that id, never fatal to the others).
 BROKEN_PLUGINS: dict[str, str] = {}
 _loaded = False
+_LOADING = threading.RLock()  # (re-entrant: a plug-in's import may look a rule up)
 
 #: Where a rule id may appear in a variant file.
 KINDS = ("phase", "scoring", "final_scoring")
@@ -34,7 +36,14 @@ def _load_builtin_and_plugins() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
+    with _LOADING:  # two threads loading their first variant at once (`amunre serve`) load it once
+        if _loaded:
+            return
+        _load_all()
+        _loaded = True  # only once every module is in: another thread must not see half of them
+
+
+def _load_all() -> None:
     import amunre.rules  # noqa: F401  (importing registers the built-in modules)
 
     for entry in entry_points(group="amunre.rules"):

@@ -315,7 +315,7 @@ class Worth:
 
     def _play(self, module, state: GameState) -> None:
         """Run `module` on a hypothetical position, its decisions answered by its first policy."""
-        counted = decisions.forced  # the engine's count of forced decisions is the real games'
+        counted = decisions.here.forced  # the engine's count of forced decisions is the real games'
         table = _Table(self.variant, state)
         step = module.run(table)
         answer = None
@@ -331,7 +331,7 @@ class Worth:
         except StopIteration:
             pass
         finally:
-            decisions.forced = counted
+            decisions.here.forced = counted
 
     # -- what the decisions' appraisals read ------------------------------------------------
     def remember(self, key: str | tuple, make, *args):

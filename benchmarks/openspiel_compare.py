@@ -110,11 +110,11 @@ class AmunreGame:
         self.seed = 0
 
     def play(self, counts: Counts) -> None:
-        forced = self.decisions.forced
+        forced = self.decisions.here.forced
         game = self.play_game(self.variant, self.make_agents(["random"] * self.players, self.seed), self.seed)
         self.seed += 1
         counts.decisions += len(game.answers)
-        counts.actions += len(game.answers) + self.decisions.forced - forced
+        counts.actions += len(game.answers) + self.decisions.here.forced - forced
         counts.games += 1
 
     def clone_us(self) -> float:

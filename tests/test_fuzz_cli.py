@@ -190,6 +190,7 @@ VALUES = {
     # (serve: the server is not started, see `no_server`; everything before it is)
     "folders": ["sub", "house.toml", "/nonexistent/dir", "."], "host": ["127.0.0.1", "localhost", "::1", "x", ""],
     "port": ["0", "70000", "-1", "x"], "data": ["tables", "sub/tables", "house.toml", "/proc/amunre"],
+    "max_tables": ["1", "100", "0", "x"],
 }
 
 
@@ -254,7 +255,8 @@ def no_server(folder):
     """`amunre serve` parses, checks its folders, makes its data folder and binds its socket,
     then returns instead of serving forever; its default data folder is under the fuzzer's."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("amunre.cli.serve.run_server", lambda uvicorn, app, sock: sock.close())
+        patch.setattr("amunre.cli.serve.run_server",
+                      lambda uvicorn, app, sock: (sock.close(), app.state.server.store.close()))
         patch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
         yield
 

@@ -140,12 +140,12 @@ def test_the_command_line_takes_an_mcts_seat(capsys):
 
 
 def test_its_search_does_not_count_as_the_games_forced_steps():
-    """`amunre bench` counts engine steps with decisions.forced: the searched games' own forced
+    """`amunre bench` counts engine steps with decisions.here.forced: the searched games' own forced
     decisions are not the real game's."""
     from amunre import decisions
 
     game = _at_decision("classic2003", 4, 2, 30)
     request = game.pending
-    before = decisions.forced
+    before = decisions.here.forced
     MctsAgent(random.Random(3), iterations=8, rollout="random").choose(game.view(request.player), request)
-    assert decisions.forced == before
+    assert decisions.here.forced == before

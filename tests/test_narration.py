@@ -489,11 +489,13 @@ def test_the_player_count_comes_from_the_agents(capsys):
 
 def test_a_human_seat_among_bots_is_three_players(capsys, monkeypatch):
     """`--agents human,greedy,greedy` is a 3-player game (end of input then ends it). With a
-    human seat the play-by-play goes with its questions, on stderr."""
+    human seat the play-by-play goes with its questions, on stderr, and never says the seed,
+    which tells every hidden card (it is said when the game is over)."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, out, err = run_cli(capsys, "run", "--variant", "classic2003", "--agents", "human,greedy,greedy",
                              "--seed", "3")
-    assert ": 3 players, seed 3." in err and "Traceback" not in err
+    assert ": 3 players. Each starts" in err and "Traceback" not in err
+    assert "seed 3" not in err
 
 
 def test_pause_waits_for_enter_between_phases_and_plays_on_at_end_of_input(capsys, monkeypatch):

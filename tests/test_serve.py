@@ -56,6 +56,11 @@ def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+def raw(token: str, kind: str = "application/json", **more) -> dict:
+    """Headers of a body sent as it is (not through the client's `json=`)."""
+    return {"Authorization": f"Bearer {token}", "Content-Type": kind, **more}
+
+
 @pytest.fixture
 def tables(tmp_path):
     with TestClient(build_app(tmp_path)) as client:
@@ -219,15 +224,23 @@ def test_bad_answers_are_refused_and_change_nothing(tables):
         (post("/api/answer", headers=auth(table["tokens"][asked]), json=[number, 0]), 400, "JSON object"),
         (post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": number, "option": 0, "x": 1}),
          400, "unknown field"),
-        (post("/api/answer", headers=auth(table["tokens"][asked]), content=b"{not json"), 400, "not JSON"),
-        (post("/api/answer", headers=auth(table["tokens"][asked]), content=b"\xff\xfe"), 400, "not JSON"),
-        (post("/api/answer", headers=auth(table["tokens"][asked]), content=b"[" * 100_000), 413, "larger"),
-        (post("/api/answer", headers=auth(table["tokens"][asked]),
+        (post("/api/answer", headers=raw(table["tokens"][asked]), content=b"{not json"), 400, "not JSON"),
+        (post("/api/answer", headers=raw(table["tokens"][asked]), content=b"\xff\xfe"), 400, "not JSON"),
+        (post("/api/answer", headers=raw(table["tokens"][asked]), content=b"[" * 100_000), 413, "larger"),
+        (post("/api/answer", headers=raw(table["tokens"][asked]),
               content=b'{"number": ' + b"1" * (MAX_BODY + 1) + b"}"), 413, "larger"),
         (post("/api/undo", headers=auth(table["tokens"][asked]), json={"number": number}), 409, "not answered"),
         (post("/api/undo", headers=auth(table["tokens"][asked]), json={"number": "1"}), 400, "number"),
+        (post("/api/undo", headers=auth(table["tokens"][asked]), json={"number": number, "z": 1}), 400, "unknown"),
+        (post("/api/answer", headers=raw(table["tokens"][asked], "text/plain"),
+              content=json.dumps({"number": number, "option": 0})), 415, "application/json"),
+        (post("/api/answer", headers=raw(table["tokens"][asked], origin="http://evil.example"),
+              content=json.dumps({"number": number, "option": 0})), 403, "another site"),
+        (post("/api/tables", headers={"Content-Type": "text/plain"},
+              content=json.dumps({"variant": "classic2003", "players": 4, "seats": ["random"] * 4})), 415, "application/json"),
         (tables.client.get("/api/log", headers=auth(table["tokens"][asked])), 409, "over"),
-        (tables.client.get("/api/replay", headers=auth(table["tokens"][None])), 409, "over"),
+        (post("/api/replay", headers=auth(table["tokens"][None])), 409, "over"),
+        (tables.client.get("/replay/nosuchkey"), 404, "no replay"),
         (tables.client.get("/api/nothing"), 404, "Not Found"),
         (tables.client.delete("/api/answer"), 405, ""),
         (tables.client.get("/static/../app.py"), 404, ""),
@@ -320,7 +333,7 @@ def test_no_undo_of_an_answer_that_showed_something_hidden(tables):
     else:
         pytest.fail("no answer showed anything hidden in 200 answers")
     page = tables.state(table["tokens"][seat])
-    assert "showed you something hidden" in page["undo"]
+    assert "showed something hidden" in page["undo"]
     reply = tables.client.post("/api/undo", headers=auth(table["tokens"][seat]), json={"number": page["number"]})
     assert reply.status_code == 409
 
@@ -342,5 +355,99 @@ def test_bots_answer_on_their_own_and_the_table_reaches_the_end(tables):
     log = tables.client.get("/api/log", headers=auth(table["tokens"][0]))
     assert log.status_code == 200
     assert not any(token in log.text for token in table["tokens"].values())
-    replay = tables.client.get("/api/replay", headers=auth(table["tokens"][None]))
+    link = tables.client.post("/api/replay", headers=auth(table["tokens"][None]))
+    assert link.status_code == 200
+    replay = tables.client.get(link.json()["link"])
     assert replay.status_code == 200 and "<svg" in replay.text
+    assert tables.client.get(link.json()["link"]).status_code == 404  # opened once
+
+
+def test_no_undo_while_a_bot_is_answering():
+    from amunre.serve.store import TableRecord
+
+    table = Table(TableRecord("t", "classic2003", None, None, 4, 3, ["human", "random", "random", "random"], 0),
+                  load_variant("classic2003"))
+    table.rebuild([])
+    while table.pending.player != 0:  # (the bots answer up to the person's decision)
+        seat = table.pending.player
+        table.apply(seat, table.agents[seat].choose(table.game.view(seat), table.pending), False)
+    table.apply(0, table.pending.options[0], False)
+    if table.pending.player != 0:
+        assert "(a bot) is answering" in table.undo_problem(0)
+
+
+# -- a house rule's table ----------------------------------------------------------------------------------
+def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    rule = folder / "rich.toml"
+    rule.write_text('extends = "classic2003"\n\n[edition]\nid = "rich-start"\nname = "Rich start"\n\n'
+                    '[components]\nstarting_gold = 30\n', encoding="utf-8")
+    (folder / "broken.toml").write_text("this is not [[ toml", encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    with TestClient(build_app(tmp_path / "data")) as client:
+        tables = Tables(client)
+        listed = {v["id"]: v for v in client.get("/api/variants").json()}
+        assert listed["rich-start"]["problems"] is None and "TOML" in listed["broken"]["problems"]
+        assert listed["rich-start"]["where"] == "rules"  # the folder by its name, not its path
+        table = tables.open("rich-start", 3, ["random", "random", "random"], seed=4)
+        assert table["seed"] == 4  # chosen, so told
+        rule.write_text(rule.read_text().replace("30", "5"))  # edited while the table is played
+        live = tables.server.tables[table["table"]]
+        import time
+
+        for _ in range(600):
+            if live.pending is None:
+                break
+            time.sleep(0.01)
+        page = tables.state(table["tokens"][None])
+        assert page["finished"]
+        log = client.get("/api/log", headers=auth(table["tokens"][None])).text
+    header = json.loads(log.splitlines()[0])
+    setup = json.loads(log.splitlines()[1])
+    assert setup["gold"] == 30 and header["variant_file"].startswith(str(tmp_path / "data"))
+    (tmp_path / "game.jsonl").write_text(log)
+    replayed = subprocess.run([sys.executable, "-m", "amunre", "replay", str(tmp_path / "game.jsonl"), "--variant",
+                               header["variant_file"], "--json"], capture_output=True, text=True)
+    assert replayed.returncode == 0, replayed.stderr
+
+
+def test_a_random_seed_is_never_told(tables):
+    reply = tables.client.post("/api/tables", json={"variant": "classic2003", "players": 3,
+                                                    "seats": ["human", "human", "human"]})
+    assert reply.status_code == 201 and "seed" not in reply.json()
+
+
+# -- the data folder ---------------------------------------------------------------------------------------
+def test_a_data_folder_serves_one_server_and_must_be_a_store(tmp_path):
+    from amunre.errors import AmunreError
+
+    first = build_app(tmp_path / "one")
+    with pytest.raises(AmunreError, match="another amunre serve is using this folder"):
+        build_app(tmp_path / "one")
+    first.state.server.store.close()
+    build_app(tmp_path / "one").state.server.store.close()  # free again
+    (tmp_path / "two").mkdir()
+    (tmp_path / "two" / "tables.sqlite").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(AmunreError, match="not a table store"):
+        build_app(tmp_path / "two")
+    import sqlite3
+
+    (tmp_path / "three").mkdir()
+    with sqlite3.connect(tmp_path / "three" / "tables.sqlite") as other:
+        other.execute("CREATE TABLE tables (name TEXT)")
+    with pytest.raises(AmunreError, match="not a table store"):
+        build_app(tmp_path / "three")
+
+
+def test_a_binary_or_missing_hello_closes_the_live_connection(tables):
+    from starlette.websockets import WebSocketDisconnect
+
+    with tables.client.websocket_connect("/api/live") as live:
+        live.send_bytes(b"\x00\x01")
+        with pytest.raises(WebSocketDisconnect) as info:
+            live.receive_text()
+        assert info.value.code == 4400

@@ -227,7 +227,7 @@ def test_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
     assert len(told) == 1 and not [p for p in terminal.shown if p.startswith("choice")], terminal.shown
     assert told[0].startswith("-- red: ") and told[0].endswith("(your only option: taken for you)")
     assert w.t("theft") in told[0]
-    assert decisions.on_forced is None  # told only while the game advanced
+    assert decisions.here.on_forced is None  # told only while the game advanced
 
 
 # -- 8. `v` shows the decision's facts too: the bids on auction ------------------------------

@@ -65,11 +65,11 @@ class MctsAgent:
         options = request.options
         if len(options) == 1:
             return options[0]
-        forced = decisions.forced  # the searched games' forced steps are not this game's
+        forced = decisions.here.forced  # the searched games' forced steps are not this game's
         try:
             return self._search(view, request)
         finally:
-            decisions.forced = forced
+            decisions.here.forced = forced
 
     def _search(self, view, request):
         options = self._candidates(view, request)

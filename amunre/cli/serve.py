@@ -3,6 +3,7 @@ from their own private page (`amunre.serve`; docs/serve.md)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 from pathlib import Path
@@ -44,8 +45,8 @@ def _bound(host: str, port: int) -> socket.socket:
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        raise AmunreError(f"cannot listen on {literal(host)} port {port}: {exc.strerror or exc} "
-                          "(another program may use it: try --port)") from None
+        hint = " (another program may use it: try --port)" if exc.errno == errno.EADDRINUSE else ""
+        raise AmunreError(f"cannot listen on {literal(host)} port {port}: {exc.strerror or exc}{hint}") from None
     sock.listen(128)
     return sock
 
@@ -60,7 +61,10 @@ def _bound(host: str, port: int) -> socket.socket:
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="The folder that keeps the tables [default: ~/.local/share/amunre/tables, or under "
                    "$XDG_DATA_HOME].")
-def command(folders, host, port, data):
+@click.option("--max-tables", default=100, show_default=True, type=WholeNumber(1, 100_000), metavar="N",
+              help="The most tables played at once (finished ones do not count): a lobby anyone on the network "
+                   "reaches cannot fill the machine with bots.")
+def command(folders, host, port, data, max_tables):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
     link. Every answer is on the disk before it is acknowledged: stop the server (even
@@ -74,22 +78,19 @@ def command(folders, host, port, data):
         os.environ[SEARCH_PATH] = os.pathsep.join(entries + [e for e in os.environ.get(SEARCH_PATH, "").split(
             os.pathsep) if e])
     data = data or default_data()
-    try:
-        data.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise AmunreError(f"--data {literal(str(data))}: cannot make the folder ({exc.strerror or exc})") from None
+    app = build_app(data, max_tables)  # (the data folder checked and locked before anything is said)
     sock = _bound(host, port)
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"amunre serve: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound_port}/ "
                f"(tables kept in {literal(str(data))}; Ctrl-C stops)", err=True)
-    run_server(uvicorn, build_app(data), sock)
+    run_server(uvicorn, app, sock)
 
 
 def run_server(uvicorn, app, sock: socket.socket) -> None:
     """Serve `app` on the listening socket until stopped (Ctrl-C, SIGTERM). No access log:
     nothing secret is in a request line, but a person's page views are nobody's business."""
-    config = uvicorn.Config(app, log_level="warning", access_log=False,
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=64 * 1024,
                             ws="websockets-sansio" if _has_sansio() else "websockets")
     uvicorn.Server(config).run(sockets=[sock])
 

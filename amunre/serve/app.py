@@ -27,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import sqlite3
+import threading
 import time
 from importlib import resources
 from pathlib import Path
@@ -49,6 +51,8 @@ from amunre.serve.variants import freeze, offered, thaw
 MAX_BODY = 16 * 1024
 #: Seconds a live connection has to send its token.
 HELLO_TIMEOUT = 10
+#: Seconds a one-time replay address stays valid.
+REPLAY_LINK_SECONDS = 60
 #: The page may load only its own script and style, and talk only to this server.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -70,9 +74,10 @@ def _static(name: str) -> str:
 class Server:
     """The tables of a data folder, live."""
 
-    def __init__(self, data: Path):
+    def __init__(self, data: Path, max_tables: int = 100):
         self.data = Path(data)
         self.store = Store(self.data)
+        self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self.ready: dict[str, asyncio.Event] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -81,31 +86,33 @@ class Server:
         self.cache: dict[tuple[str, int | None], tuple[int, str]] = {}
         self.running: set[str] = set()
         self.tasks: set[asyncio.Task] = set()
+        self.loading = threading.Lock()  # variants load one at a time (the loader keeps caches)
+        self.replays: dict[str, tuple[str, float]] = {}  # one-time replay keys: key -> (table, until)
 
     # -- tables ------------------------------------------------------------------------------
     async def open_stored(self) -> None:
-        """Rebuild every stored table (in worker threads), then let its bots go on."""
-        for record in self.store.tables():
+        """Rebuild every stored table, one after another in a worker thread (the page of one
+        not yet rebuilt waits for it), then let its bots go on."""
+        records = self.store.tables()
+        for record in records:
             self.ready[record.id] = asyncio.Event()
             self.locks[record.id] = asyncio.Lock()
-            self._spawn(self._rebuild(record))
+        self._spawn(self._rebuild_all(records))
 
-    async def _rebuild(self, record) -> None:
-        try:
-            table = await anyio.to_thread.run_sync(self._built, record)
-        except Exception as exc:  # a variant that no longer loads: the table says so
-            table = None
-            failure = f"the table's variant no longer loads: {exc}"
-        if table is not None:
-            self.tables[record.id] = table
-        else:
-            self.tables[record.id] = _Broken(record, failure)
-        self.ready[record.id].set()
-        if table is not None:
-            self._spawn(self.run_bots(table))
+    async def _rebuild_all(self, records) -> None:
+        for record in records:
+            try:
+                table = await anyio.to_thread.run_sync(self._built, record)
+            except AmunreError as exc:  # a variant that no longer loads: the table says so
+                self.tables[record.id] = _Broken(record, f"its variant no longer loads: {_first_line(exc)}")
+            else:
+                self.tables[record.id] = table
+                self._spawn(self.run_bots(table))
+            self.ready[record.id].set()
 
     def _built(self, record) -> Table:
-        variant = thaw(record, self.data / "variants")
+        with self.loading:
+            variant = thaw(record, self.data / "variants")
         table = Table(record, variant)
         table.rebuild(self.store.answers(record.id))
         return table
@@ -120,10 +127,6 @@ class Server:
         from amunre.engine import MAX_SEED, check_players, check_seed
         from amunre.loader import load_variant
 
-        unknown = sorted(set(spec) - {"variant", "players", "seats", "seed"})
-        if unknown:
-            raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected variant, players, seats, "
-                               "seed)")
         vid = spec.get("variant")
         if not isinstance(vid, str) or not vid:
             raise Refused(400, "variant: expected a variant id the lobby lists")
@@ -147,13 +150,21 @@ class Server:
         except AmunreError as exc:
             raise Refused(422, f"seats: {exc}") from None
         seed = spec.get("seed")
+        chosen = seed is not None
+        if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
+            seed = int(seed)  # (a page's JavaScript holds whole numbers exactly only up to 2**53)
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         try:
             check_seed(seed)
         except AmunreError as exc:
             raise Refused(422, str(exc)) from None
-        variant_text, board_text = freeze(variant)
+        playing = sum(1 for t in self.tables.values() if not isinstance(t, _Broken) and t.pending is not None)
+        if playing >= self.max_tables:
+            raise Refused(429, f"{playing} tables are being played here, the most this server takes (--max-tables): "
+                               "finish one first")
+        with self.loading:
+            variant_text, board_text = freeze(variant)
         record = TableRecord(secrets.token_hex(6), variant.id, variant_text, board_text, players, seed, seats,
                              time.time())
         tokens: dict[str, int | None] = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
@@ -161,6 +172,7 @@ class Server:
         tokens[secrets.token_urlsafe(24)] = None
         # built (and its bots made) before it is stored: a table that cannot start is never kept
         table = await anyio.to_thread.run_sync(self._built_new, record)
+        table.seed_chosen = chosen
         self.store.add_table(record, tokens)
         self.tables[record.id] = table
         self.ready[record.id] = asyncio.Event()
@@ -170,7 +182,8 @@ class Server:
         return table, tokens
 
     def _built_new(self, record) -> Table:
-        variant = thaw(record, self.data / "variants")
+        with self.loading:
+            variant = thaw(record, self.data / "variants")
         table = Table(record, variant)
         table.rebuild([])
         return table
@@ -224,7 +237,11 @@ class Server:
             except AmunreError as exc:
                 raise Refused(422, str(exc)) from None
             reveals = table.reveals_hidden(seat, chosen)
-            self.store.add_answer(table.id, table.number, seat, chosen, reveals)  # on the disk first
+            try:
+                self.store.add_answer(table.id, table.number, seat, chosen, reveals)  # on the disk first
+            except sqlite3.IntegrityError:
+                raise Refused(409, "this decision was answered already (is another server using the same --data "
+                                   "folder?)") from None
             table.apply(seat, chosen, reveals)
         self.changed(table)
         self._spawn(self.run_bots(table))
@@ -252,9 +269,9 @@ class Server:
             while (seat := table.bot_to_answer()) is not None:
                 request, view = table.game.pending, table.game.view(seat)
                 try:
-                    choice = await anyio.to_thread.run_sync(table.agents[seat].choose, view, request)
+                    choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
                 except Exception as exc:  # a bot's bug stops its table, saying so, not the server
-                    table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {exc!r}"
+                    table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {_first_line(repr(exc))}"
                     table.version += 1
                     self.changed(table)
                     return
@@ -266,6 +283,29 @@ class Server:
                 self.changed(table)
         finally:
             self.running.discard(table.id)
+
+
+async def _in_daemon_thread(function, *args):
+    """`function(*args)` in a thread of its own that never holds the process up when it
+    stops (Ctrl-C while a bot thinks: its answer would be given again on the next start)."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def work():
+        try:
+            result = function(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting task
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_exception(exc))
+        else:
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
+
+    threading.Thread(target=work, daemon=True, name="amunre-bot").start()
+    return await done
+
+
+def _first_line(error) -> str:
+    text = str(error).strip().splitlines()
+    return (text[0] if text else type(error).__name__) + (f" (and {len(text) - 1} more lines)" if len(text) > 1 else "")
 
 
 class _Broken:
@@ -280,8 +320,17 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-async def read_json(request: Request) -> dict:
-    """The request's JSON object, at most `MAX_BODY` bytes, or a 4xx refusal."""
+async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
+    """The request's JSON object, at most `MAX_BODY` bytes, with no field but `fields`, or a
+    4xx refusal. Only `application/json` from this server's own pages (or a program, which
+    sends no Origin): a page of another site cannot make a browser send that without asking
+    first (CORS), which this server never allows."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(415, f"expected Content-Type: application/json, not {kind or 'none'}")
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+        raise Refused(403, "a request from a page of another site is refused")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
@@ -296,6 +345,9 @@ async def read_json(request: Request) -> dict:
         raise Refused(400, "the request body is not JSON (expected a JSON object)") from None
     if not isinstance(data, dict):
         raise Refused(400, f"expected a JSON object, not {type(data).__name__}")
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected {', '.join(fields)})")
     return data
 
 
@@ -311,8 +363,10 @@ def _page(name: str) -> Response:
                              "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"})
 
 
-def build_app(data: Path) -> Starlette:
-    server = Server(data)
+def build_app(data: Path, max_tables: int = 100) -> Starlette:
+    """The application of a data folder (its store opened and checked now: a folder that is
+    not one, or that another server uses, is an AmunreError before anything is served)."""
+    server = Server(data, max_tables)
 
     def guarded(handler):
         async def endpoint(request: Request):
@@ -344,15 +398,17 @@ def build_app(data: Path) -> Starlette:
         return JSONResponse(await anyio.to_thread.run_sync(offered))
 
     async def tables(request):
-        spec = await read_json(request)
+        spec = await read_json(request, ("variant", "players", "seats", "seed"))
         table, tokens = await server.create(spec)
         base = str(request.base_url)
         seats = [{"seat": seat, "name": table.names[seat], "kind": kind,
                   "link": next((f"{base}seat#{t}" for t, s in tokens.items() if s == seat), None)}
                  for seat, kind in enumerate(table.seats)]
         spectator = next(f"{base}watch#{t}" for t, s in tokens.items() if s is None)
-        return JSONResponse({"table": table.id, "seed": table.record.seed, "seats": seats, "spectator": spectator},
-                            status_code=201)
+        opened = {"table": table.id, "seats": seats, "spectator": spectator}
+        if table.seed_chosen:  # a seed drawn here is never told (it tells every hidden card)
+            opened["seed"] = table.record.seed
+        return JSONResponse(opened, status_code=201)
 
     async def state(request):
         table, seat = await seated(request)
@@ -363,10 +419,7 @@ def build_app(data: Path) -> Starlette:
         table, seat = await seated(request)
         if seat is None:
             raise Refused(403, "a spectator's link answers nothing")
-        body = await read_json(request)
-        unknown = sorted(set(body) - {"number", "option"})
-        if unknown:
-            raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected number, option)")
+        body = await read_json(request, ("number", "option"))
         await server.answer(table, seat, body.get("number"), body.get("option"))
         return JSONResponse({"ok": True, "version": table.version})
 
@@ -374,7 +427,7 @@ def build_app(data: Path) -> Starlette:
         table, seat = await seated(request)
         if seat is None:
             raise Refused(403, "a spectator's link takes back nothing")
-        body = await read_json(request)
+        body = await read_json(request, ("number",))
         await server.undo(table, seat, body.get("number"))
         return JSONResponse({"ok": True, "version": table.version})
 
@@ -387,23 +440,43 @@ def build_app(data: Path) -> Starlette:
                         headers={"Content-Disposition": f'attachment; filename="amunre-{table.id}.jsonl"',
                                  "Cache-Control": "no-store"})
 
+    async def replay_link(request):
+        """A one-time address of the replay viewer (its page carries its own policy, so it
+        is opened as a page of its own, not from the seat's page)."""
+        table, _ = await seated(request)
+        if table.pending is not None or table.failure is not None:
+            raise Refused(409, "the replay is shown once the game is over")
+        now = time.monotonic()
+        for key in [k for k, (_, until) in server.replays.items() if until < now]:
+            del server.replays[key]
+        key = secrets.token_urlsafe(18)
+        server.replays[key] = (table.id, now + REPLAY_LINK_SECONDS)
+        return JSONResponse({"link": f"/replay/{key}"})
+
     async def replay(request):
         from amunre.picture.steps import log_steps
         from amunre.picture.viewer import viewer_html
 
-        table, _ = await seated(request)
-        if table.pending is not None or table.failure is not None:
-            raise Refused(409, "the replay is shown once the game is over")
+        found = server.replays.pop(request.path_params["key"], None)
+        if found is None or found[1] < time.monotonic():
+            raise Refused(404, "no replay at this address (each is opened once, within a minute: ask the page again)")
+        table = server.tables[found[0]]
         lines = [json.loads(line) for line in table.log_text().splitlines()]
         html = await anyio.to_thread.run_sync(lambda: viewer_html(log_steps(lines, "table", table.variant)))
-        return Response(html, media_type="text/html; charset=utf-8")
+        return Response(html, media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def live(websocket: WebSocket):
         await websocket.accept()
         try:
             with anyio.fail_after(HELLO_TIMEOUT):
-                hello = await websocket.receive_text()
-            token = json.loads(hello).get("token") if len(hello) < 1000 else None
+                message = await websocket.receive()
+            hello = message.get("text")
+            if message.get("type") == "websocket.disconnect":
+                return
+            token = json.loads(hello).get("token") if isinstance(hello, str) and len(hello) < 1000 else None
+            if not isinstance(token, str):
+                raise ValueError("no token")
             table, seat = await server.seat_of(token)
         except (TimeoutError, ValueError, AttributeError, RecursionError):
             await websocket.close(code=4400, reason="expected {\"token\": ...} first")
@@ -458,7 +531,8 @@ def build_app(data: Path) -> Starlette:
         Route("/api/answer", guarded(answer), methods=["POST"]),
         Route("/api/undo", guarded(undo), methods=["POST"]),
         Route("/api/log", guarded(log)),
-        Route("/api/replay", guarded(replay)),
+        Route("/api/replay", guarded(replay_link), methods=["POST"]),
+        Route("/replay/{key}", guarded(replay)),
         WebSocketRoute("/api/live", live),
     ], exception_handlers={HTTPException: not_found}, lifespan=asynccontextmanager(lifespan))
     app.state.server = server

@@ -72,6 +72,7 @@ def seat_payload(table, seat: int | None, picture) -> dict:
         "number": table.number,
         "where": where_text(variant, state, game.phase_name) if not finished else "game over",
         "players": players,
+        "theft_word": words.t("theft"),
         "board": picture.document(snapshot(variant, state, game.phase_name, table.markers, game)),
         "lines": table.lines[-LINES_KEPT:],
         "finished": finished,

@@ -12,6 +12,7 @@ digests are, so the file alone opens no seat.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import sqlite3
@@ -20,6 +21,8 @@ import time
 from pathlib import Path
 
 from amunre.decisions import to_json_value
+from amunre.errors import AmunreError
+from amunre.narrate import literal
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -66,19 +69,40 @@ class Store:
     event loop and its bot threads both write)."""
 
     FILE = "tables.sqlite"
+    LOCK = "serving.lock"
 
     def __init__(self, folder: Path):
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = Path(folder)
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds the seeds: its owner's only
+            self._held = open(folder / self.LOCK, "a")
+        except OSError as exc:
+            raise AmunreError(f"--data {literal(str(folder))}: cannot use it as a data folder "
+                              f"({exc.strerror or exc})") from None
+        try:  # one server per folder: a second would not see the first one's tables
+            fcntl.flock(self._held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._held.close()
+            raise AmunreError(f"--data {literal(str(folder))}: another amunre serve is using this folder "
+                              "(stop it, or give another --data)") from None
         self.path = folder / self.FILE
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")  # committed means on the disk
-        self._db.executescript(SCHEMA)
+        try:
+            self.path.touch(mode=0o600, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # committed means on the disk
+            self._db.executescript(SCHEMA)
+            self.tables()  # what is there reads as tables of this program
+        except (sqlite3.DatabaseError, ValueError, TypeError, OSError) as exc:
+            self._held.close()
+            raise AmunreError(f"--data {literal(str(folder))}: {self.FILE} is not a table store of amunre serve "
+                              f"({exc}): give another --data folder") from None
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._held.close()  # (the lock goes with it)
 
     def add_table(self, record: TableRecord, tokens: dict[str, int | None]) -> None:
         """A new table and its tokens (token -> seat, None for the spectator), in one transaction."""

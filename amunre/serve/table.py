@@ -8,10 +8,10 @@ bot's generator has moved on with each answer) and a downloaded log replays with
 `amunre replay`, the bots re-run and checked.
 
 A person's answer is checked against the pending decision before it is kept, kept before it
-is applied, and applied before it is acknowledged. Undo (`take_back`) is allowed while no
-other seat has answered since and the answer showed its seat nothing hidden: whether it
-did is worked out when it is given, from games the seat cannot tell from this one
-(`Game.determinize`), so the answer to "may I undo?" depends on nothing he may not know.
+is applied, and applied before it is acknowledged. Undo is allowed while no other seat has
+answered since and the answer showed nobody anything hidden (`reveals_hidden`, worked out
+when it is given, from what changed and from games the seat cannot tell from this one), so
+the answer to "may I undo?" depends on nothing he may not know.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from amunre.narrate import player_names
 from amunre.picture.steps import Follower
 
 HUMAN = "human"
-#: Games a seat cannot tell from this one, tried to see whether an answer shows it anything.
-REVEAL_SAMPLES = 3
+#: Games a seat cannot tell from this one, tried to see whether an answer shows anyone anything.
+REVEAL_SAMPLES = 6
 
 
 class NotYourTurn(AmunreError):
@@ -39,6 +39,9 @@ class NotYourTurn(AmunreError):
 
 class Table:
     """A live table: the game, its log so far, the bots, and a version that counts changes."""
+
+    #: Whether the person who opened it chose its seed (else it was drawn, and never told).
+    seed_chosen = False
 
     def __init__(self, record, variant):
         self.record = record
@@ -151,24 +154,41 @@ class Table:
         return option
 
     def reveals_hidden(self, seat: int, option) -> bool:
-        """Whether giving `option` now would show `seat` something he may not know: the
-        seat's view, or what the table sees happen, differs between games he cannot tell from
-        this one (drawn with a generator seeded from public facts only)."""
-        request = self.game.pending
+        """Whether giving `option` now would show anyone something hidden, so that taking it
+        back would leave them knowing it. Yes when, giving it, a hidden fact moves: a card is
+        drawn or reshuffled, a hand or a face-down card changes (a card sold or played is
+        shown), a random stream draws (a province card turned up), or a secret batch is
+        revealed; and yes when any seat's view, or what the table sees happen, differs
+        between games the answering seat cannot tell from this one (`Game.determinize`,
+        drawn with a generator seeded from public facts only): a hidden fact a rule module
+        keeps of its own. So the answer depends on nothing the seat may not know."""
+        game = self.game
+        before = _hidden_marks(game)
+        twin = game.clone()
+        public = len(twin.answers)
+        twin.answer(option)
+        if _hidden_marks(twin) != before or len(twin.answers) > public + 1:
+            return True
         shown = set()
         rng = random.Random(int.from_bytes(hashlib.blake2b(f"undo {self.id} {self.number}".encode(),
                                                            digest_size=8).digest(), "big"))
         for _ in range(REVEAL_SAMPLES):
             events: list = []
-            twin = self.game.determinize(seat, rng)
-            twin.listen(events.append)
-            if twin.pending is None or not _is_option(option, twin.pending.options):
-                return True  # (cannot happen: his request is the same in it) be safe
-            twin.answer(option)
-            seen = twin.view(seat).to_dict()
-            seen.pop("phase", None)
-            public = [e for e in events if e["event"] not in ("decision",)]
-            shown.add(repr((sorted(seen.items()), public, request.kind)))
+            sample = game.determinize(seat, rng)
+            sample.listen(events.append)
+            if sample.pending is None or not _is_option(option, sample.pending.options):
+                return True  # (cannot be: his request is the same in it) be safe
+            before = [sample.view(player).to_dict() for player in range(game.n_players)]
+            sample.answer(option)
+            # what the answer changed in each seat's view: the same in every sample unless a
+            # hidden fact reached that seat (the others' hands differ between samples, but
+            # unchanged they are not part of it)
+            changed = []
+            for player, old in enumerate(before):
+                new = sample.view(player).to_dict()
+                changed.append(sorted((key, value) for key, value in new.items()
+                                      if key != "phase" and value != old.get(key)))
+            shown.add(repr((changed, [e for e in events if e["event"] != "decision"])))
             if len(shown) > 1:
                 return True
         return False
@@ -182,11 +202,15 @@ class Table:
 
     def undo_problem(self, seat: int) -> str | None:
         """Why `seat` may not take back its last answer now, or None if it may."""
+        asked = self.bot_to_answer()
+        if asked is not None:
+            return f"{self.names[asked]} (a bot) is answering"
         if not self.answered_by or self.answered_by[-1] != seat:
             mine = seat in self.answered_by
             return ("another seat has answered since your last answer" if mine else "you have not answered yet")
         if self.reveals[-1]:
-            return "your last answer showed you something hidden (a card drawn, a secret revealed): it stands"
+            return ("your last answer showed something hidden (a card drawn or shown, a province card turned up, a "
+                    "secret revealed): it stands")
         if self.pending is None and self.failure is None:
             return "the game is over"
         return None
@@ -202,3 +226,11 @@ class Table:
             lines = incomplete_lines(game, self.recorder.events, self.seats, "the table is still being played"
                                      if self.failure is None else self.failure)
         return dumps_lines(lines)
+
+
+def _hidden_marks(game) -> tuple:
+    """What a game hides, as it stands: the draw pile, every hand, the face-down cards, how
+    far each random stream has drawn."""
+    state = game.state
+    return (tuple(state.deck), tuple(tuple(p.hand) for p in state.players),
+            tuple(tuple(p.cards) for p in state.provinces), tuple(sorted(state.draws.items())))

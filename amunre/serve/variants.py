@@ -28,11 +28,14 @@ def offered() -> list[dict]:
 
     seen: set[str] = set()
     out = []
-    for vid, path, where in variant_locations():
+    located = variant_locations()
+    for vid, path, where in located:
         if vid in seen:
             continue
         seen.add(vid)
-        entry = {"id": vid, "where": where, "name": vid, "players": [], "problems": None}
+        # (a folder by its name only: the lobby tells nobody where the server's files are)
+        entry = {"id": vid, "where": where if where == "shipped" else Path(where).name, "name": vid, "players": [],
+                 "problems": None}
         try:
             variant = load_variant(path)
         except AmunreError as exc:
@@ -40,13 +43,53 @@ def offered() -> list[dict]:
         else:
             entry["name"], entry["players"] = variant.edition.name, list(variant.players)
         out.append(entry)
+    return out + _unreadable(located)
+
+
+def _unreadable(located) -> list[dict]:
+    """The files of the search folders that are not TOML at all (the search passes them by,
+    as it passes board files by): listed with what is wrong, rather than not at all."""
+    import tomllib
+
+    from amunre.loader import load_variant
+    from amunre.loader.files import _searched_tomls, search_folders
+
+    known = {path.resolve() for _, path, _ in located}
+    out = []
+    for folder in search_folders():
+        for path in _searched_tomls(folder):
+            if path.resolve() in known:
+                continue
+            try:
+                tomllib.loads(path.read_text(encoding="utf-8"))
+                continue  # it reads: a board file
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                pass
+            try:
+                load_variant(path)
+                continue
+            except AmunreError as exc:
+                problems = str(exc)
+            out.append({"id": path.stem, "where": folder.name, "name": path.name, "players": [], "problems": problems})
     return out
 
 
-def is_shipped(variant) -> bool:
-    from amunre.gamelog.write import variant_file_of
+def shipped_path(variant_id: str) -> Path | None:
+    """The shipped file of a variant id (not one of a folder the server was given)."""
+    from amunre.loader.files import variant_locations
 
-    return variant_file_of(variant) == ""
+    return next((path for vid, path, where in variant_locations() if where == "shipped" and vid == variant_id), None)
+
+
+def is_shipped(variant) -> bool:
+    """Whether `variant` was loaded from the shipped file of its id."""
+    found = shipped_path(variant.id)
+    if found is None or not variant.source:
+        return False
+    try:
+        return Path(variant.source).resolve() == found.resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 def freeze(variant) -> tuple[str | None, str | None]:
@@ -75,7 +118,10 @@ def thaw(record, folder: Path):
     from amunre.loader import load_variant
 
     if record.variant_text is None:
-        return load_variant(record.variant_id)
+        found = shipped_path(record.variant_id)
+        if found is None:
+            raise AmunreError(f"no shipped variant {record.variant_id!r} any more")
+        return load_variant(found)
     home = folder / record.id
     home.mkdir(parents=True, exist_ok=True)
     path = home / "variant.toml"

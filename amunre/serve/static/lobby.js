@@ -35,7 +35,8 @@
     const seed = $("seed").value.trim();
     const body = { variant: $("variant").value, players: Number($("players").value),
       seats: [...document.querySelectorAll(".seat-kind")].map((i) => i.value.trim()) };
-    if (seed) { if (!/^\d+$/.test(seed)) { $("open-error").textContent = "seed: expected a whole number"; return; } body.seed = Number(seed); }
+    // (as text: a page's numbers hold whole numbers exactly only up to 2**53)
+    if (seed) { if (!/^\d+$/.test(seed)) { $("open-error").textContent = "seed: expected a whole number"; return; } body.seed = seed; }
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
     if (!response.ok) { $("open-error").textContent = data.error; return; }

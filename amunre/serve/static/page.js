@@ -55,9 +55,22 @@
     }
     const choosable = new Set();
     if (data.decision) for (const o of data.decision.options) if (o.province !== undefined) choosable.add(String(o.province));
+    // a dashed frame on top of each province that can be chosen (above the owner's colour and
+    // the auction's outline, and unlike either), solid on the one picked
+    const svg = holder.querySelector("svg");
+    for (const old of holder.querySelectorAll("rect.choice")) old.remove();
     for (const g of holder.querySelectorAll("g.province")) {
-      g.classList.toggle("choosable", choosable.has(g.dataset.pid));
-      g.classList.toggle("picked", onlyProvince !== null && g.dataset.pid === String(onlyProvince));
+      const can = choosable.has(g.dataset.pid);
+      g.classList.toggle("choosable", can);
+      if (!can || !svg) continue;
+      const base = g.querySelector("rect");
+      const frame = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      for (const [name, add] of [["x", -5], ["y", -5], ["width", 10], ["height", 10]])
+        frame.setAttribute(name, Number(base.getAttribute(name)) + add);
+      frame.setAttribute("rx", "9");
+      frame.setAttribute("class", "choice" + (onlyProvince !== null && g.dataset.pid === String(onlyProvince) ? " picked" : ""));
+      frame.dataset.pid = g.dataset.pid;
+      svg.appendChild(frame);
     }
   }
 
@@ -105,7 +118,7 @@
       const tr = el("tr"); tr.className = "seat" + i + (data.turn && data.turn.seat === i ? " asked" : "");
       tr.appendChild(el("td", p.name + (i === data.seat ? " (you)" : p.seat !== "human" ? " (" + p.seat + ")" : "")));
       tr.appendChild(el("td", p.points)); tr.appendChild(el("td", p.gold));
-      tr.appendChild(el("td", p.cards + (p.theft ? " +" + p.theft : "")));
+      tr.appendChild(el("td", p.cards + (p.theft ? " + " + p.theft + " " + data.theft_word : "")));
       tr.appendChild(el("td", p.provinces.join(", ")));
       t.appendChild(tr);
     });
@@ -146,13 +159,14 @@
   }
 
   function boardClick(event) {
-    const g = event.target.closest && event.target.closest("g.province");
+    const g = event.target.closest && (event.target.closest("rect.choice") || event.target.closest("g.province"));
     if (!g || !shown || !shown.decision) return;
     const pid = Number(g.dataset.pid);
     const on = shown.decision.options.filter((o) => o.province === pid);
     if (!on.length) return;
     if (on.length === 1) { answer(on[0].index); return; }
     onlyProvince = pid; renderBoard(shown); renderDecision(shown);
+    $("decision").scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   function connect() {
@@ -160,7 +174,8 @@
     socket.onopen = () => socket.send(JSON.stringify({ token: token }));
     socket.onmessage = (e) => render(JSON.parse(e.data));
     socket.onclose = (e) => {
-      if (e.code >= 4000) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
+      if (e.code === 4403 || e.code === 4401 || e.code === 4404) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
+      if (e.code === 4409) { status("The table stopped: " + (e.reason || "reload the page to see why"), true); return; }
       status("Connection lost: trying again…", true);
       setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 1500);
     };
@@ -172,7 +187,11 @@
     $("undo").addEventListener("click", async () => {
       try { await api("/api/undo", { number: shown.number }); } catch (e) { status(e.message, true); }
     });
-    $("replay-link").addEventListener("click", (e) => { e.preventDefault(); fetchOpen("/api/replay", "text/html"); });
+    $("replay-link").addEventListener("click", async (e) => {
+      e.preventDefault();  // a one-time address: the viewer is a page of its own, with its own policy
+      try { const made = await api("/api/replay", {}); window.open(made.link, "_blank", "noopener"); }
+      catch (err) { status(err.message, true); }
+    });
     $("log-link").addEventListener("click", (e) => { e.preventDefault(); fetchOpen("/api/log", "application/x-ndjson", "amunre-" + shown.table + ".jsonl"); });
     if (!token) { status("This page needs its link's token (the part after #).", true); return; }
     api("/api/state").then(render).catch((e) => status(e.message, true));
