@@ -54,8 +54,9 @@ async def person(client, url: str, token: str, answers: int, seed: int, latencie
                 continue
             number = page["number"]
             sent = time.perf_counter()
+            option = rng.randrange(len(page["decision"]["options"]))
             reply = await client.post("/api/answer", headers={"Authorization": f"Bearer {token}"},
-                                      json={"number": number, "option": rng.randrange(len(page["decision"]["options"]))})
+                                      json={"number": number, "option": option})
             if reply.status_code != 200:
                 raise SystemExit(f"an answer was refused: {reply.status_code} {reply.text}")
             acked.append(number)

@@ -45,7 +45,15 @@ def auth(token):
 
 
 def state(serving, token):
-    reply = serving.client.get("/api/state", headers=auth(token))
+    """A seat's page data (while the server sets its table up again after a start, 503, asked
+    again for up to a minute)."""
+    deadline = time.monotonic() + 60
+    while True:
+        reply = serving.client.get("/api/state", headers=auth(token))
+        if reply.status_code != 503 or time.monotonic() > deadline:
+            break
+        assert "setting this table up again" in reply.json()["error"]
+        time.sleep(0.05)
     assert reply.status_code == 200, reply.text
     return reply.json()
 

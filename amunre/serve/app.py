@@ -198,7 +198,10 @@ class Server:
         table_id, seat = found
         if table_id not in self.ready:
             raise Refused(404, "the table of this token is not here")
-        await self.ready[table_id].wait()
+        if not self.ready[table_id].is_set():
+            waiting = sum(1 for ready in self.ready.values() if not ready.is_set())
+            raise Refused(503, f"the server has just started and is setting this table up again, its bots asked "
+                               f"their past answers once more ({waiting} tables to go): try again in a moment")
         table = self.tables[table_id]
         return table, seat
 
@@ -271,7 +274,8 @@ class Server:
                 try:
                     choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
                 except Exception as exc:  # a bot's bug stops its table, saying so, not the server
-                    table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {_first_line(repr(exc))}"
+                    said = _first_line(repr(exc))
+                    table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {said}"
                     table.version += 1
                     self.changed(table)
                     return

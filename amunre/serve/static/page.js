@@ -176,6 +176,11 @@
     socket.onclose = (e) => {
       if (e.code === 4403 || e.code === 4401 || e.code === 4404) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
       if (e.code === 4409) { status("The table stopped: " + (e.reason || "reload the page to see why"), true); return; }
+      if (e.code === 4503) {
+        status("The server is setting the table up again after a restart…", true);
+        setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 2000);
+        return;
+      }
       status("Connection lost: trying again…", true);
       setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 1500);
     };
