@@ -453,8 +453,12 @@ def test_people_sharing_a_terminal_are_each_shown_only_their_own_seat():
     shown = terminal.shown
     handovers = [i for i, text in enumerate(shown) if text.startswith("pass to")]
     assert len(handovers) > 10
-    for i in handovers:  # the screen is cleared before the question and after the Enter
-        assert shown[i - 1] == "<clear>" and shown[i + 1] == "<clear>"
+    for i in handovers:  # the screen is cleared before the question (the public lines shown again after it)
+        assert "<clear>" in shown[max(0, i - Handover.AGAIN - 2):i]
+        before = shown[:i][::-1]
+        private = [n for n, text in enumerate(before) if ", your decision" in text or text.startswith("You (")]
+        cleared = before.index("<clear>")
+        assert not private or private[0] > cleared  # nothing of a seat's own between the clear and the question
     # between two handovers, only the seat handed to is named as deciding or shown its hand
     for start, end in zip(handovers, handovers[1:] + [len(shown)]):
         whose = shown[start].removeprefix("pass to ").split(",")[0]
@@ -470,4 +474,5 @@ def test_amunre_run_hands_the_terminal_over_between_people(tmp_path):
                          input="\n0\n" * 400, capture_output=True, text=True, timeout=120,
                          env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert "pass to red, press Enter" in run.stderr and "pass to blue, press Enter" in run.stderr
+    assert "Since the last turn at this terminal:" in run.stderr  # the public play-by-play, shown again
     assert "seed 4" not in run.stderr.split("Winner")[0]  # the seed tells every hidden card: said at the end

@@ -390,11 +390,13 @@ def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkey
     rule.write_text('extends = "classic2003"\n\n[edition]\nid = "rich-start"\nname = "Rich start"\n\n'
                     '[components]\nstarting_gold = 30\n', encoding="utf-8")
     (folder / "broken.toml").write_text("this is not [[ toml", encoding="utf-8")
+    (folder / "typo.toml").write_text('[editon]\nid = "typo"\n', encoding="utf-8")  # TOML, but no variant
     monkeypatch.setenv("AMUNRE_PATH", str(folder))
     with TestClient(build_app(tmp_path / "data")) as client:
         tables = Tables(client)
         listed = {v["id"]: v for v in client.get("/api/variants").json()}
         assert listed["rich-start"]["problems"] is None and "TOML" in listed["broken"]["problems"]
+        assert listed["typo"]["problems"] and str(folder) not in listed["typo"]["problems"]
         assert listed["rich-start"]["where"] == "rules"  # the folder by its name, not its path
         table = tables.open("rich-start", 3, ["random", "random", "random"], seed=4)
         assert table["seed"] == 4  # chosen, so told
@@ -454,3 +456,46 @@ def test_a_binary_or_missing_hello_closes_the_live_connection(tables):
         with pytest.raises(WebSocketDisconnect) as info:
             live.receive_text()
         assert info.value.code == 4400
+
+
+def test_a_foreign_store_is_left_as_it_was(tmp_path):
+    import sqlite3
+
+    from amunre.errors import AmunreError
+
+    for n, schema in enumerate(["CREATE TABLE foo (x)", "CREATE TABLE tables (id TEXT, name TEXT)"]):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        with sqlite3.connect(folder / "tables.sqlite") as other:
+            other.execute(schema)
+        before = (folder / "tables.sqlite").read_bytes()
+        with pytest.raises(AmunreError, match="not a table store"):
+            build_app(folder)
+        assert (folder / "tables.sqlite").read_bytes() == before
+        assert not (folder / "tables.sqlite-wal").exists()
+
+
+def test_tables_opened_at_once_do_not_pass_the_limit(tmp_path):
+    import anyio
+    import httpx
+
+    with TestClient(build_app(tmp_path, max_tables=2)):
+        pass  # (the store made)
+
+    async def burst():
+        app = build_app(tmp_path / "burst", max_tables=2)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+                body = {"variant": "classic2003", "players": 4, "seats": ["human"] * 4}
+                replies = []
+
+                async def one():
+                    replies.append(await client.post("/api/tables", json=body))
+
+                async with anyio.create_task_group() as group:
+                    for _ in range(8):
+                        group.start_soon(one)
+                return sorted(reply.status_code for reply in replies)
+
+    assert anyio.run(burst) == [201, 201] + [429] * 6

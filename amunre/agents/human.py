@@ -64,20 +64,35 @@ class HumanAgent:
 
 class Handover:
     """Several people at one terminal: before a seat is shown anything of its own, the screen
-    (and its scrollback) is cleared and "pass to <seat>, press Enter" is asked, unless that
-    seat was the last one shown. One is shared by every human seat of a game."""
+    (and its scrollback) is cleared, the public play-by-play since the last handover shown
+    again (what the others and the bots did meanwhile), and "pass to <seat>, press Enter"
+    asked, unless that seat was the last one shown. One is shared by every human seat of a
+    game; the play-by-play tells it each line (`heard`)."""
+
+    #: The most lines of play-by-play shown again at a handover (the newest).
+    AGAIN = 60
 
     def __init__(self, names: list[str]):
         self.names = names
         self.seat: int | None = None
+        self.lines: list[str] = []
+
+    def heard(self, text: str) -> None:
+        self.lines.append(text)
+        del self.lines[:-self.AGAIN]
 
     def to(self, seat: int, terminal: Terminal) -> None:
         if seat == self.seat:
             return
+        from amunre.agents.seatview import line
+
         terminal.clear()
+        if self.lines:
+            terminal.show([line("Since the last turn at this terminal:", "bold")]
+                          + [line(text, names=self.names) for text in self.lines])
         typed = terminal.read(f"pass to {self.names[seat]}, press Enter (q: leave the table): ")
         if typed is None or typed.strip().lower() in QUIT:
             terminal.show([f"{self.names[seat]} leaves the table: the game stops here."])
             raise LeftTheTable()
-        terminal.clear()  # (the typed line and the prompt too)
+        self.lines = []
         self.seat = seat

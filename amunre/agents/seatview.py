@@ -160,7 +160,7 @@ def projection_lines(view) -> list[Text]:
     w = words_for(view)
     title, sheet = projection(view, w)
     names = w.names
-    width = max([len(item.name) for item in sheet.items] + [10])
+    width = max([len(item.name) for item in sheet.items] + [len("in all after it")])
     cells = max(len(name) for name in names) + 2
     out = [line(title[0].upper() + title[1:] + ":", "bold"),
            line(" " * (width + 2) + "".join(name.rjust(cells) for name in names), names=names)]

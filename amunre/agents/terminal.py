@@ -108,7 +108,9 @@ class Terminal:
         a line of dashes marks the place, as nothing can be taken back from a file)."""
         sys.stdout.flush()
         if self.console.is_terminal:
-            self.console.file.write("\x1b[3J\x1b[H\x1b[2J")
+            # the screen first, then the scrollback: cleared the other way round, a terminal
+            # that keeps what a clear removes (tmux) would keep it in the scrollback
+            self.console.file.write("\x1b[H\x1b[2J\x1b[3J")
             self.console.file.flush()
         else:
             self.console.print(Text("-" * 40))

@@ -348,6 +348,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
     console = make_console()
     seats = make_agents(agent_list, seed_value)
     people = [seat for seat in seats if isinstance(seat, HumanAgent)]
+    handover = None
     if len(people) > 1:  # one terminal, several people: each seat's own facts behind a handover
         handover = Handover(names)
         for seat in people:
@@ -359,6 +360,8 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         if person is not None:
             def say(text):
                 person.show([seat_line(text, names=names)])
+                if handover is not None:  # shown again to the next person, after the screen is cleared
+                    handover.heard(text)
         else:
             def say(text):  # each seat's name in its colour on a terminal; plain text when piped
                 console.print(seat_line(text, names=names))

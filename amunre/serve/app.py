@@ -41,6 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from amunre.counting import plural
 from amunre.errors import AmunreError
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
@@ -53,6 +54,8 @@ MAX_BODY = 16 * 1024
 HELLO_TIMEOUT = 10
 #: Seconds a one-time replay address stays valid.
 REPLAY_LINK_SECONDS = 60
+#: A table nobody has answered at for this long no longer counts against --max-tables.
+IDLE_SECONDS = 3600
 #: The page may load only its own script and style, and talk only to this server.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -78,6 +81,7 @@ class Server:
         self.data = Path(data)
         self.store = Store(self.data)
         self.max_tables = max_tables
+        self.opening = 0  # tables being opened now
         self.tables: dict[str, Table] = {}
         self.ready: dict[str, asyncio.Event] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -91,8 +95,10 @@ class Server:
 
     # -- tables ------------------------------------------------------------------------------
     async def open_stored(self) -> None:
-        """Rebuild every stored table, one after another in a worker thread (the page of one
-        not yet rebuilt waits for it), then let its bots go on."""
+        """Rebuild every stored table, one after another in a worker thread (quick: its
+        answers replayed; a page asked meanwhile is told to try again, 503); then bring the
+        bots of the tables still played to where they stood (slow for `mcts`: their past
+        answers are worked out again), those asked now first, and let them go on."""
         records = self.store.tables()
         for record in records:
             self.ready[record.id] = asyncio.Event()
@@ -103,12 +109,23 @@ class Server:
         for record in records:
             try:
                 table = await anyio.to_thread.run_sync(self._built, record)
-            except AmunreError as exc:  # a variant that no longer loads: the table says so
-                self.tables[record.id] = _Broken(record, f"its variant no longer loads: {_first_line(exc)}")
+            except Exception as exc:  # noqa: BLE001 - one table that cannot be rebuilt stops no other
+                why = "its variant no longer loads" if isinstance(exc, AmunreError) else "it could not be rebuilt"
+                self.tables[record.id] = _Broken(record, f"{why}: {_first_line(exc)}")
             else:
                 self.tables[record.id] = table
-                self._spawn(self.run_bots(table))
+                self._spawn(self.run_bots(table))  # (a table whose bots must first be brought back waits)
             self.ready[record.id].set()
+        waiting = [t for t in self.tables.values() if isinstance(t, Table) and not t.bots_ready and not t.finished]
+        waiting.sort(key=lambda t: t.bot_to_answer() is None)  # the tables waiting for a bot first
+        for table in waiting:
+            try:
+                await anyio.to_thread.run_sync(table.restore_bots, self.store.answers(table.id)[:table.number])
+            except Exception as exc:  # noqa: BLE001 - a bot's bug stops its table, not the others
+                table.failure = f"its bots could not be set up again: {_first_line(repr(exc))}"
+            table.version += 1
+            self.changed(table)
+            self._spawn(self.run_bots(table))
 
     def _built(self, record) -> Table:
         with self.loading:
@@ -159,22 +176,27 @@ class Server:
             check_seed(seed)
         except AmunreError as exc:
             raise Refused(422, str(exc)) from None
-        playing = sum(1 for t in self.tables.values() if not isinstance(t, _Broken) and t.pending is not None)
+        playing = self.opening + sum(1 for t in self.tables.values() if isinstance(t, Table) and t.pending is not None
+                                     and time.monotonic() - t.changed_at < IDLE_SECONDS)
         if playing >= self.max_tables:
-            raise Refused(429, f"{playing} tables are being played here, the most this server takes (--max-tables): "
-                               "finish one first")
+            raise Refused(429, f"{plural(playing, 'table is', 'tables are')} being played here, the most this server "
+                               "takes (--max-tables): finish one first, or wait for one nobody plays (an hour)")
         with self.loading:
             variant_text, board_text = freeze(variant)
+        self.opening += 1  # (counted from here: tables asked for at once cannot pass the limit together)
         record = TableRecord(secrets.token_hex(6), variant.id, variant_text, board_text, players, seed, seats,
                              time.time())
         tokens: dict[str, int | None] = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
                                          if kind == HUMAN}
         tokens[secrets.token_urlsafe(24)] = None
         # built (and its bots made) before it is stored: a table that cannot start is never kept
-        table = await anyio.to_thread.run_sync(self._built_new, record)
-        table.seed_chosen = chosen
-        self.store.add_table(record, tokens)
-        self.tables[record.id] = table
+        try:
+            table = await anyio.to_thread.run_sync(self._built_new, record)
+            table.seed_chosen = chosen
+            self.store.add_table(record, tokens)
+            self.tables[record.id] = table
+        finally:
+            self.opening -= 1
         self.ready[record.id] = asyncio.Event()
         self.ready[record.id].set()
         self.locks[record.id] = asyncio.Lock()
@@ -220,6 +242,7 @@ class Server:
         return text
 
     def changed(self, table: Table) -> None:
+        table.changed_at = time.monotonic()
         for event in self.watchers.get(table.id, ()):
             event.set()
 
@@ -265,7 +288,7 @@ class Server:
 
     async def run_bots(self, table: Table) -> None:
         """Let the bots answer while one is asked (one runner per table)."""
-        if table.id in self.running:
+        if table.id in self.running or not table.bots_ready:
             return
         self.running.add(table.id)
         try:
@@ -544,9 +567,9 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
 
 
 async def _until_closed(websocket: WebSocket) -> None:
-    """Read (and ignore) what the page sends, until it goes."""
+    """Read (and ignore) what the page sends, text or bytes, until it goes."""
     try:
-        while True:
-            await websocket.receive_text()
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
     except (WebSocketDisconnect, RuntimeError):
         return

@@ -51,6 +51,11 @@ CREATE TABLE IF NOT EXISTS answers (
 """
 
 
+#: The columns of each table of a store, in order, as `SCHEMA` makes them.
+_COLUMNS = {"tables": ["id", "created", "variant_id", "variant_text", "board_text", "players", "seed", "seats"],
+            "tokens": ["digest", "table_id", "seat"], "answers": ["table_id", "number", "seat", "answer", "reveals"]}
+
+
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -90,6 +95,9 @@ class Store:
         try:
             self.path.touch(mode=0o600, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            foreign = self._foreign()
+            if foreign:  # (checked before anything is written: another program's file is left as it was)
+                raise ValueError(foreign)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # committed means on the disk
             self._db.executescript(SCHEMA)
@@ -98,6 +106,19 @@ class Store:
             self._held.close()
             raise AmunreError(f"--data {literal(str(folder))}: {self.FILE} is not a table store of amunre serve "
                               f"({exc}): give another --data folder") from None
+
+    def _foreign(self) -> str | None:
+        """What makes the file another program's (a table of another name or shape), or None
+        for an empty file or a store of this one."""
+        ours = {name: columns for name, columns in _COLUMNS.items()}
+        found = [row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for name in found:
+            if name not in ours:
+                return f"it holds a table {name!r}"
+            columns = [row[1] for row in self._db.execute(f"PRAGMA table_info({name})")]
+            if columns != ours[name]:
+                return f"its table {name!r} has the columns {', '.join(columns)}"
+        return None
 
     def close(self) -> None:
         with self._lock:

@@ -51,6 +51,7 @@ class Table:
         self.seats: list[str] = list(record.seats)
         # grows with every change, across restarts too (a page keeps the newest data it got)
         self.version = time.time_ns() // 1_000_000
+        self.changed_at = time.monotonic()  # (when it last changed: an idle table counts less)
         self.failure: str | None = None  # why the table cannot go on (a bot's error, a changed engine)
         self._start()
 
@@ -62,7 +63,7 @@ class Table:
         table = cls.__new__(cls)
         table.record, table.variant, table.id = None, game.variant, table_id
         table.names, table.seats = player_names(game.n_players), list(seats)
-        table.version, table.failure, table.agents = 1, None, {}
+        table.version, table.failure, table.agents, table.changed_at = 1, None, {}, time.monotonic()
         table.recorder = Recorder()
         table.follower = Follower(game.variant, table.names, hide_seed=True)
         for event in events:
@@ -82,33 +83,52 @@ class Table:
         self.answered_by: list[int] = []  # the seat of each answer
         self.reveals: list[bool] = []
 
+    #: Whether the bots stand where they stood (`restore_bots`): until then none answers.
+    bots_ready = True
+
     def rebuild(self, stored: list[tuple[int, object, bool]], bots: bool = True) -> None:
-        """Replay the stored answers. With `bots`, new bots are made and asked for each of
-        their own answers again (a bot answering otherwise means the engine or the bot changed
-        since: the table stops, saying so); without, the bots are kept as they are (an undo:
-        none of them answered since)."""
+        """Replay the stored answers (quick: nobody is asked). With `bots`, new bots are
+        made, each as `make_agents` makes it (from the seed and its seat), to be brought to
+        where they stood by `restore_bots` before any of them answers; without, the bots are
+        kept as they are (an undo: none of them answered since)."""
         self._start()
-        if bots:  # each made as `make_agents` makes it: from the seed and its seat
+        if bots:
             self.agents = {seat: make_agent(kind, self.record.seed, seat) for seat, kind in enumerate(self.seats)
                            if kind != HUMAN}
-        game = self.game
-        for number, (seat, raw, reveals) in enumerate(stored):
+            self.bots_ready = not self.agents or not any(seat in self.agents for seat, _, _ in stored)
+        self.failure = self._replay(self.game, stored)
+        if self.failure is None:
+            for seat, _, reveals in stored:
+                self.answered_by.append(seat)
+                self.reveals.append(reveals)
+        self.version += 1
+
+    def restore_bots(self, stored: list[tuple[int, object, bool]]) -> None:
+        """Ask each bot again for each of its past answers, in a game of its own replayed
+        alongside (a bot's generator moves on with each answer): then they stand where they
+        stood, and a downloaded log replays with `amunre replay`, the bots re-run. A bot
+        answering otherwise means that the engine or the bot changed since the table was
+        opened: the table stops, saying so. (Slow for `mcts` bots: as slow as their thinking
+        was; the table's pages are served meanwhile.)"""
+        twin = Game(self.variant, self.record.players, self.record.seed)
+        self.failure = self.failure or self._replay(twin, stored, ask=self.agents)
+        self.bots_ready = True
+
+    def _replay(self, game: Game, stored, ask: dict | None = None) -> str | None:
+        """Give `game` the stored answers (the bots in `ask` asked for theirs first, and
+        checked); what went wrong, or None."""
+        for number, (seat, raw, _) in enumerate(stored):
             request = game.pending
             if request is None or request.player != seat:
-                self.failure = (f"answer {number + 1} was given by seat {seat}, but the replayed game asks "
-                                f"{'nobody' if request is None else f'seat {request.player}'}: the engine changed")
-                return
-            answer = from_json_value(raw)
-            if bots and seat in self.agents:
-                mine = self.agents[seat].choose(game.view(seat), request)
+                return (f"answer {number + 1} was given by seat {seat}, but the replayed game asks "
+                        f"{'nobody' if request is None else f'seat {request.player}'}: the engine changed")
+            if ask and seat in ask:
+                mine = ask[seat].choose(game.view(seat), request)
                 if to_json_value(mine) != raw:
-                    self.failure = (f"the {self.seats[seat]} bot of seat {seat} answers otherwise than it did at "
-                                    f"answer {number + 1}: the engine or the bot changed since the table was opened")
-                    return
-            game.answer(answer)
-            self.answered_by.append(seat)
-            self.reveals.append(reveals)
-        self.version += 1
+                    return (f"the {self.seats[seat]} bot of seat {seat} answers otherwise than it did at answer "
+                            f"{number + 1}: the engine or the bot changed since the table was opened")
+            game.answer(from_json_value(raw))
+        return None
 
     @property
     def lines(self) -> list[str]:
@@ -134,6 +154,10 @@ class Table:
     def bot_to_answer(self) -> int | None:
         request = self.pending
         return request.player if request is not None and self.is_bot(request.player) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.failure is None and self.game.pending is None
 
     def check_answer(self, seat: int, number: int, choice):
         """The option `choice` (JSON as sent) picks for `seat`'s pending decision `number`,

@@ -39,7 +39,7 @@ def offered() -> list[dict]:
         try:
             variant = load_variant(path)
         except AmunreError as exc:
-            entry["problems"] = str(exc)
+            entry["problems"] = str(exc) if where == "shipped" else _folder_named(str(exc), Path(path).parent)
         else:
             entry["name"], entry["players"] = variant.edition.name, list(variant.players)
         out.append(entry)
@@ -61,17 +61,24 @@ def _unreadable(located) -> list[dict]:
             if path.resolve() in known:
                 continue
             try:
-                tomllib.loads(path.read_text(encoding="utf-8"))
-                continue  # it reads: a board file
+                if "provinces" in tomllib.loads(path.read_text(encoding="utf-8")):
+                    continue  # a board file
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 pass
             try:
                 load_variant(path)
                 continue
             except AmunreError as exc:
-                problems = str(exc)
+                problems = _folder_named(str(exc), folder)
             out.append({"id": path.stem, "where": folder.name, "name": path.name, "players": [], "problems": problems})
     return out
+
+
+def _folder_named(text: str, folder: Path) -> str:
+    """A message with the server's folder written as its name only."""
+    for spelling in {str(folder), str(folder.resolve())}:
+        text = text.replace(spelling + "/", folder.name + "/")
+    return text
 
 
 def shipped_path(variant_id: str) -> Path | None:

@@ -31,6 +31,12 @@
 
   async function open(event) {
     event.preventDefault();
+    if ($("open-button").disabled) return;
+    $("open-button").disabled = true; // (one table per click: a double click must not open two)
+    try { await opening(); } finally { $("open-button").disabled = false; }
+  }
+
+  async function opening() {
     $("open-error").textContent = "";
     const seed = $("seed").value.trim();
     const body = { variant: $("variant").value, players: Number($("players").value),

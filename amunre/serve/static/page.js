@@ -43,7 +43,10 @@
     renderLines(data);
     $("undo-box").hidden = data.seat === null || data.undo !== null || data.finished;
     $("finished").hidden = !data.finished;
-    if (data.finished) text($("winners"), "Won by " + data.winners.join(" and ") + ".");
+    if (data.finished) {
+      text($("winners"), "Won by " + data.winners.join(" and ") + ".");
+      text($("replay-command"), data.replay_command);
+    }
   }
 
   function renderBoard(data) {
@@ -185,6 +188,9 @@
       setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 1500);
     };
   }
+
+  // another seat's link opened in this tab changes only the part after # (no new page): reload
+  window.addEventListener("hashchange", () => location.reload());
 
   document.addEventListener("DOMContentLoaded", () => {
     $("board").addEventListener("click", boardClick);
