@@ -14,7 +14,7 @@ class Serving:
     """`amunre serve` in a child process, its output kept."""
 
     def __init__(self, data, *extra, port: int = 0):
-        import httpx
+        import httpx2 as httpx  # (the test extra's HTTP client, as Starlette's TestClient uses it)
 
         self.out = open(data.parent / f"{data.name}-server.log", "ab")
         self.process = subprocess.Popen([sys.executable, "-m", "amunre", "serve", "--data", str(data), "--port",

@@ -477,7 +477,7 @@ def test_a_foreign_store_is_left_as_it_was(tmp_path):
 
 def test_tables_opened_at_once_do_not_pass_the_limit(tmp_path):
     import anyio
-    import httpx
+    import httpx2 as httpx
 
     with TestClient(build_app(tmp_path, max_tables=2)):
         pass  # (the store made)

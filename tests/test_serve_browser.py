@@ -21,7 +21,7 @@ import time
 import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
-pytest.importorskip("httpx", reason="the test extra's HTTP client")
+pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
 from serving import Serving, auth, state  # noqa: E402
 from test_viewer_browser import console_errors, start_chromium  # noqa: E402
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
-pytest.importorskip("httpx", reason="the test extra's HTTP client")
+pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
 from serving import Serving, auth, play_some, state  # noqa: E402
 
 
