@@ -128,6 +128,7 @@ class Server:
             self._spawn(self.run_bots(table))
 
     def _built(self, record) -> Table:
+        """The table of a record, its stored answers replayed (a new one has none)."""
         with self.loading:
             variant = thaw(record, self.data / "variants")
         table = Table(record, variant)
@@ -191,7 +192,7 @@ class Server:
         tokens[secrets.token_urlsafe(24)] = None
         # built (and its bots made) before it is stored: a table that cannot start is never kept
         try:
-            table = await anyio.to_thread.run_sync(self._built_new, record)
+            table = await anyio.to_thread.run_sync(self._built, record)  # (not stored yet: no answers)
             table.seed_chosen = chosen
             self.store.add_table(record, tokens)
             self.tables[record.id] = table
@@ -202,13 +203,6 @@ class Server:
         self.locks[record.id] = asyncio.Lock()
         self._spawn(self.run_bots(table))
         return table, tokens
-
-    def _built_new(self, record) -> Table:
-        with self.loading:
-            variant = thaw(record, self.data / "variants")
-        table = Table(record, variant)
-        table.rebuild([])
-        return table
 
     async def seat_of(self, token) -> tuple[Table, int | None]:
         """The table and seat (None: spectator) a token opens, or a 401/403 refusal."""
