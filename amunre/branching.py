@@ -13,6 +13,7 @@ docs/architecture.md says why this was chosen over resumable steps, with the mea
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Callable
 
 from amunre import decisions
 from amunre.decisions import Request
@@ -20,28 +21,69 @@ from amunre.errors import AmunreError
 from amunre.state import GameState
 from amunre.view import hide_from
 
+if TYPE_CHECKING:
+    from typing import Self
+
+    from amunre.contract import Rule
+    from amunre.decisions import Steps
+    from amunre.engine import Game, Listener, _Everything
+    from amunre.model import Variant
+    from amunre.view import PlayerView
+
 
 class Branching:
     """The branching half of a game (see the module docstring); `amunre.engine.Game` the rest."""
+
+    # what `amunre.engine.Game` holds that this half reads, and sets on the games it rebuilds
+    variant: Variant
+    n_players: int
+    seed: int
+    state: GameState
+    phases: tuple[Rule, ...]
+    scoring: tuple[Rule, ...]
+    final_scoring: tuple[Rule, ...]
+    answers: list[object]
+    _sealed: list[tuple[Request, object]]
+    _views: list[PlayerView | None]
+    listeners: list[Listener]
+    listening: bool
+    hearing: frozenset[str] | _Everything
+    _routes: dict[str, list[Listener]]
+    _catch_all: list[Listener]
+    phase_name: str
+    pending: Request | None
+    _flow: Steps[None] | None
+    # its branching: where a clone starts from, and every input given since (see `Game`)
+    _base: Checkpoint
+    _since: list[object]
+    _tracking: bool
+    _at_batch: Redraw | tuple[int, random.Random] | None
+    _batch_at: int
+    _blind: bool
+
+    if TYPE_CHECKING:  # the game's own methods, which this half calls
+        def _advance(self, value: object) -> None: ...
+        def _play(self, start: int = 0) -> Steps[None]: ...
+        def _give(self, request: Request, choice: object) -> None: ...
 
     def _recording(self) -> None:
         """From now on this game keeps checkpoints (`_tracking`) and records its forced answers
         among its inputs (a determinized game gives them again): its `_advance` becomes
         `_advance_recording`, so that a game that never branches pays nothing for it."""
         self._tracking = True
-        self._advance = self._advance_recording
+        self._advance = self._advance_recording  # type: ignore[method-assign]  # on this game only, on purpose
 
-    def _advance_recording(self, value) -> None:
+    def _advance_recording(self, value: object) -> None:
         outer, decisions.here.record_forced = decisions.here.record_forced, self._forced
         try:
             type(self)._advance(self, value)
         finally:
             decisions.here.record_forced = outer
 
-    def _forced(self, value) -> None:
+    def _forced(self, value: object) -> None:
         self._since.append(Forced(value))
 
-    def clone(self) -> "Branching":
+    def clone(self) -> Self:
         """An independent game standing where this one stands, its random streams where this
         one's are (`amunre.streams`): answered alike, the two play on alike. It has no listeners (add
         some with `listen`). The first clone of a game costs a replay from its start; from
@@ -51,7 +93,7 @@ class Branching:
             self._track()
         return self._rebuild(self._since)
 
-    def determinize(self, player: int, rng) -> "Branching":
+    def determinize(self, player: int, rng: random.Random) -> Self:
         """A game that `player` cannot tell from this one, everything he may not know drawn
         again from what is still possible: the other hands, the draw pile's order, the
         face-down cards, each rule module's hidden data (`view.hide_from`), the game's
@@ -108,6 +150,7 @@ class Branching:
     def _redraw_at_batch(self) -> None:
         """Give the re-draw due where this secret batch begins (see `_rebuild`)."""
         due, self._at_batch = self._at_batch, None
+        assert due is not None  # (the game calls this only when a re-draw is due)
         edit = due if isinstance(due, Redraw) else Redraw.drawn(self, *due, at_batch=True)
         edit.apply(self)
         self._since.append(edit)
@@ -120,7 +163,9 @@ class Branching:
         self._base, self._since, self._batch_at = twin._base, twin._since, twin._batch_at
         self._recording()
 
-    def _rebuild(self, inputs: list, tracking: bool = False, redraw=None, start=None, seed=None) -> "Branching":
+    def _rebuild(self, inputs: list[object], tracking: bool = False,
+                 redraw: Redraw | tuple[int, random.Random] | None = None, start: Checkpoint | None = None,
+                 seed: int | None = None) -> Self:
         """A new game from this one's checkpoint (or `start`, with `seed`), given `inputs`
         (answers, forced answers and re-draws) again; `redraw` (a `_Redraw`, or (player, rng)
         to draw one there): the re-draw given where the last secret batch begins.
@@ -150,10 +195,11 @@ class Branching:
             twin._flow = twin._play()
         else:
             twin.state = restore(base.state)
-            twin._flow = base.flow(twin) if base.flow else twin._play(base.index)
+            # (`twin` is a Game; a checkpoint without a flow holds its plan step)
+            twin._flow = base.flow(twin) if base.flow else twin._play(base.index)  # type: ignore[arg-type]
         # a re-draw made where a secret batch began is given again there: while the last input
         # given before it (-1: none, the flow's start) runs to the batch's start
-        at_batch: dict[int, object] = {}
+        at_batch: dict[int, Redraw | tuple[int, random.Random]] = {}
         last = -1
         blind = base.blind
         for i, given in enumerate(inputs):
@@ -192,7 +238,8 @@ class Branching:
                     continue  # worked out again by the flow (and recorded again when tracking)
                 twin._at_batch = at_batch.get(i)
                 twin._since.append(given)
-                twin._give(twin.pending, given)
+                # (its own answers, given again: each has its decision pending)
+                twin._give(twin.pending, given)  # type: ignore[arg-type]
         finally:
             decisions.here.replaying = outer
         if twin._at_batch is not None:
@@ -200,7 +247,7 @@ class Branching:
         return twin
 
 
-def no_flow(game):
+def no_flow(game: Game) -> Steps[None]:
     """The flow of a prepared position before any rule runs: nothing to ask."""
     return
     yield  # a generator that ends at once
@@ -213,7 +260,8 @@ class Checkpoint:
 
     __slots__ = ("state", "index", "phase_name", "answers", "flow", "blind")
 
-    def __init__(self, state, index, phase_name: str, answers: int, flow=None, blind: bool = False):
+    def __init__(self, state: GameState | None, index: int | None, phase_name: str, answers: int,
+                 flow: Callable[[Game], Steps[None]] | None = None, blind: bool = False) -> None:
         self.state, self.index, self.phase_name, self.answers, self.flow = state, index, phase_name, answers, flow
         # its hidden facts were drawn again (`Game.determinize`): the inputs since are given blind
         self.blind = blind
@@ -235,7 +283,7 @@ class Forced:
 
     __slots__ = ("value",)
 
-    def __init__(self, value):
+    def __init__(self, value: object) -> None:
         self.value = value
 
 
@@ -247,8 +295,13 @@ class Redraw:
 
     __slots__ = ("state", "at_batch", "request")
 
+    state: GameState
+    at_batch: bool
+    request: Request | None
+
     @classmethod
-    def drawn(cls, game, player: int, rng, at_batch: bool = False, request: Request | None = None) -> "Redraw":
+    def drawn(cls, game: Branching, player: int, rng: random.Random, at_batch: bool = False,
+              request: Request | None = None) -> Redraw:
         edit = cls()
         edit.state = game.state.copy()
         hide_from(game.variant, edit.state, player, rng)
@@ -259,7 +312,7 @@ class Redraw:
             request.player, request.kind, list(request.options), dict(request.context), request.simultaneous)
         return edit
 
-    def apply(self, game) -> None:
+    def apply(self, game: Branching) -> None:
         # in place: a rule's step under way holds the state's lists and objects
         game.state.assign(self.state)
         if game._blind:  # the state is whole again: from here on the flow works out what is forced

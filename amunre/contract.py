@@ -59,11 +59,25 @@ never shifts what the other rules draw.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 import attrs
 
 from amunre.errors import RuleModuleError
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Container, Mapping, Sequence
+
+    from amunre.decisions import Request, Steps
+    from amunre.mechanics import Move
+    from amunre.model import RuleSpec, Variant
+    from amunre.narrate import Words
+    from amunre.state import GameState
+    from amunre.view import PlayerView
+    from amunre.worth import Worth
+
+R = TypeVar("R")
 
 #: The package of the built-in rule modules (`Rule.run` checks the others' shared moves).
 BUILT_IN = "amunre.rules."
@@ -87,9 +101,28 @@ class NoRulings:
     """This rule module answers no open rules question."""
 
 
-def ruling(spec: str, doc: str, default: Any, **kw) -> Any:
+def ruling(spec: str, doc: str, default: Any, **kw: Any) -> Any:
     """A field of a `Rulings` class: the SPEC §6 id it answers, its meaning and the module default."""
     return attrs.field(default=default, metadata={"doc": doc, "spec": spec}, **kw)
+
+
+class GameLike(Protocol):
+    """What a rule module's code may use of the game it is given (`run`, `start_kingdom`,
+    `initial_state`, the shared moves, a decision's policy): the engine's `Game`, or the table
+    `amunre.worth` plays a hypothetical position on."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def hearing(self) -> Container[str]: ...
+
+    def emit(self, _event: str, **data: Any) -> None: ...
+
+    def reveal(self) -> None: ...
 
 
 @attrs.frozen
@@ -123,17 +156,19 @@ class Decision:
     and then the core's; a kind without `actions` cannot be played through it.
     """
 
+    # An option is any of the kind's values (an int, a string, a bool, None, a tuple of them),
+    # and `rule` is of the declaring module's own class: both Any in the callables below.
     options: str
     json: str
-    describe: Callable[[Any, Any], str] = attrs.field(default=lambda option, words: str(option))
-    policies: dict[str, Callable] = attrs.field(factory=dict)
-    question: Callable[[Any], str] | None = None
-    facts: Callable[[Any], list[str]] | None = None
-    note: Callable[[Any, Any], str | None] | None = None
-    none: Callable[[Any], str] | None = None
-    none_asked: Callable[[Any], str] | None = None
-    group: Callable[[Any, Any], tuple[str, str]] | None = None
-    actions: Callable[[Any, Any], list] | None = None
+    describe: Callable[[Any, Words], str] = attrs.field(default=lambda option, words: str(option))
+    policies: dict[str, Callable[[Any, GameLike, Request], Any]] = attrs.field(factory=dict)
+    question: Callable[[Asking], str] | None = None
+    facts: Callable[[Asking], list[str]] | None = None
+    note: Callable[[Any, Asking], str | None] | None = None
+    none: Callable[[Words], str] | None = None
+    none_asked: Callable[[Asking], str] | None = None
+    group: Callable[[Any, Words], tuple[str, str]] | None = None
+    actions: Callable[[Any, Variant], list[Any]] | None = None
     #: The keys of its requests' `context` that an observation vector encodes, each with how:
     #: "count" (one number; a list counts its items), "province" (one-hot over the provinces;
     #: a list marks each), "seats" (a 1 for each player listed, by relative seat) or "bids"
@@ -145,13 +180,13 @@ class Decision:
     #: the variant's own scoring, final scoring and income) and the module's own prices and
     #: effects. The `planner` agent answers with the best option; without it, the planner
     #: looks one step ahead in a game drawn from the seat's view (slower).
-    appraise: Callable[[Any, Any, Any], float] | None = None
+    appraise: Callable[[Any, Asking, Worth], float] | None = None
     #: `where(option)`: the province an option is played on or about, or None: the board
     #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
     #: not given, an option described as a province (`province_option`) is about that one.
     where: Callable[[Any], int | None] | None = None
 
-    def province_of(self, option) -> int | None:
+    def province_of(self, option: Any) -> int | None:
         """The province `option` is about, as `where` says (see there), or None."""
         if option is None:
             return None
@@ -166,13 +201,13 @@ class Asking:
     game), the pending `request`, the variant's `words` (players named) and the `rule` module
     asking (None for the core's shared moves)."""
 
-    view: Any
-    request: Any
-    words: Any
-    rule: Any = None
+    view: PlayerView
+    request: Request
+    words: Words
+    rule: Any = None  # of the asking module's own class, or None
 
     @property
-    def context(self) -> dict:
+    def context(self) -> Mapping[str, Any]:
         return self.request.context
 
     @property
@@ -198,32 +233,32 @@ class Asking:
         return f"more than your {w.t('gold')}: you must sell {w.plural(short, w.t('favor'), w.t('favor_plural'))}"
 
 
-def province_option(option, words) -> str:
+def province_option(option: int, words: Words) -> str:
     """`Decision.describe` for an option that is a province id: its name."""
     return words.province(option)
 
 
-def the_province(option) -> int | None:
+def the_province(option: object) -> int | None:
     """`Decision.where` of a kind whose options are province ids (or None)."""
     return option if type(option) is int else None
 
 
-def province_actions(rule, variant) -> list:
+def province_actions(rule: Rule | None, variant: Variant) -> list[int]:
     """`Decision.actions` of a kind whose options are provinces: every province id."""
     return list(range(len(variant.board)))
 
 
-def none_or_province_actions(rule, variant) -> list:
+def none_or_province_actions(rule: Rule | None, variant: Variant) -> list[int | None]:
     """`Decision.actions` of a kind answered with None or a province id."""
     return [None] + list(range(len(variant.board)))
 
 
-def card_actions(rule, variant) -> list:
+def card_actions(rule: Rule | None, variant: Variant) -> list[int]:
     """`Decision.actions` of a kind whose options are card ids: every card of the variant."""
     return list(range(len(variant.cards)))
 
 
-def count_actions(most: int) -> list:
+def count_actions(most: int) -> list[int]:
     """`Decision.actions` of a quantity from 0 to `most`."""
     return list(range(most + 1))
 
@@ -252,11 +287,11 @@ class Statistic:
 
     key: str
     label: str
-    value: Callable[[dict], float] = attrs.field(default=lambda event: 1)
+    value: Callable[[dict[str, Any]], float] = attrs.field(default=lambda event: 1)
     per_game: str = attrs.field(default="sum", validator=attrs.validators.in_(("sum", "per_player", "mean", "share")))
     #: `always(rule)`: the fields of the rows every game has, from the module instance (every
     #: offering level it can reach): a game without their event counts 0 for them
-    always: Callable[[Any], list] | None = None
+    always: Callable[[Any], list[dict[str, Any]]] | None = None
 
 
 @attrs.frozen
@@ -265,12 +300,12 @@ class Event:
     the `statistics` compare draws from it."""
 
     doc: str
-    narrate: Callable[[dict, Any], str | None] = attrs.field(default=lambda event, words: None)
+    narrate: Callable[[dict[str, Any], Words], str | None] = attrs.field(default=lambda event, words: None)
     statistics: tuple[Statistic, ...] = ()
     #: `check(event, state)`: what is wrong with the game's state right after this event, or
     #: None; the conformance suite (`amunre.testing`) calls it at every such event and reports
     #: a failure as the invariant named after the event.
-    check: Callable[[dict, Any], str | None] | None = None
+    check: Callable[[dict[str, Any], GameState], str | None] | None = None
 
 
 @attrs.frozen
@@ -318,7 +353,7 @@ class Rule:
     #: by relative seat). A field not listed is left out of the observation.
     observation: dict[str, str] = {}
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # the built-in modules are held to it by a test that reads their code
         # (tests/test_architecture.py), which keeps the check off the hot path of every game.
@@ -326,11 +361,11 @@ class Rule:
         # module's it inherits (which calls the plug-in's overrides: a market's `turn`)
         if not cls.__module__.startswith(BUILT_IN):
             if not getattr(cls.run, "checks_moves", False):
-                cls.run = _checking_moves(cls.run)
+                setattr(cls, "run", _checking_moves(cls.run))
             if not getattr(cls.start_kingdom, "checks_moves", False):
-                cls.start_kingdom = _no_moves(cls.start_kingdom)
+                setattr(cls, "start_kingdom", _no_moves(cls.start_kingdom))
 
-    def __init__(self, spec, variant, rulings=None):
+    def __init__(self, spec: RuleSpec, variant: Variant, rulings: Any = None):
         self.spec = spec
         # where its own state lives: its entry id, unique across the variant's pipelines
         self.key = spec.id if self.kind == "phase" else f"{self.kind}:{spec.id}"
@@ -345,7 +380,7 @@ class Rule:
     def setup(self) -> None:
         """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""
 
-    def check(self, variant) -> list:
+    def check(self, variant: Variant) -> Sequence[str | CheckProblem]:
         """Semantic problems this module finds with the variant: messages (reported at its
         pipeline entry, or at the parameter a message starts with) or `CheckProblem`s."""
         return []
@@ -363,25 +398,25 @@ class Rule:
         return counts
 
     # -- its own state --------------------------------------------------------------------
-    def initial_state(self, game) -> dict | None:
+    def initial_state(self, game: GameLike) -> dict[str, Any] | None:
         """This module's per-game data (JSON-able), or None when it keeps none."""
         return None
 
-    def view_state(self, data: dict, player: int | None) -> dict:
+    def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
         """What `player` may see of this module's data (everything, unless overridden); None is
         a spectator, who sees what every player may see (the board picture's view)."""
         return data
 
-    def hidden_variants(self, data: dict, player: int, rng) -> dict:
+    def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
         """The data with what `player` may not see re-drawn at random (for the view invariant)."""
         return data
 
-    def seat_lines(self, data: dict, view, words) -> list[str]:
+    def seat_lines(self, data: dict[str, Any], view: PlayerView, words: Words) -> list[str]:
         """What the human seat shows, with its own holdings, of this module's data as the seat
         sees it (`data`: its `view_state`), e.g. its own secret hand; none unless overridden."""
         return []
 
-    def province_facts(self, view, pid: int, words) -> list[str]:
+    def province_facts(self, view: PlayerView, pid: int, words: Words) -> list[str]:
         """What this module tells about province `pid` as the seat of `view` sees it, each a
         short phrase in the variant's words (the harvest: "income 5 gold"): the board text of
         the human seat lists them after what stands on the province, and the board picture
@@ -389,7 +424,7 @@ class Rule:
         return []
 
     # -- the picture of the board ----------------------------------------------------------
-    def table_markers(self, event: dict, markers: dict) -> None:
+    def table_markers(self, event: dict[str, Any], markers: dict[int, tuple[int, int, str]]) -> None:
         """Follow `event` in `markers`: the markers this module puts on the table that the game
         state does not hold (bid markers on province cards), for a picture of the board
         (`amunre.picture`). `markers` maps a player to `(province id, amount, note)`, the note
@@ -398,41 +433,43 @@ class Rule:
         unless overridden."""
 
     # -- what a holding is worth (`amunre.worth`, the planner) ------------------------------
-    def points_for(self, state, player: int) -> dict[str, float] | None:
+    def points_for(self, state: GameState, player: int) -> Mapping[str, float] | None:
         """A scoring item: the points, by scoring item key, it would give `player` were it
         scored on `state` now, its decisions answered by its first policy. None (the default):
         not declared, and `amunre.worth` plays `run` on a copy of the state instead (slower;
         the same answer, which a test checks for every module that declares it)."""
         return None
 
-    def income_for(self, state, player: int) -> tuple[float, dict[str, float]] | None:
+    def income_for(self, state: GameState, player: int) -> tuple[float, dict[str, float]] | None:
         """A phase that `pays_for_holdings`: (gold, {item: points}) it would give `player`
         were it played on `state` now, its decisions answered by their first policy, else
         their first option. None (the default): `amunre.worth` plays `run` on a copy."""
         return None
 
     # -- the game -------------------------------------------------------------------------
-    def start_kingdom(self, game) -> None:
+    def start_kingdom(self, game: GameLike) -> None:
         """Called before the first round of each kingdom."""
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         """Play the phase (or score the item). A generator yielding decision requests."""
         return
         yield  # pragma: no cover
 
 
-def _checking_moves(run):
+def _checking_moves(run: Callable[[Rule, GameLike], Steps[R]]) -> Callable[[Rule, GameLike], Steps[R]]:
     """A `run` that, at the end of the rule's step, refuses a shared move it set up and never
     carried out (`pay(...)` without `yield from`: a generator, or a `Move`, that never ran,
     so nothing was paid). The game keeps the step's open moves in `game._open_moves`
     (`amunre.mechanics.Move`); the engine needs no part in it."""
 
     @functools.wraps(run)
-    def step(self, game):
+    def step(self: Rule, game: GameLike) -> Steps[R]:
         outer = getattr(game, "_open_moves", None)  # a subclass's run inside its parent's
-        game._open_moves = opened = []
+        # (set by name: no part of GameLike, only a checked step's game has it)
+        opened: list[Move[Any]] = []
+        setattr(game, "_open_moves", opened)
         result = yield from run(self, game)
-        game._open_moves = outer
+        setattr(game, "_open_moves", outer)
         if opened:
             move = opened[0]
             name = move.shown().partition("(")[0]
@@ -442,27 +479,28 @@ def _checking_moves(run):
                 "a decision is carried out with yield from; see docs/architecture.md, The rule module contract)")
         return result
 
-    step.checks_moves = True
+    setattr(step, "checks_moves", True)
     return step
 
 
-def _no_moves(start_kingdom):
+def _no_moves(start_kingdom: Callable[[Rule, GameLike], None]) -> Callable[[Rule, GameLike], None]:
     """A `start_kingdom` that refuses a shared move (`pay(...)`): it asks no decision, so a
     move there, which may ask one, would silently never happen."""
 
     @functools.wraps(start_kingdom)
-    def start(self, game) -> None:
+    def start(self: Rule, game: GameLike) -> None:
         outer = getattr(game, "_open_moves", None)
-        game._open_moves = opened = []
+        opened: list[Move[Any]] = []
+        setattr(game, "_open_moves", opened)
         try:
             start_kingdom(self, game)
         finally:
-            game._open_moves = outer
+            setattr(game, "_open_moves", outer)
         if opened:
             raise RuleModuleError(
                 f"rule module {self.id!r} (entry {self.spec.id!r}) called {opened[0].shown()} in start_kingdom, "
                 "where no decision can be asked, so it never happened: carry it out in run, with `yield from` "
                 "(see docs/architecture.md, The rule module contract)")
 
-    start.checks_moves = True
+    setattr(start, "checks_moves", True)
     return start

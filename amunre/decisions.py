@@ -15,7 +15,14 @@ import threading
 
 from collections.abc import Mapping
 from contextlib import contextmanager
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Generator, Iterable, Iterator
+    from typing import TypeAlias
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Request:
@@ -23,11 +30,12 @@ class Request:
 
     __slots__ = ("player", "kind", "options", "context", "simultaneous")
 
-    def __init__(self, player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):
+    def __init__(self, player: int, kind: str, options: list[Any], context: Mapping[str, Any] | None = None,
+                 simultaneous: bool = False):
         self.player = player
         self.kind = kind
         self.options = options
-        self.context = context if context is not None else {}
+        self.context: Mapping[str, Any] = context if context is not None else {}
         self.simultaneous = simultaneous
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,7 +79,7 @@ here = _Here()
 
 
 @contextmanager
-def telling_forced(tell: Callable[[Request], None]):
+def telling_forced(tell: Callable[[Request], None]) -> Iterator[None]:
     """Within this block, `tell(request)` hears every forced decision of the games that
     advance in it (the caller advances only its own game there: an agent's search, which
     plays other games, runs outside it)."""
@@ -82,25 +90,27 @@ def telling_forced(tell: Callable[[Request], None]):
         here.on_forced = before
 
 
-class Lazy(Mapping):
+class Lazy(Mapping[str, Any]):
     """A request's context that is worked out only when someone reads it: the human seat
     shows it, a bot never looks, and a playout then does not pay for it. `make(*args)` gets
     a snapshot of what it needs, taken when the question is asked."""
 
     __slots__ = ("_make", "_args", "_data")
 
-    def __init__(self, make: Callable[..., dict], *args):
+    _data: dict[str, Any] | None
+
+    def __init__(self, make: Callable[..., dict[str, Any]], *args: object):
         self._make, self._args, self._data = make, args, None
 
-    def _load(self) -> dict:
+    def _load(self) -> dict[str, Any]:
         if self._data is None:
             self._data = self._make(*self._args)
         return self._data
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Any:
         return self._load()[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._load())
 
     def __len__(self) -> int:
@@ -123,19 +133,28 @@ class _BatchStart:
 
 BATCH_START = _BatchStart()
 
+if TYPE_CHECKING:
+    #: What a rule's step yields: a decision request, or where a secret batch begins.
+    Asked: TypeAlias = "Request | _BatchStart"
+    #: A rule's step (its `run`) or a shared move: yields what it asks, is sent the answers
+    #: (each one of the options asked), gives R when carried out with `yield from`.
+    Steps: TypeAlias = "Generator[Asked, Any, R]"
 
-def ask_secretly(players, kind: str, options_for: Callable[[int], list]):
+
+def ask_secretly(players: Iterable[int], kind: str,
+                 options_for: Callable[[int], list[T]]) -> Generator[Asked, T, dict[int, T]]:
     """Ask each of `players` in turn, in secret (`simultaneous`), `options_for(p)` worked out
     only when it is p's turn; returns {player: answer}. The rule reveals them together
     (`game.reveal()`)."""
     yield BATCH_START
-    answers = {}
+    answers: dict[int, T] = {}
     for p in players:
         answers[p] = yield from decide(p, kind, options_for(p), simultaneous=True)
     return answers
 
 
-def decide(player: int, kind: str, options: list, context: dict | None = None, simultaneous: bool = False):
+def decide(player: int, kind: str, options: list[T], context: Mapping[str, Any] | None = None,
+           simultaneous: bool = False) -> Generator[Request, T, T]:
     """Ask `player` to choose among `options`; forced when there is only one."""
     state = here
     if len(options) == 1 and not state.replaying:
@@ -150,15 +169,25 @@ def decide(player: int, kind: str, options: list, context: dict | None = None, s
     return (yield Request(player, kind, options, context, simultaneous))
 
 
-def to_json_value(value: Any) -> Any:
+#: No option nests deeper than a few levels. A deeper answer is refused before it is walked: the
+#: compiled build's recursion is not bounded by Python's limit, so a hostile answer nested a million
+#: deep would exhaust the C stack instead of raising RecursionError.
+MAX_NESTING = 32
+
+
+def to_json_value(value: Any, _depth: int = 0) -> Any:
     """Options are tuples in the engine and lists in JSON."""
     if isinstance(value, tuple):
-        return [to_json_value(v) for v in value]
+        if _depth >= MAX_NESTING:
+            raise RecursionError(f"a value nested more than {MAX_NESTING} deep")
+        return [to_json_value(v, _depth + 1) for v in value]
     return value
 
 
-def from_json_value(value: Any) -> Any:
+def from_json_value(value: Any, _depth: int = 0) -> Any:
     """The inverse of `to_json_value`: JSON lists back to tuples."""
     if isinstance(value, list):
-        return tuple(from_json_value(v) for v in value)
+        if _depth >= MAX_NESTING:
+            raise RecursionError(f"a value nested more than {MAX_NESTING} deep")
+        return tuple(from_json_value(v, _depth + 1) for v in value)
     return value

@@ -12,7 +12,7 @@ determinizations are `amunre.branching`'s.
 from __future__ import annotations
 
 import os
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from amunre.branching import Branching, Checkpoint, no_flow, snapshot
 from amunre.decisions import BATCH_START, Request, from_json_value, to_json_value
@@ -24,23 +24,36 @@ from amunre.standing import winners  # noqa: F401 - a game's winners, where the 
 from amunre.state import GameState
 from amunre.view import PlayerView
 
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Iterable, Sequence
+    from typing import TypeAlias
+
+    from amunre.agents import Agent
+    from amunre.branching import Redraw
+    from amunre.contract import Rule
+    from amunre.decisions import Steps
+
+    #: Hears each event (a dict) it is sent (`Game.listen`).
+    Listener: TypeAlias = Callable[[dict[str, Any]], object]
+
 MAX_SEED = 2**63 - 1
 SPEC_IDS = ("R-GAME-04",)
 
 
-def check_variant(variant) -> Variant:
+def check_variant(variant: object) -> Variant:
     """`variant` as a `Variant`: one already loaded, or a variant id or file path, loaded."""
     if isinstance(variant, Variant):
         return variant
     if isinstance(variant, (str, os.PathLike)):
         from amunre.loader import load_variant
 
-        return load_variant(variant)
+        return load_variant(os.fspath(variant))  # any path-like, not only a Path
     raise AmunreError(f"a game needs a variant (a Variant, a variant id or a variant file's path), "
                       f"not {type(variant).__name__} {_shown(variant)}")
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A value of a wrong argument, cut short for an error message."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -58,7 +71,7 @@ def check_players(variant: Variant, n_players: int) -> None:
         )
 
 
-def check_seed(seed) -> int:
+def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise AmunreError(f"seed must be a whole number from 0 to {MAX_SEED}, not {_shown(seed)}")
     return seed
@@ -68,7 +81,7 @@ class Game(Branching):
     """One game of a variant. Construct, then answer `pending` until it is None."""
 
     def __init__(
-        self, variant: Variant, n_players: int, seed: int, listeners: list[Callable] | None = None,
+        self, variant: Variant, n_players: int, seed: int, listeners: Iterable[Listener] | None = None,
         state: GameState | None = None,
     ):
         variant = check_variant(variant)
@@ -86,14 +99,14 @@ class Game(Branching):
         self.phases = modules.phases
         self.scoring = modules.scoring
         self.final_scoring = modules.final_scoring
-        self.answers: list = []  # every revealed answer, in order: with the seed, the game
-        self._sealed: list = []  # secret answers of a simultaneous batch, until its reveal
-        self._views: list = [None] * n_players
-        self.listeners: list[Callable] = []
+        self.answers: list[object] = []  # every revealed answer, in order: with the seed, the game
+        self._sealed: list[tuple[Request, object]] = []  # secret answers of a simultaneous batch, until its reveal
+        self._views: list[PlayerView | None] = [None] * n_players
+        self.listeners: list[Listener] = []
         self.listening = False
-        self.hearing: frozenset | _Everything = frozenset()  # the events some listener wants
-        self._routes: dict[str, list[Callable]] = {}
-        self._catch_all: list[Callable] = []
+        self.hearing: frozenset[str] | _Everything = frozenset()  # the events some listener wants
+        self._routes: dict[str, list[Listener]] = {}
+        self._catch_all: list[Listener] = []
         if listeners is not None and (isinstance(listeners, (str, bytes)) or not hasattr(listeners, "__iter__")):
             raise AmunreError(f"listeners must be a list of callables, not {type(listeners).__name__} {_shown(listeners)}")
         for listener in listeners or ():
@@ -102,13 +115,14 @@ class Game(Branching):
         self.pending: Request | None = None
         # branching: where a clone starts from, and every input given since (`clone`)
         self._base = Checkpoint(None, 0, "setup", 0)
-        self._since: list = []
+        self._since: list[object] = []
         self._tracking = False  # take a checkpoint where each rule's step begins
-        self._at_batch = None  # a re-draw due where the next secret batch begins (`_rebuild`)
+        # a re-draw due where the next secret batch begins (`_rebuild`)
+        self._at_batch: Redraw | tuple[int, random.Random] | None = None
         self._batch_at = 0  # where in `_since` the secret batch under way began
         self._blind = False  # rebuilt blind from a re-drawn checkpoint, until its re-draw (`_rebuild`)
         if state is None:
-            self._flow = self._play()
+            self._flow: Steps[None] | None = self._play()
             self._advance(None)
         else:
             self.phase_name = "position"
@@ -120,7 +134,7 @@ class Game(Branching):
             self._base = Checkpoint(snapshot(state), None, self.phase_name, 0, no_flow)
 
     @classmethod
-    def from_state(cls, variant: Variant, state: GameState, listeners: list[Callable] | None = None) -> "Game":
+    def from_state(cls, variant: Variant, state: GameState, listeners: Iterable[Listener] | None = None) -> "Game":
         """A game standing at a prepared position (a position file, a rulebook example).
 
         No setup runs and nothing is pending until `run_rules` starts some of the variant's
@@ -131,7 +145,7 @@ class Game(Branching):
                               f"{_shown(state)}")
         return cls(variant, state.n_players, state.seed, listeners, state=state)
 
-    def rule(self, rule_id: str):
+    def rule(self, rule_id: str) -> Rule:
         """The rule module of the pipeline entry with this id, else the first using this rule id."""
         found = self.variant.modules.rule(rule_id)
         if found is None:
@@ -139,7 +153,7 @@ class Game(Branching):
             raise AmunreError(f"{self.variant.id} has no rule {rule_id!r} (it has: {', '.join(ids)})")
         return found
 
-    def run_rules(self, rules, one_phase: bool = False) -> None:
+    def run_rules(self, rules: Iterable[str | Rule], one_phase: bool = False) -> None:
         """Run rule modules (instances, or ids looked up with `rule`) once each, in order, on
         the current state instead of the normal flow; answer `pending` until it is None.
         Face-up cards are discarded after each rule, as between phases, or with `one_phase`
@@ -154,12 +168,14 @@ class Game(Branching):
         self._flow = self._run_rules(picked, one_phase)
         self._advance(None)
 
-    def _run_rules(self, rules, one_phase: bool, start: int = 0):
+    def _run_rules(self, rules: Sequence[Rule], one_phase: bool, start: int = 0) -> Steps[None]:
         for index in range(start, len(rules)):
             rule = rules[index]
             if self._tracking and index != start:  # where a clone can start, as in `_play`
-                self._base = Checkpoint(snapshot(self.state), None, self.phase_name, len(self.answers),
-                                         lambda game, at=index: game._run_rules(rules, one_phase, at))
+                def resume(game: Game, at: int = index) -> Steps[None]:  # (a lambda's type cannot be told)
+                    return game._run_rules(rules, one_phase, at)
+
+                self._base = Checkpoint(snapshot(self.state), None, self.phase_name, len(self.answers), resume)
                 self._since = []
             self.phase_name = rule.spec.heading or rule.name
             if "phase" in self.hearing:
@@ -170,7 +186,7 @@ class Game(Branching):
         if one_phase:
             end_phase_cards(self.state)
 
-    def view(self, player: int):
+    def view(self, player: int) -> PlayerView:
         """What `player` may know of this game (`amunre.view.PlayerView`): what agents get."""
         if type(player) is not int or not 0 <= player < self.n_players:
             raise AmunreError(f"no player {_shown(player)} in a game of {self.n_players} "
@@ -181,7 +197,7 @@ class Game(Branching):
         return view
 
     # -- events -------------------------------------------------------------------------
-    def listen(self, listener: Callable) -> None:
+    def listen(self, listener: Listener) -> None:
         if not callable(listener):
             raise AmunreError(f"a listener must be callable (it gets each event, a dict), not "
                               f"{type(listener).__name__} {_shown(listener)}")
@@ -200,9 +216,9 @@ class Game(Branching):
             for name in wanted:
                 self._routes.setdefault(name, list(self._catch_all)).append(listener)
             if self.hearing is not EVERYTHING:
-                self.hearing = frozenset(self.hearing | set(wanted))
+                self.hearing = frozenset(cast("frozenset[str]", self.hearing) | set(wanted))
 
-    def emit(self, _event: str, **data) -> None:
+    def emit(self, _event: str, **data: Any) -> None:
         """Send an event to the listeners that want it. Rules guard each call with
         `if "<event>" in game.hearing:` so that an event nobody hears costs nothing."""
         targets = self._routes.get(_event, self._catch_all)
@@ -216,21 +232,23 @@ class Game(Branching):
     def finished(self) -> bool:
         return self.pending is None
 
-    def answer(self, choice) -> None:
+    def answer(self, choice: object) -> None:
         request = self.pending
         if request is None:
             raise IllegalAnswerError("the game is over: no decision is pending")
-        if isinstance(choice, list):
-            try:
+        try:
+            if isinstance(choice, list):
                 choice = from_json_value(choice)
-            except RecursionError:
-                raise IllegalAnswerError(f"illegal answer to {request.kind!r} for player {request.player}: a list "
-                                         "nested too deep (expected one of the request's options)") from None
-        if not _is_option(choice, request.options):
+            legal = _is_option(choice, request.options)
+            shown_choice = None if legal else _shown(to_json_value(choice))
+        except RecursionError:  # a list or tuple nested deeper than any option
+            raise IllegalAnswerError(f"illegal answer to {request.kind!r} for player {request.player}: a value "
+                                     "nested too deep (expected one of the request's options)") from None
+        if not legal:
             shown = ", ".join(repr(to_json_value(o)) for o in request.options[:12])
             more = f", ... ({len(request.options)} in all)" if len(request.options) > 12 else ""
             raise IllegalAnswerError(
-                f"illegal answer {_shown(to_json_value(choice))} to {request.kind!r} for player {request.player}: "
+                f"illegal answer {shown_choice} to {request.kind!r} for player {request.player}: "
                 f"expected one of {shown}{more}"
             )
         self._since.append(choice)
@@ -244,7 +262,7 @@ class Game(Branching):
                           options=len(request.options), answer=to_json_value(choice))
         self._advance(choice)
 
-    def _give(self, request: Request, choice) -> None:
+    def _give(self, request: Request, choice: object) -> None:
         """Apply a legal answer: keep it (sealed when simultaneous) and run to the next decision."""
         if request.simultaneous:
             # kept out of `answers` and the events until the rule reveals the batch, so no
@@ -254,7 +272,7 @@ class Game(Branching):
             self._record(request, choice)
         self._advance(choice)
 
-    def _record(self, request: Request, choice) -> None:
+    def _record(self, request: Request, choice: object) -> None:
         self.answers.append(choice)
         if "answer" in self.hearing:
             self.emit("answer", player=request.player, kind=request.kind,
@@ -267,20 +285,22 @@ class Game(Branching):
         for request, choice in sealed:
             self._record(request, choice)
 
-    def answers_so_far(self) -> list:
+    def answers_so_far(self) -> list[object]:
         """Every answer given, including secret ones not yet revealed: for harnesses that
         replay a game mid-batch (an agent must read only `answers`)."""
         return self.answers + [choice for _, choice in self._sealed]
 
-    def _advance(self, value) -> None:
+    def _advance(self, value: object) -> None:
         try:
-            pending = self._flow.send(value)
+            # (a game has a flow before it is first advanced: a prepared position's is None until
+            # `run_rules` sets one)
+            pending = self._flow.send(value)  # type: ignore[union-attr]
             while pending is BATCH_START:  # a secret batch begins (`ask_secretly`)
                 self._batch_at = len(self._since)
                 if self._at_batch is not None:
                     self._redraw_at_batch()
-                pending = self._flow.send(None)
-            self.pending = pending
+                pending = self._flow.send(None)  # type: ignore[union-attr]
+            self.pending = pending  # type: ignore[assignment]  # (not BATCH_START: the loop is past it)
         except StopIteration:
             self.pending = None
         if self._sealed and (self.pending is None or not self.pending.simultaneous):
@@ -289,7 +309,7 @@ class Game(Branching):
             self.emit("decision", player=self.pending.player, kind=self.pending.kind,
                       options=len(self.pending.options))
 
-    def _play(self, start: int = 0):
+    def _play(self, start: int = 0) -> Steps[None]:
         """The game from step `start` of the variant's plan (`flow_plan`) to its end."""
         plan = flow_plan(self.variant)
         for index in range(start, len(plan)):
@@ -309,7 +329,7 @@ class Game(Branching):
 class _Everything:
     """`game.hearing` when a listener hears every event: contains every name."""
 
-    def __contains__(self, name) -> bool:
+    def __contains__(self, name: object) -> bool:
         return True
 
     def __repr__(self) -> str:
@@ -319,7 +339,7 @@ class _Everything:
 EVERYTHING = _Everything()
 
 
-def _is_option(choice, options) -> bool:
+def _is_option(choice: object, options: list[Any]) -> bool:
     # `in` alone would accept True for 1 and 1.0 for 1: compare types too, at every depth.
     # The first equal option is found at C speed; only a look-alike (True for 1) needs the loop.
     # An agent answers with one of the options themselves: that is the option, no need to look.
@@ -335,16 +355,17 @@ def _is_option(choice, options) -> bool:
     return False
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """Equal values of the same types all the way down (`(1, (True,))` is not `(1, (1,))`)."""
     if type(a) is not type(b):
         return False
     if type(a) is tuple:
         return len(a) == len(b) and all(map(_same, a, b))
-    return a == b
+    return a == b  # type: ignore[no-any-return]  # (options: plain values, whose == gives a bool)
 
 
-def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callable] | None = None) -> Game:
+def play_game(variant: Variant, agents: Sequence[Agent], seed: int,
+              listeners: Iterable[Listener] | None = None) -> Game:
     """Play a whole game, each player answered by its agent from his own view; returns the
     finished Game."""
     game = Game(variant, len(agents), seed, listeners)
@@ -352,7 +373,7 @@ def play_game(variant: Variant, agents: list, seed: int, listeners: list[Callabl
     return game
 
 
-def play_on(game: Game, agents: list) -> None:
+def play_on(game: Game, agents: Sequence[Agent]) -> None:
     """Answer `game` with the agents until it is over (a caller that must keep the game when
     an agent stops it, as `amunre run --log` does, makes the Game itself)."""
     # per seat: its agent's choose and its view, looked up once (the hot loop of every benchmark)

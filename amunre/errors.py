@@ -1,5 +1,14 @@
 """The domain errors: each carries a message written for the user, never a traceback."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from amunre.loader.problems import Problem
+
 
 class AmunreError(Exception):
     """Base class for every error the CLI turns into a clean message and exit code 2."""
@@ -8,7 +17,10 @@ class AmunreError(Exception):
 class VariantError(AmunreError):
     """A variant or board file is wrong. Holds every problem found, one per line."""
 
-    def __init__(self, problems):
+    #: The problems structured, where the loader raised it (`Problems.error`): else not set
+    details: list[Problem]
+
+    def __init__(self, problems: Iterable[str]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
 

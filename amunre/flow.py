@@ -10,19 +10,33 @@ the final scoring items, then the winners (R-GAME-06).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from amunre.mechanics import end_phase_cards
 from amunre.setup import set_up
 from amunre.standing import standing, winners
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
+
+    from amunre.contract import Rule
+    from amunre.engine import Game
+    from amunre.model import Variant
+
+    #: A step of the plan: a core step and its argument, or (None, the rule module whose
+    #: `run` takes over).
+    PlanStep: TypeAlias = "tuple[Callable[[Game, Any], None], Any] | tuple[None, Rule]"
+
 SPEC_IDS = ("R-GAME-01", "R-GAME-03", "R-GAME-05")
 
 
-def flow_plan(variant) -> list[tuple]:
+def flow_plan(variant: Variant) -> list[PlanStep]:
     """The game's steps in order, as (step, arg): `step(game, arg)` for the core's own (set
     up, start a kingdom, round or phase, discard face-up cards, score, end), or (None, rule)
     where a rule module's `run` takes over. Built once per variant."""
     modules = variant.modules
-    plan = modules.__dict__.get("flow_plan")
+    plan: list[PlanStep] | None = modules.__dict__.get("flow_plan")
     if plan is not None:
         return plan
     kingdoms, rounds = variant.edition.kingdoms, variant.edition.rounds_per_kingdom
@@ -47,7 +61,7 @@ def flow_plan(variant) -> list[tuple]:
     return plan
 
 
-def _set_up_step(game, _) -> None:
+def _set_up_step(game: Game, _: None) -> None:
     set_up(game)
     if "setup" in game.hearing:
         state = game.state
@@ -55,7 +69,7 @@ def _set_up_step(game, _) -> None:
                   gold=game.variant.components.starting_gold)
 
 
-def _kingdom_step(game, k: int) -> None:
+def _kingdom_step(game: Game, k: int) -> None:
     game.state.kingdom = k
     if k:
         between_kingdoms(game)
@@ -65,49 +79,49 @@ def _kingdom_step(game, k: int) -> None:
         game.emit("kingdom", kingdom=k, name=game.variant.edition.kingdoms[k])
 
 
-def _round_step(game, at: tuple) -> None:
+def _round_step(game: Game, at: tuple[int, int]) -> None:
     k, r = at
     game.state.round = r
     if "round" in game.hearing:
         game.emit("round", kingdom=k, round=r, start_player=game.state.start_player)
 
 
-def _phase_step(game, phase: tuple) -> None:
+def _phase_step(game: Game, phase: tuple[str, str]) -> None:
     phase_id, heading = phase
     game.phase_name = heading
     if "phase" in game.hearing:
         game.emit("phase", rule=phase_id, name=heading)
 
 
-def _end_phase_step(game, _) -> None:
+def _end_phase_step(game: Game, _: None) -> None:
     end_phase_cards(game.state)
 
 
-def _round_end_step(game, at: tuple) -> None:
+def _round_end_step(game: Game, at: tuple[int, int]) -> None:
     if "round_end" in game.hearing:
         k, r = at
         game.emit("round_end", kingdom=k, round=r, **round_summary(game))
 
 
-def _scoring_step(game, k: int) -> None:
+def _scoring_step(game: Game, k: int) -> None:
     game.phase_name = "scoring"
     if "scoring" in game.hearing:
         game.emit("scoring", kingdom=k, name=game.variant.edition.kingdoms[k])
 
 
-def _scoring_end_step(game, k: int) -> None:
+def _scoring_end_step(game: Game, k: int) -> None:
     if "scoring_end" in game.hearing:
         game.emit("scoring_end", kingdom=k, name=game.variant.edition.kingdoms[k],
                   scores=[p.score for p in game.state.players])
 
 
-def _final_scoring_step(game, _) -> None:
+def _final_scoring_step(game: Game, _: None) -> None:
     game.phase_name = "final scoring"
     if "final_scoring" in game.hearing:
         game.emit("final_scoring")
 
 
-def _game_end_step(game, _) -> None:
+def _game_end_step(game: Game, _: None) -> None:
     state = game.state
     state.winners = winners(state)
     state.finished = True
@@ -118,7 +132,7 @@ def _game_end_step(game, _) -> None:
                   pyramids=[s[1] for s in standings], stones=[s[2] for s in standings])
 
 
-def round_summary(game) -> dict:
+def round_summary(game: Game) -> dict[str, Any]:
     """The public state in brief, for the end of a round: each player's gold, hand size
     and points, and every province with an owner or anything on it as
     [province, owner, farmers on fields, farmers off them, stones, single and double
@@ -130,7 +144,7 @@ def round_summary(game) -> dict:
     return {"gold": [p.gold for p in state.players], "hands": [sum(p.hand) for p in state.players],
             "scores": [p.score for p in state.players], "provinces": provinces}
 
-def between_kingdoms(game) -> None:
+def between_kingdoms(game: Game) -> None:
     """R-GAME-05: provinces lose owners and farmers; pyramids and stones stay."""
     state = game.state
     for prov in state.provinces:

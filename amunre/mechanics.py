@@ -20,11 +20,23 @@ here once, by the core: `ConstructionRulings` (A-DOUBLESWAP) joins every variant
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
+
 import attrs
 
 from amunre.contract import Decision, Event, Statistic, card_actions, ruling
 from amunre.decisions import decide
 from amunre.errors import RuleModuleError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from amunre.contract import Asking, GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
+
+R = TypeVar("R")
 
 #: R-MKT-07 (any card may be sold for 1 gold at any time), the doubling of pyramids of
 #: R-MKT-05 and its ruling, and the card supply reshuffled the moment it runs out (R-MKT-03).
@@ -40,7 +52,7 @@ class ConstructionRulings:
         validator=attrs.validators.in_(("optional", "automatic")))
 
 
-def receive(game, player: int, amount: int, why: str) -> None:
+def receive(game: GameLike, player: int, amount: int, why: str) -> None:
     """The bank gives `amount` gold to `player`."""
     if amount <= 0:
         return
@@ -51,14 +63,14 @@ def receive(game, player: int, amount: int, why: str) -> None:
         game.emit("gold", player=player, amount=amount, why=why)
 
 
-def means(state, player: int, can_sell: bool = True) -> int:
+def means(state: GameState, player: int, can_sell: bool = True) -> int:
     """Gold the player can raise right now: his gold, plus 1 per card he could sell (the
     theft card is never among his cards)."""
     gold = state.players[player].gold
     return gold + sum(state.players[player].hand) if can_sell else gold
 
 
-def sell_card(game, player: int, kind: int, told: bool = False) -> None:
+def sell_card(game: GameLike, player: int, kind: int, told: bool = False) -> None:
     """Discard a card face up and take 1 gold (allowed at any time). `told`: the rule
     selling it narrates the sale itself (several cards in one line)."""
     hand = game.state.players[player].hand
@@ -72,18 +84,21 @@ def sell_card(game, player: int, kind: int, told: bool = False) -> None:
     receive(game, player, 1, "sell")
 
 
-class Move:
+class Move(Generic[R]):
     """A shared move called in a checked step: nothing happens until the rule carries it out
     with `yield from`, which runs `steps(game, *args)` and gives what it returns. `opened`:
     the step's open moves, which list it until then."""
 
     __slots__ = ("game", "steps", "args", "opened")
 
-    def __init__(self, game, steps, args: tuple, opened: list):
+    opened: list[Move[Any]] | None  # None once carried out
+
+    def __init__(self, game: GameLike, steps: Callable[..., Steps[R]], args: tuple[Any, ...],
+                 opened: list[Move[Any]]):
         self.game, self.steps, self.args, self.opened = game, steps, args, opened
         opened.append(self)
 
-    def __iter__(self):
+    def __iter__(self) -> Steps[R]:
         opened = self.opened
         if opened is None:
             # a second run would pay, or place, twice
@@ -102,7 +117,7 @@ class Move:
         return f"{name}(game, {', '.join(repr(a) for a in self.args)})"
 
 
-def pay(game, player: int, amount: int, why: str):
+def pay(game: GameLike, player: int, amount: int, why: str) -> Steps[None] | Move[None]:
     """Pay the bank, first selling cards (the player chooses which) to cover a shortfall.
     Carried out with `yield from pay(...)`."""
     opened = getattr(game, "_open_moves", None)
@@ -111,7 +126,7 @@ def pay(game, player: int, amount: int, why: str):
     return Move(game, _pay, (player, amount, why), opened)
 
 
-def _pay(game, player: int, amount: int, why: str):
+def _pay(game: GameLike, player: int, amount: int, why: str) -> Steps[None]:
     if amount <= 0:
         return
     state = game.state
@@ -126,7 +141,7 @@ def _pay(game, player: int, amount: int, why: str):
         game.emit("pay", player=player, amount=amount, why=why)
 
 
-def draw_card(game) -> int | None:
+def draw_card(game: GameLike) -> int | None:
     """Top card of the deck. The discard pile becomes the new deck the moment the deck runs
     out (R-MKT-03), or at the next draw if nothing had been discarded by then."""
     state = game.state
@@ -140,7 +155,7 @@ def draw_card(game) -> int | None:
     return card
 
 
-def _reshuffle(game) -> None:
+def _reshuffle(game: GameLike) -> None:
     state = game.state
     if not state.discard:
         return
@@ -151,7 +166,7 @@ def _reshuffle(game) -> None:
         game.emit("reshuffle", cards=len(state.deck))
 
 
-def gain_cards(game, player: int, count: int, why: str) -> int:
+def gain_cards(game: GameLike, player: int, count: int, why: str) -> int:
     """Draw up to `count` cards into the player's hand; returns how many were drawn. The
     `cards` event's line says `why` through the rules' reasons (None: another line says it)."""
     hand = game.state.players[player].hand
@@ -167,7 +182,7 @@ def gain_cards(game, player: int, count: int, why: str) -> int:
     return got
 
 
-def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = False,
+def play_card(game: GameLike, player: int, kind: int, face_up_until_phase_end: bool = False,
               province: int | None = None, told: bool = False) -> None:
     """Play a card from hand: it goes to the discard pile (or stays face up for the phase).
     `province` names the province it is played on, where it has one; `told`: the line of
@@ -181,25 +196,25 @@ def play_card(game, player: int, kind: int, face_up_until_phase_end: bool = Fals
             game.emit("play", player=player, card=game.variant.cards[kind], province=province)
 
 
-def end_phase_cards(state) -> None:
+def end_phase_cards(state: GameState) -> None:
     """Cards kept face up during a phase go to the discard pile when it ends."""
     if state.in_play:
         state.discard.extend(state.in_play)
         state.in_play = []
 
 
-def free_fields(game, province: int) -> int:
+def free_fields(game: GameLike, province: int) -> int:
     return game.variant.board.provinces[province].fields - game.state.provinces[province].farmers
 
 
-def field_capacity(game, player: int) -> int:
+def field_capacity(game: GameLike, player: int) -> int:
     """Empty field spaces over the player's provinces."""
     board = game.variant.board.provinces
     provs = game.state.provinces
     return sum(board[i].fields - provs[i].farmers for i in game.state.players[player].provinces)
 
 
-def place_farmer(game, player: int, province: int, on_field: bool = True, told: bool = False) -> None:
+def place_farmer(game: GameLike, player: int, province: int, on_field: bool = True, told: bool = False) -> None:
     """A farmer from the supply into a province (onto a field, or off the fields). `told`:
     the rule's own line says where it went."""
     state = game.state
@@ -216,12 +231,12 @@ def place_farmer(game, player: int, province: int, on_field: bool = True, told: 
             game.emit("farmer", player=player, province=province, free=not on_field)
 
 
-def can_add_pyramid(state, province: int) -> bool:
+def can_add_pyramid(state: GameState, province: int) -> bool:
     """A pyramid piece is left for this province (a single, or a double replacing its single)."""
     return state.supply_pyramids > 0 or (state.provinces[province].pyramids > 0 and state.supply_doubles > 0)
 
 
-def add_pyramid(game, province: int, stones: int = 0):
+def add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool] | Move[bool]:
     """Add one pyramid (carried out with `yield from`: it may ask the owner about the double,
     A-DOUBLESWAP).
 
@@ -235,7 +250,7 @@ def add_pyramid(game, province: int, stones: int = 0):
     return Move(game, _add_pyramid, (province, stones), opened)
 
 
-def _add_pyramid(game, province: int, stones: int = 0):
+def _add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool]:
     state = game.state
     prov = state.provinces[province]
     swap = prov.pyramids >= 1 and state.supply_doubles > 0
@@ -259,7 +274,7 @@ def _add_pyramid(game, province: int, stones: int = 0):
     return True
 
 
-def build_from_stones(game, province: int, stones: int):
+def build_from_stones(game: GameLike, province: int, stones: int) -> Steps[bool] | Move[bool]:
     """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect); carried
     out with `yield from`, which gives whether it was built."""
     opened = getattr(game, "_open_moves", None)
@@ -268,7 +283,7 @@ def build_from_stones(game, province: int, stones: int):
     return Move(game, _build_from_stones, (province, stones), opened)
 
 
-def _build_from_stones(game, province: int, stones: int):
+def _build_from_stones(game: GameLike, province: int, stones: int) -> Steps[bool]:
     prov = game.state.provinces[province]
     if prov.stones < stones or not can_add_pyramid(game.state, province):
         return False
@@ -279,7 +294,7 @@ def _build_from_stones(game, province: int, stones: int):
     return built
 
 
-def convert_full_stones(game, province: int):
+def convert_full_stones(game: GameLike, province: int) -> Steps[None] | Move[None]:
     """Every 3 stones in a province become a pyramid at once (carried out with `yield from`)."""
     opened = getattr(game, "_open_moves", None)
     if opened is None:
@@ -287,7 +302,7 @@ def convert_full_stones(game, province: int):
     return Move(game, _convert_full_stones, (province,), opened)
 
 
-def _convert_full_stones(game, province: int):
+def _convert_full_stones(game: GameLike, province: int) -> Steps[None]:
     prov = game.state.provinces[province]
     while prov.stones >= 3:
         built = yield from _build_from_stones(game, province, 3)
@@ -295,7 +310,7 @@ def _convert_full_stones(game, province: int):
             break
 
 
-def place_stone(game, player: int | None, province: int, told: bool = False):
+def place_stone(game: GameLike, player: int | None, province: int, told: bool = False) -> Steps[None] | Move[None]:
     """Place a stone from the supply; a third stone builds a pyramid immediately (carried out
     with `yield from`). `told`: the rule's own line says where it went."""
     opened = getattr(game, "_open_moves", None)
@@ -304,7 +319,7 @@ def place_stone(game, player: int | None, province: int, told: bool = False):
     return Move(game, _place_stone, (player, province, told), opened)
 
 
-def _place_stone(game, player: int | None, province: int, told: bool = False):
+def _place_stone(game: GameLike, player: int | None, province: int, told: bool = False) -> Steps[None]:
     state = game.state
     state.supply_stones -= 1
     state.provinces[province].stones += 1
@@ -321,7 +336,7 @@ def _place_stone(game, player: int | None, province: int, told: bool = False):
 MOVES = (pay, place_stone, add_pyramid, build_from_stones, convert_full_stones)
 
 
-def add_points(game, player: int, item: str, points: int, told: bool = False) -> None:
+def add_points(game: GameLike, player: int, item: str, points: int, told: bool = False) -> None:
     """Score points for a scoring item of the current kingdom. The `score` event carries
     the player's running `total`; `told`: the rule's own line says what earned them (its
     event follows), so the score has no line of its own."""
@@ -336,7 +351,8 @@ def add_points(game, player: int, item: str, points: int, told: bool = False) ->
             game.emit("score", player=player, item=item, points=points, total=p.score)
 
 
-def score_each(game, item: str, event: str, score, order=None, item_field: bool = True) -> None:
+def score_each(game: GameLike, item: str, event: str, score: Callable[[int, bool], tuple[int, dict[str, Any] | None]],
+               order: Iterable[int] | None = None, item_field: bool = True) -> None:
     """Score a scoring item for every player, in turn order (or `order`): `score(player,
     heard)` gives (points, the fields of the rule's own `event` for that player, or None for no
     line), the fields worked out only when someone hears the event (`heard`). The points go to
@@ -354,37 +370,37 @@ def score_each(game, item: str, event: str, score, order=None, item_field: bool 
 
 
 # -- what these shared moves declare (see amunre.contract) ----------------------------------
-def _pay_line(e, w):
+def _pay_line(e: dict[str, Any], w: Words) -> str | None:
     tail = w.reason(e["why"], f"for {e['why']}")
     return None if tail is None else f"  {w.who(e['player'])} pays {e['amount']} {w.t('gold')} {tail}."
 
 
-def _gold_line(e, w):
+def _gold_line(e: dict[str, Any], w: Words) -> str | None:
     tail = w.reason(e["why"], e["why"])
     return None if tail is None else f"  {w.who(e['player'])} takes {e['amount']} {w.t('gold')} {tail}."
 
 
-def _sell_line(e, w):
+def _sell_line(e: dict[str, Any], w: Words) -> str | None:
     if e.get("told"):
         return None
     return f"  {w.who(e['player'])} sells {w.a(w.card_noun(e['card']))} for 1 {w.t('gold')}."
 
 
-def _cards_line(e, w):
+def _cards_line(e: dict[str, Any], w: Words) -> str | None:
     tail = w.reason(f"cards:{e['why']}", f"({e['why']})")
     if tail is None:
         return None
     return f"  {w.who(e['player'])} takes {w.count(e['count'], 'favor')} {tail}."
 
 
-def _play_line(e, w):
+def _play_line(e: dict[str, Any], w: Words) -> str | None:
     if e.get("told"):
         return None
     where = f" on {w.province(e['province'])}" if e.get("province") is not None else ""
     return f"  {w.who(e['player'])} plays the {w.card_noun(e['card'])}{where}."
 
 
-def _pyramid_line(e, w):
+def _pyramid_line(e: dict[str, Any], w: Words) -> str | None:
     where = w.province(e["province"])
     stones = e.get("stones", 0)
     made = f"The {w.count(stones, 'stone')} in {where} become" if stones else f"In {where} stands"
@@ -394,27 +410,27 @@ def _pyramid_line(e, w):
     return f"  {made} {w.a(w.t('pyramid'))}." if stones else f"  {made} a new {w.t('pyramid')}."
 
 
-def _farmer_line(e, w):
+def _farmer_line(e: dict[str, Any], w: Words) -> str | None:
     if e.get("told"):
         return None
     return (f"  {w.who(e['player'])} places {w.a(w.t('farmer'))} in {w.province(e['province'])}"
             f"{', off the fields' if e['free'] else ''}.")
 
 
-def _stone_line(e, w):
+def _stone_line(e: dict[str, Any], w: Words) -> str | None:
     if e.get("told"):
         return None
     return f"  {w.who(e['player'])} places {w.a(w.t('stone'))} in {w.province(e['province'])}."
 
 
-def _score_line(e, w):
+def _score_line(e: dict[str, Any], w: Words) -> str | None:
     if e.get("told"):
         return None
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}"
             f"{total_note(e, w)}.")
 
 
-def total_note(e, w) -> str:
+def total_note(e: dict[str, Any], w: Words) -> str:
     """"; now 17 points in all": a score line's running total (from a `score` event or a
     rule's own event that carries `total`), set apart and in points (`Words.total`)."""
     return f"; {w.total(e['total'])}" if "total" in e else ""
@@ -443,13 +459,13 @@ EVENTS = {
                                          "per_player"),)),
 }
 
-def _describe_swap(option, w) -> str:
+def _describe_swap(option: bool, w: Words) -> str:
     if option:
         return f"swap two single {w.noun(2, 'pyramid')} for {w.a(w.t('double_pyramid'))}"
     return f"keep the single {w.noun(2, 'pyramid')}"
 
 
-def _owed(asking) -> str:
+def _owed(asking: Asking) -> str:
     """What a payment is for, from the `sell` request's context, in the edition's words: the
     reason `owed:<why>` its module declares ("the {farmers}", "your bid")."""
     w = asking.words
@@ -457,14 +473,14 @@ def _owed(asking) -> str:
     return w.reason(f"owed:{why}", None) or f"the {why.replace('_', ' ')}"
 
 
-def _sell_question(asking) -> str:
+def _sell_question(asking: Asking) -> str:
     w = asking.words
     short = asking.context.get("short", 0)
     return (f"You are {short} {w.t('gold')} short for {_owed(asking)}: which {w.t('favor')} do you sell "
             f"for 1 {w.t('gold')}?")
 
 
-def _sell_facts(asking) -> list[str]:
+def _sell_facts(asking: Asking) -> list[str]:
     """The shortfall: what the payment costs, what the seat has, how much is missing."""
     w = asking.words
     short = asking.context.get("short", 0)
@@ -473,7 +489,7 @@ def _sell_facts(asking) -> list[str]:
             f"{short} {gold} short. Each {w.t('favor')} sold brings 1 {gold}."]
 
 
-def _swap_question(asking) -> str:
+def _swap_question(asking: Asking) -> str:
     """Asked before the new pyramid stands, while the view still shows the stones it is built
     from (context `stones`) and only the singles built before it: one when it is the second,
     more when the owner kept them single before. The question says so."""
@@ -492,7 +508,7 @@ def _swap_question(asking) -> str:
             f"of them for {double}?")
 
 
-def _swap_facts(asking) -> list[str]:
+def _swap_facts(asking: Asking) -> list[str]:
     """The province as it stands once the pyramid is built, either way (the view shows it
     before: the stones still there, the new pyramid not yet)."""
     w = asking.words

@@ -6,22 +6,36 @@ generated from these docs and a test keeps it current.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-def doc(text: str, **kw) -> Any:
+T = TypeVar("T")
+V = TypeVar("V")
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeAlias
+
+    from amunre.board import Board
+    from amunre.pipeline import Modules
+
+    #: An attrs validator of values V: (instance, attribute, value); a list's member
+    #: validator is given the list's attribute.
+    Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", V], Any]
+
+def doc(text: str, **kw: Any) -> Any:
     """An attrs field carrying its own documentation."""
     return attrs.field(metadata={"doc": text}, **kw)
 
 
-def bounded(low: int, high: int):
+def bounded(low: int, high: int) -> list[Validator[int]]:
     """A validator: a whole number from `low` to `high`. Every count and parameter declares
     its range, so a variant that loads always plays a finite game in bounded memory."""
     return [attrs.validators.ge(low), attrs.validators.le(high)]
 
 
-def bounded_items(low: int, high: int, most: int):
+def bounded_items(low: int, high: int, most: int) -> _ItemBounds:
     """A validator: at most `most` whole numbers, each from `low` to `high`; an item out of
     range is named by its index (the loader reports it at `name[index]`)."""
     return _ItemBounds(attrs.validators.and_(*bounded(low, high)), attrs.validators.max_len(most))
@@ -33,10 +47,10 @@ class _ItemBounds:
     `member_validator` and `iterable_validator` are those of attrs' `deep_iterable`, so the
     schema generator reads the bounds from it alike."""
 
-    member_validator: Any
-    iterable_validator: Any
+    member_validator: Validator[int]
+    iterable_validator: Validator[Sequence[int]]
 
-    def __call__(self, instance, attribute, value):
+    def __call__(self, instance: Any, attribute: attrs.Attribute[Any], value: Sequence[int]) -> None:
         self.iterable_validator(instance, attribute, value)
         for index, item in enumerate(value):
             try:
@@ -46,11 +60,11 @@ class _ItemBounds:
                 raise ValueError(str(exc).replace(f"'{attribute.name}'", f"'{attribute.name}.{index}'", 1)) from None
 
 
-def bounded_values(low: int, high: int):
+def bounded_values(low: int, high: int) -> Validator[dict[str, int]]:
     """A validator: a table of whole numbers, each from `low` to `high`; a value out of range
     is named by its key (the loader reports it at that key)."""
 
-    def check(_instance, attribute, table):
+    def check(_instance: Any, attribute: attrs.Attribute[Any], table: dict[str, int]) -> None:
         for key, value in table.items():
             if value < low:
                 raise ValueError(f"'{attribute.name}.{key}' must be >= {low}: {value}")
@@ -111,10 +125,10 @@ class Rulings:
         self._by_class = dict(by_class)
         self._owner = {f.name: cls for cls in self._by_class for f in attrs.fields(cls)}
 
-    def of(self, cls: type):
+    def of(self, cls: type[T]) -> T:
         return self._by_class.get(cls) or cls()
 
-    def __getattr__(self, key: str):
+    def __getattr__(self, key: str) -> Any:
         try:
             return getattr(self._by_class[self._owner[key]], key)
         except KeyError:
@@ -123,7 +137,7 @@ class Rulings:
     def as_dict(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self._owner}
 
-    def evolve(self, **changes) -> "Rulings":
+    def evolve(self, **changes: Any) -> "Rulings":
         by_class = dict(self._by_class)
         for key, value in changes.items():
             if key not in self._owner:
@@ -132,7 +146,7 @@ class Rulings:
             by_class[cls] = attrs.evolve(by_class[cls], **{key: value})
         return Rulings(by_class)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Rulings) and self._by_class == other._by_class
 
     def __repr__(self) -> str:
@@ -151,7 +165,7 @@ class RuleSpec:
     group: str | None = doc("The id of the group this entry is a step of, if any.", default=None)
     heading: str | None = doc("The name of that group: the phase heading its steps run under.", default=None)
 
-    def __attrs_post_init__(self):
+    def __attrs_post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", self.rule)
 
@@ -167,24 +181,25 @@ class Variant:
     scoring: tuple[RuleSpec, ...]
     final_scoring: tuple[RuleSpec, ...]
     rulings: Rulings
-    board: Any  # amunre.board.Board
+    board: Board
     cards: tuple[str, ...] = ()  # card kinds; a card's id is its index (the deck's order, then the rest)
     source: str = ""  # path of the file it was loaded from
-    resolved: dict = attrs.field(factory=dict, eq=False, repr=False)  # merged raw TOML, for diff/headers
-    _modules: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    resolved: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # merged raw TOML, for diff/headers
+    _modules: Modules | None = attrs.field(init=False, default=None, eq=False, repr=False)
 
     @property
     def id(self) -> str:
         return self.edition.id
 
     @property
-    def modules(self):
+    def modules(self) -> Modules:
         """The rule modules of its pipelines, built once (`amunre.pipeline.Modules`)."""
-        if self._modules is None:
+        modules = self._modules
+        if modules is None:
             from amunre.pipeline import Modules
 
-            Modules(self)  # sets itself here as soon as its terms are known (labels use them)
-        return self._modules
+            modules = Modules(self)  # sets itself here as soon as its terms are known (labels use them)
+        return modules
 
     @property
     def players(self) -> tuple[int, ...]:

@@ -10,19 +10,31 @@ gathered here too, so one lookup serves every event and decision.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from amunre.contract import Decision, Event, Rule, ScoringItem
 from amunre.errors import AmunreError
 from amunre.registry import get_rule
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from typing import TypeAlias
 
-def core_declarations():
+    from amunre.flow import PlanStep
+    from amunre.model import RuleSpec, Variant
+
+    #: (index of the module, message, what was expected)
+    Clash: TypeAlias = tuple[int, str, str]
+
+
+def core_declarations() -> tuple[dict[str, Event], dict[str, Decision], dict[str, str | None]]:
     """(events, decisions, reasons) of the core: the game's flow and its shared moves."""
     from amunre import flow_words, mechanics
 
     return ({**flow_words.EVENTS, **mechanics.EVENTS}, dict(mechanics.DECISIONS), dict(mechanics.REASONS))
 
 
-def declaration_clashes(classes):
+def declaration_clashes(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
     """(index, message, expected) for each of `classes` (rule module classes in pipeline
     order) that declares a decision kind or an event which another module, or the core,
     declares already. A kind or an event belongs to one module: a second declaration would
@@ -42,7 +54,7 @@ def declaration_clashes(classes):
     yield from _encoding_problems(classes, decisions)
 
 
-def _encoding_problems(classes, core_decisions):
+def _encoding_problems(classes: Sequence[type[Rule]], core_decisions: dict[str, Decision]) -> Iterator[Clash]:
     """(index, message, expected) for each observation field or context key declared with an
     encoding the observation does not know, and each context key two decision kinds encode
     differently (one key, one encoding: the observation has one section per key)."""
@@ -76,8 +88,10 @@ def _encoding_problems(classes, core_decisions):
 class Modules:
     """The rule modules of one variant, in pipeline order, and their declarations."""
 
-    def __init__(self, variant):
-        def build(specs):
+    flow_plan: list[PlanStep]  # the game's plan, once `amunre.flow.flow_plan` has built it
+
+    def __init__(self, variant: Variant):
+        def build(specs: Iterable[RuleSpec]) -> tuple[Rule, ...]:
             return tuple(get_rule(s.rule)(s, variant, variant.rulings.of(get_rule(s.rule).Rulings)) for s in specs)
 
         self.phases = build(variant.phases)
@@ -86,7 +100,7 @@ class Modules:
         self.all = self.phases + self.scoring + self.final_scoring
         # the round as the players see it: (entry or group id, heading, its steps); face-up
         # cards are discarded when a whole phase ends
-        rounds: list = []
+        rounds: list[tuple[str, str, list[Rule]]] = []
         for module in self.phases:
             group = module.spec.group
             if group is not None and rounds and rounds[-1][0] == group:
@@ -132,7 +146,7 @@ class Modules:
         rule = self.players_ruled_out.get(n)
         return f" (rule module {rule!r} does not allow {n} players: see its rulings in docs/rulings.md)" if rule else ""
 
-    def rule(self, key: str):
+    def rule(self, key: str) -> Rule | None:
         """The module of the pipeline entry with this id (or its `kind:id` state key), else
         the first module using this rule id; None when there is none.
 

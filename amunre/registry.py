@@ -12,8 +12,16 @@ from __future__ import annotations
 
 import threading
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, TypeVar
 
-RULES: dict[str, type] = {}
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from amunre.contract import Rule
+
+    R = TypeVar("R", bound=type[Rule])
+
+RULES: dict[str, type[Rule]] = {}
 #: Plug-ins that failed to load, or whose name another module has: entry-point name -> reason
 #: (reported in the error of a variant that uses that id, never fatal to the others).
 BROKEN_PLUGINS: dict[str, str] = {}
@@ -24,7 +32,7 @@ _LOADING = threading.RLock()  # (re-entrant: a plug-in's import may look a rule 
 KINDS = ("phase", "scoring", "final_scoring")
 
 
-def register(cls):
+def register(cls: R) -> R:
     """Class decorator: add a rule module to the registry under its `id`."""
     if cls.id in RULES and RULES[cls.id] is not cls:
         raise ValueError(f"rule id {cls.id!r} registered twice")
@@ -60,7 +68,7 @@ def _load_all() -> None:
         RULES[entry.name] = cls
 
 
-def _not_a_module(entry, cls) -> str | None:
+def _not_a_module(entry: EntryPoint, cls: object) -> str | None:
     """Why a loaded plug-in cannot be registered under its entry-point name, or None. Its
     name taken already (a built-in rule id, another plug-in's) is one reason: kept out, and
     named in the error of a variant that uses that id (`amunre.loader.checks`), instead of
@@ -79,13 +87,13 @@ def _not_a_module(entry, cls) -> str | None:
     return None
 
 
-def all_rules() -> dict[str, type]:
+def all_rules() -> dict[str, type[Rule]]:
     """Every registered rule module, built-in and plug-in, by id."""
     _load_builtin_and_plugins()
     return RULES
 
 
-def get_rule(rule_id: str) -> type:
+def get_rule(rule_id: str) -> type[Rule]:
     """The rule class for an id; KeyError with the available ids otherwise."""
     rules = all_rules()
     try:

@@ -11,6 +11,10 @@ import importlib.util
 import json
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import os
 
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +38,7 @@ def variants_dir() -> Path:
     return _folder("amunre._variants", "variants")
 
 
-def shipped_name(path) -> str | None:
+def shipped_name(path: str | os.PathLike[str]) -> str | None:
     """`path` relative to the shipped variants folder (`board.toml`, `house/x.toml`), or None
     when it lies elsewhere: a shipped file is named so, not by where pip put it."""
     try:
@@ -49,6 +53,7 @@ def schemas_dir() -> Path:
 
 
 @cache
-def load_schema(name: str) -> dict:
+def load_schema(name: str) -> dict[str, Any]:
     """A shipped JSON schema by file stem, e.g. `load_schema("variant")`."""
-    return json.loads((schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return schema

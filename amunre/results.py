@@ -6,24 +6,30 @@ their labels come from the rule modules (`variant.modules.items`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from amunre.counting import pyramids_in, stones_in
 from amunre.narrate import item_label
 from amunre.standing import ranks
 
+if TYPE_CHECKING:
+    from amunre.engine import Game
+    from amunre.model import Variant
+
 __all__ = ["game_result", "item_label", "item_order", "ranks", "scoring_groups"]
 
 
-def item_order(variant) -> list[str]:
+def item_order(variant: Variant) -> list[str]:
     """Every scoring item key a variant can produce, in the order it scores them."""
     return [item.key for item in variant.modules.items]
 
 
-def final_items(variant) -> set[str]:
+def final_items(variant: Variant) -> set[str]:
     """The scoring item keys of the final scoring (scored once, after the last kingdom)."""
     return {item.key for module in variant.modules.final_scoring for item in module.score_items()}
 
 
-def scoring_groups(variant) -> list[str]:
+def scoring_groups(variant: Variant) -> list[str]:
     """The groups of a result's `items`, in order: each kingdom, then the final scoring (by
     the edition's word for it), where the final scoring has items."""
     groups = list(variant.edition.kingdoms)
@@ -32,7 +38,7 @@ def scoring_groups(variant) -> list[str]:
     return groups
 
 
-def game_result(game, names: list[str], agents: list[str]) -> dict:
+def game_result(game: Game, names: list[str], agents: list[str]) -> dict[str, Any]:
     """The `--json` document (schemas/result.schema.json)."""
     state, variant = game.state, game.variant
     kingdoms = list(variant.edition.kingdoms)

@@ -5,11 +5,21 @@ lies on each, and whether the board holds enough of them for the players and rou
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from amunre.contract import CheckProblem
 from amunre.mechanics import draw_card
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
-def too_few_provinces(variant, players: int, per_player: int, param: str = "") -> list:
+    from amunre.board import Province
+    from amunre.contract import GameLike
+    from amunre.model import Variant
+    from amunre.narrate import Words
+
+
+def too_few_provinces(variant: Variant, players: int, per_player: int, param: str = "") -> list[CheckProblem]:
     """The problem, if any, of a board too small to give `players` players `per_player`
     province cards each in one kingdom: the edition's player counts or rounds are to blame,
     or the module's parameter `param` when it sets the cards per player."""
@@ -25,7 +35,7 @@ def too_few_provinces(variant, players: int, per_player: int, param: str = "") -
         ("edition.players", "edition.rounds_per_kingdom") + ((param,) if param else ()))]
 
 
-def place_immediate_bonus(game, pid: int, province) -> tuple[int, int, int]:
+def place_immediate_bonus(game: GameLike, pid: int, province: Province) -> tuple[int, int, int]:
     """Put a drawn province's free cards, stones and gold on it; returns how many cards and
     stones and how much gold were placed (the supplies may run short)."""
     state = game.state
@@ -44,7 +54,7 @@ def place_immediate_bonus(game, pid: int, province) -> tuple[int, int, int]:
     return cards, stones, province.free_gold
 
 
-def lay_out(game, pids, board, describe: bool = True) -> list[dict]:
+def lay_out(game: GameLike, pids: Iterable[int], board: Sequence[Province], describe: bool = True) -> list[dict[str, int]]:
     """Place the immediate bonus of each of the round's provinces, in order. Returns what
     lies on each afterwards, for the line that shows the round's provinces: the bonus
     (`cards` face down, `stones`, `gold`) and what was left there from an earlier kingdom
@@ -62,7 +72,7 @@ def lay_out(game, pids, board, describe: bool = True) -> list[dict]:
     return lying
 
 
-def lying_lines(e, w) -> str:
+def lying_lines(e: dict[str, Any], w: Words) -> str:
     """One line per province of the round with something on it: its immediate bonus and
     what stands there from the kingdom before (pyramids and stones stay, R-GAME-05)."""
     lines = []

@@ -7,10 +7,16 @@ run out), so `SetupRulings` joins the rulings of the modules in every variant.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from amunre.contract import ruling
 from amunre.state import UNLIMITED
+
+if TYPE_CHECKING:
+    from amunre.engine import Game
+    from amunre.model import Variant
 
 SPEC_IDS = ("R-GAME-02", "A-SUPPLY")
 
@@ -21,7 +27,7 @@ class SetupRulings:
         "A-SUPPLY", "Farmers, stones and pyramids are limited to the component counts.", True)
 
 
-def supply_counts(variant) -> dict[str, int]:
+def supply_counts(variant: Variant) -> dict[str, int]:
     """Farmers, stones, single and double pyramids in the supply at the start (A-SUPPLY)."""
     comp = variant.components
     finite = variant.rulings.of(SetupRulings).finite_supply
@@ -30,7 +36,7 @@ def supply_counts(variant) -> dict[str, int]:
     return counts if finite else dict.fromkeys(counts, UNLIMITED)
 
 
-def set_up(game) -> None:
+def set_up(game: Game) -> None:
     """Put a new game's state in its starting position (chance from its named streams, `amunre.streams`)."""
     state, variant = game.state, game.variant
     comp = variant.components

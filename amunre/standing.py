@@ -3,25 +3,30 @@ equal standing share the victory. One function decides, for the engine and the f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from amunre.counting import pyramids_in, stones_in
+
+if TYPE_CHECKING:
+    from amunre.state import GameState
 
 SPEC_IDS = ("R-GAME-06",)
 
 
-def standing(state, player: int) -> tuple[int, int, int]:
+def standing(state: GameState, player: int) -> tuple[int, int, int]:
     """What decides the game: points, then pyramids, then stones in own provinces."""
     owned = state.players[player].provinces
     return (state.players[player].score, pyramids_in(state, owned), stones_in(state, owned))
 
 
-def winners(state) -> list[int]:
+def winners(state: GameState) -> list[int]:
     """The players with the best standing."""
     keys = [standing(state, p) for p in range(state.n_players)]
     best = max(keys)
     return [p for p, key in enumerate(keys) if key == best]
 
 
-def ranks(state) -> list[int]:
+def ranks(state: GameState) -> list[int]:
     """Rank per player (1 = winner): 1 + the players with a strictly better standing."""
     keys = [standing(state, p) for p in range(state.n_players)]
     return [1 + sum(1 for other in keys if other > key) for key in keys]

@@ -9,7 +9,7 @@ two are equal after a round trip.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from amunre.streams import draw
 
@@ -40,7 +40,7 @@ class ProvinceState:
 
     __slots__ = ("owner", "farmers", "free_farmers", "stones", "pyramids", "doubles", "cards", "gold")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.owner: int | None = None
         self.farmers = 0  # on field spaces
         self.free_farmers = 0  # placed by a free farmer card, not on a field
@@ -156,11 +156,11 @@ class GameState:
             players.append(q)
         twin.players = players
         provinces = []
-        for p in self.provinces:
-            q = ProvinceState.__new__(ProvinceState)
-            q.owner, q.farmers, q.free_farmers, q.stones = p.owner, p.farmers, p.free_farmers, p.stones
-            q.pyramids, q.doubles, q.cards, q.gold = p.pyramids, p.doubles, p.cards[:], p.gold
-            provinces.append(q)
+        for pv in self.provinces:  # (not p, q: those are players above)
+            qv = ProvinceState.__new__(ProvinceState)
+            qv.owner, qv.farmers, qv.free_farmers, qv.stones = pv.owner, pv.farmers, pv.free_farmers, pv.stones
+            qv.pyramids, qv.doubles, qv.cards, qv.gold = pv.pyramids, pv.doubles, pv.cards[:], pv.gold
+            provinces.append(qv)
         twin.provinces = provinces
         twin.rules = copy_data(self.rules) if rules else dict(self.rules)
         return twin
@@ -182,10 +182,10 @@ class GameState:
             mine.provinces[:] = theirs.provinces
             mine.breakdown.clear()
             mine.breakdown.update(theirs.breakdown)
-        for mine, theirs in zip(self.provinces, other.provinces):
-            mine.owner, mine.farmers, mine.free_farmers = theirs.owner, theirs.farmers, theirs.free_farmers
-            mine.stones, mine.pyramids, mine.doubles, mine.gold = theirs.stones, theirs.pyramids, theirs.doubles, theirs.gold
-            mine.cards[:] = theirs.cards
+        for ours, them in zip(self.provinces, other.provinces):  # (not mine, theirs: those are players)
+            ours.owner, ours.farmers, ours.free_farmers = them.owner, them.farmers, them.free_farmers
+            ours.stones, ours.pyramids, ours.doubles, ours.gold = them.stones, them.pyramids, them.doubles, them.gold
+            ours.cards[:] = them.cards
         for key in list(self.rules):
             if key not in other.rules:
                 del self.rules[key]
@@ -202,10 +202,10 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable (mypy expects a method here)
 
 
-def copy_data(value):
+def copy_data(value: Any) -> Any:
     """A deep copy of plain data (lists, dicts, and immutable leaves such as numbers, strings
     and tuples): a rule module's own slice of state."""
     if isinstance(value, list):
@@ -215,7 +215,10 @@ def copy_data(value):
     return value
 
 
-def _restore(cls, entry: dict):
+_Slotted = TypeVar("_Slotted", PlayerState, ProvinceState)
+
+
+def _restore(cls: type[_Slotted], entry: dict[str, Any]) -> _Slotted:
     """A PlayerState or ProvinceState with its slots taken from a `to_dict` entry."""
     obj = cls()
     for k in cls.__slots__:
@@ -223,7 +226,7 @@ def _restore(cls, entry: dict):
     return obj
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

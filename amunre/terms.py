@@ -10,6 +10,12 @@ typo that would change nothing, so the loader reports it with the closest known 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from amunre.contract import Rule
 
 #: The words the engine itself prints (setup, scoring, building, the command line).
 CORE_TERMS = frozenset({
@@ -26,7 +32,7 @@ MOST_NUMBERED = 20
 _NUMBERED = re.compile(r"^(?P<stem>\w+?)_(?P<n>\d+)$")
 
 
-def known_terms(modules, card_kinds) -> set[str]:
+def known_terms(modules: Iterable[type[Rule]], card_kinds: Iterable[str]) -> set[str]:
     """The keys a variant using rule module classes `modules` with `card_kinds` may set."""
     known = set(CORE_TERMS) | set(card_kinds)
     for cls in modules:
@@ -40,5 +46,5 @@ def is_known(key: str, known: set[str]) -> bool:
         return True
     match = _NUMBERED.match(key)
     # a few digits only before int(): a key of thousands of digits is no numbered term (and Python refuses it)
-    return (bool(match) and match["stem"] in known and len(match["n"]) <= len(str(MOST_NUMBERED))
+    return (match is not None and match["stem"] in known and len(match["n"]) <= len(str(MOST_NUMBERED))
             and 1 <= int(match["n"]) <= MOST_NUMBERED)

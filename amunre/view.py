@@ -19,29 +19,63 @@ suite compares across games that differ only in what the player may not know.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import random
+
+    from amunre.contract import Rule
+    from amunre.engine import Game
+    from amunre.model import Variant
+    from amunre.state import GameState, PlayerState, ProvinceState
+
 
 class ProvinceView:
     """The public face of one province."""
 
     __slots__ = ("_p",)
 
-    def __init__(self, province):
+    def __init__(self, province: ProvinceState) -> None:
         self._p = province
 
-    owner = property(lambda self: self._p.owner)
-    farmers = property(lambda self: self._p.farmers)
-    free_farmers = property(lambda self: self._p.free_farmers)
-    stones = property(lambda self: self._p.stones)
-    pyramids = property(lambda self: self._p.pyramids)
-    doubles = property(lambda self: self._p.doubles)
-    gold = property(lambda self: self._p.gold)
-    #: face-down cards lying on it: how many, not which
-    cards = property(lambda self: len(self._p.cards))
+    # (properties written out, not `property(lambda ...)`: so that their types are known)
+    @property
+    def owner(self) -> int | None:
+        return self._p.owner
+
+    @property
+    def farmers(self) -> int:
+        return self._p.farmers
+
+    @property
+    def free_farmers(self) -> int:
+        return self._p.free_farmers
+
+    @property
+    def stones(self) -> int:
+        return self._p.stones
+
+    @property
+    def pyramids(self) -> int:
+        return self._p.pyramids
+
+    @property
+    def doubles(self) -> int:
+        return self._p.doubles
+
+    @property
+    def gold(self) -> int:
+        return self._p.gold
+
+    @property
+    def cards(self) -> int:
+        """Face-down cards lying on it: how many, not which."""
+        return len(self._p.cards)
 
     def pyramid_count(self) -> int:
         return self._p.pyramid_count()
 
-    def public(self) -> tuple:
+    def public(self) -> tuple[int | None, int, int, int, int, int, int, int]:
         """(owner, farmers, free_farmers, stones, pyramids, doubles, gold, cards) at once: a
         search agent reads them all at every decision."""
         p = self._p
@@ -50,7 +84,7 @@ class ProvinceView:
     def all_farmers(self) -> int:
         return self._p.all_farmers()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("owner", "farmers", "free_farmers", "stones", "pyramids", "doubles",
                                                "gold", "cards")}
 
@@ -60,22 +94,39 @@ class PlayerInfo:
 
     __slots__ = ("_p",)
 
-    def __init__(self, player):
+    def __init__(self, player: PlayerState) -> None:
         self._p = player
 
-    gold = property(lambda self: self._p.gold)
-    score = property(lambda self: self._p.score)
-    theft = property(lambda self: self._p.theft)
-    provinces = property(lambda self: tuple(self._p.provinces))
-    hand_size = property(lambda self: sum(self._p.hand))
-    breakdown = property(lambda self: dict(self._p.breakdown))
+    @property
+    def gold(self) -> int:
+        return self._p.gold
 
-    def holding(self) -> tuple:
+    @property
+    def score(self) -> int:
+        return self._p.score
+
+    @property
+    def theft(self) -> int:
+        return self._p.theft
+
+    @property
+    def provinces(self) -> tuple[int, ...]:
+        return tuple(self._p.provinces)
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self._p.hand)
+
+    @property
+    def breakdown(self) -> dict[str, int]:
+        return dict(self._p.breakdown)
+
+    def holding(self) -> tuple[int, int, tuple[int, ...], int]:
         """(gold, theft, provinces, score) at once: a search agent reads them at every decision."""
         p = self._p
         return (p.gold, p.theft, tuple(p.provinces), p.score)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"gold": self.gold, "score": self.score, "theft": self.theft, "provinces": list(self._p.provinces),
                 "hand_size": self.hand_size, "breakdown": self.breakdown}
 
@@ -85,7 +136,10 @@ class PlayerView:
 
     __slots__ = ("_game", "player", "_players", "_provinces")
 
-    def __init__(self, game, player: int):
+    _players: tuple[PlayerInfo, ...] | None
+    _provinces: tuple[ProvinceView, ...] | None
+
+    def __init__(self, game: Game, player: int) -> None:
         self._game = game
         self.player = player
         # built on first use: an agent that reads only the request pays nothing
@@ -107,10 +161,10 @@ class PlayerView:
 
     # -- the rules (public) ---------------------------------------------------------------
     @property
-    def variant(self):
+    def variant(self) -> Variant:
         return self._game.variant
 
-    def rule(self, rule_id: str):
+    def rule(self, rule_id: str) -> Rule | None:
         """A rule module of the variant (its params and rulings), by entry id or rule id; None if absent."""
         return self._game.variant.modules.rule(rule_id)
 
@@ -125,16 +179,45 @@ class PlayerView:
         return tuple(self._game.state.players[self.player].hand)
 
     # -- public facts ---------------------------------------------------------------------
-    n_players = property(lambda self: self._game.state.n_players)
-    kingdom = property(lambda self: self._game.state.kingdom)
-    round = property(lambda self: self._game.state.round)
-    start_player = property(lambda self: self._game.state.start_player)
-    offering_level = property(lambda self: self._game.state.offering_level)
-    on_auction = property(lambda self: tuple(self._game.state.on_auction))
-    deck_size = property(lambda self: len(self._game.state.deck))
-    discard = property(lambda self: tuple(self._game.state.discard))
-    in_play = property(lambda self: tuple(self._game.state.in_play))
-    phase = property(lambda self: self._game.phase_name)
+    @property
+    def n_players(self) -> int:
+        return self._game.state.n_players
+
+    @property
+    def kingdom(self) -> int:
+        return self._game.state.kingdom
+
+    @property
+    def round(self) -> int:
+        return self._game.state.round
+
+    @property
+    def start_player(self) -> int:
+        return self._game.state.start_player
+
+    @property
+    def offering_level(self) -> int:
+        return self._game.state.offering_level
+
+    @property
+    def on_auction(self) -> tuple[int, ...]:
+        return tuple(self._game.state.on_auction)
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._game.state.deck)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        return tuple(self._game.state.discard)
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        return tuple(self._game.state.in_play)
+
+    @property
+    def phase(self) -> str:
+        return self._game.phase_name
 
     @property
     def supplies(self) -> dict[str, int]:
@@ -145,20 +228,20 @@ class PlayerView:
     def turn_order(self) -> list[int]:
         return self._game.state.turn_order()
 
-    def sample_game(self, rng):
+    def sample_game(self, rng: random.Random) -> Game:
         """A game consistent with everything this seat may know, the rest drawn again with
         `rng` (`Game.determinize`): what a search agent plays forward. Asked of the seat
         whose decision is pending (or once the game is over)."""
         return self._game.determinize(self.player, rng)
 
     @property
-    def rules(self) -> dict:
+    def rules(self) -> dict[str, Any]:
         """Each stateful module's data, as it shows it to this player."""
         state = self._game.state
         return {m.key: m.view_state(state.rules[m.key], self.player) for m in self._game.variant.modules.stateful
                 if m.key in state.rules}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "player": self.player,
             "hand": list(self.hand),
@@ -178,7 +261,7 @@ class PlayerView:
         }
 
 
-def hide_from(variant, state, player: int, rng, cards: bool = True) -> None:
+def hide_from(variant: Variant, state: GameState, player: int, rng: random.Random, cards: bool = True) -> None:
     """Re-draw, in place, what `player` may not know of `state`, keeping all he may know.
 
     The draw pile's order, the face-down cards on provinces and (with `cards`) the other

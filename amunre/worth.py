@@ -27,9 +27,28 @@ into such changes, with its own module's prices; the `planner` agent picks the b
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from amunre import decisions
 from amunre.decisions import BATCH_START
 from amunre.state import GameState
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import TypeAlias
+
+    from amunre.contract import Rule
+    from amunre.model import Variant
+    from amunre.view import PlayerView
+
+    #: One change of a holding, `(what, where, amount)` (see the module docstring); `where` is
+    #: a province, a card kind or None, as `what` says.
+    Change: TypeAlias = "tuple[str, Any, int]"
+    #: A change of several things at once, valued together.
+    Changes: TypeAlias = "tuple[Change, ...]"
+    #: What `apply` keeps for `undo`: the seat's holding, the offering level, then each province
+    #: and other player the change touches, each a tuple read back by position.
+    Kept: TypeAlias = "list[Any]"
 
 #: Stones that become one pyramid in a province (the core's construction, `mechanics`).
 STONES_PER_PYRAMID = 3
@@ -50,25 +69,26 @@ GOLD_HELD = frozenset({"gold"})
 class _Table:
     """What a rule module's `run` needs of a game, for a hypothetical position nobody watches."""
 
-    hearing = frozenset()
+    hearing: frozenset[str] = frozenset()
 
-    def __init__(self, variant, state):
+    def __init__(self, variant: Variant, state: GameState) -> None:
         self.variant, self.state = variant, state
         self.n_players = state.n_players
 
-    def emit(self, _event, **data) -> None:
+    def emit(self, _event: str, **data: object) -> None:
         pass
 
     def reveal(self) -> None:
         pass
 
-    def view(self, player):
+    def view(self, player: int) -> PlayerView:
         from amunre.view import PlayerView
 
-        return PlayerView(self, player)
+        # (a view of this table has no phase, nor a game to sample: it is not a `Game`)
+        return PlayerView(self, player)  # type: ignore[arg-type]
 
 
-def position_of(view, into: GameState | None = None) -> GameState:
+def position_of(view: PlayerView, into: GameState | None = None) -> GameState:
     """A game state holding everything `view` shows: the board, every player's gold,
     provinces, theft cards and points, the seat's own hand (the others' are unknown: empty),
     the offering level, the supplies. What is hidden from the seat is not there. `into`: a
@@ -93,21 +113,21 @@ def position_of(view, into: GameState | None = None) -> GameState:
     return state
 
 
-def fingerprint(view) -> tuple:
+def fingerprint(view: PlayerView) -> tuple[object, ...]:
     """Everything public a holding's worth reads, and the seat's hand: two moments with the
     same fingerprint give every change the same worth."""
     return (view.kingdom, view.round, view.offering_level, view.hand,
             tuple(p.holding() for p in view.players), tuple(p.public() for p in view.provinces))
 
 
-def apply(state: GameState, player: int, change: tuple) -> list:
+def apply(state: GameState, player: int, change: Changes) -> Kept:
     """Make `change` (see the module docstring) to `player`'s holding in `state`; returns
     what `undo` needs to take it back."""
     me = state.players[player]
     kinds = [what for what, _, _ in change]
     # what a change can touch is kept (a hand or a list of provinces only when it may change)
-    kept = [(me, me.gold, me.hand[:] if "cards" in kinds else None, me.provinces[:] if "own" in kinds else None),
-            state.offering_level]
+    kept: Kept = [(me, me.gold, me.hand[:] if "cards" in kinds else None,
+                   me.provinces[:] if "own" in kinds else None), state.offering_level]
     for what, where, _ in change:
         if what in ("own", "farmers", "pyramids", "stones"):
             prov = state.provinces[where]
@@ -144,7 +164,7 @@ def apply(state: GameState, player: int, change: tuple) -> list:
     return kept
 
 
-def undo(state: GameState, kept: list) -> None:
+def undo(state: GameState, kept: Kept) -> None:
     """Take back a change `apply` made (`kept`: what it returned)."""
     state.offering_level = kept[1]
     for entry in reversed([kept[0]] + kept[2:]):
@@ -168,9 +188,9 @@ class Worth:
     for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
     out when the position it stood on is the same (`key` tells)."""
 
-    def __init__(self, view, weights: dict, gold: float, income_runs: dict, final: bool = False,
-                 cards: dict | None = None, previous: "Worth | None" = None, foresight: float = 1.0,
-                 spread: int = 1):
+    def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
+                 final: bool = False, cards: dict[str | tuple[int, int], float] | None = None,
+                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1) -> None:
         self.view = view
         self.player = view.player
         self.variant = view.variant
@@ -183,30 +203,32 @@ class Worth:
         # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
         # times the runs it has left in the kingdom; each item scored at this kingdom's end
         # (unless only the final scoring is left) and at the game's
-        self._terms = ([(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
-                       + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
+        self._terms: Sequence[tuple[Rule | None, int]] = (
+            [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
+            + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
         # what of a holding each term reads (None: anything)
         self._reads = [GOLD_HELD if m is None else m.reads for m, _ in self._terms]
         while previous is not None and previous._base is None:  # never asked: nothing to lend
             previous = previous._previous
-        self._previous = previous
-        self._touching: dict[frozenset, list[int]] = {}  # the terms a change of these aspects touches
-        self._base: GameState | None = None  # the position, built at the first value asked for
+        self._previous: Worth | None = previous
+        self._touching: dict[frozenset[str], list[int]] = {}  # the terms a change of these aspects touches
+        # the position, built at the first value asked for (by `_start`, which every reader runs first)
+        self._base: GameState = None  # type: ignore[assignment]
         self._parts: list[float] = []  # each term's worth on it
-        self._gains: dict[tuple, float] = {}
+        self._gains: dict[tuple[object, ...], float] = {}
         # what each card kind is worth, which changes slowly: a caller may keep it for longer
-        self._cards = {} if cards is None else cards
-        self._key: tuple | None = None
+        self._cards: dict[str | tuple[int, int], float] = {} if cards is None else cards
+        self._key: tuple[object, ...] | None = None
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """What this worth depends on: the terms and the position (see `fingerprint`)."""
         if self._key is None:
             self._key = (self.player, self.gold, self.foresight, self.spread,
                          tuple((id(m), runs) for m, runs in self._terms), fingerprint(self.view))
         return self._key
 
-    def gain(self, change: tuple) -> float:
+    def gain(self, change: Changes) -> float:
         """Points the change is worth to the seat (see the module docstring)."""
         found = self._gains.get(change)
         if found is None:
@@ -218,7 +240,7 @@ class Worth:
             found = self._gains[change] = self._gain(change)
         return found
 
-    def value(self, change: tuple = ()) -> float:
+    def value(self, change: Changes = ()) -> float:
         """The seat's whole worth after the change (its gold, income to come and points)."""
         if self._base is None:
             self._start()
@@ -238,22 +260,24 @@ class Worth:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
             self._touching = previous._touching  # the same terms
             return
-        # the earlier worth is done with: its position is written over
-        same_table = (previous is not None and previous.variant is self.variant and previous.player == self.player
-                      and previous._base.n_players == self.view.n_players)
-        self._base = position_of(self.view, previous._base if same_table else None)
+        # the earlier worth is done with: its position is written over (when of the same table;
+        # tested where it is used, so that the type checker sees there is a previous)
+        into = (previous._base if previous is not None and previous.variant is self.variant
+                and previous.player == self.player and previous._base.n_players == self.view.n_players else None)
+        self._base = position_of(self.view, into)
         highest = self.variant.modules.max_offering_level
         if self._base.offering_level == 0 and highest:
             # before the first offering the level is not set: a holding is valued at the
             # middle level (rounded down), not at none
             self._base.offering_level = (1 + highest) // 2
-        self._parts = [None] * len(self._terms)  # each worked out when a change first touches it
+        # each worked out when a change first touches it (None until then)
+        self._parts = [None] * len(self._terms)  # type: ignore[list-item]
 
-    def _gain(self, change: tuple) -> float:
+    def _gain(self, change: Changes) -> float:
         """The change made on the position, each term it can change valued again (a term's
         module declares what it `reads`; a change of anything else leaves it as it was)."""
         state, parts = self._base, self._parts
-        touched = frozenset()
+        touched: frozenset[str] = frozenset()
         for what, where, amount in change:
             if what == "stones":  # stones that complete no pyramid change only the stones
                 before = state.provinces[where].stones
@@ -280,7 +304,7 @@ class Worth:
             undo(state, kept)
         return total
 
-    def _term(self, module, runs: int, state: GameState) -> float:
+    def _term(self, module: Rule | None, runs: int, state: GameState) -> float:
         """One term of the seat's worth on `state`: the gold it holds (no module), a phase's
         gold and points (`Rule.income_for`) times the `runs` it has left, or a scoring item's
         points (`Rule.points_for`); as the module declares them, else by playing it on a copy."""
@@ -291,50 +315,51 @@ class Worth:
             found = module.income_for(state, me)
             gold, points = found if found is not None else self._played(module, state)
             return runs * (gold * self.gold + self._weighted(points))
-        points = module.points_for(state, me)
-        return self._weighted(points if points is not None else self._played(module, state)[1])
+        scored = module.points_for(state, me)
+        return self._weighted(scored if scored is not None else self._played(module, state)[1])
 
-    def _weighted(self, points: dict) -> float:
+    def _weighted(self, points: Mapping[str, float]) -> float:
         weights = self.weights
         if not weights:
             return sum(points.values())
         return sum(weights.get(item, 1.0) * value for item, value in points.items())
 
-    def _played(self, module, state: GameState) -> tuple[float, dict]:
+    def _played(self, module: Rule, state: GameState) -> tuple[float, dict[str, float]]:
         """(gold, {item: points}) the seat gets when `module` is played on a copy of `state`."""
         twin = state.copy(rules=False)
         mine = twin.players[self.player]
         before, gold = dict(mine.breakdown), mine.gold
         self._play(module, twin)
-        points = {}
+        points: dict[str, float] = {}
         for key, value in mine.breakdown.items():
             if value != before.get(key, 0):
                 item = key.partition(":")[2]
                 points[item] = points.get(item, 0) + value - before.get(key, 0)
         return mine.gold - gold, points
 
-    def _play(self, module, state: GameState) -> None:
+    def _play(self, module: Rule, state: GameState) -> None:
         """Run `module` on a hypothetical position, its decisions answered by its first policy."""
         counted = decisions.here.forced  # the engine's count of forced decisions is the real games'
         table = _Table(self.variant, state)
         step = module.run(table)
-        answer = None
+        answer: object = None
         try:
             while True:
                 request = step.send(answer)
                 if request is BATCH_START:
                     answer = None
                     continue
-                declared = self._decisions.get(request.kind)
+                # (a Request, past BATCH_START: the type checker cannot tell the two apart by `is`)
+                declared = self._decisions.get(request.kind)  # type: ignore[union-attr]
                 policy = next(iter(declared.policies.values()), None) if declared is not None else None
-                answer = policy(module, table, request) if policy is not None else request.options[0]
+                answer = policy(module, table, request) if policy is not None else request.options[0]  # type: ignore[arg-type, union-attr]
         except StopIteration:
             pass
         finally:
             decisions.here.forced = counted
 
     # -- what the decisions' appraisals read ------------------------------------------------
-    def remember(self, key: str | tuple, make, *args):
+    def remember(self, key: str | tuple[object, ...], make: Callable[..., float], *args: object) -> float:
         """A value a decision's appraisal works out once for this position (`make(*args)`:
         a function and its arguments rather than a closure, which every call would build)."""
         found = self._gains.get(("remembered", key))

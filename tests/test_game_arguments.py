@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from amunre.decisions import from_json_value, to_json_value
 from amunre.engine import Game
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
@@ -78,6 +79,20 @@ def test_an_answer_nested_too_deep_is_an_illegal_answer():
         deep = [deep]
     with pytest.raises(IllegalAnswerError, match="nested too deep|illegal answer"):
         game.answer(deep)
+    # a million deep, as a list (JSON's form) and as a tuple (the engine's): refused, not walked (on the
+    # compiled build an unbounded walk would overflow the C stack: docs/performance.md)
+    deep_list: list = []
+    deep_tuple: tuple = ()
+    for _ in range(1_000_000):
+        deep_list, deep_tuple = [deep_list], (deep_tuple,)
+    for answer in (deep_list, deep_tuple):
+        with pytest.raises(IllegalAnswerError, match="nested too deep"):
+            game.answer(answer)
+    with pytest.raises(RecursionError):
+        to_json_value(deep_tuple)
+    with pytest.raises(RecursionError):
+        from_json_value(deep_list)
+    assert game.answers_so_far() == []  # nothing was applied
     huge = list(range(100_000))
     with pytest.raises(IllegalAnswerError) as info:
         game.answer(huge)

@@ -15,13 +15,17 @@ import hashlib
 import math
 import random
 import re
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from amunre.errors import AmunreError
 
+if TYPE_CHECKING:
+    from amunre.decisions import Request
+    from amunre.view import PlayerView
+
 
 class Agent(Protocol):
-    def choose(self, view, request): ...
+    def choose(self, view: PlayerView, request: Request) -> Any: ...
 
 
 #: The agent of a seat nobody names (`run`, `compare`, `arena`): it plays the variant it is

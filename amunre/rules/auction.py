@@ -20,6 +20,8 @@ An answer is `(province, amount, cards)`, `cards` a tuple of the card ids played
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.boardtext import province_line
@@ -28,6 +30,20 @@ from amunre.decisions import Lazy, decide
 from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import TypeAlias
+
+    from amunre.contract import Asking, GameLike
+    from amunre.decisions import Steps
+    from amunre.model import Variant
+    from amunre.narrate import Words
+    from amunre.view import PlayerView
+    from amunre.worth import Worth
+
+    #: A bid: (province, amount, the ids of the cards played with it).
+    Bid: TypeAlias = tuple[int, int, tuple[int, ...]]
 
 
 @attrs.frozen
@@ -62,20 +78,26 @@ class Rulings:
         validator=attrs.validators.in_(("with_bid", "any_turn")))
 
 
-def _describe_bid(option, w) -> str:
+if TYPE_CHECKING:
+    # the names `Auction.Params` and `Auction.Rulings` hide in its class body
+    _Params = Params
+    _Rulings = Rulings
+
+
+def _describe_bid(option: Bid, w: Words) -> str:
     province, amount, cards = option
     return f"bid {amount} on {w.province(province)}" + "".join(
         f", playing the {w.card_noun(w.variant.cards[c])}" for c in cards)
 
 
-def _bid_group(option, w) -> tuple[str, str]:
+def _bid_group(option: Bid, w: Words) -> tuple[str, str]:
     """A bid shown among many: under its card (and the cards played with it: `Abu + "bidding
     blockade"`), by its amount."""
     province, amount, cards = option
     return (w.province(province) + "".join(f" + {w.card_label(w.variant.cards[c])}" for c in cards), str(amount))
 
 
-def _bid_question(asking) -> str:
+def _bid_question(asking: Asking) -> str:
     w = asking.words
     leaving = asking.context.get("moving_from")
     if leaving is not None:
@@ -87,17 +109,17 @@ def _bid_question(asking) -> str:
     return f"Place your {w.t('bid_marker')}: on which province card, and how much?"
 
 
-def _bribes(asking) -> bool:
+def _bribes(asking: Asking) -> bool:
     """Whether a rebid on the card he was outbid on plays a card (else his Bribery still holds)."""
     leaving = asking.context.get("moving_from")
     return any(option[0] == leaving and option[2] for option in asking.request.options)
 
 
-def _bid_facts(asking) -> list[str]:
+def _bid_facts(asking: Asking) -> list[str]:
     """Every card on auction: what lies on it, its top bid (bidder, protection), the others on it."""
     w, view = asking.words, asking.view
     protected = set(asking.context.get("protected", ()))
-    on_card: dict[int, list] = {}
+    on_card: dict[int, list[tuple[int, int]]] = {}
     for player, card, amount in asking.context.get("bids", ()):
         on_card.setdefault(card, []).append((amount, player))
     cards = sum(view.hand)
@@ -118,13 +140,13 @@ def _bid_facts(asking) -> list[str]:
     return lines
 
 
-def _bid_note(option, asking) -> str | None:
+def _bid_note(option: Bid, asking: Asking) -> str | None:
     province, amount, cards = option
     # a card played with the bid can no longer be sold to pay it
     return asking.must_sell(amount)
 
 
-def _bid_line(e, w) -> str:
+def _bid_line(e: dict[str, Any], w: Words) -> str:
     """One line per bid, with the cards played with it (their `play` events have no line)."""
     who, where, marker = w.who(e["player"]), w.province(e["province"]), w.t("bid_marker")
     left = e["moved_from"]
@@ -146,7 +168,7 @@ def _bid_line(e, w) -> str:
     return f"  {text}{over}{cards}."
 
 
-def _acquire_line(e, w) -> str:
+def _acquire_line(e: dict[str, Any], w: Words) -> str:
     """The price, and what comes with the province: the cards and gold lying on it go to
     his hand, the stones and pyramids standing in it stay (R-AUC-07)."""
     gold = w.t("gold")
@@ -171,7 +193,7 @@ def _acquire_line(e, w) -> str:
     return line + "."
 
 
-def _bid_actions(rule, variant) -> list:
+def _bid_actions(rule: Auction, variant: Variant) -> list[Bid]:
     """Every bid the variant can ask: each province, each card combination that can go with a
     bid (none, Bribery, Protection, both, in the order the options list them), each space."""
     plays = [(), (rule.bribery,), (rule.protection,), (rule.bribery, rule.protection)]
@@ -179,7 +201,8 @@ def _bid_actions(rule, variant) -> list:
             for amount in rule.params.bid_spaces]
 
 
-def _bid_board(leaving, where, protected, spaces) -> dict:
+def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]], protected: Iterable[int],
+               spaces: Sequence[int]) -> dict[str, Any]:
     """A bid question's context: the card the player's marker leaves, every marker as
     [player, card, amount], the players whose bid is protected."""
     return {"moving_from": leaving, "bids": [[q, c, spaces[i]] for q, (c, i) in where],
@@ -192,13 +215,13 @@ def _bid_board(leaving, where, protected, spaces) -> dict:
 FIELDS_SHARE = 0.5
 
 
-def province_at_auction(pid: int, asking, worth) -> float:
+def province_at_auction(pid: int, asking: Asking, worth: Worth) -> float:
     """Holding `pid` through the kingdom, with the gold and cards lying on it and a share of
     what its fields could yield."""
     return worth.remember(("at auction", pid), _at_auction, pid, asking.view, worth)
 
 
-def _at_auction(pid: int, view, worth) -> float:
+def _at_auction(pid: int, view: PlayerView, worth: Worth) -> float:
     lying = view.provinces[pid]
     fields = view.variant.board.provinces[pid].fields
     held = worth.province(pid)
@@ -206,7 +229,7 @@ def _at_auction(pid: int, view, worth) -> float:
     return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
 
 
-def _appraise_bid(option, asking, worth) -> float:
+def _appraise_bid(option: Bid, asking: Asking, worth: Worth) -> float:
     """The province, less its price (cards sold for what gold does not cover) and the cards
     played; a Protection keeps a bid worth defending."""
     pid, amount, played = option
@@ -230,7 +253,9 @@ class Auction(Rule):
     spec_ids = ("R-AUC-01", "R-AUC-02", "R-AUC-03", "R-AUC-04", "R-AUC-05", "R-AUC-06", "R-AUC-07",
                 "A-SELL", "A-FREESTONES", "A-BRIBERY", "A-IDENTICAL", "A-PROTECTION")
     Params = Params
+    params: _Params
     Rulings = Rulings
+    rulings: _Rulings
     cards = {
         "protection": "Played with a bid: whoever outbids its player must skip a space (`protection_skip`).",
         "bribery": "Lets an outbid player bid again on the card he was outbid on (A-BRIBERY).",
@@ -284,28 +309,31 @@ class Auction(Rule):
         self.protection = self.variant.card_id("protection")
         self.bribery = self.variant.card_id("bribery")
 
-    def table_markers(self, event: dict, markers: dict) -> None:
+    def table_markers(self, event: dict[str, Any], markers: dict[int, tuple[int, int, str]]) -> None:
         """Each player's bid marker: placed and moved by his bids, marked by the Protection he
         plays (with a bid or on a turn he passes: it lasts the phase), taken off when he
         acquires the province."""
-        name, player = event["event"], event.get("player")
+        # (the player read where the event has one: these three always do)
+        name = event["event"]
         if name == "bid":
+            player = event["player"]
             kept = markers.get(player)
             protected = bool(kept and kept[2]) or "protection" in event["cards"]
             markers[player] = (event["province"], event["amount"], self.variant.term("protection") if protected else "")
-        elif name == "play" and event["card"] == "protection" and player in markers:
+        elif name == "play" and event["card"] == "protection" and event["player"] in markers:
+            player = event["player"]
             province, amount, _ = markers[player]
             markers[player] = (province, amount, self.variant.term("protection"))
         elif name == "acquire":
-            markers.pop(player, None)
+            markers.pop(event["player"], None)
 
-    def check(self, variant) -> list[str]:
+    def check(self, variant: Variant) -> list[str]:
         spaces = self.params.bid_spaces
         if not spaces or list(spaces) != sorted(set(spaces)) or spaces[0] != 0:
             return ["bid_spaces must start at 0 and strictly increase"]
         return []
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         cards = list(state.on_auction)
         n = state.n_players
@@ -324,15 +352,15 @@ class Auction(Rule):
         # rebidding on the same card for free; otherwise each rebid takes a card
         bribed: set[int] = set()
 
-        def options_for(p: int, leaving: int | None):
+        def options_for(p: int, leaving: int | None) -> list[Bid]:
             hand = state.players[p].hand
             can_protect = hand[PROTECTION] > 0 and p not in protected
             free_rebid = p in bribed and whole_phase_bribery
             can_bribe = hand[BRIBERY] > 0 and (p not in bribed or second_bribery)
             base = means(state, p, can_sell)
-            opts = []
+            opts: list[Bid] = []
             for c in cards:
-                plays: tuple = ()
+                plays: tuple[int, ...] = ()
                 if c == leaving:
                     if free_rebid:
                         pass
@@ -355,7 +383,7 @@ class Auction(Rule):
                         opts.append((c, spaces[i], played))
             return opts
 
-        def place(p: int, leaving: int | None):
+        def place(p: int, leaving: int | None) -> Steps[None]:
             opts = options_for(p, leaving)
             # the bid board as everyone sees it, for whoever shows the question (the human seat);
             # worked out only if read, from a snapshot of this moment
@@ -383,7 +411,7 @@ class Auction(Rule):
         order = state.turn_order()
         for p in order:
             yield from place(p, None)
-        settled = lambda: all(v == 1 for v in bidders.values())  # noqa: E731
+        settled: Callable[[], bool] = lambda: all(v == 1 for v in bidders.values())  # noqa: E731
         turn = 0
         while not settled():
             p = order[turn % n]
@@ -412,7 +440,7 @@ class Auction(Rule):
             prov = state.provinces[c]
             prov.owner = p
             state.players[p].provinces.append(c)
-            cards, gold = len(prov.cards), prov.gold
+            lying_cards, gold = len(prov.cards), prov.gold
             if prov.cards:
                 for kind in prov.cards:
                     state.players[p].hand[kind] += 1
@@ -423,7 +451,7 @@ class Auction(Rule):
                 receive(game, p, prov.gold, "free")
                 prov.gold = 0
             if "acquire" in game.hearing:
-                game.emit("acquire", player=p, province=c, amount=spaces[idx], cards=cards, gold=gold,
+                game.emit("acquire", player=p, province=c, amount=spaces[idx], cards=lying_cards, gold=gold,
                           stones=prov.stones, pyramids=prov.pyramids, doubles=prov.doubles)
             if free_stones_build and board[c].free_stones:
                 yield from convert_full_stones(game, c)

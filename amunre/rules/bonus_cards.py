@@ -7,6 +7,7 @@ scores its own item, labelled with the card's name in the variant's words."""
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -15,6 +16,17 @@ from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card
 from amunre.model import bounded, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from amunre.board import Province
+    from amunre.contract import Asking, GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
+    from amunre.view import PlayerView
+    from amunre.worth import Worth
 
 #: The bonus cards, in the order they are offered, and the board attribute that the three
 #: "all in one place" cards compare.
@@ -31,7 +43,8 @@ class BonusParams:
                               validator=bounded(0, 100))
 
 
-def bonus_met(kind: str, state, board, owned, params: BonusParams) -> bool:
+def bonus_met(kind: str, state: GameState | PlayerView, board: Sequence[Province], owned: Sequence[int],
+              params: BonusParams) -> bool:
     """Whether a bonus card's condition holds for a player's provinces (R-SCO-05)."""
     if not owned:
         return False
@@ -44,8 +57,8 @@ def bonus_met(kind: str, state, board, owned, params: BonusParams) -> bool:
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
-def _bonus_note(kind, asking) -> str:
-    rule = asking.rule
+def _bonus_note(kind: str, asking: Asking) -> str:
+    rule: BonusCards | None = asking.rule
     if rule is None:
         return ""
     if rule.met(kind, asking.view, asking.view.player):
@@ -53,13 +66,14 @@ def _bonus_note(kind, asking) -> str:
     return f"condition not met: 0 {asking.words.t('points')}, the card is spent"
 
 
-def _bonus_facts(asking) -> list[str]:
+def _bonus_facts(asking: Asking) -> list[str]:
     w = asking.words
     return [f"Each bonus card scores {asking.rule.params.points if asking.rule else 3} {w.t('points')} when "
             f"its condition holds for your provinces; one of each kind per {w.t('scoring')}."]
 
 
-def bonus_facts(kind: str, state, board, owned, params: BonusParams) -> dict:
+def bonus_facts(kind: str, state: GameState, board: Sequence[Province], owned: Sequence[int],
+                params: BonusParams) -> dict[str, Any]:
     """What a bonus card's condition looked at, for the line that tells it: `count` and
     `needed` (card symbols, farmers), or `places`: the half, side or Nile bank of each own
     province ([province, "lower"/"upper", "west"/"east", or true/false for the Nile])."""
@@ -75,13 +89,13 @@ _PLACE_TERMS = {"lower": "lower_egypt", "upper": "upper_egypt", "west": "west_si
                 True: "on_the_nile", False: "off_the_nile"}
 
 
-def _bonus_line(e, w) -> str:
+def _bonus_line(e: dict[str, Any], w: Words) -> str:
     card = w.card_noun(e["card"])
     if "count" in e:
         what = ("card_symbols" if e["card"] == "master_of_scribes" else "farmer")
         facts = f"{w.count(e['count'], what)}, {e['needed']} needed"
     else:
-        places = {}
+        places: dict[str | bool, list[str]] = {}
         for pid, place in e["places"]:
             places.setdefault(place, []).append(w.province(pid))
         if len(places) == 1:
@@ -94,10 +108,11 @@ def _bonus_line(e, w) -> str:
     return f"  {w.who(e['player'])} plays the {card} ({facts}): {result}."
 
 
-def _appraise_bonus(kind, asking, worth) -> float:
+def _appraise_bonus(kind: str | None, asking: Asking, worth: Worth) -> float:
     """A card whose condition holds scores its points now; one that does not is kept."""
     if kind is None:
         return 0.0
+    rule: BonusCards
     rule, view = asking.rule, asking.view
     if not rule.met(kind, view, view.player):
         return -1.0
@@ -112,6 +127,7 @@ class BonusCards(Rule):
     summary = "Bonus cards score when their condition is met; one of each kind per scoring."
     spec_ids = ("R-SCO-05",)
     Params = BonusParams
+    params: BonusParams
     cards = {
         "master_of_scribes": "Scores at a kingdom's end with `scribes_symbols` card symbols over own provinces.",
         "master_of_farmers": "Scores at a kingdom's end with `farmers_needed` farmers over own provinces.",
@@ -153,7 +169,7 @@ class BonusCards(Rule):
     def item(self, kind: str) -> str:
         return f"{self.item_key}:{kind}"
 
-    def met(self, kind: str, state, player: int) -> bool:
+    def met(self, kind: str, state: GameState | PlayerView, player: int) -> bool:
         """Whether the card's condition holds for the player's provinces now."""
         return bonus_met(kind, state, self.variant.board.provinces, state.players[player].provinces, self.params)
 
@@ -163,13 +179,13 @@ class BonusCards(Rule):
         return tuple((kind, self.variant.card_id(kind), self.item(kind)) for kind in BONUS_CARDS
                      if kind in self.variant.cards)
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """Each bonus card held whose condition holds, played (its first policy)."""
         hand = state.players[player].hand
         return {item: self.params.points for kind, card, item in self._in_deck
                 if hand[card] > 0 and self.met(kind, state, player)}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         card_id = game.variant.card_id
         for p in state.turn_order():

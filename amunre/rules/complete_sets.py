@@ -4,12 +4,20 @@ provinces has no set. Its 2016 counterpart is `fewest_pyramids`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.contract import Event, Rule
 from amunre.mechanics import score_each
 from amunre.model import bounded, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
 
 
 @attrs.frozen
@@ -26,12 +34,12 @@ def complete_sets(pyramid_counts: list[int], set_size: int) -> int:
     return min(pyramid_counts)
 
 
-def counts_text(e, w) -> str:
+def counts_text(e: dict[str, Any], w: Words) -> str:
     """"Sawu 4, Kharga 1, Amarna 1": pyramids per own province, a double counting 2."""
     return ", ".join(f"{w.province(pid)} {count}" for pid, count in e["counts"]) or "no province"
 
 
-def _sets_line(e, w) -> str:
+def _sets_line(e: dict[str, Any], w: Words) -> str:
     sets = e["sets"]
     if len(e["counts"]) < e["set_size"]:
         why = f"no set with {len(e['counts'])} of the {e['set_size']} provinces a set needs"
@@ -52,21 +60,22 @@ class CompleteSets(Rule):
     summary = "Points per complete set of pyramids (one in each of the player's provinces)."
     spec_ids = ("R-SCO-03",)
     Params = SetParams
+    params: SetParams
     events = {
         "set_points": Event("A player's complete sets score (`counts`: [province, pyramids] of each own "
                             "province; `sets`, `each` set's points, the `set_size`; `points`, and his `total`).",
                             _sets_line),
     }
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, float]:
         counts = [state.provinces[i].pyramid_count() for i in state.players[player].provinces]
         return {self.item_key: self.params.points * complete_sets(counts, self.params.set_size)}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         params = self.params
 
-        def score(p, heard):
+        def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             owned = state.players[p].provinces
             counts = [state.provinces[i].pyramid_count() for i in owned]
             sets = complete_sets(counts, params.set_size)

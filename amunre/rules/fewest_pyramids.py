@@ -3,6 +3,8 @@ province with the fewest pyramids. Its 2003 counterpart is `complete_sets`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.contract import Event, Rule
@@ -10,13 +12,19 @@ from amunre.mechanics import score_each
 from amunre.model import bounded, doc
 from amunre.registry import register
 
+if TYPE_CHECKING:
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
+
 
 @attrs.frozen
 class FewestParams:
     points: int = doc("Points per pyramid in the province with the fewest.", default=3, validator=bounded(0, 100))
 
 
-def _fewest_line(e, w) -> str:
+def _fewest_line(e: dict[str, Any], w: Words) -> str:
     counts = e["counts"]
     if not counts:
         why = "no province"
@@ -37,20 +45,21 @@ class FewestPyramids(Rule):
     summary = "Points per pyramid in the player's own province with the fewest pyramids."
     spec_ids = ("R-SCO-03",)
     Params = FewestParams
+    params: FewestParams
     events = {
         "fewest_points": Event("A player's own province with the fewest pyramids scores (`counts`: [province, "
                                "pyramids] of each own province; `each` pyramid's points; `points`, and his "
                                "`total`).", _fewest_line),
     }
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, int]:
         counts = [state.provinces[i].pyramid_count() for i in state.players[player].provinces]
         return {self.item_key: self.params.points * min(counts, default=0)}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
 
-        def score(p, heard):
+        def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             owned = state.players[p].provinces
             counts = [state.provinces[i].pyramid_count() for i in owned]
             return self.points_for(state, p)[self.item_key], {

@@ -10,6 +10,8 @@ its value.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.contract import Decision, Event, Rule, count_actions, ruling
@@ -17,6 +19,14 @@ from amunre.decisions import decide
 from amunre.mechanics import score_each, sell_card
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
 
 
 @attrs.frozen
@@ -37,7 +47,11 @@ class Rulings:
         validator=attrs.validators.in_(("competition", "skip_one")))
 
 
-def gold_ranking(golds: list[int], points, ties: str = "competition") -> list[int]:
+if TYPE_CHECKING:
+    _Rulings = Rulings  # the name `GoldRanking.Rulings` hides in its class body
+
+
+def gold_ranking(golds: list[int], points: Sequence[int], ties: str = "competition") -> list[int]:
     """Points per player. Equal gold shares a rank; the ranks after it follow A-GOLDTIES."""
     rank_of: dict[int, int] = {}
     rank = 0
@@ -48,13 +62,13 @@ def gold_ranking(golds: list[int], points, ties: str = "competition") -> list[in
     return [points[rank_of[g]] if rank_of[g] < len(points) else 0 for g in golds]
 
 
-def _sales_line(e, w) -> str:
+def _sales_line(e: dict[str, Any], w: Words) -> str:
     names = w.join([w.card_label(kind) for kind in e["cards"]])
     return (f"  {w.who(e['player'])} sells {w.count(len(e['cards']), 'favor')} for {len(e['cards'])} "
             f"{w.t('gold')} ({names}).")
 
 
-def _golds_line(e, w) -> str:
+def _golds_line(e: dict[str, Any], w: Words) -> str:
     order = sorted(range(len(e["gold"])), key=lambda p: -e["gold"][p])
     note = f" (a held {w.t('theft')} counting -{e['theft_value']})" if e.get("theft_value") else ""
     return f"  {w.t('gold')[:1].upper() + w.t('gold')[1:]} before the ranking{note}: " + \
@@ -69,7 +83,7 @@ _PLACES = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 MOST_SOLD = 100
 
 
-def _gold_points_line(e, w) -> str:
+def _gold_points_line(e: dict[str, Any], w: Words) -> str:
     place = "most" if e["place"] == 1 else f"{_PLACES.get(e['place']) or w.ordinal(e['place'])} most"
     tied = f", tied with {w.names_of(e['tied'])}" if e["tied"] else ""
     result = (f"scores {w.count(e['points'], 'points')}, {w.total(e['total'])}" if e["points"] else f"no {w.t('points')}")
@@ -84,7 +98,9 @@ class GoldRanking(Rule):
     summary = "Most gold 6, second 4, third 2; ties share and push the next ranks down."
     spec_ids = ("R-SCO-06", "A-THEFTGOLD", "A-GOLDTIES")
     Params = GoldParams
+    params: GoldParams
     Rulings = Rulings
+    rulings: _Rulings
     decisions = {
         "sell_cards": Decision(
             "0..n: how many of his cards to sell for 1 gold each before the ranking", "an integer",
@@ -112,14 +128,14 @@ class GoldRanking(Rule):
                              _gold_points_line),
     }
 
-    def counted_gold(self, state) -> list[int]:
+    def counted_gold(self, state: GameState) -> list[int]:
         """Every player's gold as the ranking counts it (a held theft card off with A-THEFTGOLD)."""
         golds = [pl.gold for pl in state.players]
         if self.rulings.theft_counts_in_gold:
             golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
         return golds
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """With no card sold (its first policy): `gold_ranking`'s points for one player."""
         golds = self.counted_gold(state)
         mine = golds[player]
@@ -130,7 +146,7 @@ class GoldRanking(Rule):
         points = self.params.points
         return {self.item_key: points[rank] if rank < len(points) else 0}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         for p in state.turn_order():
             hand = state.players[p].hand
@@ -151,7 +167,7 @@ class GoldRanking(Rule):
             game.emit("gold_counted", gold=golds, theft_value=self.params.theft_value if counted else 0)
         points = gold_ranking(golds, self.params.points, self.rulings.gold_ties)
 
-        def score(p, heard):
+        def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             return points[p], {"gold": golds[p], "place": 1 + sum(g > golds[p] for g in golds),
                                "tied": [q for q in range(len(golds)) if q != p and golds[q] == golds[p]]} \
                 if heard else None

@@ -9,6 +9,8 @@ temples also score the offering level at every harvest.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.boardtext import temples_text
@@ -18,6 +20,17 @@ from amunre.decisions import decide
 from amunre.mechanics import add_points, play_card, receive
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from amunre.board import Board, Province
+    from amunre.contract import Asking, GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
+    from amunre.view import PlayerView
+    from amunre.worth import Worth
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
 TEMPLES_AT_HARVEST = "temples_harvest"
@@ -42,7 +55,13 @@ class Rulings:
         False)
 
 
-def _income_line(e, w) -> str:
+if TYPE_CHECKING:
+    # the names `Harvest.Params` and `Harvest.Rulings` hide in its class body
+    _Params = Params
+    _Rulings = Rulings
+
+
+def _income_line(e: dict[str, Any], w: Words) -> str:
     """A player's income province by province: farmers x gold each, the gold mine, the
     caravan (at a camel level; at another, that it pays nothing), or the Treasury gold
     instead of it all."""
@@ -80,52 +99,52 @@ def _income_line(e, w) -> str:
     return f"  {who} takes {e['total']} {gold}: " + "; ".join(parts + idle) + "."
 
 
-def _temples_line(e, w) -> str:
+def _temples_line(e: dict[str, Any], w: Words) -> str:
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.t(TEMPLES_AT_HARVEST)}: "
             f"{temples_text(e['temples'], e['level'], w)}; {w.total(e['total'])}.")
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
-def _income_note(pid, asking) -> str | None:
+def _income_note(pid: int, asking: Asking) -> str | None:
     """What the province would yield at this harvest."""
     if asking.rule is None:
         return None
     return f"it yields {asking.rule.income(asking.view, asking.view.variant.board, pid)} {asking.words.t('gold')} now"
 
 
-def _treasury_question(asking) -> str:
+def _treasury_question(asking: Asking) -> str:
     w = asking.words
     gold = asking.rule.params.treasury_gold if asking.rule is not None else 8
     return (f"Play your {w.card_noun('treasury')}? The province you choose yields nothing at this harvest; you take "
             f"{gold} {w.t('gold')} instead.")
 
 
-def _big_harvest_question(asking) -> str:
+def _big_harvest_question(asking: Asking) -> str:
     w = asking.words
     bonus = asking.rule.params.big_harvest_bonus if asking.rule is not None else 1
     return (f"Play your {w.card_noun('big_harvest')}? Each {w.t('farmer')} in the province you choose yields "
             f"{bonus} {w.t('gold')} more at this harvest.")
 
 
-def _farmers_note(pid, asking) -> str:
+def _farmers_note(pid: int, asking: Asking) -> str:
     w = asking.words
     farmers = asking.view.provinces[pid].all_farmers()
     return f"{w.plural(farmers, w.t('farmer'), w.t('farmers'))} there"
 
 
 # -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
-def _appraise_treasury(pid, asking, worth) -> float:
+def _appraise_treasury(pid: int | None, asking: Asking, worth: Worth) -> float:
     if pid is None:
         return 0.0
-    rule = asking.rule
+    rule: Harvest = asking.rule
     given_up = rule.income(asking.view, asking.view.variant.board, pid)
     return worth.gold_change(rule.params.treasury_gold - given_up) - worth.card(rule.treasury)
 
 
-def _appraise_big_harvest(pid, asking, worth) -> float:
+def _appraise_big_harvest(pid: int | None, asking: Asking, worth: Worth) -> float:
     if pid is None:
         return 0.0
-    rule = asking.rule
+    rule: Harvest = asking.rule
     extra = rule.params.big_harvest_bonus * asking.view.provinces[pid].all_farmers()
     return worth.gold_change(extra) - worth.card(rule.big_harvest)
 
@@ -137,7 +156,9 @@ class Harvest(Rule):
     summary = "Farmers, gold mines and caravans pay; Treasury and Big Harvest apply."
     spec_ids = ("R-HAR-01", "R-HAR-02", "A-TEMPLEHARVEST")
     Params = Params
+    params: _Params
     Rulings = Rulings
+    rulings: _Rulings
     cards = {
         "treasury": "One chosen province yields nothing this harvest; its player takes `treasury_gold` instead.",
         "big_harvest": "+`big_harvest_bonus` gold per farmer in one chosen province this harvest.",
@@ -179,7 +200,7 @@ class Harvest(Rule):
             return []
         return [ScoringItem(TEMPLES_AT_HARVEST, self.variant.term(TEMPLES_AT_HARVEST))]
 
-    def income_for(self, state, player: int) -> tuple[float, dict[str, float]]:
+    def income_for(self, state: GameState, player: int) -> tuple[float, dict[str, float]]:
         """No card played (its decisions' first option)."""
         board = self.variant.board
         owned = state.players[player].provinces
@@ -189,11 +210,11 @@ class Harvest(Rule):
         temples = sum(board.provinces[i].temples for i in owned)
         return gold, {TEMPLES_AT_HARVEST: temples * state.offering_level}
 
-    def income(self, state, board, pid: int, bonus: int = 0) -> int:
+    def income(self, state: GameState | PlayerView, board: Board, pid: int, bonus: int = 0) -> int:
         """Gold one province yields at this harvest (see `amunre.counting.province_income`)."""
         return province_income(state, board, pid, self.params.camel_levels, bonus)
 
-    def province_facts(self, view, pid: int, w) -> list[str]:
+    def province_facts(self, view: PlayerView, pid: int, w: Words) -> list[str]:
         """"income 5 gold" at the current offering level; before the first offering, which sets
         the level, what the income will depend on ("income after the first sacrifice: 2
         farmers x its level + 1 gold (+3 at level 1 or 2)")."""
@@ -209,7 +230,7 @@ class Harvest(Rule):
             total += f" (+{info.caravan} {w.t('gold')} at level {w.join([str(level) for level in camels], 'or')})"
         return [f"income after the first {w.t('offering')}: {total}"]
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         TREASURY, BIG_HARVEST = self.treasury, self.big_harvest  # noqa: N806 - constants of this phase
         temples_too = self.rulings.temples_score_at_harvest
@@ -219,7 +240,8 @@ class Harvest(Rule):
         for p in state.turn_order():
             player = state.players[p]
             owned = player.provinces
-            skip = boost = None
+            skip: int | None = None
+            boost: int | None = None
             # asked whether he holds the card or not (then forced): who is asked is public
             if owned:
                 skip = yield from decide(p, "treasury", [None] + (list(owned) if player.hand[TREASURY] else []))
@@ -250,7 +272,8 @@ class Harvest(Rule):
                                   temples=[[i, board[i].temples] for i in owned if board[i].temples],
                                   points=temples * state.offering_level, total=player.score)
 
-    def income_parts(self, state, board, owned, skip, boost) -> list[dict]:
+    def income_parts(self, state: GameState, board: Sequence[Province], owned: list[int], skip: int | None,
+                     boost: int | None) -> list[dict[str, int]]:
         """What each province of a player yields at this harvest, for the `harvest_income` line
         (the same sums as `amunre.counting.province_income`)."""
         level = state.offering_level

@@ -19,6 +19,8 @@ he plays each card at most once in it, under either reading of identical cards.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from amunre.contract import (
@@ -33,6 +35,15 @@ from amunre.model import bounded, doc
 from amunre.registry import register
 from amunre.setup import supply_counts
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from amunre.contract import Asking, GameLike
+    from amunre.decisions import Steps
+    from amunre.model import Variant
+    from amunre.narrate import Words
+    from amunre.worth import Worth
+
 
 def price(count: int, first: int = 1, step: int = 1) -> int:
     """Gold for `count` items of one kind, the first costing `first` and each further one
@@ -41,21 +52,21 @@ def price(count: int, first: int = 1, step: int = 1) -> int:
 
 
 # -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
-def _short(asking, cost: int) -> int:
+def _short(asking: Asking, cost: int) -> int:
     """Cards the seat must sell to pay `cost`."""
     return max(0, cost - asking.view.me.gold)
 
 
-def _paying(asking, worth, cost: int) -> float:
+def _paying(asking: Asking, worth: Worth, cost: int) -> float:
     """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
     return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.gold)
 
 
-def _appraise_buy_cards(count, asking, worth) -> float:
+def _appraise_buy_cards(count: int, asking: Asking, worth: Worth) -> float:
     return count * worth.drawn_card() - _paying(asking, worth, asking.rule.params.price(count))
 
 
-def _appraise_buy_farmers(count, asking, worth) -> float:
+def _appraise_buy_farmers(count: int, asking: Asking, worth: Worth) -> float:
     """The farmers on the fields where each yields most, for their price."""
     view, fields = asking.view, asking.view.variant.board.provinces
     room = {pid: fields[pid].fields - view.provinces[pid].farmers for pid in view.me.provinces}
@@ -70,28 +81,28 @@ def _appraise_buy_farmers(count, asking, worth) -> float:
     return gained - _paying(asking, worth, asking.rule.params.price(count))
 
 
-def _appraise_place_farmer(pid, asking, worth) -> float:
+def _appraise_place_farmer(pid: int, asking: Asking, worth: Worth) -> float:
     return worth.farmers(pid)
 
 
-def _appraise_free_farmer(pid, asking, worth) -> float:
+def _appraise_free_farmer(pid: int | None, asking: Asking, worth: Worth) -> float:
     if pid is None:
         return 0.0
     return worth.farmers(pid) - worth.card(asking.rule.free_farmer)
 
 
-def _appraise_buy_stones(count, asking, worth) -> float:
+def _appraise_buy_stones(count: int, asking: Asking, worth: Worth) -> float:
     return worth.best_stones(count) - _paying(asking, worth, asking.rule.params.price(count))
 
 
-def _appraise_place_stone(pid, asking, worth) -> float:
+def _appraise_place_stone(pid: int, asking: Asking, worth: Worth) -> float:
     """This stone and the ones still to place after it, all there."""
     context = asking.context
     left = context.get("bought", 1) - context.get("item", 1) + 1
     return worth.stones(pid, max(1, left))
 
 
-def _appraise_architect(pid, asking, worth) -> float:
+def _appraise_architect(pid: int | None, asking: Asking, worth: Worth) -> float:
     if pid is None:
         return 0.0
     need = asking.rule.params.architect_stones
@@ -122,22 +133,28 @@ class Params:
         return price(count, self.first_price, self.price_step)
 
 
+if TYPE_CHECKING:
+    _Params = Params  # the name `Market.Params` hides in its class body
+
+
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
-def _params_of(asking) -> Params:
-    return asking.rule.params if asking.rule is not None else Params()
+def _params_of(asking: Asking) -> Params:
+    rule: Market | None = asking.rule
+    return rule.params if rule is not None else Params()
 
 
-def _params_in(variant, kind: str) -> Params:
+def _params_in(variant: Variant, kind: str) -> Params:
     """The prices of the module asking `kind`: a `describe` reads only the words, not the module."""
     for module in variant.modules.phases:
         if kind in module.decisions:
-            return module.params
+            params: Params = module.params  # a market's (the module declaring `kind`)
+            return params
     return Params()
 
 
-def _buying(kind: str, one: str, many: str):
+def _buying(kind: str, one: str, many: str) -> Callable[[int, Words], str]:
     """`describe` of a quantity to buy: how many of what, for how much."""
-    def describe(option, w) -> str:
+    def describe(option: int, w: Words) -> str:
         if not option:
             return f"buy no {w.t(many)}"
         cost = _params_in(w.variant, kind).price(option)
@@ -145,11 +162,11 @@ def _buying(kind: str, one: str, many: str):
     return describe
 
 
-def _price_note(option, asking) -> str | None:
+def _price_note(option: int, asking: Asking) -> str | None:
     return asking.must_sell(_params_of(asking).price(option)) if option else None
 
 
-def _prices(asking) -> str:
+def _prices(asking: Asking) -> str:
     w = asking.words
     cards = sum(asking.view.hand)
     to_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
@@ -162,7 +179,7 @@ def _prices(asking) -> str:
     return f"{how}; you have {asking.gold} {w.t('gold')}{to_sell}."
 
 
-def _cards_facts(asking) -> list[str]:
+def _cards_facts(asking: Asking) -> list[str]:
     w, view = asking.words, asking.view
     board = view.variant.board.provinces
     best = max(view.me.provinces, key=lambda i: board[i].card_limit, default=None)
@@ -170,7 +187,7 @@ def _cards_facts(asking) -> list[str]:
     return [f"You may buy {w.t('favor_plural')}, drawn from the pile{limit}.", _prices(asking)]
 
 
-def _fields_facts(asking) -> list[str]:
+def _fields_facts(asking: Asking) -> list[str]:
     w, view = asking.words, asking.view
     board = view.variant.board.provinces
     empty = [f"{w.province(i)} {board[i].fields - view.provinces[i].farmers} of {board[i].fields}"
@@ -179,19 +196,19 @@ def _fields_facts(asking) -> list[str]:
             f"{view.supplies['farmers']}.", _prices(asking)]
 
 
-def _stones_facts(asking) -> list[str]:
+def _stones_facts(asking: Asking) -> list[str]:
     w, view = asking.words, asking.view
     held = [f"{w.province(i)} {view.provinces[i].stones}" for i in view.me.provinces]
     return [f"Your {w.t('stones')}: {', '.join(held) or 'none'} (a third {w.t('stone')} in a province builds a "
             f"{w.t('pyramid')} at once); left in the supply: {view.supplies['stones']}.", _prices(asking)]
 
 
-def _field_note(pid, asking) -> str:
+def _field_note(pid: int, asking: Asking) -> str:
     info = asking.view.variant.board.provinces[pid]
     return f"{asking.view.provinces[pid].farmers}/{info.fields} fields used"
 
 
-def _stone_note(pid, asking) -> str | None:
+def _stone_note(pid: int, asking: Asking) -> str | None:
     w = asking.words
     stones = asking.view.provinces[pid].stones
     if stones % 3 == 2:
@@ -199,7 +216,7 @@ def _stone_note(pid, asking) -> str | None:
     return f"{w.plural(stones, w.t('stone'), w.t('stones'))} there"
 
 
-def _where_question(asking, term: str) -> str:
+def _where_question(asking: Asking, term: str) -> str:
     """Where one of the items bought goes, counted when there are several ("stone 2 of 4")."""
     w = asking.words
     item, bought = asking.context.get("item", 1), asking.context.get("bought", 1)
@@ -208,7 +225,7 @@ def _where_question(asking, term: str) -> str:
     return f"Where does {w.t(term)} {item} of the {bought} you bought go?"
 
 
-def _architect_question(asking) -> str:
+def _architect_question(asking: Asking) -> str:
     w = asking.words
     left = asking.context.get("stones_to_place", 0)
     still = f" ({w.plural(left, w.t('stone'), w.t('stones'))} bought still to place)" if left else ""
@@ -217,7 +234,7 @@ def _architect_question(asking) -> str:
             f"one of your provinces{still}?")
 
 
-def _architect_note(pid, asking) -> str:
+def _architect_note(pid: int, asking: Asking) -> str:
     w = asking.words
     return f"{w.plural(asking.view.provinces[pid].stones, w.t('stone'), w.t('stones'))} there"
 
@@ -229,20 +246,20 @@ def _architect_note(pid, asking) -> str:
 MOST_BOUGHT = 15
 
 
-def _buy_actions(bound):
+def _buy_actions(bound: Callable[[Variant], int]) -> Callable[[Market, Variant], list[int]]:
     """`Decision.actions` of a quantity to buy: 0 to the variant's bound, at most `MOST_BOUGHT`."""
     return lambda rule, variant: count_actions(min(bound(variant), MOST_BOUGHT))
 
 
-def _card_bound(variant) -> int:
+def _card_bound(variant: Variant) -> int:
     return max((p.card_limit for p in variant.board.provinces), default=0)
 
 
-def _farmer_bound(variant) -> int:
+def _farmer_bound(variant: Variant) -> int:
     return min(sum(p.fields for p in variant.board.provinces), supply_counts(variant)["farmers"])
 
 
-def _stone_bound(variant) -> int:
+def _stone_bound(variant: Variant) -> int:
     return supply_counts(variant)["stones"]
 
 
@@ -250,7 +267,7 @@ def _stone_bound(variant) -> int:
 _ITEM_TERMS = {"cards": "favor", "farmers": "farmer", "stones": "stone"}
 
 
-def _bought(game, p: int, what: str, count: int, cost: int) -> None:
+def _bought(game: GameLike, p: int, what: str, count: int, cost: int) -> None:
     if "purchase" in game.hearing:
         game.emit("purchase", player=p, what=what, count=count, price=cost)
 
@@ -262,6 +279,7 @@ class Market(Rule):
     summary = "Each player buys cards, then farmers, then stones, each further item of a kind dearer."
     spec_ids = ("R-MKT-01", "R-MKT-02", "R-MKT-03", "R-MKT-04", "R-MKT-05", "R-MKT-06", "R-MKT-07")
     Params = Params
+    params: _Params
     cards = {
         "free_farmer": "Places one farmer from the supply in an own province, off the fields.",
         "architect": "Builds a pyramid from `architect_stones` stones in an own province.",
@@ -325,15 +343,16 @@ class Market(Rule):
         self.free_farmer = self.variant.card_id("free_farmer")
         self.architect = self.variant.card_id("architect")
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         for p in game.state.turn_order():
             yield from self.turn(game, p)
 
-    def turn(self, game, p: int):
+    def turn(self, game: GameLike, p: int) -> Steps[None]:
         state = game.state
         board = game.variant.board.provinces
         player = state.players[p]
         owned = player.provinces
+        pid: int | None  # a province, or None from the Free Farmer's question
 
         # a) cards, up to the best card limit among own provinces
         limit = max((board[i].card_limit for i in owned), default=0)
@@ -384,7 +403,7 @@ class Market(Rule):
                     if not played:
                         played = yield from self.offer_architect(game, p, count - placed)
 
-    def offer_architect(self, game, p: int, to_place: int):
+    def offer_architect(self, game: GameLike, p: int, to_place: int) -> Steps[bool]:
         """Ask whether to play an Architect now, where one could build; True if played.
         `to_place`: stones bought and not yet placed."""
         state = game.state
@@ -395,7 +414,8 @@ class Market(Rule):
             return False
         # asked whether he holds the card or not (then forced): who is asked is public
         held = state.players[p].hand[self.architect]
-        pid = yield from decide(p, "architect", [None] + ready if held else [None], {"stones_to_place": to_place})
+        options: list[int | None] = [None] + ready if held else [None]  # (both branches one type, for mypy)
+        pid = yield from decide(p, "architect", options, {"stones_to_place": to_place})
         if pid is None:
             return False
         play_card(game, p, self.architect, province=pid)

@@ -6,6 +6,7 @@ many pyramids the winner needs at least. It scores one item per side."""
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -14,6 +15,15 @@ from amunre.counting import pyramids_in, stones_in
 from amunre.mechanics import add_points
 from amunre.model import bounded, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from amunre.board import Province
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
 
 SIDES = ("west", "east")
 
@@ -33,16 +43,22 @@ class Rulings:
                                     validator=bounded(0, 100))
 
 
-def nile_winners(state, board, side: str, compare: str, min_pyramids: int) -> list[int]:
+if TYPE_CHECKING:
+    _Rulings = Rulings  # the name `NileSides.Rulings` hides in its class body
+
+
+def nile_winners(state: GameState, board: Sequence[Province], side: str, compare: str,
+                 min_pyramids: int) -> list[int]:
     """Players who score a side of the Nile (A-NILE). Only owned provinces compete."""
     return nile_contest(state, board, side, compare, min_pyramids)[0]
 
 
-def nile_contest(state, board, side: str, compare: str, min_pyramids: int) -> tuple[list[int], list[list]]:
+def nile_contest(state: GameState, board: Sequence[Province], side: str, compare: str,
+                 min_pyramids: int) -> tuple[list[int], list[list[int | None]]]:
     """(the players who score a side of the Nile, the competitors with the most pyramids
     there as [province or None, owner, pyramids, stones]): the leaders the line names."""
     # (pyramids, stones, owner, province) per competitor: a province or a player's side total
-    entries = []
+    entries: list[tuple[int, int, int, int | None]] = []
     if compare == "province":
         for i, prov in enumerate(state.provinces):
             if prov.owner is not None and board[i].side == side:
@@ -63,12 +79,12 @@ def nile_contest(state, board, side: str, compare: str, min_pyramids: int) -> tu
     return sorted({e[2] for e in tied if e[1] == most_stones}), leaders
 
 
-def _side_line(e, w) -> str:
+def _side_line(e: dict[str, Any], w: Words) -> str:
     """Who has the most pyramids on a side, how a tie went, and who scores."""
     side = e["side"]
     leaders = e["leaders"]
 
-    def name(entry):
+    def name(entry: list[Any]) -> str:
         pid, owner = entry[0], entry[1]
         return f"{w.province(pid)} ({w.who(owner)})" if pid is not None else w.who(owner)
 
@@ -110,7 +126,9 @@ class NileSides(Rule):
     summary = "The most pyramids on each side of the Nile score; ties by stones, then shared."
     spec_ids = ("R-SCO-04", "A-NILE")
     Params = NileParams
+    params: NileParams
     Rulings = Rulings
+    rulings: _Rulings
     events = {
         "nile_side": Event("A side of the Nile is scored: the `leaders` (most pyramids there: [province or null "
                            "for a player's side total, owner, pyramids, stones]), the `winners`, the `points` each "
@@ -125,17 +143,17 @@ class NileSides(Rule):
         """The side of the Nile of each province, by id."""
         return tuple(info.side for info in self.variant.board.provinces)
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """As `run` scores (the contest of `nile_contest`), both sides in one pass: the
         planner asks this for every holding it values."""
         sides = self._sides
         # per side: the best (pyramids, stones) of a competitor, and who holds it
-        best = {side: ((-1, -1), set()) for side in SIDES}
+        best: dict[str, tuple[tuple[int, int], set[int]]] = {side: ((-1, -1), set()) for side in SIDES}
         if self.rulings.nile_compare == "province":
             competitors = [((prov.pyramids + 2 * prov.doubles, prov.stones), prov.owner, side)
                            for prov, side in zip(state.provinces, sides) if prov.owner is not None]
         else:
-            totals: dict = {}
+            totals: dict[tuple[int, str], tuple[int, int]] = {}
             for p, holder in enumerate(state.players):
                 for i in holder.provinces:
                     prov = state.provinces[i]
@@ -152,7 +170,7 @@ class NileSides(Rule):
         return {f"{self.item_key}_{side}": points if best[side][0][0] >= least and player in best[side][1] else 0
                 for side in SIDES}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         board = game.variant.board.provinces
         told = "nile_side" in game.hearing

@@ -18,6 +18,8 @@ secret offer itself, so nobody sees them coming.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.boardtext import level_words
@@ -28,6 +30,22 @@ from amunre.mechanics import (
 )
 from amunre.model import bounded, bounded_items, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Literal, TypeAlias
+
+    from amunre.contract import Asking, GameLike
+    from amunre.decisions import Steps
+    from amunre.model import Variant
+    from amunre.narrate import Words
+    from amunre.state import GameState
+    from amunre.worth import Worth
+
+    #: An offer: ("gold", amount, adjust) or ("theft", 0, adjust), adjust 1 with an adjustment card.
+    Offer: TypeAlias = tuple[str, int, int]
+    #: A reward item: "card", ("farmer", province) or ("stone", province).
+    RewardItem: TypeAlias = Literal["card"] | tuple[str, int]
 
 
 @attrs.frozen
@@ -54,6 +72,12 @@ class Rulings:
         "A-OFFERCARDS", "Cards may be offered as 1 gold each (a house rule from online play).", False)
 
 
+if TYPE_CHECKING:
+    # the names `Offering.Params` and `Offering.Rulings` hide in its class body
+    _Params = Params
+    _Rulings = Rulings
+
+
 #: The most gold an offer in the action space (`Decision.actions`) gives. Offers are bounded
 #: only by a player's means: in 1,000 games of greedy seats (classic2003, supermeeple2016,
 #: long-kingdoms, cards-as-gold-offering, every player count) a player could offer more than
@@ -61,51 +85,55 @@ class Rulings:
 #: `level_floors[-1]` (23 in both editions). Every request still has an offer within it:
 #: 1 gold, the theft card, or the empty offer.
 MOST_OFFERED = 50
+#: The adjustments an offer may take, with and without the card that allows one (named constants:
+#: Cython, compiling this module, refuses a conditional between tuple literals of two lengths)
+WITH_ADJUST: tuple[int, ...] = (0, 1)
+WITHOUT_ADJUST: tuple[int, ...] = (0,)
 
 
-def _offer_actions(rule, variant) -> list:
+def _offer_actions(rule: Offering, variant: Variant) -> list[Offer]:
     """Every offer up to `MOST_OFFERED` gold: the empty offer (nothing to give), then without
     and with an offering adjustment card, 1 to `MOST_OFFERED` gold and the theft card."""
-    opts: list = [("gold", 0, 0)]
+    opts: list[Offer] = [("gold", 0, 0)]
     for adj in (0, 1):
         opts.extend(("gold", amount, adj) for amount in range(1, MOST_OFFERED + 1))
         opts.append(("theft", 0, adj))
     return opts
 
 
-def _adjust_actions(rule, variant) -> list:
+def _adjust_actions(rule: Offering, variant: Variant) -> list[int]:
     """The adjustment's steps (+a, 0, -a, without 0 when it must move), each once."""
     a = rule.params.adjustment
     steps = (a, -a) if rule.rulings.adjustment_must_move else (a, 0, -a)
     return list(dict.fromkeys(steps))
 
 
-def _reward_actions(rule, variant) -> list:
+def _reward_actions(rule: Offering, variant: Variant) -> list[str | tuple[str, int]]:
     provinces = range(len(variant.board))
     return ["card"] + [("farmer", i) for i in provinces] + [("stone", i) for i in provinces]
 
 
-def _describe_offer(option, w) -> str:
+def _describe_offer(option: Offer, w: Words) -> str:
     what, amount, adjust = option
     text = w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}"
     return text + (f", with the {w.card_noun('offering_adjustment')}" if adjust else "")
 
 
-def _offer_group(option, w) -> tuple[str, str]:
+def _offer_group(option: Offer, w: Words) -> tuple[str, str]:
     """An offer shown among many: with or without the adjustment card, by what is given."""
     what, amount, adjust = option
     return (f"give with the {w.card_noun('offering_adjustment')}" if adjust else "give",
             w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}")
 
 
-def _describe_reward(option, w) -> str:
+def _describe_reward(option: RewardItem, w: Words) -> str:
     if option == "card":
         return f"{w.a(w.t('favor'))}, drawn from the pile"
     return f"{w.a(w.t(option[0]))} in {w.province(option[1])}"
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
-def _levels(rule, w) -> str:
+def _levels(rule: Offering, w: Words) -> str:
     """The offering levels by total, and what a theft does."""
     floors = rule.params.level_floors
     parts = [f"1 below {floors[0]}"] if floors else []
@@ -114,7 +142,8 @@ def _levels(rule, w) -> str:
     return f"Level by the total of all offers: {', '.join(parts)}{theft}."
 
 
-def _offer_facts(asking) -> list[str]:
+def _offer_facts(asking: Asking) -> list[str]:
+    rule: Offering | None
     w, view, rule = asking.words, asking.view, asking.rule
     theft = view.me.theft
     thefts = f" and your {w.t('theft')}" if theft == 1 else f" and {theft} x {w.t('theft')}" if theft else ""
@@ -128,7 +157,7 @@ def _offer_facts(asking) -> list[str]:
     return lines
 
 
-def _offer_note(option, asking) -> str | None:
+def _offer_note(option: Offer, asking: Asking) -> str | None:
     what, amount, adjust = option
     over = amount - asking.gold
     if what == "gold" and over > 0:  # cards counted as gold (A-OFFERCARDS)
@@ -137,32 +166,32 @@ def _offer_note(option, asking) -> str | None:
     return None
 
 
-def _sell_first_facts(asking) -> list[str]:
+def _sell_first_facts(asking: Asking) -> list[str]:
     w = asking.words
     return [f"Your offer is paid from your {w.t('gold')} ({asking.gold} now): each {w.t('favor')} sold "
             f"here, in the open, brings 1 {w.t('gold')}."]
 
 
-def _adjust_question(asking) -> str:
+def _adjust_question(asking: Asking) -> str:
     w = asking.words
     return (f"The total stands at {asking.context.get('total', 0)}: which way does your "
             f"{w.card_noun('offering_adjustment')} move it?")
 
 
-def _adjust_note(option, asking) -> str | None:
+def _adjust_note(option: int, asking: Asking) -> str | None:
     if asking.rule is None:
         return None
     total = asking.context.get("total", 0) + option
     return f"total {total}: level {level_for(total, asking.rule.params.level_floors)}"
 
 
-def _reward_question(asking) -> str:
+def _reward_question(asking: Asking) -> str:
     n, of = asking.context.get("reward", 1), asking.context.get("of", 1)
     which = f"Reward {n} of {of}" if of > 1 else "Your reward"
     return f"{which}: what do you take?"
 
 
-def _reward_note(option, asking) -> str | None:
+def _reward_note(option: RewardItem, asking: Asking) -> str | None:
     if option == "card":
         return None
     w, view = asking.words, asking.view
@@ -175,7 +204,7 @@ def _reward_note(option, asking) -> str | None:
     return f"{w.plural(stones, w.t('stone'), w.t('stones'))} there"
 
 
-def _offers_line(e, w) -> str:
+def _offers_line(e: dict[str, Any], w: Words) -> str:
     parts = []
     for p, (kind, amount, adjust) in e["offers"].items():
         what = w.t("theft") if kind == "theft" else f"{amount} {w.t('gold')}"
@@ -185,14 +214,14 @@ def _offers_line(e, w) -> str:
     return f"  Revealed {w.t('offering')}: " + ", ".join(parts) + "."
 
 
-def _adjust_line(e, w) -> str:
+def _adjust_line(e: dict[str, Any], w: Words) -> str:
     card = w.card_noun("offering_adjustment")
     if not e["delta"]:
         return f"  {w.who(e['player'])} plays the {card} and leaves the total at {e['total']}."
     return f"  {w.who(e['player'])} {w.t('adjusts')} the total by {e['delta']:+d} to {e['total']} with the {card}."
 
 
-def _level_line(e, w) -> str:
+def _level_line(e: dict[str, Any], w: Words) -> str:
     # an edition that names its levels (the 2016 Offering tiles "3>12", ...) places one
     name = w.numbered("offering_level", e["level"])
     if name:
@@ -200,18 +229,18 @@ def _level_line(e, w) -> str:
     return f"  The {w.t('offering_level')} moves to level {e['level']} (total {e['total']})."
 
 
-def _sales_line(e, w) -> str:
+def _sales_line(e: dict[str, Any], w: Words) -> str:
     return (f"  Open sales before the secret {w.t('offering')}, 1 {w.t('gold')} per card "
             f"({w.who(e['player'])} first):")
 
 
-def _ranks_line(e, w) -> str:
+def _ranks_line(e: dict[str, Any], w: Words) -> str:
     """Who offered most and second most (ties: the earlier in turn order), and how many
     rewards each player takes; thieves take none."""
     gold, reward = w.t("gold"), "reward"
     lines = []
 
-    def rewards(count):
+    def rewards(count: int) -> str:
         return w.count(count, reward, "rewards")
 
     for place, entry in (("most", e["first"]), ("second most", e["second"])):
@@ -235,7 +264,7 @@ def _ranks_line(e, w) -> str:
     return "\n".join(lines)
 
 
-def _reward_line(e, w) -> str:
+def _reward_line(e: dict[str, Any], w: Words) -> str:
     if e["item"] == "card":
         item = w.a(w.t("favor"))
     else:
@@ -245,13 +274,13 @@ def _reward_line(e, w) -> str:
     return f"  {w.who(e['player'])} takes {w.t('reward')} {e['n']} of {e['of']}: {item}."
 
 
-def _start_line(e, w) -> str:
+def _start_line(e: dict[str, Any], w: Words) -> str:
     if e.get("kept"):
         return f"  {w.who(e['player'])} stays {w.t('start_player')}."
     return f"  {w.who(e['player'])} becomes {w.t('start_player')}."
 
 
-def _level_placed(event: dict, state) -> str | None:
+def _level_placed(event: dict[str, Any], state: GameState) -> str | None:
     """The conformance check of the `level` event: the level it reports is the game's now, and
     an offering always sets one (1 at least)."""
     if state.offering_level != event["level"] or event["level"] < 1:
@@ -259,7 +288,7 @@ def _level_placed(event: dict, state) -> str | None:
     return None
 
 
-def level_for(total: int, floors) -> int:
+def level_for(total: int, floors: Iterable[int]) -> int:
     """Offering level for a total: 1 plus the number of floors reached."""
     level = 1
     for floor in floors:
@@ -273,18 +302,19 @@ def level_for(total: int, floors) -> int:
 EXPECTED_SHARE = 0.25
 
 
-def _reward_item(worth) -> float:
+def _reward_item(worth: Worth) -> float:
     """One reward item as the seat would take it: a card, a farmer or a stone."""
     return worth.remember("reward item", _best_item, worth)
 
 
-def _best_item(worth) -> float:
+def _best_item(worth: Worth) -> float:
     return max(worth.drawn_card(), worth.best_farmer(), worth.best_stones())
 
 
-def _appraise_offer(option, asking, worth) -> float:
+def _appraise_offer(option: Offer, asking: Asking, worth: Worth) -> float:
     """Its gold (or a theft's), the rewards of the rank it may reach, and what the level the
     total may reach is worth to him, the others' offers guessed from their gold."""
+    rule: Offering
     rule, view = asking.rule, asking.view
     prm = rule.params
     kind, amount, adjust = option
@@ -303,18 +333,18 @@ def _appraise_offer(option, asking, worth) -> float:
     return value + level
 
 
-def _appraise_adjust(delta, asking, worth) -> float:
+def _appraise_adjust(delta: int, asking: Asking, worth: Worth) -> float:
     return worth.level(level_for(asking.context.get("total", 0) + delta, asking.rule.params.level_floors))
 
 
-def _appraise_reward(option, asking, worth) -> float:
+def _appraise_reward(option: RewardItem, asking: Asking, worth: Worth) -> float:
     if option == "card":
         return worth.drawn_card()
     what, pid = option
     return worth.farmers(pid) if what == "farmer" else worth.stones(pid)
 
 
-def _appraise_open_sale(card, asking, worth) -> float:
+def _appraise_open_sale(card: int | None, asking: Asking, worth: Worth) -> float:
     return 0.0 if card is None else worth.gold_change(1) - worth.card(card)
 
 
@@ -325,7 +355,9 @@ class Offering(Rule):
     summary = "Secret simultaneous offerings set the level, rewards and the new start player."
     spec_ids = ("R-OFF-01", "R-OFF-02", "R-OFF-03", "R-OFF-04", "R-OFF-05", "R-OFF-06", "A-ADJUST", "A-OFFERCARDS")
     Params = Params
+    params: _Params
     Rulings = Rulings
+    rulings: _Rulings
     cards = {"offering_adjustment": "Goes with an offer; after the reveal it moves the total by `adjustment`."}
     decisions = {
         "sell_for_offering": Decision(
@@ -392,7 +424,7 @@ class Offering(Rule):
     def setup(self) -> None:
         self.adjust_card = self.variant.card_id("offering_adjustment")
 
-    def check(self, variant) -> list[str]:
+    def check(self, variant: Variant) -> list[str]:
         problems = []
         floors = self.params.level_floors
         if list(floors) != sorted(set(floors)):
@@ -404,12 +436,12 @@ class Offering(Rule):
     def max_offering_level(self) -> int:
         return len(self.params.level_floors) + 1
 
-    def offer_options(self, game, p: int) -> list:
+    def offer_options(self, game: GameLike, p: int) -> list[Offer]:
         state = game.state
         player = state.players[p]
         with_cards = self.rulings.cards_in_offering
-        adjusts = (0, 1) if player.hand[self.adjust_card] else (0,)
-        opts = []
+        adjusts = WITH_ADJUST if player.hand[self.adjust_card] else WITHOUT_ADJUST
+        opts: list[Offer] = []
         for adj in adjusts:
             # an adjustment card in the offer can no longer count as gold
             top = means(state, p, with_cards) - (adj if with_cards else 0)
@@ -420,7 +452,7 @@ class Offering(Rule):
             opts.append(("gold", 0, 0))
         return opts
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         prm = self.params
         order = state.turn_order()
@@ -438,7 +470,7 @@ class Offering(Rule):
         total = sum(o[1] for o in offers.values()) - prm.theft_value * len(thieves)
         if "offering_total" in game.hearing:
             game.emit("offering_total", total=total)
-        steps = (prm.adjustment, 0, -prm.adjustment)
+        steps: tuple[int, ...] = (prm.adjustment, 0, -prm.adjustment)
         if self.rulings.adjustment_must_move:
             steps = (prm.adjustment, -prm.adjustment)
         # the adjustment cards revealed with the offers leave the hands now: everyone has seen
@@ -472,7 +504,7 @@ class Offering(Rule):
             picks.append((ranked[1], prm.rewards[1]))
         picks.extend((p, prm.rewards[2]) for p in givers if p not in ranked[:2])
         if "offer_ranks" in game.hearing:
-            def entry(i):
+            def entry(i: int) -> list[int | list[int]] | None:
                 if i >= len(ranked):
                     return None
                 p = ranked[i]
@@ -489,7 +521,7 @@ class Offering(Rule):
             for n in range(1, count + 1):
                 yield from self.reward(game, p, n, count)
 
-    def sell_for_offering(self, game, p: int, opened: bool = False):
+    def sell_for_offering(self, game: GameLike, p: int, opened: bool = False) -> Steps[bool]:
         """Open sales before the secret offers: one card at a time until the player stops.
         The first sale of the phase (`opened` False) comes after a heading line
         (`open_sales`); returns whether the player sold a card."""
@@ -507,11 +539,11 @@ class Offering(Rule):
             sold += 1
             sell_card(game, p, kind)
 
-    def reward(self, game, p: int, n: int = 1, of: int = 1):
+    def reward(self, game: GameLike, p: int, n: int = 1, of: int = 1) -> Steps[None]:
         """One reward item (the `n`-th of his `of`): a card, a farmer on an empty field, or a stone."""
         state = game.state
         owned = state.players[p].provinces
-        opts: list = []
+        opts: list[RewardItem] = []
         if state.deck or state.discard:
             opts.append("card")
         if state.supply_farmers > 0 and field_capacity(game, p) > 0:

@@ -16,6 +16,8 @@ overview recommends the rule for 3 or 4 players: 5 only with A-EXPERTPLAYERS.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.boardtext import province_line
@@ -23,6 +25,15 @@ from amunre.contract import CheckProblem, Decision, Event, Rule, province_action
 from amunre.decisions import ask_secretly
 from amunre.registry import register
 from amunre.round_provinces import lay_out, lying_lines, too_few_provinces
+
+if TYPE_CHECKING:
+    import random
+
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.model import Variant
+    from amunre.narrate import Words
+    from amunre.view import PlayerView
 
 #: The most players the overview recommends the secret hands for.
 RECOMMENDED_MAX_PLAYERS = 4
@@ -35,12 +46,16 @@ class Rulings:
         "in play, and only the timing is secret); by default 3 or 4, as the 2016 overview recommends.", False)
 
 
-def _picks_line(e, w) -> str:
+if TYPE_CHECKING:
+    _Rulings = Rulings  # the name `ProvinceDraft.Rulings` hides in its class body
+
+
+def _picks_line(e: dict[str, Any], w: Words) -> str:
     picks = ", ".join(f"{w.who(p)} {w.province(pid)}" for p, pid in e["picks"])
     return f"The secret picks are revealed: {picks}." + lying_lines(e, w)
 
 
-def _deal_line(e, w) -> str:
+def _deal_line(e: dict[str, Any], w: Words) -> str:
     if e["kingdom"] == 0:
         return f"Each player is dealt {e['each']} {w.t('province_cards')} in secret; the others leave the game unseen."
     kingdoms = w.variant.edition.kingdoms
@@ -56,6 +71,7 @@ class ProvinceDraft(Rule):
     summary = "Each player picks a province from his secret hand; the picks are revealed together."
     spec_ids = ("R-DRAFT-01", "R-DRAFT-02", "A-EXPERTPLAYERS")
     Rulings = Rulings
+    rulings: _Rulings
     # what an observation vector holds of its data as the seat sees it: its own hand, every
     # hand's size, the provinces used and those the kingdom's hands were dealt from
     observation = {"hand": "provinces", "hand_sizes": "players", "used": "provinces", "dealt_from": "provinces"}
@@ -87,7 +103,7 @@ class ProvinceDraft(Rule):
             return counts
         return tuple(n for n in counts if n <= RECOMMENDED_MAX_PLAYERS)
 
-    def check(self, variant) -> list:
+    def check(self, variant: Variant) -> list[CheckProblem]:
         rounds = variant.edition.rounds_per_kingdom
         counts = self.player_counts(tuple(variant.edition.players))
         if not counts:
@@ -98,15 +114,15 @@ class ProvinceDraft(Rule):
         return too_few_provinces(variant, max(counts), rounds)
 
     # -- its own state: the hands ----------------------------------------------------------
-    def initial_state(self, game) -> dict:
+    def initial_state(self, game: GameLike) -> dict[str, Any]:
         return {"hands": [[] for _ in range(game.state.n_players)], "used": [], "dealt_from": []}
 
-    def view_state(self, data: dict, player: int | None) -> dict:
+    def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
         hand = sorted(data["hands"][player]) if player is not None else []  # (None: a spectator)
         return {"hand": hand, "hand_sizes": [len(h) for h in data["hands"]],
                 "used": sorted(data["used"]), "dealt_from": list(data["dealt_from"])}
 
-    def seat_lines(self, data: dict, view, words) -> list[str]:
+    def seat_lines(self, data: dict[str, Any], view: PlayerView, words: Words) -> list[str]:
         """The seat's own secret hand: the cards it will put up in the rounds left."""
         hand = data["hand"]
         if not hand:
@@ -114,7 +130,7 @@ class ProvinceDraft(Rule):
         return [f"Your secret {words.t('province_cards')}: {words.join([words.province(p) for p in hand])} "
                 f"(one put up each round)"]
 
-    def hidden_variants(self, data: dict, player: int, rng) -> dict:
+    def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
         # the others' hands come from the cards of this kingdom nobody has shown and he does not hold
         seen = set(data["hands"][player]) | set(data["used"])
         unseen = [pid for pid in data["dealt_from"] if pid not in seen]
@@ -128,7 +144,7 @@ class ProvinceDraft(Rule):
                 unseen = unseen[len(hand):]
         return {"hands": hands, "used": list(data["used"]), "dealt_from": list(data["dealt_from"])}
 
-    def start_kingdom(self, game) -> None:
+    def start_kingdom(self, game: GameLike) -> None:
         state = game.state
         mine = state.rules[self.key]
         each = game.variant.edition.rounds_per_kingdom
@@ -139,7 +155,7 @@ class ProvinceDraft(Rule):
         mine["dealt_from"] = list(cards)
         state.random("provinces").shuffle(cards)
         order = state.turn_order()
-        hands = [[] for _ in range(state.n_players)]
+        hands: list[list[int]] = [[] for _ in range(state.n_players)]
         for i, p in enumerate(order):
             hands[p] = cards[i * each:(i + 1) * each]
         mine["hands"] = hands
@@ -147,7 +163,7 @@ class ProvinceDraft(Rule):
         if "province_hands" in game.hearing:
             game.emit("province_hands", each=each, cards=len(cards), kingdom=state.kingdom)
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         mine = state.rules[self.key]
         order = state.turn_order()

@@ -9,12 +9,21 @@ drawn this kingdom): a player sees how many cards are left, never their order.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.contract import CheckProblem, Event, Rule
 from amunre.model import bounded, doc
 from amunre.registry import register
 from amunre.round_provinces import lay_out, lying_lines, too_few_provinces
+
+if TYPE_CHECKING:
+    import random
+
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.model import Variant
 
 
 @attrs.frozen
@@ -25,6 +34,10 @@ class Params:
     )
 
 
+if TYPE_CHECKING:
+    _Params = Params  # the name `ProvinceDraw.Params` hides in its class body
+
+
 @register
 class ProvinceDraw(Rule):
     id = "province_draw"
@@ -32,6 +45,7 @@ class ProvinceDraw(Rule):
     summary = "Draw one province card per player and place the immediate bonuses."
     spec_ids = ("R-PROV-01", "R-GAME-05")
     Params = Params
+    params: _Params
     # what an observation vector holds of its data: the deck's size and the provinces used
     observation = {"deck": "count", "used": "provinces"}
     events = {
@@ -46,7 +60,7 @@ class ProvinceDraw(Rule):
     provides = ("provinces",)
     once = True
 
-    def check(self, variant) -> list:
+    def check(self, variant: Variant) -> list[CheckProblem]:
         rounds = variant.edition.rounds_per_kingdom
         most = max(variant.edition.players)
         per = self.params.provinces_per_player
@@ -59,14 +73,14 @@ class ProvinceDraw(Rule):
         return too_few_provinces(variant, most, per or rounds, "params.provinces_per_player" if per else "")
 
     # -- its own state: the province deck ----------------------------------------------------
-    def initial_state(self, game) -> dict:
+    def initial_state(self, game: GameLike) -> dict[str, Any]:
         return {"deck": [], "used": []}
 
-    def view_state(self, data: dict, player: int) -> dict:
+    def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
         # the deck is face down: its size is known, its order is not
         return {"deck": len(data["deck"]), "used": sorted(data["used"])}
 
-    def hidden_variants(self, data: dict, player: int, rng) -> dict:
+    def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
         # the deck is any of the cards this kingdom is drawn from that nobody has seen drawn: in
         # the first kingdom with `provinces_per_player`, which cards were left out is hidden too.
         # From an order he may know (sorted): the draw must not follow the truth
@@ -76,7 +90,7 @@ class ProvinceDraw(Rule):
             redrawn["drawn_from"] = list(data["drawn_from"])
         return redrawn
 
-    def start_kingdom(self, game) -> None:
+    def start_kingdom(self, game: GameLike) -> None:
         state = game.state
         mine = state.rules[self.key]
         if state.kingdom == 0:
@@ -94,7 +108,7 @@ class ProvinceDraw(Rule):
         mine["deck"] = deck
         mine["used"] = []
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         board = game.variant.board.provinces
         mine = state.rules[self.key]

@@ -4,12 +4,20 @@ two pyramids)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from amunre.contract import Event, Rule
 from amunre.mechanics import score_each
 from amunre.model import bounded, doc
 from amunre.registry import register
+
+if TYPE_CHECKING:
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
 
 
 @attrs.frozen
@@ -19,7 +27,7 @@ class PyramidParams:
                       default=2, validator=bounded(0, 100))
 
 
-def pyramid_counts(e, w) -> str:
+def pyramid_counts(e: dict[str, Any], w: Words) -> str:
     """"Sawu 3 (a double), Kharga 1, Amarna 0": [province, singles, doubles] per own province,
     a double counting 2."""
     parts = []
@@ -30,7 +38,7 @@ def pyramid_counts(e, w) -> str:
     return ", ".join(parts)
 
 
-def _pyramids_line(e, w) -> str:
+def _pyramids_line(e: dict[str, Any], w: Words) -> str:
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
             f"{pyramid_counts(e, w) or 'no province'}; {w.total(e['total'])}.")
 
@@ -43,21 +51,22 @@ class Pyramids(Rule):
     summary = "Points per pyramid in own provinces: `single` per single pyramid, `double` per double (1 and 2)."
     spec_ids = ("R-SCO-02",)
     Params = PyramidParams
+    params: PyramidParams
     events = {
         "pyramid_points": Event("A player's pyramids score (`provinces`: [province, singles, doubles] of each own "
                                 "province; `points`, and his `total`).", _pyramids_line),
     }
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, int]:
         single, double = self.params.single, self.params.double
         provinces = state.provinces
         return {self.item_key: sum(single * provinces[i].pyramids + double * provinces[i].doubles
                                    for i in state.players[player].provinces)}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
 
-        def score(p, heard):
+        def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             provinces = state.provinces
             return self.points_for(state, p)[self.item_key], {"provinces": [
                 [i, provinces[i].pyramids, provinces[i].doubles] for i in state.players[p].provinces]} if heard else None

@@ -3,13 +3,21 @@ the offering level."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from amunre.boardtext import temples_text
 from amunre.contract import Event, NoParams, Rule
 from amunre.mechanics import score_each
 from amunre.registry import register
 
+if TYPE_CHECKING:
+    from amunre.contract import GameLike
+    from amunre.decisions import Steps
+    from amunre.narrate import Words
+    from amunre.state import GameState
 
-def _temples_line(e, w) -> str:
+
+def _temples_line(e: dict[str, Any], w: Words) -> str:
     return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
             f"{temples_text(e['temples'], e['level'], w)}; {w.total(e['total'])}.")
 
@@ -29,15 +37,15 @@ class Temples(Rule):
     }
     terms = {"temple": "temple", "temples": "temples"}
 
-    def points_for(self, state, player: int) -> dict[str, float]:
+    def points_for(self, state: GameState, player: int) -> dict[str, int]:
         board = self.variant.board.provinces
         return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * state.offering_level}
 
-    def run(self, game):
+    def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         board = game.variant.board.provinces
 
-        def score(p, heard):
+        def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             temples = [[i, board[i].temples] for i in state.players[p].provinces if board[i].temples]
             # a player without a temple has no line of his own
             return self.points_for(state, p)[self.item_key], {"level": state.offering_level, "temples": temples} \
