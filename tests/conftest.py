@@ -57,3 +57,18 @@ def project_files(paths) -> list[Path]:
         return paths
     tracked = {(REPO / name).resolve() for name in listed if name}
     return [path for path in paths if Path(path).resolve() in tracked] if tracked else paths
+
+
+def pytest_configure(config):
+    """With AMUNRE_REQUIRE_COMPILED set (tests/test_compiled_build.py runs tests so), stop at once unless
+    the amunre imported is the compiled build: those tests are meant to vouch for it, not for the .py files."""
+    if not os.environ.get("AMUNRE_REQUIRE_COMPILED"):
+        return
+    import pytest
+
+    from amunre.buildinfo import COMPILED_SUFFIXES, compiled_modules
+    import amunre.engine
+
+    if not amunre.engine.__file__.endswith(COMPILED_SUFFIXES) or not compiled_modules():
+        pytest.exit(f"AMUNRE_REQUIRE_COMPILED is set, but amunre.engine came from {amunre.engine.__file__}",
+                    returncode=3)

@@ -3,11 +3,14 @@ assertions), and the measuring library `amunre.benchmark` it stands on."""
 
 import re
 
+import platform
+
 import pytest
 
 from helpers import classic, run_cli
 from amunre.agents import make_agents
 from amunre.engine import Game, play_on
+from amunre.buildinfo import COMPILED_SUFFIXES, compiled_modules, describe_build
 from amunre.benchmark import Rates, Tally, clone_cost, measure, play_for
 from amunre.compare.executors import InProcessExecutor
 from amunre.compare.jobs import job_for
@@ -129,6 +132,33 @@ def test_measure_in_this_process_and_the_clone_cost():
     assert cost.decisions == len(game.answers_so_far())  # every decision asked, none forced
 
 
+def test_bench_and_version_say_which_build_runs(capsys):
+    """`amunre bench` and `amunre --version` name the build: pure Python or how many modules compiled."""
+    from amunre import __version__
+
+    expected = describe_build()
+    code, out, err = run_cli(capsys, "bench", "--games", "1", "--agents", "random", "--workers", "1")
+    assert code == 0, err
+    assert out.splitlines()[0] == f"amunre {__version__}, {expected}, Python {platform.python_version()}"
+    code, out, err = run_cli(capsys, "--version")
+    assert code == 0, err
+    assert out.strip() == f"amunre, version {__version__} ({expected})"
+
+
+def test_compiled_modules_are_found_beside_their_sources(tmp_path, monkeypatch):
+    """A compiled file in the package (as a compiled install has) is named by its module, __init__ by its package."""
+    import amunre
+
+    package = tmp_path / "amunre"
+    (package / "rules").mkdir(parents=True)
+    suffix = COMPILED_SUFFIXES[0]
+    for name in (f"engine{suffix}", "engine.py", f"rules/market{suffix}", f"rules/__init__{suffix}", "view.py"):
+        (package / name).write_text("")
+    monkeypatch.setattr(amunre, "__path__", [str(package)])
+    assert compiled_modules() == ["amunre.engine", "amunre.rules", "amunre.rules.market"]
+    assert describe_build() == "compiled (Cython): 3 modules"
+
+
 def test_bench_json_follows_its_schema_and_its_rates_are_its_counts(capsys):
     import json
 
@@ -142,6 +172,7 @@ def test_bench_json_follows_its_schema_and_its_rates_are_its_counts(capsys):
     doc = json.loads(out)
     jsonschema.validate(doc, load_schema("bench"))
     assert [m["variant_id"] for m in doc["measurements"]] == ["classic2003", "supermeeple2016"]
+    assert doc["build"]["compiled_modules"] == compiled_modules()  # the build measured, as found on disk
     for m in doc["measurements"]:
         single = m["single"]
         assert single["games"] == 2

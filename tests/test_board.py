@@ -330,7 +330,7 @@ def test_installed_package_finds_its_data(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-    for name in ("amunre", "variants", "schemas"):
+    for name in ("amunre", "variants", "schemas", "buildsupport"):  # buildsupport: the build backend
         shutil.copytree(REPO / name, src / name, ignore=ignore)
     for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "setup.cfg", "setup.py"):
         if (REPO / name).is_file():

@@ -139,9 +139,19 @@ def _silence_stdout() -> None:
         pass  # not a real file (a test's capture): nothing to flush
 
 
+def _print_version(ctx, _param, value):
+    if not value or ctx.resilient_parsing:
+        return
+    from amunre.buildinfo import describe_build
+
+    click.echo(f"amunre, version {__version__} ({describe_build()})")
+    ctx.exit()
+
+
 @click.group(cls=CleanErrors, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})  # -h as every command's --help
-@click.version_option(__version__, prog_name="amunre")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the build (pure Python or compiled), and exit.")
 @click.pass_context
 def cli(ctx):
     """Amun-Re rules engine: play, replay, score and benchmark editions defined as data.

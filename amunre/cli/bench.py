@@ -7,6 +7,7 @@ time says what several workers gain together."""
 from __future__ import annotations
 
 import math
+import platform
 import sys
 from contextlib import nullcontext
 
@@ -116,7 +117,9 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, as_json
     each variant and agent kind, in CPU and wall time, in one process and on every worker at
     once (warm-up games excluded), and the cost of copying a game state."""
     from amunre.agents import check_agents_for
+    from amunre import __version__
     from amunre.benchmark import WARMUP_GAMES, load_time, measure
+    from amunre.buildinfo import compiled_modules, describe_build
     from amunre.compare.executors import make_executor
 
     kinds = parse_bot_kinds(agent_kinds)
@@ -132,6 +135,8 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, as_json
     # a spinner on a terminal's stderr only; piped output stays plain
     status = Console(stderr=True, markup=False, emoji=False, highlight=False)
     documents = []
+    if not as_json:  # which build is measured: a compiled one plays the same games faster
+        console.print(literal(f"amunre {__version__}, {describe_build()}, Python {platform.python_version()}"))
     with make_executor(workers) as executor:
         for (name, variant), n in zip(chosen, counts):
             loads = load_time(name, overrides)
@@ -149,4 +154,5 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, as_json
                     console.print(line)
                 console.print()
     if as_json:
-        click.echo(dump_json({"warmup_games": WARMUP_GAMES, "measurements": documents}))
+        build = {"amunre": __version__, "python": platform.python_version(), "compiled_modules": compiled_modules()}
+        click.echo(dump_json({"build": build, "warmup_games": WARMUP_GAMES, "measurements": documents}))

@@ -9,6 +9,10 @@ hidden fact must be taught here before the invariant can vouch for it.
 
 Shared, read-only parts (the variant, its rule modules, functions) are named, not walked:
 they are the same in every game of a variant.
+
+On the compiled build (docs/performance.md) a rule step is a compiled generator and a helper a
+compiled function: their names and where each generator of a chain stands are walked, but their
+variables are not visible to Python. The pure build, which CI checks too, walks them in full.
 """
 
 from __future__ import annotations
@@ -82,7 +86,7 @@ class _Walker:
                     value.simultaneous]
         if isinstance(value, Lazy):
             return ["Lazy", walk(dict(value))]
-        if isinstance(value, types.GeneratorType):
+        if _is_generator(value):
             return self._generator(value)
         if isinstance(value, Game):
             raise TypeError("a game holds another game: holdings() cannot vouch for it")
@@ -94,7 +98,7 @@ class _Walker:
             return ["PlayerView", value.player]
         if isinstance(value, types.MethodType):
             return ["method", value.__func__.__qualname__, walk(value.__self__)]
-        if isinstance(value, types.FunctionType):
+        if isinstance(value, types.FunctionType) or type(value).__name__ == COMPILED_FUNCTION:
             cells = [c.cell_contents for c in value.__closure__ or ()]
             return ["function", value.__qualname__, walk(cells)]
         if isinstance(value, (types.BuiltinFunctionType, type)):
@@ -109,7 +113,7 @@ class _Walker:
     def _generator(self, gen) -> list:
         """A running step: where each frame of its `yield from` chain stands and its variables."""
         frames = []
-        while isinstance(gen, types.GeneratorType):
+        while _is_generator(gen):
             frame = gen.gi_frame
             if frame is None:
                 frames.append([gen.gi_code.co_qualname, "finished"])
@@ -118,6 +122,18 @@ class _Walker:
                            {name: self.walk(v) for name, v in sorted(frame.f_locals.items())}])
             gen = gen.gi_yieldfrom
         return ["generator", frames]
+
+
+#: The type names of a Cython-compiled function and generator (their module names Cython's version).
+COMPILED_FUNCTION = "cython_function_or_method"
+COMPILED_GENERATOR = "generator"
+
+
+def _is_generator(value) -> bool:
+    if isinstance(value, types.GeneratorType):
+        return True
+    kind = type(value)
+    return kind.__name__ == COMPILED_GENERATOR and kind.__module__.startswith("_cython_")
 
 
 def _attributes(obj) -> dict:

@@ -1,0 +1,91 @@
+"""The compiled build (`AMUNRE_COMPILE=1 pip install .`, docs/performance.md) plays the same games.
+
+Where a C compiler and Python's headers are present, this builds it from a copy of the sources (the
+build writes C files beside them) into a folder of its own, exactly as a user's install does, and
+runs on it the tests that vouch for identical play: the golden playthroughs and rulebook examples,
+the conformance suite, the hidden-information property, the plug-in test and the bad answers. The
+pure build runs them in the rest of the suite.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+#: What the compiled build is held to: identical games (goldens, conformance, views) and the contract.
+SELECTION = [
+    "tests/test_golden_examples.py", "tests/test_golden_2016.py", "tests/test_playthroughs.py",
+    "tests/test_conformance.py", "tests/test_views.py", "tests/test_plugin.py", "tests/test_game_arguments.py",
+    "tests/test_replay.py", "tests/test_branching.py", "tests/test_bench.py",
+]
+SOURCES = ["amunre", "variants", "schemas", "buildsupport", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md"]
+
+
+def _compiler_missing() -> str | None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler}) here: the compiled build is optional"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "no Python headers (Python.h) here: the compiled build is optional"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_compiler_missing() is not None, reason=str(_compiler_missing()))
+
+
+@pytest.fixture(scope="module")
+def compiled_site(tmp_path_factory) -> Path:
+    """A folder holding the compiled build of this checkout, installed as `pip install` does."""
+    root = tmp_path_factory.mktemp("compiled")
+    source, site = root / "source", root / "site"
+    source.mkdir()
+    for name in SOURCES:
+        path = REPO / name
+        if path.is_dir():
+            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+        elif path.is_file():
+            shutil.copy2(path, source / name)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", str(source), "--target", str(site), "--no-deps",
+                           "--quiet", "--disable-pip-version-check"], env={**os.environ, "AMUNRE_COMPILE": "1"},
+                          capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return site
+
+
+def _in_compiled(site: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
+    # the outer venv's interpreter and dependencies, amunre from the compiled folder (ahead on the path)
+    return subprocess.run([sys.executable, *args], cwd=site.parent, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(site), **env})
+
+
+def test_compiled_build_imports_its_compiled_modules(compiled_site):
+    sys.path.insert(0, str(REPO / "buildsupport"))
+    try:
+        from compiled import module_names
+    finally:
+        sys.path.remove(str(REPO / "buildsupport"))
+
+    shown = _in_compiled(compiled_site, "-c", "import amunre.engine, amunre.buildinfo as b; "
+                         "print(amunre.engine.__file__); print(b.describe_build()); print(*b.compiled_modules())")
+    assert shown.returncode == 0, shown.stderr
+    engine_file, described, names = shown.stdout.splitlines()
+    assert engine_file.startswith(str(compiled_site)) and not engine_file.endswith(".py")
+    expected = module_names(REPO)
+    assert names.split() == expected  # every module setup.py lists, and no other
+    assert described == f"compiled (Cython): {len(expected)} modules"
+    version = _in_compiled(compiled_site, "-m", "amunre", "--version")
+    assert version.returncode == 0 and f"({described})" in version.stdout, version.stdout + version.stderr
+
+
+def test_compiled_build_plays_the_same_games(compiled_site):
+    run = _in_compiled(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                       *(str(REPO / name) for name in SELECTION), AMUNRE_REQUIRE_COMPILED="1")
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and " failed" not in run.stdout
