@@ -19,7 +19,7 @@ included; for amunre every engine step, forced decisions included), *player deci
 per CPU second (actions chosen by a player; for amunre the decisions asked of agents; a
 forced amunre decision is not asked, an OpenSpiel state with one legal action still is),
 actions per game, and the median microseconds of one state copy (OpenSpiel's
-`state.clone()`, amunre's `GameState.clone()`: the state only) along a game.
+`state.clone()`, amunre's `Game.clone()`: a game that can be played on) along a game.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ import time
 
 #: Pure-Python OpenSpiel games (open_spiel.python.games) and C++ games (pyspiel), sequential.
 PYTHON_GAMES = ["python_tic_tac_toe", "python_kuhn_poker", "python_liars_poker", "python_block_dominoes"]
-CPP_GAMES = ["tic_tac_toe", "connect_four", "kuhn_poker", "leduc_poker", "liars_dice", "hearts", "backgammon",
-             "chess"]
+CPP_GAMES = ["tic_tac_toe", "connect_four", "kuhn_poker", "leduc_poker", "liars_dice", "hearts", "oh_hell",
+             "backgammon", "chess"]
 WARMUP_GAMES = 5
 
 
@@ -106,7 +106,9 @@ class AmunreGame:
 
         self.decisions, self.make_agents, self.play_game = decisions, make_agents, play_game
         self.variant, self.players = load_variant(variant), players
-        self.name, self.kind = f"amunre {variant} ({players} players)", "amunre, pure Python"
+        from amunre.buildinfo import describe_build  # pure Python, or the compiled build (docs/performance.md)
+
+        self.name, self.kind = f"amunre {variant} ({players} players)", f"amunre, {describe_build()}"
         self.seed = 0
 
     def play(self, counts: Counts) -> None:
@@ -120,7 +122,7 @@ class AmunreGame:
     def clone_us(self) -> float:
         from amunre.benchmark import clone_cost
 
-        return clone_cost(self.variant, self.players, "random").clone_us
+        return clone_cost(self.variant, self.players, "random").median_us  # one Game.clone()
 
 
 def measure(subject, seconds: float) -> Counts:
