@@ -19,8 +19,8 @@ from amunre_backend import compile_requested  # noqa: E402
 from compiled import COMPILER_FLAGS, CYTHON_DIRECTIVES, sources  # noqa: E402
 
 HOW_TO_SKIP = (
-    "amunre: the compiled build failed ({error}). The pure-Python build plays the same games and "
-    "needs no compiler: install without AMUNRE_COMPILE (pip install .)."
+    "amunre: the compiled build failed ({error}). It is optional: the pure-Python build plays the same games and "
+    "needs no compiler: unset AMUNRE_COMPILE (or set it to 0) and pip install . again."
 )
 
 
@@ -56,7 +56,8 @@ class CythonBuildExt(build_ext):
 
     def run(self):
         if any(source.endswith(".py") for ext in self.extensions for source in ext.sources):
-            raise SystemExit(HOW_TO_SKIP.format(error="Cython is not installed"))
+            missing = "Cython is not installed: pip install Cython, or let pip fetch it"
+            raise SystemExit(HOW_TO_SKIP.format(error=missing))
         try:
             super().run()
         except Exception as error:  # no C compiler, no Python headers, a C error
