@@ -241,3 +241,24 @@ def test_every_command_checks_a_weight_against_each_variant_before_it_plays(caps
     code, out, err = run_cli(capsys, *argv)
     assert code == 2 and out == "", (out, err)
     assert "'fewest_pyramids' is no scoring item of classic2003" in err and "Traceback" not in err
+
+
+def test_an_appraising_module_is_handed_the_variants_words(monkeypatch):
+    """A module's `appraise` reads an `Asking` as a person's seat has it: the view, the request and the
+    variant's words (a plug-in's appraise may name a term), not None."""
+    import amunre.agents.planner as planner_module
+
+    handed = []
+
+    def recording(**fields):
+        asking = planner_module_asking(**fields)
+        handed.append(asking)
+        return asking
+
+    planner_module_asking = planner_module.Asking
+    monkeypatch.setattr(planner_module, "Asking", recording)
+    variant = load_variant("supermeeple2016")
+    play_game(variant, make_agents(["planner"] * 3, 4), 4)
+    assert handed and all(asking.words is not None and asking.words.variant is variant for asking in handed)
+    assert {asking.request.kind for asking in handed} >= {"bid", "buy_stones"}
+    assert handed[0].words.t("gold") == variant.term("gold")  # the variant's own words

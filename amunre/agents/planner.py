@@ -27,6 +27,7 @@ from amunre.agents import plain_number
 from amunre.agents.asking import owner_of
 from amunre.contract import Asking
 from amunre.errors import AmunreError
+from amunre.narrate import Words
 from amunre.worth import Worth
 
 #: Points a gold held is worth to the planner in the game's middle unless told otherwise.
@@ -52,6 +53,7 @@ class PlannerAgent:
         self.foresight = foresight
         self.weights = dict(weights or {})
         self._checked = None  # the variant whose item keys the weights were checked against
+        self._words: Words | None = None
         self._worth = None
         self._cards_key, self._cards = None, {}
         self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
@@ -83,7 +85,8 @@ class PlannerAgent:
         variant = view.variant
         if self._checked is not variant:
             check_weights(self.weights, variant)
-            self._checked, self._asked = variant, {}
+            # the variant's words, as a person's seat has them: an `appraise` may read them too
+            self._checked, self._asked, self._words = variant, {}, Words(variant)
         kind = request.kind
         found = self._asked.get(kind)
         if found is None:  # a decision's declaration and module stay put for the variant
@@ -93,7 +96,7 @@ class PlannerAgent:
         if appraise is None:
             return self._look_ahead(view, request)
         worth = self._worth_for(view, variant.modules, owner)
-        asking = Asking(view=view, request=request, words=None, rule=owner)
+        asking = Asking(view=view, request=request, words=self._words, rule=owner)
         return [appraise(option, asking, worth) for option in options]
 
     def gold_now(self, view) -> float:
