@@ -57,7 +57,7 @@ def seat_payload(table, seat: int | None, picture) -> dict:
     words = Words(variant, table.names)
     state = game.state  # only its public face: `snapshot` reads nothing hidden
     request = table.pending
-    finished = request is None and table.failure is None
+    finished = table.finished
     players = [{"name": table.names[p], "seat": table.seats[p] if table.is_bot(p) else "human",
                 "points": info.score, "gold": info.gold, "cards": info.hand_size, "theft": info.theft,
                 "provinces": [words.province(pid) for pid in info.provinces]}

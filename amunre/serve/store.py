@@ -110,13 +110,12 @@ class Store:
     def _foreign(self) -> str | None:
         """What makes the file another program's (a table of another name or shape), or None
         for an empty file or a store of this one."""
-        ours = {name: columns for name, columns in _COLUMNS.items()}
         found = [row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         for name in found:
-            if name not in ours:
+            if name not in _COLUMNS:
                 return f"it holds a table {name!r}"
             columns = [row[1] for row in self._db.execute(f"PRAGMA table_info({name})")]
-            if columns != ours[name]:
+            if columns != _COLUMNS[name]:
                 return f"its table {name!r} has the columns {', '.join(columns)}"
         return None
 

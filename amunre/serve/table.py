@@ -235,7 +235,7 @@ class Table:
         if self.reveals[-1]:
             return ("your last answer showed something hidden (a card drawn or shown, a province card turned up, a "
                     "secret revealed): it stands")
-        if self.pending is None and self.failure is None:
+        if self.finished:
             return "the game is over"
         return None
 
@@ -244,7 +244,7 @@ class Table:
         from amunre.gamelog.write import dumps_lines
 
         game = self.game
-        if game.pending is None and self.failure is None:
+        if self.finished:
             lines = log_lines(game, self.recorder.events, self.seats)
         else:
             lines = incomplete_lines(game, self.recorder.events, self.seats, "the table is still being played"
