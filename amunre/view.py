@@ -30,6 +30,23 @@ if TYPE_CHECKING:
     from amunre.state import GameState, PlayerState, ProvinceState
 
 
+#: A province's public face: (owner, farmers, free_farmers, stones, pyramids, doubles, gold,
+#: cards), the cards lying on it by their number.
+Face = tuple[int | None, int, int, int, int, int, int, int]
+#: A player's public holding: (gold, theft, provinces, score).
+Holding = tuple[int, int, tuple[int, ...], int]
+
+
+def face(p: ProvinceState) -> Face:
+    """The public face of a province's state."""
+    return (p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold, len(p.cards))
+
+
+def holding(p: PlayerState) -> Holding:
+    """The public holding of a player's state."""
+    return (p.gold, p.theft, tuple(p.provinces), p.score)
+
+
 class ProvinceView:
     """The public face of one province."""
 
@@ -75,11 +92,10 @@ class ProvinceView:
     def pyramid_count(self) -> int:
         return self._p.pyramid_count()
 
-    def public(self) -> tuple[int | None, int, int, int, int, int, int, int]:
+    def public(self) -> Face:
         """(owner, farmers, free_farmers, stones, pyramids, doubles, gold, cards) at once: a
         search agent reads them all at every decision."""
-        p = self._p
-        return (p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold, len(p.cards))
+        return face(self._p)
 
     def all_farmers(self) -> int:
         return self._p.all_farmers()
@@ -121,10 +137,9 @@ class PlayerInfo:
     def breakdown(self) -> dict[str, int]:
         return dict(self._p.breakdown)
 
-    def holding(self) -> tuple[int, int, tuple[int, ...], int]:
+    def holding(self) -> Holding:
         """(gold, theft, provinces, score) at once: a search agent reads them at every decision."""
-        p = self._p
-        return (p.gold, p.theft, tuple(p.provinces), p.score)
+        return holding(self._p)
 
     def to_dict(self) -> dict[str, Any]:
         return {"gold": self.gold, "score": self.score, "theft": self.theft, "provinces": list(self._p.provinces),
@@ -158,6 +173,15 @@ class PlayerView:
         if self._provinces is None:
             self._provinces = tuple(ProvinceView(p) for p in self._game.state.provinces)
         return self._provinces
+
+    def holdings(self) -> tuple[Holding, ...]:
+        """Every player's `PlayerInfo.holding()`, by seat, at once (what the planner keys its
+        valuations on at each decision: no view object per player)."""
+        return tuple(map(holding, self._game.state.players))
+
+    def faces(self) -> tuple[Face, ...]:
+        """Every province's `ProvinceView.public()`, by id, at once (as `holdings`)."""
+        return tuple(map(face, self._game.state.provinces))
 
     # -- the rules (public) ---------------------------------------------------------------
     @property

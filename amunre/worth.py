@@ -39,11 +39,14 @@ if TYPE_CHECKING:
 
     from amunre.contract import Rule
     from amunre.model import Variant
-    from amunre.view import PlayerView
+    from amunre.view import Face, Holding, PlayerView
 
     #: One change of a holding, `(what, where, amount)` (see the module docstring); `where` is
     #: a province, a card kind or None, as `what` says.
     Change: TypeAlias = "tuple[str, Any, int]"
+    #: What `fingerprint` makes of a view: kingdom, round, offering level, the seat's hand,
+    #: every player's holding, every province's face.
+    Fingerprint: TypeAlias = "tuple[int, int, int, tuple[int, ...], tuple[Holding, ...], tuple[Face, ...]]"
     #: A change of several things at once, valued together.
     Changes: TypeAlias = "tuple[Change, ...]"
     #: What `apply` keeps for `undo`: the seat's holding, the offering level, then each province
@@ -62,6 +65,8 @@ ASPECTS = frozenset().union(*TOUCHES.values())
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("remembered", "gold worth")
+#: The changes `Worth._gain` makes and takes back in place when alone.
+_IN_PLACE = frozenset({"gold", "farmers", "pyramids", "stones", "offering_level"})
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
 
@@ -88,21 +93,34 @@ class _Table:
         return PlayerView(self, player)  # type: ignore[arg-type]
 
 
-def position_of(view: PlayerView, into: GameState | None = None) -> GameState:
+def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerprint | None = None,
+                before: Fingerprint | None = None) -> GameState:
     """A game state holding everything `view` shows: the board, every player's gold,
     provinces, theft cards and points, the seat's own hand (the others' are unknown: empty),
     the offering level, the supplies. What is hidden from the seat is not there. `into`: a
-    state an earlier call made for the same seat, written over (no new state to build)."""
+    state an earlier call made for the same seat, written over (no new state to build);
+    `seen`, the view's `fingerprint` now, and `before`, the one `into` was made from: then
+    only the players and provinces that changed are written."""
     variant = view.variant
     state = into if into is not None else GameState(view.n_players, len(variant.board), 0, len(variant.cards))
-    for player, info in zip(state.players, view.players):
-        player.gold, player.theft, provinces, player.score = info.holding()
-        player.provinces = list(provinces)
+    if seen is None:
+        seen = fingerprint(view)
+    holdings, faces = seen[4], seen[5]
+    old_holdings, old_faces = (before[4], before[5]) if into is not None and before is not None else ((), ())
+    for index, info in enumerate(holdings):
+        if index < len(old_holdings) and old_holdings[index] == info:
+            continue
+        player = state.players[index]
+        player.gold, player.theft, held, player.score = info
+        player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(view.hand)
-    for prov, seen in zip(state.provinces, view.provinces):
-        (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles,
-         prov.gold, _) = seen.public()
+    provinces = state.provinces
+    for index, seen_face in enumerate(faces):
+        if index < len(old_faces) and old_faces[index] == seen_face:
+            continue
+        prov = provinces[index]
+        prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold, _ = seen_face
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player, state.offering_level = view.start_player, view.offering_level
     supplies = view.supplies
@@ -113,11 +131,11 @@ def position_of(view: PlayerView, into: GameState | None = None) -> GameState:
     return state
 
 
-def fingerprint(view: PlayerView) -> tuple[object, ...]:
+def fingerprint(view: PlayerView) -> Fingerprint:
     """Everything public a holding's worth reads, and the seat's hand: two moments with the
-    same fingerprint give every change the same worth."""
-    return (view.kingdom, view.round, view.offering_level, view.hand,
-            tuple(p.holding() for p in view.players), tuple(p.public() for p in view.provinces))
+    same fingerprint give every change the same worth. (kingdom, round, offering level,
+    hand, every player's holding, every province's face.)"""
+    return (view.kingdom, view.round, view.offering_level, view.hand, view.holdings(), view.faces())
 
 
 def apply(state: GameState, player: int, change: Changes) -> Kept:
@@ -199,7 +217,6 @@ class Worth:
         self.foresight = foresight
         self.spread = max(1, spread)
         modules = self.variant.modules
-        self._decisions = modules.decisions
         # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
         # times the runs it has left in the kingdom; each item scored at this kingdom's end
         # (unless only the final scoring is left) and at the game's
@@ -212,6 +229,8 @@ class Worth:
             previous = previous._previous
         self._previous: Worth | None = previous
         self._touching: dict[frozenset[str], list[int]] = {}  # the terms a change of these aspects touches
+        # each term as a function of a position (made by `_start`, or lent with the terms)
+        self._evaluators: list[Callable[[GameState], float]] = []
         # the position, built at the first value asked for (by `_start`, which every reader runs first)
         self._base: GameState = None  # type: ignore[assignment]
         self._parts: list[float] = []  # each term's worth on it
@@ -219,13 +238,15 @@ class Worth:
         # what each card kind is worth, which changes slowly: a caller may keep it for longer
         self._cards: dict[str | tuple[int, int], float] = {} if cards is None else cards
         self._key: tuple[object, ...] | None = None
+        self._seen: Fingerprint | None = None  # the view's fingerprint when the key was made
 
     @property
     def key(self) -> tuple[object, ...]:
         """What this worth depends on: the terms and the position (see `fingerprint`)."""
         if self._key is None:
+            self._seen = fingerprint(self.view)  # (`position_of` reads it too)
             self._key = (self.player, self.gold, self.foresight, self.spread,
-                         tuple((id(m), runs) for m, runs in self._terms), fingerprint(self.view))
+                         tuple((id(m), runs) for m, runs in self._terms), self._seen)
         return self._key
 
     def gain(self, change: Changes) -> float:
@@ -248,7 +269,7 @@ class Worth:
         parts = self._parts
         for index, term in enumerate(self._terms):
             if parts[index] is None:
-                parts[index] = self._term(*term, self._base)
+                parts[index] = self._evaluators[index](self._base)
         return sum(parts) + gain
 
     def _start(self) -> None:
@@ -258,13 +279,18 @@ class Worth:
         key = self.key  # now: the view is live, it shows the game as it goes on
         if previous is not None and previous.variant is self.variant and previous.key == key:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
-            self._touching = previous._touching  # the same terms
+            self._touching, self._evaluators = previous._touching, previous._evaluators  # the same terms
             return
+        if previous is not None and previous.weights is self.weights and previous.key[:5] == key[:5]:
+            # the same seat, thrift and terms on another position: the same functions of it
+            self._touching, self._evaluators = previous._touching, previous._evaluators
+        else:
+            self._evaluators = [self._evaluator(module, runs) for module, runs in self._terms]
         # the earlier worth is done with: its position is written over (when of the same table;
         # tested where it is used, so that the type checker sees there is a previous)
         into = (previous._base if previous is not None and previous.variant is self.variant
                 and previous.player == self.player and previous._base.n_players == self.view.n_players else None)
-        self._base = position_of(self.view, into)
+        self._base = position_of(self.view, into, self._seen, previous._seen if previous is not None else None)
         highest = self.variant.modules.max_offering_level
         if self._base.offering_level == 0 and highest:
             # before the first offering the level is not set: a holding is valued at the
@@ -276,87 +302,106 @@ class Worth:
     def _gain(self, change: Changes) -> float:
         """The change made on the position, each term it can change valued again (a term's
         module declares what it `reads`; a change of anything else leaves it as it was)."""
-        state, parts = self._base, self._parts
-        touched: frozenset[str] = frozenset()
-        for what, where, amount in change:
+        state, parts, evaluate = self._base, self._parts, self._evaluators
+        if len(change) == 1:  # (most are: made and taken back in place, with nothing kept)
+            what, where, amount = change[0]
             if what == "stones":  # stones that complete no pyramid change only the stones
-                before = state.provinces[where].stones
-                touched = touched.union(TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID else STONES_ONLY)
+                prov = state.provinces[where]
+                touched = TOUCHES["stones"] if prov.stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
             else:
-                touched = touched.union(TOUCHES[what]) if touched else TOUCHES[what]
+                touched = TOUCHES[what]
+        else:
+            touched = frozenset()
+            for what, where, amount in change:
+                if what == "stones":
+                    before = state.provinces[where].stones
+                    touched = touched.union(TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID
+                                            else STONES_ONLY)
+                else:
+                    touched = touched.union(TOUCHES[what]) if touched else TOUCHES[what]
         terms = self._touching.get(touched)
         if terms is None:
             terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)
                                                if reads is None or not reads.isdisjoint(touched)]
         for index in terms:
             if parts[index] is None:
-                parts[index] = self._term(*self._terms[index], state)
-        held = state.players[self.player].gold
+                parts[index] = evaluate[index](state)
+        me = state.players[self.player]
+        held = me.gold
+        if len(change) == 1 and what in _IN_PLACE:
+            if what == "gold":
+                me.gold = held + amount
+                total = self._rescore(terms, state, held)
+                me.gold = held
+            elif what == "farmers":
+                prov = state.provinces[where]
+                prov.farmers += amount
+                total = self._rescore(terms, state, held)
+                prov.farmers -= amount
+            elif what == "pyramids":
+                prov = state.provinces[where]
+                prov.pyramids += amount
+                total = self._rescore(terms, state, held)
+                prov.pyramids -= amount
+            elif what == "stones":
+                prov = state.provinces[where]
+                stones, pyramids = prov.stones, prov.pyramids
+                prov.stones = stones + amount
+                while prov.stones >= STONES_PER_PYRAMID:
+                    prov.stones -= STONES_PER_PYRAMID
+                    prov.pyramids += 1
+                total = self._rescore(terms, state, held)
+                prov.stones, prov.pyramids = stones, pyramids
+            else:  # the offering level
+                level = state.offering_level
+                state.offering_level = amount
+                total = self._rescore(terms, state, held)
+                state.offering_level = level
+            return total
         kept = apply(state, self.player, change)
-        total = 0.0
         try:
-            for index in terms:
-                if index:
-                    total += self._term(*self._terms[index], state) - parts[index]
-                else:  # the gold held, exactly: n gold is worth n times the thrift, no rounding
-                    total += (state.players[self.player].gold - held) * self.gold
+            return self._rescore(terms, state, held)
         finally:
             undo(state, kept)
+
+    def _rescore(self, terms: list[int], state: GameState, held: int) -> float:
+        """What the `terms` gained on `state` (changed) from their worth before (`_parts`);
+        `held`, the gold the seat held before."""
+        parts, evaluate = self._parts, self._evaluators
+        total = 0.0
+        for index in terms:
+            if index:
+                total += evaluate[index](state) - parts[index]
+            else:  # the gold held, exactly: n gold is worth n times the thrift, no rounding
+                total += (state.players[self.player].gold - held) * self.gold
         return total
 
-    def _term(self, module: Rule | None, runs: int, state: GameState) -> float:
-        """One term of the seat's worth on `state`: the gold it holds (no module), a phase's
-        gold and points (`Rule.income_for`) times the `runs` it has left, or a scoring item's
-        points (`Rule.points_for`); as the module declares them, else by playing it on a copy."""
-        me = self.player
+    def _evaluator(self, module: Rule | None, runs: int) -> Callable[[GameState], float]:
+        """One term of the seat's worth as a function of a position: the gold it holds (no
+        module), a phase's gold and points (`Rule.income_for`) times the `runs` it has left, or
+        a scoring item's points (`Rule.points_for`); as the module declares them, else by
+        playing it on a copy."""
+        me, gold, weights, variant = self.player, self.gold, self.weights, self.variant
         if module is None:
-            return state.players[me].gold * self.gold
+            return lambda state: state.players[me].gold * gold
         if runs:
-            found = module.income_for(state, me)
-            gold, points = found if found is not None else self._played(module, state)
-            return runs * (gold * self.gold + self._weighted(points))
-        scored = module.points_for(state, me)
-        return self._weighted(scored if scored is not None else self._played(module, state)[1])
+            income_for = module.income_for
 
-    def _weighted(self, points: Mapping[str, float]) -> float:
-        weights = self.weights
-        if not weights:
-            return sum(points.values())
-        return sum(weights.get(item, 1.0) * value for item, value in points.items())
+            def income(state: GameState) -> float:
+                found = income_for(state, me)
+                gained, points = found if found is not None else played(module, state, me, variant)
+                return runs * (gained * gold + _weighted(points, weights))
+            return income
+        points_for = module.points_for
 
-    def _played(self, module: Rule, state: GameState) -> tuple[float, dict[str, float]]:
-        """(gold, {item: points}) the seat gets when `module` is played on a copy of `state`."""
-        twin = state.copy(rules=False)
-        mine = twin.players[self.player]
-        before, gold = dict(mine.breakdown), mine.gold
-        self._play(module, twin)
-        points: dict[str, float] = {}
-        for key, value in mine.breakdown.items():
-            if value != before.get(key, 0):
-                item = key.partition(":")[2]
-                points[item] = points.get(item, 0) + value - before.get(key, 0)
-        return mine.gold - gold, points
+        def scored(state: GameState) -> float:
+            found = points_for(state, me)
+            return _weighted(found if found is not None else played(module, state, me, variant)[1], weights)
+        return scored
 
-    def _play(self, module: Rule, state: GameState) -> None:
-        """Run `module` on a hypothetical position, its decisions answered by its first policy."""
-        counted = decisions.here.forced  # the engine's count of forced decisions is the real games'
-        table = _Table(self.variant, state)
-        step = module.run(table)
-        answer: object = None
-        try:
-            while True:
-                request = step.send(answer)
-                if request is BATCH_START:
-                    answer = None
-                    continue
-                # (a Request, past BATCH_START: the type checker cannot tell the two apart by `is`)
-                declared = self._decisions.get(request.kind)  # type: ignore[union-attr]
-                policy = next(iter(declared.policies.values()), None) if declared is not None else None
-                answer = policy(module, table, request) if policy is not None else request.options[0]  # type: ignore[arg-type, union-attr]
-        except StopIteration:
-            pass
-        finally:
-            decisions.here.forced = counted
+    def _term(self, module: Rule | None, runs: int, state: GameState) -> float:
+        """One term of the seat's worth on `state` (see `_evaluator`)."""
+        return self._evaluator(module, runs)(state)
 
     # -- what the decisions' appraisals read ------------------------------------------------
     def remember(self, key: str | tuple[object, ...], make: Callable[..., float], *args: object) -> float:
@@ -438,3 +483,47 @@ class Worth:
     def level(self, level: int) -> float:
         """This round's offering at `level` rather than where it stands."""
         return self.gain((("offering_level", None, level),))
+
+
+def _weighted(points: Mapping[str, float], weights: dict[str, float]) -> float:
+    """Points by item, each at its item's weight (1 unless given)."""
+    if not weights:
+        return sum(points.values())
+    return sum(weights.get(item, 1.0) * value for item, value in points.items())
+
+
+def played(module: Rule, state: GameState, player: int, variant: Variant) -> tuple[float, dict[str, float]]:
+    """(gold, {item: points}) `player` gets when `module` is played on a copy of `state`."""
+    twin = state.copy(rules=False)
+    mine = twin.players[player]
+    before, gold = dict(mine.breakdown), mine.gold
+    _play(module, twin, variant)
+    points: dict[str, float] = {}
+    for key, value in mine.breakdown.items():
+        if value != before.get(key, 0):
+            item = key.partition(":")[2]
+            points[item] = points.get(item, 0) + value - before.get(key, 0)
+    return mine.gold - gold, points
+
+
+def _play(module: Rule, state: GameState, variant: Variant) -> None:
+    """Run `module` on a hypothetical position, its decisions answered by its first policy."""
+    counted = decisions.here.forced  # the engine's count of forced decisions is the real games'
+    table = _Table(variant, state)
+    declarations = variant.modules.decisions
+    step = module.run(table)
+    answer: object = None
+    try:
+        while True:
+            request = step.send(answer)
+            if request is BATCH_START:
+                answer = None
+                continue
+            # (a Request, past BATCH_START: the type checker cannot tell the two apart by `is`)
+            declared = declarations.get(request.kind)  # type: ignore[union-attr]
+            policy = next(iter(declared.policies.values()), None) if declared is not None else None
+            answer = policy(module, table, request) if policy is not None else request.options[0]  # type: ignore[arg-type, union-attr]
+    except StopIteration:
+        pass
+    finally:
+        decisions.here.forced = counted

@@ -20,7 +20,7 @@ from amunre.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.testing import play_checked
-from amunre.worth import ASPECTS, TOUCHES, Worth, apply, position_of, undo
+from amunre.worth import ASPECTS, TOUCHES, Worth, apply, played, position_of, undo
 
 VARIANTS = variant_files()
 
@@ -47,20 +47,19 @@ def test_what_a_module_declares_a_holding_worth_is_what_its_rule_gives(path, see
     game = _position(variant, seed, steps)
     player = seat % game.n_players
     view = game.view(player)
-    worth = Worth(view, {}, 0.5, {}, False)
     state = position_of(view)
     checked = 0
     for module in variant.modules.scoring + variant.modules.final_scoring:
         declared = module.points_for(state, player)
         if declared is not None:
-            played = worth._played(module, state)[1]
-            assert {k: v for k, v in declared.items() if v} == {k: v for k, v in played.items() if v}, module.key
+            scored = played(module, state, player, variant)[1]
+            assert {k: v for k, v in declared.items() if v} == {k: v for k, v in scored.items() if v}, module.key
             checked += 1
     for module in variant.modules.phases:
         if module.pays_for_holdings:
             declared = module.income_for(state, player)
             if declared is not None:
-                gold, points = worth._played(module, state)
+                gold, points = played(module, state, player, variant)
                 assert declared[0] == gold and {k: v for k, v in declared[1].items() if v} == {
                     k: v for k, v in points.items() if v}, module.key
                 checked += 1
