@@ -206,6 +206,10 @@ class Worth:
     for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
     out when the position it stood on is the same (`key` tells)."""
 
+    _terms: Sequence[tuple[Rule | None, int]]
+    _reads: list[frozenset[str] | None]
+    _term_ids: tuple[tuple[int, int], ...]
+
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
                  final: bool = False, cards: dict[str | tuple[int, int], float] | None = None,
                  previous: Worth | None = None, foresight: float = 1.0, spread: int = 1) -> None:
@@ -216,15 +220,21 @@ class Worth:
         self.gold = gold
         self.foresight = foresight
         self.spread = max(1, spread)
-        modules = self.variant.modules
-        # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
-        # times the runs it has left in the kingdom; each item scored at this kingdom's end
-        # (unless only the final scoring is left) and at the game's
-        self._terms: Sequence[tuple[Rule | None, int]] = (
-            [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
-            + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
-        # what of a holding each term reads (None: anything)
-        self._reads = [GOLD_HELD if m is None else m.reads for m, _ in self._terms]
+        self._income_runs, self._final = income_runs, final
+        if previous is not None and previous._income_runs is income_runs and previous._final == final \
+                and previous.variant is self.variant:  # the same terms (a caller keeps its runs for a while)
+            self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
+        else:
+            modules = self.variant.modules
+            # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
+            # times the runs it has left in the kingdom; each item scored at this kingdom's end
+            # (unless only the final scoring is left) and at the game's
+            self._terms = (
+                [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
+                + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
+            # what of a holding each term reads (None: anything)
+            self._reads = [GOLD_HELD if m is None else m.reads for m, _ in self._terms]
+            self._term_ids = tuple((id(m), runs) for m, runs in self._terms)
         while previous is not None and previous._base is None:  # never asked: nothing to lend
             previous = previous._previous
         self._previous: Worth | None = previous
@@ -245,8 +255,7 @@ class Worth:
         """What this worth depends on: the terms and the position (see `fingerprint`)."""
         if self._key is None:
             self._seen = fingerprint(self.view)  # (`position_of` reads it too)
-            self._key = (self.player, self.gold, self.foresight, self.spread,
-                         tuple((id(m), runs) for m, runs in self._terms), self._seen)
+            self._key = (self.player, self.gold, self.foresight, self.spread, self._term_ids, self._seen)
         return self._key
 
     def gain(self, change: Changes) -> float:
@@ -393,6 +402,11 @@ class Worth:
                 return runs * (gained * gold + _weighted(points, weights))
             return income
         points_for = module.points_for
+        if not weights:  # (the common case, without a call more for each)
+            def unweighted(state: GameState) -> float:
+                found = points_for(state, me)
+                return sum((found if found is not None else played(module, state, me, variant)[1]).values())
+            return unweighted
 
         def scored(state: GameState) -> float:
             found = points_for(state, me)

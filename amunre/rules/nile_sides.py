@@ -143,32 +143,49 @@ class NileSides(Rule):
         """The side of the Nile of each province, by id."""
         return tuple(info.side for info in self.variant.board.provinces)
 
+    @functools.cached_property
+    def _side_at(self) -> tuple[int, ...]:
+        """The index in `SIDES` of each province's side of the Nile, by id."""
+        return tuple(SIDES.index(side) for side in self._sides)
+
+    @functools.cached_property
+    def _side_items(self) -> tuple[str, ...]:
+        """The scoring item of each side, in `SIDES` order."""
+        return tuple(f"{self.item_key}_{side}" for side in SIDES)
+
     def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """As `run` scores (the contest of `nile_contest`), both sides in one pass: the
         planner asks this for every holding it values."""
-        sides = self._sides
-        # per side: the best (pyramids, stones) of a competitor, and who holds it
-        best: dict[str, tuple[tuple[int, int], set[int]]] = {side: ((-1, -1), set()) for side in SIDES}
-        if self.rulings.nile_compare == "province":
-            competitors = [((prov.pyramids + 2 * prov.doubles, prov.stones), prov.owner, side)
-                           for prov, side in zip(state.provinces, sides) if prov.owner is not None]
+        side_at = self._side_at
+        # per side: the best (pyramids, stones) of a competitor, and whether the player has it
+        top, mine = [(-1, -1)] * len(SIDES), [False] * len(SIDES)
+        if self.rulings.nile_compare == "province":  # (the common case: one pass, nothing built)
+            for prov, side in zip(state.provinces, side_at):
+                owner = prov.owner
+                if owner is None:
+                    continue
+                counts = (prov.pyramids + 2 * prov.doubles, prov.stones)
+                best = top[side]
+                if counts > best:
+                    top[side], mine[side] = counts, owner == player
+                elif owner == player and counts == best:
+                    mine[side] = True
         else:
-            totals: dict[tuple[int, str], tuple[int, int]] = {}
+            totals: dict[tuple[int, int], tuple[int, int]] = {}
             for p, holder in enumerate(state.players):
                 for i in holder.provinces:
                     prov = state.provinces[i]
-                    pyramids, stones = totals.get((p, sides[i]), (0, 0))
-                    totals[p, sides[i]] = (pyramids + prov.pyramids + 2 * prov.doubles, stones + prov.stones)
-            competitors = [(counts, p, side) for (p, side), counts in totals.items()]
-        for counts, owner, side in competitors:
-            top, holders = best[side]
-            if counts > top:
-                best[side] = (counts, {owner})
-            elif counts == top:
-                holders.add(owner)
+                    pyramids, stones = totals.get((p, side_at[i]), (0, 0))
+                    totals[p, side_at[i]] = (pyramids + prov.pyramids + 2 * prov.doubles, stones + prov.stones)
+            for (owner, side), counts in totals.items():
+                best = top[side]
+                if counts > best:
+                    top[side], mine[side] = counts, owner == player
+                elif owner == player and counts == best:
+                    mine[side] = True
         least, points = self.rulings.nile_min_pyramids, self.params.points
-        return {f"{self.item_key}_{side}": points if best[side][0][0] >= least and player in best[side][1] else 0
-                for side in SIDES}
+        return {item: points if top[side][0] >= least and mine[side] else 0
+                for side, item in enumerate(self._side_items)}
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
