@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from amunre.contract import Rule
     from amunre.model import Variant
+    from amunre.state import PlayerState
     from amunre.view import Face, Holding, PlayerView
 
     #: One change of a holding, `(what, where, amount)` (see the module docstring); `where` is
@@ -66,7 +67,7 @@ STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("remembered", "gold worth")
 #: The changes `Worth._gain` makes and takes back in place when alone.
-_IN_PLACE = frozenset({"gold", "farmers", "pyramids", "stones", "offering_level"})
+_IN_PLACE = frozenset({"gold", "farmers", "pyramids", "stones", "offering_level", "cards", "own"})
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
 
@@ -338,40 +339,69 @@ class Worth:
         me = state.players[self.player]
         held = me.gold
         if len(change) == 1 and what in _IN_PLACE:
-            if what == "gold":
-                me.gold = held + amount
-                total = self._rescore(terms, state, held)
-                me.gold = held
-            elif what == "farmers":
-                prov = state.provinces[where]
-                prov.farmers += amount
-                total = self._rescore(terms, state, held)
-                prov.farmers -= amount
-            elif what == "pyramids":
-                prov = state.provinces[where]
-                prov.pyramids += amount
-                total = self._rescore(terms, state, held)
-                prov.pyramids -= amount
-            elif what == "stones":
-                prov = state.provinces[where]
-                stones, pyramids = prov.stones, prov.pyramids
-                prov.stones = stones + amount
-                while prov.stones >= STONES_PER_PYRAMID:
-                    prov.stones -= STONES_PER_PYRAMID
-                    prov.pyramids += 1
-                total = self._rescore(terms, state, held)
-                prov.stones, prov.pyramids = stones, pyramids
-            else:  # the offering level
-                level = state.offering_level
-                state.offering_level = amount
-                total = self._rescore(terms, state, held)
-                state.offering_level = level
-            return total
+            try:
+                return self._in_place(state, me, held, what, where, amount, terms)
+            except BaseException:  # a module failed midway: the position is built again when next asked
+                self._base, self._previous, self._key = None, None, None  # type: ignore[assignment]
+                self._gains = {}
+                raise
         kept = apply(state, self.player, change)
         try:
             return self._rescore(terms, state, held)
         finally:
             undo(state, kept)
+
+    def _in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
+                  terms: list[int]) -> float:
+        """`_gain` of one change, made on the position and taken back (`_IN_PLACE` says which)."""
+        if what == "gold":
+            me.gold = held + amount
+            total = self._rescore(terms, state, held)
+            me.gold = held
+        elif what == "farmers":
+            prov = state.provinces[where]
+            prov.farmers += amount
+            total = self._rescore(terms, state, held)
+            prov.farmers -= amount
+        elif what == "pyramids":
+            prov = state.provinces[where]
+            prov.pyramids += amount
+            total = self._rescore(terms, state, held)
+            prov.pyramids -= amount
+        elif what == "stones":
+            prov = state.provinces[where]
+            stones, pyramids = prov.stones, prov.pyramids
+            prov.stones = stones + amount
+            while prov.stones >= STONES_PER_PYRAMID:
+                prov.stones -= STONES_PER_PYRAMID
+                prov.pyramids += 1
+            total = self._rescore(terms, state, held)
+            prov.stones, prov.pyramids = stones, pyramids
+        elif what == "cards":
+            hand = me.hand
+            hand[where] += amount
+            total = self._rescore(terms, state, held)
+            hand[where] -= amount
+        elif what == "own":
+            prov = state.provinces[where]
+            if prov.owner is not None:  # (held already, or taken from another: the general way)
+                kept = apply(state, self.player, ((what, where, amount),))
+                try:
+                    return self._rescore(terms, state, held)
+                finally:
+                    undo(state, kept)
+            owned = me.provinces
+            prov.owner = self.player
+            owned.append(where)
+            total = self._rescore(terms, state, held)
+            owned.pop()
+            prov.owner = None
+        else:  # the offering level
+            level = state.offering_level
+            state.offering_level = amount
+            total = self._rescore(terms, state, held)
+            state.offering_level = level
+        return total
 
     def _rescore(self, terms: list[int], state: GameState, held: int) -> float:
         """What the `terms` gained on `state` (changed) from their worth before (`_parts`);

@@ -118,6 +118,35 @@ def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, s
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), seat=st.integers(0, 4),
+       picks=st.lists(st.tuples(st.sampled_from(sorted(TOUCHES)), st.integers(0, 2**16), st.integers(-3, 6)),
+                      min_size=1, max_size=6))
+def test_a_gain_is_made_and_taken_back_and_the_same_however_it_is_worked_out(path, seed, steps, seat, picks):
+    """`Worth.gain`: each change is made on the seat's position and taken back (the position
+    after is the one before), and a lone change, which is made in place, is worth exactly what
+    the same change is worth worked out the general way (with a change of nothing beside it)."""
+    variant = load_variant(path)
+    game = _position(variant, seed, steps)
+    player = seat % game.n_players
+    view = game.view(player)
+    worth = Worth(view, {}, 0.5, {}, False)
+    worth.value(())  # the position is built
+    before = worth._base.to_dict()
+    for what, pick, amount in picks:
+        where = {"cards": pick % max(1, len(variant.cards)), "gold": None, "offering_level": None}.get(
+            what, pick % len(variant.board))
+        if what == "cards" and not variant.cards:
+            continue
+        if what == "offering_level":
+            amount = 1 + pick % max(1, variant.modules.max_offering_level)
+        alone = worth.gain(((what, where, amount),))
+        assert worth._base.to_dict() == before, what
+        beside = worth.gain(((what, where, amount), ("gold", None, 0)))
+        assert worth._base.to_dict() == before, what
+        assert alone == beside, (what, where, amount)
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
 def test_the_planner_plays_every_variant_from_its_view_alone(path):
     """A whole game with planners in every seat, checked (the [views] invariant compares the
     planner's answers in two games its seat cannot tell apart); the same seed plays alike."""
