@@ -343,7 +343,8 @@ class Rule:
     pays_for_holdings: bool = False
     #: What of the players' holdings its `points_for` / `income_for` read, among
     #: `amunre.worth.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
-    #: "offering_level"): a change of anything else leaves its points as they were, so
+    #: "offering_level"), or "cards:<kind>" for a module that reads only some kinds of card
+    #: held: a change of anything else leaves its points as they were, so
     #: `amunre.worth` does not work them out again. None (the default): it may read anything.
     #: A test changes each aspect a module does not declare and checks its points stay put.
     reads: frozenset[str] | None = None

@@ -63,6 +63,9 @@ TOUCHES = {"own": frozenset({"provinces"}), "farmers": frozenset({"farmers"}),
            "gold": frozenset({"gold"}), "cards": frozenset({"cards"}),
            "offering_level": frozenset({"offering_level"})}
 ASPECTS = frozenset().union(*TOUCHES.values())
+#: A module whose points read only some kinds of card names each as "cards:<kind>" in its
+#: `reads` (a bonus card's, say): a change of another kind leaves them as they were.
+CARD_KIND = "cards:"
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("remembered", "gold worth")
@@ -210,6 +213,7 @@ class Worth:
     _terms: Sequence[tuple[Rule | None, int]]
     _reads: list[frozenset[str] | None]
     _term_ids: tuple[tuple[int, int], ...]
+    _card_touches: list[frozenset[str]]
 
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
                  final: bool = False, cards: dict[str | tuple[int, int], float] | None = None,
@@ -225,7 +229,10 @@ class Worth:
         if previous is not None and previous._income_runs is income_runs and previous._final == final \
                 and previous.variant is self.variant:  # the same terms (a caller keeps its runs for a while)
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
+            self._card_touches = previous._card_touches
         else:
+            # what a change of each card kind touches: any card, and that kind
+            self._card_touches = [TOUCHES["cards"] | {CARD_KIND + name} for name in self.variant.cards]
             modules = self.variant.modules
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
@@ -318,6 +325,8 @@ class Worth:
             if what == "stones":  # stones that complete no pyramid change only the stones
                 prov = state.provinces[where]
                 touched = TOUCHES["stones"] if prov.stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
+            elif what == "cards":
+                touched = self._card_touches[where]
             else:
                 touched = TOUCHES[what]
         else:
@@ -328,7 +337,8 @@ class Worth:
                     touched = touched.union(TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID
                                             else STONES_ONLY)
                 else:
-                    touched = touched.union(TOUCHES[what]) if touched else TOUCHES[what]
+                    aspects = self._card_touches[where] if what == "cards" else TOUCHES[what]
+                    touched = touched.union(aspects) if touched else aspects
         terms = self._touching.get(touched)
         if terms is None:
             terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)

@@ -20,7 +20,7 @@ from amunre.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.testing import play_checked
-from amunre.worth import ASPECTS, TOUCHES, Worth, apply, played, position_of, undo
+from amunre.worth import ASPECTS, CARD_KIND, TOUCHES, Worth, apply, played, position_of, undo
 
 VARIANTS = variant_files()
 
@@ -92,19 +92,23 @@ def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, s
     player = seat % game.n_players
     state = position_of(game.view(player))
     mine = state.players[player].provinces
-    where = {"own": pick % len(state.provinces), "cards": pick % max(1, len(variant.cards)),
-             "farmers": mine[pick % len(mine)] if mine else None, "gold": None, "offering_level": None}
+    where = {"own": pick % len(state.provinces), "farmers": mine[pick % len(mine)] if mine else None, "gold": None,
+             "offering_level": None}
     where["stones"] = where["pyramids"] = where["farmers"]
     modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
                if m.reads is not None]
-    assert all(m.reads <= ASPECTS for m in modules), "a module reads an aspect amunre.worth does not know"
+    assert all(aspect in ASPECTS or aspect.startswith(CARD_KIND) for m in modules for aspect in m.reads), \
+        "a module reads an aspect amunre.worth does not know"
     checked = 0
-    for what, touched in TOUCHES.items():
-        if what in ("farmers", "stones", "pyramids") and not mine or what == "cards" and not variant.cards:
+    # each aspect; cards one kind at a time ("cards:<kind>": a module may read only some)
+    changes = [(what, touched, where[what]) for what, touched in TOUCHES.items() if what != "cards"]
+    changes += [("cards", TOUCHES["cards"] | {CARD_KIND + name}, kind) for kind, name in enumerate(variant.cards)]
+    for what, touched, at in changes:
+        if what in ("farmers", "stones", "pyramids") and not mine:
             continue
         # gold enough to pass the others, a level off the current one
         size = {"gold": 10 * amount, "offering_level": 1 + (state.offering_level + pick) % 6}.get(what, amount)
-        change = ((what, where[what], size),)
+        change = ((what, at, size),)
         for module in modules:
             if not module.reads.isdisjoint(touched):
                 continue

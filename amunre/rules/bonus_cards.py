@@ -123,7 +123,8 @@ def _appraise_bonus(kind: str | None, asking: Asking, worth: Worth) -> float:
 class BonusCards(Rule):
     id = "bonus_cards"
     kind = "scoring"
-    reads = frozenset({"provinces", "farmers", "cards"})  # what `points_for`/`income_for` read
+    # what `points_for` reads: of the cards, only the bonus cards held
+    reads = frozenset({"provinces", "farmers"} | {f"cards:{kind}" for kind in BONUS_CARDS})
     summary = "Bonus cards score when their condition is met; one of each kind per scoring."
     spec_ids = ("R-SCO-05",)
     Params = BonusParams
