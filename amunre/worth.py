@@ -111,20 +111,23 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
         seen = fingerprint(view)
     holdings, faces = seen[4], seen[5]
     old_holdings, old_faces = (before[4], before[5]) if into is not None and before is not None else ((), ())
-    for index, info in enumerate(holdings):
-        if index < len(old_holdings) and old_holdings[index] == info:
-            continue
-        player = state.players[index]
-        player.gold, player.theft, held, player.score = info
-        player.provinces = list(held)
+    if holdings != old_holdings:
+        for index, info in enumerate(holdings):
+            if index < len(old_holdings) and old_holdings[index] == info:
+                continue
+            player = state.players[index]
+            player.gold, player.theft, held, player.score = info
+            player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
-        state.players[view.player].hand = list(view.hand)
-    provinces = state.provinces
-    for index, seen_face in enumerate(faces):
-        if index < len(old_faces) and old_faces[index] == seen_face:
-            continue
-        prov = provinces[index]
-        prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold, _ = seen_face
+        state.players[view.player].hand = list(seen[3])
+    if faces != old_faces:
+        provinces = state.provinces
+        for index, seen_face in enumerate(faces):
+            if index < len(old_faces) and old_faces[index] == seen_face:
+                continue
+            prov = provinces[index]
+            (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
+             _) = seen_face
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player, state.offering_level = view.start_player, view.offering_level
     supplies = view.supplies
