@@ -27,7 +27,7 @@ into such changes, with its own module's prices; the `planner` agent picks the b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from amunre import decisions
 from amunre.decisions import BATCH_START
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     #: and other player the change touches, each a tuple read back by position.
     Kept: TypeAlias = "list[Any]"
 
+#: What a `Worth.remember`ed function makes (a number, mostly).
+_Made = TypeVar("_Made")
 #: Stones that become one pyramid in a province (the core's construction, `mechanics`).
 STONES_PER_PYRAMID = 3
 #: What of a holding each kind of change touches (`Rule.reads` names the same aspects): more
@@ -461,13 +463,13 @@ class Worth:
         return self._evaluator(module, runs)(state)
 
     # -- what the decisions' appraisals read ------------------------------------------------
-    def remember(self, key: str | tuple[object, ...], make: Callable[..., float], *args: object) -> float:
+    def remember(self, key: str | tuple[object, ...], make: Callable[..., _Made], *args: object) -> _Made:
         """A value a decision's appraisal works out once for this position (`make(*args)`:
         a function and its arguments rather than a closure, which every call would build)."""
         found = self._gains.get(("remembered", key))
         if found is None:
-            found = self._gains[("remembered", key)] = make(*args)
-        return found
+            found = self._gains[("remembered", key)] = make(*args)  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
 
     def gold_change(self, amount: int) -> float:
         """`amount` more gold (negative: paid), at what a gold is worth to the seat now

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from amunre.model import Variant
     from amunre.narrate import Words
     from amunre.state import GameState
+    from amunre.view import PlayerView
     from amunre.worth import Worth
 
     #: An offer: ("gold", amount, adjust) or ("theft", 0, adjust), adjust 1 with an adjustment card.
@@ -311,6 +312,11 @@ def _best_item(worth: Worth) -> float:
     return max(worth.drawn_card(), worth.best_farmer(), worth.best_stones())
 
 
+def _others_offers(view: PlayerView) -> list[int]:
+    """What the planner expects each other player to offer: a share of his gold."""
+    return [round(info.gold * EXPECTED_SHARE) for p, info in enumerate(view.players) if p != view.player]
+
+
 def _appraise_offer(option: Offer, asking: Asking, worth: Worth) -> float:
     """Its gold (or a theft's), the rewards of the rank it may reach, and what the level the
     total may reach is worth to him, the others' offers guessed from their gold."""
@@ -318,7 +324,7 @@ def _appraise_offer(option: Offer, asking: Asking, worth: Worth) -> float:
     rule, view = asking.rule, asking.view
     prm = rule.params
     kind, amount, adjust = option
-    others = [round(info.gold * EXPECTED_SHARE) for p, info in enumerate(view.players) if p != view.player]
+    others = worth.remember("others' offers", _others_offers, view)
     total = sum(others) + (amount if kind == "gold" else -prm.theft_value)
     if kind == "theft":
         value = prm.theft_value * worth.gold
