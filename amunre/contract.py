@@ -181,10 +181,30 @@ class Decision:
     #: effects. The `planner` agent answers with the best option; without it, the planner
     #: looks one step ahead in a game drawn from the seat's view (slower).
     appraise: Callable[[Any, Asking, Worth], float] | None = None
+    #: `appraise_all(options, asking, worth)`: the same for all of a request's options at
+    #: once, a list in their order, where working each out alone would repeat work (the
+    #: auction's many bids on a few provinces). Given alone, it gives `appraise` too.
+    appraise_all: Callable[[Sequence[Any], Asking, Worth], list[float]] | None = None
     #: `where(option)`: the province an option is played on or about, or None: the board
     #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
     #: not given, an option described as a province (`province_option`) is about that one.
     where: Callable[[Any], int | None] | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.appraise is None and self.appraise_all is not None:
+            appraise_all = self.appraise_all
+            object.__setattr__(self, "appraise",
+                               lambda option, asking, worth: appraise_all([option], asking, worth)[0])
+
+    def appraisals(self, options: Sequence[Any], asking: Asking, worth: Worth) -> list[float] | None:
+        """What each option is worth (`appraise_all`, else `appraise` for each), or None for
+        a decision that declares neither."""
+        if self.appraise_all is not None:
+            return self.appraise_all(options, asking, worth)
+        if self.appraise is not None:
+            appraise = self.appraise
+            return [appraise(option, asking, worth) for option in options]
+        return None
 
     def province_of(self, option: Any) -> int | None:
         """The province `option` is about, as `where` says (see there), or None."""

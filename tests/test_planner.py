@@ -294,3 +294,34 @@ def test_an_appraising_module_is_handed_the_variants_words(monkeypatch):
     assert handed and all(asking.words is not None and asking.words.variant is variant for asking in handed)
     assert {asking.request.kind for asking in handed} >= {"bid", "buy_stones"}
     assert handed[0].words.t("gold") == variant.term("gold")  # the variant's own words
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+def test_options_appraised_all_at_once_are_worth_what_each_is_alone(path):
+    """`Decision.appraise_all` (the auction's bids): each option's value among all of a request's
+    is exactly what appraising it alone (the `appraise` it gives) makes of it, in a fresh `Worth`
+    of the same moment each time, at every such request of a planner game."""
+    import amunre.agents.planner as planner_module
+
+    variant = load_variant(path)
+    batched = {kind for kind, decision in variant.modules.decisions.items() if decision.appraise_all is not None}
+    checked = []
+
+    def checking(**fields):
+        asking = planner_module_asking(**fields)
+        decision = variant.modules.decisions[asking.request.kind]
+        if asking.request.kind in batched:
+            fresh = lambda: Worth(asking.view, {}, 0.3, {}, False)  # noqa: E731
+            together = decision.appraise_all(asking.request.options, asking, fresh())
+            alone = [decision.appraise(option, asking, fresh()) for option in asking.request.options]
+            assert together == alone
+            checked.append(len(alone))
+        return asking
+
+    planner_module_asking = planner_module.Asking
+    monkeypatch = pytest.MonkeyPatch()
+    with monkeypatch.context() as patch:
+        patch.setattr(planner_module, "Asking", checking)
+        players = variant.players[0]
+        play_game(variant, make_agents(["planner"] * players, 5), 5)
+    assert not batched or sum(checked) > len(checked)  # requests of several options were checked

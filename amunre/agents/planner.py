@@ -1,7 +1,7 @@
 """The `planner` agent: plays the variant it is given, valuing every option by its rules.
 
 At each decision it asks the decision's own module what each option is worth
-(`Decision.appraise(option, asking, worth)`), in points for its seat, and answers with the
+(`Decision.appraise(option, asking, worth)`, or `appraise_all` for all at once), in points for its seat, and answers with the
 best (the first of equals: it is deterministic). The module turns an option into changes of
 the seat's holding with its own prices, and `amunre.worth.Worth` values a change by playing
 the variant's own scoring items, final items and income phases on a copy of the position
@@ -93,12 +93,11 @@ class PlannerAgent:
         if found is None:  # a decision's declaration and module stay put for the variant
             found = self._asked[kind] = (variant.modules.decisions.get(kind), owner_of(variant, kind))
         decision, owner = found
-        appraise = decision.appraise if decision is not None else None
-        if appraise is None:
+        if decision is None or decision.appraise is None:
             return self._look_ahead(view, request)
         worth = self._worth_for(view, variant.modules, owner)
         asking = Asking(view=view, request=request, words=self._words, rule=owner)
-        return [appraise(option, asking, worth) for option in options]
+        return decision.appraisals(options, asking, worth)  # type: ignore[return-value]  # (it appraises)
 
     def gold_now(self, view) -> float:
         """Points a gold is worth at this round: `gold` in the game's middle, more before (it

@@ -229,20 +229,31 @@ def _at_auction(pid: int, view: PlayerView, worth: Worth) -> float:
     return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
 
 
-def _appraise_bid(option: Bid, asking: Asking, worth: Worth) -> float:
-    """The province, less its price (cards sold for what gold does not cover) and the cards
-    played; a Protection keeps a bid worth defending."""
-    pid, amount, played = option
+def _appraise_bids(options: Sequence[Bid], asking: Asking, worth: Worth) -> list[float]:
+    """Each bid: the province, less its price (cards sold for what gold does not cover) and
+    the cards played; a Protection keeps a bid worth defending. (All at once: many bids share
+    a province and a price.)"""
     gold = asking.view.me.gold
-    surplus = province_at_auction(pid, asking, worth) + worth.gold_change(-amount)
-    short = max(0, amount + len(played) - gold) if amount > gold else 0
-    value = surplus - short * max(0.0, worth.drawn_card() - worth.gold)
     protection = asking.rule.protection
-    for card in played:
-        value -= worth.card(card)
-        if card == protection:
-            value += 0.25 * max(0.0, surplus)
-    return value
+    per_gold = worth.gold_worth()
+    provinces: dict[int, float] = {}
+    selling: float | None = None  # what a card sold for a gold loses
+    values = []
+    for pid, amount, played in options:
+        province = provinces.get(pid)
+        if province is None:
+            province = provinces[pid] = province_at_auction(pid, asking, worth)
+        surplus = province + (-amount * per_gold if amount else 0.0)  # (as `worth.gold_change(-amount)`)
+        if selling is None:
+            selling = max(0.0, worth.drawn_card() - worth.gold)
+        short = max(0, amount + len(played) - gold) if amount > gold else 0
+        value = surplus - short * selling
+        for card in played:
+            value -= worth.card(card)
+            if card == protection:
+                value += 0.25 * max(0.0, surplus)
+        values.append(value)
+    return values
 
 
 @register
@@ -272,7 +283,7 @@ class Auction(Rule):
             facts=_bid_facts,
             note=_bid_note,
             actions=_bid_actions,
-            appraise=_appraise_bid,
+            appraise_all=_appraise_bids,
             where=lambda option: option[0],  # the province card bid on
             context={"moving_from": "province", "protected": "seats", "bids": "bids"},
         ),
