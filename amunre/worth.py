@@ -71,6 +71,11 @@ CARD_KIND = "cards:"
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("remembered", "gold worth")
+#: The terms a change of some aspects touches (their indexes), by what each term reads: the
+#: same for every seat and game of a variant, so kept for all (worked out as changes come).
+_TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int]]] = {}
+#: What a change of each card kind touches, by a variant's card kinds.
+_CARD_TOUCHES: dict[tuple[str, ...], list[frozenset[str]]] = {}
 #: The changes `Worth._gain` makes and takes back in place when alone.
 _IN_PLACE = frozenset({"gold", "farmers", "pyramids", "stones", "offering_level", "cards", "own"})
 #: The gold a seat holds reads only its gold.
@@ -215,8 +220,13 @@ class Worth:
     for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
     out when the position it stood on is the same (`key` tells)."""
 
+    __slots__ = ("view", "player", "variant", "weights", "gold", "foresight", "spread", "_income_runs", "_final",
+                 "_terms", "_reads", "_term_ids", "_card_touches", "_previous", "_touching", "_evaluators", "_base",
+                 "_parts", "_gains", "_cards", "_key", "_seen")
+
     _terms: Sequence[tuple[Rule | None, int]]
-    _reads: list[frozenset[str] | None]
+    _reads: tuple[frozenset[str] | None, ...]
+    _touching: dict[frozenset[str], list[int]]
     _term_ids: tuple[tuple[int, int], ...]
     _card_touches: list[frozenset[str]]
 
@@ -234,10 +244,12 @@ class Worth:
         if previous is not None and previous._income_runs is income_runs and previous._final == final \
                 and previous.variant is self.variant:  # the same terms (a caller keeps its runs for a while)
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
-            self._card_touches = previous._card_touches
+            self._card_touches, self._touching = previous._card_touches, previous._touching
         else:
             # what a change of each card kind touches: any card, and that kind
-            self._card_touches = [TOUCHES["cards"] | {CARD_KIND + name} for name in self.variant.cards]
+            kinds = self.variant.cards
+            self._card_touches = _CARD_TOUCHES.get(kinds) or _CARD_TOUCHES.setdefault(
+                kinds, [TOUCHES["cards"] | {CARD_KIND + name} for name in kinds])
             modules = self.variant.modules
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
@@ -246,12 +258,13 @@ class Worth:
                 [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
                 + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
             # what of a holding each term reads (None: anything)
-            self._reads = [GOLD_HELD if m is None else m.reads for m, _ in self._terms]
+            self._reads = tuple(GOLD_HELD if m is None else m.reads for m, _ in self._terms)
             self._term_ids = tuple((id(m), runs) for m, runs in self._terms)
+            # the terms a change of these aspects touches (worked out as changes come)
+            self._touching = _TOUCHING.setdefault(self._reads, {})
         while previous is not None and previous._base is None:  # never asked: nothing to lend
             previous = previous._previous
         self._previous: Worth | None = previous
-        self._touching: dict[frozenset[str], list[int]] = {}  # the terms a change of these aspects touches
         # each term as a function of a position (made by `_start`, or lent with the terms)
         self._evaluators: list[Callable[[GameState], float]] = []
         # the position, built at the first value asked for (by `_start`, which every reader runs first)
@@ -301,11 +314,11 @@ class Worth:
         key = self.key  # now: the view is live, it shows the game as it goes on
         if previous is not None and previous.variant is self.variant and previous.key == key:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
-            self._touching, self._evaluators = previous._touching, previous._evaluators  # the same terms
+            self._evaluators = previous._evaluators  # the same terms
             return
         if previous is not None and previous.weights is self.weights and previous.key[:5] == key[:5]:
             # the same seat, thrift and terms on another position: the same functions of it
-            self._touching, self._evaluators = previous._touching, previous._evaluators
+            self._evaluators = previous._evaluators
         else:
             self._evaluators = [self._evaluator(module, runs) for module, runs in self._terms]
         # the earlier worth is done with: its position is written over (when of the same table;
