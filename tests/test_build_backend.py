@@ -42,3 +42,24 @@ def test_an_editable_install_is_never_compiled(backend, monkeypatch, tmp_path):
     with pytest.raises(SystemExit):
         backend.build_editable(str(tmp_path))
     assert not list(tmp_path.iterdir())  # nothing built
+
+
+@pytest.mark.parametrize("pxd", sorted((REPO / "amunre").rglob("*.pxd")), ids=lambda path: path.stem)
+def test_a_pxd_declares_exactly_the_slots_of_its_classes(pxd):
+    """An extension type's attributes (a `.pxd` beside its `.py`, read by the compiled build
+    only) are the class's `__slots__` in the pure build: an attribute added to one and not the
+    other would fail only on the compiled build."""
+    import importlib
+    import re
+
+    module = importlib.import_module(".".join(pxd.relative_to(REPO).with_suffix("").parts))
+    declared: dict[str, set[str]] = {}
+    current = None
+    for line in pxd.read_text().splitlines():
+        if match := re.match(r"cdef class (\w+)", line):
+            current = declared.setdefault(match[1], set())
+        elif current is not None and (match := re.match(r"\s+cdef public \w+ (\w+)$", line)):
+            current.add(match[1])
+    assert declared, f"{pxd.name} declares no class"
+    for name, attributes in declared.items():
+        assert attributes == set(getattr(module, name).__slots__), name

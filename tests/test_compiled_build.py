@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 SELECTION = [
     "tests/test_golden_examples.py", "tests/test_golden_2016.py", "tests/test_playthroughs.py",
     "tests/test_conformance.py", "tests/test_views.py", "tests/test_plugin.py", "tests/test_game_arguments.py",
-    "tests/test_replay.py", "tests/test_branching.py", "tests/test_bench.py",
+    "tests/test_replay.py", "tests/test_branching.py", "tests/test_bench.py", "tests/test_planner.py",
 ]
 SOURCES = ["amunre", "variants", "schemas", "buildsupport", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md"]
 
