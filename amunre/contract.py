@@ -183,22 +183,22 @@ class Decision:
     appraise: Callable[[Any, Asking, Worth], float] | None = None
     #: `appraise_all(options, asking, worth)`: the same for all of a request's options at
     #: once, a list in their order, where working each out alone would repeat work (the
-    #: auction's many bids on a few provinces). Given alone, it gives `appraise` too.
+    #: auction's many bids on a few provinces); declare one of the two (`appraisals` asks
+    #: `appraise_all` first).
     appraise_all: Callable[[Sequence[Any], Asking, Worth], list[float]] | None = None
     #: `where(option)`: the province an option is played on or about, or None: the board
     #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
     #: not given, an option described as a province (`province_option`) is about that one.
     where: Callable[[Any], int | None] | None = None
 
-    def __attrs_post_init__(self) -> None:
-        if self.appraise is None and self.appraise_all is not None:
-            appraise_all = self.appraise_all
-            object.__setattr__(self, "appraise",
-                               lambda option, asking, worth: appraise_all([option], asking, worth)[0])
+    @property
+    def appraises(self) -> bool:
+        """Whether it declares what its options are worth (`appraise` or `appraise_all`)."""
+        return self.appraise is not None or self.appraise_all is not None
 
     def appraisals(self, options: Sequence[Any], asking: Asking, worth: Worth) -> list[float] | None:
-        """What each option is worth (`appraise_all`, else `appraise` for each), or None for
-        a decision that declares neither."""
+        """What each option is worth (`appraise_all` if declared, else `appraise` for each),
+        or None for a decision that declares neither."""
         if self.appraise_all is not None:
             return self.appraise_all(options, asking, worth)
         if self.appraise is not None:
@@ -363,8 +363,9 @@ class Rule:
     pays_for_holdings: bool = False
     #: What of the players' holdings its `points_for` / `income_for` read, among
     #: `amunre.worth.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
-    #: "offering_level"), or "cards:<kind>" for a module that reads only some kinds of card
-    #: held: a change of anything else leaves its points as they were, so
+    #: "offering_level"), or "cards:<kind>" (a card kind's name: "cards:architect") for a
+    #: module that reads only some kinds of card held; checked when a variant loads. A
+    #: change of anything else leaves its points as they were, so
     #: `amunre.worth` does not work them out again. None (the default): it may read anything.
     #: A test changes each aspect a module does not declare and checks its points stay put.
     reads: frozenset[str] | None = None

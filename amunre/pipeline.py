@@ -52,6 +52,31 @@ def declaration_clashes(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
                     yield (index, f"rule module {cls.id!r} declares the {what} {name!r}, which {by} declares already",
                            f"expected a {what} name of its own in {cls.id!r} (rename it)")
     yield from _encoding_problems(classes, decisions)
+    yield from _reads_problems(classes)
+
+
+def _reads_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
+    """(index, message, expected) for a `Rule.reads` that is not a set of the aspects
+    `amunre.worth` knows, or names a card kind no rule module plays: the planner would not
+    value that module again when the aspect changes, silently."""
+    from amunre.registry import all_rules
+    from amunre.worth import ASPECTS, CARD_KIND
+
+    kinds = {kind for cls in all_rules().values() for kind in cls.cards}
+    expected = (f"expected a frozenset of {', '.join(sorted(ASPECTS))} or {CARD_KIND}<card kind> "
+                f"(a card kind's name), or None")
+    for index, cls in enumerate(classes):
+        reads = getattr(cls, "reads", None)
+        if reads is None:
+            continue
+        if not isinstance(reads, (set, frozenset)) or not all(isinstance(aspect, str) for aspect in reads):
+            yield (index, f"rule module {cls.id!r} declares what it reads as {type(reads).__name__}", expected)
+            continue
+        for aspect in sorted(reads):
+            if aspect in ASPECTS or aspect.startswith(CARD_KIND) and aspect[len(CARD_KIND):] in kinds:
+                continue
+            yield (index, f"rule module {cls.id!r} declares it reads {aspect!r}, which is no aspect of a holding "
+                          f"nor a card kind", expected)
 
 
 def _encoding_problems(classes: Sequence[type[Rule]], core_decisions: dict[str, Decision]) -> Iterator[Clash]:

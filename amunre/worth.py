@@ -46,8 +46,10 @@ if TYPE_CHECKING:
     #: a province, a card kind or None, as `what` says.
     Change: TypeAlias = "tuple[str, Any, int]"
     #: What `fingerprint` makes of a view: kingdom, round, offering level, the seat's hand,
-    #: every player's holding, every province's face.
-    Fingerprint: TypeAlias = "tuple[int, int, int, tuple[int, ...], tuple[Holding, ...], tuple[Face, ...]]"
+    #: every player's holding, every province's face, the cards in play, the provinces on
+    #: auction, the modules' data.
+    Fingerprint: TypeAlias = ("tuple[int, int, int, tuple[int, ...], tuple[Holding, ...], tuple[Face, ...], "
+                              "tuple[int, ...], tuple[int, ...], dict[str, Any]]")
     #: A change of several things at once, valued together.
     Changes: TypeAlias = "tuple[Change, ...]"
     #: What `apply` keeps for `undo`: the seat's holding, the offering level, then each province
@@ -140,16 +142,19 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
     supplies = view.supplies
     state.supply_farmers, state.supply_stones = supplies["farmers"], supplies["stones"]
     state.supply_pyramids, state.supply_doubles = supplies["pyramids"], supplies["doubles"]
-    state.discard, state.in_play, state.on_auction = list(view.discard), list(view.in_play), list(view.on_auction)
-    state.rules = {key: data for key, data in view.rules.items()}
+    state.discard, state.in_play, state.on_auction = list(view.discard), list(seen[6]), list(seen[7])
+    state.rules = dict(seen[8])
     return state
 
 
 def fingerprint(view: PlayerView) -> Fingerprint:
     """Everything public a holding's worth reads, and the seat's hand: two moments with the
     same fingerprint give every change the same worth. (kingdom, round, offering level,
-    hand, every player's holding, every province's face.)"""
-    return (view.kingdom, view.round, view.offering_level, view.hand, view.holdings(), view.faces())
+    hand, every player's holding, every province's face, the cards in play, the provinces on
+    auction, the rule modules' data as the seat sees it: a module valued by playing it may read
+    any of it.)"""
+    return (view.kingdom, view.round, view.offering_level, view.hand, view.holdings(), view.faces(), view.in_play,
+            view.on_auction, view.rules)
 
 
 def apply(state: GameState, player: int, change: Changes) -> Kept:
@@ -258,7 +263,8 @@ class Worth:
                 [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
                 + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
             # what of a holding each term reads (None: anything)
-            self._reads = tuple(GOLD_HELD if m is None else m.reads for m, _ in self._terms)
+            self._reads = tuple(GOLD_HELD if m is None else None if m.reads is None else frozenset(m.reads)
+                                for m, _ in self._terms)
             self._term_ids = tuple((id(m), runs) for m, runs in self._terms)
             # the terms a change of these aspects touches (worked out as changes come)
             self._touching = _TOUCHING.setdefault(self._reads, {})

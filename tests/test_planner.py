@@ -299,8 +299,8 @@ def test_an_appraising_module_is_handed_the_variants_words(monkeypatch):
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
 def test_options_appraised_all_at_once_are_worth_what_each_is_alone(path):
     """`Decision.appraise_all` (the auction's bids): each option's value among all of a request's
-    is exactly what appraising it alone (the `appraise` it gives) makes of it, in a fresh `Worth`
-    of the same moment each time, at every such request of a planner game."""
+    is exactly what appraising it alone makes of it, in a fresh `Worth` of the same moment each
+    time, at every such request of a planner game."""
     import amunre.agents.planner as planner_module
 
     variant = load_variant(path)
@@ -313,7 +313,7 @@ def test_options_appraised_all_at_once_are_worth_what_each_is_alone(path):
         if asking.request.kind in batched:
             fresh = lambda: Worth(asking.view, {}, 0.3, {}, False)  # noqa: E731
             together = decision.appraise_all(asking.request.options, asking, fresh())
-            alone = [decision.appraise(option, asking, fresh()) for option in asking.request.options]
+            alone = [decision.appraise_all([option], asking, fresh())[0] for option in asking.request.options]
             assert together == alone
             checked.append(len(alone))
         return asking
@@ -325,3 +325,13 @@ def test_options_appraised_all_at_once_are_worth_what_each_is_alone(path):
         players = variant.players[0]
         play_game(variant, make_agents(["planner"] * players, 5), 5)
     assert not batched or sum(checked) > len(checked)  # requests of several options were checked
+
+
+def test_a_module_may_declare_what_it_reads_as_a_plain_set(monkeypatch):
+    """`Rule.reads` as a `set` (a plug-in's, say) plays as its frozenset does."""
+    from amunre.rules.pyramids import Pyramids
+
+    variant = load_variant("classic2003")
+    before = play_game(variant, make_agents(["planner"] * 3, 1), 1).answers
+    monkeypatch.setattr(Pyramids, "reads", set(Pyramids.reads))
+    assert play_game(load_variant("classic2003"), make_agents(["planner"] * 3, 1), 1).answers == before

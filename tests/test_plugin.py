@@ -631,6 +631,7 @@ def _oasis(**declared):
     class Oasis(Rule):
         id, kind = "oasis", "phase"
         observation = declared.get("observation", {"wells": "provinces"})
+        reads = declared.get("reads")
         decisions = {"dig": Decision("None or a province", "null or an id", actions=none_or_province_actions,
                                      context=declared.get("context", {"left": "count"}))}
         events = {"dug": Event("A well is dug.", check=declared.get("check"))}
@@ -662,8 +663,14 @@ def _oasis(**declared):
                                       "province, seats, bids)"),
     ({"context": {"province": "count"}}, "declares the context 'province' of 'dig' as 'count', but the core declares "
                                          "it as 'province' for 'double_swap'"),
+    ({"reads": ["gold"]}, "declares what it reads as list (expected a frozenset of cards, farmers, gold"),
+    ({"reads": frozenset({"gold", "coins"})}, "declares it reads 'coins', which is no aspect of a holding nor a card "
+                                              "kind (expected a frozenset of"),
+    ({"reads": frozenset({"cards:3"})}, "declares it reads 'cards:3', which is no aspect"),  # a kind's name, not id
 ])
 def test_an_observation_or_context_declared_wrong_is_refused_at_load(tmp_path, unregister_oasis, declared, said):
+    """A module's observation, context encodings and `Rule.reads` (what the planner revalues it
+    on) are checked when a variant using it loads."""
     from amunre.errors import VariantError
     from amunre.loader import load_variant
 

@@ -93,7 +93,7 @@ class PlannerAgent:
         if found is None:  # a decision's declaration and module stay put for the variant
             found = self._asked[kind] = (variant.modules.decisions.get(kind), owner_of(variant, kind))
         decision, owner = found
-        if decision is None or decision.appraise is None:
+        if decision is None or not decision.appraises:
             return self._look_ahead(view, request)
         worth = self._worth_for(view, variant.modules, owner)
         asking = Asking(view=view, request=request, words=self._words, rule=owner)
