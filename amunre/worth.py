@@ -153,7 +153,8 @@ def fingerprint(view: PlayerView) -> Fingerprint:
     hand, every player's holding, every province's face, the cards in play, the provinces on
     auction, the rule modules' data as the seat sees it: a module valued by playing it may read
     any of it.)"""
-    return (view.kingdom, view.round, view.offering_level, view.hand, view.holdings(), view.faces(), view.in_play,
+    hand = view.hand if view.player is not None else ()  # (a spectator's view holds no hand)
+    return (view.kingdom, view.round, view.offering_level, hand, view.holdings(), view.faces(), view.in_play,
             view.on_auction, view.rules)
 
 

@@ -335,3 +335,15 @@ def test_a_module_may_declare_what_it_reads_as_a_plain_set(monkeypatch):
     before = play_game(variant, make_agents(["planner"] * 3, 1), 1).answers
     monkeypatch.setattr(Pyramids, "reads", set(Pyramids.reads))
     assert play_game(load_variant("classic2003"), make_agents(["planner"] * 3, 1), 1).answers == before
+
+
+def test_a_spectators_view_gives_a_position_without_a_hand():
+    """`position_of` of a view with no seat (the board page's spectator): every player's hand
+    is unknown, so empty."""
+    from amunre.view import PlayerView
+
+    variant = load_variant("classic2003")
+    game = _position(variant, 3, 60)
+    state = position_of(PlayerView(game, None))
+    assert all(not any(player.hand) for player in state.players)
+    assert [p.gold for p in state.players] == [p.gold for p in game.state.players]
