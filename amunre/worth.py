@@ -368,6 +368,8 @@ class Worth:
         if terms is None:
             terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)
                                                if reads is None or not reads.isdisjoint(touched)]
+        if not terms:  # (a card of a kind no term reads, say: nothing to make and take back)
+            return 0.0
         for index in terms:
             if parts[index] is None:
                 parts[index] = evaluate[index](state)
