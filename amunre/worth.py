@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from amunre.contract import Rule
     from amunre.model import Variant
-    from amunre.state import PlayerState
+    from amunre.state import PlayerState, ProvinceState
     from amunre.view import Face, Holding, PlayerView
 
     #: One change of a holding, `(what, where, amount)` (see the module docstring); `where` is
@@ -192,14 +192,18 @@ def apply(state: GameState, player: int, change: Changes) -> Kept:
         elif what == "pyramids":
             state.provinces[where].pyramids += amount
         elif what == "stones":
-            prov = state.provinces[where]
-            prov.stones += amount
-            while prov.stones >= STONES_PER_PYRAMID:
-                prov.stones -= STONES_PER_PYRAMID
-                prov.pyramids += 1
+            _add_stones(state.provinces[where], amount)
         else:
             raise ValueError(f"unknown change {what!r} (expected own, farmers, stones, pyramids, gold, cards, offering_level)")
     return kept
+
+
+def _add_stones(prov: ProvinceState, amount: int) -> None:
+    """`amount` more stones in a province, every `STONES_PER_PYRAMID` of them a pyramid."""
+    prov.stones += amount
+    while prov.stones >= STONES_PER_PYRAMID:
+        prov.stones -= STONES_PER_PYRAMID
+        prov.pyramids += 1
 
 
 def undo(state: GameState, kept: Kept) -> None:
@@ -254,8 +258,10 @@ class Worth:
         else:
             # what a change of each card kind touches: any card, and that kind
             kinds = self.variant.cards
-            self._card_touches = _CARD_TOUCHES.get(kinds) or _CARD_TOUCHES.setdefault(
-                kinds, [TOUCHES["cards"] | {CARD_KIND + name} for name in kinds])
+            found = _CARD_TOUCHES.get(kinds)
+            if found is None:
+                found = _CARD_TOUCHES.setdefault(kinds, [TOUCHES["cards"] | {CARD_KIND + name} for name in kinds])
+            self._card_touches = found
             modules = self.variant.modules
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
@@ -347,23 +353,9 @@ class Worth:
         state, parts, evaluate = self._base, self._parts, self._evaluators
         if len(change) == 1:  # (most are: made and taken back in place, with nothing kept)
             what, where, amount = change[0]
-            if what == "stones":  # stones that complete no pyramid change only the stones
-                prov = state.provinces[where]
-                touched = TOUCHES["stones"] if prov.stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
-            elif what == "cards":
-                touched = self._card_touches[where]
-            else:
-                touched = TOUCHES[what]
+            touched = self._touched(state, what, where, amount)
         else:
-            touched = frozenset()
-            for what, where, amount in change:
-                if what == "stones":
-                    before = state.provinces[where].stones
-                    touched = touched.union(TOUCHES["stones"] if before + amount >= STONES_PER_PYRAMID
-                                            else STONES_ONLY)
-                else:
-                    aspects = self._card_touches[where] if what == "cards" else TOUCHES[what]
-                    touched = touched.union(aspects) if touched else aspects
+            touched = frozenset().union(*(self._touched(state, *one) for one in change))
         terms = self._touching.get(touched)
         if terms is None:
             terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)
@@ -388,6 +380,15 @@ class Worth:
         finally:
             undo(state, kept)
 
+    def _touched(self, state: GameState, what: str, where: Any, amount: int) -> frozenset[str]:
+        """What of a holding one change touches (`TOUCHES`; stones that complete no pyramid
+        only the stones, a card its kind as well)."""
+        if what == "stones":
+            return TOUCHES["stones"] if state.provinces[where].stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
+        if what == "cards":
+            return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
+        return TOUCHES[what]
+
     def _in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
                   terms: list[int]) -> float:
         """`_gain` of one change, made on the position and taken back (`_IN_PLACE` says which)."""
@@ -408,10 +409,7 @@ class Worth:
         elif what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids
-            prov.stones = stones + amount
-            while prov.stones >= STONES_PER_PYRAMID:
-                prov.stones -= STONES_PER_PYRAMID
-                prov.pyramids += 1
+            _add_stones(prov, amount)
             total = self._rescore(terms, state, held)
             prov.stones, prov.pyramids = stones, pyramids
         elif what == "cards":
@@ -479,10 +477,6 @@ class Worth:
             found = points_for(state, me)
             return _weighted(found if found is not None else played(module, state, me, variant)[1], weights)
         return scored
-
-    def _term(self, module: Rule | None, runs: int, state: GameState) -> float:
-        """One term of the seat's worth on `state` (see `_evaluator`)."""
-        return self._evaluator(module, runs)(state)
 
     # -- what the decisions' appraisals read ------------------------------------------------
     def remember(self, key: str | tuple[object, ...], make: Callable[..., _Made], *args: object) -> _Made:

@@ -58,7 +58,7 @@ class PlannerAgent:
         self._cards_key, self._cards = None, {}
         self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
         self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
-        self._gold_now, self._spread = gold, 1  # and what a gold is worth then, and `_spread`
+        self._gold_now, self._spread_now = gold, 1  # and what a gold is worth then, and `_spread`
 
     def check_variant(self, variant) -> None:
         """Its item weights name scoring items of `variant` (else a clear AmunreError)."""
@@ -111,14 +111,14 @@ class PlannerAgent:
         when = (id(owner), view.kingdom, view.round)
         if when != self._when:  # they change with the round and the phase asking only
             self._runs, self._when = _income_runs(view, modules, owner), when
-            self._gold_now, self._spread = self.gold_now(view), _spread(view)
+            self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
         runs, final = self._runs
         # what cards are worth changes with the provinces it holds, not with each purchase or bid
         cards_key = (view.kingdom, final, len(view.me.provinces))
         if cards_key != self._cards_key:
             self._cards, self._cards_key = {}, cards_key
         self._worth = Worth(view, self.weights, self._gold_now, runs, final, self._cards,
-                            previous=self._worth, foresight=self.foresight, spread=self._spread)
+                            previous=self._worth, foresight=self.foresight, spread=self._spread_now)
         return self._worth
 
     def _look_ahead(self, view, request) -> list[float]:
