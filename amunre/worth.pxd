@@ -23,6 +23,7 @@ cdef class Worth:
     cdef public object _base
     cdef public list _parts
     cdef public dict _gains
+    cdef public dict _remembered
     cdef public dict _cards
     cdef public object _key
     cdef public object _seen

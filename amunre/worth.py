@@ -72,7 +72,7 @@ ASPECTS = frozenset().union(*TOUCHES.values())
 CARD_KIND = "cards:"
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
-GOLD_WORTH = ("remembered", "gold worth")
+GOLD_WORTH = ("gold worth",)
 #: The terms a change of some aspects touches (their indexes), by what each term reads: the
 #: same for every seat and game of a variant, so kept for all (worked out as changes come).
 _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int]]] = {}
@@ -232,7 +232,7 @@ class Worth:
 
     __slots__ = ("view", "player", "variant", "weights", "gold", "foresight", "spread", "_income_runs", "_final",
                  "_terms", "_reads", "_term_ids", "_card_touches", "_previous", "_touching", "_evaluators", "_base",
-                 "_parts", "_gains", "_cards", "_key", "_seen")
+                 "_parts", "_gains", "_remembered", "_cards", "_key", "_seen")
 
     _terms: Sequence[tuple[Rule | None, int]]
     _reads: tuple[frozenset[str] | None, ...]
@@ -284,6 +284,8 @@ class Worth:
         self._base: GameState = None  # type: ignore[assignment]
         self._parts: list[float] = []  # each term's worth on it
         self._gains: dict[tuple[object, ...], float] = {}
+        # what the decisions' appraisals worked out on the position (`remember`)
+        self._remembered: dict[object, Any] = {}
         # what each card kind is worth, which changes slowly: a caller may keep it for longer
         self._cards: dict[str | tuple[int, int], float] = {} if cards is None else cards
         self._key: tuple[object, ...] | None = None
@@ -299,6 +301,8 @@ class Worth:
 
     def gain(self, change: Changes) -> float:
         """Points the change is worth to the seat (see the module docstring)."""
+        if len(change) == 1:
+            return self.one(*change[0])
         found = self._gains.get(change)
         if found is None:
             if self._base is None:
@@ -307,6 +311,20 @@ class Worth:
                 if found is not None:
                     return found
             found = self._gains[change] = self._gain(change)
+        return found
+
+    def one(self, what: str, where: Any, amount: int) -> float:
+        """`gain` of the one change `(what, where, amount)` (kept by that flat key: most
+        changes valued are one)."""
+        key = (what, where, amount)
+        found = self._gains.get(key)
+        if found is None:
+            if self._base is None:
+                self._start()
+                found = self._gains.get(key)
+                if found is not None:
+                    return found
+            found = self._gains[key] = self._gain_one(what, where, amount)
         return found
 
     def value(self, change: Changes = ()) -> float:
@@ -327,11 +345,18 @@ class Worth:
         key = self.key  # now: the view is live, it shows the game as it goes on
         if previous is not None and previous.variant is self.variant and previous.key == key:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
+            self._remembered = previous._remembered
             self._evaluators = previous._evaluators  # the same terms
             return
+        kept_parts: list[float] | None = None
         if previous is not None and previous.weights is self.weights and previous.key[:5] == key[:5]:
             # the same seat, thrift and terms on another position: the same functions of it
             self._evaluators = previous._evaluators
+            if previous._seen[:6] == self._seen[:6] and None not in self._reads:  # type: ignore[index]  # (keyed)
+                # only what no term reads moved (the cards in play or on auction, a module's
+                # data): each term's worth and each change's gain stay (not what an appraisal
+                # remembered, which may read anything)
+                kept_parts, self._gains = previous._parts, previous._gains
         else:
             self._evaluators = [self._evaluator(module, runs) for module, runs in self._terms]
         # the earlier worth is done with: its position is written over (when of the same table;
@@ -345,40 +370,51 @@ class Worth:
             # middle level (rounded down), not at none
             self._base.offering_level = (1 + highest) // 2
         # each worked out when a change first touches it (None until then)
-        self._parts = [None] * len(self._terms)  # type: ignore[list-item]
+        self._parts = kept_parts if kept_parts is not None else [None] * len(self._terms)  # type: ignore[list-item]
 
     def _gain(self, change: Changes) -> float:
-        """The change made on the position, each term it can change valued again (a term's
-        module declares what it `reads`; a change of anything else leaves it as it was)."""
-        state, parts, evaluate = self._base, self._parts, self._evaluators
-        if len(change) == 1:  # (most are: made and taken back in place, with nothing kept)
-            what, where, amount = change[0]
-            touched = self._touched(state, what, where, amount)
-        else:
-            touched = frozenset().union(*(self._touched(state, *one) for one in change))
-        terms = self._touching.get(touched)
-        if terms is None:
-            terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)
-                                               if reads is None or not reads.isdisjoint(touched)]
-        if not terms:  # (a card of a kind no term reads, say: nothing to make and take back)
+        """Several changes made on the position together, each term they can change valued
+        again (a term's module declares what it `reads`; a change of anything else leaves it
+        as it was)."""
+        state = self._base
+        terms = self._ready(frozenset().union(*(self._touched(state, *one) for one in change)))
+        if not terms:
             return 0.0
-        for index in terms:
-            if parts[index] is None:
-                parts[index] = evaluate[index](state)
-        me = state.players[self.player]
-        held = me.gold
-        if len(change) == 1 and what in _IN_PLACE:
-            try:
-                return self._in_place(state, me, held, what, where, amount, terms)
-            except BaseException:  # a module failed midway: the position is built again when next asked
-                self._base, self._previous, self._key = None, None, None  # type: ignore[assignment]
-                self._gains = {}
-                raise
+        held = state.players[self.player].gold
         kept = apply(state, self.player, change)
         try:
             return self._rescore(terms, state, held)
         finally:
             undo(state, kept)
+
+    def _gain_one(self, what: str, where: Any, amount: int) -> float:
+        """`_gain` of one change, made on the position and taken back in place (nothing kept)."""
+        state = self._base
+        terms = self._ready(self._touched(state, what, where, amount))
+        if not terms:  # (a card of a kind no term reads, say: nothing to make and take back)
+            return 0.0
+        if what not in _IN_PLACE:
+            return self._gain(((what, where, amount),))  # (`apply` says what is wrong)
+        me = state.players[self.player]
+        try:
+            return self._in_place(state, me, me.gold, what, where, amount, terms)
+        except BaseException:  # a module failed midway: the position is built again when next asked
+            self._base, self._previous, self._key = None, None, None  # type: ignore[assignment]
+            self._gains, self._remembered = {}, {}
+            raise
+
+    def _ready(self, touched: frozenset[str]) -> list[int]:
+        """The terms a change of the `touched` aspects touches (their indexes: a term whose
+        module reads none of them stays as it was), each valued on the position."""
+        terms = self._touching.get(touched)
+        if terms is None:
+            terms = self._touching[touched] = [index for index, reads in enumerate(self._reads)
+                                               if reads is None or not reads.isdisjoint(touched)]
+        parts = self._parts
+        for index in terms:
+            if parts[index] is None:
+                parts[index] = self._evaluators[index](self._base)
+        return terms
 
     def _touched(self, state: GameState, what: str, where: Any, amount: int) -> frozenset[str]:
         """What of a holding one change touches (`TOUCHES`; stones that complete no pyramid
@@ -482,10 +518,10 @@ class Worth:
     def remember(self, key: str | tuple[object, ...], make: Callable[..., _Made], *args: object) -> _Made:
         """A value a decision's appraisal works out once for this position (`make(*args)`:
         a function and its arguments rather than a closure, which every call would build)."""
-        found = self._gains.get(("remembered", key))
+        found = self._remembered.get(key)
         if found is None:
-            found = self._gains[("remembered", key)] = make(*args)  # type: ignore[assignment]
-        return found  # type: ignore[return-value]
+            found = self._remembered[key] = make(*args)
+        return found
 
     def gold_change(self, amount: int) -> float:
         """`amount` more gold (negative: paid), at what a gold is worth to the seat now
@@ -497,11 +533,11 @@ class Worth:
         gold held (a gold ranking) make of a gold, if that is more. Those count `foresight`
         of their points before the final scoring (the others' gold at the end is not known),
         averaged over `spread` gold either way of the seat's gold (a ranking pays by steps)."""
-        found = self._gains.get(GOLD_WORTH)
+        found = self._remembered.get(GOLD_WORTH)
         if found is None:
             spread = self.spread
-            scored = (self.gain((("gold", None, spread),)) - self.gain((("gold", None, -spread),))) / (2 * spread)
-            found = self._gains[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))  # gold held in `scored`
+            scored = (self.one("gold", None, spread) - self.one("gold", None, -spread)) / (2 * spread)
+            found = self._remembered[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))  # gold held in `scored`
         return found
 
     def weight(self, item: str) -> float:
@@ -534,30 +570,30 @@ class Worth:
 
     def province(self, pid: int) -> float:
         """Holding `pid` through this kingdom, with what lies on it."""
-        return self.gain((("own", pid, 1),))
+        return self.one("own", pid, 1)
 
     def farmers(self, pid: int, count: int = 1) -> float:
-        return self.gain((("farmers", pid, count),))
+        return self.one("farmers", pid, count)
 
     def stones(self, pid: int, count: int = 1) -> float:
         """The pyramids they complete (stones toward the next one count nothing: a share of
         it measured weaker against greedy, 27% and 32% wins at 0.8 and 0.4 of a pyramid per
         stone, 39% at none, over 800 games each)."""
-        return self.gain((("stones", pid, count),))
+        return self.one("stones", pid, count)
 
     def pyramids(self, pid: int, count: int = 1) -> float:
-        return self.gain((("pyramids", pid, count),))
+        return self.one("pyramids", pid, count)
 
     def card(self, kind: int, count: int = 1) -> float:
         """Holding `count` more cards of `kind` (at least what a card sells for: 1 gold)."""
         found = self._cards.get((kind, count))
         if found is None:
-            found = self._cards[kind, count] = max(self.gain((("cards", kind, count),)), count * self.gold)
+            found = self._cards[kind, count] = max(self.one("cards", kind, count), count * self.gold)
         return found
 
     def level(self, level: int) -> float:
         """This round's offering at `level` rather than where it stands."""
-        return self.gain((("offering_level", None, level),))
+        return self.one("offering_level", None, level)
 
 
 def _weighted(points: Mapping[str, float], weights: dict[str, float]) -> float:
