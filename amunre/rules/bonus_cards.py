@@ -183,8 +183,11 @@ class BonusCards(Rule):
     def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """Each bonus card held whose condition holds, played (its first policy)."""
         hand = state.players[player].hand
-        return {item: self.params.points for kind, card, item in self._in_deck
-                if hand[card] > 0 and self.met(kind, state, player)}
+        points: dict[str, float] = {}
+        for kind, card, item in self._in_deck:  # (a loop: most hands hold none, and it is asked often)
+            if hand[card] > 0 and self.met(kind, state, player):
+                points[item] = self.params.points
+        return points
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
