@@ -140,7 +140,7 @@ class GoldRanking(Rule):
         golds = self.counted_gold(state)
         mine = golds[player]
         if self.rulings.gold_ties == "competition":
-            rank = sum(1 for gold in golds if gold > mine)
+            rank = len([gold for gold in golds if gold > mine])
         else:
             rank = sum(min(golds.count(gold), 2) for gold in set(golds) if gold > mine)
         points = self.params.points

@@ -202,9 +202,11 @@ class Harvest(Rule):
 
     def income_for(self, state: GameState, player: int) -> tuple[float, dict[str, float]]:
         """No card played (its decisions' first option)."""
-        board = self.variant.board
+        board, camels = self.variant.board, self.params.camel_levels
         owned = state.players[player].provinces
-        gold = sum(self.income(state, board, pid) for pid in owned)
+        gold = 0
+        for pid in owned:  # (a loop: the planner asks this for every holding it values)
+            gold += province_income(state, board, pid, camels)
         if not self.rulings.temples_score_at_harvest:
             return gold, {}
         temples = sum(board.provinces[i].temples for i in owned)
