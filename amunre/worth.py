@@ -428,26 +428,16 @@ class Worth:
     def _in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
                   terms: list[int]) -> float:
         """`_gain` of one change, made on the position and taken back (`_IN_PLACE` says which)."""
-        if what == "gold":
-            me.gold = held + amount
-            total = self._rescore(terms, state, held)
-            me.gold = held
-        elif what == "farmers":
-            prov = state.provinces[where]
-            prov.farmers += amount
-            total = self._rescore(terms, state, held)
-            prov.farmers -= amount
-        elif what == "pyramids":
-            prov = state.provinces[where]
-            prov.pyramids += amount
-            total = self._rescore(terms, state, held)
-            prov.pyramids -= amount
-        elif what == "stones":
+        if what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids
             _add_stones(prov, amount)
             total = self._rescore(terms, state, held)
             prov.stones, prov.pyramids = stones, pyramids
+        elif what == "gold":
+            me.gold = held + amount
+            total = self._rescore(terms, state, held)
+            me.gold = held
         elif what == "cards":
             hand = me.hand
             hand[where] += amount
@@ -467,6 +457,16 @@ class Worth:
             total = self._rescore(terms, state, held)
             owned.pop()
             prov.owner = None
+        elif what == "farmers":
+            prov = state.provinces[where]
+            prov.farmers += amount
+            total = self._rescore(terms, state, held)
+            prov.farmers -= amount
+        elif what == "pyramids":
+            prov = state.provinces[where]
+            prov.pyramids += amount
+            total = self._rescore(terms, state, held)
+            prov.pyramids -= amount
         else:  # the offering level
             level = state.offering_level
             state.offering_level = amount
@@ -562,11 +562,11 @@ class Worth:
         view = self.view
         fields = self.variant.board.provinces
         room = [pid for pid in view.me.provinces if view.provinces[pid].farmers < fields[pid].fields]
-        return max((self.farmers(pid) for pid in room), default=0.0)
+        return max([self.one("farmers", pid, 1) for pid in room], default=0.0)
 
     def best_stones(self, count: int = 1) -> float:
         """`count` more stones in the seat's best province for them (0 without a province)."""
-        return max((self.stones(pid, count) for pid in self.view.me.provinces), default=0.0)
+        return max([self.one("stones", pid, count) for pid in self.view.me.provinces], default=0.0)
 
     def province(self, pid: int) -> float:
         """Holding `pid` through this kingdom, with what lies on it."""
