@@ -366,8 +366,10 @@ class Rule:
     #: "offering_level"), or "cards:<kind>" (a card kind's name: "cards:architect") for a
     #: module that reads only some kinds of card held; checked when a variant loads. A
     #: change of anything else leaves its points as they were, so
-    #: `amunre.worth` does not work them out again. None (the default): it may read anything.
-    #: A test changes each aspect a module does not declare and checks its points stay put.
+    #: `amunre.worth` does not work them out again: they read those aspects of any player's
+    #: holding and nothing else of a position (not the cards in play or on auction, nor a
+    #: module's data). None (the default): it may read anything. Tests change each aspect a
+    #: module does not declare, and the rest, and check its points stay put.
     reads: frozenset[str] | None = None
     #: What of its own data (its `view_state`, as the seat sees it) an observation vector
     #: encodes (`amunre.pettingzoo`): field -> "count" (one number; a list counts its items),

@@ -81,6 +81,25 @@ def test_the_gold_ranking_declares_the_points_its_ranking_gives(ties, golds):
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), seat=st.integers(0, 4), pick=st.integers(0, 2**16))
+def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, seed, steps, seat, pick):
+    """A module with `Rule.reads` values a holding by the holdings alone: the cards in play,
+    the provinces on auction and the modules' data may change (the planner keeps what it
+    worked out when only they moved) and its points stay as they were."""
+    variant = load_variant(path)
+    game = _position(variant, seed, steps)
+    player = seat % game.n_players
+    state = position_of(game.view(player))
+    modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
+               if m.reads is not None]
+    before = [(m.points_for(state, player), m.income_for(state, player)) for m in modules]
+    state.in_play = [pick % len(variant.cards)] + state.in_play
+    state.on_auction = [] if state.on_auction else [pick % len(state.provinces)]
+    state.rules = {}  # (a module reading its data here would fail: it reads more than holdings)
+    assert [(m.points_for(state, player), m.income_for(state, player)) for m in modules] == before
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), seat=st.integers(0, 4),
        pick=st.integers(0, 2**16), amount=st.integers(1, 5))
 def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, seat, pick, amount):
