@@ -367,9 +367,11 @@ class Rule:
     #: module that reads only some kinds of card held; checked when a variant loads. A
     #: change of anything else leaves its points as they were, so
     #: `amunre.worth` does not work them out again: they read those aspects of any player's
-    #: holding and nothing else of a position (not the cards in play or on auction, nor a
-    #: module's data). None (the default): it may read anything. Tests change each aspect a
-    #: module does not declare, and the rest, and check its points stay put.
+    #: holding, and of the rest of a position at most what stands for a round (the board, the
+    #: kingdom and round, the theft cards held), not the cards in play or on auction nor a
+    #: module's data. Only a module's declared `points_for` / `income_for` are held to it (one
+    #: played instead may read anything). None (the default): it may read anything. Tests
+    #: change each aspect a module does not declare, and the rest, and check its points stay put.
     reads: frozenset[str] | None = None
     #: What of its own data (its `view_state`, as the seat sees it) an observation vector
     #: encodes (`amunre.pettingzoo`): field -> "count" (one number; a list counts its items),

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from amunre import decisions
+from amunre.contract import Rule
 from amunre.decisions import BATCH_START
 from amunre.state import GameState
 
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import TypeAlias
 
-    from amunre.contract import Rule
     from amunre.model import Variant
     from amunre.state import PlayerState, ProvinceState
     from amunre.view import Face, Holding, PlayerView
@@ -78,8 +78,6 @@ GOLD_WORTH = ("gold worth",)
 _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int]]] = {}
 #: What a change of each card kind touches, by a variant's card kinds.
 _CARD_TOUCHES: dict[tuple[str, ...], list[frozenset[str]]] = {}
-#: The changes `Worth._gain` makes and takes back in place when alone.
-_IN_PLACE = frozenset({"gold", "farmers", "pyramids", "stones", "offering_level", "cards", "own"})
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
 
@@ -194,8 +192,21 @@ def apply(state: GameState, player: int, change: Changes) -> Kept:
         elif what == "stones":
             _add_stones(state.provinces[where], amount)
         else:
-            raise ValueError(f"unknown change {what!r} (expected own, farmers, stones, pyramids, gold, cards, offering_level)")
+            raise _unknown(what)
     return kept
+
+
+def _unknown(what: object) -> ValueError:
+    """The error of a change of no known kind."""
+    return ValueError(f"unknown change {what!r} (expected one of {', '.join(TOUCHES)})")
+
+
+def declares_formula(module: Rule, runs: int) -> bool:
+    """Whether `module` declares the formula a term of it is valued by (`Rule.income_for` for
+    an income phase with `runs` left, else `Rule.points_for`), rather than being played."""
+    if runs:
+        return type(module).income_for is not Rule.income_for
+    return type(module).points_for is not Rule.points_for
 
 
 def _add_stones(prov: ProvinceState, amount: int) -> None:
@@ -228,7 +239,8 @@ class Worth:
     `income_runs`: income module -> how many times it still runs this kingdom (the planner
     works it out from where the game stands). Nothing is worked out until a value is asked
     for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
-    out when the position it stood on is the same (`key` tells)."""
+    out when the position it stood on is the same (`key` tells), or differs only in what no
+    term reads (the cards in play or on auction, a module's data)."""
 
     __slots__ = ("view", "player", "variant", "weights", "gold", "foresight", "spread", "_income_runs", "_final",
                  "_terms", "_reads", "_term_ids", "_card_touches", "_previous", "_touching", "_evaluators", "_base",
@@ -269,9 +281,10 @@ class Worth:
             self._terms = (
                 [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
                 + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
-            # what of a holding each term reads (None: anything)
-            self._reads = tuple(GOLD_HELD if m is None else None if m.reads is None else frozenset(m.reads)
-                                for m, _ in self._terms)
+            # what of a holding each term reads (None: anything; a module valued by playing it
+            # may read anything, whatever it declares)
+            self._reads = tuple(GOLD_HELD if m is None else frozenset(m.reads) if m.reads is not None
+                                and declares_formula(m, runs) else None for m, runs in self._terms)
             self._term_ids = tuple((id(m), runs) for m, runs in self._terms)
             # the terms a change of these aspects touches (worked out as changes come)
             self._touching = _TOUCHING.setdefault(self._reads, {})
@@ -340,7 +353,8 @@ class Worth:
 
     def _start(self) -> None:
         """Build the position and value each term on it, or take both from `previous` when it
-        stood on the same position."""
+        stood on the same position (the terms' worths and the gains when it differed only in
+        what no term reads)."""
         previous, self._previous = self._previous, None
         key = self.key  # now: the view is live, it shows the game as it goes on
         if previous is not None and previous.variant is self.variant and previous.key == key:
@@ -373,7 +387,7 @@ class Worth:
         self._parts = kept_parts if kept_parts is not None else [None] * len(self._terms)  # type: ignore[list-item]
 
     def _gain(self, change: Changes) -> float:
-        """Several changes made on the position together, each term they can change valued
+        """Several changes (or none: `value`) made on the position together, each term they can change valued
         again (a term's module declares what it `reads`; a change of anything else leaves it
         as it was)."""
         state = self._base
@@ -393,8 +407,6 @@ class Worth:
         terms = self._ready(self._touched(state, what, where, amount))
         if not terms:  # (a card of a kind no term reads, say: nothing to make and take back)
             return 0.0
-        if what not in _IN_PLACE:
-            return self._gain(((what, where, amount),))  # (`apply` says what is wrong)
         me = state.players[self.player]
         try:
             return self._in_place(state, me, me.gold, what, where, amount, terms)
@@ -423,11 +435,14 @@ class Worth:
             return TOUCHES["stones"] if state.provinces[where].stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
         if what == "cards":
             return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
-        return TOUCHES[what]
+        touched = TOUCHES.get(what)
+        if touched is None:
+            raise _unknown(what)
+        return touched
 
     def _in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
                   terms: list[int]) -> float:
-        """`_gain` of one change, made on the position and taken back (`_IN_PLACE` says which)."""
+        """`_gain` of one change, made on the position and taken back."""
         if what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids

@@ -92,11 +92,24 @@ def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, 
     state = position_of(game.view(player))
     modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
                if m.reads is not None]
-    before = [(m.points_for(state, player), m.income_for(state, player)) for m in modules]
+    scoring = variant.modules.scoring + variant.modules.final_scoring
+
+    def valued() -> list[object]:  # (as the planner values them: declared, else played)
+        found = []
+        for m in modules:
+            points, income = m.points_for(state, player), m.income_for(state, player)
+            if points is None and m in scoring:
+                points = played(m, state, player, variant)[1]
+            if income is None and m.pays_for_holdings:
+                income = played(m, state, player, variant)
+            found.append((points, income))
+        return found
+
+    before = valued()
     state.in_play = [pick % len(variant.cards)] + state.in_play
     state.on_auction = [] if state.on_auction else [pick % len(state.provinces)]
     state.rules = {}  # (a module reading its data here would fail: it reads more than holdings)
-    assert [(m.points_for(state, player), m.income_for(state, player)) for m in modules] == before
+    assert valued() == before
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
@@ -354,6 +367,36 @@ def test_a_module_may_declare_what_it_reads_as_a_plain_set(monkeypatch):
     before = play_game(variant, make_agents(["planner"] * 3, 1), 1).answers
     monkeypatch.setattr(Pyramids, "reads", set(Pyramids.reads))
     assert play_game(load_variant("classic2003"), make_agents(["planner"] * 3, 1), 1).answers == before
+
+
+def test_a_module_played_for_its_points_is_valued_again_when_anything_moved(monkeypatch):
+    """A module that declares what it reads but no `points_for` is valued by playing its rules,
+    which may read anything: a worth on a position that differs only in the cards in play
+    (which no declared formula reads) must not keep its points."""
+    from amunre.contract import Rule
+    from amunre.mechanics import add_points
+    from amunre.rules.pyramids import Pyramids
+
+    formula = Pyramids.points_for
+
+    def run(self, game):  # the printed scoring, and a point more for each card in play
+        for p in range(game.state.n_players):
+            points = formula(self, game.state, p)[self.item_key] + len(game.state.in_play)
+            add_points(game, p, self.item_key, points)
+        return
+        yield
+
+    monkeypatch.setattr(Pyramids, "points_for", Rule.points_for)
+    monkeypatch.setattr(Pyramids, "run", run)
+    variant = load_variant("classic2003")
+    game = _position(variant, 3, 60)
+    view, weights, runs = game.view(0), {}, {}  # (the same: a planner's next decision)
+    first = Worth(view, weights, 0.22, runs)
+    before = first.value()
+    game.state.in_play = [*game.state.in_play, 0]
+    kept, fresh = Worth(view, weights, 0.22, runs, previous=first), Worth(view, weights, 0.22, runs)
+    assert fresh.value() == pytest.approx(before + 1)
+    assert kept.value() == fresh.value()
 
 
 def test_a_spectators_view_gives_a_position_without_a_hand():

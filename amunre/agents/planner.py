@@ -110,9 +110,9 @@ class PlannerAgent:
         the phase asking are the same (nothing is worked out before a value is asked for)."""
         when = (id(owner), view.kingdom, view.round)
         if when != self._when:  # they change with the round and the phase asking only
-            runs = _income_runs(view, modules, owner)
-            if runs != self._runs:  # (the same from another phase: the very same, so the worth's terms stay)
-                self._runs = runs
+            found = _income_runs(view, modules, owner)
+            if found != self._runs:  # (the same from another phase: the very same, so the worth's terms stay)
+                self._runs = found
             self._when = when
             self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
         runs, final = self._runs

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 SIDES = ("west", "east")
 #: What a pyramid counts in `NileSides.points_for`'s one number per competitor, where a
-#: stone counts 1: far more stones than ever stand together on a side.
-_STONES_WEIGHT = 1 << 20
+#: stone counts 1: far more than the stones that ever stand together on a side.
+_PYRAMID_WEIGHT = 1 << 20
 
 
 @attrs.frozen
@@ -161,14 +161,14 @@ class NileSides(Rule):
         planner asks this for every holding it values."""
         side_at = self._side_at
         # per side: the best of a competitor, as one number (pyramids first, stones breaking
-        # ties: fewer than _STONES_WEIGHT ever stand together), and whether the player has it
+        # ties: fewer than _PYRAMID_WEIGHT ever stand together), and whether the player has it
         top, mine = [-1] * len(SIDES), [False] * len(SIDES)
         if self.rulings.nile_compare == "province":  # (the common case: one pass, nothing built)
             for prov, side in zip(state.provinces, side_at):
                 owner = prov.owner
                 if owner is None:
                     continue
-                counts = (prov.pyramids + 2 * prov.doubles) * _STONES_WEIGHT + prov.stones
+                counts = (prov.pyramids + 2 * prov.doubles) * _PYRAMID_WEIGHT + prov.stones
                 best = top[side]
                 if counts > best:
                     top[side], mine[side] = counts, owner == player
@@ -180,14 +180,14 @@ class NileSides(Rule):
                 for i in holder.provinces:
                     prov = state.provinces[i]
                     totals[p, side_at[i]] = (totals.get((p, side_at[i]), 0)
-                                             + (prov.pyramids + 2 * prov.doubles) * _STONES_WEIGHT + prov.stones)
+                                             + (prov.pyramids + 2 * prov.doubles) * _PYRAMID_WEIGHT + prov.stones)
             for (owner, side), counts in totals.items():
                 best = top[side]
                 if counts > best:
                     top[side], mine[side] = counts, owner == player
                 elif owner == player and counts == best:
                     mine[side] = True
-        least, points = self.rulings.nile_min_pyramids * _STONES_WEIGHT, self.params.points
+        least, points = self.rulings.nile_min_pyramids * _PYRAMID_WEIGHT, self.params.points
         west, east = self._side_items  # (the two of SIDES, written out: a dict display is quicker)
         return {west: points if top[0] >= least and mine[0] else 0, east: points if top[1] >= least and mine[1] else 0}
 
