@@ -387,9 +387,9 @@ class Worth:
         self._parts = kept_parts if kept_parts is not None else [None] * len(self._terms)  # type: ignore[list-item]
 
     def _gain(self, change: Changes) -> float:
-        """Several changes (or none: `value`) made on the position together, each term they can change valued
-        again (a term's module declares what it `reads`; a change of anything else leaves it
-        as it was)."""
+        """Several changes (or none: `value`) made on the position together, each term they
+        can change valued again (a term's module declares what it `reads`; a change of
+        anything else leaves it as it was)."""
         state = self._base
         terms = self._ready(frozenset().union(*(self._touched(state, *one) for one in change)))
         if not terms:
