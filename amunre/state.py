@@ -136,9 +136,9 @@ class GameState:
         """A copy through the JSON form (what a position file or a log holds)."""
         return GameState.from_dict(self.to_dict())
 
-    def copy(self, rules: bool = True) -> "GameState":
-        """An independent copy, made directly (a game's clone takes one); without `rules` it
-        shares the rule modules' data (for a caller that only reads it: `amunre.worth`)."""
+    def copy(self) -> "GameState":
+        """An independent copy, made directly (a game's clone takes one), the rule modules'
+        data with it: nothing of it is shared with this state."""
         twin = GameState.__new__(GameState)
         twin.seed, twin.n_players, twin.kingdom, twin.round = self.seed, self.n_players, self.kingdom, self.round
         twin.start_player, twin.offering_level = self.start_player, self.offering_level
@@ -162,7 +162,7 @@ class GameState:
             qv.pyramids, qv.doubles, qv.cards, qv.gold = pv.pyramids, pv.doubles, pv.cards[:], pv.gold
             provinces.append(qv)
         twin.provinces = provinces
-        twin.rules = copy_data(self.rules) if rules else dict(self.rules)
+        twin.rules = copy_data(self.rules)
         return twin
 
     def assign(self, other: "GameState") -> None:

@@ -10,7 +10,9 @@ shows another hand's cards, the draw pile's order, the face-down cards' kinds, t
 generator, or a sealed answer of a simultaneous batch (those are not in the state).
 
 Views are live: they read the current state each time, so a game keeps one per seat and
-asking for it costs nothing. Python cannot wall an object off: the underscore attributes
+asking for it costs nothing. Nothing a view hands out is a live part of the game: numbers,
+tuples, and fresh copies of lists and dicts (a module's data, a player's breakdown), so an
+agent may do with them what it likes. Python cannot wall an object off: the underscore attributes
 (`_game`, `_p`) reach the state, and an agent that reads them cheats. The built-in agents
 use only the public attributes, and `to_dict()` (what the conformance suite compares) holds
 nothing hidden. `to_dict()` is a JSON-able snapshot, which the conformance
@@ -20,6 +22,8 @@ suite compares across games that differ only in what the player may not know.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from amunre.state import copy_data
 
 if TYPE_CHECKING:
     import random
@@ -260,10 +264,12 @@ class PlayerView:
 
     @property
     def rules(self) -> dict[str, Any]:
-        """Each stateful module's data, as it shows it to this player."""
+        """Each stateful module's data, as it shows it to this player: a copy, so that nothing
+        its reader does to it (a hypothetical play of a module, a bot's bookkeeping) reaches
+        the game (`view_state` may hand back the game's own data, as the default does)."""
         state = self._game.state
-        return {m.key: m.view_state(state.rules[m.key], self.player) for m in self._game.variant.modules.stateful
-                if m.key in state.rules}
+        return {m.key: copy_data(m.view_state(state.rules[m.key], self.player))
+                for m in self._game.variant.modules.stateful if m.key in state.rules}
 
     def to_dict(self) -> dict[str, Any]:
         return {

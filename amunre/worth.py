@@ -619,8 +619,10 @@ def _weighted(points: Mapping[str, float], weights: dict[str, float]) -> float:
 
 
 def played(module: Rule, state: GameState, player: int, variant: Variant) -> tuple[float, dict[str, float]]:
-    """(gold, {item: points}) `player` gets when `module` is played on a copy of `state`."""
-    twin = state.copy(rules=False)
+    """(gold, {item: points}) `player` gets when `module` is played on a copy of `state`: the
+    modules' data copied too, so that a module that writes into its data (a count of its runs)
+    changes neither `state` nor anything `state` was made from."""
+    twin = state.copy()
     mine = twin.players[player]
     before, gold = dict(mine.breakdown), mine.gold
     _play(module, twin, variant)

@@ -15,6 +15,7 @@ import hashlib
 import math
 import random
 import re
+import threading
 from typing import TYPE_CHECKING, Any, Protocol
 
 from amunre.errors import AmunreError
@@ -44,7 +45,9 @@ def plain_number(text: str) -> float:
 
 
 def agent_names() -> list[str]:
-    return sorted(_FACTORIES)
+    """The kinds an agent spec may name: the built-in ones and those installed packages add
+    (`PLUGIN_GROUP`)."""
+    return sorted(_factories())
 
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -66,10 +69,23 @@ def make_agent(spec: str, seed: int, player: int):
     """The agent of a spec for seat `player` of a game seeded `seed`."""
     kind, params = split_spec(spec)
     try:
-        factory = _FACTORIES[kind]
+        factory = _factories()[kind]
     except KeyError:
+        broken = BROKEN_AGENTS.get(kind)
+        if broken is not None:
+            raise AmunreError(f"agent {kind!r} of an installed package could not be used: {broken}") from None
         raise AmunreError(f"unknown agent {kind!r} (available: {', '.join(agent_names())})") from None
-    return factory(agent_rng(seed, player), **params)
+    if kind in _FACTORIES:
+        agent = factory(agent_rng(seed, player), **params)
+    else:  # an installed package's: whatever it raises is said as its refusal, never a traceback
+        try:
+            agent = factory(agent_rng(seed, player), **params)
+        except Exception as exc:  # noqa: BLE001 - third-party code
+            raise AmunreError(f"agent {spec!r} could not be made by its package: {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(agent, "choose", None)):  # a plug-in's factory that made something else
+        raise AmunreError(f"agent {kind!r} made {type(agent).__name__}, which has no choose(view, request) "
+                          "(expected an agent)")
+    return agent
 
 
 def agent_rng(seed: int, player: int) -> random.Random:
@@ -133,3 +149,45 @@ def _planner(rng, **params):
 
 
 _FACTORIES = {"random": _random, "greedy": _greedy, "human": _human, "mcts": _mcts, "planner": _planner}
+
+#: The entry-point group through which an installed package adds agents: the entry's name is
+#: the agent's kind, its value a factory `(rng, **params) -> agent` (a class will do), `rng`
+#: the seat's own `random.Random` and `params` the spec's parameters as texts
+#: (`mybot:depth=3` gives `depth="3"`). Its agents are named like the built-in ones (`amunre
+#: run --agents mybot`, `amunre check --agents mybot`, the arena).
+PLUGIN_GROUP = "amunre.agents"
+#: Installed agents that could not be used, by name: why (a failed import, a built-in's name).
+BROKEN_AGENTS: dict[str, str] = {}
+_plugged: dict[str, Any] | None = None
+_PLUGGING = threading.Lock()
+
+
+def _factories() -> dict[str, Any]:
+    """Every agent factory by kind: the built-in ones, then the installed packages' (loaded once)."""
+    global _plugged
+    if _plugged is None:
+        with _PLUGGING:
+            if _plugged is None:
+                _plugged = _load_plugins()
+    return {**_plugged, **_FACTORIES}
+
+
+def _load_plugins() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    found: dict[str, Any] = {}
+    for entry in entry_points(group=PLUGIN_GROUP):
+        if entry.name in _FACTORIES:
+            BROKEN_AGENTS[entry.name] = f"{entry.value}: its name is a built-in agent's, so it was not loaded"
+            continue
+        try:  # one broken package must not stop the others, nor the built-in agents
+            factory = entry.load()
+        except Exception as exc:  # noqa: BLE001 - any import error of third-party code
+            BROKEN_AGENTS[entry.name] = f"{entry.value}: {type(exc).__name__}: {exc}"
+            continue
+        if not callable(factory):
+            BROKEN_AGENTS[entry.name] = f"{entry.value}: {factory!r} is not callable (expected a factory " \
+                                        "(rng, **params) -> agent)"
+            continue
+        found[entry.name] = factory
+    return found

@@ -90,6 +90,15 @@ Views
                    inputs, the running step's variables). Sealed answers are also covered by
                    [simultaneous].
 
+Agents
+  [untouched]      an agent's `choose(view, request)` leaves the game as it was: its state in
+                   full (players, provinces, supplies, piles, every rule module's data, the
+                   random streams' counters: `GameState.to_dict()`), the pending request
+                   (player, kind, options, context) and every answer given, sealed ones too,
+                   compared before and after each call. It holds for whichever agents the
+                   check is run with (`amunre check --agents`, an installed package's too):
+                   an agent thinks on what it is handed, never on the game.
+
 Determinism and replay
   [determinism]    the same seed with the same agents gives the identical JSONL log.
   [replay]         the JSONL log, written out and read back, replays (`gamelog.replay_lines`)

@@ -65,6 +65,31 @@ def _replays(game: Game, answers: list, rng=None, redraw: list = (), keep: int |
     return True
 
 
+def _differing(before, after, path: str = "", most: int = 6) -> list[str]:
+    """Where two plain values differ, as paths (`state.rules.scoring:tally.runs`), at most `most`."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found: list[str] = []
+        for key in list(before) + [k for k in after if k not in before]:
+            if before.get(key, _MISSING) != after.get(key, _MISSING):
+                found += _differing(before.get(key), after.get(key), f"{path}.{key}" if path else str(key), most)
+            if len(found) >= most:
+                break
+        return found[:most]
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        found = []
+        for index, (mine, theirs) in enumerate(zip(before, after)):
+            if mine != theirs:
+                found += _differing(mine, theirs, f"{path}[{index}]", most)
+            if len(found) >= most:
+                break
+        return found[:most]
+    return [path or "the whole"]
+
+
+#: A key one of two dicts lacks (`_differing`).
+_MISSING = object()
+
+
 def _rng(seed: int):
     import random
 
@@ -560,6 +585,34 @@ class GameChecker:
             self.fail("round-trip", "GameState.from_dict(json(to_dict())) differs from the state")
         if state.clone() != state:
             self.fail("round-trip", "state.clone() differs from the state")
+
+    # -- asking an agent ----------------------------------------------------------------
+    def ask(self, agent) -> object:
+        """[untouched]: `agent`'s answer to the pending decision, from its seat's view; the
+        game must be as it was before `agent.choose` ran: its state in full (players,
+        provinces, supplies, piles, every rule module's data, the random streams' counters:
+        `GameState.to_dict()`), the pending request (player, kind, options, context) and every
+        answer given, sealed ones too. An agent may think on anything it is handed, never on
+        the game itself."""
+        game = self.game
+        request = game.pending
+        before = self._whole()
+        choice = agent.choose(game.view(request.player), request)
+        after = self._whole()
+        if after != before:
+            self.fail("untouched", f"the agent ({self.agent}) of player {request.player} changed the game while "
+                                   f"choosing: {', '.join(_differing(before, after))} differ before and after its "
+                                   "choose()")
+        return choice
+
+    def _whole(self) -> dict:
+        """Everything of the game an agent's thinking must leave as it was (see `ask`)."""
+        game = self.game
+        request = game.pending
+        asked = None if request is None else (request.player, request.kind, _options_key(request),
+                                              _context_key(request), request.simultaneous)
+        return {"state": game.state.to_dict(), "request": asked,
+                "answers": [_key(answer) for answer in game.answers_so_far()]}
 
     # -- answering ----------------------------------------------------------------------
     def step(self, choice) -> None:

@@ -103,8 +103,7 @@ def play_checked(variant: Variant, n_players: int, seed: int, agent: str = "rand
         agents = make_agents([agent] * n_players, seed)
         game = checker.game
         while game.pending is not None:
-            request = game.pending
-            checker.step(agents[request.player].choose(game.view(request.player), request))
+            checker.step(checker.ask(agents[game.pending.player]))
     except RuleModuleError as exc:  # a move called without `yield from`: a failed check, not a crash
         checker.fail("contract", str(exc))
     return checker
