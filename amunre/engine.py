@@ -12,6 +12,7 @@ determinizations are `amunre.branching`'s.
 from __future__ import annotations
 
 import os
+import secrets
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from amunre.branching import Branching, Checkpoint, no_flow, snapshot
@@ -69,6 +70,13 @@ def check_players(variant: Variant, n_players: int) -> None:
             f"{variant.id} is played by {', '.join(map(str, allowed))} players, not {n_players}"
             + variant.modules.players_note(n_players)
         )
+
+
+def new_seed() -> int:
+    """A seed nobody chose, drawn from every seed there is (0 to `MAX_SEED`) by the operating
+    system's generator: with a person at the table, a smaller range would let a seat narrow the
+    seed down from what it sees, and with it every hidden card."""
+    return secrets.randbelow(MAX_SEED + 1)
 
 
 def check_seed(seed: object) -> int:

@@ -18,6 +18,20 @@ from amunre.resources import load_schema
 REPO = Path(__file__).resolve().parents[1]
 
 
+def test_run_without_a_seed_draws_it_from_every_seed_as_the_server_does(capsys, monkeypatch):
+    """A seed drawn from 2**32 could be narrowed down by a seat from its own view (2**20 seeds
+    to 11): it is drawn from 0..MAX_SEED, by the operating system's generator."""
+    import secrets
+
+    from amunre.engine import MAX_SEED
+
+    bounds = []
+    monkeypatch.setattr(secrets, "randbelow", lambda bound: bounds.append(bound) or MAX_SEED)
+    code, out, err = run_cli(capsys, "run", "--agents", "random", "--quiet")
+    assert code == 0, err
+    assert bounds == [MAX_SEED + 1] and f"seed {MAX_SEED}" in out
+
+
 def test_run_prints_play_by_play_in_2003_words_and_final_table(capsys):
     code, out, err = run_cli(capsys, "run", "--variant", "classic2003", "--seed", "3")
     assert code == 0, err

@@ -8,14 +8,13 @@ import errno
 import json
 import os
 import re
-import secrets
 import tempfile
 from pathlib import Path
 
 import click
 
 from amunre.agents import DEFAULT_AGENT, agent_names, check_spec, split_spec
-from amunre.engine import MAX_SEED
+from amunre.engine import MAX_SEED, new_seed
 from amunre.errors import AmunreError
 from amunre.gamelog import shown_path
 from amunre.loader import load_variant
@@ -55,7 +54,7 @@ class WholeNumber(click.ParamType):
 
 def parse_seed(text: str | None) -> int:
     if text is None:
-        return secrets.randbelow(2**32)
+        return new_seed()
     try:
         seed = whole_number(text)
     except ValueError:
