@@ -209,10 +209,15 @@ def copy_data(value: Any) -> Any:
     """A deep copy of plain data (lists, dicts, and immutable leaves such as numbers, strings
     and tuples): a rule module's own slice of state."""
     if isinstance(value, list):
-        return [copy_data(v) for v in value]
+        # a leaf is taken as it is without a call: most of a module's data is lists of numbers
+        return [v if type(v) in _LEAVES else copy_data(v) for v in value]
     if isinstance(value, dict):
-        return {k: copy_data(v) for k, v in value.items()}
+        return {k: v if type(v) in _LEAVES else copy_data(v) for k, v in value.items()}
     return value
+
+
+#: The types `copy_data` takes as they are at a glance (any other immutable value is too, after a call).
+_LEAVES = frozenset({int, str, float, bool, type(None), tuple})
 
 
 _Slotted = TypeVar("_Slotted", PlayerState, ProvinceState)
