@@ -255,6 +255,35 @@ def test_bad_answers_are_refused_and_change_nothing(tables):
     assert answers_kept(tables, table) == 0
 
 
+def test_a_key_given_twice_is_refused_as_replay_refuses_it(tables):
+    """JSON lets the last of a key given twice win, silently: the server refuses it, as
+    `amunre replay` does (and NaN, which is not JSON), naming the key."""
+    from starlette.websockets import WebSocketDisconnect
+
+    table = tables.open(seed=6)
+    asked = tables.server.tables[table["table"]].game.pending.player
+    token = table["tokens"][asked]
+    page = tables.state(token)
+    number = page["number"]
+    twice = f'{{"number": {number}, "option": 99, "option": 0}}'.encode()
+    reply = tables.client.post("/api/answer", headers=raw(token), content=twice)
+    assert reply.status_code == 400 and reply.json()["error"] == \
+        'the key "option" is given twice (expected each key once)'
+    opening = b'{"variant": "classic2003", "players": 2, "players": 3, "seats": ["human", "random", "random"]}'
+    reply = tables.client.post("/api/tables", headers={"Content-Type": "application/json"}, content=opening)
+    assert reply.status_code == 400 and '"players" is given twice' in reply.json()["error"]
+    opening = b'{"variant": "classic2003", "players": 3, "seats": ["human", "random", "random"], "seed": NaN}'
+    reply = tables.client.post("/api/tables", headers={"Content-Type": "application/json"}, content=opening)
+    assert reply.status_code == 400 and "NaN is not a JSON number" in reply.json()["error"]
+    with tables.client.websocket_connect("/api/live") as live:
+        live.send_text(f'{{"token": "nope", "token": {json.dumps(token)}}}')
+        with pytest.raises(WebSocketDisconnect) as info:
+            live.receive_text()
+        assert info.value.code == 4400 and '"token" is given twice' in info.value.reason
+    assert tables.state(token) == page and answers_kept(tables, table) == 0  # nothing changed
+    assert len(tables.server.store.tables()) == 1
+
+
 def test_bad_tables_are_refused_and_none_is_kept(tables):
     post = tables.client.post
     cases = [

@@ -43,6 +43,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from amunre.counting import plural
 from amunre.errors import AmunreError
+from amunre.gamelog.messages import excerpt
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
 from amunre.serve.table import HUMAN, NotYourTurn, Table
@@ -361,7 +362,7 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
         if len(body) > MAX_BODY:
             raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = strict_json(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused(400, "the request body is not JSON (expected a JSON object)") from None
     if not isinstance(data, dict):
@@ -370,6 +371,26 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
     if unknown:
         raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected {', '.join(fields)})")
     return data
+
+
+def strict_json(text: str):
+    """`text` read as JSON the way `amunre replay` reads a log: a key given twice in one
+    object (Python would keep the last) and NaN or Infinity (not JSON) are refused, a 400
+    naming them, rather than read one way here and another by whoever checks the request."""
+    return json.loads(text, object_pairs_hook=_once_each, parse_constant=_no_constant)
+
+
+def _once_each(pairs) -> dict:
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise Refused(400, f"the key {excerpt(key, 40)} is given twice (expected each key once)")
+        seen[key] = value
+    return seen
+
+
+def _no_constant(name: str):
+    raise Refused(400, f"{name} is not a JSON number (expected a finite number)")
 
 
 def _token(request: Request) -> str | None:
@@ -495,7 +516,7 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
             hello = message.get("text")
             if message.get("type") == "websocket.disconnect":
                 return
-            token = json.loads(hello).get("token") if isinstance(hello, str) and len(hello) < 1000 else None
+            token = strict_json(hello).get("token") if isinstance(hello, str) and len(hello) < 1000 else None
             if not isinstance(token, str):
                 raise ValueError("no token")
             table, seat = await server.seat_of(token)
