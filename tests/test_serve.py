@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from conftest import variant_files
@@ -447,6 +448,72 @@ def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkey
     replayed = subprocess.run([sys.executable, "-m", "amunre", "replay", str(tmp_path / "game.jsonl"), "--variant",
                                header["variant_file"], "--json"], capture_output=True, text=True)
     assert replayed.returncode == 0, replayed.stderr
+
+
+def test_the_lobby_loads_a_file_again_only_once_it_or_a_file_it_depends_on_changed(tmp_path, monkeypatch):
+    """The lobby's list is kept: a second look loads no file; an edited file is loaded
+    again, and so is every file extending it, and a file whose board was missing once the
+    board is there; nothing else is."""
+    import shutil
+
+    import amunre.loader
+    from amunre.resources import variants_dir
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    base, child, boarded = folder / "base.toml", folder / "child.toml", folder / "boarded.toml"
+    base.write_text('extends = "classic2003"\n[edition]\nid = "base"\nname = "Base"\n', encoding="utf-8")
+    child.write_text('extends = "base.toml"\n[edition]\nid = "child"\nname = "Child"\n', encoding="utf-8")
+    boarded.write_text('extends = "classic2003"\n[edition]\nid = "boarded"\nname = "Boarded"\n'
+                       'board = "own-board.toml"\n', encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    loaded: list[str] = []
+    real = amunre.loader.load_variant
+
+    def counted(path, *args, **kwargs):
+        loaded.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(amunre.loader, "load_variant", counted)
+    with TestClient(build_app(tmp_path / "data")) as client:
+        def listed() -> dict:
+            loaded.clear()
+            reply = client.get("/api/variants")
+            assert reply.status_code == 200
+            return {v["id"]: v for v in reply.json()}
+
+        first = listed()
+        assert {"base.toml", "child.toml", "boarded.toml", "classic2003.toml"} <= set(loaded)
+        assert first["child"]["name"] == "Child" and "own-board.toml" in first["boarded"]["problems"]
+        assert listed() == first and loaded == []  # nothing read again
+        base.write_text(base.read_text().replace('"Base"', '"Base, edited"'), encoding="utf-8")
+        second = listed()
+        assert sorted(loaded) == ["base.toml", "child.toml"]  # the edited file and the one extending it
+        assert second["base"]["name"] == "Base, edited"
+        child.write_text(child.read_text() + "[components]\nstarting_gold = -5\n", encoding="utf-8")
+        third = listed()
+        assert loaded == ["child.toml"] and "starting_gold" in third["child"]["problems"]
+        shutil.copy(variants_dir() / "board.toml", folder / "own-board.toml")  # the missing board made
+        fourth = listed()
+        assert loaded == ["boarded.toml"] and fourth["boarded"]["problems"] is None
+        assert listed() == fourth and loaded == []
+
+
+def test_a_variant_with_problems_is_refused_naming_its_file_as_the_lobby_does(tmp_path, monkeypatch):
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "bad.toml").write_text('extends = "classic2003"\n[edition]\nid = "bad"\nname = "Bad"\n'
+                                     "[components]\nstarting_gold = -5\n", encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    with TestClient(build_app(tmp_path / "data")) as client:
+        listed = {v["id"]: v for v in client.get("/api/variants").json()}
+        reply = client.post("/api/tables", json={"variant": "bad", "players": 3, "seats": ["random"] * 3})
+        assert reply.status_code == 422
+        said = reply.json()["error"]
+        assert said.startswith("variant 'bad' has problems: rules/bad.toml:")
+        assert listed["bad"]["problems"] in said  # as the lobby shows them
+        assert str(tmp_path) not in said and str(folder.resolve()) not in said
+        assert client.app.state.server.store.tables() == []
 
 
 def test_a_random_seed_is_never_told(tables):

@@ -47,7 +47,7 @@ from amunre.gamelog.messages import excerpt
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
 from amunre.serve.table import HUMAN, NotYourTurn, Table
-from amunre.serve.variants import freeze, offered, thaw
+from amunre.serve.variants import Offered, freeze, shown_problems, thaw
 
 #: The largest request body read (an answer is a few dozen bytes).
 MAX_BODY = 16 * 1024
@@ -92,6 +92,7 @@ class Server:
         self.running: set[str] = set()
         self.tasks: set[asyncio.Task] = set()
         self.loading = threading.Lock()  # variants load one at a time (the loader keeps caches)
+        self.offered = Offered(self.loading)  # what the lobby lists, kept while its files are unchanged
         self.replays: dict[str, tuple[str, float]] = {}  # one-time replay keys: key -> (table, until)
 
     # -- tables ------------------------------------------------------------------------------
@@ -128,6 +129,12 @@ class Server:
             self.changed(table)
             self._spawn(self.run_bots(table))
 
+    def _load(self, vid: str):
+        from amunre.loader import load_variant
+
+        with self.loading:
+            return load_variant(vid)
+
     def _built(self, record) -> Table:
         """The table of a record, its stored answers replayed (a new one has none)."""
         with self.loading:
@@ -144,17 +151,16 @@ class Server:
     async def create(self, spec: dict) -> tuple[Table, dict[str, int | None]]:
         from amunre.agents import check_agents_for, check_spec
         from amunre.engine import MAX_SEED, check_players, check_seed
-        from amunre.loader import load_variant
 
         vid = spec.get("variant")
         if not isinstance(vid, str) or not vid:
             raise Refused(400, "variant: expected a variant id the lobby lists")
-        if vid not in {entry["id"] for entry in offered()}:
+        if vid not in {entry["id"] for entry in await anyio.to_thread.run_sync(self.offered)}:
             raise Refused(404, f"variant: no variant {vid!r} here (expected one the lobby lists)")
         try:
-            variant = load_variant(vid)
-        except AmunreError as exc:
-            raise Refused(422, f"variant {vid!r} has problems: {exc}") from None
+            variant = await anyio.to_thread.run_sync(self._load, vid)  # (seconds on a busy machine: not on the loop)
+        except AmunreError as exc:  # (its files named as the lobby names them, never by their path here)
+            raise Refused(422, f"variant {vid!r} has problems: {shown_problems(str(exc))}") from None
         players, seats = spec.get("players"), spec.get("seats")
         try:
             check_players(variant, players)
@@ -437,7 +443,7 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
         return Response(_static(name), media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
 
     async def variants(request):
-        return JSONResponse(await anyio.to_thread.run_sync(offered))
+        return JSONResponse(await anyio.to_thread.run_sync(server.offered))
 
     async def tables(request):
         spec = await read_json(request, ("variant", "players", "seats", "seed"))
