@@ -39,8 +39,15 @@ class Tables:
 
     def open(self, variant: str = "classic2003", players: int = 4, seats=None, seed: int = 1) -> dict:
         seats = seats or ["human"] * players
-        reply = self.client.post("/api/tables", json={"variant": variant, "players": players, "seats": seats,
-                                                      "seed": seed})
+        body = {"variant": variant, "players": players, "seats": seats, "seed": seed}
+        drawn = self.server.draw_seed
+        if seats.count("human") > 1:  # (refused where two people sit: the server is made to draw it)
+            del body["seed"]
+            self.server.draw_seed = lambda: seed
+        try:
+            reply = self.client.post("/api/tables", json=body)
+        finally:
+            self.server.draw_seed = drawn
         assert reply.status_code == 201, reply.text
         data = reply.json()
         data["tokens"] = {s["seat"]: s["link"].split("#", 1)[1] for s in data["seats"] if s["link"]}
@@ -294,8 +301,8 @@ def test_bad_tables_are_refused_and_none_is_kept(tables):
         ({"variant": "classic2003", "players": 4, "seats": ["human"] * 3}, 422, "seats"),
         ({"variant": "classic2003", "players": 4, "seats": ["human", "wizard", "human", "human"]}, 422, "wizard"),
         ({"variant": "classic2003", "players": 4, "seats": ["human", "mcts:x=1", "human", "human"]}, 422, "seats"),
-        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "seed": -1}, 422, "seed"),
-        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "seed": 1.5}, 422, "seed"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] + ["random"] * 3, "seed": -1}, 422, "seed"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] + ["random"] * 3, "seed": 1.5}, 422, "seed"),
         ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "colour": "red"}, 400, "unknown field"),
         ({"players": 4, "seats": ["human"] * 4}, 400, "variant"),
     ]
@@ -520,6 +527,26 @@ def test_a_random_seed_is_never_told(tables):
     reply = tables.client.post("/api/tables", json={"variant": "classic2003", "players": 3,
                                                     "seats": ["human", "human", "human"]})
     assert reply.status_code == 201 and "seed" not in reply.json()
+
+
+def test_a_seed_is_chosen_only_at_a_table_where_at_most_one_person_sits(tables):
+    """A seed tells every hidden card: whoever chose it could replay the game at home and
+    know the others' hands. Refused where two people sit; allowed where one person plays
+    against bots (only the bots' cards are at stake), or bots only."""
+    post = tables.client.post
+    for seats, seed in ((["human", "human", "random"], 5), (["human"] * 4, "123"), (["random", "human", "human"], 0)):
+        reply = post("/api/tables", json={"variant": "classic2003", "players": len(seats), "seats": seats, "seed": seed})
+        assert reply.status_code == 422, reply.text
+        said = reply.json()["error"]
+        assert said.startswith("seed: a seed may be chosen only for a table with at most one person") and \
+            f"this one has {seats.count('human')}" in said and "leave it out" in said
+    assert tables.server.store.tables() == []  # none kept
+    for seats in (["human", "random", "greedy"], ["random", "random", "random"]):
+        reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": seats, "seed": "77"})
+        assert reply.status_code == 201 and reply.json()["seed"] == 77
+    reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": ["human", "human", "random"]})
+    assert reply.status_code == 201 and "seed" not in reply.json()  # drawn, and told to nobody
+    assert [record.seed for record in tables.server.store.tables()][:2] == [77, 77]
 
 
 # -- the data folder ---------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ changes nothing):
 
     GET  /api/variants         what the lobby offers (with each file's problems)
     POST /api/tables           open a table: {variant, players, seats: ["human", "planner", ...], seed?}
+                               (a seed only with at most one human seat: it tells every hidden card)
     GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
     POST /api/answer           {number, option}: answer decision `number` with option index `option`
     POST /api/undo             {number}: take back the seat's last answer (decision `number` pending)
@@ -148,9 +149,15 @@ class Server:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def draw_seed(self) -> int:
+        """The seed of a table whose creator chose none: drawn here, and told to nobody."""
+        from amunre.engine import MAX_SEED
+
+        return secrets.randbelow(MAX_SEED + 1)
+
     async def create(self, spec: dict) -> tuple[Table, dict[str, int | None]]:
         from amunre.agents import check_agents_for, check_spec
-        from amunre.engine import MAX_SEED, check_players, check_seed
+        from amunre.engine import check_players, check_seed
 
         vid = spec.get("variant")
         if not isinstance(vid, str) or not vid:
@@ -176,10 +183,17 @@ class Server:
             raise Refused(422, f"seats: {exc}") from None
         seed = spec.get("seed")
         chosen = seed is not None
+        people = sum(1 for s in seats if s == HUMAN)
+        if chosen and people > 1:
+            # whoever chose the seed could play the game through at home and know every hand:
+            # fair only where nobody else's cards are at stake (the bots' are)
+            raise Refused(422, f"seed: a seed may be chosen only for a table with at most one person, as it tells "
+                               f"every hidden card (this one has {people}): leave it out, and the server draws one "
+                               "it tells nobody")
         if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
             seed = int(seed)  # (a page's JavaScript holds whole numbers exactly only up to 2**53)
         if seed is None:
-            seed = secrets.randbelow(MAX_SEED + 1)
+            seed = self.draw_seed()
         try:
             check_seed(seed)
         except AmunreError as exc:

@@ -25,8 +25,21 @@
       const label = document.createElement("label"); label.textContent = "Seat " + (i + 1) + " ";
       const input = document.createElement("input"); input.setAttribute("list", "kinds");
       input.value = old[i] || (i < 2 ? "human" : "planner"); input.className = "seat-kind";
+      input.addEventListener("input", seedRule);
       label.appendChild(input); box.appendChild(label);
     }
+    seedRule();
+  }
+
+  function people() { return [...document.querySelectorAll(".seat-kind")].filter((i) => i.value.trim() === "human").length; }
+
+  // A seed tells every hidden card: the server refuses one chosen for a table where two
+  // people sit, so the field is closed then (and says why) rather than sent to be refused.
+  function seedRule() {
+    const many = people() > 1; const seed = $("seed");
+    seed.disabled = many;
+    seed.placeholder = many ? "drawn by the server, told to nobody" : "random";
+    $("seed-note").classList.toggle("shut", many);
   }
 
   async function open(event) {
@@ -38,7 +51,7 @@
 
   async function opening() {
     $("open-error").textContent = "";
-    const seed = $("seed").value.trim();
+    const seed = people() > 1 ? "" : $("seed").value.trim();
     const body = { variant: $("variant").value, players: Number($("players").value),
       seats: [...document.querySelectorAll(".seat-kind")].map((i) => i.value.trim()) };
     // (as text: a page's numbers hold whole numbers exactly only up to 2**53)
