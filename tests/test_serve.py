@@ -313,6 +313,59 @@ def test_bad_tables_are_refused_and_none_is_kept(tables):
     assert tables.server.store.tables() == []
 
 
+def test_a_bot_that_may_work_more_per_decision_than_the_server_allows_is_refused(tmp_path):
+    """What a table may cost is bounded: a bot's work per decision, in games played out
+    (`playouts_per_decision`, which each agent declares), at most --max-bot-playouts. The
+    default refuses the million iterations that slowed every other table."""
+    body = {"variant": "classic2003", "players": 3}
+    with TestClient(build_app(tmp_path / "default")) as client:
+        reply = client.post("/api/tables", json=dict(body, seats=["human", "mcts:iterations=1000000", "random"]))
+        assert reply.status_code == 422
+        assert reply.json()["error"] == (
+            "seats: the bot 'mcts:iterations=1000000' of seat 2 may play out 1000000 games per decision (counted as "
+            "greedy playouts), more than this server allows (--max-bot-playouts 1000): ask for less")
+        assert client.app.state.server.store.tables() == []
+    with TestClient(build_app(tmp_path / "small", max_bot_playouts=500)) as client:
+        for seats, status in ((["human", "mcts:iterations=501", "random"], 422),
+                              (["human", "random", "mcts:iterations=63:rollout=planner"], 422),  # 63 x 8
+                              (["human", "mcts:iterations=62:rollout=planner", "planner"], 201),
+                              (["human", "mcts:iterations=500", "greedy"], 201)):
+            reply = client.post("/api/tables", json=dict(body, seats=seats))
+            assert reply.status_code == status, (seats, reply.text)
+            if status == 422:
+                assert "--max-bot-playouts 500" in reply.json()["error"]
+        assert len(client.app.state.server.store.tables()) == 2
+
+
+def test_a_table_opened_under_a_higher_limit_waits_for_one(tmp_path):
+    """A server started again with a lower --max-bot-playouts sets up a table whose bot asks
+    more, and stops it, saying why; started with a limit high enough, it goes on."""
+    seats = ["human", "human", "mcts:iterations=300"]
+    with TestClient(build_app(tmp_path, max_bot_playouts=300)) as client:
+        table = Tables(client).open("classic2003", 3, seats)
+    with TestClient(build_app(tmp_path, max_bot_playouts=100)) as client:
+        page = wait_ready(client, table["tokens"][0])
+        assert page["failure"].startswith("the bot 'mcts:iterations=300' of seat 3 may play out 300 games") and \
+            page["failure"].endswith("it goes on when the server is started with a higher --max-bot-playouts")
+        assert page["turn"] is None and page["undo"].startswith("the table stopped")
+    with TestClient(build_app(tmp_path, max_bot_playouts=300)) as client:
+        page = wait_ready(client, table["tokens"][0])
+        assert page["failure"] is None and page["turn"] is not None
+
+
+def wait_ready(client, token: str) -> dict:
+    """A seat's page data once the server, just started, has set its table up again."""
+    import time
+
+    for _ in range(600):
+        reply = client.get("/api/state", headers=auth(token))
+        if reply.status_code != 503:
+            assert reply.status_code == 200, reply.text
+            return reply.json()
+        time.sleep(0.05)
+    raise AssertionError("the table was not set up again in 30 s")
+
+
 def test_pages_allow_no_request_to_another_origin(tables):
     for path in ("/", "/seat", "/watch"):
         reply = tables.client.get(path)

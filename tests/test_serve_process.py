@@ -78,6 +78,7 @@ def test_the_command_says_what_is_wrong(tmp_path):
             (["--host", "no such host.invalid", "--port", "0"], "--host"),
             ([str(tmp_path / "missing")], "does not exist"),
             (["--data", str(tmp_path / "file"), "--port", "0"], "--data"),
+            (["--max-bot-playouts", "-1"], "'-1' is not a whole number from 0 to 100000000"),
         ]
         (tmp_path / "file").write_text("x")
         for args, said in cases:

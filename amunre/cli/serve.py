@@ -12,6 +12,7 @@ import click
 
 from amunre.cli.common import WholeNumber, literal
 from amunre.errors import AmunreError
+from amunre.serve import MAX_BOT_PLAYOUTS
 
 
 def default_data() -> Path:
@@ -64,7 +65,11 @@ def _bound(host: str, port: int) -> socket.socket:
 @click.option("--max-tables", default=100, show_default=True, type=WholeNumber(1, 100_000), metavar="N",
               help="The most tables played at once (finished ones do not count): a lobby anyone on the network "
                    "reaches cannot fill the machine with bots.")
-def command(folders, host, port, data, max_tables):
+@click.option("--max-bot-playouts", default=MAX_BOT_PLAYOUTS, show_default=True, type=WholeNumber(0, 100_000_000),
+              metavar="N", help="The most games a bot may play out to answer one decision, counted as greedy "
+                                "playouts (mcts: its iterations; a planner rollout counts 8): a table whose bot asks "
+                                "more is refused, so that no table's bots hold the machine for hours.")
+def command(folders, host, port, data, max_tables, max_bot_playouts):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
     link. Every answer is on the disk before it is acknowledged: stop the server (even
@@ -78,7 +83,7 @@ def command(folders, host, port, data, max_tables):
         os.environ[SEARCH_PATH] = os.pathsep.join(entries + [e for e in os.environ.get(SEARCH_PATH, "").split(
             os.pathsep) if e])
     data = data or default_data()
-    app = build_app(data, max_tables)  # (the data folder checked and locked before anything is said)
+    app = build_app(data, max_tables, max_bot_playouts)  # (the data folder checked and locked before anything is said)
     sock = _bound(host, port)
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -45,6 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from amunre.counting import plural
 from amunre.errors import AmunreError
 from amunre.gamelog.messages import excerpt
+from amunre.serve import MAX_BOT_PLAYOUTS
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
 from amunre.serve.table import HUMAN, NotYourTurn, Table
@@ -79,10 +80,11 @@ def _static(name: str) -> str:
 class Server:
     """The tables of a data folder, live."""
 
-    def __init__(self, data: Path, max_tables: int = 100):
+    def __init__(self, data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS):
         self.data = Path(data)
         self.store = Store(self.data)
         self.max_tables = max_tables
+        self.max_bot_playouts = max_bot_playouts
         self.opening = 0  # tables being opened now
         self.tables: dict[str, Table] = {}
         self.ready: dict[str, asyncio.Event] = {}
@@ -117,9 +119,13 @@ class Server:
                 self.tables[record.id] = _Broken(record, f"{why}: {_first_line(exc)}")
             else:
                 self.tables[record.id] = table
+                costly = self.too_costly(record.seats)
+                if costly is not None and table.failure is None:  # (opened under a higher limit: it waits for one)
+                    table.failure = (f"{costly}: it goes on when the server is started with a higher "
+                                     "--max-bot-playouts")
                 self._spawn(self.run_bots(table))  # (a table whose bots must first be brought back waits)
             self.ready[record.id].set()
-        waiting = [t for t in self.tables.values() if isinstance(t, Table) and not t.bots_ready and not t.finished]
+        waiting = [t for t in self.tables.values() if isinstance(t, Table) and not t.bots_ready and t.pending is not None]
         waiting.sort(key=lambda t: t.bot_to_answer() is None)  # the tables waiting for a bot first
         for table in waiting:
             try:
@@ -148,6 +154,18 @@ class Server:
         task = asyncio.get_running_loop().create_task(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def too_costly(self, seats: list[str]) -> str | None:
+        """What makes a table's bots cost more than this server allows, or None: a bot that
+        may play out more games per decision than --max-bot-playouts."""
+        from amunre.agents import playouts_per_decision
+
+        for seat, spec in enumerate(seats):
+            if spec != HUMAN and (work := playouts_per_decision(spec)) > self.max_bot_playouts:
+                return (f"the bot {spec!r} of seat {seat + 1} may play out {work} games per decision (counted as "
+                        f"greedy playouts), more than this server allows (--max-bot-playouts "
+                        f"{self.max_bot_playouts})")
+        return None
 
     def draw_seed(self) -> int:
         """The seed of a table whose creator chose none: drawn here, and told to nobody."""
@@ -181,6 +199,9 @@ class Server:
             check_agents_for([s for s in seats if s != HUMAN], variant)
         except AmunreError as exc:
             raise Refused(422, f"seats: {exc}") from None
+        costly = self.too_costly(seats)
+        if costly is not None:  # (refused, not cut down: the bot asked for is the bot the log names)
+            raise Refused(422, f"seats: {costly}: ask for less")
         seed = spec.get("seed")
         chosen = seed is not None
         people = sum(1 for s in seats if s == HUMAN)
@@ -337,9 +358,13 @@ async def _in_daemon_thread(function, *args):
         try:
             result = function(*args)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting task
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_exception(exc))
+            hand = lambda: done.done() or done.set_exception(exc)  # noqa: E731
         else:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
+            hand = lambda: done.done() or done.set_result(result)  # noqa: E731
+        try:
+            loop.call_soon_threadsafe(hand)
+        except RuntimeError:  # the loop is closed (the server stopped while it thought): nobody waits
+            pass
 
     threading.Thread(target=work, daemon=True, name="amunre-bot").start()
     return await done
@@ -425,10 +450,10 @@ def _page(name: str) -> Response:
                              "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"})
 
 
-def build_app(data: Path, max_tables: int = 100) -> Starlette:
+def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS) -> Starlette:
     """The application of a data folder (its store opened and checked now: a folder that is
     not one, or that another server uses, is an AmunreError before anything is served)."""
-    server = Server(data, max_tables)
+    server = Server(data, max_tables, max_bot_playouts)
 
     def guarded(handler):
         async def endpoint(request: Request):

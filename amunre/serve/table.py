@@ -226,6 +226,8 @@ class Table:
 
     def undo_problem(self, seat: int) -> str | None:
         """Why `seat` may not take back its last answer now, or None if it may."""
+        if self.failure is not None:  # (a stopped table stays as it stopped)
+            return f"the table stopped: {self.failure}"
         asked = self.bot_to_answer()
         if asked is not None:
             return f"{self.names[asked]} (a bot) is answering"
