@@ -366,6 +366,68 @@ def wait_ready(client, token: str) -> dict:
     raise AssertionError("the table was not set up again in 30 s")
 
 
+def test_a_request_naming_the_server_by_a_name_it_was_not_given_is_refused(tmp_path):
+    """DNS rebinding: a page of another site has its own name point at this server, and its
+    requests pass the Origin check (same origin: its own). Only the Host header tells them
+    apart: a name the server was not given gets a 400 saying what to do, and nothing is
+    done; a WebSocket is closed unopened."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from amunre.serve.hosts import allowed_hosts
+
+    hosts = allowed_hosts("127.0.0.1", 8000, ["games.example.org", "192.168.1.5:9000", "[FD00:0::5]"])
+    body = {"variant": "classic2003", "players": 3, "seats": ["human", "random", "random"]}
+    with TestClient(build_app(tmp_path, hosts=hosts), base_url="http://127.0.0.1:8000") as client:
+        def opened(host: str):
+            return client.post("/api/tables", json=body, headers={"Host": host, "Origin": f"http://{host}"})
+
+        refused = ["evil.example:8000", "evil.example", "localhost:8001", "127.0.0.1:9000", "192.168.1.5:8000",
+                   "192.168.1.5", "games.example.org:9999", "127.0.0.1.evil.example:8000", "localhost.:8000",
+                   "127.0.0.1:8000:1", "[::1", "127.0.0.1:0", "127.0.0.1:", "user@127.0.0.1:8000", "[fd00::6]"]
+        for host in refused:
+            reply = opened(host)
+            assert reply.status_code == 400, (host, reply.text)
+            assert "this server does not answer to the name" in reply.json()["error"], host
+        said = opened("evil.example:8000").json()["error"]
+        assert "(DNS rebinding)" in said and "start amunre serve with --allowed-host evil.example " in said
+        assert "--allowed-host evil.example:8001" in opened("evil.example:8001").json()["error"]
+        assert client.app.state.server.store.tables() == []  # nothing done
+        page = client.get("/", headers={"Host": "evil.example:8000"})
+        assert page.status_code == 400 and page.headers["content-type"].startswith("text/plain")
+        assert "--allowed-host evil.example" in page.text
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/api/live", headers={"Host": "evil.example:8000"}) as live:
+                live.receive_text()
+        allowed = ["127.0.0.1:8000", "localhost:8000", "LocalHost:8000", "[::1]:8000", "localhost",
+                   "games.example.org", "games.example.org:8000", "192.168.1.5:9000", "[fd00::5]:8000"]
+        for host in allowed:
+            reply = opened(host)
+            assert reply.status_code == 201, (host, reply.text)
+            assert reply.json()["spectator"].startswith(f"http://{host}/watch#")
+        token = reply.json()["seats"][0]["link"].split("#")[1]
+        with client.websocket_connect("/api/live", headers={"Host": "[fd00::5]:8000"}) as live:
+            live.send_text(json.dumps({"token": token}))
+            assert json.loads(live.receive_text())["seat"] == 0
+
+
+def test_the_names_a_server_answers_to():
+    from amunre.serve.hosts import HostError, allowed_hosts
+
+    def names(host, *given):
+        return sorted(allowed_hosts(host, 8000, given).pairs, key=str)
+
+    loopback = [("127.0.0.1", 8000), ("127.0.0.1", None), ("[::1]", 8000), ("[::1]", None), ("localhost", 8000),
+                ("localhost", None)]
+    assert names("127.0.0.1") == names("::1") == names("localhost") == names("0.0.0.0") == names("::") == \
+        sorted(loopback, key=str)
+    assert names("192.168.1.5") == [("192.168.1.5", 8000), ("192.168.1.5", None)]  # (loopback does not reach it)
+    assert names("0.0.0.0", "192.168.1.5", "Games.Example.org:443") == sorted(
+        loopback + [("192.168.1.5", 8000), ("192.168.1.5", None), ("games.example.org", 443)], key=str)
+    for bad in ("", "a b", "host:port", "host:70000", "host:0", "http://host", "[::1", "host/x"):
+        with pytest.raises(HostError, match="--allowed-host .*expected NAME or NAME:PORT"):
+            allowed_hosts("127.0.0.1", 8000, [bad])
+
+
 def test_pages_allow_no_request_to_another_origin(tables):
     for path in ("/", "/seat", "/watch"):
         reply = tables.client.get(path)

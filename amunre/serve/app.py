@@ -37,6 +37,7 @@ from pathlib import Path
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -46,6 +47,7 @@ from amunre.counting import plural
 from amunre.errors import AmunreError
 from amunre.gamelog.messages import excerpt
 from amunre.serve import MAX_BOT_PLAYOUTS
+from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
 from amunre.serve.table import HUMAN, NotYourTurn, Table
@@ -450,9 +452,12 @@ def _page(name: str) -> Response:
                              "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"})
 
 
-def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS) -> Starlette:
+def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,
+              hosts: AllowedHosts | None = None) -> Starlette:
     """The application of a data folder (its store opened and checked now: a folder that is
-    not one, or that another server uses, is an AmunreError before anything is served)."""
+    not one, or that another server uses, is an AmunreError before anything is served).
+    `hosts`: the names a request's `Host` may give (`amunre.serve.hosts`; the command always
+    gives them; None, any: a test's client in this process)."""
     server = Server(data, max_tables, max_bot_playouts)
 
     def guarded(handler):
@@ -621,7 +626,8 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         Route("/api/replay", guarded(replay_link), methods=["POST"]),
         Route("/replay/{key}", guarded(replay)),
         WebSocketRoute("/api/live", live),
-    ], exception_handlers={HTTPException: not_found}, lifespan=asynccontextmanager(lifespan))
+    ], exception_handlers={HTTPException: not_found}, lifespan=asynccontextmanager(lifespan),
+        middleware=[] if hosts is None else [Middleware(HostCheck, allowed=hosts)])
     app.state.server = server
     return app
 
