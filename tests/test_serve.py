@@ -531,6 +531,103 @@ def test_no_undo_while_a_bot_is_answering():
         assert "(a bot) is answering" in table.undo_problem(0)
 
 
+# -- closing a table -------------------------------------------------------------------------------------
+def until(check, what: str):
+    """Wait (up to 30 s) for `check()` to hold: a bot's thread, a table set up again."""
+    import time
+
+    for _ in range(600):
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within 30 s")
+
+
+def test_the_creator_closes_the_table_he_opened_and_nobody_else_does(tmp_path, monkeypatch):
+    """Opening a table gives its creator a link of his own that closes it: the bot thinking
+    then is not asked again and its answer is dropped, the pages say the table is closed,
+    nobody may answer or take back, it no longer counts against --max-tables, and all this
+    after a restart too. A seat's link, the spectator's and another table's creator's close
+    nothing; the closing link opens no seat; the store keeps only its digest."""
+    import threading
+
+    from amunre.agents.random_agent import RandomAgent
+    from amunre.serve.store import digest
+
+    asked, release = [], threading.Event()
+    real = RandomAgent.choose
+
+    def slow(self, view, request):  # (the bots think until the test lets them)
+        asked.append(request)
+        release.wait(30)
+        return real(self, view, request)
+
+    monkeypatch.setattr(RandomAgent, "choose", slow)
+    people = ["human", "human", "human"]
+    with TestClient(build_app(tmp_path, max_tables=1)) as client:
+        tables = Tables(client)
+        table = tables.open("classic2003", 3, ["human", "random", "random"], seed=3)
+        assert table["close"].startswith("http://testserver/close#")
+        closer = table["close"].split("#")[1]
+        live = tables.server.tables[table["table"]]
+        if live.pending.player == 0:
+            answer(tables, table, 0)
+        until(lambda: asked, "a bot is asked")
+        kept = answers_kept(tables, table)
+        other = Tables(client)
+        post, get = client.post, client.get
+        for token in (table["tokens"][0], table["tokens"][None], "x" * 30):
+            for reply in (post("/api/close", headers=auth(token), json={}), get("/api/close", headers=auth(token))):
+                assert reply.status_code == 403 and "closes no table" in reply.json()["error"]
+        assert post("/api/close", json={}).status_code == 401
+        assert get("/api/state", headers=auth(closer)).status_code == 403  # it opens no seat
+        assert post("/api/close", headers=raw(closer, "text/plain"), content=b"{}").status_code == 415
+        assert post("/api/close", headers=raw(closer, origin="http://evil.example"), content=b"{}").status_code == 403
+        assert post("/api/close", headers=auth(closer), json={"why": 1}).status_code == 400
+        assert post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": people}).status_code == 429
+        assert tables.state(table["tokens"][0])["closed"] is False and live.pending is not None  # nothing changed
+        said = get("/api/close", headers=auth(closer)).json()
+        assert said == {"table": table["table"], "variant": "classic2003", "players": 3,
+                        "seats": ["human", "random", "random"], "state": "played"}
+
+        reply = post("/api/close", headers=auth(closer), json={})
+        assert reply.status_code == 200 and reply.json()["state"] == "closed" and reply.json()["closed_now"] is True
+        release.set()
+        until(lambda: table["table"] not in tables.server.running, "the thinking bot is done")
+        assert len(asked) == 1 and answers_kept(tables, table) == kept  # its answer dropped, nobody asked again
+        for token in (table["tokens"][0], table["tokens"][None]):
+            page = tables.state(token)
+            assert page["closed"] is True and page["failure"] == "whoever opened it closed it"
+            assert page["turn"] is None and page["decision"] is None
+        reply = post("/api/answer", headers=auth(table["tokens"][0]), json={"number": kept, "option": 0})
+        assert reply.status_code == 409 and "closed it" in reply.json()["error"]
+        reply = post("/api/undo", headers=auth(table["tokens"][0]), json={"number": kept})
+        assert reply.status_code == 409 and "closed it" in reply.json()["error"]
+        assert post("/api/close", headers=auth(closer), json={}).json()["closed_now"] is False  # again: as it was
+        second = other.open("classic2003", 3, people)  # (it no longer counts against --max-tables)
+        reply = post("/api/close", headers=auth(second["close"].split("#")[1]), json={})
+        assert reply.status_code == 200 and tables.state(second["tokens"][0])["closed"]
+        third = other.open("classic2003", 3, people)
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("tables.sqlite*"))
+    assert closer.encode() not in stored and digest(closer).encode() in stored
+    with TestClient(build_app(tmp_path, max_tables=2)) as client:  # started again: still closed
+        page = wait_ready(client, table["tokens"][0])
+        assert page["closed"] is True and page["turn"] is None
+        assert client.get("/api/close", headers=auth(closer)).json()["state"] == "closed"
+        reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": people})
+        assert reply.status_code == 201  # the third and this one: the closed ones do not count
+        assert wait_ready(client, third["tokens"][0])["closed"] is False
+        assert len(asked) == 1  # (its bots were not brought back)
+
+
+def test_a_finished_game_is_not_closed(tables, monkeypatch):
+    table = tables.open("classic2003", 3, ["random", "random", "random"], seed=2)
+    until(lambda: tables.server.tables[table["table"]].finished, "the bots finish the game")
+    reply = tables.client.post("/api/close", headers=auth(table["close"].split("#")[1]), json={})
+    assert reply.status_code == 409 and "the game is over already" in reply.json()["error"]
+    assert tables.state(table["tokens"][None])["closed"] is False and not tables.server.store.tables()[0].closed
+
+
 # -- a house rule's table ----------------------------------------------------------------------------------
 def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkeypatch):
     import subprocess

@@ -1,7 +1,8 @@
 """The web application of `amunre serve` (Starlette; uvicorn runs it).
 
 Pages: `/` the lobby (open a table), `/seat` a seat's page and `/watch` the spectator's, both
-the same page: which one it is depends on the token in the link's fragment (`/seat#TOKEN`),
+the same page, and `/close` the creator's page that closes the table: which one it is, and
+which table, depends on the token in the link's fragment (`/seat#TOKEN`),
 which the browser never sends in a request line, so it never reaches an access log. The
 page sends it as `Authorization: Bearer TOKEN` (and as the first message of its live
 WebSocket).
@@ -15,6 +16,8 @@ changes nothing):
     GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
     POST /api/answer           {number, option}: answer decision `number` with option index `option`
     POST /api/undo             {number}: take back the seat's last answer (decision `number` pending)
+    GET  /api/close            with the creator's token: the table it closes, and whether it is
+    POST /api/close            {}, with the creator's token: close the table for good
     GET  /api/log              the game's log, once the game is over (`amunre replay` reads it)
     GET  /api/replay           the replay viewer page of the finished game
     WS   /api/live             first message {"token"}; then the page data at each change
@@ -64,7 +67,8 @@ IDLE_SECONDS = 3600
 #: The page may load only its own script and style, and talk only to this server.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript"}
+STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript",
+          "close.js": "text/javascript"}
 
 
 class Refused(Exception):
@@ -119,10 +123,13 @@ class Server:
             except Exception as exc:  # noqa: BLE001 - one table that cannot be rebuilt stops no other
                 why = "its variant no longer loads" if isinstance(exc, AmunreError) else "it could not be rebuilt"
                 self.tables[record.id] = _Broken(record, f"{why}: {_first_line(exc)}")
+                self.tables[record.id].closed = record.closed
             else:
                 self.tables[record.id] = table
                 costly = self.too_costly(record.seats)
-                if costly is not None and table.failure is None:  # (opened under a higher limit: it waits for one)
+                if record.closed:
+                    table.close()
+                elif costly is not None and table.failure is None:  # (opened under a higher limit: it waits for one)
                     table.failure = (f"{costly}: it goes on when the server is started with a higher "
                                      "--max-bot-playouts")
                 self._spawn(self.run_bots(table))  # (a table whose bots must first be brought back waits)
@@ -175,7 +182,9 @@ class Server:
 
         return secrets.randbelow(MAX_SEED + 1)
 
-    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None]]:
+    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None], str]:
+        """A new table, its tokens (token -> seat, None: the spectator's) and its creator's
+        token, which closes it; or a 4xx refusal, and nothing kept."""
         from amunre.agents import check_agents_for, check_spec
         from amunre.engine import check_players, check_seed
 
@@ -234,11 +243,12 @@ class Server:
         tokens: dict[str, int | None] = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
                                          if kind == HUMAN}
         tokens[secrets.token_urlsafe(24)] = None
+        closer = secrets.token_urlsafe(24)
         # built (and its bots made) before it is stored: a table that cannot start is never kept
         try:
             table = await anyio.to_thread.run_sync(self._built, record)  # (not stored yet: no answers)
             table.seed_chosen = chosen
-            self.store.add_table(record, tokens)
+            self.store.add_table(record, tokens, closer)
             self.tables[record.id] = table
         finally:
             self.opening -= 1
@@ -246,7 +256,7 @@ class Server:
         self.ready[record.id].set()
         self.locks[record.id] = asyncio.Lock()
         self._spawn(self.run_bots(table))
-        return table, tokens
+        return table, tokens, closer
 
     async def seat_of(self, token) -> tuple[Table, int | None]:
         """The table and seat (None: spectator) a token opens, or a 401/403 refusal."""
@@ -256,14 +266,45 @@ class Server:
         if found is None:
             raise Refused(403, "this token opens no seat and no table here")
         table_id, seat = found
+        return self._ready(table_id), seat
+
+    def _ready(self, table_id: str):
+        """A table a token names, or a 404/503 refusal (not here; not set up again yet)."""
         if table_id not in self.ready:
             raise Refused(404, "the table of this token is not here")
         if not self.ready[table_id].is_set():
             waiting = sum(1 for ready in self.ready.values() if not ready.is_set())
             raise Refused(503, f"the server has just started and is setting this table up again, its bots asked "
                                f"their past answers once more ({waiting} tables to go): try again in a moment")
-        table = self.tables[table_id]
-        return table, seat
+        return self.tables[table_id]
+
+    def closed_by(self, token):
+        """The table a creator's token closes, or a 401/403 refusal (a seat's token closes none)."""
+        if not isinstance(token, str) or not token:
+            raise Refused(401, "no token: open the page from the link that closes the table (the part after # is "
+                               "the token)")
+        table_id = self.store.find_closer(token) if len(token) < 200 else None
+        if table_id is None:
+            raise Refused(403, "this token closes no table here (only the link given to whoever opened the table "
+                               "does)")
+        return self._ready(table_id)
+
+    async def close(self, table) -> bool:
+        """Close a table for good: marked so on the disk first, then stopped (nobody asked,
+        its bots not again, its pages saying so; it no longer counts against --max-tables).
+        Whether it was open; a finished game is a 409."""
+        async with self.locks[table.id]:
+            if table.closed:
+                return False
+            if isinstance(table, Table) and table.finished:
+                raise Refused(409, "the game is over already: there is nothing to close")
+            self.store.close_table(table.id)
+            if isinstance(table, Table):
+                table.close()
+            else:
+                table.closed = True
+        self.changed(table)
+        return True
 
     def payload_text(self, table: Table, seat: int | None) -> str:
         key = (table.id, seat)
@@ -335,13 +376,15 @@ class Server:
                 try:
                     choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
                 except Exception as exc:  # a bot's bug stops its table, saying so, not the server
+                    if table.closed:
+                        return
                     said = _first_line(repr(exc))
                     table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {said}"
                     table.version += 1
                     self.changed(table)
                     return
                 async with self.locks[table.id]:
-                    if table.game.pending is not request:  # (an undo cannot happen while a bot is asked)
+                    if table.pending is not request:  # (closed meanwhile; an undo cannot happen while a bot is asked)
                         continue
                     self.store.add_answer(table.id, table.number, seat, choice, False)
                     table.apply(seat, choice, False)
@@ -379,6 +422,8 @@ def _first_line(error) -> str:
 
 class _Broken:
     """A stored table that cannot be rebuilt: it says why on every page."""
+
+    closed = False
 
     def __init__(self, record, failure: str):
         self.id, self.record, self.failure = record.id, record, failure
@@ -480,6 +525,9 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
     async def seat_page(request):
         return _page("seat.html")
 
+    async def close_page(request):
+        return _page("close.html")
+
     async def static(request):
         name = request.path_params["name"]
         if name not in STATIC:
@@ -491,13 +539,13 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
 
     async def tables(request):
         spec = await read_json(request, ("variant", "players", "seats", "seed"))
-        table, tokens = await server.create(spec)
+        table, tokens, closer = await server.create(spec)
         base = str(request.base_url)
         seats = [{"seat": seat, "name": table.names[seat], "kind": kind,
                   "link": next((f"{base}seat#{t}" for t, s in tokens.items() if s == seat), None)}
                  for seat, kind in enumerate(table.seats)]
         spectator = next(f"{base}watch#{t}" for t, s in tokens.items() if s is None)
-        opened = {"table": table.id, "seats": seats, "spectator": spectator}
+        opened = {"table": table.id, "seats": seats, "spectator": spectator, "close": f"{base}close#{closer}"}
         if table.seed_chosen:  # a seed drawn here is never told (it tells every hidden card)
             opened["seed"] = table.record.seed
         return JSONResponse(opened, status_code=201)
@@ -522,6 +570,21 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         body = await read_json(request, ("number",))
         await server.undo(table, seat, body.get("number"))
         return JSONResponse({"ok": True, "version": table.version})
+
+    async def closing(request):
+        """GET: the table the creator's token closes, as its page shows it; POST: close it."""
+        table = server.closed_by(_token(request))
+        if request.method == "POST":
+            await read_json(request, ())  # (JSON from this server's own page only, as every POST)
+            closed_now = await server.close(table)
+        state = ("closed" if table.closed else "stopped" if table.failure is not None
+                 else "over" if table.finished else "played")
+        record = table.record
+        said = {"table": table.id, "variant": record.variant_id, "players": record.players, "seats": record.seats,
+                "state": state}
+        if request.method == "POST":
+            said["closed_now"] = closed_now
+        return JSONResponse(said, headers={"Cache-Control": "no-store"})
 
     async def log(request):
         table, _ = await seated(request)
@@ -615,13 +678,14 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
     from contextlib import asynccontextmanager
 
     app = Starlette(routes=[
-        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page),
+        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page), Route("/close", close_page),
         Route("/static/{name}", static),
         Route("/api/variants", guarded(variants)),
         Route("/api/tables", guarded(tables), methods=["POST"]),
         Route("/api/state", guarded(state)),
         Route("/api/answer", guarded(answer), methods=["POST"]),
         Route("/api/undo", guarded(undo), methods=["POST"]),
+        Route("/api/close", guarded(closing), methods=["GET", "POST"]),
         Route("/api/log", guarded(log)),
         Route("/api/replay", guarded(replay_link), methods=["POST"]),
         Route("/replay/{key}", guarded(replay)),
