@@ -747,7 +747,8 @@ def test_a_seed_is_chosen_only_at_a_table_where_at_most_one_person_sits(tables):
     against bots (only the bots' cards are at stake), or bots only."""
     post = tables.client.post
     for seats, seed in ((["human", "human", "random"], 5), (["human"] * 4, "123"), (["random", "human", "human"], 0)):
-        reply = post("/api/tables", json={"variant": "classic2003", "players": len(seats), "seats": seats, "seed": seed})
+        reply = post("/api/tables", json={"variant": "classic2003", "players": len(seats), "seats": seats,
+                                          "seed": seed})
         assert reply.status_code == 422, reply.text
         said = reply.json()["error"]
         assert said.startswith("seed: a seed may be chosen only for a table with at most one person") and \

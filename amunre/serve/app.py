@@ -134,7 +134,8 @@ class Server:
                                      "--max-bot-playouts")
                 self._spawn(self.run_bots(table))  # (a table whose bots must first be brought back waits)
             self.ready[record.id].set()
-        waiting = [t for t in self.tables.values() if isinstance(t, Table) and not t.bots_ready and t.pending is not None]
+        waiting = [t for t in self.tables.values()
+                   if isinstance(t, Table) and not t.bots_ready and t.pending is not None]  # (not a stopped one)
         waiting.sort(key=lambda t: t.bot_to_answer() is None)  # the tables waiting for a bot first
         for table in waiting:
             try:

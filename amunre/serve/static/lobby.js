@@ -31,7 +31,9 @@
     seedRule();
   }
 
-  function people() { return [...document.querySelectorAll(".seat-kind")].filter((i) => i.value.trim() === "human").length; }
+  function people() {
+    return [...document.querySelectorAll(".seat-kind")].filter((i) => i.value.trim() === "human").length;
+  }
 
   // A seed tells every hidden card: the server refuses one chosen for a table where two
   // people sit, so the field is closed then (and says why) rather than sent to be refused.
