@@ -190,7 +190,8 @@ VALUES = {
     # (serve: the server is not started, see `no_server`; everything before it is)
     "folders": ["sub", "house.toml", "/nonexistent/dir", "."], "host": ["127.0.0.1", "localhost", "::1", "x", ""],
     "port": ["0", "70000", "-1", "x"], "data": ["tables", "sub/tables", "house.toml", "/proc/amunre"],
-    "max_tables": ["1", "100", "0", "x"],
+    "max_tables": ["1", "100", "0", "x"], "max_bot_playouts": ["0", "1000", "-1", "x"],
+    "allowed": ["192.168.1.5", "games.example.org:8443", "[::1]", "a b", "host:0", "http://x", ""],
 }
 
 

@@ -149,3 +149,16 @@ def test_its_search_does_not_count_as_the_games_forced_steps():
     before = decisions.here.forced
     MctsAgent(random.Random(3), iterations=8, rollout="random").choose(game.view(request.player), request)
     assert decisions.here.forced == before
+
+
+def test_each_agent_says_how_many_games_it_may_play_out_per_decision():
+    """What a server bounds (`amunre serve --max-bot-playouts`): mcts plays one game out per
+    iteration, a planner playout counted as eight greedy ones; the others play none."""
+    from amunre.agents import agent_names, playouts_per_decision
+
+    assert playouts_per_decision("mcts") == 120
+    assert playouts_per_decision("mcts:iterations=1000000") == 1_000_000
+    assert playouts_per_decision("mcts:iterations=10:rollout=random") == 10
+    assert playouts_per_decision("mcts:iterations=10:rollout=planner") == 80
+    assert {kind: playouts_per_decision(kind) for kind in agent_names() if kind != "mcts"} == \
+        {"greedy": 0, "human": 0, "planner": 0, "random": 0}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from conftest import variant_files
@@ -38,8 +39,15 @@ class Tables:
 
     def open(self, variant: str = "classic2003", players: int = 4, seats=None, seed: int = 1) -> dict:
         seats = seats or ["human"] * players
-        reply = self.client.post("/api/tables", json={"variant": variant, "players": players, "seats": seats,
-                                                      "seed": seed})
+        body = {"variant": variant, "players": players, "seats": seats, "seed": seed}
+        drawn = self.server.draw_seed
+        if seats.count("human") > 1:  # (refused where two people sit: the server is made to draw it)
+            del body["seed"]
+            self.server.draw_seed = lambda: seed
+        try:
+            reply = self.client.post("/api/tables", json=body)
+        finally:
+            self.server.draw_seed = drawn
         assert reply.status_code == 201, reply.text
         data = reply.json()
         data["tokens"] = {s["seat"]: s["link"].split("#", 1)[1] for s in data["seats"] if s["link"]}
@@ -255,6 +263,35 @@ def test_bad_answers_are_refused_and_change_nothing(tables):
     assert answers_kept(tables, table) == 0
 
 
+def test_a_key_given_twice_is_refused_as_replay_refuses_it(tables):
+    """JSON lets the last of a key given twice win, silently: the server refuses it, as
+    `amunre replay` does (and NaN, which is not JSON), naming the key."""
+    from starlette.websockets import WebSocketDisconnect
+
+    table = tables.open(seed=6)
+    asked = tables.server.tables[table["table"]].game.pending.player
+    token = table["tokens"][asked]
+    page = tables.state(token)
+    number = page["number"]
+    twice = f'{{"number": {number}, "option": 99, "option": 0}}'.encode()
+    reply = tables.client.post("/api/answer", headers=raw(token), content=twice)
+    assert reply.status_code == 400 and reply.json()["error"] == \
+        'the key "option" is given twice (expected each key once)'
+    opening = b'{"variant": "classic2003", "players": 2, "players": 3, "seats": ["human", "random", "random"]}'
+    reply = tables.client.post("/api/tables", headers={"Content-Type": "application/json"}, content=opening)
+    assert reply.status_code == 400 and '"players" is given twice' in reply.json()["error"]
+    opening = b'{"variant": "classic2003", "players": 3, "seats": ["human", "random", "random"], "seed": NaN}'
+    reply = tables.client.post("/api/tables", headers={"Content-Type": "application/json"}, content=opening)
+    assert reply.status_code == 400 and "NaN is not a JSON number" in reply.json()["error"]
+    with tables.client.websocket_connect("/api/live") as live:
+        live.send_text(f'{{"token": "nope", "token": {json.dumps(token)}}}')
+        with pytest.raises(WebSocketDisconnect) as info:
+            live.receive_text()
+        assert info.value.code == 4400 and '"token" is given twice' in info.value.reason
+    assert tables.state(token) == page and answers_kept(tables, table) == 0  # nothing changed
+    assert len(tables.server.store.tables()) == 1
+
+
 def test_bad_tables_are_refused_and_none_is_kept(tables):
     post = tables.client.post
     cases = [
@@ -264,8 +301,8 @@ def test_bad_tables_are_refused_and_none_is_kept(tables):
         ({"variant": "classic2003", "players": 4, "seats": ["human"] * 3}, 422, "seats"),
         ({"variant": "classic2003", "players": 4, "seats": ["human", "wizard", "human", "human"]}, 422, "wizard"),
         ({"variant": "classic2003", "players": 4, "seats": ["human", "mcts:x=1", "human", "human"]}, 422, "seats"),
-        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "seed": -1}, 422, "seed"),
-        ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "seed": 1.5}, 422, "seed"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] + ["random"] * 3, "seed": -1}, 422, "seed"),
+        ({"variant": "classic2003", "players": 4, "seats": ["human"] + ["random"] * 3, "seed": 1.5}, 422, "seed"),
         ({"variant": "classic2003", "players": 4, "seats": ["human"] * 4, "colour": "red"}, 400, "unknown field"),
         ({"players": 4, "seats": ["human"] * 4}, 400, "variant"),
     ]
@@ -274,6 +311,121 @@ def test_bad_tables_are_refused_and_none_is_kept(tables):
         assert reply.status_code == status, (body, reply.text)
         assert said in reply.json()["error"], reply.json()
     assert tables.server.store.tables() == []
+
+
+def test_a_bot_that_may_work_more_per_decision_than_the_server_allows_is_refused(tmp_path):
+    """What a table may cost is bounded: a bot's work per decision, in games played out
+    (`playouts_per_decision`, which each agent declares), at most --max-bot-playouts. The
+    default refuses the million iterations that slowed every other table."""
+    body = {"variant": "classic2003", "players": 3}
+    with TestClient(build_app(tmp_path / "default")) as client:
+        reply = client.post("/api/tables", json=dict(body, seats=["human", "mcts:iterations=1000000", "random"]))
+        assert reply.status_code == 422
+        assert reply.json()["error"] == (
+            "seats: the bot 'mcts:iterations=1000000' of seat 2 may play out 1000000 games per decision (counted as "
+            "greedy playouts), more than this server allows (--max-bot-playouts 1000): ask for less")
+        assert client.app.state.server.store.tables() == []
+    with TestClient(build_app(tmp_path / "small", max_bot_playouts=500)) as client:
+        for seats, status in ((["human", "mcts:iterations=501", "random"], 422),
+                              (["human", "random", "mcts:iterations=63:rollout=planner"], 422),  # 63 x 8
+                              (["human", "mcts:iterations=62:rollout=planner", "planner"], 201),
+                              (["human", "mcts:iterations=500", "greedy"], 201)):
+            reply = client.post("/api/tables", json=dict(body, seats=seats))
+            assert reply.status_code == status, (seats, reply.text)
+            if status == 422:
+                assert "--max-bot-playouts 500" in reply.json()["error"]
+        assert len(client.app.state.server.store.tables()) == 2
+
+
+def test_a_table_opened_under_a_higher_limit_waits_for_one(tmp_path):
+    """A server started again with a lower --max-bot-playouts sets up a table whose bot asks
+    more, and stops it, saying why; started with a limit high enough, it goes on."""
+    seats = ["human", "human", "mcts:iterations=300"]
+    with TestClient(build_app(tmp_path, max_bot_playouts=300)) as client:
+        table = Tables(client).open("classic2003", 3, seats)
+    with TestClient(build_app(tmp_path, max_bot_playouts=100)) as client:
+        page = wait_ready(client, table["tokens"][0])
+        assert page["failure"].startswith("the bot 'mcts:iterations=300' of seat 3 may play out 300 games") and \
+            page["failure"].endswith("it goes on when the server is started with a higher --max-bot-playouts")
+        assert page["turn"] is None and page["undo"].startswith("the table stopped")
+    with TestClient(build_app(tmp_path, max_bot_playouts=300)) as client:
+        page = wait_ready(client, table["tokens"][0])
+        assert page["failure"] is None and page["turn"] is not None
+
+
+def wait_ready(client, token: str) -> dict:
+    """A seat's page data once the server, just started, has set its table up again."""
+    import time
+
+    for _ in range(600):
+        reply = client.get("/api/state", headers=auth(token))
+        if reply.status_code != 503:
+            assert reply.status_code == 200, reply.text
+            return reply.json()
+        time.sleep(0.05)
+    raise AssertionError("the table was not set up again in 30 s")
+
+
+def test_a_request_naming_the_server_by_a_name_it_was_not_given_is_refused(tmp_path):
+    """DNS rebinding: a page of another site has its own name point at this server, and its
+    requests pass the Origin check (same origin: its own). Only the Host header tells them
+    apart: a name the server was not given gets a 400 saying what to do, and nothing is
+    done; a WebSocket is closed unopened."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from amunre.serve.hosts import allowed_hosts
+
+    hosts = allowed_hosts("127.0.0.1", 8000, ["games.example.org", "192.168.1.5:9000", "[FD00:0::5]"])
+    body = {"variant": "classic2003", "players": 3, "seats": ["human", "random", "random"]}
+    with TestClient(build_app(tmp_path, hosts=hosts), base_url="http://127.0.0.1:8000") as client:
+        def opened(host: str):
+            return client.post("/api/tables", json=body, headers={"Host": host, "Origin": f"http://{host}"})
+
+        refused = ["evil.example:8000", "evil.example", "localhost:8001", "127.0.0.1:9000", "192.168.1.5:8000",
+                   "192.168.1.5", "games.example.org:9999", "127.0.0.1.evil.example:8000", "localhost.:8000",
+                   "127.0.0.1:8000:1", "[::1", "127.0.0.1:0", "127.0.0.1:", "user@127.0.0.1:8000", "[fd00::6]"]
+        for host in refused:
+            reply = opened(host)
+            assert reply.status_code == 400, (host, reply.text)
+            assert "this server does not answer to the name" in reply.json()["error"], host
+        said = opened("evil.example:8000").json()["error"]
+        assert "(DNS rebinding)" in said and "start amunre serve with --allowed-host evil.example " in said
+        assert "--allowed-host evil.example:8001" in opened("evil.example:8001").json()["error"]
+        assert client.app.state.server.store.tables() == []  # nothing done
+        page = client.get("/", headers={"Host": "evil.example:8000"})
+        assert page.status_code == 400 and page.headers["content-type"].startswith("text/plain")
+        assert "--allowed-host evil.example" in page.text
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/api/live", headers={"Host": "evil.example:8000"}) as live:
+                live.receive_text()
+        allowed = ["127.0.0.1:8000", "localhost:8000", "LocalHost:8000", "[::1]:8000", "localhost",
+                   "games.example.org", "games.example.org:8000", "192.168.1.5:9000", "[fd00::5]:8000"]
+        for host in allowed:
+            reply = opened(host)
+            assert reply.status_code == 201, (host, reply.text)
+            assert reply.json()["spectator"].startswith(f"http://{host}/watch#")
+        token = reply.json()["seats"][0]["link"].split("#")[1]
+        with client.websocket_connect("/api/live", headers={"Host": "[fd00::5]:8000"}) as live:
+            live.send_text(json.dumps({"token": token}))
+            assert json.loads(live.receive_text())["seat"] == 0
+
+
+def test_the_names_a_server_answers_to():
+    from amunre.serve.hosts import HostError, allowed_hosts
+
+    def names(host, *given):
+        return sorted(allowed_hosts(host, 8000, given).pairs, key=str)
+
+    loopback = [("127.0.0.1", 8000), ("127.0.0.1", None), ("[::1]", 8000), ("[::1]", None), ("localhost", 8000),
+                ("localhost", None)]
+    assert names("127.0.0.1") == names("::1") == names("localhost") == names("0.0.0.0") == names("::") == \
+        sorted(loopback, key=str)
+    assert names("192.168.1.5") == [("192.168.1.5", 8000), ("192.168.1.5", None)]  # (loopback does not reach it)
+    assert names("0.0.0.0", "192.168.1.5", "Games.Example.org:443") == sorted(
+        loopback + [("192.168.1.5", 8000), ("192.168.1.5", None), ("games.example.org", 443)], key=str)
+    for bad in ("", "a b", "host:port", "host:70000", "host:0", "http://host", "[::1", "host/x"):
+        with pytest.raises(HostError, match="--allowed-host .*expected NAME or NAME:PORT"):
+            allowed_hosts("127.0.0.1", 8000, [bad])
 
 
 def test_pages_allow_no_request_to_another_origin(tables):
@@ -379,6 +531,103 @@ def test_no_undo_while_a_bot_is_answering():
         assert "(a bot) is answering" in table.undo_problem(0)
 
 
+# -- closing a table -------------------------------------------------------------------------------------
+def until(check, what: str):
+    """Wait (up to 30 s) for `check()` to hold: a bot's thread, a table set up again."""
+    import time
+
+    for _ in range(600):
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within 30 s")
+
+
+def test_the_creator_closes_the_table_he_opened_and_nobody_else_does(tmp_path, monkeypatch):
+    """Opening a table gives its creator a link of his own that closes it: the bot thinking
+    then is not asked again and its answer is dropped, the pages say the table is closed,
+    nobody may answer or take back, it no longer counts against --max-tables, and all this
+    after a restart too. A seat's link, the spectator's and another table's creator's close
+    nothing; the closing link opens no seat; the store keeps only its digest."""
+    import threading
+
+    from amunre.agents.random_agent import RandomAgent
+    from amunre.serve.store import digest
+
+    asked, release = [], threading.Event()
+    real = RandomAgent.choose
+
+    def slow(self, view, request):  # (the bots think until the test lets them)
+        asked.append(request)
+        release.wait(30)
+        return real(self, view, request)
+
+    monkeypatch.setattr(RandomAgent, "choose", slow)
+    people = ["human", "human", "human"]
+    with TestClient(build_app(tmp_path, max_tables=1)) as client:
+        tables = Tables(client)
+        table = tables.open("classic2003", 3, ["human", "random", "random"], seed=3)
+        assert table["close"].startswith("http://testserver/close#")
+        closer = table["close"].split("#")[1]
+        live = tables.server.tables[table["table"]]
+        if live.pending.player == 0:
+            answer(tables, table, 0)
+        until(lambda: asked, "a bot is asked")
+        kept = answers_kept(tables, table)
+        other = Tables(client)
+        post, get = client.post, client.get
+        for token in (table["tokens"][0], table["tokens"][None], "x" * 30):
+            for reply in (post("/api/close", headers=auth(token), json={}), get("/api/close", headers=auth(token))):
+                assert reply.status_code == 403 and "closes no table" in reply.json()["error"]
+        assert post("/api/close", json={}).status_code == 401
+        assert get("/api/state", headers=auth(closer)).status_code == 403  # it opens no seat
+        assert post("/api/close", headers=raw(closer, "text/plain"), content=b"{}").status_code == 415
+        assert post("/api/close", headers=raw(closer, origin="http://evil.example"), content=b"{}").status_code == 403
+        assert post("/api/close", headers=auth(closer), json={"why": 1}).status_code == 400
+        assert post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": people}).status_code == 429
+        assert tables.state(table["tokens"][0])["closed"] is False and live.pending is not None  # nothing changed
+        said = get("/api/close", headers=auth(closer)).json()
+        assert said == {"table": table["table"], "variant": "classic2003", "players": 3,
+                        "seats": ["human", "random", "random"], "state": "played"}
+
+        reply = post("/api/close", headers=auth(closer), json={})
+        assert reply.status_code == 200 and reply.json()["state"] == "closed" and reply.json()["closed_now"] is True
+        release.set()
+        until(lambda: table["table"] not in tables.server.running, "the thinking bot is done")
+        assert len(asked) == 1 and answers_kept(tables, table) == kept  # its answer dropped, nobody asked again
+        for token in (table["tokens"][0], table["tokens"][None]):
+            page = tables.state(token)
+            assert page["closed"] is True and page["failure"] == "whoever opened it closed it"
+            assert page["turn"] is None and page["decision"] is None
+        reply = post("/api/answer", headers=auth(table["tokens"][0]), json={"number": kept, "option": 0})
+        assert reply.status_code == 409 and "closed it" in reply.json()["error"]
+        reply = post("/api/undo", headers=auth(table["tokens"][0]), json={"number": kept})
+        assert reply.status_code == 409 and "closed it" in reply.json()["error"]
+        assert post("/api/close", headers=auth(closer), json={}).json()["closed_now"] is False  # again: as it was
+        second = other.open("classic2003", 3, people)  # (it no longer counts against --max-tables)
+        reply = post("/api/close", headers=auth(second["close"].split("#")[1]), json={})
+        assert reply.status_code == 200 and tables.state(second["tokens"][0])["closed"]
+        third = other.open("classic2003", 3, people)
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("tables.sqlite*"))
+    assert closer.encode() not in stored and digest(closer).encode() in stored
+    with TestClient(build_app(tmp_path, max_tables=2)) as client:  # started again: still closed
+        page = wait_ready(client, table["tokens"][0])
+        assert page["closed"] is True and page["turn"] is None
+        assert client.get("/api/close", headers=auth(closer)).json()["state"] == "closed"
+        reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": people})
+        assert reply.status_code == 201  # the third and this one: the closed ones do not count
+        assert wait_ready(client, third["tokens"][0])["closed"] is False
+        assert len(asked) == 1  # (its bots were not brought back)
+
+
+def test_a_finished_game_is_not_closed(tables, monkeypatch):
+    table = tables.open("classic2003", 3, ["random", "random", "random"], seed=2)
+    until(lambda: tables.server.tables[table["table"]].finished, "the bots finish the game")
+    reply = tables.client.post("/api/close", headers=auth(table["close"].split("#")[1]), json={})
+    assert reply.status_code == 409 and "the game is over already" in reply.json()["error"]
+    assert tables.state(table["tokens"][None])["closed"] is False and not tables.server.store.tables()[0].closed
+
+
 # -- a house rule's table ----------------------------------------------------------------------------------
 def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkeypatch):
     import subprocess
@@ -420,10 +669,97 @@ def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkey
     assert replayed.returncode == 0, replayed.stderr
 
 
+def test_the_lobby_loads_a_file_again_only_once_it_or_a_file_it_depends_on_changed(tmp_path, monkeypatch):
+    """The lobby's list is kept: a second look loads no file; an edited file is loaded
+    again, and so is every file extending it, and a file whose board was missing once the
+    board is there; nothing else is."""
+    import shutil
+
+    import amunre.loader
+    from amunre.resources import variants_dir
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    base, child, boarded = folder / "base.toml", folder / "child.toml", folder / "boarded.toml"
+    base.write_text('extends = "classic2003"\n[edition]\nid = "base"\nname = "Base"\n', encoding="utf-8")
+    child.write_text('extends = "base.toml"\n[edition]\nid = "child"\nname = "Child"\n', encoding="utf-8")
+    boarded.write_text('extends = "classic2003"\n[edition]\nid = "boarded"\nname = "Boarded"\n'
+                       'board = "own-board.toml"\n', encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    loaded: list[str] = []
+    real = amunre.loader.load_variant
+
+    def counted(path, *args, **kwargs):
+        loaded.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(amunre.loader, "load_variant", counted)
+    with TestClient(build_app(tmp_path / "data")) as client:
+        def listed() -> dict:
+            loaded.clear()
+            reply = client.get("/api/variants")
+            assert reply.status_code == 200
+            return {v["id"]: v for v in reply.json()}
+
+        first = listed()
+        assert {"base.toml", "child.toml", "boarded.toml", "classic2003.toml"} <= set(loaded)
+        assert first["child"]["name"] == "Child" and "own-board.toml" in first["boarded"]["problems"]
+        assert listed() == first and loaded == []  # nothing read again
+        base.write_text(base.read_text().replace('"Base"', '"Base, edited"'), encoding="utf-8")
+        second = listed()
+        assert sorted(loaded) == ["base.toml", "child.toml"]  # the edited file and the one extending it
+        assert second["base"]["name"] == "Base, edited"
+        child.write_text(child.read_text() + "[components]\nstarting_gold = -5\n", encoding="utf-8")
+        third = listed()
+        assert loaded == ["child.toml"] and "starting_gold" in third["child"]["problems"]
+        shutil.copy(variants_dir() / "board.toml", folder / "own-board.toml")  # the missing board made
+        fourth = listed()
+        assert loaded == ["boarded.toml"] and fourth["boarded"]["problems"] is None
+        assert listed() == fourth and loaded == []
+
+
+def test_a_variant_with_problems_is_refused_naming_its_file_as_the_lobby_does(tmp_path, monkeypatch):
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "bad.toml").write_text('extends = "classic2003"\n[edition]\nid = "bad"\nname = "Bad"\n'
+                                     "[components]\nstarting_gold = -5\n", encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    with TestClient(build_app(tmp_path / "data")) as client:
+        listed = {v["id"]: v for v in client.get("/api/variants").json()}
+        reply = client.post("/api/tables", json={"variant": "bad", "players": 3, "seats": ["random"] * 3})
+        assert reply.status_code == 422
+        said = reply.json()["error"]
+        assert said.startswith("variant 'bad' has problems: rules/bad.toml:")
+        assert listed["bad"]["problems"] in said  # as the lobby shows them
+        assert str(tmp_path) not in said and str(folder.resolve()) not in said
+        assert client.app.state.server.store.tables() == []
+
+
 def test_a_random_seed_is_never_told(tables):
     reply = tables.client.post("/api/tables", json={"variant": "classic2003", "players": 3,
                                                     "seats": ["human", "human", "human"]})
     assert reply.status_code == 201 and "seed" not in reply.json()
+
+
+def test_a_seed_is_chosen_only_at_a_table_where_at_most_one_person_sits(tables):
+    """A seed tells every hidden card: whoever chose it could replay the game at home and
+    know the others' hands. Refused where two people sit; allowed where one person plays
+    against bots (only the bots' cards are at stake), or bots only."""
+    post = tables.client.post
+    for seats, seed in ((["human", "human", "random"], 5), (["human"] * 4, "123"), (["random", "human", "human"], 0)):
+        reply = post("/api/tables", json={"variant": "classic2003", "players": len(seats), "seats": seats,
+                                          "seed": seed})
+        assert reply.status_code == 422, reply.text
+        said = reply.json()["error"]
+        assert said.startswith("seed: a seed may be chosen only for a table with at most one person") and \
+            f"this one has {seats.count('human')}" in said and "leave it out" in said
+    assert tables.server.store.tables() == []  # none kept
+    for seats in (["human", "random", "greedy"], ["random", "random", "random"]):
+        reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": seats, "seed": "77"})
+        assert reply.status_code == 201 and reply.json()["seed"] == 77
+    reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": ["human", "human", "random"]})
+    assert reply.status_code == 201 and "seed" not in reply.json()  # drawn, and told to nobody
+    assert [record.seed for record in tables.server.store.tables()][:2] == [77, 77]
 
 
 # -- the data folder ---------------------------------------------------------------------------------------

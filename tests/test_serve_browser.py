@@ -82,8 +82,8 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
     serving = Serving(data, port=port)
     drivers = []
     try:
-        reply = serving.client.post("/api/tables", json={"variant": "supermeeple2016", "players": 4, "seats": SEATS,
-                                                         "seed": 2026})
+        # (no seed: two people sit, and a seed tells every hidden card; the log, given at the end, names it)
+        reply = serving.client.post("/api/tables", json={"variant": "supermeeple2016", "players": 4, "seats": SEATS})
         assert reply.status_code == 201, reply.text
         table = reply.json()
         people = [s for s in table["seats"] if s["link"]]
@@ -143,3 +143,84 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
                               text=True)
     assert replayed.returncode == 0, replayed.stderr
     assert json.loads(replayed.stdout)["scores"] == [p["points"] for p in final["players"]]
+
+
+def wait_for(driver, script: str, what: str, *args):
+    """Wait (up to 30 s) for a page's `script` to return something true; that value."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = driver.execute_script(script, *args)
+        if found:
+            return found
+        time.sleep(0.05)
+    pytest.fail(f"{what}: not within 30 s")
+
+
+def set_seats(driver, kinds: list[str]) -> None:
+    """Type each seat's kind as a person does (an input event after each)."""
+    driver.execute_script("const inputs = [...document.querySelectorAll('.seat-kind')];"
+                          "arguments[0].forEach((kind, i) => { inputs[i].value = kind;"
+                          "inputs[i].dispatchEvent(new Event('input', {bubbles: true})); });", kinds)
+
+
+def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened(tmp_path):
+    """The lobby: the seed field says why it may be chosen only for a table of at most one
+    person, and is closed (and no seed sent) while two people sit; a refusal is shown in the
+    server's words; once a table is open, its creator's link and button close it, and the
+    seat's page then says it is closed. Screenshots: /tmp/amunre-lobby-*.png."""
+    serving = Serving(tmp_path / "tables", "--max-bot-playouts", "200")
+    driver = start_chromium(tmp_path / "profile", "1280,900")
+    try:
+        driver.get(serving.url)
+        wait_for(driver, "return document.querySelectorAll('#variant option').length", "the variants listed")
+        driver.execute_script("const v = document.getElementById('variant'); v.value = 'classic2003';"
+                              "v.dispatchEvent(new Event('change'));"
+                              "const p = document.getElementById('players'); p.value = '3';"
+                              "p.dispatchEvent(new Event('change'));")
+        note = driver.execute_script("return document.getElementById('seed-note').textContent")
+        assert "at most one person" in " ".join(note.split())
+        seed = driver.find_element("id", "seed")
+        set_seats(driver, ["human", "random", "random"])
+        assert seed.is_enabled()
+        seed.send_keys("42")
+        set_seats(driver, ["human", "human", "random"])  # two people: the field closes
+        assert not seed.is_enabled() and "told to nobody" in seed.get_attribute("placeholder")
+        assert seed.get_attribute("value") == ""  # (not shown as if it were used)
+        driver.save_screenshot("/tmp/amunre-lobby-seed.png")
+        set_seats(driver, ["human", "random", "random"])
+        assert seed.is_enabled() and seed.get_attribute("value") == "42"  # (what was typed, back)
+        set_seats(driver, ["human", "human", "mcts:iterations=500"])  # more than the server allows
+        driver.find_element("id", "open-button").click()
+        error = wait_for(driver, "return document.getElementById('open-error').textContent", "the refusal shown")
+        assert "--max-bot-playouts 200" in error
+        driver.save_screenshot("/tmp/amunre-lobby-refused.png")
+        set_seats(driver, ["human", "human", "random"])
+        driver.find_element("id", "open-button").click()
+        wait_for(driver, "return !document.getElementById('links').hidden", "the table opened")
+        assert driver.execute_script("return document.getElementById('open-error').textContent") == ""
+        close_link = driver.find_element("id", "close-link").get_attribute("href")
+        seat_link = driver.execute_script("return document.querySelector('#link-list a').href")
+        assert "/close#" in close_link and "/seat#" in seat_link
+        token = seat_link.split("#")[1]
+        assert state(serving, token)["closed"] is False
+        driver.find_element("id", "close-button").click()
+        said = wait_for(driver, "return document.getElementById('close-said').textContent", "the table closed")
+        assert said.startswith("The table is closed")
+        assert not driver.find_element("id", "close-button").is_enabled()
+        driver.save_screenshot("/tmp/amunre-lobby-closed.png")
+        assert state(serving, token)["closed"] is True
+        driver.get(seat_link)
+        status = wait_for(driver, "return document.getElementById('status').textContent", "the seat's page")
+        assert status.startswith("This table is closed")
+        driver.save_screenshot("/tmp/amunre-seat-closed.png")
+        driver.get(close_link)
+        wait_for(driver, "return document.body.dataset.state", "the closing page")
+        assert driver.execute_script("return document.body.dataset.state") == "closed"
+        assert not driver.find_element("id", "close-button").is_enabled()
+        driver.save_screenshot("/tmp/amunre-close-page.png")
+        # (the refusal asked for above is the one error the browser logs)
+        assert not [e for e in console_errors(driver) if "/api/tables - Failed to load resource: the server "
+                    "responded with a status of 422" not in e["message"]]
+    finally:
+        driver.quit()
+        serving.stop()

@@ -66,6 +66,29 @@ def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):
         assert token not in server_output and token not in log.text
 
 
+def test_a_page_of_another_site_cannot_open_tables_through_its_own_name(tmp_path):
+    """The DNS-rebinding request of issue 34 (`curl -H 'Host: evil.example:PORT' -H 'Origin:
+    http://evil.example:PORT' .../api/tables` answered 201): refused by the real command,
+    which answers to its own address and to the names given with --allowed-host."""
+    from urllib.parse import urlsplit
+
+    body = {"variant": "classic2003", "players": 3, "seats": ["human", "random", "random"]}
+    serving = Serving(tmp_path / "tables", "--allowed-host", "games.example.org")
+    try:
+        port = urlsplit(serving.url).port
+        evil = f"evil.example:{port}"
+        reply = serving.client.post("/api/tables", json=body, headers={"Host": evil, "Origin": f"http://{evil}"})
+        assert reply.status_code == 400, reply.text
+        assert "--allowed-host evil.example " in reply.json()["error"]
+        assert serving.client.get("/", headers={"Host": evil}).status_code == 400
+        for host in (f"localhost:{port}", "games.example.org"):
+            reply = serving.client.post("/api/tables", json=body, headers={"Host": host, "Origin": f"http://{host}"})
+            assert reply.status_code == 201, reply.text
+            assert reply.json()["spectator"].startswith(f"http://{host}/watch#")
+    finally:
+        serving.stop()
+
+
 def test_the_command_says_what_is_wrong(tmp_path):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -78,6 +101,8 @@ def test_the_command_says_what_is_wrong(tmp_path):
             (["--host", "no such host.invalid", "--port", "0"], "--host"),
             ([str(tmp_path / "missing")], "does not exist"),
             (["--data", str(tmp_path / "file"), "--port", "0"], "--data"),
+            (["--max-bot-playouts", "-1"], "'-1' is not a whole number from 0 to 100000000"),
+            (["--allowed-host", "http://x", "--port", "0"], "--allowed-host \"http://x\": expected NAME or NAME:PORT"),
         ]
         (tmp_path / "file").write_text("x")
         for args, said in cases:

@@ -105,6 +105,15 @@ def check_agents_for(specs: list[str], variant) -> None:
             check(variant)
 
 
+def playouts_per_decision(spec: str) -> int:
+    """The most work a bot of `spec` does to answer one decision, counted in games played
+    out to their end by `greedy` (its cost a unit): what its agent declares as its
+    `playouts_per_decision`, else 0 (an agent that plays no game out, as `greedy`, `random`
+    and `planner`: its work per decision is set by the game, and no parameter raises it). A
+    server bounds what a table may cost with it (`amunre serve --max-bot-playouts`)."""
+    return int(getattr(make_agent(spec, 0, 0), "playouts_per_decision", 0))
+
+
 def check_spec(spec: str) -> str:
     """`spec` if it names a known agent with parameters it takes, else a clear AmunreError."""
     make_agent(spec, 0, 0)

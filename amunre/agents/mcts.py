@@ -35,6 +35,10 @@ from amunre.agents import plain_number
 from amunre.errors import AmunreError
 
 ROLLOUTS = ("greedy", "random", "planner")
+#: What a playout of each policy costs, in greedy playouts (a random one costs less; counted
+#: as one, an upper bound): 8 iterations with planner playouts took the CPU of 60 with greedy
+#: ones (docs/agents.md, mcts against three planner seats).
+PLAYOUT_COST = {"greedy": 1, "random": 1, "planner": 8}
 
 
 class _Node:
@@ -60,6 +64,12 @@ class MctsAgent:
         self.top = top
         self._ranker = None  # a planner ranking the root's options (with `top`)
         self.searched = 0  # decisions searched (for the benchmark's time per decision)
+
+    @property
+    def playouts_per_decision(self) -> int:
+        """The most work a decision takes, in greedy playouts (`amunre.agents.playouts_per_decision`):
+        each iteration plays one game out, by its rollout policy."""
+        return self.iterations * PLAYOUT_COST[self.rollout]
 
     def choose(self, view, request):
         options = request.options

@@ -12,6 +12,7 @@ import click
 
 from amunre.cli.common import WholeNumber, literal
 from amunre.errors import AmunreError
+from amunre.serve import MAX_BOT_PLAYOUTS
 
 
 def default_data() -> Path:
@@ -55,7 +56,14 @@ def _bound(host: str, port: int) -> socket.socket:
 @click.argument("folders", metavar="[VARIANT_FOLDER]...", nargs=-1,
                 type=click.Path(exists=True, file_okay=False, dir_okay=True, path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="HOST",
-              help="The address to listen on: 127.0.0.1 is this machine only; 0.0.0.0 every network it is on.")
+              help="The address to listen on: 127.0.0.1 is this machine only; 0.0.0.0 every network it is on "
+                   "(then name the address the others use with --allowed-host).")
+@click.option("--allowed-host", "allowed", multiple=True, metavar="NAME",
+              help="A name or address the browsers may reach this server by, besides --host (and, for a loopback "
+                   "or 0.0.0.0 --host, localhost, 127.0.0.1 and [::1]): the machine's address on the LAN, a "
+                   "reverse proxy's public name. NAME alone: at --port, or with no port (80, 443 behind a "
+                   "proxy); NAME:PORT: at that port only. Repeatable. A request naming the server otherwise (a page of another site reaching "
+                   "it by DNS rebinding) is refused.")
 @click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535), metavar="PORT",
               help="The port to listen on (0: any free port).")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
@@ -64,7 +72,11 @@ def _bound(host: str, port: int) -> socket.socket:
 @click.option("--max-tables", default=100, show_default=True, type=WholeNumber(1, 100_000), metavar="N",
               help="The most tables played at once (finished ones do not count): a lobby anyone on the network "
                    "reaches cannot fill the machine with bots.")
-def command(folders, host, port, data, max_tables):
+@click.option("--max-bot-playouts", default=MAX_BOT_PLAYOUTS, show_default=True, type=WholeNumber(0, 100_000_000),
+              metavar="N", help="The most games a bot may play out to answer one decision, counted as greedy "
+                                "playouts (mcts: its iterations; a planner rollout counts 8): a table whose bot asks "
+                                "more is refused, so that no table's bots hold the machine for hours.")
+def command(folders, host, port, allowed, data, max_tables, max_bot_playouts):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
     link. Every answer is on the disk before it is acknowledged: stop the server (even
@@ -72,18 +84,29 @@ def command(folders, host, port, data, max_tables):
     uvicorn = web_stack()
     from amunre.loader.files import SEARCH_PATH
     from amunre.serve.app import build_app
+    from amunre.serve.hosts import EVERY_ADDRESS, HostError, allowed_hosts
 
     if folders:  # searched before AMUNRE_PATH and the shipped variants, as AMUNRE_PATH folders are
         entries = [str(folder.resolve()) for folder in folders]
         os.environ[SEARCH_PATH] = os.pathsep.join(entries + [e for e in os.environ.get(SEARCH_PATH, "").split(
             os.pathsep) if e])
     data = data or default_data()
-    app = build_app(data, max_tables)  # (the data folder checked and locked before anything is said)
+    try:
+        allowed_hosts(host, port, allowed)  # (a name that is none refused before anything is opened)
+    except HostError as exc:
+        raise AmunreError(str(exc)) from None
     sock = _bound(host, port)
     bound_port = sock.getsockname()[1]
+    hosts = allowed_hosts(host, bound_port, allowed)  # (at the port taken: --port 0 takes any)
+    # (the data folder checked and locked before anything is said)
+    app = build_app(data, max_tables, max_bot_playouts, hosts)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"amunre serve: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound_port}/ "
                f"(tables kept in {literal(str(data))}; Ctrl-C stops)", err=True)
+    if host in EVERY_ADDRESS and not allowed:
+        click.echo("amunre serve: the other machines must be told this machine's address, and the server too: "
+                   "start it with --allowed-host ADDRESS (the address they open), else it refuses them "
+                   "(docs/serve.md)", err=True)
     run_server(uvicorn, app, sock)
 
 

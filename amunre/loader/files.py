@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import re
 import stat
+import threading
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from amunre.errors import UnknownVariantError
@@ -77,22 +80,62 @@ def variant_locations() -> list[tuple[str, Path, str]]:
     found twice is listed twice; the first is the one used."""
     found = []
     entries = {str(Path(entry).expanduser()): entry for entry in search_entries()}
-    for folder in search_folders():
-        for path in _searched_tomls(folder):
+    with _not_looked_at():  # (see `looked_at`)
+        for folder in search_folders():
+            for path in _searched_tomls(folder):
+                vid = _edition_id(path)
+                if vid is not None:
+                    found.append((vid, path, entries.get(str(folder), str(folder))))
+        root = variants_dir()
+        for path in _shipped_tomls(root):
             vid = _edition_id(path)
             if vid is not None:
-                found.append((vid, path, entries.get(str(folder), str(folder))))
-    root = variants_dir()
-    for path in _shipped_tomls(root):
-        vid = _edition_id(path)
-        if vid is not None:
-            found.append((vid, path, "shipped"))
+                found.append((vid, path, "shipped"))
     return found
+
+
+_watch = threading.local()
+
+
+@contextmanager
+def looked_at() -> Iterator[set[Path]]:
+    """The set of every path the loader looks for (found or not) or reads in this thread
+    while the block runs: what a load depended on, so that whoever keeps its result knows
+    when it must load again (`amunre serve`'s lobby). A file that was missing is in it too:
+    a board or parent made later changes the result. The files `variant_locations` goes
+    through to find the variants' ids are not (an id names the file that list gives it: a
+    result of `extends = "id"` depends on that list, which its keeper compares whole)."""
+    outer = getattr(_watch, "paths", None)
+    paths: set[Path] = set()
+    _watch.paths = paths
+    try:
+        yield paths
+    finally:
+        _watch.paths = outer
+        if outer is not None:
+            outer |= paths
+
+
+@contextmanager
+def _not_looked_at() -> Iterator[None]:
+    outer = getattr(_watch, "paths", None)
+    _watch.paths = None
+    try:
+        yield
+    finally:
+        _watch.paths = outer
+
+
+def _look(path: Path) -> None:
+    paths = getattr(_watch, "paths", None)
+    if paths is not None:
+        paths.add(Path(path))
 
 
 def is_file(path: Path) -> bool:
     """Whether `path` is a regular file; False, not an exception, for a name the system
     refuses (too long, a NUL byte in it)."""
+    _look(path)
     try:
         return path.is_file()
     except (OSError, ValueError):
@@ -124,6 +167,7 @@ def inside(path: Path, folders: tuple[Path, ...]) -> bool:
 def exists(path: Path) -> bool:
     """Whether something (a file, a folder, a pipe...) is at `path`, its links followed;
     False, not an exception, for a name the system refuses."""
+    _look(path)
     try:
         return path.exists()
     except (OSError, ValueError):
@@ -274,6 +318,7 @@ def read_text(path: Path, label: str, problems: Problems, what: str, language: s
     it is opened: a pipe or a device would never end (opening a pipe waits for a writer),
     and a huge file would be read whole."""
     expected = f"expected a {what} .{language.lower()} file"
+    _look(path)
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):

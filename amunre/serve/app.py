@@ -1,7 +1,8 @@
 """The web application of `amunre serve` (Starlette; uvicorn runs it).
 
 Pages: `/` the lobby (open a table), `/seat` a seat's page and `/watch` the spectator's, both
-the same page: which one it is depends on the token in the link's fragment (`/seat#TOKEN`),
+the same page, and `/close` the creator's page that closes the table: which one it is, and
+which table, depends on the token in the link's fragment (`/seat#TOKEN`),
 which the browser never sends in a request line, so it never reaches an access log. The
 page sends it as `Authorization: Bearer TOKEN` (and as the first message of its live
 WebSocket).
@@ -11,9 +12,12 @@ changes nothing):
 
     GET  /api/variants         what the lobby offers (with each file's problems)
     POST /api/tables           open a table: {variant, players, seats: ["human", "planner", ...], seed?}
+                               (a seed only with at most one human seat: it tells every hidden card)
     GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
     POST /api/answer           {number, option}: answer decision `number` with option index `option`
     POST /api/undo             {number}: take back the seat's last answer (decision `number` pending)
+    GET  /api/close            with the creator's token: the table it closes, and whether it is
+    POST /api/close            {}, with the creator's token: close the table for good
     GET  /api/log              the game's log, once the game is over (`amunre replay` reads it)
     GET  /api/replay           the replay viewer page of the finished game
     WS   /api/live             first message {"token"}; then the page data at each change
@@ -36,6 +40,7 @@ from pathlib import Path
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -43,10 +48,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from amunre.counting import plural
 from amunre.errors import AmunreError
+from amunre.gamelog.messages import excerpt
+from amunre.serve import MAX_BOT_PLAYOUTS
+from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
 from amunre.serve.table import HUMAN, NotYourTurn, Table
-from amunre.serve.variants import freeze, offered, thaw
+from amunre.serve.variants import Offered, freeze, shown_problems, thaw
 
 #: The largest request body read (an answer is a few dozen bytes).
 MAX_BODY = 16 * 1024
@@ -59,7 +67,8 @@ IDLE_SECONDS = 3600
 #: The page may load only its own script and style, and talk only to this server.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript"}
+STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript",
+          "close.js": "text/javascript"}
 
 
 class Refused(Exception):
@@ -77,10 +86,11 @@ def _static(name: str) -> str:
 class Server:
     """The tables of a data folder, live."""
 
-    def __init__(self, data: Path, max_tables: int = 100):
+    def __init__(self, data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS):
         self.data = Path(data)
         self.store = Store(self.data)
         self.max_tables = max_tables
+        self.max_bot_playouts = max_bot_playouts
         self.opening = 0  # tables being opened now
         self.tables: dict[str, Table] = {}
         self.ready: dict[str, asyncio.Event] = {}
@@ -91,6 +101,7 @@ class Server:
         self.running: set[str] = set()
         self.tasks: set[asyncio.Task] = set()
         self.loading = threading.Lock()  # variants load one at a time (the loader keeps caches)
+        self.offered = Offered(self.loading)  # what the lobby lists, kept while its files are unchanged
         self.replays: dict[str, tuple[str, float]] = {}  # one-time replay keys: key -> (table, until)
 
     # -- tables ------------------------------------------------------------------------------
@@ -112,11 +123,19 @@ class Server:
             except Exception as exc:  # noqa: BLE001 - one table that cannot be rebuilt stops no other
                 why = "its variant no longer loads" if isinstance(exc, AmunreError) else "it could not be rebuilt"
                 self.tables[record.id] = _Broken(record, f"{why}: {_first_line(exc)}")
+                self.tables[record.id].closed = record.closed
             else:
                 self.tables[record.id] = table
+                costly = self.too_costly(record.seats)
+                if record.closed:
+                    table.close()
+                elif costly is not None and table.failure is None:  # (opened under a higher limit: it waits for one)
+                    table.failure = (f"{costly}: it goes on when the server is started with a higher "
+                                     "--max-bot-playouts")
                 self._spawn(self.run_bots(table))  # (a table whose bots must first be brought back waits)
             self.ready[record.id].set()
-        waiting = [t for t in self.tables.values() if isinstance(t, Table) and not t.bots_ready and not t.finished]
+        waiting = [t for t in self.tables.values()
+                   if isinstance(t, Table) and not t.bots_ready and t.pending is not None]  # (not a stopped one)
         waiting.sort(key=lambda t: t.bot_to_answer() is None)  # the tables waiting for a bot first
         for table in waiting:
             try:
@@ -126,6 +145,12 @@ class Server:
             table.version += 1
             self.changed(table)
             self._spawn(self.run_bots(table))
+
+    def _load(self, vid: str):
+        from amunre.loader import load_variant
+
+        with self.loading:
+            return load_variant(vid)
 
     def _built(self, record) -> Table:
         """The table of a record, its stored answers replayed (a new one has none)."""
@@ -140,20 +165,39 @@ class Server:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None]]:
+    def too_costly(self, seats: list[str]) -> str | None:
+        """What makes a table's bots cost more than this server allows, or None: a bot that
+        may play out more games per decision than --max-bot-playouts."""
+        from amunre.agents import playouts_per_decision
+
+        for seat, spec in enumerate(seats):
+            if spec != HUMAN and (work := playouts_per_decision(spec)) > self.max_bot_playouts:
+                return (f"the bot {spec!r} of seat {seat + 1} may play out {work} games per decision (counted as "
+                        f"greedy playouts), more than this server allows (--max-bot-playouts "
+                        f"{self.max_bot_playouts})")
+        return None
+
+    def draw_seed(self) -> int:
+        """The seed of a table whose creator chose none: drawn here, and told to nobody."""
+        from amunre.engine import MAX_SEED
+
+        return secrets.randbelow(MAX_SEED + 1)
+
+    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None], str]:
+        """A new table, its tokens (token -> seat, None: the spectator's) and its creator's
+        token, which closes it; or a 4xx refusal, and nothing kept."""
         from amunre.agents import check_agents_for, check_spec
-        from amunre.engine import MAX_SEED, check_players, check_seed
-        from amunre.loader import load_variant
+        from amunre.engine import check_players, check_seed
 
         vid = spec.get("variant")
         if not isinstance(vid, str) or not vid:
             raise Refused(400, "variant: expected a variant id the lobby lists")
-        if vid not in {entry["id"] for entry in offered()}:
+        if vid not in {entry["id"] for entry in await anyio.to_thread.run_sync(self.offered)}:
             raise Refused(404, f"variant: no variant {vid!r} here (expected one the lobby lists)")
         try:
-            variant = load_variant(vid)
-        except AmunreError as exc:
-            raise Refused(422, f"variant {vid!r} has problems: {exc}") from None
+            variant = await anyio.to_thread.run_sync(self._load, vid)  # (seconds on a busy machine: not on the loop)
+        except AmunreError as exc:  # (its files named as the lobby names them, never by their path here)
+            raise Refused(422, f"variant {vid!r} has problems: {shown_problems(str(exc))}") from None
         players, seats = spec.get("players"), spec.get("seats")
         try:
             check_players(variant, players)
@@ -167,12 +211,22 @@ class Server:
             check_agents_for([s for s in seats if s != HUMAN], variant)
         except AmunreError as exc:
             raise Refused(422, f"seats: {exc}") from None
+        costly = self.too_costly(seats)
+        if costly is not None:  # (refused, not cut down: the bot asked for is the bot the log names)
+            raise Refused(422, f"seats: {costly}: ask for less")
         seed = spec.get("seed")
         chosen = seed is not None
+        people = sum(1 for s in seats if s == HUMAN)
+        if chosen and people > 1:
+            # whoever chose the seed could play the game through at home and know every hand:
+            # fair only where nobody else's cards are at stake (the bots' are)
+            raise Refused(422, f"seed: a seed may be chosen only for a table with at most one person, as it tells "
+                               f"every hidden card (this one has {people}): leave it out, and the server draws one "
+                               "it tells nobody")
         if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
             seed = int(seed)  # (a page's JavaScript holds whole numbers exactly only up to 2**53)
         if seed is None:
-            seed = secrets.randbelow(MAX_SEED + 1)
+            seed = self.draw_seed()
         try:
             check_seed(seed)
         except AmunreError as exc:
@@ -190,11 +244,12 @@ class Server:
         tokens: dict[str, int | None] = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
                                          if kind == HUMAN}
         tokens[secrets.token_urlsafe(24)] = None
+        closer = secrets.token_urlsafe(24)
         # built (and its bots made) before it is stored: a table that cannot start is never kept
         try:
             table = await anyio.to_thread.run_sync(self._built, record)  # (not stored yet: no answers)
             table.seed_chosen = chosen
-            self.store.add_table(record, tokens)
+            self.store.add_table(record, tokens, closer)
             self.tables[record.id] = table
         finally:
             self.opening -= 1
@@ -202,7 +257,7 @@ class Server:
         self.ready[record.id].set()
         self.locks[record.id] = asyncio.Lock()
         self._spawn(self.run_bots(table))
-        return table, tokens
+        return table, tokens, closer
 
     async def seat_of(self, token) -> tuple[Table, int | None]:
         """The table and seat (None: spectator) a token opens, or a 401/403 refusal."""
@@ -212,14 +267,45 @@ class Server:
         if found is None:
             raise Refused(403, "this token opens no seat and no table here")
         table_id, seat = found
+        return self._ready(table_id), seat
+
+    def _ready(self, table_id: str):
+        """A table a token names, or a 404/503 refusal (not here; not set up again yet)."""
         if table_id not in self.ready:
             raise Refused(404, "the table of this token is not here")
         if not self.ready[table_id].is_set():
             waiting = sum(1 for ready in self.ready.values() if not ready.is_set())
             raise Refused(503, f"the server has just started and is setting this table up again, its bots asked "
                                f"their past answers once more ({waiting} tables to go): try again in a moment")
-        table = self.tables[table_id]
-        return table, seat
+        return self.tables[table_id]
+
+    def closed_by(self, token):
+        """The table a creator's token closes, or a 401/403 refusal (a seat's token closes none)."""
+        if not isinstance(token, str) or not token:
+            raise Refused(401, "no token: open the page from the link that closes the table (the part after # is "
+                               "the token)")
+        table_id = self.store.find_closer(token) if len(token) < 200 else None
+        if table_id is None:
+            raise Refused(403, "this token closes no table here (only the link given to whoever opened the table "
+                               "does)")
+        return self._ready(table_id)
+
+    async def close(self, table) -> bool:
+        """Close a table for good: marked so on the disk first, then stopped (nobody asked,
+        its bots not again, its pages saying so; it no longer counts against --max-tables).
+        Whether it was open; a finished game is a 409."""
+        async with self.locks[table.id]:
+            if table.closed:
+                return False
+            if isinstance(table, Table) and table.finished:
+                raise Refused(409, "the game is over already: there is nothing to close")
+            self.store.close_table(table.id)
+            if isinstance(table, Table):
+                table.close()
+            else:
+                table.closed = True
+        self.changed(table)
+        return True
 
     def payload_text(self, table: Table, seat: int | None) -> str:
         key = (table.id, seat)
@@ -291,13 +377,15 @@ class Server:
                 try:
                     choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
                 except Exception as exc:  # a bot's bug stops its table, saying so, not the server
+                    if table.closed:
+                        return
                     said = _first_line(repr(exc))
                     table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {said}"
                     table.version += 1
                     self.changed(table)
                     return
                 async with self.locks[table.id]:
-                    if table.game.pending is not request:  # (an undo cannot happen while a bot is asked)
+                    if table.pending is not request:  # (closed meanwhile; an undo cannot happen while a bot is asked)
                         continue
                     self.store.add_answer(table.id, table.number, seat, choice, False)
                     table.apply(seat, choice, False)
@@ -316,9 +404,13 @@ async def _in_daemon_thread(function, *args):
         try:
             result = function(*args)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting task
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_exception(exc))
+            hand = lambda: done.done() or done.set_exception(exc)  # noqa: E731
         else:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
+            hand = lambda: done.done() or done.set_result(result)  # noqa: E731
+        try:
+            loop.call_soon_threadsafe(hand)
+        except RuntimeError:  # the loop is closed (the server stopped while it thought): nobody waits
+            pass
 
     threading.Thread(target=work, daemon=True, name="amunre-bot").start()
     return await done
@@ -331,6 +423,8 @@ def _first_line(error) -> str:
 
 class _Broken:
     """A stored table that cannot be rebuilt: it says why on every page."""
+
+    closed = False
 
     def __init__(self, record, failure: str):
         self.id, self.record, self.failure = record.id, record, failure
@@ -361,7 +455,7 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
         if len(body) > MAX_BODY:
             raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = strict_json(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused(400, "the request body is not JSON (expected a JSON object)") from None
     if not isinstance(data, dict):
@@ -370,6 +464,26 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
     if unknown:
         raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected {', '.join(fields)})")
     return data
+
+
+def strict_json(text: str):
+    """`text` read as JSON the way `amunre replay` reads a log: a key given twice in one
+    object (Python would keep the last) and NaN or Infinity (not JSON) are refused, a 400
+    naming them, rather than read one way here and another by whoever checks the request."""
+    return json.loads(text, object_pairs_hook=_once_each, parse_constant=_no_constant)
+
+
+def _once_each(pairs) -> dict:
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise Refused(400, f"the key {excerpt(key, 40)} is given twice (expected each key once)")
+        seen[key] = value
+    return seen
+
+
+def _no_constant(name: str):
+    raise Refused(400, f"{name} is not a JSON number (expected a finite number)")
 
 
 def _token(request: Request) -> str | None:
@@ -384,10 +498,13 @@ def _page(name: str) -> Response:
                              "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"})
 
 
-def build_app(data: Path, max_tables: int = 100) -> Starlette:
+def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,
+              hosts: AllowedHosts | None = None) -> Starlette:
     """The application of a data folder (its store opened and checked now: a folder that is
-    not one, or that another server uses, is an AmunreError before anything is served)."""
-    server = Server(data, max_tables)
+    not one, or that another server uses, is an AmunreError before anything is served).
+    `hosts`: the names a request's `Host` may give (`amunre.serve.hosts`; the command always
+    gives them; None, any: a test's client in this process)."""
+    server = Server(data, max_tables, max_bot_playouts)
 
     def guarded(handler):
         async def endpoint(request: Request):
@@ -409,6 +526,9 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
     async def seat_page(request):
         return _page("seat.html")
 
+    async def close_page(request):
+        return _page("close.html")
+
     async def static(request):
         name = request.path_params["name"]
         if name not in STATIC:
@@ -416,17 +536,17 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
         return Response(_static(name), media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
 
     async def variants(request):
-        return JSONResponse(await anyio.to_thread.run_sync(offered))
+        return JSONResponse(await anyio.to_thread.run_sync(server.offered))
 
     async def tables(request):
         spec = await read_json(request, ("variant", "players", "seats", "seed"))
-        table, tokens = await server.create(spec)
+        table, tokens, closer = await server.create(spec)
         base = str(request.base_url)
         seats = [{"seat": seat, "name": table.names[seat], "kind": kind,
                   "link": next((f"{base}seat#{t}" for t, s in tokens.items() if s == seat), None)}
                  for seat, kind in enumerate(table.seats)]
         spectator = next(f"{base}watch#{t}" for t, s in tokens.items() if s is None)
-        opened = {"table": table.id, "seats": seats, "spectator": spectator}
+        opened = {"table": table.id, "seats": seats, "spectator": spectator, "close": f"{base}close#{closer}"}
         if table.seed_chosen:  # a seed drawn here is never told (it tells every hidden card)
             opened["seed"] = table.record.seed
         return JSONResponse(opened, status_code=201)
@@ -451,6 +571,21 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
         body = await read_json(request, ("number",))
         await server.undo(table, seat, body.get("number"))
         return JSONResponse({"ok": True, "version": table.version})
+
+    async def closing(request):
+        """GET: the table the creator's token closes, as its page shows it; POST: close it."""
+        table = server.closed_by(_token(request))
+        if request.method == "POST":
+            await read_json(request, ())  # (JSON from this server's own page only, as every POST)
+            closed_now = await server.close(table)
+        state = ("closed" if table.closed else "stopped" if table.failure is not None
+                 else "over" if table.finished else "played")
+        record = table.record
+        said = {"table": table.id, "variant": record.variant_id, "players": record.players, "seats": record.seats,
+                "state": state}
+        if request.method == "POST":
+            said["closed_now"] = closed_now
+        return JSONResponse(said, headers={"Cache-Control": "no-store"})
 
     async def log(request):
         table, _ = await seated(request)
@@ -495,7 +630,7 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
             hello = message.get("text")
             if message.get("type") == "websocket.disconnect":
                 return
-            token = json.loads(hello).get("token") if isinstance(hello, str) and len(hello) < 1000 else None
+            token = strict_json(hello).get("token") if isinstance(hello, str) and len(hello) < 1000 else None
             if not isinstance(token, str):
                 raise ValueError("no token")
             table, seat = await server.seat_of(token)
@@ -544,18 +679,20 @@ def build_app(data: Path, max_tables: int = 100) -> Starlette:
     from contextlib import asynccontextmanager
 
     app = Starlette(routes=[
-        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page),
+        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page), Route("/close", close_page),
         Route("/static/{name}", static),
         Route("/api/variants", guarded(variants)),
         Route("/api/tables", guarded(tables), methods=["POST"]),
         Route("/api/state", guarded(state)),
         Route("/api/answer", guarded(answer), methods=["POST"]),
         Route("/api/undo", guarded(undo), methods=["POST"]),
+        Route("/api/close", guarded(closing), methods=["GET", "POST"]),
         Route("/api/log", guarded(log)),
         Route("/api/replay", guarded(replay_link), methods=["POST"]),
         Route("/replay/{key}", guarded(replay)),
         WebSocketRoute("/api/live", live),
-    ], exception_handlers={HTTPException: not_found}, lifespan=asynccontextmanager(lifespan))
+    ], exception_handlers={HTTPException: not_found}, lifespan=asynccontextmanager(lifespan),
+        middleware=[] if hosts is None else [Middleware(HostCheck, allowed=hosts)])
     app.state.server = server
     return app
 

@@ -80,6 +80,7 @@ def seat_payload(table, seat: int | None, picture) -> dict:
         "lines": table.lines[-LINES_KEPT:],
         "finished": finished,
         "failure": table.failure,
+        "closed": table.closed,  # (its creator closed it: `failure` says so too)
         "winners": [table.names[p] for p in state.winners] if finished else [],
         "turn": None if request is None else {"name": table.names[request.player], "seat": request.player,
                                               "secret": bool(request.simultaneous),

@@ -6,8 +6,9 @@ the file later changes no game under way), its player count, its seed, each seat
 exactly (`amunre.engine`). Every answer is committed (`synchronous=FULL`) before the server
 acknowledges it, so a killed process loses nothing it said it had.
 
-The tokens that open a seat or the spectator's page are never stored: only their SHA-256
-digests are, so the file alone opens no seat.
+The tokens that open a seat or the spectator's page, and the one that lets the table's
+creator close it, are never stored: only their SHA-256 digests are, so the file alone opens
+no seat and closes no table. A closed table is kept, marked closed.
 """
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ CREATE TABLE IF NOT EXISTS tokens (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER                 -- NULL: the spectator's token
 );
+CREATE TABLE IF NOT EXISTS closers (
+    digest TEXT PRIMARY KEY,     -- SHA-256 of the creator's token (it closes the table), never the token
+    table_id TEXT NOT NULL REFERENCES tables(id)
+);
+CREATE TABLE IF NOT EXISTS closed (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    at REAL NOT NULL             -- when its creator closed it
+);
 CREATE TABLE IF NOT EXISTS answers (
     table_id TEXT NOT NULL REFERENCES tables(id),
     number INTEGER NOT NULL,
@@ -53,7 +62,8 @@ CREATE TABLE IF NOT EXISTS answers (
 
 #: The columns of each table of a store, in order, as `SCHEMA` makes them.
 _COLUMNS = {"tables": ["id", "created", "variant_id", "variant_text", "board_text", "players", "seed", "seats"],
-            "tokens": ["digest", "table_id", "seat"], "answers": ["table_id", "number", "seat", "answer", "reveals"]}
+            "tokens": ["digest", "table_id", "seat"], "answers": ["table_id", "number", "seat", "answer", "reveals"],
+            "closers": ["digest", "table_id"], "closed": ["table_id", "at"]}
 
 
 def digest(token: str) -> str:
@@ -64,9 +74,10 @@ class TableRecord:
     """One stored table (what `Store.tables` reads back)."""
 
     def __init__(self, table_id: str, variant_id: str, variant_text: str | None, board_text: str | None,
-                 players: int, seed: int, seats: list[str], created: float):
+                 players: int, seed: int, seats: list[str], created: float, closed: bool = False):
         self.id, self.variant_id, self.variant_text, self.board_text = table_id, variant_id, variant_text, board_text
         self.players, self.seed, self.seats, self.created = players, seed, seats, created
+        self.closed = closed  # (its creator closed it)
 
 
 class Store:
@@ -124,8 +135,9 @@ class Store:
             self._db.close()
             self._held.close()  # (the lock goes with it)
 
-    def add_table(self, record: TableRecord, tokens: dict[str, int | None]) -> None:
-        """A new table and its tokens (token -> seat, None for the spectator), in one transaction."""
+    def add_table(self, record: TableRecord, tokens: dict[str, int | None], closer: str | None = None) -> None:
+        """A new table, its tokens (token -> seat, None for the spectator) and its creator's
+        token that closes it, in one transaction."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -133,18 +145,32 @@ class Store:
                               record.board_text, record.players, record.seed, json.dumps(record.seats)))
             self._db.executemany("INSERT INTO tokens VALUES (?, ?, ?)",
                                  [(digest(token), record.id, seat) for token, seat in tokens.items()])
+            if closer is not None:
+                self._db.execute("INSERT INTO closers VALUES (?, ?)", (digest(closer), record.id))
 
     def tables(self) -> list[TableRecord]:
         with self._lock:
-            rows = self._db.execute("SELECT id, variant_id, variant_text, board_text, players, seed, seats, created "
-                                    "FROM tables ORDER BY created").fetchall()
-        return [TableRecord(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
+            rows = self._db.execute("SELECT id, variant_id, variant_text, board_text, players, seed, seats, created, "
+                                    "closed.at IS NOT NULL FROM tables LEFT JOIN closed ON closed.table_id = id "
+                                    "ORDER BY created").fetchall()
+        return [TableRecord(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], bool(r[8])) for r in rows]
 
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """(table id, seat or None for the spectator) that a token opens, or None."""
         with self._lock:
             row = self._db.execute("SELECT table_id, seat FROM tokens WHERE digest = ?", (digest(token),)).fetchone()
         return None if row is None else (row[0], row[1])
+
+    def find_closer(self, token: str) -> str | None:
+        """The table a creator's token closes, or None (a seat's token closes none)."""
+        with self._lock:
+            row = self._db.execute("SELECT table_id FROM closers WHERE digest = ?", (digest(token),)).fetchone()
+        return None if row is None else row[0]
+
+    def close_table(self, table_id: str) -> None:
+        """Mark a table closed (on the disk when this returns; again: nothing changes)."""
+        with self._lock, self._db:
+            self._db.execute("INSERT OR IGNORE INTO closed VALUES (?, ?)", (table_id, time.time()))
 
     def answers(self, table_id: str) -> list[tuple[int, object, bool]]:
         """(seat, answer as JSON reads it, reveals) of every answer of a table, in order."""

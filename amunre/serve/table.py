@@ -29,6 +29,8 @@ from amunre.narrate import player_names
 from amunre.picture.steps import Follower
 
 HUMAN = "human"
+#: Why a closed table stopped, as its pages say.
+CLOSED = "whoever opened it closed it"
 #: Games a seat cannot tell from this one, tried to see whether an answer shows anyone anything.
 REVEAL_SAMPLES = 6
 
@@ -42,6 +44,8 @@ class Table:
 
     #: Whether the person who opened it chose its seed (else it was drawn, and never told).
     seed_chosen = False
+    #: Whether its creator closed it: nobody is asked any more, for good.
+    closed = False
 
     def __init__(self, record, variant):
         self.record = record
@@ -217,6 +221,11 @@ class Table:
                 return True
         return False
 
+    def close(self) -> None:
+        """Stop the table for good (its creator closed it): nothing is pending any more."""
+        self.closed, self.failure = True, CLOSED
+        self.version += 1
+
     def apply(self, seat: int, option, reveals: bool) -> None:
         """Give an answer already checked and kept."""
         self.game.answer(option)
@@ -226,6 +235,8 @@ class Table:
 
     def undo_problem(self, seat: int) -> str | None:
         """Why `seat` may not take back its last answer now, or None if it may."""
+        if self.failure is not None:  # (a stopped table stays as it stopped)
+            return f"the table stopped: {self.failure}"
         asked = self.bot_to_answer()
         if asked is not None:
             return f"{self.names[asked]} (a bot) is answering"

@@ -25,8 +25,26 @@
       const label = document.createElement("label"); label.textContent = "Seat " + (i + 1) + " ";
       const input = document.createElement("input"); input.setAttribute("list", "kinds");
       input.value = old[i] || (i < 2 ? "human" : "planner"); input.className = "seat-kind";
+      input.addEventListener("input", seedRule);
       label.appendChild(input); box.appendChild(label);
     }
+    seedRule();
+  }
+
+  function people() {
+    return [...document.querySelectorAll(".seat-kind")].filter((i) => i.value.trim() === "human").length;
+  }
+
+  // A seed tells every hidden card: the server refuses one chosen for a table where two
+  // people sit, so the field is closed then (and says why) rather than sent to be refused.
+  let seedTyped = ""; // (put back when the field opens again)
+  function seedRule() {
+    const many = people() > 1; const seed = $("seed");
+    if (many && !seed.disabled) { seedTyped = seed.value; seed.value = ""; }
+    if (!many && seed.disabled) seed.value = seedTyped;
+    seed.disabled = many;
+    seed.placeholder = many ? "drawn by the server, told to nobody" : "random";
+    $("seed-note").classList.toggle("shut", many);
   }
 
   async function open(event) {
@@ -38,7 +56,7 @@
 
   async function opening() {
     $("open-error").textContent = "";
-    const seed = $("seed").value.trim();
+    const seed = people() > 1 ? "" : $("seed").value.trim();
     const body = { variant: $("variant").value, players: Number($("players").value),
       seats: [...document.querySelectorAll(".seat-kind")].map((i) => i.value.trim()) };
     // (as text: a page's numbers hold whole numbers exactly only up to 2**53)
@@ -56,7 +74,20 @@
     const li = document.createElement("li"); li.textContent = "spectators: ";
     const a = document.createElement("a"); a.href = data.spectator; a.textContent = data.spectator; a.target = "_blank";
     li.appendChild(a); list.appendChild(li);
+    $("close-link").href = data.close; $("close-link").textContent = data.close;
+    $("close-button").disabled = false; $("close-said").textContent = "";
     $("links").hidden = false;
+  }
+
+  // The creator's link closes the table: its token is the link's fragment, sent as a bearer.
+  async function closeTable() {
+    const token = decodeURIComponent(new URL($("close-link").href).hash.slice(1));
+    $("close-button").disabled = true;
+    const response = await fetch("/api/close", { method: "POST", body: "{}", cache: "no-store",
+      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token } });
+    const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
+    if (!response.ok) { $("close-said").textContent = data.error; $("close-button").disabled = false; return; }
+    $("close-said").textContent = "The table is closed: its pages say so, and its links open nothing more to play.";
   }
 
   document.addEventListener("DOMContentLoaded", async () => {
@@ -72,6 +103,7 @@
     select.addEventListener("change", pickVariant);
     $("players").addEventListener("change", seats);
     $("open").addEventListener("submit", open);
+    $("close-button").addEventListener("click", closeTable);
     pickVariant();
   });
 })();

@@ -31,7 +31,8 @@
     document.body.dataset.version = data.version;
     text($("title"), data.edition + (data.you ? " — you are " + data.you : " — spectator"));
     text($("where"), data.where);
-    if (data.failure) status("The table stopped: " + data.failure, true);
+    if (data.closed) status("This table is closed: whoever opened it closed it. Nothing more will happen here.", true);
+    else if (data.failure) status("The table stopped: " + data.failure, true);
     else if (data.finished) status("Game over.");
     else if (data.decision) status("Your turn" + (data.decision.secret ? " (in secret)" : "") + ".");
     else if (data.turn) status("Waiting for " + data.turn.name + (data.turn.bot ? " (bot)" : "") + (data.turn.secret ? ", answering in secret" : "") + ".");
