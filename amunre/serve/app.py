@@ -178,10 +178,11 @@ class Server:
         return None
 
     def draw_seed(self) -> int:
-        """The seed of a table whose creator chose none: drawn here, and told to nobody."""
-        from amunre.engine import MAX_SEED
+        """The seed of a table whose creator chose none: drawn here (as `amunre run` draws
+        one, `engine.new_seed`), and told to nobody."""
+        from amunre.engine import new_seed
 
-        return secrets.randbelow(MAX_SEED + 1)
+        return new_seed()
 
     async def create(self, spec: dict) -> tuple[Table, dict[str, int | None], str]:
         """A new table, its tokens (token -> seat, None: the spectator's) and its creator's
