@@ -430,7 +430,8 @@ class Rule:
 
     def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
         """What `player` may see of this module's data (everything, unless overridden); None is
-        a spectator, who sees what every player may see (the board picture's view)."""
+        a spectator, who sees what every player may see (the board picture's view). The view
+        hands its reader a copy of what this returns: the data itself may be returned."""
         return data
 
     def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
