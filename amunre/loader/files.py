@@ -18,6 +18,7 @@ import stat
 import tomllib
 from pathlib import Path
 
+from amunre.arguments import shown
 from amunre.errors import UnknownVariantError
 from amunre.resources import variants_dir
 from amunre.loader.tomlpos import key_lines
@@ -194,7 +195,7 @@ def shipped_file(variant_id: str) -> Path | None:
 
 def _unknown_message(text: str) -> str:
     shipped = ", ".join(sorted(available_variants())) or "none found"
-    return f"unknown variant {text!r} (available: {shipped}; or give a path to a .toml file)"
+    return f"unknown variant {shown(text)} (available: {shipped}; or give a path to a .toml file)"
 
 
 def resolve_path(id_or_path: str | Path) -> Path:
@@ -202,18 +203,18 @@ def resolve_path(id_or_path: str | Path) -> Path:
     available ids otherwise."""
     text = str(id_or_path)
     if not text.strip():
-        raise UnknownVariantError(f"an empty variant name {text!r} ({_unknown_message(text).partition('(')[2]}")
+        raise UnknownVariantError(f"an empty variant name {shown(text)} ({_unknown_message(text).partition('(')[2]}")
     path = Path(text)
     if isinstance(id_or_path, Path) or path.suffix == ".toml" or exists(path):
         if exists(path) and path.is_dir():
-            raise UnknownVariantError(f"{text!r} is a directory (expected a variant .toml file or a shipped id)")
+            raise UnknownVariantError(f"{shown(text)} is a directory (expected a variant .toml file or a shipped id)")
         if not is_file(path):
             shipped = ", ".join(sorted(available_variants()))
             what = "does not exist" if not exists(path) else f"is {_kind_of(path)}, not a regular file"
             if not exists(path) and _is_link(path):  # a link whose target is missing, or a loop
                 what = _broken_link(path)
             raise UnknownVariantError(
-                f"variant file {text!r} {what} (shipped variants: {shipped})"
+                f"variant file {shown(text)} {what} (shipped variants: {shipped})"
             )
         return path
     found = shipped_file(text)
