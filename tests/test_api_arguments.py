@@ -61,11 +61,11 @@ from hypothesis import strategies as st
 from helpers import time_limit
 from amunre import Game, load_variant, play_game
 from amunre.agents import agent_names, make_agent
+from amunre.arguments import MAX_SEED
 from amunre.benchmark import clone_cost
 from amunre.compare.executors import ProcessExecutor, make_executor
 from amunre.compare.jobs import game_seed, job_for, play_batch
 from amunre.compare.run import batch_size
-from amunre.arguments import MAX_SEED
 from amunre.errors import (AmunreError, ArgumentError, ArgumentTypeError, ArgumentValueError, IllegalAnswerError,
                            UnknownVariantError, VariantError)
 from amunre.model import Variant

@@ -19,7 +19,7 @@ import tomllib
 from pathlib import Path
 
 from amunre.arguments import shown
-from amunre.errors import UnknownVariantError
+from amunre.errors import UnknownVariantError, VariantError
 from amunre.resources import variants_dir
 from amunre.loader.tomlpos import key_lines
 from amunre.loader.problems import Problems
@@ -283,6 +283,8 @@ def read_text(path: Path, label: str, problems: Problems, what: str, language: s
             raise problems.error()
         _check_size(info.st_size, label, problems, what, limit)
         raw = path.read_bytes()
+    except VariantError:  # reported above (a VariantError is a ValueError too: not the NUL below)
+        raise
     except OSError as exc:
         problems.add(label, 1, (), f"cannot read the {what} file ({exc.strerror or exc})",
                      f"expected a readable {what} .{language.lower()} file")
