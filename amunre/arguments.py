@@ -5,7 +5,8 @@ The public API is what README.md and docs/*.md show a program calling (`load_var
 tests/test_api_arguments.py lists them). A wrong argument is an `ArgumentTypeError` (also a
 `TypeError`: a value of the wrong type) or an `ArgumentValueError` (also a `ValueError`: the
 right type, a wrong value), worded `NAME must be WHAT, not VALUE (a TYPE)`, the value cut
-short, with a hint after it where a word more helps (`(expected one of 3, 4, 5 for classic2003)`): never an error from inside the function (`'int' object has no attribute
+short, and a hint after it where a word more helps (`(expected one of 3, 4, 5 for
+classic2003)`): never an error from inside the function (`'int' object has no attribute
 'split'`), never a huge value echoed whole. Each check returns the value it accepts.
 """
 
@@ -32,8 +33,12 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 4
 _OVERRIDES = "expected a list of KEY=VALUE texts such as ['components.starting_gold=25'], or () for none"
 
 
-def shown(value: object) -> str:
-    """A value for a message: its repr, cut short (a long text, a long or deeply nested list)."""
+def shown(value: object, limit: int = 60) -> str:
+    """A value for a message: its repr, cut short (a long text, a long or deeply nested list);
+    a text is cut in its middle past `limit` characters (a path may want more than 60)."""
+    if isinstance(value, str) and limit != _SHORT.maxstring:
+        text = repr(value)
+        return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-(limit // 2 - 3):]}"
     return _SHORT.repr(value)
 
 
@@ -113,7 +118,8 @@ def overrides(value: object, name: str = "overrides") -> tuple[str, ...]:
     try:
         texts = tuple(itertools.islice(value, MAX_OVERRIDES + 1))  # type: ignore[call-overload]
     except TypeError:
-        raise ArgumentTypeError(f"{name} must be a list of KEY=VALUE texts, not {brief(value)} ({_OVERRIDES})") from None
+        raise ArgumentTypeError(f"{name} must be a list of KEY=VALUE texts, not {brief(value)} "
+                                f"({_OVERRIDES})") from None
     if len(texts) > MAX_OVERRIDES:
         raise ArgumentValueError(f"{name}: more than {MAX_OVERRIDES} texts (expected at most one per key of the "
                                  f"variant)")

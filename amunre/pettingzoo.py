@@ -193,8 +193,8 @@ class ActionSpace:
             return found
         close = difflib.get_close_matches(_normal(text), list(by_string), n=3, cutoff=0.6)
         hint = f"; did you mean {' or '.join(repr(strings[by_string[c]]) for c in close)}?" if close else ""
-        raise ArgumentValueError(f"no action of {self.variant.id} reads {arguments.shown(text)} (expected `kind: words` as "
-                          f"action_to_string gives, or `kind: JSON option`){hint}")
+        raise ArgumentValueError(f"no action of {self.variant.id} reads {arguments.shown(text)} (expected "
+                                 f"`kind: words` as action_to_string gives, or `kind: JSON option`){hint}")
 
     def _from_json(self, text: str) -> int | None:
         """The action id of "<kind>: <JSON of the option>", None when it names none."""

@@ -361,9 +361,10 @@ def test_an_illegal_answer_is_a_value_error():
 
 
 @pytest.mark.parametrize("call, error, expected", [
-    (lambda: play_game(CLASSIC, None, 1), ArgumentTypeError, r"^agents must be a list of agents, one a seat, not None"),
-    (lambda: play_game(CLASSIC, ["random"] * 4, 1), ArgumentTypeError, r"^agents\[0\] must be an agent \(an object "
-                                                                        r"with choose\(view, request\)\), not 'random'"),
+    (lambda: play_game(CLASSIC, None, 1), ArgumentTypeError, r"^agents must be a list of agents, one a seat, not "
+                                                             r"None"),
+    (lambda: play_game(CLASSIC, ["random"] * 4, 1), ArgumentTypeError,
+     r"^agents\[0\] must be an agent \(an object with choose\(view, request\)\), not 'random'"),
     (lambda: game_seed(None, 0), ArgumentTypeError, r"^seed must be a whole number"),
     (lambda: game_seed(0, -1), ArgumentValueError, r"^index must be a whole number of at least 0, not -1"),
     (lambda: job_for(CLASSIC, (), 4, "random"), ArgumentTypeError, r"^agents must be a list of agent specs, not "
