@@ -31,7 +31,7 @@ import time
 
 import attrs
 
-from amunre import decisions
+from amunre import arguments, decisions
 from amunre.agents import make_agents
 from amunre.compare.jobs import Job, job_for, load_job_variant
 from amunre.engine import Game, play_game
@@ -177,6 +177,9 @@ def clone_cost(variant, players: int, agent: str, seed: int = 0, repeat: int = 5
     game many times)."""
     import random
 
+    repeat = arguments.whole_number("repeat", repeat, low=1)
+    arguments.flag("determinize", determinize)
+    arguments.text("agent", agent, "expected an agent spec such as 'random'")
     game = Game(variant, players, seed)
     agents = make_agents([agent] * players, seed)
     game.clone()

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable
 
-from amunre import decisions
+from amunre import arguments, decisions
 from amunre.decisions import Request
-from amunre.errors import AmunreError
+from amunre.errors import AmunreError, ArgumentValueError
 from amunre.state import GameState
 from amunre.view import hide_from
 
@@ -65,6 +65,7 @@ class Branching:
         def _advance(self, value: object) -> None: ...
         def _play(self, start: int = 0) -> Steps[None]: ...
         def _give(self, request: Request, choice: object) -> None: ...
+        def check_player(self, player: object) -> int: ...
 
     def _recording(self) -> None:
         """From now on this game keeps checkpoints (`_tracking`) and records its forced answers
@@ -108,16 +109,12 @@ class Branching:
         since are given again), not a random stream that follows the true ones. Everything in it
         follows from his view, the public answers and `rng` (the conformance suite's [views]
         invariant compares two such games in full)."""
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise AmunreError(f"determinize needs a player's seat number, not {player!r}")
-        if not 0 <= player < self.n_players:
-            raise AmunreError(f"no player {player} in a game of {self.n_players}")
+        player = self.check_player(player)
         if not isinstance(rng, random.Random):
-            raise AmunreError(f"determinize draws with a random.Random, not {type(rng).__name__} "
-                              "(expected e.g. random.Random(seed))")
+            raise arguments.wrong_type("rng", rng, "a random.Random", "expected e.g. random.Random(seed)")
         if self.pending is not None and self.pending.player != player:
-            raise AmunreError(f"determinize for the player asked now ({self.pending.player}), not {player}: "
-                              "the question asked was worked out from his hidden facts")
+            raise ArgumentValueError(f"player must be the player asked now ({self.pending.player}), not {player}: "
+                                     "the question asked was worked out from his hidden facts")
         if not self._tracking:
             self._track()
         base = self._base

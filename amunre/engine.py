@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from amunre.branching import Branching, Checkpoint, no_flow, snapshot
 from amunre.decisions import BATCH_START, Request, from_json_value, to_json_value
-from amunre.errors import AmunreError, IllegalAnswerError
+from amunre import arguments
+from amunre.arguments import MAX_SEED  # noqa: F401 - the largest seed, imported from here
+from amunre.errors import AmunreError, ArgumentValueError, IllegalAnswerError
 from amunre.flow import flow_plan
 from amunre.mechanics import end_phase_cards
 from amunre.model import Variant
@@ -38,38 +40,32 @@ if TYPE_CHECKING:
     #: Hears each event (a dict) it is sent (`Game.listen`).
     Listener: TypeAlias = Callable[[dict[str, Any]], object]
 
-MAX_SEED = 2**63 - 1
 SPEC_IDS = ("R-GAME-04",)
 
 
-def check_variant(variant: object) -> Variant:
-    """`variant` as a `Variant`: one already loaded, or a variant id or file path, loaded."""
+def check_variant(variant: object, overrides: Sequence[str] = ()) -> Variant:
+    """`variant` as a `Variant`: one already loaded, or a variant id or file path, loaded
+    (with `overrides`, checked texts: `amunre.arguments.overrides`)."""
     if isinstance(variant, Variant):
+        if overrides:
+            raise ArgumentValueError("overrides apply to a variant named by id or path, not to a loaded Variant")
         return variant
     if isinstance(variant, (str, os.PathLike)):
         from amunre.loader import load_variant
 
-        return load_variant(os.fspath(variant))  # any path-like, not only a Path
-    raise AmunreError(f"a game needs a variant (a Variant, a variant id or a variant file's path), "
-                      f"not {type(variant).__name__} {_shown(variant)}")
+        return load_variant(variant, overrides)
+    raise arguments.wrong_type("variant", variant, "a variant id, a variant file's path or a loaded Variant")
 
 
-def _shown(value: object) -> str:
-    """A value of a wrong argument, cut short for an error message."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def check_players(variant: Variant, n_players: int) -> None:
-    if isinstance(n_players, bool) or not isinstance(n_players, int):
-        raise AmunreError(f"the player count must be a whole number (one of "
-                          f"{', '.join(map(str, variant.players))}), not {type(n_players).__name__} {_shown(n_players)}")
+def check_players(variant: Variant, n_players: object, name: str = "players") -> int:
+    """`n_players` as an int, a player count of `variant`."""
     allowed = variant.players
-    if n_players not in allowed:
-        raise AmunreError(
-            f"{variant.id} is played by {', '.join(map(str, allowed))} players, not {n_players}"
-            + variant.modules.players_note(n_players)
-        )
+    count = arguments.whole_number(name, n_players, hint=f"expected one of {', '.join(map(str, allowed))} for "
+                                   f"{variant.id}")
+    if count not in allowed:
+        raise ArgumentValueError(f"{variant.id} is played by {', '.join(map(str, allowed))} players, not {count}"
+                                 + variant.modules.players_note(count))
+    return count
 
 
 def new_seed() -> int:
@@ -79,10 +75,20 @@ def new_seed() -> int:
     return secrets.randbelow(MAX_SEED + 1)
 
 
-def check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise AmunreError(f"seed must be a whole number from 0 to {MAX_SEED}, not {_shown(seed)}")
-    return seed
+check_seed = arguments.seed
+
+
+def check_agents(variant: Variant, agents: object) -> list[Agent]:
+    """`agents` as a list: one agent a seat of `variant`, each an object with `choose(view, request)`."""
+    listed = arguments.listed("agents", agents, "a list of agents, one a seat")
+    for seat, agent in enumerate(listed):
+        if not callable(getattr(agent, "choose", None)):
+            raise arguments.wrong_type(f"agents[{seat}]", agent, "an agent (an object with choose(view, request))",
+                                       "expected e.g. amunre.agents.make_agent('random', seed, seat)")
+    if len(listed) not in variant.players:
+        raise ArgumentValueError(f"agents must be one agent a seat, {' or '.join(map(str, variant.players))} agents "
+                                 f"for {variant.id}, not {len(listed)}")
+    return listed
 
 
 class Game(Branching):
@@ -93,12 +99,12 @@ class Game(Branching):
         state: GameState | None = None,
     ):
         variant = check_variant(variant)
-        check_players(variant, n_players)
+        n_players = check_players(variant, n_players, "n_players")
         self.variant = variant
         self.n_players = n_players
         self.seed = check_seed(seed)
         if state is not None and (state.n_players != n_players or len(state.provinces) != len(variant.board)):
-            raise AmunreError(
+            raise ArgumentValueError(
                 f"the prepared state has {state.n_players} players and {len(state.provinces)} provinces, "
                 f"not {n_players} and {len(variant.board)}"
             )
@@ -115,10 +121,9 @@ class Game(Branching):
         self.hearing: frozenset[str] | _Everything = frozenset()  # the events some listener wants
         self._routes: dict[str, list[Listener]] = {}
         self._catch_all: list[Listener] = []
-        if listeners is not None and (isinstance(listeners, (str, bytes)) or not hasattr(listeners, "__iter__")):
-            raise AmunreError(f"listeners must be a list of callables, not {type(listeners).__name__} {_shown(listeners)}")
-        for listener in listeners or ():
-            self.listen(listener)
+        if listeners is not None:
+            for listener in arguments.listed("listeners", listeners, "a list of callables", iterable=True):
+                self.listen(listener)
         self.phase_name = "setup"
         self.pending: Request | None = None
         # branching: where a clone starts from, and every input given since (`clone`)
@@ -149,8 +154,7 @@ class Game(Branching):
         rule modules on the state. Its answers replay only from the same prepared state.
         """
         if not isinstance(state, GameState):
-            raise AmunreError(f"a game from a state needs a GameState (amunre.state), not {type(state).__name__} "
-                              f"{_shown(state)}")
+            raise arguments.wrong_type("state", state, "a GameState (amunre.state, e.g. GameState.from_dict)")
         return cls(variant, state.n_players, state.seed, listeners, state=state)
 
     def rule(self, rule_id: str) -> Rule:
@@ -196,25 +200,30 @@ class Game(Branching):
 
     def view(self, player: int) -> PlayerView:
         """What `player` may know of this game (`amunre.view.PlayerView`): what agents get."""
-        if type(player) is not int or not 0 <= player < self.n_players:
-            raise AmunreError(f"no player {_shown(player)} in a game of {self.n_players} "
-                              f"(expected a seat number from 0 to {self.n_players - 1})")
+        if type(player) is not int or not 0 <= player < self.n_players:  # (the quick test first: agents ask often)
+            player = self.check_player(player)
         view = self._views[player]
         if view is None:
             view = self._views[player] = PlayerView(self, player)
         return view
 
+    def check_player(self, player: object) -> int:
+        """`player` as an int, a seat of this game (an ArgumentTypeError or ArgumentValueError)."""
+        return arguments.whole_number("player", player, expected=f"a seat number from 0 to {self.n_players - 1} "
+                                      f"(a game of {self.n_players})", low=0, high=self.n_players - 1)
+
     # -- events -------------------------------------------------------------------------
     def listen(self, listener: Listener) -> None:
-        if not callable(listener):
-            raise AmunreError(f"a listener must be callable (it gets each event, a dict), not "
-                              f"{type(listener).__name__} {_shown(listener)}")
         """Add a listener: a callable taking each event (a dict). One with a `listens_to`
         attribute (a set of event names) hears only those: rules skip building the others,
         which keeps a statistics listener nearly free (`amunre.compare.collect`)."""
+        if not callable(listener):
+            raise arguments.wrong_type("listener", listener, "a callable (it gets each event, a dict)")
+        wanted = getattr(listener, "listens_to", None)
+        if wanted is not None and (isinstance(wanted, (str, bytes)) or not hasattr(wanted, "__iter__")):
+            raise arguments.wrong_type("listener.listens_to", wanted, "a set of event names")
         self.listeners.append(listener)
         self.listening = True
-        wanted = getattr(listener, "listens_to", None)
         if wanted is None:
             self._catch_all.append(listener)
             for targets in self._routes.values():
@@ -248,7 +257,7 @@ class Game(Branching):
             if isinstance(choice, list):
                 choice = from_json_value(choice)
             legal = _is_option(choice, request.options)
-            shown_choice = None if legal else _shown(to_json_value(choice))
+            shown_choice = None if legal else arguments.shown(to_json_value(choice))
         except RecursionError:  # a list or tuple nested deeper than any option
             raise IllegalAnswerError(f"illegal answer to {request.kind!r} for player {request.player}: a value "
                                      "nested too deep (expected one of the request's options)") from None
@@ -376,6 +385,8 @@ def play_game(variant: Variant, agents: Sequence[Agent], seed: int,
               listeners: Iterable[Listener] | None = None) -> Game:
     """Play a whole game, each player answered by its agent from his own view; returns the
     finished Game."""
+    variant = check_variant(variant)
+    agents = check_agents(variant, agents)
     game = Game(variant, len(agents), seed, listeners)
     play_on(game, agents)
     return game

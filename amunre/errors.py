@@ -14,8 +14,10 @@ class AmunreError(Exception):
     """Base class for every error the CLI turns into a clean message and exit code 2."""
 
 
-class VariantError(AmunreError):
-    """A variant or board file is wrong. Holds every problem found, one per line."""
+class VariantError(AmunreError, ValueError):
+    """A variant or board file is wrong, or an override makes it so. Holds every problem
+    found, one per line. A ValueError too, as a TOML file that does not parse is
+    (`tomllib.TOMLDecodeError`): to a Python caller it is a wrong value."""
 
     #: The problems structured, where the loader raised it (`Problems.error`): else not set
     details: list[Problem]
@@ -25,12 +27,30 @@ class VariantError(AmunreError):
         super().__init__("\n".join(self.problems))
 
 
-class UnknownVariantError(AmunreError):
-    """A variant id or path that does not exist; the message lists the available ones."""
+class ArgumentError(AmunreError):
+    """A Python caller passed a public function a bad argument (`amunre.arguments`): the
+    message names the argument, what was expected and the value given, cut short. Raised as
+    one of the two below, which are also Python's own errors, so that `except TypeError` /
+    `except ValueError` catch them as they would any library's; the CLI shows them as any
+    AmunreError."""
 
 
-class IllegalAnswerError(AmunreError):
-    """An agent answered a decision with something that is not one of its legal options."""
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type (`None` where a count is expected, a str for a list)."""
+
+
+class ArgumentValueError(ArgumentError, ValueError):
+    """An argument of the right type and a wrong value (a seat past the last, an unknown agent)."""
+
+
+class UnknownVariantError(AmunreError, ValueError):
+    """A variant id or path that does not exist; the message lists the available ones. A
+    ValueError too: to a Python caller it is a wrong value of `load_variant`'s argument."""
+
+
+class IllegalAnswerError(AmunreError, ValueError):
+    """An agent answered a decision with something that is not one of its legal options (a
+    ValueError too: a wrong value of `Game.answer`'s argument)."""
 
 
 class PositionError(AmunreError):

@@ -33,24 +33,23 @@ Rewards come at the end only: with `reward="win"` (the default) the k winners ge
 and the others 0; with `reward="score"` each player gets his final points minus the mean of
 the others' (a zero-sum difference). During the game every reward is 0.
 
-A bad argument (of `env`, `string_to_action`, `step`, `reset`) is an `AmunreError` naming
-the argument and what was expected, its value cut short (`brief`): never an error from
-inside, whatever the type (`overrides=None`, brackets nested thousands deep).
+A bad argument (of `env`, `string_to_action`, `step`, `reset`) is an `ArgumentTypeError` or
+`ArgumentValueError` (`amunre.arguments`: AmunreErrors that are also TypeError / ValueError)
+naming the argument and what was expected, its value cut short: never an error from inside,
+whatever the type (`overrides=None`, brackets nested thousands deep).
 """
 
 from __future__ import annotations
 
 import difflib
-import itertools
 import json
-import numbers
 import operator
 import random
-import reprlib
-from collections.abc import Mapping
 
+from amunre import arguments
+from amunre.arguments import MAX_OVERRIDES  # noqa: F401 - the most `overrides` an environment takes
 from amunre.decisions import from_json_value, to_json_value
-from amunre.errors import AmunreError, IllegalAnswerError
+from amunre.errors import AmunreError, ArgumentValueError, IllegalAnswerError
 
 try:  # the optional extra `amunre[rl]`
     import numpy as np
@@ -69,19 +68,6 @@ NAME = "amunre_v0"
 #: What every number of the observation is clipped to (an unlimited supply reads as this).
 BOUND = 10_000.0
 REWARDS = ("win", "score")
-#: Most `overrides` an environment takes: a variant has a few hundred keys, and the count
-#: bounds what an endless iterator given as `overrides` costs (it is never read past it).
-MAX_OVERRIDES = 1_000
-
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = 60
-_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 4
-
-
-def brief(value) -> str:
-    """A value for a message about an argument: its repr, long ones cut, with its type."""
-    kind = type(value).__name__
-    return f"{_SHORT.repr(value)} ({'an' if kind[:1] in 'aeiou' else 'a'} {kind})"
 
 
 class MissingExtraError(AmunreError, ImportError):
@@ -167,12 +153,10 @@ class ActionSpace:
 
     def option(self, action: int) -> tuple[str, object]:
         """(kind, option) of an action id."""
-        try:
-            index = operator.index(action)
-        except TypeError:
-            raise AmunreError(f"an action is a whole number from 0 to {len(self) - 1}, not {action!r}") from None
+        index = arguments.whole_number("action", action, hint=f"expected an action id: the actions of "
+                                       f"{self.variant.id} are 0 to {len(self) - 1}")  # numpy's integers too
         if not 0 <= index < len(self._entries):
-            raise AmunreError(f"no action {index}: the actions of {self.variant.id} are 0 to {len(self) - 1}")
+            raise ArgumentValueError(f"no action {index}: the actions of {self.variant.id} are 0 to {len(self) - 1}")
         return self._entries[index]
 
     def id_of(self, kind: str, option) -> int | None:
@@ -193,14 +177,13 @@ class ActionSpace:
     def to_string(self, action: int) -> str:
         """An action in the edition's words: "<kind>: <the option as the module describes it>"."""
         self.option(action)  # the range check
-        return self._words()[0][operator.index(action)]
+        return self._words()[0][int(action)]
 
     def from_string(self, text: str) -> int:
         """The action id of a `to_string` text (case and spacing aside), or of "<kind>: <JSON
         of the option>" (`bid: [3, 6, []]`, `architect: null`)."""
-        if not isinstance(text, str):
-            raise AmunreError(f"an action's text must be a str, not {brief(text)} (expected `kind: words` as "
-                              f"action_to_string gives, or `kind: JSON option`)")
+        arguments.text("an action's text", text, "expected `kind: words` as action_to_string gives, or "
+                       "`kind: JSON option`")
         strings, by_string = self._words()
         found = by_string.get(_normal(text))
         if found is not None:
@@ -210,8 +193,8 @@ class ActionSpace:
             return found
         close = difflib.get_close_matches(_normal(text), list(by_string), n=3, cutoff=0.6)
         hint = f"; did you mean {' or '.join(repr(strings[by_string[c]]) for c in close)}?" if close else ""
-        raise AmunreError(f"no action of {self.variant.id} reads {_SHORT.repr(text)} (expected `kind: words` as "
-                          f"action_to_string gives, or `kind: JSON option`){hint}")
+        raise ArgumentValueError(f"no action of {self.variant.id} reads {arguments.shown(text)} (expected "
+                                 f"`kind: words` as action_to_string gives, or `kind: JSON option`){hint}")
 
     def _from_json(self, text: str) -> int | None:
         """The action id of "<kind>: <JSON of the option>", None when it names none."""
@@ -242,7 +225,11 @@ class ActionSpace:
 
 
 def action_space(variant) -> ActionSpace:
-    """The variant's fixed action space, built once per variant (shared by its environments)."""
+    """The variant's fixed action space (a loaded Variant's, or one's named by id or path), built
+    once per variant (shared by its environments)."""
+    from amunre.engine import check_variant
+
+    variant = check_variant(variant)
     space = variant.modules.__dict__.get("action_space")
     if space is None:
         space = ActionSpace(variant)
@@ -423,45 +410,10 @@ def action_mask(space: ActionSpace, game, seat: int):
     return mask
 
 
-_OVERRIDES = "expected a list of KEY=VALUE texts such as ['components.starting_gold=25'], or () for none"
-
-
-def _overrides(overrides) -> tuple[str, ...]:
-    """`overrides` as a tuple of `--set` texts; an AmunreError naming what is wrong."""
-    if isinstance(overrides, (str, bytes)):  # one KEY=VALUE text, not a list of them
-        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not the text {_SHORT.repr(overrides)} "
-                          f"(expected e.g. overrides=[{_SHORT.repr(overrides)}])")
-    if isinstance(overrides, Mapping):
-        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not a mapping {brief(overrides)} "
-                          f"({_OVERRIDES}: [f'{{key}}={{value}}' for key, value in overrides.items()])")
-    try:
-        texts = tuple(itertools.islice(overrides, MAX_OVERRIDES + 1))
-    except TypeError:
-        raise AmunreError(f"overrides must be a list of KEY=VALUE texts, not {brief(overrides)} "
-                          f"({_OVERRIDES})") from None
-    if len(texts) > MAX_OVERRIDES:
-        raise AmunreError(f"overrides: more than {MAX_OVERRIDES} texts (expected at most one per key of the "
-                          f"variant)")
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise AmunreError(f"overrides[{i}] must be a KEY=VALUE text, not {brief(text)} ({_OVERRIDES})")
-    return texts
-
-
 def _load(variant, overrides):
-    from amunre.loader import load_variant
+    from amunre.engine import check_variant
 
-    from amunre.model import Variant
-
-    overrides = _overrides(overrides)
-    if isinstance(variant, str) or hasattr(variant, "__fspath__"):
-        return load_variant(variant, overrides)
-    if not isinstance(variant, Variant):
-        raise AmunreError(f"variant must be a variant id, a variant file's path or a loaded Variant, "
-                          f"not {brief(variant)}")
-    if overrides:
-        raise AmunreError("overrides apply to a variant named by id or path, not to a loaded Variant")
-    return variant
+    return check_variant(variant, arguments.overrides(overrides))
 
 
 class AmunreEnv(AECEnv):
@@ -477,17 +429,11 @@ class AmunreEnv(AECEnv):
         from amunre.engine import check_players
 
         self.variant = _load(variant, overrides)
-        if isinstance(players, bool) or not isinstance(players, numbers.Integral):  # numpy's integers too
-            raise AmunreError(f"players must be a whole number, not {brief(players)} (expected one of "
-                              f"{', '.join(map(str, self.variant.players))} for {self.variant.id})")
-        players = int(players)
-        check_players(self.variant, players)
-        # (a str first: `in` would compare a numpy array element-wise)
-        if not isinstance(reward, str) or reward not in REWARDS:
-            raise AmunreError(f"reward must be one of {', '.join(REWARDS)}, not {brief(reward)}")
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in modes):
-            raise AmunreError(f"render_mode must be one of {', '.join(modes)} or None, not {brief(render_mode)}")
+        players = check_players(self.variant, players)  # numpy's integers too
+        arguments.one_of("reward", reward, REWARDS)
+        modes = tuple(self.metadata["render_modes"])
+        if render_mode is not None:
+            arguments.one_of("render_mode", render_mode, modes, f"one of {', '.join(modes)} or None")
         self.n_players = players
         self.reward_kind = reward
         self.render_mode = render_mode
@@ -520,11 +466,7 @@ class AmunreEnv(AECEnv):
         from amunre.engine import MAX_SEED, Game, check_seed
 
         if seed is not None:
-            try:
-                seed = operator.index(seed)
-            except TypeError:
-                raise AmunreError(f"seed must be a whole number, not {seed!r}") from None
-            check_seed(seed)
+            seed = check_seed(seed)  # numpy's integers too
             self._seeds = random.Random(seed)
             game_seed = seed
         else:

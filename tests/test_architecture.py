@@ -59,6 +59,9 @@ ALLOWED = {
         "the edition's word for the offering (a term), in the picture's panel of the offering level, core state",
     ("amunre/picture/svg.py", "auction"):
         "the picture's panel of the provinces on auction, core state (GameState.on_auction)",
+    ("amunre/pettingzoo.py", "reward"):
+        "the environment's `reward` argument (win or score), named in its error message: PettingZoo's word for "
+        "what a seat gets, not the offering's event of that name",
 }
 
 

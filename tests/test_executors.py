@@ -217,7 +217,7 @@ def test_make_executor_follows_the_options():
 
 @pytest.mark.parametrize("workers", [0, -2])
 def test_fewer_than_one_worker_is_an_error(workers):
-    with pytest.raises(AmunreError, match=f"--workers {workers}: expected .* 1 or more"):
+    with pytest.raises(AmunreError, match=rf"workers must be a number of worker processes, 1 or more, not {workers}"):
         make_executor(workers=workers)
 
 

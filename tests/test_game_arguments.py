@@ -28,10 +28,11 @@ junk = st.one_of(
 
 
 @pytest.mark.parametrize("args, message", [
-    ((CLASSIC, [4], 1), r"the player count must be a whole number \(one of 3, 4, 5\), not list \[4\]"),
-    ((CLASSIC, 4.0, 1), r"the player count must be a whole number \(one of 3, 4, 5\), not float 4.0"),
-    ((CLASSIC, 4, 1.5), r"seed must be a whole number from 0 to \d+, not 1.5"),
-    ((None, 4, 1), r"a game needs a variant \(a Variant, a variant id or a variant file's path\), not NoneType None"),
+    ((CLASSIC, [4], 1), r"n_players must be a whole number, not \[4\] \(a list\) \(expected one of 3, 4, 5 for "
+                        r"classic2003\)"),
+    ((CLASSIC, 4.0, 1), r"n_players must be a whole number, not 4.0 \(a float\)"),
+    ((CLASSIC, 4, 1.5), r"seed must be a whole number from 0 to \d+, not 1.5 \(a float\)"),
+    ((None, 4, 1), r"variant must be a variant id, a variant file's path or a loaded Variant, not None \(a NoneType\)"),
     (("no-such-variant", 4, 1), r"unknown variant 'no-such-variant'"),
 ])
 def test_a_bad_argument_is_named_with_what_is_expected(args, message):
@@ -56,12 +57,12 @@ def test_any_arguments_give_a_game_or_a_clear_error(variant, players, seed):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda g: Game(CLASSIC, 4, 1, listeners=5), r"listeners must be a list of callables, not int 5"),
-    (lambda g: Game(CLASSIC, 4, 1, listeners=[5]), r"a listener must be callable"),
-    (lambda g: Game.from_state(CLASSIC, None), r"a game from a state needs a GameState"),
-    (lambda g: g.view(7), r"no player 7 in a game of 4 \(expected a seat number from 0 to 3\)"),
-    (lambda g: g.view("0"), r"no player '0' in a game of 4"),
-    (lambda g: g.view(-1), r"no player -1 in a game of 4"),
+    (lambda g: Game(CLASSIC, 4, 1, listeners=5), r"listeners must be a list of callables, not 5 \(an int\)"),
+    (lambda g: Game(CLASSIC, 4, 1, listeners=[5]), r"listener must be a callable"),
+    (lambda g: Game.from_state(CLASSIC, None), r"state must be a GameState"),
+    (lambda g: g.view(7), r"player must be a seat number from 0 to 3 \(a game of 4\), not 7 \(an int\)"),
+    (lambda g: g.view("0"), r"player must be a seat number from 0 to 3 \(a game of 4\), not '0' \(a str\)"),
+    (lambda g: g.view(-1), r"player must be a seat number from 0 to 3 \(a game of 4\), not -1"),
 ])
 def test_a_bad_call_on_a_game_is_named(call, message):
     game = Game(CLASSIC, 4, 1)

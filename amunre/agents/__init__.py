@@ -18,7 +18,8 @@ import re
 import threading
 from typing import TYPE_CHECKING, Any, Protocol
 
-from amunre.errors import AmunreError
+from amunre import arguments
+from amunre.errors import ArgumentValueError
 
 if TYPE_CHECKING:
     from amunre.decisions import Request
@@ -52,38 +53,46 @@ def agent_names() -> list[str]:
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """(kind, {parameter: value text}) of an agent spec such as `mcts:iterations=400`."""
+    arguments.text("spec", spec, f"expected an agent spec such as 'random' or 'mcts:iterations=400'; agents: "
+                   f"{', '.join(agent_names())}")
     kind, *parts = spec.split(":")
     params: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or not key or not value.strip():
-            raise AmunreError(f"agent {spec!r}: {part!r} is not KEY=VALUE (expected e.g. mcts:iterations=400)")
+            raise ArgumentValueError(f"agent {arguments.shown(spec)}: {arguments.shown(part)} is not KEY=VALUE "
+                                     f"(expected e.g. mcts:iterations=400)")
         if key in params:
-            raise AmunreError(f"agent {spec!r} sets {key!r} twice (expected each parameter once)")
+            raise ArgumentValueError(f"agent {arguments.shown(spec)} sets {arguments.shown(key)} twice (expected each "
+                                     f"parameter once)")
         params[key] = value.strip()
     return kind.strip(), params
 
 
 def make_agent(spec: str, seed: int, player: int):
-    """The agent of a spec for seat `player` of a game seeded `seed`."""
+    """The agent of a spec for seat `player` (0, 1, ...) of a game seeded `seed`; a bad spec is
+    an ArgumentValueError naming what is wrong with it (`amunre.arguments`)."""
     kind, params = split_spec(spec)
+    seed = arguments.seed(seed)
+    player = arguments.whole_number("player", player, low=0, hint="expected a seat number: 0, 1, ...")
     try:
         factory = _factories()[kind]
     except KeyError:
         broken = BROKEN_AGENTS.get(kind)
         if broken is not None:
-            raise AmunreError(f"agent {kind!r} of an installed package could not be used: {broken}") from None
-        raise AmunreError(f"unknown agent {kind!r} (available: {', '.join(agent_names())})") from None
+            raise ArgumentValueError(f"agent {kind!r} of an installed package could not be used: {broken}") from None
+        raise ArgumentValueError(f"unknown agent {arguments.shown(kind)} (available: {', '.join(agent_names())})") \
+            from None
     if kind in _FACTORIES:
         agent = factory(agent_rng(seed, player), **params)
     else:  # an installed package's: whatever it raises is said as its refusal, never a traceback
         try:
             agent = factory(agent_rng(seed, player), **params)
         except Exception as exc:  # noqa: BLE001 - third-party code
-            raise AmunreError(f"agent {spec!r} could not be made by its package: {type(exc).__name__}: {exc}") from None
+            raise ArgumentValueError(f"agent {spec!r} could not be made by its package: {type(exc).__name__}: {exc}") from None
     if not callable(getattr(agent, "choose", None)):  # a plug-in's factory that made something else
-        raise AmunreError(f"agent {kind!r} made {type(agent).__name__}, which has no choose(view, request) "
+        raise ArgumentValueError(f"agent {kind!r} made {type(agent).__name__}, which has no choose(view, request) "
                           "(expected an agent)")
     return agent
 
@@ -126,7 +135,7 @@ def make_agents(names: list[str], seed: int) -> list:
 
 def _no_params(kind: str, params: dict) -> None:
     if params:
-        raise AmunreError(f"agent {kind!r} takes no parameters (got {', '.join(sorted(params))})")
+        raise ArgumentValueError(f"agent {kind!r} takes no parameters (got {', '.join(sorted(params))})")
 
 
 def _random(rng, **params):

@@ -32,7 +32,8 @@ import math
 
 from amunre import decisions
 from amunre.agents import plain_number
-from amunre.errors import AmunreError
+from amunre.arguments import shown
+from amunre.errors import ArgumentValueError
 
 ROLLOUTS = ("greedy", "random", "planner")
 #: What a playout of each policy costs, in greedy playouts (a random one costs less; counted
@@ -176,29 +177,29 @@ def make(rng, **params) -> MctsAgent:
     known = {"iterations", "exploration", "rollout", "margin", "top"}
     unknown = sorted(set(params) - known)
     if unknown:
-        raise AmunreError(f"agent 'mcts' has no parameter {', '.join(map(repr, unknown))} "
-                          f"(expected some of: {', '.join(sorted(known))})")
+        raise ArgumentValueError(f"agent 'mcts' has no parameter {', '.join(map(shown, unknown))} "
+                                 f"(expected some of: {', '.join(sorted(known))})")
     values = {}
     if "iterations" in params:
         text = params["iterations"]
         # at most 7 digits before int(): Python refuses to read a number of thousands of digits
         if not (text.isascii() and text.isdigit()) or len(text) > 7 or not 1 <= int(text) <= 1_000_000:
-            raise AmunreError(f"mcts: iterations={text!r} is not a whole number from 1 to 1000000")
+            raise ArgumentValueError(f"mcts: iterations={shown(text)} is not a whole number from 1 to 1000000")
         values["iterations"] = int(text)
     if "top" in params:
         text = params["top"]
         if not (text.isascii() and text.isdigit()) or len(text) > 4 or not 0 <= int(text) <= 1000:
-            raise AmunreError(f"mcts: top={text!r} is not a whole number from 0 to 1000 (0: every option)")
+            raise ArgumentValueError(f"mcts: top={shown(text)} is not a whole number from 0 to 1000 (0: every option)")
         values["top"] = int(text)
     for name, low, high in (("exploration", 0.0, 100.0), ("margin", 0.0, 10.0)):
         if name in params:
             text = params[name]
             value = plain_number(text)
             if not low <= value <= high:  # NaN fails too
-                raise AmunreError(f"mcts: {name}={text!r} is not a number from {low:g} to {high:g}")
+                raise ArgumentValueError(f"mcts: {name}={shown(text)} is not a number from {low:g} to {high:g}")
             values[name] = value
     if "rollout" in params:
         if params["rollout"] not in ROLLOUTS:
-            raise AmunreError(f"mcts: rollout={params['rollout']!r} is not one of {', '.join(ROLLOUTS)}")
+            raise ArgumentValueError(f"mcts: rollout={shown(params['rollout'])} is not one of {', '.join(ROLLOUTS)}")
         values["rollout"] = params["rollout"]
     return MctsAgent(rng, **values)

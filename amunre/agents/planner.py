@@ -26,7 +26,7 @@ import math
 from amunre.agents import plain_number
 from amunre.agents.asking import owner_of
 from amunre.contract import Asking
-from amunre.errors import AmunreError
+from amunre.errors import AmunreError, ArgumentValueError
 from amunre.narrate import Words
 from amunre.worth import Worth
 
@@ -195,8 +195,8 @@ def make(rng, **params) -> PlannerAgent:
         low, high, meaning = RANGES.get(name, WEIGHTS)
         value = plain_number(text)
         if not low <= value <= high:  # NaN fails too
-            raise AmunreError(f"planner: {name}={_clipped(text)!r} is not a number from {low:g} to {high:g} "
-                              f"({meaning})")
+            raise ArgumentValueError(f"planner: {name}={_clipped(text)!r} is not a number from {low:g} to {high:g} "
+                                     f"({meaning})")
         values[name if name in RANGES else name.replace(".", ":")] = value
     return PlannerAgent(rng, gold=values.pop("gold", DEFAULT_GOLD), early=values.pop("early", DEFAULT_EARLY),
                         foresight=values.pop("foresight", DEFAULT_FORESIGHT), weights=values)

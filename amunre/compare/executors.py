@@ -32,7 +32,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, 
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
-from amunre.errors import AmunreError
+from amunre import arguments
+from amunre.errors import AmunreError, ArgumentValueError
 
 #: How long `DaskExecutor` tries to reach a scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
@@ -90,13 +91,27 @@ def make_executor(workers: int | None = None, scheduler: str | None = None) -> E
     """The executor for `--workers` and `--scheduler`: the Dask cluster when a scheduler is
     given (its workers, not `workers`, set the parallelism); otherwise `workers` local
     processes, by default one per usable CPU, and this process alone for 1."""
-    if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise AmunreError(f"--workers {workers}: expected a number of worker processes, 1 or more")
+    if workers is not None:
+        workers = arguments.whole_number("workers", workers, low=1, expected="a number of worker processes, 1 or "
+                                         "more", hint="or None: one per usable CPU")
     if scheduler is not None:
-        return DaskExecutor(scheduler)
+        return DaskExecutor(arguments.text("scheduler", scheduler, "expected a Dask scheduler's address, "
+                                           "tcp://HOST:PORT, or None for local processes"))
     if workers is None:
         workers = usable_cpus()
     return InProcessExecutor() if workers == 1 else ProcessExecutor(workers)
+
+
+def checked_tasks(fn: object, tasks: object) -> list[tuple]:
+    """`Executor.run`'s arguments, checked before any task runs: `fn` a callable (a module's
+    function, for a worker elsewhere to import), `tasks` a list of argument tuples."""
+    if not callable(fn):
+        raise arguments.wrong_type("fn", fn, "a callable", "expected a module's function, e.g. play_batch")
+    listed = arguments.listed("tasks", tasks, "a list of argument tuples", "expected e.g. [(jobs, 0, 0, 100)]")
+    for i, task in enumerate(listed):
+        if not isinstance(task, tuple):
+            raise arguments.wrong_type(f"tasks[{i}]", task, "a tuple of fn's arguments")
+    return listed
 
 
 class InProcessExecutor(_Closing):
@@ -107,7 +122,7 @@ class InProcessExecutor(_Closing):
     description = "this process"
 
     def run(self, fn, tasks):
-        for i, task in enumerate(tasks):
+        for i, task in enumerate(checked_tasks(fn, tasks)):
             yield i, fn(*task)
 
     def close(self) -> None:
@@ -135,8 +150,7 @@ class ProcessExecutor(_Closing):
     """
 
     def __init__(self, workers: int):
-        if isinstance(workers, bool) or workers < 1:
-            raise AmunreError(f"--workers {workers}: expected a number of worker processes, 1 or more")
+        workers = arguments.whole_number("workers", workers, low=1)
         self.workers = workers
         self.description = f"{workers} local processes" if workers > 1 else "1 local process"
         self._pool: ProcessPoolExecutor | None = None
@@ -149,6 +163,7 @@ class ProcessExecutor(_Closing):
         return self._pool
 
     def run(self, fn, tasks):
+        tasks = checked_tasks(fn, tasks)  # before a process is started
         pool = self._get_pool()
         futures: dict[Future, int] = {}
         try:
@@ -456,8 +471,8 @@ class DaskExecutor(_Closing):
     def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
         match = _ADDRESS.fullmatch(address)
         if not match or not 1 <= int(match["port"]) <= 65535:
-            raise AmunreError(
-                f"--scheduler {address!r} is not a Dask scheduler address "
+            raise ArgumentValueError(
+                f"--scheduler {arguments.shown(address)} is not a Dask scheduler address "
                 f"(expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786, where a `dask scheduler` listens)")
         try:
             import distributed
@@ -525,6 +540,7 @@ class DaskExecutor(_Closing):
     def run(self, fn, tasks):
         import distributed
 
+        tasks = checked_tasks(fn, tasks)
         futures: dict = {}
         expected = amunre_identity()  # each task checks its worker runs this (a worker may join late)
         try:

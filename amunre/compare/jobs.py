@@ -11,16 +11,19 @@ games in every column and returns their tally (`amunre.compare.tally`): the game
 from __future__ import annotations
 
 import hashlib
+import numbers
 import re
 import tempfile
 from pathlib import Path
 
 import attrs
 
+from amunre import arguments
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.tally import Tally, tally_batch
 from amunre.engine import Game, play_on
+from amunre.errors import ArgumentValueError
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
 OWN_BOARD = "own-board.toml"
@@ -41,12 +44,26 @@ class Job:
 
 
 def job_for(variant, overrides, players: int, agents) -> Job:
-    """The job playing `variant` (loaded with `overrides`) with this lineup."""
+    """The job playing `variant` with this lineup: `players` players, `agents` a list of agent
+    specs, one a seat or one for every seat. `variant` is a loaded Variant (`overrides` are
+    those it was loaded with: they are in it already) or a variant id or path, loaded here with
+    `overrides`."""
     import tomli_w
 
+    from amunre.agents import check_spec
+    from amunre.engine import check_players, check_variant
     from amunre.loader.resolved import resolved_data
+    from amunre.model import Variant
     from amunre.resources import variants_dir
 
+    overrides = arguments.overrides(overrides)
+    variant = variant if isinstance(variant, Variant) else check_variant(variant, overrides)
+    players = check_players(variant, players)
+    listed = arguments.listed("agents", agents, "a list of agent specs", "expected e.g. ['random'] or one a seat")
+    agents = [check_spec(spec) for spec in listed]
+    if len(agents) not in (1, players):
+        raise ArgumentValueError(f"agents must be one agent spec or {players}, one a seat, not {len(agents)}: "
+                                 f"{arguments.shown(agents)}")
     data = resolved_data(variant)
     board_text = ""
     shipped = variants_dir() / variant.edition.board
@@ -119,6 +136,21 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     (`amunre.compare.tally`): the numbers per row and their difference from the first column,
     game by game; every game's record, and each seat's, with `keep_records`; with `slope` (a
     numeric sweep's weights, `tally.slope_weights`), each row's slope against the swept value."""
+    # (checked once a batch: a batch plays games for seconds)
+    jobs = tuple(arguments.listed("jobs", jobs, "a tuple of Jobs (job_for), one a column"))
+    if not jobs:
+        raise ArgumentValueError("jobs must hold at least one Job (job_for), not none")
+    for i, job in enumerate(jobs):
+        if not isinstance(job, Job):
+            raise arguments.wrong_type(f"jobs[{i}]", job, "a Job (job_for)")
+    run_seed = arguments.seed(run_seed, "run_seed")
+    first = arguments.whole_number("first", first, low=0)
+    count = arguments.whole_number("count", count, low=0)
+    arguments.flag("keep_records", keep_records)
+    if slope is not None:
+        for weight in arguments.listed("slope", slope, "a tuple of numbers (tally.slope_weights) or None"):
+            if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+                raise arguments.wrong_type("slope", slope, "a tuple of numbers (tally.slope_weights) or None")
     seeds = [game_seed(run_seed, index) for index in range(first, first + count)]
     turns = rotations(jobs[0].agents)
     games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
@@ -156,6 +188,8 @@ _MASK = (1 << 64) - 1
 def game_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a run seeded `seed` (SplitMix64 of the pair): runs seeded
     0 and 1 share no games, and any game can be replayed alone with `amunre run --seed`."""
+    seed = arguments.seed(seed)
+    index = arguments.whole_number("index", index, low=0)
     z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK

@@ -17,6 +17,7 @@ from typing import Callable
 
 import attrs
 
+from amunre import arguments
 from amunre.compare import stats
 from amunre.compare.collect import CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, missing_means_zero, seat_key
 from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)
@@ -73,6 +74,7 @@ def batch_size(games: int) -> int:
     """Games per batch: big enough that scheduling costs little, small enough that the work
     spreads and progress moves. It depends on the games alone, never on the workers, so the
     same batches merge in the same order whatever runs them (`amunre.compare.tally`)."""
+    games = arguments.whole_number("games", games, low=0)
     return max(1, min(250, math.ceil(games / BATCHES)))
 
 

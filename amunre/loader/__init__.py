@@ -26,8 +26,11 @@ and words them. `amunre.loader.overrides` applies `--set KEY=VALUE` to the merge
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
+
+from amunre import arguments
 
 from amunre.loader.board import board_file, load_board, read_board
 from amunre.errors import VariantError  # noqa: F401 - raised from here, imported from here
@@ -52,11 +55,14 @@ __all__ = [
 ]
 
 
-def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Variant:
+def load_variant(id_or_path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Variant:
     """A typed, validated Variant from a shipped id or a path to a variant TOML file;
     `overrides` are `KEY=VALUE` texts (`--set`, see `amunre.loader.overrides`) laid over
-    the merged file before it is checked."""
-    path = resolve_path(id_or_path)
+    the merged file before it is checked. A wrong argument is an `ArgumentTypeError` or
+    `ArgumentValueError` (`amunre.arguments`), a file or an override that makes no valid
+    variant a `VariantError`, an id or path that leads to no file an `UnknownVariantError`."""
+    overrides = arguments.overrides(overrides)
+    path = resolve_path(_id_or_path(id_or_path))
     problems = Problems()
     data, origins, _chain = resolve_extends(path, str(path), (), problems)
     label = str(path)
@@ -159,6 +165,18 @@ def load_variant(id_or_path: str | Path, overrides: Sequence[str] = ()) -> Varia
     if problems or not settled:
         raise problems.error(fallback=label)
     return variant
+
+
+def _id_or_path(value: object) -> str | Path:
+    """`load_variant`'s first argument, checked: a str, or a path (any os.PathLike) as a Path,
+    which is always taken as a file, never as a shipped id."""
+    if isinstance(value, os.PathLike) and not isinstance(value, Path):
+        named = os.fspath(value)
+        value = Path(named) if isinstance(named, str) else named
+    if not isinstance(value, (str, Path)):
+        raise arguments.wrong_type("id_or_path", value, "a shipped variant id or a variant file's path (a str "
+                                   "or an os.PathLike)")
+    return value
 
 
 def _card_kinds(components, modules):

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from amunre.errors import UnknownVariantError
+from amunre.arguments import shown
+from amunre.errors import UnknownVariantError, VariantError
 from amunre.resources import variants_dir
 from amunre.loader.tomlpos import key_lines
 from amunre.loader.problems import Problems
@@ -236,28 +237,34 @@ def shipped_file(variant_id: str) -> Path | None:
     return available_variants().get(variant_id)
 
 
+#: Most characters of a variant id or path a message shows (a path is shown whole up to this;
+#: an id a caller got wrong may be any text, a megabyte of it).
+PATH_SHOWN = 1000
+
+
 def _unknown_message(text: str) -> str:
     shipped = ", ".join(sorted(available_variants())) or "none found"
-    return f"unknown variant {text!r} (available: {shipped}; or give a path to a .toml file)"
+    return f"unknown variant {shown(text, PATH_SHOWN)} (available: {shipped}; or give a path to a .toml file)"
 
 
 def resolve_path(id_or_path: str | Path) -> Path:
     """The file for a shipped variant id or a path; `UnknownVariantError` listing the
     available ids otherwise."""
     text = str(id_or_path)
+    named = shown(text, PATH_SHOWN)
     if not text.strip():
-        raise UnknownVariantError(f"an empty variant name {text!r} ({_unknown_message(text).partition('(')[2]}")
+        raise UnknownVariantError(f"an empty variant name {named} ({_unknown_message(text).partition('(')[2]}")
     path = Path(text)
     if isinstance(id_or_path, Path) or path.suffix == ".toml" or exists(path):
         if exists(path) and path.is_dir():
-            raise UnknownVariantError(f"{text!r} is a directory (expected a variant .toml file or a shipped id)")
+            raise UnknownVariantError(f"{named} is a directory (expected a variant .toml file or a shipped id)")
         if not is_file(path):
             shipped = ", ".join(sorted(available_variants()))
             what = "does not exist" if not exists(path) else f"is {_kind_of(path)}, not a regular file"
             if not exists(path) and _is_link(path):  # a link whose target is missing, or a loop
                 what = _broken_link(path)
             raise UnknownVariantError(
-                f"variant file {text!r} {what} (shipped variants: {shipped})"
+                f"variant file {named} {what} (shipped variants: {shipped})"
             )
         return path
     found = shipped_file(text)
@@ -327,6 +334,8 @@ def read_text(path: Path, label: str, problems: Problems, what: str, language: s
             raise problems.error()
         _check_size(info.st_size, label, problems, what, limit)
         raw = path.read_bytes()
+    except VariantError:  # reported above (a VariantError is a ValueError too: not the NUL below)
+        raise
     except OSError as exc:
         problems.add(label, 1, (), f"cannot read the {what} file ({exc.strerror or exc})",
                      f"expected a readable {what} .{language.lower()} file")
