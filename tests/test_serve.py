@@ -835,3 +835,72 @@ def test_tables_opened_at_once_do_not_pass_the_limit(tmp_path):
                 return sorted(reply.status_code for reply in replies)
 
     assert anyio.run(burst) == [201, 201] + [429] * 6
+
+
+# -- a bot that fails ------------------------------------------------------------------------------------
+class _Raising:
+    """A bot whose choose() raises (its bug)."""
+
+    def __init__(self, rng, **params):
+        pass
+
+    def choose(self, view, request):
+        raise RuntimeError("a bot bug")
+
+
+class _Stray:
+    """A bot that answers something that is no option."""
+
+    def __init__(self, rng, **params):
+        pass
+
+    def choose(self, view, request):
+        return 12345
+
+
+class _Boundless:
+    """A bot that declares a work per decision that is no count."""
+
+    playouts_per_decision = float("inf")
+
+    def __init__(self, rng, **params):
+        pass
+
+    def choose(self, view, request):
+        return request.options[0]
+
+
+@pytest.mark.parametrize("bot,said", [
+    (_Raising, "the raising bot of blue failed: RuntimeError('a bot bug')"),
+    (_Stray, "the stray bot of blue failed: it answered 12345, which is not one of the options of 'bid'"),
+])
+def test_a_bot_that_fails_stops_its_table_saying_so_and_keeps_nothing_it_said(tmp_path, monkeypatch, bot, said):
+    """A bot's exception reached nobody (its table hung, saying nothing, for good), and a bot's
+    answer that is no option was kept on disk before the game refused it (after a restart, every
+    page said the variant no longer loaded). Now the table stops, naming the bot and what it did,
+    and no answer of it is kept."""
+    import time
+
+    import amunre.agents as agents
+
+    kind = bot.__name__.lstrip("_").lower()
+    monkeypatch.setitem(agents._FACTORIES, kind, bot)
+    with TestClient(build_app(tmp_path)) as client:
+        tables = Tables(client)
+        table = tables.open("classic2003", 3, [kind] * 3)
+        deadline = time.monotonic() + 120  # (a wait for the bot's thread, not a measure of speed)
+        while (page := tables.state(table["tokens"][None]))["failure"] is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert page["failure"] == said
+        assert tables.server.store.answers(table["table"]) == []
+
+
+def test_a_bot_whose_work_is_no_count_is_refused_not_a_server_error(tmp_path, monkeypatch):
+    import amunre.agents as agents
+
+    monkeypatch.setitem(agents._FACTORIES, "boundless", _Boundless)
+    with TestClient(build_app(tmp_path)) as client:
+        reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3,
+                                                 "seats": ["human", "boundless", "random"]})
+        assert reply.status_code == 422, reply.text
+        assert "the bot 'boundless' of seat 2 may play out inf games per decision" in reply.json()["error"]

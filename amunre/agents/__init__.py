@@ -114,13 +114,17 @@ def check_agents_for(specs: list[str], variant) -> None:
             check(variant)
 
 
-def playouts_per_decision(spec: str) -> int:
+def playouts_per_decision(spec: str) -> float:
     """The most work a bot of `spec` does to answer one decision, counted in games played
     out to their end by `greedy` (its cost a unit): what its agent declares as its
     `playouts_per_decision`, else 0 (an agent that plays no game out, as `greedy`, `random`
     and `planner`: its work per decision is set by the game, and no parameter raises it). A
     server bounds what a table may cost with it (`amunre serve --max-bot-playouts`)."""
-    return int(getattr(make_agent(spec, 0, 0), "playouts_per_decision", 0))
+    declared = getattr(make_agent(spec, 0, 0), "playouts_per_decision", 0)
+    if isinstance(declared, bool) or not isinstance(declared, (int, float)) or not 0 <= declared < math.inf:
+        # an installed agent's declaration that is no count: as costly as can be, never a crash
+        return math.inf
+    return math.ceil(declared)
 
 
 def check_spec(spec: str) -> str:

@@ -47,7 +47,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from amunre.counting import plural
-from amunre.errors import AmunreError
+from amunre.engine import _is_option
+from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog.messages import excerpt
 from amunre.serve import MAX_BOT_PLAYOUTS
 from amunre.serve.hosts import AllowedHosts, HostCheck
@@ -171,7 +172,7 @@ class Server:
         from amunre.agents import playouts_per_decision
 
         for seat, spec in enumerate(seats):
-            if spec != HUMAN and (work := playouts_per_decision(spec)) > self.max_bot_playouts:
+            if spec != HUMAN and not 0 <= (work := playouts_per_decision(spec)) <= self.max_bot_playouts:
                 return (f"the bot {spec!r} of seat {seat + 1} may play out {work} games per decision (counted as "
                         f"greedy playouts), more than this server allows (--max-bot-playouts "
                         f"{self.max_bot_playouts})")
@@ -377,10 +378,13 @@ class Server:
                 request, view = table.game.pending, table.game.view(seat)
                 try:
                     choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
+                    if not _is_option(choice, request.options):  # checked as a person's is, before it is kept
+                        raise IllegalAnswerError(f"it answered {_first_line(repr(choice))[:80]}, which is not one "
+                                                 f"of the options of {request.kind!r}")
                 except Exception as exc:  # a bot's bug stops its table, saying so, not the server
                     if table.closed:
                         return
-                    said = _first_line(repr(exc))
+                    said = str(exc) if isinstance(exc, IllegalAnswerError) else _first_line(repr(exc))
                     table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {said}"
                     table.version += 1
                     self.changed(table)
@@ -405,7 +409,10 @@ async def _in_daemon_thread(function, *args):
         try:
             result = function(*args)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting task
-            hand = lambda: done.done() or done.set_exception(exc)  # noqa: E731
+            # (bound to a name of its own: Python unbinds `exc` when the block ends, and the
+            # callback runs after that, in the loop)
+            error = exc
+            hand = lambda: done.done() or done.set_exception(error)  # noqa: E731
         else:
             hand = lambda: done.done() or done.set_result(result)  # noqa: E731
         try:
