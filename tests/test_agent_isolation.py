@@ -203,6 +203,31 @@ def test_every_part_of_the_game_is_compared(meddle, said):
     assert said in str(info.value)
 
 
+class _Raising:
+    def choose(self, view, request):
+        raise RuntimeError("its own bug")
+
+
+class _Stray:
+    def choose(self, view, request):
+        return 12345
+
+
+@pytest.mark.parametrize("agent,said", [
+    (_Raising(), "raised RuntimeError: its own bug"),
+    (_Stray(), "answered 12345, which is not one of the options of 'bid'"),
+])
+def test_an_agent_that_raises_or_answers_no_option_is_reported_as_the_agents_failure(agent, said):
+    """Its bug is the agent's, said as such (`amunre check` called it a bug in amunre)."""
+    from amunre.loader import load_variant
+
+    checker = GameChecker(load_variant("classic2003"), 3, 2, "third", **ONLY_UNTOUCHED)
+    with pytest.raises(ConformanceError) as info:
+        checker.ask(agent)
+    assert info.value.invariant == "agent"
+    assert "invariant [agent] failed: the agent (third) of player" in str(info.value) and said in str(info.value)
+
+
 # -- `amunre check` runs it for any agent named, an installed package's too ---------------------
 
 PACKAGE = '''
@@ -219,6 +244,7 @@ tally = "counting_rule:Tally"
 
 [project.entry-points."amunre.agents"]
 cheat = "isolation_agents:Cheat"
+raising = "isolation_agents:Raising"
 tidy = "isolation_agents:Tidy"
 
 [tool.setuptools]
@@ -236,6 +262,14 @@ class Cheat:
     def choose(self, view, request):
         view._game.state.rules["scoring:tally"]["runs"] += 1
         return request.options[self.rng.randrange(len(request.options))]
+
+
+class Raising:
+    def __init__(self, rng, **params):
+        pass
+
+    def choose(self, view, request):
+        raise RuntimeError("its own bug")
 
 
 class Tidy:
@@ -280,6 +314,13 @@ def test_amunre_check_fails_an_installed_agent_that_changes_the_game(installed):
     assert run.returncode == 1, run.stdout + run.stderr
     assert "invariant [untouched] failed: the agent (cheat) of player" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_amunre_check_reports_an_installed_agents_bug_as_the_agents(installed):
+    run = _check(installed, "--agents", "raising")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "invariant [agent] failed: the agent (raising) of player" in run.stderr
+    assert "raised RuntimeError: its own bug" in run.stderr and "bug in amunre" not in run.stderr
 
 
 @pytest.mark.parametrize("agents", ["tidy", "planner"])

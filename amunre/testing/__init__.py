@@ -98,6 +98,8 @@ Agents
                    compared before and after each call. It holds for whichever agents the
                    check is run with (`amunre check --agents`, an installed package's too):
                    an agent thinks on what it is handed, never on the game.
+  [agent]          an agent's `choose()` returns one of the request's options and raises
+                   nothing: an agent's bug is reported as the agent's, with its rerun.
 
 Determinism and replay
   [determinism]    the same seed with the same agents gives the identical JSONL log.

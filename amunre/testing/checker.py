@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from amunre.decisions import from_json_value, to_json_value
-from amunre.engine import Game
+from amunre.engine import Game, _is_option
 from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
 from amunre.model import Variant
@@ -597,12 +597,23 @@ class GameChecker:
         game = self.game
         request = game.pending
         before = self._whole()
-        choice = agent.choose(game.view(request.player), request)
+        try:
+            choice = agent.choose(game.view(request.player), request)
+        except Exception as error:  # noqa: BLE001 - the agent's bug, reported as its failure, not amunre's
+            self.fail("agent", f"the agent ({self.agent}) of player {request.player} raised "
+                               f"{type(error).__name__}: {error}")
         after = self._whole()
         if after != before:
             self.fail("untouched", f"the agent ({self.agent}) of player {request.player} changed the game while "
                                    f"choosing: {', '.join(_differing(before, after))} differ before and after its "
                                    "choose()")
+        try:
+            legal = _is_option(choice, request.options)
+        except RecursionError:
+            legal = False
+        if not legal:
+            self.fail("agent", f"the agent ({self.agent}) of player {request.player} answered "
+                               f"{repr(choice)[:80]}, which is not one of the options of {request.kind!r}")
         return choice
 
     def _whole(self) -> dict:
