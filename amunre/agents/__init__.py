@@ -90,7 +90,8 @@ def make_agent(spec: str, seed: int, player: int):
         try:
             agent = factory(agent_rng(seed, player), **params)
         except Exception as exc:  # noqa: BLE001 - third-party code
-            raise ArgumentValueError(f"agent {spec!r} could not be made by its package: {type(exc).__name__}: {exc}") from None
+            raise ArgumentValueError(f"agent {spec!r} could not be made by its package: "
+                                     f"{type(exc).__name__}: {exc}") from None
     if not callable(getattr(agent, "choose", None)):  # a plug-in's factory that made something else
         raise ArgumentValueError(f"agent {kind!r} made {type(agent).__name__}, which has no choose(view, request) "
                           "(expected an agent)")
