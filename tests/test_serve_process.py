@@ -69,8 +69,10 @@ def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):
 def test_a_taken_seat_survives_a_kill_and_its_invitation_stays_spent(tmp_path):
     """A seat taken through its invitation is on the disk before the taker is answered: the
     server killed (SIGKILL) at once after, and started again, the seat's token opens it, the
-    invitation still says when it was taken, and the other invitation still takes its seat."""
+    invitation still says when it was taken, and the other invitation still takes its seat.
+    No token, an invitation's or a seat's, is in what the server printed."""
     data = tmp_path / "tables"
+    said = []
     serving = Serving(data)
     try:
         reply = serving.client.post("/api/tables", json={"variant": "classic2003", "players": 3,
@@ -81,6 +83,7 @@ def test_a_taken_seat_survives_a_kill_and_its_invitation_stays_spent(tmp_path):
         spent = serving.client.post("/api/claim", headers=auth(first.split("#")[1]), json={})
     finally:
         serving.kill()
+        said.append(serving.process.stderr.read().decode())
     assert spent.status_code == 409, spent.text
     serving = Serving(data)
     try:
@@ -90,11 +93,15 @@ def test_a_taken_seat_survives_a_kill_and_its_invitation_stays_spent(tmp_path):
         other = claim(serving, second)
     finally:
         serving.kill()
+        said.append(serving.process.stderr.read().decode())
     serving = Serving(data)
     try:
         assert state(serving, other)["seat"] == 1 and state(serving, token)["seat"] == 0
     finally:
-        serving.stop()
+        said.append(serving.stop())
+    printed = (tmp_path / "tables-server.log").read_bytes().decode() + "".join(said)
+    for secret in (first.split("#")[1], second.split("#")[1], token, other):
+        assert secret not in printed
 
 
 def test_a_page_of_another_site_cannot_open_tables_through_its_own_name(tmp_path):
