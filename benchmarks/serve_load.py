@@ -91,7 +91,8 @@ async def run(tables: int, answers: int, variant: str, bots: str, data: Path) ->
             opened = []
             for n in range(tables):
                 reply = await client.post("/api/tables", json={"variant": variant, "players": 4,
-                                                               "seats": ["human", bots, bots, bots], "seed": n})
+                                                               "seats": ["human", bots, bots, bots], "seed": n,
+                                                               "sit": 0})  # (the person's own seat: its link)
                 reply.raise_for_status()
                 table = reply.json()
                 opened.append((table["table"], table["seats"][0]["link"].split("#")[1]))

@@ -44,6 +44,13 @@ def auth(token):
     return {"Authorization": f"Bearer {token}"}
 
 
+def claim(serving, invitation: str) -> str:
+    """The seat's own token that opening an invitation's link (`http://HOST/join#TOKEN`) gives."""
+    reply = serving.client.post("/api/claim", headers=auth(invitation.split("#", 1)[1]), json={})
+    assert reply.status_code == 200, reply.text
+    return reply.json()["link"].split("#", 1)[1]
+
+
 def state(serving, token):
     """A seat's page data (while the server sets its table up again after a start, 503, asked
     again for up to a minute)."""

@@ -50,9 +50,16 @@ class Tables:
             self.server.draw_seed = drawn
         assert reply.status_code == 201, reply.text
         data = reply.json()
-        data["tokens"] = {s["seat"]: s["link"].split("#", 1)[1] for s in data["seats"] if s["link"]}
+        # each invitation taken (as each person opens theirs): the seats' own tokens
+        data["tokens"] = {s["seat"]: self.claim(s["invitation"]) for s in data["seats"] if s["invitation"]}
         data["tokens"][None] = data["spectator"].split("#", 1)[1]
         return data
+
+    def claim(self, invitation: str) -> str:
+        """The seat's own token that opening an invitation's link gives."""
+        reply = self.client.post("/api/claim", headers=auth(invitation.split("#", 1)[1]), json={})
+        assert reply.status_code == 200, reply.text
+        return reply.json()["link"].split("#", 1)[1]
 
     def state(self, token: str) -> dict:
         reply = self.client.get("/api/state", headers=auth(token))
@@ -404,7 +411,7 @@ def test_a_request_naming_the_server_by_a_name_it_was_not_given_is_refused(tmp_p
             reply = opened(host)
             assert reply.status_code == 201, (host, reply.text)
             assert reply.json()["spectator"].startswith(f"http://{host}/watch#")
-        token = reply.json()["seats"][0]["link"].split("#")[1]
+        token = Tables(client).claim(reply.json()["seats"][0]["invitation"])
         with client.websocket_connect("/api/live", headers={"Host": "[fd00::5]:8000"}) as live:
             live.send_text(json.dumps({"token": token}))
             assert json.loads(live.receive_text())["seat"] == 0
@@ -429,7 +436,7 @@ def test_the_names_a_server_answers_to():
 
 
 def test_pages_allow_no_request_to_another_origin(tables):
-    for path in ("/", "/seat", "/watch"):
+    for path in ("/", "/seat", "/watch", "/join", "/close"):
         reply = tables.client.get(path)
         assert reply.status_code == 200
         policy = reply.headers["content-security-policy"]

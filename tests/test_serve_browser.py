@@ -1,7 +1,10 @@
-"""`amunre serve` in real browsers: two people, each in their own headless Chromium, and two
-bots play a whole supermeeple2016 game through the pages; the server is killed (SIGKILL)
-and started again mid-game and the pages carry on; the final scores on the page are those
-`amunre replay` finds in the table's log.
+"""`amunre serve` in real browsers: two people, each in their own headless Chromium, each
+taking their seat by opening their invitation, and two bots play a whole supermeeple2016
+game through the pages; the server is killed (SIGKILL) and started again mid-game and the
+pages carry on; the final scores on the page are those `amunre replay` finds in the table's
+log. And the lobby: what it shows once a table is open (its creator's own seat, an
+invitation per other person), an invitation taken, opened again by another browser (the
+creator peeking) and by the one that took it, and closing the table.
 
 Each person answers by clicking: an option's button, or a province on the board where the
 decision's options are about provinces. At every step each page's hand must be its own
@@ -41,8 +44,12 @@ def page_number(driver) -> int | None:
     return None if found is None else int(found)
 
 
-def page_hand(driver) -> list[str]:
-    return driver.execute_script("return [...document.querySelectorAll('#hand li')].map(li => li.textContent)")
+def page_hand(driver) -> tuple[int | None, list[str]]:
+    """Where the page stands and the hand it shows, read at once (read one after the other,
+    the page could take the next data between them: the hand of a later decision)."""
+    number, hand = driver.execute_script("return [document.body.dataset.number, "
+                                         "[...document.querySelectorAll('#hand li')].map(li => li.textContent)]")
+    return None if number is None else int(number), hand
 
 
 def shown_hand(page: dict) -> list[str]:
@@ -86,12 +93,14 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
         reply = serving.client.post("/api/tables", json={"variant": "supermeeple2016", "players": 4, "seats": SEATS})
         assert reply.status_code == 201, reply.text
         table = reply.json()
-        people = [s for s in table["seats"] if s["link"]]
-        tokens = [s["link"].split("#")[1] for s in people]
-        for n, person in enumerate(people):
+        people = [s for s in table["seats"] if s["invitation"]]
+        for n, person in enumerate(people):  # each opens his invitation: the page takes the seat
             driver = start_chromium(tmp_path / f"profile-{n}", "1280,800")
             drivers.append(driver)
-            driver.get(person["link"])
+            driver.get(person["invitation"])
+        # (each seat's own token, which only that browser was given, read from its address)
+        tokens = [wait_for(driver, "return location.pathname === '/seat' && location.hash.slice(1)",
+                           "the invitation taken") for driver in drivers]
         rng = random.Random(7)
         given, hands_differed, killed = 0, False, False
         deadline = time.monotonic() + 600
@@ -100,8 +109,9 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
             if pages[0]["finished"]:
                 break
             for driver, page in zip(drivers, pages):
-                if page_number(driver) == page["number"]:  # the page is up to date: its hand is its seat's own
-                    assert page_hand(driver) == shown_hand(page)
+                number, hand = page_hand(driver)
+                if number == page["number"]:  # the page is up to date: its hand is its seat's own
+                    assert hand == shown_hand(page)
             hands_differed |= shown_hand(pages[0]) != shown_hand(pages[1])
             clicked = False
             for driver, page in zip(drivers, pages):
@@ -169,10 +179,17 @@ def set_seats(driver, kinds: list[str]) -> None:
 def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened(tmp_path):
     """The lobby: the seed field says why it may be chosen only for a table of at most one
     person, and is closed (and no seed sent) while two people sit; a refusal is shown in the
-    server's words; once a table is open, its creator's link and button close it, and the
-    seat's page then says it is closed. Screenshots: /tmp/amunre-lobby-*.png."""
+    server's words. Once a table is open it shows its creator's own seat and an invitation
+    per other person (to copy, not to click); a friend opening his takes the seat and is
+    shown its own link; the creator opening another friend's (peeking) takes that seat, and
+    the friend opening it then is told it was taken, and warned; opened again where it was
+    taken, it leads back to the seat; a seat's link opened in a browser that did not take it
+    warns. The creator's link and button close the table, and the seat's page then says it
+    is closed. Screenshots: /tmp/amunre-lobby-*.png, /tmp/amunre-seat-*.png,
+    /tmp/amunre-invitation-spent.png."""
     serving = Serving(tmp_path / "tables", "--max-bot-playouts", "200")
     driver = start_chromium(tmp_path / "profile", "1280,900")
+    friend = None
     try:
         driver.get(serving.url)
         wait_for(driver, "return document.querySelectorAll('#variant option').length", "the variants listed")
@@ -197,22 +214,75 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
         error = wait_for(driver, "return document.getElementById('open-error').textContent", "the refusal shown")
         assert "--max-bot-playouts 200" in error
         driver.save_screenshot("/tmp/amunre-lobby-refused.png")
-        set_seats(driver, ["human", "human", "random"])
+        driver.execute_script("const p = document.getElementById('players'); p.value = '4';"
+                              "p.dispatchEvent(new Event('change'));")
+        set_seats(driver, ["human", "human", "human", "random"])
+        sits = driver.execute_script("return [...document.getElementById('sit').options].map(o => o.value)")
+        assert sits == ["0", "1", "2", ""] and driver.find_element("id", "sit").get_attribute("value") == "0"
         driver.find_element("id", "open-button").click()
         wait_for(driver, "return !document.getElementById('links').hidden", "the table opened")
         assert driver.execute_script("return document.getElementById('open-error').textContent") == ""
         close_link = driver.find_element("id", "close-link").get_attribute("href")
-        seat_link = driver.execute_script("return document.querySelector('#link-list a').href")
-        assert "/close#" in close_link and "/seat#" in seat_link
-        token = seat_link.split("#")[1]
-        assert state(serving, token)["closed"] is False
+        own_link = driver.find_element("id", "own-link").get_attribute("href")
+        invitations = driver.execute_script("return [...document.querySelectorAll('#invitation-list input')]"
+                                            ".map(i => i.value)")
+        assert "/close#" in close_link and "/seat#" in own_link
+        assert len(invitations) == 2 and all("/join#" in link for link in invitations)
+        assert not driver.execute_script("return document.querySelector('#invitation-list a')")  # (not to click)
+        driver.save_screenshot("/tmp/amunre-lobby-opened.png")
+        token = own_link.split("#")[1]
+        assert state(serving, token)["seat"] == 0 and state(serving, token)["closed"] is False
+        lobby = driver.current_window_handle
+
+        # a friend opens his invitation: the seat is his, and its own link shown to keep
+        friend = start_chromium(tmp_path / "friend", "1280,900")
+        friend.get(invitations[0])
+        wait_for(friend, "return document.body.dataset.yours === 'claimed'", "the friend's seat taken")
+        mine = friend.current_url
+        assert "/seat#" in mine and friend.find_element("id", "yours-link").get_attribute("value") == mine
+        assert friend.find_element("id", "yours-title").text.startswith("This seat is yours now: you are blue")
+        assert state(serving, mine.split("#")[1])["seat"] == 1
+        friend.save_screenshot("/tmp/amunre-seat-claimed.png")
+
+        # the creator opens the other friend's invitation (to peek): he takes that seat...
+        driver.switch_to.new_window("tab")
+        driver.get(invitations[1])
+        wait_for(driver, "return document.body.dataset.yours === 'claimed'", "the peek")
+        # ... and the friend, opening it, is told so, and warned
+        friend.get(invitations[1])
+        wait_for(friend, "return document.body.dataset.state", "the spent invitation's page")
+        assert friend.execute_script("return document.body.dataset.state") == "taken"
+        assert friend.find_element("id", "join-title").text == "This invitation was used already"
+        assert friend.find_element("id", "join-said").text.startswith("Seat 3 (black) at this table was taken on ")
+        assert friend.find_element("id", "join-warning").is_displayed()
+        assert not friend.find_element("id", "join-mine").is_displayed()
+        friend.save_screenshot("/tmp/amunre-invitation-spent.png")
+        # his own invitation, opened again where he took it, leads back to his seat
+        friend.get(invitations[0])
+        wait_for(friend, "return document.body.dataset.state", "his own invitation again")
+        assert friend.find_element("id", "join-mine").is_displayed()
+        assert not friend.find_element("id", "join-warning").is_displayed()
+        assert friend.find_element("id", "join-seat").get_attribute("href") == mine
+        # a seat's link in a browser that did not take it (a seat's link handed out): a warning
+        driver.get(mine)
+        wait_for(driver, "return document.body.dataset.yours", "the seat page's question")
+        assert driver.execute_script("return document.body.dataset.yours") == "unknown"
+        assert driver.find_element("id", "yours-warning").is_displayed()
+        driver.save_screenshot("/tmp/amunre-seat-unknown.png")
+        # his own seat, which the lobby remembered in his browser: no question
+        driver.get(own_link)
+        wait_for(driver, "return document.body.dataset.number", "the creator's seat")
+        assert driver.execute_script("return document.body.dataset.yours") is None
+        assert not driver.find_element("id", "yours").is_displayed()
+
+        driver.switch_to.window(lobby)
         driver.find_element("id", "close-button").click()
         said = wait_for(driver, "return document.getElementById('close-said').textContent", "the table closed")
         assert said.startswith("The table is closed")
         assert not driver.find_element("id", "close-button").is_enabled()
         driver.save_screenshot("/tmp/amunre-lobby-closed.png")
         assert state(serving, token)["closed"] is True
-        driver.get(seat_link)
+        driver.get(own_link)
         status = wait_for(driver, "return document.getElementById('status').textContent", "the seat's page")
         assert status.startswith("This table is closed")
         driver.save_screenshot("/tmp/amunre-seat-closed.png")
@@ -221,9 +291,14 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
         assert driver.execute_script("return document.body.dataset.state") == "closed"
         assert not driver.find_element("id", "close-button").is_enabled()
         driver.save_screenshot("/tmp/amunre-close-page.png")
-        # (the refusal asked for above is the one error the browser logs)
-        assert not [e for e in console_errors(driver) if "/api/tables - Failed to load resource: the server "
-                    "responded with a status of 422" not in e["message"]]
+        # (the refusals asked for above are the errors the browsers log: the table refused, the
+        # spent invitation)
+        refused = ("/api/tables - Failed to load resource: the server responded with a status of 422",
+                   "/api/claim - Failed to load resource: the server responded with a status of 409")
+        for browser in (driver, friend):
+            assert not [e for e in console_errors(browser) if not any(r in e["message"] for r in refused)]
     finally:
         driver.quit()
+        if friend is not None:
+            friend.quit()
         serving.stop()

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
 pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
-from serving import Serving, auth, play_some, state  # noqa: E402
+from serving import Serving, auth, claim, play_some, state  # noqa: E402
 
 
 def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):
@@ -25,7 +25,7 @@ def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):
                                                          "seats": ["human", "greedy", "human", "random"]})
         assert reply.status_code == 201, reply.text
         table = reply.json()
-        tokens = [s["link"].split("#")[1] for s in table["seats"] if s["link"]]
+        tokens = [claim(serving, s["invitation"]) for s in table["seats"] if s["invitation"]]
         spectator = table["spectator"].split("#")[1]
         assert play_some(serving, tokens, 25, 1) == 25
         while not any(state(serving, token)["decision"] for token in tokens):
@@ -64,6 +64,44 @@ def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):
     server_output = (tmp_path / "tables-server.log").read_bytes().decode() + said
     for token in tokens + [spectator]:  # no token in what the server printed, nor in the log
         assert token not in server_output and token not in log.text
+
+
+def test_a_taken_seat_survives_a_kill_and_its_invitation_stays_spent(tmp_path):
+    """A seat taken through its invitation is on the disk before the taker is answered: the
+    server killed (SIGKILL) at once after, and started again, the seat's token opens it, the
+    invitation still says when it was taken, and the other invitation still takes its seat.
+    No token, an invitation's or a seat's, is in what the server printed."""
+    data = tmp_path / "tables"
+    said = []
+    serving = Serving(data)
+    try:
+        reply = serving.client.post("/api/tables", json={"variant": "classic2003", "players": 3,
+                                                         "seats": ["human", "human", "random"]})
+        assert reply.status_code == 201, reply.text
+        first, second = [s["invitation"] for s in reply.json()["seats"][:2]]
+        token = claim(serving, first)
+        spent = serving.client.post("/api/claim", headers=auth(first.split("#")[1]), json={})
+    finally:
+        serving.kill()
+        said.append(serving.process.stderr.read().decode())
+    assert spent.status_code == 409, spent.text
+    serving = Serving(data)
+    try:
+        assert state(serving, token)["seat"] == 0
+        again = serving.client.post("/api/claim", headers=auth(first.split("#")[1]), json={})
+        assert again.status_code == 409 and again.json()["taken"] == spent.json()["taken"]
+        other = claim(serving, second)
+    finally:
+        serving.kill()
+        said.append(serving.process.stderr.read().decode())
+    serving = Serving(data)
+    try:
+        assert state(serving, other)["seat"] == 1 and state(serving, token)["seat"] == 0
+    finally:
+        said.append(serving.stop())
+    printed = (tmp_path / "tables-server.log").read_bytes().decode() + "".join(said)
+    for secret in (first.split("#")[1], second.split("#")[1], token, other):
+        assert secret not in printed
 
 
 def test_a_page_of_another_site_cannot_open_tables_through_its_own_name(tmp_path):

@@ -1,18 +1,26 @@
 """The web application of `amunre serve` (Starlette; uvicorn runs it).
 
-Pages: `/` the lobby (open a table), `/seat` a seat's page and `/watch` the spectator's, both
-the same page, and `/close` the creator's page that closes the table: which one it is, and
-which table, depends on the token in the link's fragment (`/seat#TOKEN`),
-which the browser never sends in a request line, so it never reaches an access log. The
-page sends it as `Authorization: Bearer TOKEN` (and as the first message of its live
-WebSocket).
+Pages: `/` the lobby (open a table), `/join` an invitation to take a seat, `/seat` a seat's
+page and `/watch` the spectator's, both the same page, and `/close` the creator's page that
+closes the table: which one it is, and which table, depends on the token in the link's
+fragment (`/seat#TOKEN`), which the browser never sends in a request line, so it never
+reaches an access log. The page sends it as `Authorization: Bearer TOKEN` (and as the first
+message of its live WebSocket).
+
+Whoever opens a table is given invitations, not seats (but for the one seat he takes
+himself, `sit`): an invitation taken (`POST /api/claim`) gives a new seat token to that
+request alone, once; opened again it says when its seat was taken. So a creator who opens
+another person's invitation to see his hand is found out by that person, as boardgame.io's
+lobby gives a player's credentials only to whoever joins the seat.
 
 API (JSON in and out; every error is a 4xx with `{"error": "..."}` naming the problem, and
 changes nothing):
 
     GET  /api/variants         what the lobby offers (with each file's problems)
-    POST /api/tables           open a table: {variant, players, seats: ["human", "planner", ...], seed?}
-                               (a seed only with at most one human seat: it tells every hidden card)
+    POST /api/tables           open a table: {variant, players, seats: ["human", "planner", ...], seed?, sit?}
+                               (a seed only with at most one human seat: it tells every hidden card;
+                               sit: the human seat the creator takes himself, its link given at once)
+    POST /api/claim            {}, with an invitation's token: take its seat (once): its own link
     GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
     POST /api/answer           {number, option}: answer decision `number` with option index `option`
     POST /api/undo             {number}: take back the seat's last answer (decision `number` pending)
@@ -50,6 +58,7 @@ from amunre.counting import plural
 from amunre.engine import _is_option
 from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog.messages import excerpt
+from amunre.narrate import player_names
 from amunre.serve import MAX_BOT_PLAYOUTS
 from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.seatpage import seat_payload
@@ -69,15 +78,15 @@ IDLE_SECONDS = 3600
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript",
-          "close.js": "text/javascript"}
+          "close.js": "text/javascript", "join.js": "text/javascript"}
 
 
 class Refused(Exception):
-    """A request refused: its status and what is wrong."""
+    """A request refused: its status and what is wrong (and facts a page shows, `said`)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, said: dict | None = None):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.said = status, message, said or {}
 
 
 def _static(name: str) -> str:
@@ -185,9 +194,10 @@ class Server:
 
         return new_seed()
 
-    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None], str]:
-        """A new table, its tokens (token -> seat, None: the spectator's) and its creator's
-        token, which closes it; or a 4xx refusal, and nothing kept."""
+    async def create(self, spec: dict) -> tuple[Table, dict[str, int | None], dict[str, int], str]:
+        """A new table, its tokens (token -> seat, None: the spectator's; the seat its
+        creator takes, `sit`, if any), its invitations (token -> seat, every other human
+        seat) and its creator's token, which closes it; or a 4xx refusal, and nothing kept."""
         from amunre.agents import check_agents_for, check_spec
         from amunre.engine import check_players, check_seed
 
@@ -216,6 +226,12 @@ class Server:
         costly = self.too_costly(seats)
         if costly is not None:  # (refused, not cut down: the bot asked for is the bot the log names)
             raise Refused(422, f"seats: {costly}: ask for less")
+        sit = spec.get("sit")
+        if sit is not None and (type(sit) is not int or not 0 <= sit < players or seats[sit] != HUMAN):
+            humans = [str(seat) for seat, kind in enumerate(seats) if kind == HUMAN]
+            raise Refused(422, f"sit: {excerpt(sit, 40)} is not a human seat of this table (expected "
+                               f"the number, from 0, of the human seat you take yourself: "
+                               f"{' or '.join(humans) if humans else 'there is none'}; or leave it out)")
         seed = spec.get("seed")
         chosen = seed is not None
         people = sum(1 for s in seats if s == HUMAN)
@@ -243,15 +259,19 @@ class Server:
         self.opening += 1  # (counted from here: tables asked for at once cannot pass the limit together)
         record = TableRecord(secrets.token_hex(6), variant.id, variant_text, board_text, players, seed, seats,
                              time.time())
-        tokens: dict[str, int | None] = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
-                                         if kind == HUMAN}
-        tokens[secrets.token_urlsafe(24)] = None
+        # every human seat but the creator's own is an invitation: its seat's token is made
+        # only when someone takes it, and given to him alone
+        invitations = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
+                       if kind == HUMAN and seat != sit}
+        tokens: dict[str, int | None] = {secrets.token_urlsafe(24): None}
+        if sit is not None:
+            tokens[secrets.token_urlsafe(24)] = sit
         closer = secrets.token_urlsafe(24)
         # built (and its bots made) before it is stored: a table that cannot start is never kept
         try:
             table = await anyio.to_thread.run_sync(self._built, record)  # (not stored yet: no answers)
             table.seed_chosen = chosen
-            self.store.add_table(record, tokens, closer)
+            self.store.add_table(record, tokens, closer, invitations)
             self.tables[record.id] = table
         finally:
             self.opening -= 1
@@ -259,7 +279,36 @@ class Server:
         self.ready[record.id].set()
         self.locks[record.id] = asyncio.Lock()
         self._spawn(self.run_bots(table))
-        return table, tokens, closer
+        return table, tokens, invitations, closer
+
+    async def claim(self, invitation) -> tuple[dict, str]:
+        """Take the seat an invitation offers: ({table, seat, name}, the seat's new token,
+        known only to this request's sender); or a 4xx refusal, nothing changed: a token that
+        is no invitation, an invitation taken before (when, said), a closed table's."""
+        if not isinstance(invitation, str) or not invitation:
+            raise Refused(401, "no invitation: open the page from its link (the part after # is the invitation)")
+        token = secrets.token_urlsafe(24)
+        # (in a worker thread: a claim waits for the disk, not the event loop; the store makes
+        # claims sent at once take the seat once)
+        found = await anyio.to_thread.run_sync(self.store.claim, invitation, token) if len(invitation) < 200 else None
+        if found is None:
+            raise Refused(403, "this link is no invitation here (an invitation is the /join# link whoever opened "
+                               "the table gives each person)")
+        name = player_names(found.players)[found.seat]
+        said = {"table": found.table_id, "seat": found.seat, "name": name}
+        which = f"seat {found.seat + 1} ({name})"
+        if not found.fresh and found.taken is not None:  # (said even where the table was closed since)
+            when = time.strftime("%Y-%m-%d at %H:%M:%S UTC", time.gmtime(found.taken))
+            raise Refused(409, f"this invitation was opened before: {which} was taken on {when}. An "
+                               "invitation gives its seat once, to whoever opens it first. If that was not you "
+                               "(in another browser, or from another device), someone else opened your invitation "
+                               "and holds your seat: tell the others, and whoever opened the table"
+                               + (" (the table is closed now)" if found.closed else ""),
+                          dict(said, taken=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(found.taken))))
+        if found.closed:
+            raise Refused(409, f"this table was closed by whoever opened it: there is no seat to take "
+                               f"(the invitation of {which} is left as it was)", said)
+        return said, token
 
     async def seat_of(self, token) -> tuple[Table, int | None]:
         """The table and seat (None: spectator) a token opens, or a 401/403 refusal."""
@@ -267,6 +316,9 @@ class Server:
             raise Refused(401, "no token: open the page from its link (the part after # is the token)")
         found = self.store.find_token(token) if len(token) < 200 else None
         if found is None:
+            if len(token) < 200 and self.store.find_invitation(token) is not None:  # (its seat is taken by opening it)
+                raise Refused(403, "this token is an invitation, not a seat: open its link (/join#...) to take the "
+                                   "seat, and the page gives that seat's own link")
             raise Refused(403, "this token opens no seat and no table here")
         table_id, seat = found
         return self._ready(table_id), seat
@@ -439,8 +491,8 @@ class _Broken:
 
 
 # -- HTTP -------------------------------------------------------------------------------------------
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-store"})
+def _error(status: int, message: str, said: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, **(said or {})}, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
@@ -519,7 +571,7 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
             try:
                 return await handler(request)
             except Refused as refused:
-                return _error(refused.status, refused.message)
+                return _error(refused.status, refused.message, refused.said)
         return endpoint
 
     async def seated(request: Request) -> tuple[Table, int | None]:
@@ -537,6 +589,9 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
     async def close_page(request):
         return _page("close.html")
 
+    async def join_page(request):
+        return _page("join.html")
+
     async def static(request):
         name = request.path_params["name"]
         if name not in STATIC:
@@ -547,10 +602,12 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         return JSONResponse(await anyio.to_thread.run_sync(server.offered))
 
     async def tables(request):
-        spec = await read_json(request, ("variant", "players", "seats", "seed"))
-        table, tokens, closer = await server.create(spec)
+        spec = await read_json(request, ("variant", "players", "seats", "seed", "sit"))
+        table, tokens, invitations, closer = await server.create(spec)
         base = str(request.base_url)
+        # a human seat has an invitation to hand out, or (the creator's own, `sit`) its link
         seats = [{"seat": seat, "name": table.names[seat], "kind": kind,
+                  "invitation": next((f"{base}join#{t}" for t, s in invitations.items() if s == seat), None),
                   "link": next((f"{base}seat#{t}" for t, s in tokens.items() if s == seat), None)}
                  for seat, kind in enumerate(table.seats)]
         spectator = next(f"{base}watch#{t}" for t, s in tokens.items() if s is None)
@@ -558,6 +615,13 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         if table.seed_chosen:  # a seed drawn here is never told (it tells every hidden card)
             opened["seed"] = table.record.seed
         return JSONResponse(opened, status_code=201)
+
+    async def claim(request):
+        """Take the seat of the invitation whose token is sent: its own link, once."""
+        invitation = _token(request)
+        await read_json(request, ())  # (JSON from this server's own page only, as every POST)
+        said, token = await server.claim(invitation)
+        return JSONResponse(dict(said, link=f"{request.base_url}seat#{token}"), headers={"Cache-Control": "no-store"})
 
     async def state(request):
         table, seat = await seated(request)
@@ -688,9 +752,11 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
 
     app = Starlette(routes=[
         Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page), Route("/close", close_page),
+        Route("/join", join_page),
         Route("/static/{name}", static),
         Route("/api/variants", guarded(variants)),
         Route("/api/tables", guarded(tables), methods=["POST"]),
+        Route("/api/claim", guarded(claim), methods=["POST"]),
         Route("/api/state", guarded(state)),
         Route("/api/answer", guarded(answer), methods=["POST"]),
         Route("/api/undo", guarded(undo), methods=["POST"]),

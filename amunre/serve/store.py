@@ -6,9 +6,16 @@ the file later changes no game under way), its player count, its seed, each seat
 exactly (`amunre.engine`). Every answer is committed (`synchronous=FULL`) before the server
 acknowledges it, so a killed process loses nothing it said it had.
 
-The tokens that open a seat or the spectator's page, and the one that lets the table's
-creator close it, are never stored: only their SHA-256 digests are, so the file alone opens
-no seat and closes no table. A closed table is kept, marked closed.
+The tokens that open a seat or the spectator's page, the invitations to take a seat, and
+the one that lets the table's creator close it, are never stored: only their SHA-256 digests
+are, so the file alone opens no seat, takes none and closes no table. A closed table is
+kept, marked closed.
+
+An invitation (one per human seat the creator hands out) is not a seat: taking it
+(`Store.claim`) marks it taken, with the time, and keeps the digest of a new seat token in
+the same transaction, so that an invitation gives its seat once, to whoever opened it first,
+and whoever opens it again can be told when it was taken. Stores made before invitations
+(their seats' digests in `tokens`) work as they were: their seats' links open their seats.
 """
 
 from __future__ import annotations
@@ -41,6 +48,12 @@ CREATE TABLE IF NOT EXISTS tokens (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER                 -- NULL: the spectator's token
 );
+CREATE TABLE IF NOT EXISTS invitations (
+    digest TEXT PRIMARY KEY,     -- SHA-256 of the invitation's token, never the token
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    taken REAL                   -- when it was taken (its seat's token then kept in tokens); NULL: not yet
+);
 CREATE TABLE IF NOT EXISTS closers (
     digest TEXT PRIMARY KEY,     -- SHA-256 of the creator's token (it closes the table), never the token
     table_id TEXT NOT NULL REFERENCES tables(id)
@@ -63,7 +76,8 @@ CREATE TABLE IF NOT EXISTS answers (
 #: The columns of each table of a store, in order, as `SCHEMA` makes them.
 _COLUMNS = {"tables": ["id", "created", "variant_id", "variant_text", "board_text", "players", "seed", "seats"],
             "tokens": ["digest", "table_id", "seat"], "answers": ["table_id", "number", "seat", "answer", "reveals"],
-            "closers": ["digest", "table_id"], "closed": ["table_id", "at"]}
+            "closers": ["digest", "table_id"], "closed": ["table_id", "at"],
+            "invitations": ["digest", "table_id", "seat", "taken"]}
 
 
 def digest(token: str) -> str:
@@ -78,6 +92,15 @@ class TableRecord:
         self.id, self.variant_id, self.variant_text, self.board_text = table_id, variant_id, variant_text, board_text
         self.players, self.seed, self.seats, self.created = players, seed, seats, created
         self.closed = closed  # (its creator closed it)
+
+
+class Claim:
+    """What opening an invitation did (`Store.claim`): `taken` says when its seat was taken,
+    now (`fresh`) or before; a closed table's invitation takes nothing (`closed`)."""
+
+    def __init__(self, table_id: str, seat: int, players: int, taken: float | None, fresh: bool, closed: bool):
+        self.table_id, self.seat, self.players = table_id, seat, players
+        self.taken, self.fresh, self.closed = taken, fresh, closed
 
 
 class Store:
@@ -135,9 +158,10 @@ class Store:
             self._db.close()
             self._held.close()  # (the lock goes with it)
 
-    def add_table(self, record: TableRecord, tokens: dict[str, int | None], closer: str | None = None) -> None:
-        """A new table, its tokens (token -> seat, None for the spectator) and its creator's
-        token that closes it, in one transaction."""
+    def add_table(self, record: TableRecord, tokens: dict[str, int | None], closer: str | None = None,
+                  invitations: dict[str, int] | None = None) -> None:
+        """A new table, its tokens (token -> seat, None for the spectator), its creator's
+        token that closes it and its invitations (token -> seat), in one transaction."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -147,6 +171,8 @@ class Store:
                                  [(digest(token), record.id, seat) for token, seat in tokens.items()])
             if closer is not None:
                 self._db.execute("INSERT INTO closers VALUES (?, ?)", (digest(closer), record.id))
+            self._db.executemany("INSERT INTO invitations VALUES (?, ?, ?, NULL)",
+                                 [(digest(token), record.id, seat) for token, seat in (invitations or {}).items()])
 
     def tables(self) -> list[TableRecord]:
         with self._lock:
@@ -160,6 +186,38 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT table_id, seat FROM tokens WHERE digest = ?", (digest(token),)).fetchone()
         return None if row is None else (row[0], row[1])
+
+    def claim(self, invitation: str, seat_token: str) -> Claim | None:
+        """Take the seat an invitation offers: marked taken and `seat_token` kept as its seat's
+        token, in one transaction, on the disk when this returns; or, where it was taken
+        before (or its table is closed), nothing changed and when it was taken said. None: no
+        invitation of that token. Once only, however many ask at once: the row is taken only
+        where it is not yet (and the lock makes the others wait until it is)."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            row = self._db.execute("SELECT invitations.table_id, seat, taken, players, closed.at IS NOT NULL "
+                                   "FROM invitations JOIN tables ON tables.id = invitations.table_id "
+                                   "LEFT JOIN closed ON closed.table_id = invitations.table_id WHERE digest = ?",
+                                   (digest(invitation),)).fetchone()
+            if row is None:
+                return None
+            table_id, seat, taken, players, closed = row
+            if taken is not None or closed:
+                return Claim(table_id, seat, players, taken, False, bool(closed))
+            now = time.time()
+            changed = self._db.execute("UPDATE invitations SET taken = ? WHERE digest = ? AND taken IS NULL",
+                                       (now, digest(invitation))).rowcount
+            if changed != 1:  # (cannot happen under the lock; were it to, the seat is not given twice)
+                raise sqlite3.IntegrityError("the invitation was taken meanwhile")
+            self._db.execute("INSERT INTO tokens VALUES (?, ?, ?)", (digest(seat_token), table_id, seat))
+            return Claim(table_id, seat, players, now, True, False)
+
+    def find_invitation(self, token: str) -> tuple[str, int, float | None] | None:
+        """(table id, seat, when it was taken or None) of an invitation, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT table_id, seat, taken FROM invitations WHERE digest = ?",
+                                   (digest(token),)).fetchone()
+        return None if row is None else (row[0], row[1], row[2])
 
     def find_closer(self, token: str) -> str | None:
         """The table a creator's token closes, or None (a seat's token closes none)."""

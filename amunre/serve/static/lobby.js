@@ -1,4 +1,5 @@
-// The lobby: open a table of a variant, get one private link per human seat.
+// The lobby: open a table of a variant; its creator gets his own seat's link (if he plays)
+// and an invitation per other person, which gives its seat to whoever opens it first.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -25,10 +26,24 @@
       const label = document.createElement("label"); label.textContent = "Seat " + (i + 1) + " ";
       const input = document.createElement("input"); input.setAttribute("list", "kinds");
       input.value = old[i] || (i < 2 ? "human" : "planner"); input.className = "seat-kind";
-      input.addEventListener("input", seedRule);
+      input.addEventListener("input", () => { seedRule(); sitChoices(); });
       label.appendChild(input); box.appendChild(label);
     }
     seedRule();
+    sitChoices();
+  }
+
+  // The seat the creator plays himself: one of the human seats (the first, unless he says
+  // otherwise), or none, where he opens a table for others.
+  function sitChoices() {
+    const sit = $("sit"); const before = sit.value; const chosen = sit.dataset.chosen === "1";
+    while (sit.firstChild) sit.removeChild(sit.firstChild);
+    [...document.querySelectorAll(".seat-kind")].forEach((input, i) => {
+      if (input.value.trim() === "human") sit.appendChild(option(String(i), "Seat " + (i + 1)));
+    });
+    sit.appendChild(option("", "no seat: I only hand out the invitations"));
+    // what he chose stays while it is still a human seat; else the first one
+    sit.value = chosen && [...sit.options].some((o) => o.value === before) ? before : sit.options[0].value;
   }
 
   function people() {
@@ -61,22 +76,40 @@
       seats: [...document.querySelectorAll(".seat-kind")].map((i) => i.value.trim()) };
     // (as text: a page's numbers hold whole numbers exactly only up to 2**53)
     if (seed) { if (!/^\d+$/.test(seed)) { $("open-error").textContent = "seed: expected a whole number"; return; } body.seed = seed; }
+    if ($("sit").value !== "") body.sit = Number($("sit").value);
     const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
     if (!response.ok) { $("open-error").textContent = data.error; return; }
-    const list = $("link-list"); while (list.firstChild) list.removeChild(list.firstChild);
-    for (const s of data.seats) {
+    const own = data.seats.find((s) => s.link);
+    $("own-box").hidden = !own;
+    if (own) {
+      $("own-name").textContent = own.name + " (seat " + (own.seat + 1) + ")"; $("own-link").href = own.link;
+      // (remembered as a seat taken in this browser: its page then asks no question)
+      try { localStorage.setItem("amunre.seat." + data.table + "." + own.seat, decodeURIComponent(new URL(own.link).hash.slice(1))); } catch (e) { /* private mode */ }
+    }
+    // Invitations are shown as text to copy, not as links to click: opened here, one would be spent.
+    const list = $("invitation-list"); while (list.firstChild) list.removeChild(list.firstChild);
+    const invited = data.seats.filter((s) => s.invitation);
+    for (const s of invited) {
       const li = document.createElement("li");
-      li.textContent = s.name + " (" + s.kind + ")" + (s.link ? ": " : "");
-      if (s.link) { const a = document.createElement("a"); a.href = s.link; a.textContent = s.link; a.target = "_blank"; li.appendChild(a); }
+      const label = document.createElement("label"); label.textContent = s.name + " (seat " + (s.seat + 1) + "): ";
+      const box = document.createElement("input"); box.readOnly = true; box.value = s.invitation;
+      box.className = "link-box invitation"; box.addEventListener("focus", () => box.select());
+      const copy = document.createElement("button"); copy.type = "button"; copy.textContent = "copy";
+      copy.addEventListener("click", async () => {
+        box.select();
+        try { await navigator.clipboard.writeText(box.value); copy.textContent = "copied"; }
+        catch (e) { copy.textContent = "selected: Ctrl+C"; } // (no clipboard over plain http)
+      });
+      label.appendChild(box); li.appendChild(label); li.appendChild(document.createTextNode(" ")); li.appendChild(copy);
       list.appendChild(li);
     }
-    const li = document.createElement("li"); li.textContent = "spectators: ";
-    const a = document.createElement("a"); a.href = data.spectator; a.textContent = data.spectator; a.target = "_blank";
-    li.appendChild(a); list.appendChild(li);
+    $("no-invitation").hidden = invited.length > 0; $("invite-note").hidden = invited.length === 0;
+    $("spectator-link").href = data.spectator; $("spectator-link").textContent = data.spectator;
     $("close-link").href = data.close; $("close-link").textContent = data.close;
     $("close-button").disabled = false; $("close-said").textContent = "";
     $("links").hidden = false;
+    $("links").scrollIntoView({ block: "start" }); // (below the form: what was asked for is shown)
   }
 
   // The creator's link closes the table: its token is the link's fragment, sent as a bearer.
@@ -102,6 +135,7 @@
     for (const v of bad) { const li = document.createElement("li"); li.textContent = v.id + " (" + v.where + "): " + v.problems; $("problem-list").appendChild(li); }
     select.addEventListener("change", pickVariant);
     $("players").addEventListener("change", seats);
+    $("sit").addEventListener("change", () => { $("sit").dataset.chosen = "1"; });
     $("open").addEventListener("submit", open);
     $("close-button").addEventListener("click", closeTable);
     pickVariant();

@@ -22,6 +22,44 @@
 
   function status(message, bad) { text($("status"), message); $("status").classList.toggle("bad", !!bad); }
 
+  // A seat's own link: shown to whoever just took the seat (an invitation), to keep; and, where
+  // this browser did not take the seat, with a word of warning (someone who hands out a seat's
+  // link holds it too). Once, at the first page data.
+  const seatKey = (data) => "amunre.seat." + data.table + "." + data.seat;
+  let yoursChecked = false;
+  function yours(data) {
+    if (yoursChecked || data.seat === null) return;
+    yoursChecked = true;
+    let claimed = false, known = false;
+    try {
+      claimed = sessionStorage.getItem("amunre.claimed") === data.table + "." + data.seat;
+      if (claimed) sessionStorage.removeItem("amunre.claimed");
+    } catch (e) { /* storage refused: nothing known */ }
+    try { known = localStorage.getItem(seatKey(data)) === token; } catch (e) { /* as above */ }
+    $("yours-link").value = location.href;
+    $("yours-show").hidden = false;
+    if (claimed) {
+      text($("yours-title"), "This seat is yours now: you are " + data.you + ".");
+      text($("yours-text"), "This page's link, below, is your seat's own, and only you were given it. Keep it: "
+        + "bookmark this page, or copy the link somewhere private. It brings you back to this seat from this "
+        + "device or another. Give it to nobody: whoever has it sees your hand and plays for you. The invitation you "
+        + "opened is spent: opened again, it says when this seat was taken.");
+    } else if (!known) {
+      text($("yours-title"), "This browser did not take this seat.");
+      text($("yours-text"), "If this link is your own (you took the seat on another device, or kept its link), all "
+        + "is well: say so, and this browser remembers it.");
+      $("yours-warning").hidden = false;
+      $("yours-keep").hidden = false;
+    } else {  // (its own, known here: shown when asked, with the button in the header)
+      text($("yours-title"), "This seat's own link: you are " + data.you + ".");
+      text($("yours-text"), "Keep it private: it brings you back to this seat from this device or another, and "
+        + "whoever has it sees your hand and plays for you.");
+      return;
+    }
+    $("yours").hidden = false;
+    document.body.dataset.yours = claimed ? "claimed" : "unknown"; // (read by tests)
+  }
+
   function render(data) {
     if (shown && data.version < shown.version) return;
     const fresh = !shown || data.number !== shown.number;
@@ -29,6 +67,7 @@
     if (fresh) onlyProvince = null;
     document.body.dataset.number = data.number; // where the page stands (read by tests)
     document.body.dataset.version = data.version;
+    yours(data);
     text($("title"), data.edition + (data.you ? " — you are " + data.you : " — spectator"));
     text($("where"), data.where);
     if (data.closed) status("This table is closed: whoever opened it closed it. Nothing more will happen here.", true);
@@ -195,6 +234,18 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("board").addEventListener("click", boardClick);
+    $("yours-show").addEventListener("click", () => { $("yours").hidden = !$("yours").hidden; });
+    $("yours-done").addEventListener("click", () => { $("yours").hidden = true; });
+    $("yours-keep").addEventListener("click", () => {
+      try { localStorage.setItem(seatKey(shown), token); } catch (e) { /* private mode: nothing kept */ }
+      $("yours").hidden = true; $("yours-warning").hidden = true; $("yours-keep").hidden = true;
+    });
+    $("yours-link").addEventListener("focus", () => $("yours-link").select());
+    $("yours-copy").addEventListener("click", async () => {
+      $("yours-link").select();
+      try { await navigator.clipboard.writeText($("yours-link").value); text($("yours-copied"), "copied"); }
+      catch (e) { text($("yours-copied"), "selected: copy it with Ctrl+C"); } // (no clipboard over plain http)
+    });
     $("show-all").addEventListener("click", () => { onlyProvince = null; renderBoard(shown); renderDecision(shown); });
     $("undo").addEventListener("click", async () => {
       try { await api("/api/undo", { number: shown.number }); } catch (e) { status(e.message, true); }
