@@ -275,6 +275,24 @@ def offline_build_possible() -> bool:
     return (major, minor) >= (70, 1)
 
 
+def installed_env(src, target) -> dict:
+    """Install the package in folder `src` into `target` (offline where possible), as a user's
+    `pip install` of a plug-in would; returns an environment with `target` on the path."""
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "pip", "install", str(src), "--target", str(target), "--no-deps", "--quiet",
+           "--disable-pip-version-check"]
+    if offline_build_possible():  # else pip fetches setuptools into an isolated build
+        cmd += ["--no-build-isolation", "--no-index"]
+    build = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stdout + build.stderr
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(target)
+    return env
+
+
 def run_cli(capsys, *argv):
     """Run the console entry point; return (exit code, stdout, stderr)."""
     from amunre.cli import main

@@ -15,14 +15,13 @@ still fail, and `amunre check` runs it for any agent named, an installed package
 from __future__ import annotations
 
 import io
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import covered_variant_files, offline_build_possible, variant_at, variant_label
+from helpers import covered_variant_files, installed_env, variant_at, variant_label
 
 from amunre.agents import make_agent
 from amunre.agents.human import HumanAgent
@@ -292,16 +291,7 @@ def installed(tmp_path_factory):
                                           encoding="utf-8")
     (src / "isolation_agents.py").write_text(textwrap.dedent(AGENTS), encoding="utf-8")
     (src / "pyproject.toml").write_text(PACKAGE, encoding="utf-8")
-    target = root / "site"
-    cmd = [sys.executable, "-m", "pip", "install", str(src), "--target", str(target), "--no-deps", "--quiet",
-           "--disable-pip-version-check"]
-    if offline_build_possible():
-        cmd += ["--no-build-isolation", "--no-index"]
-    build = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert build.returncode == 0, build.stdout + build.stderr
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(target)
-    return env
+    return installed_env(src, root / "site")
 
 
 def _check(env, *args) -> subprocess.CompletedProcess:

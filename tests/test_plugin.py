@@ -20,7 +20,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import offline_build_possible
+from helpers import installed_env, offline_build_possible
 
 from amunre.resources import load_schema
 
@@ -145,18 +145,11 @@ def installed(tmp_path_factory):
     (src / "amunre_obelisks.py").write_text(textwrap.dedent(PLUGIN), encoding="utf-8")
     (src / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     target = root / "site"
-    cmd = [sys.executable, "-m", "pip", "install", str(src), "--target", str(target), "--no-deps", "--quiet",
-           "--disable-pip-version-check"]
-    if offline_build_possible():  # else pip fetches setuptools into an isolated build
-        cmd += ["--no-build-isolation", "--no-index"]
-    build = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert build.returncode == 0, build.stdout + build.stderr
+    env = installed_env(src, target)
     assert any(target.glob("amunre_obelisks-*.dist-info/entry_points.txt"))
     house = root / "obelisks.toml"
     house.write_text(HOUSE, encoding="utf-8")
     (root / "shrines.toml").write_text(SHRINE_HOUSE, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(target)
     return env, house
 
 
