@@ -191,6 +191,7 @@ VALUES = {
     "folders": ["sub", "house.toml", "/nonexistent/dir", "."], "host": ["127.0.0.1", "localhost", "::1", "x", ""],
     "port": ["0", "70000", "-1", "x"], "data": ["tables", "sub/tables", "house.toml", "/proc/amunre"],
     "max_tables": ["1", "100", "0", "x"], "max_bot_playouts": ["0", "1000", "-1", "x"],
+    "max_stored": ["1", "1000", "0", "x"],
     "allowed": ["192.168.1.5", "games.example.org:8443", "[::1]", "a b", "host:0", "http://x", ""],
 }
 
@@ -517,6 +518,7 @@ LONG = "a" * 300
 ])
 def test_a_path_the_file_system_refuses_is_a_clear_error_naming_it(folder, argv, named):
     """Named by the option or argument, or by the start of the path itself."""
+    fixtures(folder)  # (the files the other arguments name: this case alone, in any order, finds them)
     code, out, err = invoke(argv, cwd=folder)
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, (code, out, err)
     assert any(name in err for name in named), (named, err)

@@ -669,10 +669,12 @@ def test_a_house_rule_table_keeps_its_rules_and_its_log_replays(tmp_path, monkey
         log = client.get("/api/log", headers=auth(table["tokens"][None])).text
     header = json.loads(log.splitlines()[0])
     setup = json.loads(log.splitlines()[1])
-    assert setup["gold"] == 30 and header["variant_file"].startswith(str(tmp_path / "data"))
+    # the house rule's copy named as it lies in the data folder, not by the server's path
+    assert setup["gold"] == 30 and header["variant_file"] == f"variants/{table['table']}/variant.toml"
+    assert str(tmp_path) not in log
     (tmp_path / "game.jsonl").write_text(log)
     replayed = subprocess.run([sys.executable, "-m", "amunre", "replay", str(tmp_path / "game.jsonl"), "--variant",
-                               header["variant_file"], "--json"], capture_output=True, text=True)
+                               header["variant_file"], "--json"], capture_output=True, text=True, cwd=tmp_path / "data")
     assert replayed.returncode == 0, replayed.stderr
 
 

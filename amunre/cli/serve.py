@@ -12,7 +12,7 @@ import click
 
 from amunre.cli.common import WholeNumber, literal
 from amunre.errors import AmunreError
-from amunre.serve import MAX_BOT_PLAYOUTS
+from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
 
 
 def default_data() -> Path:
@@ -76,7 +76,11 @@ def _bound(host: str, port: int) -> socket.socket:
               metavar="N", help="The most games a bot may play out to answer one decision, counted as greedy "
                                 "playouts (mcts: its iterations; a planner rollout counts 8): a table whose bot asks "
                                 "more is refused, so that no table's bots hold the machine for hours.")
-def command(folders, host, port, allowed, data, max_tables, max_bot_playouts):
+@click.option("--max-stored-tables", "max_stored", default=MAX_STORED_TABLES, show_default=True,
+              type=WholeNumber(1, 1_000_000), metavar="N",
+              help="The most tables kept, played or over: opening one more forgets the oldest finished, closed or "
+                   "stopped one (a game not over is never forgotten; with none to forget, the lobby is refused).")
+def command(folders, host, port, allowed, data, max_tables, max_bot_playouts, max_stored):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
     link. Every answer is on the disk before it is acknowledged: stop the server (even
@@ -99,7 +103,7 @@ def command(folders, host, port, allowed, data, max_tables, max_bot_playouts):
     bound_port = sock.getsockname()[1]
     hosts = allowed_hosts(host, bound_port, allowed)  # (at the port taken: --port 0 takes any)
     # (the data folder checked and locked before anything is said)
-    app = build_app(data, max_tables, max_bot_playouts, hosts)
+    app = build_app(data, max_tables, max_bot_playouts, hosts, max_stored)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"amunre serve: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound_port}/ "
                f"(tables kept in {literal(str(data))}; Ctrl-C stops)", err=True)

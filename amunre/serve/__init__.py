@@ -7,3 +7,6 @@ the command line without it."""
 #: eight times its default: some 5 s of CPU for a decision early in a classic2003 game (the
 #: longest playouts) where the default takes 0.6 s (2-core development machine, pure Python).
 MAX_BOT_PLAYOUTS = 1000
+#: The most tables a server keeps by default (`--max-stored-tables`): each is in memory, on the
+#: disk, and replayed when the server starts.
+MAX_STORED_TABLES = 1000

@@ -40,8 +40,10 @@ import asyncio
 import json
 import secrets
 import sqlite3
+import shutil
 import threading
 import time
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -59,7 +61,7 @@ from amunre.engine import _is_option
 from amunre.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog.messages import excerpt
 from amunre.narrate import player_names
-from amunre.serve import MAX_BOT_PLAYOUTS
+from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
 from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.seatpage import seat_payload
 from amunre.serve.store import Store, TableRecord
@@ -74,6 +76,14 @@ HELLO_TIMEOUT = 10
 REPLAY_LINK_SECONDS = 60
 #: A table nobody has answered at for this long no longer counts against --max-tables.
 IDLE_SECONDS = 3600
+#: The most live connections of one table (its seats' pages and its spectators') and of the server.
+MAX_LIVE_PER_TABLE = 64
+MAX_LIVE = 1000
+#: Page data kept ready (table, seat) and board pictures kept, the most recently used.
+PAYLOADS_KEPT = 2000
+PICTURES_KEPT = 200
+#: Replay pages of finished games kept ready (each took a fraction of a CPU second to build).
+REPLAYS_KEPT = 8
 #: The page may load only its own script and style, and talk only to this server.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -96,18 +106,22 @@ def _static(name: str) -> str:
 class Server:
     """The tables of a data folder, live."""
 
-    def __init__(self, data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS):
+    def __init__(self, data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,
+                 max_stored: int = MAX_STORED_TABLES):
         self.data = Path(data)
         self.store = Store(self.data)
         self.max_tables = max_tables
         self.max_bot_playouts = max_bot_playouts
+        self.max_stored = max_stored
         self.opening = 0  # tables being opened now
         self.tables: dict[str, Table] = {}
         self.ready: dict[str, asyncio.Event] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.watchers: dict[str, set[asyncio.Event]] = {}
-        self.pictures: dict[str, object] = {}
-        self.cache: dict[tuple[str, int | None], tuple[int, str]] = {}
+        self.live = 0  # live connections open now (those still to send their token too)
+        self.pictures: OrderedDict[str, object] = OrderedDict()
+        self.cache: OrderedDict[tuple[str, int | None], tuple[int, str]] = OrderedDict()
+        self.replay_pages: OrderedDict[str, str] = OrderedDict()
         self.running: set[str] = set()
         self.tasks: set[asyncio.Task] = set()
         self.loading = threading.Lock()  # variants load one at a time (the loader keeps caches)
@@ -132,7 +146,7 @@ class Server:
                 table = await anyio.to_thread.run_sync(self._built, record)
             except Exception as exc:  # noqa: BLE001 - one table that cannot be rebuilt stops no other
                 why = "its variant no longer loads" if isinstance(exc, AmunreError) else "it could not be rebuilt"
-                self.tables[record.id] = _Broken(record, f"{why}: {_first_line(exc)}")
+                self.tables[record.id] = _Broken(record, f"{why}: {self.shown(_first_line(exc))}")
                 self.tables[record.id].closed = record.closed
             else:
                 self.tables[record.id] = table
@@ -169,6 +183,14 @@ class Server:
         table = Table(record, variant)
         table.rebuild(self.store.answers(record.id))
         return table
+
+    def shown(self, text: str) -> str:
+        """A message as pages show it: the server's folders by their names only (variant
+        folders as the lobby names them, a stored table's files as `variants/<table>/...`
+        under the data folder), never as paths on the server's disk."""
+        for spelling in sorted({str(self.data), str(self.data.resolve())}, key=len, reverse=True):
+            text = text.replace(spelling + "/", "")
+        return shown_problems(text)
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -249,11 +271,12 @@ class Server:
             check_seed(seed)
         except AmunreError as exc:
             raise Refused(422, str(exc)) from None
-        playing = self.opening + sum(1 for t in self.tables.values() if isinstance(t, Table) and t.pending is not None
-                                     and time.monotonic() - t.changed_at < IDLE_SECONDS)
+        playing = self.playing()
         if playing >= self.max_tables:
-            raise Refused(429, f"{plural(playing, 'table is', 'tables are')} being played here, the most this server "
-                               "takes (--max-tables): finish one first, or wait for one nobody plays (an hour)")
+            raise Refused(429, f"{plural(playing, 'table is', 'tables are')} being played here (or their bots are "
+                               "finishing a thought), the most this server takes (--max-tables): finish one first, "
+                               "or wait for one nobody plays (an hour)")
+        self._make_room()
         with self.loading:
             variant_text, board_text = freeze(variant)
         self.opening += 1  # (counted from here: tables asked for at once cannot pass the limit together)
@@ -280,6 +303,41 @@ class Server:
         self.locks[record.id] = asyncio.Lock()
         self._spawn(self.run_bots(table))
         return table, tokens, invitations, closer
+
+    def playing(self) -> int:
+        """The tables that count against --max-tables: those being opened, those with a
+        bot thinking (a closed table's too, until its thought ends: its thread still
+        works), and those waiting for an answer that someone gave within IDLE_SECONDS."""
+        now = time.monotonic()
+        return self.opening + sum(1 for t in self.tables.values() if isinstance(t, Table) and (
+            t.id in self.running or (t.pending is not None and now - t.changed_at < IDLE_SECONDS)))
+
+    def _make_room(self) -> None:
+        """Forget the oldest finished, closed or stopped tables while the server keeps
+        --max-stored-tables (with those being opened): so that what it keeps in memory and
+        on the disk, and replays when it starts, stays bounded. A game not over is never
+        forgotten: with none to forget, a 429."""
+        kept = len(self.ready) + self.opening
+        if kept < self.max_stored:
+            return
+        over = sorted((t for t in self.tables.values() if t.id not in self.running and self.ready[t.id].is_set()
+                       and (t.closed or t.failure is not None or (isinstance(t, Table) and t.finished))),
+                      key=lambda t: t.record.created)
+        if len(over) < kept - self.max_stored + 1:
+            raise Refused(429, f"this server keeps at most {self.max_stored} tables (--max-stored-tables) and "
+                               f"{plural(kept - len(over), 'is', 'are')} not over: finish or close one first")
+        for table in over[:kept - self.max_stored + 1]:
+            self.forget(table.id)
+
+    def forget(self, table_id: str) -> None:
+        """Remove a table for good: from the disk first (its links open nothing any more),
+        then from memory, with its kept variant files."""
+        self.store.forget(table_id)
+        for kept in (self.tables, self.ready, self.locks, self.watchers, self.pictures, self.replay_pages):
+            kept.pop(table_id, None)
+        for key in [key for key in self.cache if key[0] == table_id]:
+            del self.cache[key]
+        shutil.rmtree(self.data / "variants" / table_id, ignore_errors=True)
 
     async def claim(self, invitation) -> tuple[dict, str]:
         """Take the seat an invitation offers: ({table, seat, name}, the seat's new token,
@@ -365,15 +423,35 @@ class Server:
         key = (table.id, seat)
         cached = self.cache.get(key)
         if cached is not None and cached[0] == table.version:
+            self.cache.move_to_end(key)
             return cached[1]
         picture = self.pictures.get(table.id)
         if picture is None:
             from amunre.picture.svg import BoardPicture
 
             picture = self.pictures[table.id] = BoardPicture(table.variant, table.names)
+            _bounded(self.pictures, PICTURES_KEPT)
+        self.pictures.move_to_end(table.id)
         text = json.dumps(seat_payload(table, seat, picture), ensure_ascii=False)
         self.cache[key] = (table.version, text)
+        self.cache.move_to_end(key)
+        _bounded(self.cache, PAYLOADS_KEPT)
         return text
+
+    async def replay_page(self, table: Table) -> str:
+        """The replay viewer page of a finished game: built once (a fraction of a CPU second,
+        in a worker thread), the last few kept."""
+        from amunre.picture.steps import log_steps
+        from amunre.picture.viewer import viewer_html
+
+        page = self.replay_pages.get(table.id)
+        if page is None:
+            lines = [json.loads(line) for line in table.log_text().splitlines()]
+            page = await anyio.to_thread.run_sync(lambda: viewer_html(log_steps(lines, "table", table.variant)))
+            self.replay_pages[table.id] = page
+            _bounded(self.replay_pages, REPLAYS_KEPT)
+        self.replay_pages.move_to_end(table.id)
+        return page
 
     def changed(self, table: Table) -> None:
         table.changed_at = time.monotonic()
@@ -476,6 +554,12 @@ async def _in_daemon_thread(function, *args):
     return await done
 
 
+def _bounded(kept: OrderedDict, most: int) -> None:
+    """Drop the least recently used entries of `kept` beyond `most`."""
+    while len(kept) > most:
+        kept.popitem(last=False)
+
+
 def _first_line(error) -> str:
     text = str(error).strip().splitlines()
     return (text[0] if text else type(error).__name__) + (f" (and {len(text) - 1} more lines)" if len(text) > 1 else "")
@@ -504,7 +588,7 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
     if kind != "application/json":
         raise Refused(415, f"expected Content-Type: application/json, not {kind or 'none'}")
     origin = request.headers.get("origin")
-    if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+    if origin is not None and not _same_site(origin, request.headers.get("host", "")):
         raise Refused(403, "a request from a page of another site is refused")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
@@ -524,6 +608,14 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
     if unknown:
         raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))} (expected {', '.join(fields)})")
     return data
+
+
+def _same_site(origin: str, host: str) -> bool:
+    """Whether a page at `origin` is one of this server's: its host and port are the ones the
+    request names (`Host`, itself checked by `HostCheck`). Either scheme: behind a proxy that
+    ends TLS, the page is https and the request reaches this server as http."""
+    scheme, _, rest = origin.partition("://")
+    return scheme in ("http", "https") and bool(host) and rest == host
 
 
 def strict_json(text: str):
@@ -559,12 +651,12 @@ def _page(name: str) -> Response:
 
 
 def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,
-              hosts: AllowedHosts | None = None) -> Starlette:
+              hosts: AllowedHosts | None = None, max_stored: int = MAX_STORED_TABLES) -> Starlette:
     """The application of a data folder (its store opened and checked now: a folder that is
     not one, or that another server uses, is an AmunreError before anything is served).
     `hosts`: the names a request's `Host` may give (`amunre.serve.hosts`; the command always
     gives them; None, any: a test's client in this process)."""
-    server = Server(data, max_tables, max_bot_playouts)
+    server = Server(data, max_tables, max_bot_playouts, max_stored)
 
     def guarded(handler):
         async def endpoint(request: Request):
@@ -682,20 +774,25 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         return JSONResponse({"link": f"/replay/{key}"})
 
     async def replay(request):
-        from amunre.picture.steps import log_steps
-        from amunre.picture.viewer import viewer_html
-
         found = server.replays.pop(request.path_params["key"], None)
-        if found is None or found[1] < time.monotonic():
+        if found is None or found[1] < time.monotonic() or found[0] not in server.tables:
             raise Refused(404, "no replay at this address (each is opened once, within a minute: ask the page again)")
-        table = server.tables[found[0]]
-        lines = [json.loads(line) for line in table.log_text().splitlines()]
-        html = await anyio.to_thread.run_sync(lambda: viewer_html(log_steps(lines, "table", table.variant)))
+        html = await server.replay_page(server.tables[found[0]])
         return Response(html, media_type="text/html; charset=utf-8",
                         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def live(websocket: WebSocket):
         await websocket.accept()
+        if server.live >= MAX_LIVE:
+            await websocket.close(code=4429, reason="the server has as many live connections as it takes")
+            return
+        server.live += 1
+        try:
+            await _live(websocket)
+        finally:
+            server.live -= 1
+
+    async def _live(websocket: WebSocket):
         try:
             with anyio.fail_after(HELLO_TIMEOUT):
                 message = await websocket.receive()
@@ -717,6 +814,9 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         if isinstance(table, _Broken):
             await websocket.close(code=4409, reason="the table stopped")
             return
+        if len(server.watchers.get(table.id, ())) >= MAX_LIVE_PER_TABLE:
+            await websocket.close(code=4429, reason="this table has as many live connections as it takes")
+            return
         wake = asyncio.Event()
         server.watchers.setdefault(table.id, set()).add(wake)
         gone = asyncio.ensure_future(_until_closed(websocket))
@@ -734,7 +834,7 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
             pass
         finally:
             gone.cancel()
-            server.watchers[table.id].discard(wake)
+            server.watchers.get(table.id, set()).discard(wake)
 
     async def not_found(request, exc: HTTPException):
         return _error(exc.status_code, exc.detail if isinstance(exc.detail, str) else "refused")

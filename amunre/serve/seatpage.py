@@ -75,7 +75,9 @@ def seat_payload(table, seat: int | None, picture) -> dict:
         "theft_word": words.t("theft"),
         # (a house rule's table replays with the copy of its variant the server keeps)
         "replay_command": "amunre replay LOG" + ("" if table.record is None or table.record.variant_text is None
-                                                 else " --variant FILE (the variant_file its first line names)"),
+                                                 else " --variant FILE (a copy of the house rule this table was "
+                                                 "opened with: the server keeps one, variants/<table>/variant.toml "
+                                                 "in its data folder)"),
         "board": picture.document(snapshot(variant, state, game.phase_name, table.markers, game)),
         "lines": table.lines[-LINES_KEPT:],
         "finished": finished,

@@ -9,7 +9,8 @@ acknowledges it, so a killed process loses nothing it said it had.
 The tokens that open a seat or the spectator's page, the invitations to take a seat, and
 the one that lets the table's creator close it, are never stored: only their SHA-256 digests
 are, so the file alone opens no seat, takes none and closes no table. A closed table is
-kept, marked closed.
+kept, marked closed. A table is removed for good only to make room (`Store.forget`, when the
+server keeps as many as `--max-stored-tables` and one more is opened).
 
 An invitation (one per human seat the creator hands out) is not a seat: taking it
 (`Store.claim`) marks it taken, with the time, and keeps the digest of a new seat token in
@@ -229,6 +230,15 @@ class Store:
         """Mark a table closed (on the disk when this returns; again: nothing changes)."""
         with self._lock, self._db:
             self._db.execute("INSERT OR IGNORE INTO closed VALUES (?, ?)", (table_id, time.time()))
+
+    def forget(self, table_id: str) -> None:
+        """Remove a table and everything kept of it (its answers, tokens, invitations,
+        closing token), in one transaction: its links open nothing any more."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            for name in ("answers", "tokens", "invitations", "closers", "closed"):
+                self._db.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def answers(self, table_id: str) -> list[tuple[int, object, bool]]:
         """(seat, answer as JSON reads it, reveals) of every answer of a table, in order."""

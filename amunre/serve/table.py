@@ -251,16 +251,28 @@ class Table:
         return None
 
     # -- the log --------------------------------------------------------------------------------
+    #: The log of the finished game, once written (it changes no more).
+    _finished_log: str | None = None
+
     def log_text(self) -> str:
+        """The game's log: a house rule's file named as the server keeps it under its data
+        folder (`variants/<table>/variant.toml`), not by its path on the server's disk."""
         from amunre.gamelog.write import dumps_lines
 
+        if self._finished_log is not None:
+            return self._finished_log
         game = self.game
         if self.finished:
             lines = log_lines(game, self.recorder.events, self.seats)
         else:
             lines = incomplete_lines(game, self.recorder.events, self.seats, "the table is still being played"
                                      if self.failure is None else self.failure)
-        return dumps_lines(lines)
+        if lines[0].get("variant_file"):
+            lines[0]["variant_file"] = f"variants/{self.id}/variant.toml"
+        text = dumps_lines(lines)
+        if self.finished:
+            self._finished_log = text
+        return text
 
 
 def _hidden_marks(game) -> tuple:

@@ -219,6 +219,11 @@
     socket.onclose = (e) => {
       if (e.code === 4403 || e.code === 4401 || e.code === 4404) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
       if (e.code === 4409) { status("The table stopped: " + (e.reason || "reload the page to see why"), true); return; }
+      if (e.code === 4429) {  // the server or the table has as many live connections as it takes: ask now and then
+        status("The server is busy: this page asks for news every 10 seconds.", true);
+        setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 10000);
+        return;
+      }
       if (e.code === 4503) {
         status("The server is setting the table up again after a restart…", true);
         setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 2000);

@@ -1,0 +1,221 @@
+"""`amunre serve` as a neighbour: what one visitor can make the server keep or spend is bounded.
+
+Tables kept (`--max-stored-tables`: the oldest game over is forgotten, a game not over never),
+live connections (per table and in all), a closed table's thinking bot still counted against
+`--max-tables`, the finished game's log and replay page built once; and what the server says
+never names a path on its disk. docs/serve.md says each bound.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from test_serve import Tables, answers_kept, auth, until, wait_ready  # noqa: E402
+
+import amunre.serve.app as app_module  # noqa: E402
+from amunre.serve.app import build_app  # noqa: E402
+
+BOTS = ["random", "random", "random"]
+PEOPLE = ["human", "human", "human"]
+
+
+@pytest.fixture
+def tables(tmp_path):
+    with TestClient(build_app(tmp_path)) as client:
+        yield Tables(client)
+
+
+def finished(tables: Tables, seed: int) -> dict:
+    table = tables.open("classic2003", 3, BOTS, seed=seed)
+    until(lambda: tables.server.tables[table["table"]].finished, "the bots finish the game")
+    return table
+
+
+def test_a_server_keeps_at_most_max_stored_tables_forgetting_the_oldest_game_over(tmp_path):
+    """With --max-stored-tables 2, a third table forgets the oldest finished one (its links
+    open nothing, its rows and kept files are gone, and a restart does not bring it back);
+    when every kept table is a game not over, opening one more is a 429 and nothing is kept."""
+    with TestClient(build_app(tmp_path, max_stored=2)) as client:
+        tables = Tables(client)
+        oldest, newer = finished(tables, 1), finished(tables, 2)
+        playing = tables.open("classic2003", 3, PEOPLE, seed=3)
+        server = tables.server
+        assert set(server.tables) == {newer["table"], playing["table"]}
+        assert {record.id for record in server.store.tables()} == {newer["table"], playing["table"]}
+        assert client.get("/api/state", headers=auth(oldest["tokens"][None])).status_code == 403
+        assert tables.state(newer["tokens"][None])["finished"]  # the newer game over is kept
+        another = tables.open("classic2003", 3, PEOPLE, seed=4)  # forgets the newer game over
+        assert set(server.tables) == {playing["table"], another["table"]}
+        reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": PEOPLE})
+        assert reply.status_code == 429 and "--max-stored-tables" in reply.json()["error"]
+        assert "2 are not over" in reply.json()["error"]
+        assert len(server.store.tables()) == 2 and len(server.tables) == 2  # nothing kept of it
+    with TestClient(build_app(tmp_path, max_stored=2)) as client:
+        for table in (playing, another):
+            assert wait_ready(client, table["tokens"][0])["finished"] is False
+        assert client.get("/api/state", headers=auth(newer["tokens"][None])).status_code == 403
+
+
+def test_a_house_rule_tables_kept_files_go_with_it(tmp_path, monkeypatch):
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "rich.toml").write_text('extends = "classic2003"\n\n[edition]\nid = "rich-start"\nname = "Rich"\n\n'
+                                      '[components]\nstarting_gold = 30\n', encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    with TestClient(build_app(tmp_path / "data", max_stored=1)) as client:
+        tables = Tables(client)
+        first = tables.open("rich-start", 3, BOTS, seed=1)
+        until(lambda: tables.server.tables[first["table"]].finished, "the bots finish the game")
+        kept = tmp_path / "data" / "variants" / first["table"]
+        assert (kept / "variant.toml").is_file()
+        tables.open("rich-start", 3, BOTS, seed=2)
+        assert not kept.exists()
+
+
+def test_a_closed_table_counts_while_its_bot_still_thinks(tmp_path, monkeypatch):
+    """Closing a table whose bot is thinking does not free its place under --max-tables
+    until the thought ends (its thread works until then): else closing and opening again
+    keeps any number of bots thinking at once."""
+    from amunre.agents.random_agent import RandomAgent
+
+    asked, release = [], threading.Event()
+    real = RandomAgent.choose
+
+    def slow(self, view, request):
+        asked.append(request)
+        release.wait(30)
+        return real(self, view, request)
+
+    monkeypatch.setattr(RandomAgent, "choose", slow)
+    body = {"variant": "classic2003", "players": 3, "seats": BOTS}
+    with TestClient(build_app(tmp_path, max_tables=1)) as client:
+        tables = Tables(client)
+        table = tables.open("classic2003", 3, BOTS, seed=3)
+        until(lambda: asked, "a bot is asked")
+        closer = table["close"].split("#")[1]
+        assert client.post("/api/close", headers=auth(closer), json={}).json()["closed_now"] is True
+        reply = client.post("/api/tables", json=body)
+        assert reply.status_code == 429 and "finishing a thought" in reply.json()["error"]
+        release.set()
+        until(lambda: table["table"] not in tables.server.running, "the thinking bot is done")
+        assert answers_kept(tables, table) == 0
+        assert client.post("/api/tables", json=body).status_code == 201
+
+
+def live_reply(client, token: str):
+    """What a live connection sends first after its token: the page data, or the close."""
+    with client.websocket_connect("/api/live") as live:
+        live.send_text(json.dumps({"token": token}))
+        try:
+            return json.loads(live.receive_text())
+        except WebSocketDisconnect as closed:
+            return closed
+
+
+def test_live_connections_are_bounded_per_table_and_in_all(tables, monkeypatch):
+    """One more live connection than a table takes (or than the server takes) is closed
+    with 4429 and a reason; the page then asks now and then (page.js)."""
+    monkeypatch.setattr(app_module, "MAX_LIVE_PER_TABLE", 2)
+    table = tables.open("classic2003", 3, PEOPLE, seed=5)
+    token = table["tokens"][None]
+    client = tables.client
+    with client.websocket_connect("/api/live") as one, client.websocket_connect("/api/live") as two:
+        for live in (one, two):
+            live.send_text(json.dumps({"token": token}))
+            assert json.loads(live.receive_text())["table"] == table["table"]
+        third = live_reply(client, token)
+        assert isinstance(third, WebSocketDisconnect) and third.code == 4429 and "live connections" in third.reason
+        other = tables.open("classic2003", 3, PEOPLE, seed=6)  # another table is not held up by this one
+        assert live_reply(client, other["tokens"][None])["table"] == other["table"]
+    assert live_reply(client, token)["table"] == table["table"]  # gone: room again
+    monkeypatch.setattr(app_module, "MAX_LIVE", 1)
+    with client.websocket_connect("/api/live") as one:  # (counted before its token: one that never sends it too)
+        refused = live_reply(client, token)
+        assert isinstance(refused, WebSocketDisconnect) and refused.code == 4429
+        one.send_text(json.dumps({"token": token}))
+        assert json.loads(one.receive_text())["table"] == table["table"]
+    assert tables.server.live == 0
+    assert "4429" in (app_module.resources.files("amunre.serve") / "static" / "page.js").read_text()
+
+
+def test_a_finished_games_log_and_replay_page_are_built_once(tables, monkeypatch):
+    import amunre.picture.viewer as viewer
+    import amunre.serve.table as table_module
+
+    table = finished(tables, 7)
+    built = {"log": 0, "page": 0}
+    real_lines, real_html = table_module.log_lines, viewer.viewer_html
+
+    def counted_lines(*args):
+        built["log"] += 1
+        return real_lines(*args)
+
+    def counted_html(*args):
+        built["page"] += 1
+        return real_html(*args)
+
+    monkeypatch.setattr(table_module, "log_lines", counted_lines)
+    monkeypatch.setattr(viewer, "viewer_html", counted_html)
+    token = table["tokens"][None]
+    logs = [tables.client.get("/api/log", headers=auth(token)).text for _ in range(3)]
+    pages = []
+    for _ in range(3):
+        link = tables.client.post("/api/replay", headers=auth(token), json={}).json()["link"]
+        pages.append(tables.client.get(link).text)
+    assert len(set(logs)) == 1 and len(set(pages)) == 1 and "<html" in pages[0].lower()
+    assert built == {"log": 1, "page": 1}
+
+
+def test_a_page_behind_a_proxy_that_ends_tls_may_post_and_another_site_may_not(tables):
+    """Behind a proxy ending TLS the page is https and the request arrives as http: its
+    Origin names this server's host and port all the same. Another host, another port, or a
+    scheme that is no web page's is refused (403), and nothing is opened."""
+    body = {"variant": "classic2003", "players": 3, "seats": PEOPLE}
+    post = tables.client.post
+    for origin in ("https://testserver", "http://testserver"):
+        assert post("/api/tables", json=body, headers={"Origin": origin}).status_code == 201, origin
+    kept = len(tables.server.store.tables())
+    for origin in ("https://evil.example", "https://testserver:8443", "ftp://testserver", "testserver", "null",
+                   "https://testserver.evil.example", "https://user@testserver"):
+        reply = post("/api/tables", json=body, headers={"Origin": origin})
+        assert reply.status_code == 403, origin
+    assert len(tables.server.store.tables()) == kept
+
+
+def test_a_stored_table_whose_variant_no_longer_loads_says_so_without_the_servers_paths(tmp_path, monkeypatch):
+    """A house rule's table whose kept copy no longer loads (edited on the disk, or an
+    engine that reads it otherwise) stops, its pages saying why, naming the file as it
+    lies in the data folder, never by the server's path."""
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "rich.toml").write_text('extends = "classic2003"\n\n[edition]\nid = "rich-start"\nname = "Rich"\n\n'
+                                      '[components]\nstarting_gold = 30\n', encoding="utf-8")
+    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    data = tmp_path / "data"
+    with TestClient(build_app(data)) as client:
+        table = Tables(client).open("rich-start", 3, PEOPLE, seed=1)
+    # the kept copy made unreadable as a later engine might find it: a key it no longer knows
+    store_path = data / "tables.sqlite"
+    import sqlite3
+
+    with sqlite3.connect(store_path) as db:
+        text = db.execute("SELECT variant_text FROM tables").fetchone()[0]
+        db.execute("UPDATE tables SET variant_text = ?", (text.replace("[components]", "[componentz]"),))
+    with TestClient(build_app(data)) as client:
+        token = table["tokens"][0]
+        for _ in range(600):
+            reply = client.get("/api/state", headers=auth(token))
+            if reply.status_code != 503:
+                break
+            time.sleep(0.05)
+        assert reply.status_code == 409, reply.text
+        said = reply.json()["error"]
+        assert "no longer loads" in said and f"variants/{table['table']}/variant.toml" in said, said
+        assert str(tmp_path) not in said and str(tmp_path.resolve()) not in said
