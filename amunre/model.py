@@ -1,4 +1,5 @@
-"""The typed form of a variant file: what the engine reads, built once by `variants.py`.
+"""The typed form of a variant file: what the engine reads, built once by the loader
+(`amunre.loader`).
 
 Every field documents itself (`metadata={"doc": ...}`); docs/variant-format.md is
 generated from these docs and a test keeps it current.

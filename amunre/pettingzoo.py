@@ -253,6 +253,7 @@ class ObservationLayout:
     of (name, start, stop, what it holds); `size` the vector's length."""
 
     def __init__(self, variant, n_players: int, space: ActionSpace):
+        require_extra()  # (it writes numpy arrays)
         self.variant, self.n = variant, n_players
         self.space = space
         modules = variant.modules
@@ -398,6 +399,7 @@ def action_mask(space: ActionSpace, game, seat: int):
     """The int8 mask over `space`: 1 for the legal options of `seat`'s pending request, all 0
     when another seat is asked or the game is over. A request none of whose options is in
     the space is an AmunreError (a kind's `actions` miss them: never for the built-in ones)."""
+    require_extra()
     mask = np.zeros(len(space), dtype=np.int8)
     request = game.pending if game is not None else None
     if request is not None and request.player == seat:

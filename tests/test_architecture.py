@@ -27,11 +27,19 @@ from amunre.registry import all_rules
 from amunre.state import GameState, PlayerState, ProvinceState
 
 REPO = Path(__file__).resolve().parent.parent
+#: The ids the code and the tests name, in the project's own words (docs/checklist.md).
+CHECKLIST = REPO / "docs" / "checklist.md"
 SPEC = REPO.parent / "shared" / "SPEC.md"
-#: The rules specification is the project's working notes, kept outside the repository: a
-#: clone has no copy, and its tests skip (nothing to fix, nothing to install).
+#: The rules specification the checklist was made from is the project's working notes, kept
+#: outside the repository: a clone has no copy, and the one test comparing the two skips.
 SPEC_ABSENT = ("needs the project's rules specification (SPEC.md), which is not part of this repository; "
-               "a fresh clone skips this test")
+               "a fresh clone skips this test (docs/checklist.md holds the ids)")
+
+
+def checklist_ids(prefix: str) -> set[str]:
+    """The ids of docs/checklist.md that start with `prefix` (R-, A-, E-, G16-)."""
+    text = CHECKLIST.read_text(encoding="utf-8")
+    return set(re.findall(rf"^- ({re.escape(prefix)}[A-Z0-9-]*[A-Z0-9]) ", text, re.M))
 #: Every file of the package but the rule modules: the engine, narration, results, positions,
 #: the loader, the command line, the agents, the observation, the board text and picture, the
 #: conformance suite, compare, the docs generator.
@@ -133,16 +141,28 @@ def test_every_declared_spec_id_has_a_test():
     assert not missing, f"SPEC ids without a test named after them: {missing}"
 
 
-@pytest.mark.skipif(not SPEC.is_file(), reason=SPEC_ABSENT)
 def test_every_spec_id_has_a_module():
-    text = SPEC.read_text(encoding="utf-8")
-    rules = set(re.findall(r"^- (R-[A-Z]+-\d+)", text, re.M))
-    rulings = set(re.findall(r"^\| (A-[A-Z]+) \|", text, re.M))
-    assert len(rules) > 30 and len(rulings) > 10  # the pattern reads the spec
+    rules, rulings = checklist_ids("R-"), checklist_ids("A-")
+    assert len(rules) > 30 and len(rulings) > 10  # the pattern reads the checklist
     declared = set(docgen.spec_owners())
     assert not (rules | rulings) - declared - PLANNED, "SPEC ids with no module declaring them"
     assert not declared - rules - rulings, "modules declare ids the spec does not have"
     assert not PLANNED & declared, f"now implemented, drop from PLANNED: {sorted(PLANNED & declared)}"
+
+
+@pytest.mark.skipif(not SPEC.is_file(), reason=SPEC_ABSENT)
+def test_the_checklist_holds_every_id_of_the_rules_specification():
+    """docs/checklist.md has the ids of the specification it was made from, no more, no
+    fewer: rules, rulings, examples, and the 2016 scenarios of EDITIONS.md."""
+    text = SPEC.read_text(encoding="utf-8")
+    spec = {"R-": set(re.findall(r"^- (R-[A-Z]+-\d+)", text, re.M)),
+            "A-": set(re.findall(r"^\| (A-[A-Z]+) \|", text, re.M)),
+            "E-": set(re.findall(r"^- (E-\d+) ", text, re.M)),
+            "G16-": set(re.findall(r"^### (G16-\d+) ", (SPEC.parent / "EDITIONS.md").read_text(encoding="utf-8"),
+                                   re.M))}
+    assert all(spec.values())  # the patterns read the documents
+    for prefix, ids in spec.items():
+        assert checklist_ids(prefix) == ids, prefix
 
 
 def test_an_id_without_a_test_is_noticed(tmp_path):
@@ -213,15 +233,13 @@ def test_the_architecture_example_module_plays(tmp_path):
         RULES.pop("shrines", None)
 
 
-@pytest.mark.skipif(not SPEC.is_file(), reason=SPEC_ABSENT)
 def test_every_rulebook_example_is_a_golden_test():
-    """Each example of SPEC §7 (E-01..) has a test named after it (`test_e01_...`), and each
-    2016 scenario of EDITIONS.md §4 (G16-01..) one naming it (`..._g16_01_...`)."""
+    """Each rulebook example of the checklist (E-01..) has a test named after it
+    (`test_e01_...`), and each 2016 scenario (G16-01..) one naming it (`..._g16_01_...`)."""
     names = [m.group(1) for path in sorted((REPO / "tests").glob("test_*.py"))
              for m in re.finditer(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)]
-    examples = set(re.findall(r"^- (E-\d+) ", SPEC.read_text(encoding="utf-8"), re.M))
-    scenarios = set(re.findall(r"^### (G16-\d+) ", (SPEC.parent / "EDITIONS.md").read_text(encoding="utf-8"), re.M))
-    assert len(examples) >= 8 and len(scenarios) >= 13  # the patterns read the documents
+    examples, scenarios = checklist_ids("E-"), checklist_ids("G16-")
+    assert len(examples) >= 8 and len(scenarios) >= 13  # the patterns read the checklist
     missing = sorted(e for e in examples if not any(n.startswith(f"test_e{e[2:]}_") for n in names))
     missing += sorted(g for g in scenarios if not any(f"_g16_{g[4:]}_" in n + "_" for n in names))
     assert not missing, f"rulebook examples without a golden test: {missing}"

@@ -283,7 +283,8 @@ def _false_for_zero(line):
         if isinstance(line["answer"], list) else False
 
 
-#: The hostile review's findings, always among the examples (the `ci` profile draws few).
+#: Tampered logs that replay once accepted (each found by hand), always among the examples (the
+#: `ci` profile draws few).
 FOUND = [
     _edited(_ANSWER_WITH_ZERO, _false_for_zero),  # false for 0
     _edited(1, lambda e: e.update(gold=float(e["gold"]))),  # 20.0 for 20
@@ -300,16 +301,16 @@ FOUND = [
 
 @FUZZ
 @given(mutated_log())
-@example(FOUND[0]).via("a hostile review")
-@example(FOUND[1]).via("a hostile review")
-@example(FOUND[2]).via("a hostile review")
-@example(FOUND[3]).via("a hostile review")
-@example(FOUND[4]).via("a hostile review")
-@example(FOUND[5]).via("a hostile review")
-@example(FOUND[6]).via("a hostile review")
-@example(FOUND[7]).via("a hostile review")
-@example(FOUND[8]).via("a hostile review")
-@example(FOUND[9]).via("a hostile review")
+@example(FOUND[0]).via("a tampered log once accepted")
+@example(FOUND[1]).via("a tampered log once accepted")
+@example(FOUND[2]).via("a tampered log once accepted")
+@example(FOUND[3]).via("a tampered log once accepted")
+@example(FOUND[4]).via("a tampered log once accepted")
+@example(FOUND[5]).via("a tampered log once accepted")
+@example(FOUND[6]).via("a tampered log once accepted")
+@example(FOUND[7]).via("a tampered log once accepted")
+@example(FOUND[8]).via("a tampered log once accepted")
+@example(FOUND[9]).via("a tampered log once accepted")
 def test_a_mutated_log_replays_only_when_unchanged(data):
     outcome = replay_bytes(data)
     event(kind_of(outcome))  # shown by --hypothesis-show-statistics
@@ -524,7 +525,7 @@ def test_the_unchanged_log_replays_ok():
     assert replay_bytes(ORIGINAL) == "ok"
 
 
-def test_the_hostile_reviews_findings_are_each_refused():
+def test_each_tampered_log_once_accepted_is_refused():
     for data in FOUND:
         assert replay_bytes(data) != "ok"
 

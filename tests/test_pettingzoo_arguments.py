@@ -3,8 +3,8 @@ argument is one `AmunreError` naming the argument and what was expected, as the 
 module raises: never an error from inside (`TypeError: 'NoneType' object is not iterable`,
 a `RecursionError`), never a hang, never a message that echoes a huge value whole.
 
-The regression tests pin what a hostile review found: `overrides=None` or `[1]`, and
-`string_to_action` of brackets nested 5,000 deep. The hypothesis tests throw hostile
+The regression tests pin arguments that once got an error from inside: `overrides=None` or
+`[1]`, and `string_to_action` of brackets nested 5,000 deep. The hypothesis tests throw hostile
 `overrides` (any type, endless iterators), constructor arguments and action texts at it;
 the `ci` profile runs a few dozen examples, `HYPOTHESIS_PROFILE=deep` 10,000 of each.
 """

@@ -225,6 +225,8 @@ def test_a_plugins_state_decision_context_and_province_fact_reach_every_face(ins
     the observation holds its data (`Rule.observation`) and, when a seat is asked, the context
     (`Decision.context`); the human seat's board text and the board picture tell its fact
     (`Rule.province_facts`). No core file names it."""
+    pytest.importorskip("numpy", reason="the observation needs the rl extra: pip install '.[rl]'")
+    pytest.importorskip("pettingzoo", reason="the observation needs the rl extra: pip install '.[rl]'")
     env, house = installed
     shrines = house.parent / "shrines.toml"
     run = subprocess.run([sys.executable, "-c", SHOW_SHRINES, str(shrines)], capture_output=True, text=True, env=env,

@@ -63,7 +63,7 @@ def _answer_with_zero(line):
 
 
 @pytest.mark.parametrize("where, edit, key", [
-    # the hostile review's examples: false for 0, 20.0 for 20
+    # values equal in Python but not in the log's JSON: false for 0, 20.0 for 20
     ("answer", lambda a: a.__setitem__(1, False), "answer"),
     ("setup", lambda e: e.__setitem__("gold", 20.0), "gold"),
     ("setup", lambda e: e.__setitem__("players", True), "players"),
