@@ -345,14 +345,15 @@ def parent_table(data, path):
 # -- Ctrl-C to a running command ----------------------------------------------------------
 
 
-def ctrl_c_once(argv, cwd, waits=(6, 15, 40)) -> list[tuple[int, str, str]]:
-    """Run `amunre ARGV` and press Ctrl-C after each of `waits` seconds in turn, a fresh run
-    each time, until a run prints something on stdout (a busy machine may finish no batch in
-    the first seconds: then there is nothing to report but the count, 0). Returns every
-    run's (exit code, stdout, stderr); a run that outlives the test is killed."""
+def ctrl_c_once(argv, cwd, waits=(3, 8, 20)) -> list[tuple[int, str, str]]:
+    """Run `amunre ARGV` and press Ctrl-C once its workers have started and worked for each
+    of `waits` CPU seconds in turn (counted in CPU, not on the clock: a busy machine gives
+    them less of each second), a fresh run each time, until a run prints something on stdout
+    (a run may have finished no batch yet: then there is nothing to report but the count,
+    0). Returns every run's (exit code, stdout, stderr); a run that outlives the test is
+    killed."""
     import os
     import subprocess
-    import time
 
     repo = Path(__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=str(repo))
@@ -362,7 +363,7 @@ def ctrl_c_once(argv, cwd, waits=(6, 15, 40)) -> list[tuple[int, str, str]]:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 # Ctrl-C as at a terminal, even when these tests were started with it ignored
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        time.sleep(wait)
+        wait_for_workers(proc.pid, _workers(argv), cpu_seconds=wait)
         proc.send_signal(signal.SIGINT)
         try:
             out, err = proc.communicate(timeout=60)
@@ -392,10 +393,7 @@ def ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):
                             # Ctrl-C as at a terminal, even when these tests were started with it ignored
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        if os.path.isdir(f"/proc/{proc.pid}/task"):
-            wait_for_workers(proc.pid, 2)
-        else:
-            time.sleep(wait)
+        wait_for_workers(proc.pid, _workers(argv), cpu_seconds=wait / 3)
         os.killpg(proc.pid, signal.SIGINT)
         time.sleep(gap)
         os.killpg(proc.pid, signal.SIGINT)
@@ -407,32 +405,54 @@ def ctrl_c_twice(argv, cwd, wait: float = 6.0, gap: float = 0.2):
     return proc.returncode, err
 
 
-def wait_for_workers(pid: int, workers: int, timeout: float = 60.0) -> None:
+def _workers(argv) -> int:
+    """The --workers a command line asks for (0 when it names none)."""
+    return int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 0
+
+
+def wait_for_workers(pid: int, workers: int, cpu_seconds: float = 1.0, timeout: float = 120.0) -> None:
     """Wait until process `pid` has started `workers` worker processes (a busy machine may take
-    seconds to start Python and the pool), then a little longer, so that batches are under way."""
-    import glob
+    seconds to start Python and the pool), and it and its workers have used `cpu_seconds` of
+    CPU since they started (so that games are under way, however loaded the machine). Checked
+    every 0.1 s in /proc (Linux), for at most `timeout` seconds."""
+    import os
     import time
 
+    tick = os.sysconf("SC_CLK_TCK")
     deadline = time.monotonic() + timeout
+    base = None
     while time.monotonic() < deadline:
-        children = set()
-        for path in glob.glob(f"/proc/{pid}/task/*/children"):
-            try:
-                with open(path) as listing:
-                    children.update(listing.read().split())
-            except OSError:
-                pass
-        started = 0
-        for child in children:
-            try:
-                with open(f"/proc/{child}/cmdline", "rb") as cmdline:
-                    started += b"spawn_main" in cmdline.read()
-            except OSError:
-                pass
+        tree = _process_tree(pid)
+        started = sum(1 for child in tree[1:] if b"spawn_main" in _read(f"/proc/{child}/cmdline"))
         if started >= workers:
-            break
+            used = sum(_cpu_ticks(process) for process in tree) / tick
+            base = used if base is None else base
+            if used - base >= cpu_seconds:
+                return
         time.sleep(0.1)
-    time.sleep(2.0)
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as found:
+            return found.read()
+    except OSError:
+        return b""
+
+
+def _process_tree(pid: int) -> list[int]:
+    """`pid` and its children (those of every thread), one level down."""
+    import glob
+
+    children = {int(child) for path in glob.glob(f"/proc/{pid}/task/*/children") for child in _read(path).split()}
+    return [pid, *sorted(children)]
+
+
+def _cpu_ticks(pid: int) -> int:
+    """User and system CPU time of a process so far, in clock ticks (0 once it is gone)."""
+    stat = _read(f"/proc/{pid}/stat")
+    fields = stat[stat.rfind(b")") + 2:].split()  # (after the command name, which may hold spaces)
+    return int(fields[11]) + int(fields[12]) if len(fields) > 12 else 0
 
 
 # -- stand-ins for an executor and a terminal ---------------------------------------------
