@@ -342,6 +342,36 @@ def parent_table(data, path):
     return data
 
 
+def mutate(draw, data, rounds: int, values: list, renames, kinds=("drop", "rename", "retype", "duplicate")):
+    """`data` (a parsed TOML or JSON document) with `rounds` keys each dropped, renamed (to
+    one of `renames(key)`), retyped (to a copy of one of `values`), given a key of its own
+    (`add`: a table gets a key of `renames`), or doubled (`duplicate`: an array's entry
+    twice), as a hypothesis `draw` chooses: the fuzz tests' mutation of variant files and
+    positions. Changed in place, and returned."""
+    import copy
+
+    from hypothesis import strategies as st
+
+    for _ in range(rounds):
+        paths = list(toml_paths(data))
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent, key = parent_table(data, path), path[-1]
+        kind = draw(st.sampled_from(kinds))
+        if kind == "drop":
+            del parent[key]
+        elif kind == "duplicate" and isinstance(parent, list):
+            parent.insert(key, copy.deepcopy(parent[key]))  # an entry twice (a player, a pipeline entry)
+        elif kind == "rename" and isinstance(parent, dict):
+            parent[draw(st.sampled_from(renames(key)))] = parent.pop(key)
+        elif kind == "add" and isinstance(parent[key], dict):
+            parent[key][draw(st.sampled_from(renames(key)))] = copy.deepcopy(draw(st.sampled_from(values)))
+        else:
+            parent[key] = copy.deepcopy(draw(st.sampled_from(values)))  # (a copy: never a list inside itself)
+    return data
+
+
 # -- Ctrl-C to a running command ----------------------------------------------------------
 
 

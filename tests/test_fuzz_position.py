@@ -12,7 +12,6 @@ examples of each; `HYPOTHESIS_PROFILE=deep` runs 10,000.
 
 from __future__ import annotations
 
-import copy
 import datetime
 import json
 import os
@@ -24,7 +23,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from helpers import parent_table, run_cli, time_limit, toml_paths, write
+from helpers import mutate, run_cli, time_limit, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -146,23 +145,8 @@ def mutated_data(draw):
     name = draw(st.sampled_from(sorted(BASES)))
     text = BASES[name]
     data = tomllib.loads(text) if name.endswith(".toml") else json.loads(text)
-    for _ in range(draw(st.integers(1, 4))):
-        paths = list(toml_paths(data))
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent, key = parent_table(data, path), path[-1]
-        kind = draw(st.sampled_from(["drop", "rename", "retype", "retype", "add", "duplicate"]))
-        if kind == "drop":
-            del parent[key]
-        elif kind == "duplicate" and isinstance(parent, list):
-            parent.insert(key, copy.deepcopy(parent[key]))  # a player twice
-        elif kind == "rename" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(KEYS))] = parent.pop(key)
-        elif kind == "add" and isinstance(parent[key], dict):
-            parent[key][draw(st.sampled_from(KEYS))] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
-        else:
-            parent[key] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))  # never a list inside itself
+    mutate(draw, data, draw(st.integers(1, 4)), ODD_VALUES, lambda key: KEYS,
+           kinds=("drop", "rename", "retype", "retype", "add", "duplicate"))
     return data, draw(st.sampled_from(["toml", "json"]))
 
 

@@ -14,7 +14,6 @@ pipeline, or another entry's rule id (by `--set`, a renamed entry or an added on
 from __future__ import annotations
 
 import builtins
-import copy
 import io
 import json
 import os
@@ -24,7 +23,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from helpers import parent_table, time_limit, toml_paths
+from helpers import mutate, time_limit
 import pytest
 import tomli_w
 from click.testing import CliRunner
@@ -94,22 +93,8 @@ def mutated_data(draw):
     """A shipped file, parsed, with one to three keys dropped, renamed or retyped."""
     name = draw(st.sampled_from(sorted(TEXTS)))
     data = tomllib.loads(TEXTS[name])
-    for _ in range(draw(st.integers(1, 3))):
-        paths = list(toml_paths(data))
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent, key = parent_table(data, path), path[-1]
-        kind = draw(st.sampled_from(["drop", "rename", "retype", "duplicate"]))
-        if kind == "drop":
-            del parent[key]
-        elif kind == "duplicate" and isinstance(parent, list):
-            parent.insert(key, copy.deepcopy(parent[key]))  # an entry twice (a pipeline entry, a player count)
-        elif kind == "rename" and isinstance(parent, dict):
-            new = draw(st.sampled_from(["id", "rule", "params", "steps", "extends", "board", "x", str(key) + "s", "remove"]))
-            parent[new] = parent.pop(key)
-        else:
-            parent[key] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))  # never a list inside itself
+    renames = ["id", "rule", "params", "steps", "extends", "board", "x", "remove"]
+    mutate(draw, data, draw(st.integers(1, 3)), ODD_VALUES, lambda key: [*renames, str(key) + "s"])
     return name, data
 
 
