@@ -58,13 +58,13 @@ def test_check_names_the_variant_by_its_id_or_the_path_given(capsys, tmp_path):
 def test_variants_names_a_broken_shipped_file_within_the_shipped_folder(capsys, tmp_path, monkeypatch):
     """A shipped variant that does not load is listed with its first problem, the file named
     as it lies in the variants folder (`house/broken.toml`), not by its install path."""
-    import amunre.cli.shown as shown
+    import amunre.cli.file_names as file_names
     import amunre.cli.variants_cmd as variants_cmd
 
     (tmp_path / "house").mkdir()
     broken = tmp_path / "house" / "broken.toml"
     broken.write_text('[edition]\nid = "broken"\nplayers = "many"\n', encoding="utf-8")
-    monkeypatch.setattr(shown, "variants_dir", lambda: tmp_path)
+    monkeypatch.setattr(file_names, "variants_dir", lambda: tmp_path)
     monkeypatch.setattr(variants_cmd, "variant_locations", lambda: [("broken", broken, "shipped")])
     code, out, err = run_cli(capsys, "variants")
     assert code == 0, err

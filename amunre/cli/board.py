@@ -8,7 +8,7 @@ from rich.text import Text
 
 from amunre.board import PROVINCE_FIELDS
 from amunre.cli.common import dump_json, make_console, one_variant, set_option, variant_arg
-from amunre.cli.shown import board_shown
+from amunre.cli.file_names import board_shown
 
 
 def board_document(board, provisional_only: bool = False) -> dict:

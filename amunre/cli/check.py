@@ -12,7 +12,7 @@ import click
 from amunre.agents import check_agents_for
 from amunre.cli.common import (WholeNumber, dump_json, literal, one_variant, parse_bot_kinds, set_option, variant_arg,
                                whole_number, write_resolved)
-from amunre.cli.shown import variant_shown
+from amunre.cli.file_names import variant_shown
 from amunre.counting import plural
 from amunre.engine import MAX_SEED
 from amunre.errors import AmunreError

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.cli.common import literal, make_console
-from amunre.cli.shown import problem_shown
+from amunre.cli.file_names import problem_shown
 from amunre.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.loader.compare import players
