@@ -5,7 +5,7 @@ Counts:
 
 - *asked*: decisions asked of agents (`Game.answers`, secret ones included once revealed);
 - *steps*: every decision point the rules reach: the asked ones and the forced ones (a
-  decision with a single option is never asked; `amunre.decisions.here.forced` counts those).
+  decision with a single option is never asked; the game counts those, `Game.forced`).
 
 Time:
 
@@ -31,7 +31,7 @@ import time
 
 import attrs
 
-from amunre import arguments, decisions
+from amunre import arguments
 from amunre.agents import make_agents
 from amunre.compare.jobs import Job, job_for, load_job_variant
 from amunre.engine import Game, play_game
@@ -121,9 +121,10 @@ class Measurement:
         return self.parallel.per_wall(count) / max(self.single.per_wall(count), 1e-9)
 
 
-def _play(variant, players: int, agents: tuple, seed: int) -> int:
-    """Play one game; the number of decisions asked."""
-    return len(play_game(variant, make_agents(list(agents), seed), seed).answers)
+def _play(variant, players: int, agents: tuple, seed: int) -> tuple[int, int]:
+    """Play one game; (the decisions asked, the engine steps: those and the forced ones)."""
+    game = play_game(variant, make_agents(list(agents), seed), seed)
+    return len(game.answers), len(game.answers) + game.forced
 
 
 def play_for(job: Job, seed: int, games: int | None, seconds: float | None, warmup: int = WARMUP_GAMES,
@@ -140,22 +141,22 @@ def play_for(job: Job, seed: int, games: int | None, seconds: float | None, warm
         pause = start_at - time.time()
         if pause > 0:
             time.sleep(pause)
-    forced0 = decisions.here.forced
     start = time.time()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     deadline = None
     if seconds is not None:  # on the process's own clock: the window ends at (start_at or start) + seconds
         deadline = wall0 + ((start_at if start_at is not None else start) + seconds - start)
-    played = asked = 0
+    played = asked = steps = 0
     while True:
-        asked += _play(variant, players, agents, seed + played)
+        decided, stepped = _play(variant, players, agents, seed + played)
+        asked, steps = asked + decided, steps + stepped
         played += 1
         if games is not None and played >= games:
             break
         if deadline is not None and time.perf_counter() >= deadline:
             break
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return Tally(played, asked, asked + decisions.here.forced - forced0, cpu, wall, start, time.time())
+    return Tally(played, asked, steps, cpu, wall, start, time.time())
 
 
 def _ready(job: Job, warmup: int, hold: float) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable
 
-from amunre import arguments, decisions
+from amunre import arguments
 from amunre.decisions import Request
 from amunre.errors import AmunreError, ArgumentValueError
 from amunre.state import GameState
@@ -69,20 +69,8 @@ class Branching:
 
     def _recording(self) -> None:
         """From now on this game keeps checkpoints (`_tracking`) and records its forced answers
-        among its inputs (a determinized game gives them again): its `_advance` becomes
-        `_advance_recording`, so that a game that never branches pays nothing for it."""
+        among its inputs (`Game._forced`): a determinized game gives them again."""
         self._tracking = True
-        self._advance = self._advance_recording  # type: ignore[method-assign]  # on this game only, on purpose
-
-    def _advance_recording(self, value: object) -> None:
-        outer, decisions.here.record_forced = decisions.here.record_forced, self._forced
-        try:
-            type(self)._advance(self, value)
-        finally:
-            decisions.here.record_forced = outer
-
-    def _forced(self, value: object) -> None:
-        self._since.append(Forced(value))
 
     def clone(self) -> Self:
         """An independent game standing where this one stands, its random streams where this
@@ -122,7 +110,7 @@ class Branching:
             raise AmunreError("determinize found no checkpoint to start from (engine bug)")
         # where the step began, as he could have known it: the hidden facts drawn again there
         # too, so that nothing of the truth is kept to give a clone from. The answers since are
-        # public; they are given again blind (`decisions.here.replaying`), then the re-draw of the
+        # public; they are given again blind (`_blind`: every decision asked), then the re-draw of the
         # present sets every hidden fact (and his own, as they are now) and his request
         hidden = restore(base.state)
         hide_from(self.variant, hidden, player, rng)
@@ -208,9 +196,8 @@ class Branching:
                 last = i
         if redraw is not None:
             at_batch[last] = redraw
-        outer = decisions.here.replaying
-        decisions.here.replaying = twin._blind = base.blind
-        try:
+        twin._blind = base.blind
+        if True:  # (the twin alone is blind: a game advanced meanwhile, a search's, is not)
             twin._at_batch = at_batch.get(-1)
             twin._advance(None)
             for i, given in enumerate(inputs):
@@ -237,8 +224,6 @@ class Branching:
                 twin._since.append(given)
                 # (its own answers, given again: each has its decision pending)
                 twin._give(twin.pending, given)  # type: ignore[arg-type]
-        finally:
-            decisions.here.replaying = outer
         if twin._at_batch is not None:
             raise AmunreError("a re-draw was due where a secret batch begins, but no batch began (engine bug)")
         return twin
@@ -313,7 +298,7 @@ class Redraw:
         # in place: a rule's step under way holds the state's lists and objects
         game.state.assign(self.state)
         if game._blind:  # the state is whole again: from here on the flow works out what is forced
-            game._blind = decisions.here.replaying = False
+            game._blind = False
         if self.request is not None:
             # the flow asked it from the state before this edit: he is asked as he is in truth
             asked = self.request

@@ -2,8 +2,9 @@
 
 A `Request` names the player, the kind of decision and its legal options (plain JSON-able
 values: ints, strings, tuples). Rules ask with `answer = yield from decide(...)`. A decision
-with exactly one legal option is not asked: it is forced, and replay re-derives it (a
-person at the table is told of his, see `telling_forced`).
+with exactly one legal option is not asked: the engine answers it (forced), counts it
+(`Game.forced`), tells the game's `on_forced` of it (a person at the table is told of his),
+and replay re-derives it.
 Simultaneous decisions (the offering, the expert draft) are asked with `ask_secretly`:
 player by player, the answers kept aside by the rule until all are in, so no request ever
 shows another player's answer.
@@ -11,10 +12,7 @@ shows another player's answer.
 
 from __future__ import annotations
 
-import threading
-
 from collections.abc import Mapping
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 if TYPE_CHECKING:
@@ -49,45 +47,6 @@ class Request:
 
     def __repr__(self) -> str:
         return f"Request(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
-
-
-class _Here(threading.local):
-    """What the engine keeps while a game advances, one for each thread: games advanced in
-    two threads at once (the bots of `amunre serve`, each table's in a worker thread) never
-    see each other's."""
-
-    #: Forced decisions (a single option, never asked) in this thread: `amunre.benchmark`
-    #: counts engine steps as the decisions asked plus these. One integer add per forced
-    #: decision only (about 1 in 6 of a classic2003 game's), below noise.
-    forced = 0
-    #: Who is told of each forced decision (given its one-option `Request`), or None, as it
-    #: is but while `telling_forced` runs: `amunre run` shows a human seat what was decided
-    #: for it. One None check per forced decision when nobody listens.
-    on_forced: Callable[[Request], None] | None = None
-    #: Where a game that keeps checkpoints records its forced answers (`Game._forced`), while
-    #: it advances: a determinized game gives them again (see `replaying`). None otherwise.
-    record_forced: Callable[[Any], None] | None = None
-    #: True while a determinized game is rebuilt from a checkpoint whose hidden facts were
-    #: drawn again (`Game.determinize`): the answers given since are public, but what was
-    #: forced may not be forced in the re-drawn state, nor was every answer legal in it. So
-    #: every decision is asked (yielded), a single or no option too, and answered from the
-    #: record, until the re-draw of the present makes the state whole again.
-    replaying = False
-
-
-here = _Here()
-
-
-@contextmanager
-def telling_forced(tell: Callable[[Request], None]) -> Iterator[None]:
-    """Within this block, `tell(request)` hears every forced decision of the games that
-    advance in it (the caller advances only its own game there: an agent's search, which
-    plays other games, runs outside it)."""
-    before, here.on_forced = here.on_forced, tell
-    try:
-        yield
-    finally:
-        here.on_forced = before
 
 
 class Lazy(Mapping[str, Any]):
@@ -155,17 +114,9 @@ def ask_secretly(players: Iterable[int], kind: str,
 
 def decide(player: int, kind: str, options: list[T], context: Mapping[str, Any] | None = None,
            simultaneous: bool = False) -> Generator[Request, T, T]:
-    """Ask `player` to choose among `options`; forced when there is only one."""
-    state = here
-    if len(options) == 1 and not state.replaying:
-        state.forced += 1
-        if state.on_forced is not None:
-            state.on_forced(Request(player, kind, options, context, simultaneous))
-        if state.record_forced is not None:
-            state.record_forced(options[0])
-        return options[0]
-    if not options and not state.replaying:
-        raise RuntimeError(f"no legal option for {kind!r} (player {player}): engine bug")
+    """Ask `player` to choose among `options`. A request with one option is answered by the
+    engine at once, never pending (`Game._advance`: a forced decision), so a rule asks
+    whether or not there is a choice."""
     return (yield Request(player, kind, options, context, simultaneous))
 
 

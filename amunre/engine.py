@@ -15,7 +15,7 @@ import os
 import secrets
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-from amunre.branching import Branching, Checkpoint, no_flow, snapshot
+from amunre.branching import Branching, Checkpoint, Forced, no_flow, snapshot
 from amunre.decisions import BATCH_START, Request, from_json_value, to_json_value
 from amunre import arguments
 from amunre.arguments import MAX_SEED  # noqa: F401 - the largest seed, imported from here
@@ -94,9 +94,18 @@ def check_agents(variant: Variant, agents: object) -> list[Agent]:
 class Game(Branching):
     """One game of a variant. Construct, then answer `pending` until it is None."""
 
+    #: Forced decisions this game answered itself (a single option: never pending). `amunre
+    #: bench` counts engine steps as the decisions asked plus these; a search's games count
+    #: their own.
+    forced = 0
+    #: Told of each forced decision of this game (its one-option `Request`), or None: `amunre
+    #: run` shows a person what was decided for his seat. A clone or a determinized game tells
+    #: nobody (an agent's search plays those).
+    on_forced: Callable[[Request], None] | None = None
+
     def __init__(
         self, variant: Variant, n_players: int, seed: int, listeners: Iterable[Listener] | None = None,
-        state: GameState | None = None,
+        state: GameState | None = None, on_forced: Callable[[Request], None] | None = None,
     ):
         variant = check_variant(variant)
         n_players = check_players(variant, n_players, "n_players")
@@ -134,6 +143,10 @@ class Game(Branching):
         self._at_batch: Redraw | tuple[int, random.Random] | None = None
         self._batch_at = 0  # where in `_since` the secret batch under way began
         self._blind = False  # rebuilt blind from a re-drawn checkpoint, until its re-draw (`_rebuild`)
+        if on_forced is not None:
+            if not callable(on_forced):
+                raise arguments.wrong_type("on_forced", on_forced, "a callable taking a Request, or None")
+            self.on_forced = on_forced
         if state is None:
             self._flow: Steps[None] | None = self._play()
             self._advance(None)
@@ -311,12 +324,20 @@ class Game(Branching):
         try:
             # (a game has a flow before it is first advanced: a prepared position's is None until
             # `run_rules` sets one)
-            pending = self._flow.send(value)  # type: ignore[union-attr]
-            while pending is BATCH_START:  # a secret batch begins (`ask_secretly`)
-                self._batch_at = len(self._since)
-                if self._at_batch is not None:
-                    self._redraw_at_batch()
-                pending = self._flow.send(None)  # type: ignore[union-attr]
+            flow = self._flow
+            pending = flow.send(value)  # type: ignore[union-attr]
+            while True:
+                if pending is BATCH_START:  # a secret batch begins (`ask_secretly`)
+                    self._batch_at = len(self._since)
+                    if self._at_batch is not None:
+                        self._redraw_at_batch()
+                    pending = flow.send(None)  # type: ignore[union-attr]
+                elif len(pending.options) == 1 and not self._blind:  # type: ignore[union-attr]
+                    pending = flow.send(self._forced(pending))  # type: ignore[union-attr, arg-type]
+                else:
+                    break
+            if not pending.options and not self._blind:  # type: ignore[union-attr]
+                raise RuntimeError(f"no legal option for {pending.kind!r} (player {pending.player}): engine bug")  # type: ignore[union-attr]
             self.pending = pending  # type: ignore[assignment]  # (not BATCH_START: the loop is past it)
         except StopIteration:
             self.pending = None
@@ -325,6 +346,18 @@ class Game(Branching):
         if self.pending is not None and "decision" in self.hearing:
             self.emit("decision", player=self.pending.player, kind=self.pending.kind,
                       options=len(self.pending.options))
+
+    def _forced(self, request: Request) -> object:
+        """The answer to a decision with one option, given by the engine: counted, told to
+        `on_forced`, and recorded among the inputs when the game keeps checkpoints (a
+        determinized game gives it again, blind)."""
+        self.forced += 1
+        if self.on_forced is not None:
+            self.on_forced(request)
+        choice = request.options[0]
+        if self._tracking:
+            self._since.append(Forced(choice))
+        return choice
 
     def _play(self, start: int = 0) -> Steps[None]:
         """The game from step `start` of the variant's plan (`flow_plan`) to its end."""

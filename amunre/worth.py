@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from amunre import decisions
 from amunre.contract import Rule
 from amunre.decisions import BATCH_START
 from amunre.state import GameState
@@ -636,7 +635,6 @@ def played(module: Rule, state: GameState, player: int, variant: Variant) -> tup
 
 def _play(module: Rule, state: GameState, variant: Variant) -> None:
     """Run `module` on a hypothetical position, its decisions answered by its first policy."""
-    counted = decisions.here.forced  # the engine's count of forced decisions is the real games'
     table = _Table(variant, state)
     declarations = variant.modules.decisions
     step = module.run(table)
@@ -648,10 +646,11 @@ def _play(module: Rule, state: GameState, variant: Variant) -> None:
                 answer = None
                 continue
             # (a Request, past BATCH_START: the type checker cannot tell the two apart by `is`)
+            if len(request.options) == 1:  # type: ignore[union-attr]
+                answer = request.options[0]  # type: ignore[union-attr]  # (forced, as the engine answers it)
+                continue
             declared = declarations.get(request.kind)  # type: ignore[union-attr]
             policy = next(iter(declared.policies.values()), None) if declared is not None else None
             answer = policy(module, table, request) if policy is not None else request.options[0]  # type: ignore[arg-type, union-attr]
     except StopIteration:
         pass
-    finally:
-        decisions.here.forced = counted

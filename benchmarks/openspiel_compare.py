@@ -99,12 +99,11 @@ class AmunreGame:
     """classic2003, 4 players, random agents: the same loop `amunre bench` times."""
 
     def __init__(self, variant: str = "classic2003", players: int = 4):
-        from amunre import decisions
         from amunre.agents import make_agents
         from amunre.engine import play_game
         from amunre.loader import load_variant
 
-        self.decisions, self.make_agents, self.play_game = decisions, make_agents, play_game
+        self.make_agents, self.play_game = make_agents, play_game
         self.variant, self.players = load_variant(variant), players
         from amunre.buildinfo import describe_build  # pure Python, or the compiled build (docs/performance.md)
 
@@ -112,11 +111,10 @@ class AmunreGame:
         self.seed = 0
 
     def play(self, counts: Counts) -> None:
-        forced = self.decisions.here.forced
         game = self.play_game(self.variant, self.make_agents(["random"] * self.players, self.seed), self.seed)
         self.seed += 1
         counts.decisions += len(game.answers)
-        counts.actions += len(game.answers) + self.decisions.here.forced - forced
+        counts.actions += len(game.answers) + game.forced
         counts.games += 1
 
     def clone_us(self) -> float:

@@ -140,15 +140,15 @@ def test_the_command_line_takes_an_mcts_seat(capsys):
 
 
 def test_its_search_does_not_count_as_the_games_forced_steps():
-    """`amunre bench` counts engine steps with decisions.here.forced: the searched games' own forced
-    decisions are not the real game's."""
-    from amunre import decisions
-
+    """`amunre bench` counts engine steps with `Game.forced`: the searched games' own forced
+    decisions are not the real game's (each game counts its own)."""
     game = _at_decision("classic2003", 4, 2, 30)
     request = game.pending
-    before = decisions.here.forced
-    MctsAgent(random.Random(3), iterations=8, rollout="random").choose(game.view(request.player), request)
-    assert decisions.here.forced == before
+    before = game.forced
+    assert before > 0  # (a game 30 decisions in has had forced ones)
+    agent = MctsAgent(random.Random(3), iterations=8, rollout="random")
+    agent.choose(game.view(request.player), request)
+    assert game.forced == before and agent.searched == 1
 
 
 def test_each_agent_says_how_many_games_it_may_play_out_per_decision():

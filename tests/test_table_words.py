@@ -204,7 +204,6 @@ def test_the_double_pyramid_question_counts_the_singles_already_there(singles):
 @pytest.mark.parametrize("variant", EDITIONS)
 def test_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
     """With no gold and no card, the theft card is red's only offer: never asked, and told."""
-    from amunre import decisions
     from amunre.agents import make_agent
     from amunre.agents.human import HumanAgent
     from amunre.cli.run import TellForced, play_with_people
@@ -219,15 +218,15 @@ def test_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
     agents = [HumanAgent(terminal), make_agent("greedy", 1, 1), make_agent("greedy", 1, 2)]
     tell = TellForced(agents)
     game = game_of(players, v)
-    with decisions.telling_forced(tell):
-        game.run_rules(["offering"])
+    game.on_forced = tell
+    game.run_rules(["offering"])
     tell.start(game)
     play_with_people(game, agents, tell)
     told = [line for line in terminal.shown if "only option" in line]
     assert len(told) == 1 and not [p for p in terminal.shown if p.startswith("choice")], terminal.shown
     assert told[0].startswith("-- red: ") and told[0].endswith("(your only option: taken for you)")
     assert w.t("theft") in told[0]
-    assert decisions.here.on_forced is None  # told only while the game advanced
+    assert game.clone().on_forced is None  # (a clone, as an agent's search plays, tells nobody)
 
 
 # -- 8. `v` shows the decision's facts too: the bids on auction ------------------------------

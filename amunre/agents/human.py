@@ -52,7 +52,7 @@ class HumanAgent:
 
     def forced(self, view, request) -> None:
         """A decision of this seat with a single option, taken without asking (see
-        `amunre.decisions.telling_forced`): one line says what was decided, and why."""
+        `Game.on_forced`, which `amunre run` sets): one line says what was decided, and why."""
         asking = asking_for(view, request)
         names = asking.words.names
         if self.handover is not None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 
-from amunre import decisions
 from amunre.agents import plain_number
 from amunre.arguments import shown
 from amunre.errors import ArgumentValueError
@@ -76,11 +75,7 @@ class MctsAgent:
         options = request.options
         if len(options) == 1:
             return options[0]
-        forced = decisions.here.forced  # the searched games' forced steps are not this game's
-        try:
-            return self._search(view, request)
-        finally:
-            decisions.here.forced = forced
+        return self._search(view, request)
 
     def _search(self, view, request):
         options = self._candidates(view, request)

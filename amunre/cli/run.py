@@ -21,7 +21,6 @@ from amunre.errors import AmunreError
 from amunre.cli.common import (SET_HELP, check_writable, one_variant, parse_agents, parse_players, parse_seed,
                                set_option, variant_arg, write_resolved)
 from amunre.agents.seatview import line as seat_line
-from amunre.decisions import telling_forced
 from amunre.engine import Game, play_on
 from amunre.flow_words import end_of, tie_line
 from amunre.loader import load_variant
@@ -237,13 +236,13 @@ class TellForced:
 
 
 def play_with_people(game, seats, tell: TellForced) -> None:
-    """`engine.play_on`, telling each seat its forced decisions: only while the game
-    advances, so that an agent's search (other games, played inside `choose`) tells nobody."""
+    """`engine.play_on`, each seat told its forced decisions (`tell`, the game's `on_forced`:
+    an agent's search plays other games, which tell nobody)."""
+    game.on_forced = tell
     request = game.pending
     while request is not None:
         choice = seats[request.player].choose(game.view(request.player), request)
-        with telling_forced(tell):
-            game.answer(choice)
+        game.answer(choice)
         request = game.pending
 
 
@@ -379,8 +378,7 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
         if tell is None:
             game = Game(variant, n, seed_value, listeners)
         else:
-            with telling_forced(tell):
-                game = Game(variant, n, seed_value, listeners)
+            game = Game(variant, n, seed_value, listeners, on_forced=tell)
             tell.start(game)
     except click.Abort as stop:  # `q` at --pause's first wait, before the game's first decision
         if log_path:  # nothing to replay
