@@ -41,7 +41,7 @@ class Tables:
         seats = seats or ["human"] * players
         body = {"variant": variant, "players": players, "seats": seats, "seed": seed}
         drawn = self.server.draw_seed
-        if seats.count("human") > 1:  # (refused where two people sit: the server is made to draw it)
+        if "human" in seats:  # (refused where another person plays: the server is made to draw it)
             del body["seed"]
             self.server.draw_seed = lambda: seed
         try:
@@ -750,21 +750,27 @@ def test_a_random_seed_is_never_told(tables):
     assert reply.status_code == 201 and "seed" not in reply.json()
 
 
-def test_a_seed_is_chosen_only_at_a_table_where_at_most_one_person_sits(tables):
+def test_a_seed_is_chosen_only_at_a_table_where_nobody_but_its_creator_plays(tables):
     """A seed tells every hidden card: whoever chose it could replay the game at home and
-    know the others' hands. Refused where two people sit; allowed where one person plays
-    against bots (only the bots' cards are at stake), or bots only."""
+    know the others' hands. Refused where two people sit, and where the one person's seat
+    goes out as an invitation (the creator does not sit: that person would not know); allowed
+    where the creator plays the one human seat himself against bots (only the bots' cards are
+    at stake), or bots only."""
     post = tables.client.post
     for seats, seed in ((["human", "human", "random"], 5), (["human"] * 4, "123"), (["random", "human", "human"], 0)):
         reply = post("/api/tables", json={"variant": "classic2003", "players": len(seats), "seats": seats,
-                                          "seed": seed})
+                                          "seed": seed, "sit": seats.index("human")})
         assert reply.status_code == 422, reply.text
         said = reply.json()["error"]
-        assert said.startswith("seed: a seed may be chosen only for a table with at most one person") and \
-            f"this one has {seats.count('human')}" in said and "leave it out" in said
+        assert said.startswith("seed: a seed may be chosen only for a table where nobody but you plays") and \
+            f"this one has {seats.count('human')} people" in said and "leave it out" in said
+    reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": ["random", "human", "greedy"],
+                                      "seed": 5})
+    assert reply.status_code == 422 and "would be handed out as an invitation" in reply.json()["error"]
     assert tables.server.store.tables() == []  # none kept
-    for seats in (["human", "random", "greedy"], ["random", "random", "random"]):
-        reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": seats, "seed": "77"})
+    for seats, sit in ((["human", "random", "greedy"], 0), (["random", "random", "random"], None)):
+        reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": seats, "seed": "77",
+                                          "sit": sit})
         assert reply.status_code == 201 and reply.json()["seed"] == 77
     reply = post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": ["human", "human", "random"]})
     assert reply.status_code == 201 and "seed" not in reply.json()  # drawn, and told to nobody

@@ -55,7 +55,7 @@ def test_a_server_keeps_at_most_max_stored_tables_forgetting_the_oldest_game_ove
         assert set(server.tables) == {playing["table"], another["table"]}
         reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": PEOPLE})
         assert reply.status_code == 429 and "--max-stored-tables" in reply.json()["error"]
-        assert "2 are not over" in reply.json()["error"]
+        assert "every one of them is being played" in reply.json()["error"]
         assert len(server.store.tables()) == 2 and len(server.tables) == 2  # nothing kept of it
     with TestClient(build_app(tmp_path, max_stored=2)) as client:
         for table in (playing, another):
@@ -219,3 +219,210 @@ def test_a_stored_table_whose_variant_no_longer_loads_says_so_without_the_server
         said = reply.json()["error"]
         assert "no longer loads" in said and f"variants/{table['table']}/variant.toml" in said, said
         assert str(tmp_path) not in said and str(tmp_path.resolve()) not in said
+
+
+# -- connections: bounded in number, none held without a request -------------------------------------------
+class InThread:
+    """`amunre serve`'s uvicorn set-up (`cli.serve.run_server`'s protocol) on a free port, in a
+    thread of this process, so that a test may shorten its clocks; its log kept."""
+
+    def __init__(self, data, caplog):
+        import socket
+
+        import uvicorn
+
+        from amunre.serve.connections import GuardedH11
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(build_app(data), log_level="warning", access_log=False, http=GuardedH11)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        until(lambda: self.server.started, "the server started")
+
+    def connect(self):
+        import socket
+
+        return socket.create_connection(("127.0.0.1", self.port), timeout=30)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+@pytest.fixture
+def in_thread(tmp_path, caplog):
+    served = InThread(tmp_path, caplog)
+    yield served
+    served.stop()
+
+
+def fetched(sock, path: str = "/static/page.css") -> bytes:
+    """The status line of a whole GET of `path` on `sock` (its body read to the end)."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head.split(b"\r\n")[0]
+
+
+def closed_by_server(sock, within: float) -> bool:
+    """Whether the server closes `sock` (reads end) within `within` seconds."""
+    deadline = time.monotonic() + within
+    try:
+        while time.monotonic() < deadline:  # (what the server sent before, read and passed by)
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            if sock.recv(65536) == b"":
+                return True
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    return False
+
+
+def test_a_connection_that_never_finishes_its_request_is_closed(in_thread, monkeypatch):
+    """Headers that never end, a body that never ends after a GET, or nothing at all: each
+    connection is closed after two checks with no request begun; one that sends requests
+    is not."""
+    import amunre.serve.connections as connections
+
+    monkeypatch.setattr(connections, "CHECK_SECONDS", 0.5)
+    silent, headers, body = in_thread.connect(), in_thread.connect(), in_thread.connect()
+    headers.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    body.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\nx")
+    busy = in_thread.connect()
+    for _ in range(4):  # requests one after another, each whole: kept open
+        assert fetched(busy) == b"HTTP/1.1 200 OK"
+        time.sleep(0.4)
+    for sock in (silent, headers, body):
+        assert closed_by_server(sock, 5), sock
+    assert fetched(busy) == b"HTTP/1.1 200 OK"
+
+
+def test_connections_past_the_most_the_server_takes_are_closed_at_once(in_thread, monkeypatch):
+    from amunre.serve.connections import GuardedH11, most_connections
+
+    assert most_connections() >= 32
+    monkeypatch.setattr(GuardedH11, "most", 3)
+    held = [in_thread.connect() for _ in range(3)]
+    extra = in_thread.connect()
+    assert closed_by_server(extra, 5)
+    held[0].close()
+    time.sleep(0.3)
+    assert fetched(in_thread.connect()) == b"HTTP/1.1 200 OK"
+
+
+def test_a_body_that_does_not_arrive_in_time_is_a_408_and_one_cut_off_is_not_logged(in_thread, monkeypatch,
+                                                                                     caplog):
+    monkeypatch.setattr(app_module, "BODY_SECONDS", 0.5)
+    slow = in_thread.connect()
+    slow.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{")
+    slow.settimeout(10)
+    reply = slow.recv(1000)
+    assert reply.startswith(b"HTTP/1.1 408") and b"did not arrive within" in reply
+    for _ in range(20):  # cut off: nobody left to answer, and nothing written to the log
+        cut = in_thread.connect()
+        cut.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 100\r\n\r\n{\"var")
+        cut.close()
+    time.sleep(1)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")], caplog.text
+    assert in_thread.server.started and not in_thread.server.should_exit
+
+
+# -- forgetting, races, restarts ------------------------------------------------------------------------------
+def test_a_request_on_a_table_forgotten_meanwhile_is_a_404(tables):
+    """The table is looked up from the token, then the body is read: forgotten between the
+    two (to make room), the answer, undo or close is told so (404), not a server error."""
+    import asyncio
+
+    from amunre.serve.app import Refused
+
+    table = finished(tables, 8)
+    live = tables.server.tables[table["table"]]
+    tables.server.forget(table["table"])
+    for call in (lambda: tables.server.answer(live, 0, 0, 0), lambda: tables.server.undo(live, 0, 0),
+                 lambda: tables.server.close(live)):
+        with pytest.raises(Refused) as refused:
+            asyncio.run(call())
+        assert refused.value.status == 404 and "not here any more" in refused.value.message
+
+
+def test_a_table_nobody_answers_at_is_forgotten_once_idle_to_make_room(tmp_path, monkeypatch):
+    """Tables nobody plays cannot fill the store for good: with no game over left to forget,
+    the one idle longest goes, once idle for IDLE_SECONDS; while every kept table is being
+    played, a 429."""
+    monkeypatch.setattr(app_module, "IDLE_SECONDS", 0.5)
+    with TestClient(build_app(tmp_path, max_stored=2)) as client:
+        tables = Tables(client)
+        first = tables.open("classic2003", 3, PEOPLE, seed=1)
+        second = tables.open("classic2003", 3, PEOPLE, seed=2)
+        reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": PEOPLE})
+        assert reply.status_code == 429 and "every one of them is being played" in reply.json()["error"]
+        time.sleep(0.3)
+        asked = tables.server.tables[second["table"]].pending.player
+        answer = {"number": 0, "option": 0}
+        assert client.post("/api/answer", headers=auth(second["tokens"][asked]), json=answer).status_code == 200
+        time.sleep(0.3)  # the first idle for 0.6 s, the second for 0.3 s
+        third = tables.open("classic2003", 3, PEOPLE, seed=3)
+        assert set(tables.server.tables) == {second["table"], third["table"]}
+        assert client.get("/api/state", headers=auth(first["tokens"][0])).status_code == 403
+
+
+def test_a_table_left_idle_before_a_restart_does_not_count_after_it(tmp_path, monkeypatch):
+    """The time of a table's last answer is kept with it: after a restart a table nobody has
+    answered at for IDLE_SECONDS does not count against --max-tables again."""
+    monkeypatch.setattr(app_module, "IDLE_SECONDS", 1.0)
+    body = {"variant": "classic2003", "players": 3, "seats": PEOPLE}
+    with TestClient(build_app(tmp_path, max_tables=1)) as client:
+        tables = Tables(client)
+        table = tables.open("classic2003", 3, PEOPLE, seed=1)
+        asked = tables.server.tables[table["table"]].pending.player
+        reply = client.post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": 0, "option": 0})
+        assert reply.status_code == 200
+        assert client.post("/api/tables", json=body).status_code == 429  # being played
+    time.sleep(1.2)
+    with TestClient(build_app(tmp_path, max_tables=1)) as client:
+        wait_ready(client, table["tokens"][None])
+        assert client.post("/api/tables", json=body).status_code == 201
+
+
+def test_a_replay_page_is_built_once_for_good_and_replay_addresses_are_bounded(tmp_path, monkeypatch):
+    """The replay page of a finished game is built once, kept compressed in the data folder
+    (asked again after others pushed it out of memory, or after a restart, it is read, not
+    built); one-time addresses not yet opened are kept at most REPLAY_LINKS_KEPT, the oldest
+    dropped."""
+    import amunre.picture.viewer as viewer
+
+    built = []
+    real = viewer.viewer_html
+    monkeypatch.setattr(viewer, "viewer_html", lambda *a: built.append(1) or real(*a))
+    monkeypatch.setattr(app_module, "REPLAYS_KEPT", 1)
+    monkeypatch.setattr(app_module, "REPLAY_LINKS_KEPT", 3)
+
+    def page(client, token):
+        link = client.post("/api/replay", headers=auth(token), json={}).json()["link"]
+        return client.get(link)
+
+    with TestClient(build_app(tmp_path)) as client:
+        tables = Tables(client)
+        games = [finished(tables, seed) for seed in (1, 2)]
+        tokens = [game["tokens"][None] for game in games]
+        pages = [page(client, token).text for token in tokens + tokens + tokens]
+        assert len(built) == 2 and pages[0] == pages[2] == pages[4] and pages[1] == pages[3]
+        assert sorted(p.name for p in (tmp_path / "replays").iterdir()) == sorted(
+            f"{game['table']}.html.gz" for game in games)
+        links = [client.post("/api/replay", headers=auth(tokens[0]), json={}).json()["link"] for _ in range(5)]
+        assert len(tables.server.replays) == 3
+        assert [client.get(link).status_code for link in links] == [404, 404, 200, 200, 200]
+    with TestClient(build_app(tmp_path)) as client:
+        wait_ready(client, tokens[0])
+        assert page(client, tokens[0]).text == pages[0] and len(built) == 2

@@ -198,7 +198,7 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
                               "const p = document.getElementById('players'); p.value = '3';"
                               "p.dispatchEvent(new Event('change'));")
         note = driver.execute_script("return document.getElementById('seed-note').textContent")
-        assert "at most one person" in " ".join(note.split())
+        assert "nobody but you plays" in " ".join(note.split())
         seed = driver.find_element("id", "seed")
         set_seats(driver, ["human", "random", "random"])
         assert seed.is_enabled()
@@ -209,6 +209,11 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
         driver.save_screenshot("/tmp/amunre-lobby-seed.png")
         set_seats(driver, ["human", "random", "random"])
         assert seed.is_enabled() and seed.get_attribute("value") == "42"  # (what was typed, back)
+        pick_sit = "const s = document.getElementById('sit'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
+        driver.execute_script(pick_sit, "")  # his one person's seat handed out: that person would not know
+        assert not seed.is_enabled() and seed.get_attribute("value") == ""
+        driver.execute_script(pick_sit, "0")
+        assert seed.is_enabled() and seed.get_attribute("value") == "42"
         set_seats(driver, ["human", "human", "mcts:iterations=500"])  # more than the server allows
         driver.find_element("id", "open-button").click()
         error = wait_for(driver, "return document.getElementById('open-error').textContent", "the refusal shown")

@@ -117,8 +117,11 @@ def command(folders, host, port, allowed, data, max_tables, max_bot_playouts, ma
 def run_server(uvicorn, app, sock: socket.socket) -> None:
     """Serve `app` on the listening socket until stopped (Ctrl-C, SIGTERM). No access log:
     nothing secret is in a request line, but a person's page views are nobody's business."""
+    from amunre.serve.connections import GuardedH11, most_connections
+
+    GuardedH11.most = most_connections()  # (connections bounded, and none held without a request)
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=64 * 1024,
-                            ws="websockets-sansio" if _has_sansio() else "websockets")
+                            ws="websockets-sansio" if _has_sansio() else "websockets", http=GuardedH11)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -18,7 +18,8 @@ changes nothing):
 
     GET  /api/variants         what the lobby offers (with each file's problems)
     POST /api/tables           open a table: {variant, players, seats: ["human", "planner", ...], seed?, sit?}
-                               (a seed only with at most one human seat: it tells every hidden card;
+                               (a seed only where no other person plays: no human seat, or the one
+                               the creator takes, sit: it tells every hidden card;
                                sit: the human seat the creator takes himself, its link given at once)
     POST /api/claim            {}, with an invitation's token: take its seat (once): its own link
     GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
@@ -37,7 +38,9 @@ in worker threads, one table at a time each, so a thinking bot blocks no other t
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
+import os
 import secrets
 import sqlite3
 import shutil
@@ -51,7 +54,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -70,8 +73,9 @@ from amunre.serve.variants import Offered, freeze, shown_problems, thaw
 
 #: The largest request body read (an answer is a few dozen bytes).
 MAX_BODY = 16 * 1024
-#: Seconds a live connection has to send its token.
+#: Seconds a live connection has to send its token, and a request its body.
 HELLO_TIMEOUT = 10
+BODY_SECONDS = 10
 #: Seconds a one-time replay address stays valid.
 REPLAY_LINK_SECONDS = 60
 #: A table nobody has answered at for this long no longer counts against --max-tables.
@@ -82,8 +86,11 @@ MAX_LIVE = 1000
 #: Page data kept ready (table, seat) and board pictures kept, the most recently used.
 PAYLOADS_KEPT = 2000
 PICTURES_KEPT = 200
-#: Replay pages of finished games kept ready (each took a fraction of a CPU second to build).
+#: Replay pages of finished games kept ready in memory (each is built once, a fraction of a
+#: CPU second, and kept compressed on the disk with its table), and one-time replay addresses
+#: not yet opened kept at most (the oldest dropped).
 REPLAYS_KEPT = 8
+REPLAY_LINKS_KEPT = 1000
 #: The page may load only its own script and style, and talk only to this server.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -126,7 +133,9 @@ class Server:
         self.tasks: set[asyncio.Task] = set()
         self.loading = threading.Lock()  # variants load one at a time (the loader keeps caches)
         self.offered = Offered(self.loading)  # what the lobby lists, kept while its files are unchanged
-        self.replays: dict[str, tuple[str, float]] = {}  # one-time replay keys: key -> (table, until)
+        # one-time replay keys, oldest first: key -> (table, until)
+        self.replays: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        self.building = asyncio.Lock()  # replay pages are built one at a time
 
     # -- tables ------------------------------------------------------------------------------
     async def open_stored(self) -> None:
@@ -257,12 +266,13 @@ class Server:
         seed = spec.get("seed")
         chosen = seed is not None
         people = sum(1 for s in seats if s == HUMAN)
-        if chosen and people > 1:
+        if chosen and (people > 1 or (people == 1 and sit is None)):
             # whoever chose the seed could play the game through at home and know every hand:
             # fair only where nobody else's cards are at stake (the bots' are)
-            raise Refused(422, f"seed: a seed may be chosen only for a table with at most one person, as it tells "
-                               f"every hidden card (this one has {people}): leave it out, and the server draws one "
-                               "it tells nobody")
+            said = (f"this one has {people} people" if people > 1 else
+                    "its one person's seat would be handed out as an invitation: sit at it yourself (sit)")
+            raise Refused(422, f"seed: a seed may be chosen only for a table where nobody but you plays, as it tells "
+                               f"every hidden card ({said}): leave it out, and the server draws one it tells nobody")
         if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
             seed = int(seed)  # (a page's JavaScript holds whole numbers exactly only up to 2**53)
         if seed is None:
@@ -313,20 +323,28 @@ class Server:
             t.id in self.running or (t.pending is not None and now - t.changed_at < IDLE_SECONDS)))
 
     def _make_room(self) -> None:
-        """Forget the oldest finished, closed or stopped tables while the server keeps
-        --max-stored-tables (with those being opened): so that what it keeps in memory and
-        on the disk, and replays when it starts, stays bounded. A game not over is never
-        forgotten: with none to forget, a 429."""
+        """Forget tables while the server keeps --max-stored-tables (with those being
+        opened), so that what it keeps in memory and on the disk, and replays when it
+        starts, stays bounded: the oldest finished, closed or stopped ones first, then those
+        nobody has answered at for IDLE_SECONDS, the longest idle first (a table left so
+        long is forgotten only when there is no room left; and no visitor can fill the
+        store for good with tables nobody plays). A 429 when none may go: every table kept
+        is being played (at most --max-tables of them) or is thinking."""
         kept = len(self.ready) + self.opening
         if kept < self.max_stored:
             return
-        over = sorted((t for t in self.tables.values() if t.id not in self.running and self.ready[t.id].is_set()
-                       and (t.closed or t.failure is not None or (isinstance(t, Table) and t.finished))),
+        now = time.monotonic()
+        free = [t for t in self.tables.values() if t.id not in self.running and self.ready[t.id].is_set()]
+        over = sorted((t for t in free if t.closed or t.failure is not None or (isinstance(t, Table) and t.finished)),
                       key=lambda t: t.record.created)
-        if len(over) < kept - self.max_stored + 1:
-            raise Refused(429, f"this server keeps at most {self.max_stored} tables (--max-stored-tables) and "
-                               f"{plural(kept - len(over), 'is', 'are')} not over: finish or close one first")
-        for table in over[:kept - self.max_stored + 1]:
+        idle = sorted((t for t in free if isinstance(t, Table) and t.pending is not None
+                       and now - t.changed_at >= IDLE_SECONDS), key=lambda t: t.changed_at)
+        gone = (over + idle)[:kept - self.max_stored + 1]
+        if len(gone) < kept - self.max_stored + 1:
+            raise Refused(429, f"this server keeps at most {self.max_stored} tables (--max-stored-tables), and every "
+                               "one of them is being played: try again once one is over, or nobody has answered at "
+                               "one for an hour")
+        for table in gone:
             self.forget(table.id)
 
     def forget(self, table_id: str) -> None:
@@ -338,6 +356,16 @@ class Server:
         for key in [key for key in self.cache if key[0] == table_id]:
             del self.cache[key]
         shutil.rmtree(self.data / "variants" / table_id, ignore_errors=True)
+        (self.data / "replays" / f"{table_id}.html.gz").unlink(missing_ok=True)
+
+    def lock_of(self, table) -> asyncio.Lock:
+        """The lock of a table still here, or a 404: a request may arrive for a table that was
+        forgotten meanwhile (`_make_room`)."""
+        lock = self.locks.get(table.id)
+        if lock is None or self.tables.get(table.id) is not table:
+            raise Refused(404, "the table of this token is not here any more (a table is forgotten, once over or "
+                               "left for an hour, to make room: --max-stored-tables)")
+        return lock
 
     async def claim(self, invitation) -> tuple[dict, str]:
         """Take the seat an invitation offers: ({table, seat, name}, the seat's new token,
@@ -406,7 +434,7 @@ class Server:
         """Close a table for good: marked so on the disk first, then stopped (nobody asked,
         its bots not again, its pages saying so; it no longer counts against --max-tables).
         Whether it was open; a finished game is a 409."""
-        async with self.locks[table.id]:
+        async with self.lock_of(table):
             if table.closed:
                 return False
             if isinstance(table, Table) and table.finished:
@@ -444,14 +472,24 @@ class Server:
         from amunre.picture.steps import log_steps
         from amunre.picture.viewer import viewer_html
 
-        page = self.replay_pages.get(table.id)
-        if page is None:
-            lines = [json.loads(line) for line in table.log_text().splitlines()]
-            page = await anyio.to_thread.run_sync(lambda: viewer_html(log_steps(lines, "table", table.variant)))
-            self.replay_pages[table.id] = page
-            _bounded(self.replay_pages, REPLAYS_KEPT)
-        self.replay_pages.move_to_end(table.id)
-        return page
+        async with self.building:  # (one at a time: a visitor asking for many holds up only himself)
+            page = self.replay_pages.get(table.id)
+            if page is None:
+                kept = self.data / "replays" / f"{table.id}.html.gz"
+                if kept.is_file():
+                    page = gzip.decompress(kept.read_bytes()).decode("utf-8")
+                else:
+                    lines = [json.loads(line) for line in table.log_text().splitlines()]
+                    page = await anyio.to_thread.run_sync(lambda: viewer_html(log_steps(lines, "table",
+                                                                                        table.variant)))
+                    kept.parent.mkdir(exist_ok=True)
+                    partial = kept.with_suffix(".partial")
+                    partial.write_bytes(gzip.compress(page.encode("utf-8")))
+                    os.replace(partial, kept)  # (whole or not at all)
+                self.replay_pages[table.id] = page
+                _bounded(self.replay_pages, REPLAYS_KEPT)
+            self.replay_pages.move_to_end(table.id)
+            return page
 
     def changed(self, table: Table) -> None:
         table.changed_at = time.monotonic()
@@ -462,7 +500,7 @@ class Server:
     async def answer(self, table: Table, seat: int, number, option) -> None:
         if type(number) is not int or type(option) is not int:
             raise Refused(400, "expected {\"number\": the pending decision's number, \"option\": an option's index}")
-        async with self.locks[table.id]:
+        async with self.lock_of(table):
             request = table.pending
             asked = request is not None and request.player == seat
             if asked and not 0 <= option < len(request.options):
@@ -487,7 +525,7 @@ class Server:
     async def undo(self, table: Table, seat: int, number) -> None:
         if type(number) is not int:
             raise Refused(400, "expected {\"number\": the pending decision's number}")
-        async with self.locks[table.id]:
+        async with self.lock_of(table):
             if number != table.number:
                 raise Refused(409, f"decision {number} is not pending (decision {table.number} is: reload the page)")
             problem = table.undo_problem(seat)
@@ -594,10 +632,16 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        with anyio.fail_after(BODY_SECONDS):  # (a page sends its few bytes at once)
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+    except TimeoutError:
+        raise Refused(408, f"the request body did not arrive within {BODY_SECONDS} seconds") from None
+    except ClientDisconnect:  # (nobody is left to tell: answered quietly, not a traceback in the log)
+        raise Refused(400, "the request was cut off before its body arrived") from None
     try:
         data = strict_json(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -767,10 +811,12 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         if table.pending is not None or table.failure is not None:
             raise Refused(409, "the replay is shown once the game is over")
         now = time.monotonic()
-        for key in [k for k, (_, until) in server.replays.items() if until < now]:
-            del server.replays[key]
+        replays = server.replays
+        while replays and next(iter(replays.values()))[1] < now:  # (the oldest first: all last as long)
+            replays.popitem(last=False)
         key = secrets.token_urlsafe(18)
-        server.replays[key] = (table.id, now + REPLAY_LINK_SECONDS)
+        replays[key] = (table.id, now + REPLAY_LINK_SECONDS)
+        _bounded(replays, REPLAY_LINKS_KEPT)
         return JSONResponse({"link": f"/replay/{key}"})
 
     async def replay(request):

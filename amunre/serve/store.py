@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS closed (
     table_id TEXT PRIMARY KEY REFERENCES tables(id),
     at REAL NOT NULL             -- when its creator closed it
 );
+CREATE TABLE IF NOT EXISTS activity (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    at REAL NOT NULL             -- when someone last answered or took back at it
+);
 CREATE TABLE IF NOT EXISTS answers (
     table_id TEXT NOT NULL REFERENCES tables(id),
     number INTEGER NOT NULL,
@@ -78,7 +82,7 @@ CREATE TABLE IF NOT EXISTS answers (
 _COLUMNS = {"tables": ["id", "created", "variant_id", "variant_text", "board_text", "players", "seed", "seats"],
             "tokens": ["digest", "table_id", "seat"], "answers": ["table_id", "number", "seat", "answer", "reveals"],
             "closers": ["digest", "table_id"], "closed": ["table_id", "at"],
-            "invitations": ["digest", "table_id", "seat", "taken"]}
+            "invitations": ["digest", "table_id", "seat", "taken"], "activity": ["table_id", "at"]}
 
 
 def digest(token: str) -> str:
@@ -89,10 +93,12 @@ class TableRecord:
     """One stored table (what `Store.tables` reads back)."""
 
     def __init__(self, table_id: str, variant_id: str, variant_text: str | None, board_text: str | None,
-                 players: int, seed: int, seats: list[str], created: float, closed: bool = False):
+                 players: int, seed: int, seats: list[str], created: float, closed: bool = False,
+                 active: float | None = None):
         self.id, self.variant_id, self.variant_text, self.board_text = table_id, variant_id, variant_text, board_text
         self.players, self.seed, self.seats, self.created = players, seed, seats, created
         self.closed = closed  # (its creator closed it)
+        self.active = created if active is None else active  # when someone last answered (or took back) at it
 
 
 class Claim:
@@ -178,9 +184,11 @@ class Store:
     def tables(self) -> list[TableRecord]:
         with self._lock:
             rows = self._db.execute("SELECT id, variant_id, variant_text, board_text, players, seed, seats, created, "
-                                    "closed.at IS NOT NULL FROM tables LEFT JOIN closed ON closed.table_id = id "
+                                    "closed.at IS NOT NULL, activity.at FROM tables LEFT JOIN closed ON "
+                                    "closed.table_id = id LEFT JOIN activity ON activity.table_id = id "
                                     "ORDER BY created").fetchall()
-        return [TableRecord(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], bool(r[8])) for r in rows]
+        return [TableRecord(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], bool(r[8]), r[9])
+                for r in rows]
 
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """(table id, seat or None for the spectator) that a token opens, or None."""
@@ -236,7 +244,7 @@ class Store:
         closing token), in one transaction: its links open nothing any more."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            for name in ("answers", "tokens", "invitations", "closers", "closed"):
+            for name in ("answers", "tokens", "invitations", "closers", "closed", "activity"):
                 self._db.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
             self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
@@ -250,10 +258,14 @@ class Store:
     def add_answer(self, table_id: str, number: int, seat: int, answer, reveals: bool) -> None:
         """Keep answer `number` (from 0) of a table: on the disk when this returns."""
         with self._lock, self._db:
+            self._db.execute("BEGIN")
             self._db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, ?)",
                              (table_id, number, seat, json.dumps(to_json_value(answer)), int(reveals)))
+            self._db.execute("INSERT OR REPLACE INTO activity VALUES (?, ?)", (table_id, time.time()))
 
     def drop_last_answer(self, table_id: str, number: int) -> None:
         """Take back answer `number`, the table's last (an undo)."""
         with self._lock, self._db:
+            self._db.execute("BEGIN")
             self._db.execute("DELETE FROM answers WHERE table_id = ? AND number = ?", (table_id, number))
+            self._db.execute("INSERT OR REPLACE INTO activity VALUES (?, ?)", (table_id, time.time()))

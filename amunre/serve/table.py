@@ -55,7 +55,9 @@ class Table:
         self.seats: list[str] = list(record.seats)
         # grows with every change, across restarts too (a page keeps the newest data it got)
         self.version = time.time_ns() // 1_000_000
-        self.changed_at = time.monotonic()  # (when it last changed: an idle table counts less)
+        # (when someone last answered at it, on this process's clock: an idle table counts less,
+        # from its last answer before a restart too)
+        self.changed_at = time.monotonic() - max(0.0, time.time() - getattr(record, "active", time.time()))
         self.failure: str | None = None  # why the table cannot go on (a bot's error, a changed engine)
         self._start()
 

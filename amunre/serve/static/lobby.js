@@ -26,11 +26,11 @@
       const label = document.createElement("label"); label.textContent = "Seat " + (i + 1) + " ";
       const input = document.createElement("input"); input.setAttribute("list", "kinds");
       input.value = old[i] || (i < 2 ? "human" : "planner"); input.className = "seat-kind";
-      input.addEventListener("input", () => { seedRule(); sitChoices(); });
+      input.addEventListener("input", () => { sitChoices(); seedRule(); });
       label.appendChild(input); box.appendChild(label);
     }
-    seedRule();
     sitChoices();
+    seedRule();
   }
 
   // The seat the creator plays himself: one of the human seats (the first, unless he says
@@ -50,11 +50,13 @@
     return [...document.querySelectorAll(".seat-kind")].filter((i) => i.value.trim() === "human").length;
   }
 
-  // A seed tells every hidden card: the server refuses one chosen for a table where two
-  // people sit, so the field is closed then (and says why) rather than sent to be refused.
+  // A seed tells every hidden card: the server refuses one chosen for a table where another
+  // person plays (two people, or one whose seat goes out as an invitation), so the field is
+  // closed then (and says why) rather than sent to be refused.
   let seedTyped = ""; // (put back when the field opens again)
+  function seedShut() { return people() > 1 || (people() === 1 && $("sit").value === ""); }
   function seedRule() {
-    const many = people() > 1; const seed = $("seed");
+    const many = seedShut(); const seed = $("seed");
     if (many && !seed.disabled) { seedTyped = seed.value; seed.value = ""; }
     if (!many && seed.disabled) seed.value = seedTyped;
     seed.disabled = many;
@@ -71,7 +73,7 @@
 
   async function opening() {
     $("open-error").textContent = "";
-    const seed = people() > 1 ? "" : $("seed").value.trim();
+    const seed = seedShut() ? "" : $("seed").value.trim();
     const body = { variant: $("variant").value, players: Number($("players").value),
       seats: [...document.querySelectorAll(".seat-kind")].map((i) => i.value.trim()) };
     // (as text: a page's numbers hold whole numbers exactly only up to 2**53)
@@ -135,7 +137,7 @@
     for (const v of bad) { const li = document.createElement("li"); li.textContent = v.id + " (" + v.where + "): " + v.problems; $("problem-list").appendChild(li); }
     select.addEventListener("change", pickVariant);
     $("players").addEventListener("change", seats);
-    $("sit").addEventListener("change", () => { $("sit").dataset.chosen = "1"; });
+    $("sit").addEventListener("change", () => { $("sit").dataset.chosen = "1"; seedRule(); });
     $("open").addEventListener("submit", open);
     $("close-button").addEventListener("click", closeTable);
     pickVariant();
