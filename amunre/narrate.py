@@ -130,6 +130,12 @@ class Words:
         count of what scored: "now 19 points in all"."""
         return f"now {self.count(n, 'points')} in all"
 
+    def scored(self, e, why: str) -> str:
+        """The play-by-play line of a scoring event `e` (its player, points, item and running
+        total) that scored for `why`: "  red scores 3 points for temples: ...; now 19 points in all."."""
+        return (f"  {self.who(e['player'])} scores {self.count(e['points'], 'points')} for "
+                f"{self.item_label(e['item'])}: {why}; {self.total(e['total'])}.")
+
     def names_of(self, players) -> str:
         """Players' names joined as a list ("red, blue and white")."""
         return self.join([self.who(p) for p in players])

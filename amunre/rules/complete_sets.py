@@ -48,8 +48,7 @@ def _sets_line(e: dict[str, Any], w: Words) -> str:
     else:
         bare = [w.province(pid) for pid, count in e["counts"] if not count]
         why = f"no set, {w.join(bare)} {'has' if len(bare) == 1 else 'have'} no {w.t('pyramid')}"
-    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{why} ({w.noun(2, 'pyramid')}: {counts_text(e, w)}); {w.total(e['total'])}.")
+    return w.scored(e, f"{why} ({w.noun(2, 'pyramid')}: {counts_text(e, w)})")
 
 
 @register

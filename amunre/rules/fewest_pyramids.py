@@ -33,8 +33,7 @@ def _fewest_line(e: dict[str, Any], w: Words) -> str:
         why = (f"{w.province(pid)} has {w.count(least, 'pyramid')} x {e['each']}" if least else
                f"{w.province(pid)} has no {w.t('pyramid')}")
         why += " (" + ", ".join(f"{w.province(i)} {n}" for i, n in counts) + ")"
-    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{why}; {w.total(e['total'])}.")
+    return w.scored(e, why)
 
 
 @register

@@ -357,28 +357,16 @@ class Market(Rule):
         # a) cards, up to the best card limit among own provinces
         limit = max((board[i].card_limit for i in owned), default=0)
         limit = min(limit, len(state.deck) + len(state.discard))
-        n = affordable(limit, means(state, p), self.params)
-        if n:
-            count = yield from decide(p, "buy_cards", list(range(n + 1)))
-            if count:
-                cost = self.params.price(count)
-                yield from pay(game, p, cost, "cards")
-                _bought(game, p, "cards", count, cost)
-                gain_cards(game, p, count, "bought")
+        count = yield from self.buy(game, p, "cards", limit)
+        if count:
+            gain_cards(game, p, count, "bought")
 
         # b) farmers onto empty field spaces, then a Free Farmer anywhere
-        room = min(field_capacity(game, p), state.supply_farmers)
-        n = affordable(room, means(state, p), self.params)
-        if n:
-            count = yield from decide(p, "buy_farmers", list(range(n + 1)))
-            if count:
-                cost = self.params.price(count)
-                yield from pay(game, p, cost, "farmers")
-                _bought(game, p, "farmers", count, cost)
-                for item in range(1, count + 1):
-                    where = [i for i in owned if free_fields(game, i) > 0]
-                    pid = yield from decide(p, "place_farmer", where, {"item": item, "bought": count})
-                    place_farmer(game, p, pid)
+        count = yield from self.buy(game, p, "farmers", min(field_capacity(game, p), state.supply_farmers))
+        for item in range(1, count + 1):
+            where = [i for i in owned if free_fields(game, i) > 0]
+            pid = yield from decide(p, "place_farmer", where, {"item": item, "bought": count})
+            place_farmer(game, p, pid)
         if state.supply_farmers > 0 and owned:
             # asked whether he holds the card or not (then forced): who is asked is public
             pid = yield from decide(p, "free_farmer", [None] + (list(owned) if player.hand[self.free_farmer] else []))
@@ -390,18 +378,26 @@ class Market(Rule):
         # outcome: before buying stones (it may free stones of an empty supply) and after
         # each stone placed (R-MKT-06)
         played = yield from self.offer_architect(game, p, 0)
-        n = affordable(state.supply_stones, means(state, p), self.params) if owned else 0
-        if n:
-            count = yield from decide(p, "buy_stones", list(range(n + 1)))
-            if count:
-                cost = self.params.price(count)
-                yield from pay(game, p, cost, "stones")
-                _bought(game, p, "stones", count, cost)
-                for placed in range(1, count + 1):
-                    pid = yield from decide(p, "place_stone", list(owned), {"item": placed, "bought": count})
-                    yield from place_stone(game, p, pid)
-                    if not played:
-                        played = yield from self.offer_architect(game, p, count - placed)
+        count = (yield from self.buy(game, p, "stones", state.supply_stones)) if owned else 0
+        for placed in range(1, count + 1):
+            pid = yield from decide(p, "place_stone", list(owned), {"item": placed, "bought": count})
+            yield from place_stone(game, p, pid)
+            if not played:
+                played = yield from self.offer_architect(game, p, count - placed)
+
+    def buy(self, game: GameLike, p: int, what: str, most: int) -> Steps[int]:
+        """Ask `p` how many `what` (cards, farmers, stones) he buys, up to `most` and what his
+        means afford at this market's prices, and make him pay: how many he bought (none, and
+        nothing asked, when he can afford none)."""
+        n = affordable(most, means(game.state, p), self.params)
+        if not n:
+            return 0
+        count: int = yield from decide(p, f"buy_{what}", list(range(n + 1)))
+        if count:
+            cost = self.params.price(count)
+            yield from pay(game, p, cost, what)
+            _bought(game, p, what, count, cost)
+        return count
 
     def offer_architect(self, game: GameLike, p: int, to_place: int) -> Steps[bool]:
         """Ask whether to play an Architect now, where one could build; True if played.

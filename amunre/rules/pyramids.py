@@ -39,8 +39,7 @@ def pyramid_counts(e: dict[str, Any], w: Words) -> str:
 
 
 def _pyramids_line(e: dict[str, Any], w: Words) -> str:
-    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{pyramid_counts(e, w) or 'no province'}; {w.total(e['total'])}.")
+    return w.scored(e, pyramid_counts(e, w) or 'no province')
 
 
 @register

@@ -18,8 +18,7 @@ if TYPE_CHECKING:
 
 
 def _temples_line(e: dict[str, Any], w: Words) -> str:
-    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}: "
-            f"{temples_text(e['temples'], e['level'], w)}; {w.total(e['total'])}.")
+    return w.scored(e, temples_text(e['temples'], e['level'], w))
 
 
 @register
