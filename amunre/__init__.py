@@ -11,11 +11,15 @@ __version__ = "0.4.0"
 
 __all__ = ["Game", "load_variant", "play_game", "__version__"]
 
+from amunre import _moved  # noqa: E402 - the module names from before the layers still import
+
+_moved.install()
+
 
 def __getattr__(name: str):
     # imported on first use, so `import amunre` (the CLI's start) stays light
     if name in ("Game", "play_game"):
-        from amunre import engine
+        from amunre.core import engine
 
         return getattr(engine, name)
     if name == "load_variant":

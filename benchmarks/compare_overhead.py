@@ -18,7 +18,7 @@ import time
 
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector
-from amunre.engine import Game
+from amunre.core.engine import Game
 from amunre.loader import load_variant
 
 

@@ -24,7 +24,7 @@ from multiprocessing import get_context
 def play(variant_id: str, players: int, spec: str, run_seed: int, index: int) -> dict:
     from amunre.agents import make_agents
     from amunre.compare.jobs import game_seed
-    from amunre.engine import Game
+    from amunre.core.engine import Game
     from amunre.loader import load_variant
 
     seed = game_seed(run_seed, index)

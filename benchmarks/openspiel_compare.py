@@ -100,12 +100,12 @@ class AmunreGame:
 
     def __init__(self, variant: str = "classic2003", players: int = 4):
         from amunre.agents import make_agents
-        from amunre.engine import play_game
+        from amunre.core.engine import play_game
         from amunre.loader import load_variant
 
         self.make_agents, self.play_game = make_agents, play_game
         self.variant, self.players = load_variant(variant), players
-        from amunre.buildinfo import describe_build  # pure Python, or the compiled build (docs/performance.md)
+        from amunre.cli.buildinfo import describe_build  # pure Python, or the compiled build (docs/performance.md)
 
         self.name, self.kind = f"amunre {variant} ({players} players)", f"amunre, {describe_build()}"
         self.seed = 0
@@ -118,7 +118,7 @@ class AmunreGame:
         counts.games += 1
 
     def clone_us(self) -> float:
-        from amunre.benchmark import clone_cost
+        from amunre.compare.bench import clone_cost
 
         return clone_cost(self.variant, self.players, "random").median_us  # one Game.clone()
 

@@ -12,7 +12,7 @@ import sys
 import time
 
 from amunre.agents import make_agents
-from amunre.engine import play_game
+from amunre.core.engine import play_game
 
 try:
     from amunre.loader import load_variant

@@ -7,10 +7,28 @@ from pathlib import Path
 #: The modules a game runs through: the engine, the rule modules and the agents that play them.
 #: Start-up, command-line, words and pictures stay pure Python: they run once per command.
 COMPILED = [
-    *(f"amunre/{name}.py" for name in (
-        "board", "branching", "contract", "counting", "decisions", "engine", "errors", "flow", "mechanics",
-        "model", "pipeline", "registry", "resources", "results", "round_provinces", "setup", "standing",
-        "state", "streams", "terms", "view", "worth")),
+    "amunre/core/board.py",
+    "amunre/core/branching.py",
+    "amunre/core/contract.py",
+    "amunre/core/counting.py",
+    "amunre/core/decisions.py",
+    "amunre/core/engine.py",
+    "amunre/core/errors.py",
+    "amunre/core/flow.py",
+    "amunre/core/mechanics.py",
+    "amunre/core/model.py",
+    "amunre/core/modules.py",
+    "amunre/core/registry.py",
+    "amunre/loader/resources.py",
+    "amunre/core/results.py",
+    "amunre/core/round_provinces.py",
+    "amunre/core/gamesetup.py",
+    "amunre/core/standing.py",
+    "amunre/core/state.py",
+    "amunre/core/streams.py",
+    "amunre/core/terms.py",
+    "amunre/core/view.py",
+    "amunre/planning/worth.py",
     "amunre/rules/*.py",
     *(f"amunre/agents/{name}.py" for name in ("asking", "greedy", "mcts", "planner", "random_agent")),
 ]

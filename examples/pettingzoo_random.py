@@ -13,8 +13,8 @@ import argparse
 import random
 import sys
 
-from amunre.errors import AmunreError
-from amunre.pettingzoo import env as make_env
+from amunre.core.errors import AmunreError
+from amunre.rl.pettingzoo import env as make_env
 
 
 def main() -> None:

@@ -66,9 +66,9 @@ def pytest_configure(config):
         return
     import pytest
 
-    from amunre.buildinfo import COMPILED_SUFFIXES, compiled_modules
-    import amunre.engine
+    from amunre.cli.buildinfo import COMPILED_SUFFIXES, compiled_modules
+    import amunre.core.engine
 
-    if not amunre.engine.__file__.endswith(COMPILED_SUFFIXES) or not compiled_modules():
-        pytest.exit(f"AMUNRE_REQUIRE_COMPILED is set, but amunre.engine came from {amunre.engine.__file__}",
+    if not amunre.core.engine.__file__.endswith(COMPILED_SUFFIXES) or not compiled_modules():
+        pytest.exit(f"AMUNRE_REQUIRE_COMPILED is set, but amunre.core.engine came from {amunre.core.engine.__file__}",
                     returncode=3)

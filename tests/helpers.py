@@ -1,7 +1,7 @@
 """Helpers shared by the rule tests: build a position, run rule modules on it, feed answers.
 
 Positions are written as position data (the same shape as a position file, see
-amunre/position.py), so a test reads like the case it sets up. Seats in the rulebook
+amunre/planning/position.py), so a test reads like the case it sets up. Seats in the rulebook
 examples are red, black, blue, white in clockwise order (indices 0..3).
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import attrs
 
-from amunre.engine import Game
-from amunre.position import position_from_data
+from amunre.core.engine import Game
+from amunre.planning.position import position_from_data
 from amunre.loader import load_variant
 
 RED, BLACK, BLUE, WHITE = range(4)
@@ -44,7 +44,7 @@ def named_seats(names, **common) -> list[dict]:
 
 def variant_label(path) -> str:
     """A short, readable test id for a variant file: `classic2003`, `house/longer_game`."""
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     path = Path(path)
     try:
@@ -116,7 +116,7 @@ def problems_of(path, overrides=()) -> list[str]:
     """The problem lines of a variant file that must not load."""
     import pytest
 
-    from amunre.errors import VariantError
+    from amunre.core.errors import VariantError
 
     with pytest.raises(VariantError) as info:
         load_variant(path, overrides)
@@ -187,7 +187,7 @@ def seated(variant, n: int):
 def state_of(players: list[dict], variant=None, **top):
     """The GameState of position data (players in seat order, top-level keys as kwargs), at
     as many seats as `players` has (`seated`)."""
-    from amunre.errors import PositionError
+    from amunre.core.errors import PositionError
 
     variant = seated(variant or classic(), len(players))
     try:

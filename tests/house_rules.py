@@ -19,7 +19,7 @@ import tomli_w
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.loader.schema import field_schema
 

@@ -1,4 +1,4 @@
-"""The fixed action space the rule modules declare (`Decision.actions`), as `amunre.pettingzoo`
+"""The fixed action space the rule modules declare (`Decision.actions`), as `amunre.rl.pettingzoo`
 builds it. It needs neither pettingzoo nor numpy.
 
 - every built-in decision kind declares its actions;
@@ -28,15 +28,17 @@ import pytest
 from conftest import variant_files
 from helpers import game_of, seats, variant_label, write
 
-from amunre import mechanics, registry
+from amunre.core import mechanics
+
+from amunre.core import registry
 from amunre.agents import make_agents
-from amunre.contract import Decision, Rule
-from amunre.decisions import decide, to_json_value
-from amunre.engine import Game
-from amunre.errors import AmunreError
+from amunre.core.contract import Decision, Rule
+from amunre.core.decisions import decide, to_json_value
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
-from amunre.mechanics import add_points
-from amunre.pettingzoo import ActionSpace, action_space
+from amunre.core.mechanics import add_points
+from amunre.rl.pettingzoo import ActionSpace, action_space
 from amunre.rules import gold_ranking, market, offering
 
 VARIANTS = [pytest.param(path, id=variant_label(path)) for path in variant_files()]
@@ -181,7 +183,7 @@ def test_a_plug_in_kind_without_actions_is_a_clear_error(plug_in):
     with pytest.raises(AmunreError, match=message):
         ActionSpace(variant)
     if importlib.util.find_spec("pettingzoo") is not None:  # building the environment fails at once
-        from amunre.pettingzoo import env
+        from amunre.rl.pettingzoo import env
 
         with pytest.raises(AmunreError, match=message):
             env(variant=variant)
@@ -243,14 +245,14 @@ def test_options_alike_in_words_keep_apart(tmp_path):
 MISSING_EXTRA = """
 import sys
 sys.modules["pettingzoo"] = None  # as if the extra were not installed
-import amunre.pettingzoo as pz
+import amunre.rl.pettingzoo as pz
 from amunre.loader import load_variant
 print(len(pz.action_space(load_variant("classic2003"))))
 try:
     pz.env()
 except ImportError as error:
     print(type(error).__name__, isinstance(error, pz.AmunreError), error)
-from amunre.engine import Game
+from amunre.core.engine import Game
 variant = load_variant("classic2003")
 for make in (lambda: pz.ObservationLayout(variant, 3, pz.action_space(variant)),
              lambda: pz.action_mask(pz.action_space(variant), Game(variant, 3, 1), 0)):

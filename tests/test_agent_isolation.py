@@ -45,7 +45,7 @@ def tally():
     try:
         from counting_rule import Tally
 
-        from amunre.registry import RULES, all_rules
+        from amunre.core.registry import RULES, all_rules
 
         all_rules()
         RULES["tally"] = Tally
@@ -144,7 +144,7 @@ def test_a_person_asking_for_the_coming_scoring_does_not_run_the_plugin(tally):
 
 
 def test_what_a_view_hands_out_of_a_modules_data_is_a_copy(tally):
-    from amunre.engine import Game
+    from amunre.core.engine import Game
     from amunre.loader import load_variant
 
     game = Game(load_variant(TALLY), 3, 1)

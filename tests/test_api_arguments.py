@@ -1,10 +1,10 @@
 """Every function and class of the Python API the docs show, called with wrong arguments:
-a wrong argument is a `TypeError` or `ValueError` of amunre's own (`amunre.errors`), naming the
+a wrong argument is a `TypeError` or `ValueError` of amunre's own (`amunre.core.errors`), naming the
 argument and what was expected, within seconds; never an error from inside the function
 (`make_agent(5, 1, 0)` was an AttributeError, `overrides=5` a bare TypeError), never silently
 accepted (`make_agent("random", None, None)` was).
 
-What a wrong argument raises (amunre/errors.py): `ArgumentTypeError` (a TypeError) or
+What a wrong argument raises (amunre/core/errors.py): `ArgumentTypeError` (a TypeError) or
 `ArgumentValueError` (a ValueError), both `ArgumentError`s; and where the docs promise a
 domain error, that one, which is a ValueError too: `UnknownVariantError` (an id or path that
 leads to no variant), `VariantError` (an override that makes no valid variant: the loader's
@@ -17,23 +17,23 @@ says where each is shown):
 
 - README: `amunre.load_variant`, `Game(variant, players, seed)`, `game.answer`,
   `game.view`, `game.clone()` (no arguments), `game.determinize(player, rng)`,
-  `amunre.pettingzoo.env(...)`; `amunre.play_game` (amunre/__init__'s docstring) and
+  `amunre.rl.pettingzoo.env(...)`; `amunre.play_game` (amunre/__init__'s docstring) and
   `Game.from_state` (the engine's prepared positions) with them.
 - docs/agents.md: `agent_names()` (no arguments), `make_agent(spec, seed, player)`,
   `env(variant, players, reward, render_mode, overrides)`, `raw_env(...)`,
-  `amunre.pettingzoo.action_space`, `env.reset(seed=...)`, `env.step`,
+  `amunre.rl.pettingzoo.action_space`, `env.reset(seed=...)`, `env.step`,
   `env.action_to_string`, `env.string_to_action`, `view.sample_game(rng)`.
 - docs/arena.md: `amunre.compare.jobs.game_seed(S, g)`.
 - docs/scaling.md: `make_executor(workers, scheduler)`, `executor.run(fn, tasks)`,
   `job_for(variant, overrides, players, agents)`, `play_batch(jobs, run seed, first, count)`,
   `amunre.compare.run.batch_size`.
-- docs/performance.md: `amunre.benchmark.clone_cost`.
+- docs/performance.md: `amunre.compare.bench.clone_cost`.
 
 Named in the docs and left out, each for a reason:
 
 - `GameState.from_dict` / `state.to_dict()` (README), `view.rule(id)` and
-  `amunre.view.hide_from` (docs/agents.md), `amunre.worth.Worth` (docs/agents.md): they live
-  in amunre/state.py, amunre/view.py and amunre/worth.py, which other work changes now;
+  `amunre.core.view.hide_from` (docs/agents.md), `amunre.planning.worth.Worth` (docs/agents.md): they live
+  in amunre/core/state.py, amunre/core/view.py and amunre/planning/worth.py, which other work changes now;
   `view.sample_game` is covered, as it is `Game.determinize`.
 - The rule-author API of docs/architecture.md and docs/rule-modules.md (`Rule`, `Decision`,
   `Event`, `Statistic`, `ruling`, `decide`, `add_points`, `pay`, `score_each`, the narration
@@ -61,14 +61,14 @@ from hypothesis import strategies as st
 from helpers import time_limit
 from amunre import Game, load_variant, play_game
 from amunre.agents import agent_names, make_agent
-from amunre.arguments import MAX_SEED
-from amunre.benchmark import clone_cost
+from amunre.core.arguments import MAX_SEED
+from amunre.compare.bench import clone_cost
 from amunre.compare.executors import ProcessExecutor, make_executor
 from amunre.compare.jobs import game_seed, job_for, play_batch
 from amunre.compare.run import batch_size
-from amunre.errors import (AmunreError, ArgumentError, ArgumentTypeError, ArgumentValueError, IllegalAnswerError,
+from amunre.core.errors import (AmunreError, ArgumentError, ArgumentTypeError, ArgumentValueError, IllegalAnswerError,
                            UnknownVariantError, VariantError)
-from amunre.model import Variant
+from amunre.core.model import Variant
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 CLASSIC = load_variant("classic2003")
@@ -141,7 +141,7 @@ def _sample(rng):
 def _env_api() -> dict[str, Api]:
     """The PettingZoo environment's calls, where its extra is installed."""
     try:
-        from amunre.pettingzoo import REWARDS, action_space, env, raw_env
+        from amunre.rl.pettingzoo import REWARDS, action_space, env, raw_env
         env(CLASSIC)
     except ImportError:
         return {}
@@ -157,9 +157,9 @@ def _env_api() -> dict[str, Api]:
              "render_mode": lambda value: value in (None, "human", "ansi"), "overrides": OVERRIDES}
     action = {"action": whole(0, space_size - 1)}
     return {
-        "amunre.pettingzoo.env": Api("docs/agents.md", env, good, takes),
-        "amunre.pettingzoo.raw_env": Api("docs/agents.md", raw_env, good, takes),
-        "amunre.pettingzoo.action_space": Api("docs/agents.md", action_space, {"variant": CLASSIC},
+        "amunre.rl.pettingzoo.env": Api("docs/agents.md", env, good, takes),
+        "amunre.rl.pettingzoo.raw_env": Api("docs/agents.md", raw_env, good, takes),
+        "amunre.rl.pettingzoo.action_space": Api("docs/agents.md", action_space, {"variant": CLASSIC},
                                               {"variant": variant}),
         "env.reset": Api("docs/agents.md", raw.reset, {"seed": 1}, {"seed": none_or(SEED)}),
         "env.step": Api("docs/agents.md", step, {"action": 0}, action),
@@ -195,7 +195,7 @@ API: dict[str, Api] = {
     "amunre.Game": Api("README", Game, {"variant": CLASSIC, "n_players": 4, "seed": 1, "listeners": None},
                        {"variant": variant, "n_players": whole(3, 5), "seed": SEED, "listeners": LISTENERS},
                        words={"n_players": ("players",), "listeners": ("listener",)}),
-    "amunre.Game.from_state": Api("amunre.engine", Game.from_state,
+    "amunre.Game.from_state": Api("amunre.core.engine", Game.from_state,
                                   {"variant": CLASSIC, "state": STATE, "listeners": None},
                                   {"variant": variant, "state": never, "listeners": LISTENERS},
                                   words={"listeners": ("listener",)}),
@@ -236,7 +236,7 @@ API: dict[str, Api] = {
                         {"fn": callable, "tasks": listed_of(lambda task: isinstance(task, tuple))},
                         slow={"fn": callable}),  # a callable is right: what it raises is its own
     "amunre.compare.run.batch_size": Api("docs/scaling.md", batch_size, {"games": 100}, {"games": whole(0)}),
-    "amunre.benchmark.clone_cost": Api("docs/performance.md", clone_cost,
+    "amunre.compare.bench.clone_cost": Api("docs/performance.md", clone_cost,
                                        {"variant": CLASSIC, "players": 3, "agent": "random", "seed": 0, "repeat": 1,
                                         "determinize": False},
                                        {"variant": variant, "players": whole(3, 5), "agent": text, "seed": SEED,

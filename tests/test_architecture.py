@@ -19,12 +19,12 @@ from pathlib import Path
 import attrs
 import pytest
 
-from amunre import docgen
+from amunre.testing import docgen
 from amunre.loader import load_variant, variant_files
-from amunre.board import Province
-from amunre.model import Components
-from amunre.registry import all_rules
-from amunre.state import GameState, PlayerState, ProvinceState
+from amunre.core.board import Province
+from amunre.core.model import Components
+from amunre.core.registry import all_rules
+from amunre.core.state import GameState, PlayerState, ProvinceState
 
 REPO = Path(__file__).resolve().parent.parent
 #: The ids the code and the tests name, in the project's own words (docs/checklist.md).
@@ -61,13 +61,13 @@ ALLOWED = {
         "the offering level is core state (GameState.offering_level, a picture's Snapshot.level): the "
         "conformance suite's [level] invariant, compare's and arena's level rows and the picture's level "
         "panel are about it, not about the offering's event of that name",
-    ("amunre/boardtext.py", "offering"):
+    ("amunre/core/boardtext.py", "offering"):
         "the edition's word for the offering (a term), in the words of the offering level, core state",
     ("amunre/picture/svg.py", "offering"):
         "the edition's word for the offering (a term), in the picture's panel of the offering level, core state",
     ("amunre/picture/svg.py", "auction"):
         "the picture's panel of the provinces on auction, core state (GameState.on_auction)",
-    ("amunre/pettingzoo.py", "reward"):
+    ("amunre/rl/pettingzoo.py", "reward"):
         "the environment's `reward` argument (win or score), named in its error message: PettingZoo's word for "
         "what a seat gets, not the offering's event of that name",
 }
@@ -205,10 +205,10 @@ def test_the_architecture_example_module_plays(tmp_path):
     """docs/architecture.md's plug-in module and variant, run as written (in this process;
     tests/test_plugin.py installs the same module as a package)."""
     from amunre.agents import make_agents
-    from amunre.engine import play_game
+    from amunre.core.engine import play_game
     from amunre.loader import load_variant
-    from amunre.narrate import Narrator
-    from amunre.registry import RULES
+    from amunre.core.words import Narrator
+    from amunre.core.registry import RULES
 
     text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     toml = re.search(r"```toml\n(extends.*?)```", text, re.S).group(1)
@@ -246,12 +246,12 @@ def test_every_rulebook_example_is_a_golden_test():
 
 
 def test_every_shared_move_in_a_builtin_module_is_carried_out_with_yield_from():
-    """A shared move that may ask a decision (`amunre.mechanics.MOVES`, `decide`,
+    """A shared move that may ask a decision (`amunre.core.mechanics.MOVES`, `decide`,
     `ask_secretly`) does nothing unless carried out with `yield from`. A plug-in's steps are
     checked as they run (`RuleModuleError`); the built-in modules' are not, to keep the hot
     path lean, so this test reads their code: every call of such a move is the operand of a
     `yield from`."""
-    files = sorted((REPO / "amunre" / "rules").glob("*.py")) + [REPO / "amunre" / "mechanics.py"]
+    files = sorted((REPO / "amunre" / "rules").glob("*.py")) + [REPO / "amunre" / "core" / "mechanics.py"]
     bare = [f"{path.name}:{line}: {name}(...) without `yield from`"
             for path in files for line, name in bare_moves(path.read_text(encoding="utf-8"))]
     assert not bare, bare
@@ -260,7 +260,7 @@ def test_every_shared_move_in_a_builtin_module_is_carried_out_with_yield_from():
 def bare_moves(code: str) -> list[tuple[int, str]]:
     """(line, name) of every call of a shared move in `code` that is not carried out with
     `yield from` (a move's own `return _pay(...)`, which hands its generator on, apart)."""
-    from amunre import mechanics
+    from amunre.core import mechanics
 
     names = {move.__name__ for move in mechanics.MOVES}
     moves = names | {"_" + name for name in names} | {"decide", "ask_secretly"}
@@ -281,7 +281,7 @@ def test_the_yield_from_scan_finds_a_bare_move():
 
 def test_no_rule_module_imports_another():
     """A rule module is the one owner of its rule: what two rules share lives in a core
-    module (amunre.round_provinces, amunre.boardtext), never in one of them."""
+    module (amunre.core.round_provinces, amunre.core.boardtext), never in one of them."""
     found = []
     for path in sorted((REPO / "amunre" / "rules").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -10,13 +10,13 @@ import jsonschema
 import pytest
 from helpers import Inline, ctrl_c_once, ctrl_c_twice, run_cli
 
-import amunre.arena as arena_module
-from amunre.arena import play_rotations, run_arena, seat_of, seating
+import amunre.compare.arena as arena_module
+from amunre.compare.arena import play_rotations, run_arena, seat_of, seating
 from amunre.compare.jobs import game_seed, job_for
-from amunre.engine import play_game
+from amunre.core.engine import play_game
 from amunre.agents import make_agents
 from amunre.loader import load_variant
-from amunre.resources import load_schema
+from amunre.loader.resources import load_schema
 
 
 def _job(lineup, vid="classic2003"):

@@ -1,5 +1,5 @@
 """`amunre bench` end to end with tiny settings (what it prints, not how fast: no timed
-assertions), and the measuring library `amunre.benchmark` it stands on."""
+assertions), and the measuring library `amunre.compare.bench` it stands on."""
 
 import re
 
@@ -9,9 +9,9 @@ import pytest
 
 from helpers import classic, run_cli
 from amunre.agents import make_agents
-from amunre.engine import Game, play_on
-from amunre.buildinfo import COMPILED_SUFFIXES, compiled_modules, describe_build
-from amunre.benchmark import Rates, Tally, clone_cost, measure, play_for
+from amunre.core.engine import Game, play_on
+from amunre.cli.buildinfo import COMPILED_SUFFIXES, compiled_modules, describe_build
+from amunre.compare.bench import Rates, Tally, clone_cost, measure, play_for
 from amunre.compare.executors import InProcessExecutor
 from amunre.compare.jobs import job_for
 
@@ -151,11 +151,13 @@ def test_compiled_modules_are_found_beside_their_sources(tmp_path, monkeypatch):
 
     package = tmp_path / "amunre"
     (package / "rules").mkdir(parents=True)
+    (package / "core").mkdir()
     suffix = COMPILED_SUFFIXES[0]
-    for name in (f"engine{suffix}", "engine.py", f"rules/market{suffix}", f"rules/__init__{suffix}", "view.py"):
+    for name in (f"core/engine{suffix}", "core/engine.py", f"rules/market{suffix}", f"rules/__init__{suffix}",
+                 "core/view.py"):
         (package / name).write_text("")
     monkeypatch.setattr(amunre, "__path__", [str(package)])
-    assert compiled_modules() == ["amunre.engine", "amunre.rules", "amunre.rules.market"]
+    assert compiled_modules() == ["amunre.core.engine", "amunre.rules", "amunre.rules.market"]
     assert describe_build() == "compiled (Cython): 3 modules"
 
 
@@ -164,7 +166,7 @@ def test_bench_json_follows_its_schema_and_its_rates_are_its_counts(capsys):
 
     import jsonschema
 
-    from amunre.resources import load_schema
+    from amunre.loader.resources import load_schema
 
     code, out, err = run_cli(capsys, "bench", "classic2003", "supermeeple2016", "--games", "2", "--agents", "random",
                              "--workers", "1", "--json")

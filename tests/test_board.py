@@ -16,9 +16,9 @@ import attrs
 from helpers import offline_build_possible, run_cli
 import pytest
 
-from amunre.board import HALVES, PROVINCE_FIELDS, RANGES, SIDES, Province
-from amunre.errors import VariantError
-from amunre.resources import load_schema, variants_dir
+from amunre.core.board import HALVES, PROVINCE_FIELDS, RANGES, SIDES, Province
+from amunre.core.errors import VariantError
+from amunre.loader.resources import load_schema, variants_dir
 from amunre.loader import available_variants, load_board, load_variant
 
 REPO = Path(__file__).resolve().parent.parent
@@ -309,7 +309,7 @@ from pathlib import Path
 import amunre
 target = Path(sys.argv[1]).resolve()
 assert Path(amunre.__file__).resolve().is_relative_to(target), amunre.__file__
-from amunre.resources import load_schema, schemas_dir, variants_dir
+from amunre.loader.resources import load_schema, schemas_dir, variants_dir
 from amunre.loader import available_variants, load_variant
 for folder, wanted in ((variants_dir(), "classic2003.toml"), (schemas_dir(), "variant.schema.json")):
     assert folder.resolve().is_relative_to(target) and (folder / wanted).is_file(), folder
@@ -342,7 +342,7 @@ def test_installed_package_finds_its_data(tmp_path):
         cmd += ["--no-build-isolation", "--no-index"]
     build = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert build.returncode == 0, build.stdout + build.stderr
-    assert (target / "amunre" / "resources.py").is_file()
+    assert (target / "amunre" / "loader" / "resources.py").is_file()
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -367,7 +367,7 @@ def test_board_json_is_the_board_file_again(capsys, tmp_path):
     import tomli_w
 
     from amunre.loader import load_board, load_variant
-    from amunre.resources import load_schema
+    from amunre.loader.resources import load_schema
 
     code, out, err = run_cli(capsys, "board", "supermeeple2016", "--json")
     assert code == 0, err

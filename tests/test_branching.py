@@ -17,10 +17,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amunre.agents import make_agents
-from amunre.engine import Game
-from amunre.errors import AmunreError
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
-from amunre.state import GameState
+from amunre.core.state import GameState
 
 VARIANTS = variant_files()
 

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from helpers import run_cli
-from amunre.resources import load_schema
+from amunre.loader.resources import load_schema
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,7 @@ def test_run_without_a_seed_draws_it_from_every_seed_as_the_server_does(capsys, 
     to 11): it is drawn from 0..MAX_SEED, by the operating system's generator."""
     import secrets
 
-    from amunre.engine import MAX_SEED
+    from amunre.core.engine import MAX_SEED
 
     bounds = []
     monkeypatch.setattr(secrets, "randbelow", lambda bound: bounds.append(bound) or MAX_SEED)

@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 
 from helpers import problems_of, run_cli, write
-from amunre.errors import VariantError
+from amunre.core.errors import VariantError
 from amunre.loader import available_variants, load_variant
-from amunre.resources import load_schema, variants_dir
+from amunre.loader.resources import load_schema, variants_dir
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(available_variants())
@@ -463,10 +463,10 @@ def test_run_with_set_plays_the_changed_rules_and_its_log_replays(capsys, tmp_pa
 
 
 def test_editions_doc_is_current_and_is_the_diff():
-    from amunre import docgen
+    from amunre.testing import docgen
 
     committed = (REPO / "docs" / "editions.md").read_text(encoding="utf-8")
-    assert committed == docgen.editions_markdown(), "docs/editions.md is out of date: run `python -m amunre.docgen`"
+    assert committed == docgen.editions_markdown(), "docs/editions.md is out of date: run `python -m amunre.testing.docgen`"
     assert "| `farmers` | 45 | 48 |" in committed
     assert "| `architect` | builder | Architect |" in committed
     assert "| `scoring.complete_sets` | complete_sets \"complete sets\" | - |" in committed
@@ -474,7 +474,7 @@ def test_editions_doc_is_current_and_is_the_diff():
 
 
 def test_docgen_writes_the_schema_beside_the_docs(tmp_path):
-    from amunre import docgen
+    from amunre.testing import docgen
 
     assert docgen.main(["--out", str(tmp_path / "docs")]) == 0
     assert (tmp_path / "schemas" / "variant.schema.json").read_text(encoding="utf-8") == \
@@ -539,7 +539,7 @@ def test_diff_json_follows_its_schema(capsys, pair):
 
     import jsonschema
 
-    from amunre.resources import load_schema
+    from amunre.loader.resources import load_schema
 
     repo = Path(__file__).resolve().parents[1]
     refs = [str(repo / ref) if ref.endswith(".toml") else ref for ref in pair]

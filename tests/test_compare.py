@@ -20,10 +20,10 @@ from amunre.compare import stats
 from amunre.compare.collect import CLOSE, CORE_EVENTS, StatsCollector
 from amunre.compare.jobs import job_for, play_batch
 from amunre.compare.run import Column, game_seed, run_comparison, summarize
-from amunre.engine import Game, play_on
+from amunre.core.engine import Game, play_on
 from amunre.agents import make_agents
 from amunre.loader import load_variant
-from amunre.resources import load_schema
+from amunre.loader.resources import load_schema
 from conftest import variant_files
 
 VARIANT_FILES = variant_files()

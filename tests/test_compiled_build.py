@@ -79,8 +79,8 @@ def test_compiled_build_imports_its_compiled_modules(compiled_site):
     finally:
         sys.path.remove(str(REPO / "buildsupport"))
 
-    shown = _in_compiled(compiled_site, "-c", "import amunre.engine, amunre.buildinfo as b; "
-                         "print(amunre.engine.__file__); print(b.describe_build()); print(*b.compiled_modules())")
+    shown = _in_compiled(compiled_site, "-c", "import amunre.core.engine, amunre.cli.buildinfo as b; "
+                         "print(amunre.core.engine.__file__); print(b.describe_build()); print(*b.compiled_modules())")
     assert shown.returncode == 0, shown.stderr
     engine_file, described, names = shown.stdout.splitlines()
     assert engine_file.startswith(str(compiled_site)) and not engine_file.endswith(".py")

@@ -21,12 +21,16 @@ from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from amunre import engine, flow, mechanics
+from amunre.core import engine
+
+from amunre.core import flow
+
+from amunre.core import mechanics
 from amunre.agents.random_agent import RandomAgent
 from amunre.cli import main as cli_main
-from amunre.errors import AmunreError, UnknownVariantError
+from amunre.core.errors import AmunreError, UnknownVariantError
 from amunre.rules import offering as offering_module
-from amunre.state import GameState
+from amunre.core.state import GameState
 from amunre.testing import ConformanceError, GameChecker, check_variant, load, play_checked
 from conftest import VARIANTS_DIR, variant_files
 
@@ -185,7 +189,7 @@ def test_cli_check_json_says_what_held_and_what_failed(capsys, tmp_path, monkeyp
 
     import jsonschema
 
-    from amunre.resources import load_schema
+    from amunre.loader.resources import load_schema
 
     path = write_variant_copy(tmp_path)
     code, out, err = run_cli(["check", str(path), "--games", "1", "--seed", "3", "--players", "4", "--json"], capsys)
@@ -255,7 +259,7 @@ def test_catches_gold_created_outside_the_bank(monkeypatch):
 
 
 def test_catches_unreported_payments(monkeypatch):
-    from amunre import mechanics
+    from amunre.core import mechanics
 
     def silent_pay(game, player, amount, why):
         if amount > 0:

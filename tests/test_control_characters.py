@@ -13,7 +13,7 @@ from helpers import parent_table, toml_paths
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amunre.errors import VariantError
+from amunre.core.errors import VariantError
 from amunre.loader import load_variant
 
 CONTROL = st.sampled_from(["\x1b[31m", "\x1b]0;title\x07", "\x9b31m", "\x07", "\n", "\r", "\x00", "\x7f",
@@ -49,7 +49,7 @@ def test_a_set_value_with_an_escape_sequence_is_refused_and_shown_escaped():
 
 
 def test_a_board_name_with_an_escape_sequence_is_refused(tmp_path):
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     board = tomllib.loads((variants_dir() / "board.toml").read_text(encoding="utf-8"))
     board["provinces"][0]["name"] = "Abu\x1b]0;pwned\x07"

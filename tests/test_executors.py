@@ -32,7 +32,7 @@ import amunre.compare.executors as executors
 from amunre.compare.executors import (
     DaskExecutor, Executor, InProcessExecutor, ProcessExecutor, make_executor, usable_cpus)
 from amunre.compare.jobs import game_seed, job_for, play_batch
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 
 KINDS = ["in-process", "processes", "dask"]
@@ -372,11 +372,11 @@ def test_the_code_fingerprint_follows_the_files(tmp_path, monkeypatch):
     """Hashed once, and again when a file changes (a checkout edited under a running process)."""
     import shutil
 
-    import amunre.resources
+    import amunre.loader.resources
 
     schemas = tmp_path / "schemas"
-    shutil.copytree(amunre.resources.schemas_dir(), schemas)
-    monkeypatch.setattr(amunre.resources, "schemas_dir", lambda: schemas)
+    shutil.copytree(amunre.loader.resources.schemas_dir(), schemas)
+    monkeypatch.setattr(amunre.loader.resources, "schemas_dir", lambda: schemas)
     first = executors.code_fingerprint()
     assert executors.code_fingerprint() == first
     schema = schemas / "compare.schema.json"

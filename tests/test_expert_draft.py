@@ -16,8 +16,8 @@ import pytest
 from helpers import finish
 
 from amunre.agents import make_agents
-from amunre.engine import Game, play_game
-from amunre.errors import AmunreError
+from amunre.core.engine import Game, play_game
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.testing import ConformanceError, play_checked
 

@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from helpers import time_limit
 from amunre.cli import cli, main
 from amunre.loader import available_variants
-from amunre.resources import variants_dir
+from amunre.loader.resources import variants_dir
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 FUZZ = settings(max_examples=10_000 if DEEP else 25)

@@ -32,12 +32,12 @@ from hypothesis import strategies as st
 
 from amunre.agents import make_agents
 from amunre.cli import cli
-from amunre.engine import Game
-from amunre.errors import UnknownVariantError, VariantError
+from amunre.core.engine import Game
+from amunre.core.errors import UnknownVariantError, VariantError
 from amunre.loader import load_variant, variant_files
 from amunre.loader.pipelines import PIPELINES, entry_id
-from amunre.model import Variant
-from amunre.resources import schemas_dir, variants_dir
+from amunre.core.model import Variant
+from amunre.loader.resources import schemas_dir, variants_dir
 
 SHIPPED = [p for p in variant_files(variants_dir())]
 TEXTS = {p.name: p.read_text(encoding="utf-8") for p in SHIPPED}

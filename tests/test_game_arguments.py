@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amunre.decisions import from_json_value, to_json_value
-from amunre.engine import Game
-from amunre.errors import AmunreError
+from amunre.core.decisions import from_json_value, to_json_value
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
@@ -72,7 +72,7 @@ def test_a_bad_call_on_a_game_is_named(call, message):
 
 
 def test_an_answer_nested_too_deep_is_an_illegal_answer():
-    from amunre.errors import IllegalAnswerError
+    from amunre.core.errors import IllegalAnswerError
 
     game = Game(CLASSIC, 4, 1)
     deep: list = []

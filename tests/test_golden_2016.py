@@ -16,8 +16,8 @@ from helpers import (
     Ask, card, edition2016, feed, game_of, named_seats, pid, province_deck, run, state_of,
 )
 
-from amunre.engine import Game
-from amunre.position import read_position, score_position
+from amunre.core.engine import Game
+from amunre.planning.position import read_position, score_position
 from amunre.rules.market import price
 from amunre.rules.offering import level_for
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from helpers import BLACK, BLUE, RED, WHITE, Ask, card, classic, game_of, pid, province_deck, run, seats
 
-from amunre.position import read_position, score_position
+from amunre.planning.position import read_position, score_position
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.market import price
 

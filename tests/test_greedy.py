@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from amunre.agents import make_agents
 from amunre.agents.greedy import GreedyAgent
-from amunre.engine import Game
+from amunre.core.engine import Game
 from conftest import variant_files
 
 from amunre.loader import load_variant
@@ -122,7 +122,7 @@ def test_a_plugin_decision_named_like_a_greedy_helper_gets_a_random_legal_option
     kind the agent does not know."""
     import random
 
-    from amunre.decisions import Request
+    from amunre.core.decisions import Request
 
     game = Game(VARIANTS["classic2003"], 3, 1)
     request = Request(0, kind, [0, 1, 2], {})
@@ -133,10 +133,10 @@ def test_a_plugin_decision_named_like_a_greedy_helper_gets_a_random_legal_option
 def test_a_game_with_plugin_decisions_named_like_greedy_helpers_plays_to_the_end(tmp_path):
     """End to end: a plug-in phase that asks each player decisions of kinds `rounds_left`,
     `has` and `province_value` every round; greedy players answer them and finish the game."""
-    from amunre.contract import Decision, Rule
-    from amunre.decisions import decide
-    from amunre.engine import play_game
-    from amunre.registry import RULES, all_rules
+    from amunre.core.contract import Decision, Rule
+    from amunre.core.decisions import decide
+    from amunre.core.engine import play_game
+    from amunre.core.registry import RULES, all_rules
 
     kinds = ("rounds_left", "has", "province_value")
 
@@ -170,10 +170,10 @@ def test_a_game_with_plugin_decisions_named_like_greedy_helpers_plays_to_the_end
 def test_a_plugin_decision_is_answered_through_what_its_module_declares(tmp_path):
     """Greedy knows no plug-in's decision: it answers one as the planner does, by the
     module's own appraisal, never at random (here the module values 2 most: every answer is 2)."""
-    from amunre.contract import Decision, Rule
-    from amunre.decisions import decide
-    from amunre.engine import play_game
-    from amunre.registry import RULES, all_rules
+    from amunre.core.contract import Decision, Rule
+    from amunre.core.decisions import decide
+    from amunre.core.engine import play_game
+    from amunre.core.registry import RULES, all_rules
 
     class Tithe(Rule):
         id = "tithe_choice"

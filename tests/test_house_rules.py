@@ -13,8 +13,8 @@ import tomllib
 from helpers import game_of, run, seats
 
 from amunre.agents import make_agents
-from amunre.engine import Game, play_game
-from amunre.errors import VariantError
+from amunre.core.engine import Game, play_game
+from amunre.core.errors import VariantError
 from amunre.loader import load_variant
 
 HOUSE = Path(__file__).resolve().parent.parent / "variants" / "house"

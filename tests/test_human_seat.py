@@ -28,9 +28,9 @@ import pytest
 from amunre.agents.asking import asking_for, decision_block, option_text
 from amunre.agents.prompt import LeftTheTable, choose, parse_choice
 from amunre.agents.seatview import full_view, own_view
-from amunre.engine import Game
-from amunre.narrate import Words
-from amunre.view import hide_from
+from amunre.core.engine import Game
+from amunre.core.words import Words
+from amunre.core.view import hide_from
 from helpers import FakeTerminal, card, classic, edition2016, game_of, pid, seats
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 def noun(variant, kind: str) -> str:
     """A card as the edition names it as a noun (the 2003 `"builder" power card`)."""
-    from amunre.narrate import Words
+    from amunre.core.words import Words
 
     return Words(variant).card_noun(kind)
 
@@ -398,7 +398,7 @@ def test_a_card_not_held_is_not_told_as_a_decision():
     card the only option is 'no', forced: a person at the table is not told of it. A real
     forced choice is told."""
     from amunre.cli.run import TellForced
-    from amunre.decisions import Request
+    from amunre.core.decisions import Request
 
     told = []
 
@@ -438,8 +438,8 @@ class SharedTerminal(FakeTerminal):
 def test_people_sharing_a_terminal_are_each_shown_only_their_own_seat():
     from amunre.agents import make_agents
     from amunre.agents.human import Handover, HumanAgent
-    from amunre.engine import play_on
-    from amunre.narrate import player_names
+    from amunre.core.engine import play_on
+    from amunre.core.words import player_names
 
     terminal = SharedTerminal()
     names = player_names(4)

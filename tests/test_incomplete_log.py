@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from amunre.cli import cli
 from amunre.gamelog import read_log, replay_lines
-from amunre.errors import ReplayError
+from amunre.core.errors import ReplayError
 
 
 def _leave_after(tmp_path, answers: int, seed: int = 4):

@@ -11,8 +11,8 @@ import pytest
 
 from amunre.agents import check_spec, make_agents
 from amunre.agents.mcts import MctsAgent
-from amunre.engine import Game
-from amunre.errors import AmunreError
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 
 

@@ -21,10 +21,10 @@ from helpers import (
 )
 
 from amunre.agents import make_agents
-from amunre.engine import play_game
+from amunre.core.engine import play_game
 from amunre.loader import variant_files
-from amunre.narrate import Narrator, Words, literal
-from amunre.standing import standing
+from amunre.core.words import Narrator, Words, literal
+from amunre.core.standing import standing
 
 VARIANTS = variant_files_using()
 COLOURS = ("red", "black", "blue", "white")
@@ -212,7 +212,7 @@ def test_cards_are_nouns_with_the_right_article(path):
     players = seats(4)
     players[RED]["hand"] = {"treasury": 1, "architect": 1, "offering_adjustment": 1}
     game, lines, w = prepared(path, players)
-    from amunre.mechanics import sell_card
+    from amunre.core.mechanics import sell_card
     for kind in ("treasury", "architect", "offering_adjustment"):
         sell_card(game, RED, card(kind, variant))
     nouns = [w.card_noun(kind) for kind in ("treasury", "architect", "offering_adjustment")]

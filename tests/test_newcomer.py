@@ -19,7 +19,7 @@ def test_amunre_alone_prints_the_help_and_exits_0(capsys):
 
 
 def test_board_names_the_shipped_board_not_where_pip_put_it(capsys):
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     for argv in (["board"], ["board", "--provisional"], ["board", "--variant", "expert2016"]):
         code, out, err = run_cli(capsys, *argv)
@@ -28,7 +28,7 @@ def test_board_names_the_shipped_board_not_where_pip_put_it(capsys):
 
 
 def test_board_of_a_variant_given_by_path_names_the_board_beside_it(capsys, tmp_path, monkeypatch):
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     folder = tmp_path / "mine"
     folder.mkdir()
@@ -42,7 +42,7 @@ def test_board_of_a_variant_given_by_path_names_the_board_beside_it(capsys, tmp_
 
 
 def test_check_names_the_variant_by_its_id_or_the_path_given(capsys, tmp_path):
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     code, out, err = run_cli(capsys, "check", "classic2003", "--games", "1", "--players", "3", "--agents", "random")
     assert code == 0, err
@@ -112,9 +112,9 @@ def test_a_position_path_that_cannot_be_read_lists_its_one_problem(tmp_path):
     profile: a file over the size limit had none)."""
     import pytest
 
-    from amunre.errors import PositionError
-    from amunre.position import read_position_raw
-    from amunre.position.read import MAX_BYTES
+    from amunre.core.errors import PositionError
+    from amunre.planning.position import read_position_raw
+    from amunre.planning.position.read import MAX_BYTES
 
     big = tmp_path / "big.toml"
     big.write_text("#" * (MAX_BYTES + 1), encoding="utf-8")
@@ -127,7 +127,7 @@ def test_a_position_path_that_cannot_be_read_lists_its_one_problem(tmp_path):
 def test_board_prints_a_long_province_name_whole(capsys, tmp_path, monkeypatch):
     """A long name (with markup-like brackets) is one cell line, never wrapped at a space
     (found by the deep fuzz profile: the other columns give way instead)."""
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     name = "0000000000000000[bold red]0000000000000000[/]"
     board = (variants_dir() / "board.toml").read_text(encoding="utf-8").replace('name = "Buto"', f'name = "{name}"', 1)

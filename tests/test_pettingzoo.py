@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (`amunre.pettingzoo`, the extra `amunre[rl]`).
+"""The PettingZoo AEC environment (`amunre.rl.pettingzoo`, the extra `amunre[rl]`).
 
 - PettingZoo's own `api_test` (every shipped variant) and `seed_test` pass;
 - `reset(seed=s)` plays the game of seed s, and seeds without a seed follow from the last;
@@ -27,12 +27,12 @@ pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the o
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from amunre.engine import Game  # noqa: E402
-from amunre.errors import AmunreError, IllegalAnswerError, UnknownVariantError  # noqa: E402
+from amunre.core.engine import Game  # noqa: E402
+from amunre.core.errors import AmunreError, IllegalAnswerError, UnknownVariantError  # noqa: E402
 from amunre.loader import load_variant  # noqa: E402
 from amunre.loader.files import available_variants  # noqa: E402
-from amunre.pettingzoo import action_mask, action_space, env, raw_env  # noqa: E402
-from amunre.view import hide_from  # noqa: E402
+from amunre.rl.pettingzoo import action_mask, action_space, env, raw_env  # noqa: E402
+from amunre.core.view import hide_from  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 #: PettingZoo's generic remarks on a dict observation (its own classic games are exempted by name)
@@ -278,8 +278,8 @@ def test_bad_constructor_arguments_are_clear_errors():
     pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed: pip install '.[rl]'")
     import numpy as np
 
-    from amunre.errors import AmunreError
-    from amunre.pettingzoo import env
+    from amunre.core.errors import AmunreError
+    from amunre.rl.pettingzoo import env
 
     for variant in (None, 5):
         with pytest.raises(AmunreError, match="variant must be a variant id, a variant file's path or a loaded"):
@@ -292,8 +292,8 @@ def test_bad_constructor_arguments_are_clear_errors():
 
 
 def test_every_encoding_the_contract_allows_has_a_size():
-    """The loader accepts the encodings `amunre.contract` lists; the observation sizes each."""
-    from amunre.contract import CONTEXT_ENCODINGS, OBSERVATION_ENCODINGS
-    from amunre.pettingzoo import CONTEXT_SIZES, RULE_DATA_SIZES
+    """The loader accepts the encodings `amunre.core.contract` lists; the observation sizes each."""
+    from amunre.core.contract import CONTEXT_ENCODINGS, OBSERVATION_ENCODINGS
+    from amunre.rl.pettingzoo import CONTEXT_SIZES, RULE_DATA_SIZES
 
     assert tuple(RULE_DATA_SIZES) == OBSERVATION_ENCODINGS and tuple(CONTEXT_SIZES) == CONTEXT_ENCODINGS

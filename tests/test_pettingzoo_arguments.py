@@ -1,4 +1,4 @@
-"""Whatever a caller passes to the PettingZoo environment (`amunre.pettingzoo`), a bad
+"""Whatever a caller passes to the PettingZoo environment (`amunre.rl.pettingzoo`), a bad
 argument is one `AmunreError` naming the argument and what was expected, as the rest of the
 module raises: never an error from inside (`TypeError: 'NoneType' object is not iterable`,
 a `RecursionError`), never a hang, never a message that echoes a huge value whole.
@@ -23,9 +23,9 @@ from hypothesis import event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from helpers import time_limit  # noqa: E402
-from amunre.errors import AmunreError  # noqa: E402
+from amunre.core.errors import AmunreError  # noqa: E402
 from amunre.loader import load_variant  # noqa: E402
-from amunre.pettingzoo import MAX_OVERRIDES, REWARDS, env  # noqa: E402
+from amunre.rl.pettingzoo import MAX_OVERRIDES, REWARDS, env  # noqa: E402
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 FUZZ = settings(max_examples=10_000 if DEEP else 25, deadline=None)

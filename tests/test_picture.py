@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from amunre.agents import make_agents
-from amunre.engine import play_game
+from amunre.core.engine import play_game
 from amunre.gamelog import Recorder, log_lines
 from amunre.loader import load_variant
-from amunre.narrate import Words
+from amunre.core.words import Words
 from amunre.picture import BoardPicture, log_steps
-from amunre.position import read_position, read_position_data
+from amunre.planning.position import read_position, read_position_data
 from helpers import run_cli, variant_label
 from conftest import variant_files
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 
 from amunre.agents import make_agents
-from amunre.engine import play_game
+from amunre.core.engine import play_game
 from amunre.loader import load_variant
 from amunre.testing import check_variant
 from helpers import problems_of
@@ -307,7 +307,7 @@ def test_a_lookup_by_id_finds_the_entry_meant():
     import attrs
     import pytest
 
-    from amunre.errors import AmunreError
+    from amunre.core.errors import AmunreError
 
     variant = load_variant("monumental-pyramids")
     modules = variant.modules

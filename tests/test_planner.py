@@ -1,4 +1,4 @@
-"""The `planner` agent and what it values positions by (`amunre.worth`), over every variant
+"""The `planner` agent and what it values positions by (`amunre.planning.worth`), over every variant
 file in variants/: what a module declares a holding is worth is what playing its rule gives;
 the planner plays every variant to the end, from its view alone, the same for a seed; it
 reacts to a rule change that greedy does not see.
@@ -15,12 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amunre.agents import make_agent, make_agents
-from amunre.engine import Game, play_game
-from amunre.errors import AmunreError
+from amunre.core.engine import Game, play_game
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.testing import play_checked
-from amunre.worth import ASPECTS, CARD_KIND, TOUCHES, Worth, apply, played, position_of, undo
+from amunre.planning.worth import ASPECTS, CARD_KIND, TOUCHES, Worth, apply, played, position_of, undo
 
 VARIANTS = variant_files()
 
@@ -130,7 +130,7 @@ def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, s
     modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
                if m.reads is not None]
     assert all(aspect in ASPECTS or aspect.startswith(CARD_KIND) for m in modules for aspect in m.reads), \
-        "a module reads an aspect amunre.worth does not know"
+        "a module reads an aspect amunre.planning.worth does not know"
     checked = 0
     # each aspect; cards one kind at a time ("cards:<kind>": a module may read only some)
     changes = [(what, touched, where[what]) for what, touched in TOUCHES.items() if what != "cards"]
@@ -373,8 +373,8 @@ def test_a_module_played_for_its_points_is_valued_again_when_anything_moved(monk
     """A module that declares what it reads but no `points_for` is valued by playing its rules,
     which may read anything: a worth on a position that differs only in the cards in play
     (which no declared formula reads) must not keep its points."""
-    from amunre.contract import Rule
-    from amunre.mechanics import add_points
+    from amunre.core.contract import Rule
+    from amunre.core.mechanics import add_points
     from amunre.rules.pyramids import Pyramids
 
     formula = Pyramids.points_for
@@ -402,7 +402,7 @@ def test_a_module_played_for_its_points_is_valued_again_when_anything_moved(monk
 def test_a_spectators_view_gives_a_position_without_a_hand():
     """`position_of` of a view with no seat (the board page's spectator): every player's hand
     is unknown, so empty."""
-    from amunre.view import PlayerView
+    from amunre.core.view import PlayerView
 
     variant = load_variant("classic2003")
     game = _position(variant, 3, 60)

@@ -30,7 +30,7 @@ from hypothesis import settings
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector
 from amunre.compare.stats import estimate, paired
-from amunre.engine import play_game
+from amunre.core.engine import play_game
 from amunre.loader import load_variant
 
 #: The quick profile's games per variant, times up to 8 in deeper profiles.

@@ -22,7 +22,7 @@ import jsonschema
 import pytest
 from helpers import installed_env, offline_build_possible
 
-from amunre.resources import load_schema
+from amunre.loader.resources import load_schema
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -97,11 +97,11 @@ after = "market"
 SHOW_SHRINES = '''
 import json, sys
 from amunre.agents import make_agents
-from amunre.boardtext import holding_line
-from amunre.engine import Game
+from amunre.core.boardtext import holding_line
+from amunre.core.engine import Game
 from amunre.loader import load_variant
-from amunre.narrate import Words, player_names
-from amunre.pettingzoo import ObservationLayout, action_space
+from amunre.core.words import Words, player_names
+from amunre.rl.pettingzoo import ObservationLayout, action_space
 from amunre.picture.steps import snapshot
 from amunre.picture.svg import BoardPicture
 
@@ -280,8 +280,8 @@ def test_a_broken_plugin_is_named_and_stops_nothing_else(installed, tmp_path):
 TRIBUTE = '''
 """Tribute: every player pays the bank at a kingdom's scoring (a test plug-in)."""
 
-from amunre.contract import Rule
-from amunre.mechanics import pay, place_stone
+from amunre.core.contract import Rule
+from amunre.core.mechanics import pay, place_stone
 
 
 class Tribute(Rule):
@@ -301,7 +301,7 @@ def tribute_variant(tmp_path, call: str):
     """A variant with the Tribute module, whose `run` makes `call` for every player; the
     module is registered in this process for the test only (as an installed plug-in is)."""
     from amunre.loader import load_variant
-    from amunre.registry import RULES, all_rules
+    from amunre.core.registry import RULES, all_rules
 
     all_rules()
     space: dict = {"__name__": "amunre_tribute"}
@@ -316,7 +316,7 @@ def tribute_variant(tmp_path, call: str):
 @pytest.fixture
 def unregister_tribute():
     yield
-    from amunre.registry import RULES
+    from amunre.core.registry import RULES
 
     RULES.pop("tribute", None)
 
@@ -330,8 +330,8 @@ def test_a_plugin_that_pays_without_yield_from_fails_loudly_in_a_game(tmp_path, 
     The step that called it ends in a `RuleModuleError` naming the module, the call and the
     fix; `amunre run` says so in one error line."""
     from amunre.agents import make_agents
-    from amunre.engine import play_game
-    from amunre.errors import RuleModuleError
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
     from helpers import run_cli
 
     variant = tribute_variant(tmp_path, 'pay(game, p, 2, "tribute")')
@@ -361,8 +361,8 @@ def test_a_plugin_that_pays_without_yield_from_fails_amunre_check(tmp_path, caps
 def test_a_plugin_that_places_a_stone_without_yield_from_fails_loudly(tmp_path, unregister_tribute):
     """Every shared move that may ask a decision is held to it, not only `pay`."""
     from amunre.agents import make_agents
-    from amunre.engine import play_game
-    from amunre.errors import RuleModuleError
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
 
     call = "place_stone(game, p, game.state.players[p].provinces[0]) if game.state.players[p].provinces else None"
     variant = tribute_variant(tmp_path, call)
@@ -373,7 +373,7 @@ def test_a_plugin_that_places_a_stone_without_yield_from_fails_loudly(tmp_path, 
 
 def test_a_plugin_that_pays_with_yield_from_pays_and_passes_the_check(tmp_path, unregister_tribute):
     from amunre.agents import make_agents
-    from amunre.engine import play_game
+    from amunre.core.engine import play_game
     from amunre.testing import check_variant
 
     variant = tribute_variant(tmp_path, 'yield from pay(game, p, 2, "tribute")')
@@ -387,8 +387,8 @@ def test_a_plugin_that_pays_with_yield_from_pays_and_passes_the_check(tmp_path, 
 
 def test_a_move_carried_out_twice_is_refused(tmp_path, unregister_tribute):
     from amunre.agents import make_agents
-    from amunre.engine import play_game
-    from amunre.errors import RuleModuleError
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
 
     variant = tribute_variant(tmp_path, 'owed = pay(game, p, 1, "tribute"); yield from owed; yield from owed')
     with pytest.raises(RuleModuleError, match=r"pay\(game, \d, 1, 'tribute'\) was carried out twice with `yield from`"):
@@ -403,7 +403,7 @@ def fake_plugins(monkeypatch):
     import types
     from importlib.metadata import EntryPoint
 
-    from amunre import registry
+    from amunre.core import registry
 
     registry.all_rules()
     rules, broken = dict(registry.RULES), dict(registry.BROKEN_PLUGINS)
@@ -430,7 +430,7 @@ def fake_plugins(monkeypatch):
 
 
 def _scoring_plugin(rule_id: str):
-    from amunre.contract import Rule
+    from amunre.core.contract import Rule
 
     return type("Plugin", (Rule,), {"id": rule_id, "kind": "scoring", "summary": "a fake plug-in",
                                     "__module__": "amunre_fake"})
@@ -473,7 +473,7 @@ def test_two_plugins_of_one_name_or_a_plugin_that_is_no_rule_module_are_reported
     assert ("rule module 'obelisks' is claimed by a plug-in that was not loaded (amunre_fake1:Plugin: its name "
             "'obelisks' is already the id of the plug-in amunre_fake:Plugin, so it was not loaded)") in problem("obelisks")
     assert ("unknown rule module 'sphinx': its plug-in failed to load (amunre_fake2:Plugin: <class "
-            in problem("sphinx") and "is not a rule module (expected a subclass of amunre.contract.Rule)" in problem("sphinx"))
+            in problem("sphinx") and "is not a rule module (expected a subclass of amunre.core.contract.Rule)" in problem("sphinx"))
     assert ("unknown rule module 'needles': its plug-in failed to load (amunre_fake3:Plugin: its class has the id "
             "'obelisks_again', not its entry-point name 'needles' (expected the same id))") in problem("needles")
 
@@ -481,7 +481,7 @@ def test_two_plugins_of_one_name_or_a_plugin_that_is_no_rule_module_are_reported
 PLUGIN_VARIANTS = {
     # a plug-in market that only changes a player's turn, inheriting the built-in run
     "taxed_market": ('''
-from amunre.mechanics import pay
+from amunre.core.mechanics import pay
 from amunre.rules.market import Market
 
 
@@ -494,8 +494,8 @@ class TaxedMarket(Market):
 ''', 'extends = "classic2003"\n[edition]\nid = "taxed"\n[[phases]]\nid = "market"\nrule = "taxed_market"\n'),
     # run written in a mixin, not in the Rule subclass itself
     "mixin_tribute": ('''
-from amunre.contract import Rule
-from amunre.mechanics import pay
+from amunre.core.contract import Rule
+from amunre.core.mechanics import pay
 
 
 class Paying:
@@ -513,8 +513,8 @@ class MixinTribute(Paying, Rule):
 ''', 'extends = "classic2003"\n[edition]\nid = "mixed"\n[[scoring]]\nid = "mixin_tribute"\nrule = "mixin_tribute"\n'),
     # a move in start_kingdom, which asks no decision (and of a scoring item, which is called too)
     "kingdom_tax": ('''
-from amunre.contract import Rule
-from amunre.mechanics import pay
+from amunre.core.contract import Rule
+from amunre.core.mechanics import pay
 
 
 class KingdomTax(Rule):
@@ -534,10 +534,10 @@ def test_a_move_without_yield_from_fails_however_the_plugin_is_written(tmp_path,
     """An inherited built-in run that calls the plug-in's override, a run in a mixin, a move in
     start_kingdom (of a scoring item, which is called as a phase's is): each fails loudly."""
     from amunre.agents import make_agents
-    from amunre.engine import play_game
-    from amunre.errors import RuleModuleError
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
     from amunre.loader import load_variant
-    from amunre.registry import RULES, all_rules
+    from amunre.core.registry import RULES, all_rules
 
     source, toml = PLUGIN_VARIANTS[rule_id]
     all_rules()
@@ -558,14 +558,14 @@ def test_a_plugin_decision_named_like_a_builtin_one_of_another_variant_is_not_ta
     are no provinces) is a decision greedy does not know, answered at random, not crashed on;
     a plug-in re-declaring a kind of a module in its variant (`bid`) is refused at its key."""
     from amunre.agents import make_agents
-    from amunre.engine import play_game
-    from amunre.errors import VariantError
+    from amunre.core.engine import play_game
+    from amunre.core.errors import VariantError
     from amunre.loader import load_variant
-    from amunre.registry import RULES, all_rules
+    from amunre.core.registry import RULES, all_rules
 
     source = '''
-from amunre.contract import Decision, Rule
-from amunre.decisions import decide
+from amunre.core.contract import Decision, Rule
+from amunre.core.decisions import decide
 
 
 class Asking(Rule):
@@ -601,7 +601,7 @@ class Asking(Rule):
 
 def _register(tmp_path, cls):
     """A variant of classic2003 with `cls` as a phase after the market, registered in-process."""
-    from amunre.registry import RULES, all_rules
+    from amunre.core.registry import RULES, all_rules
 
     all_rules()
     RULES[cls.id] = cls
@@ -614,14 +614,14 @@ def _register(tmp_path, cls):
 @pytest.fixture
 def unregister_oasis():
     yield
-    from amunre.registry import RULES
+    from amunre.core.registry import RULES
 
     RULES.pop("oasis", None)
 
 
 def _oasis(**declared):
-    from amunre.contract import Decision, Event, Rule, none_or_province_actions
-    from amunre.decisions import decide
+    from amunre.core.contract import Decision, Event, Rule, none_or_province_actions
+    from amunre.core.decisions import decide
 
     class Oasis(Rule):
         id, kind = "oasis", "phase"
@@ -666,7 +666,7 @@ def _oasis(**declared):
 def test_an_observation_or_context_declared_wrong_is_refused_at_load(tmp_path, unregister_oasis, declared, said):
     """A module's observation, context encodings and `Rule.reads` (what the planner revalues it
     on) are checked when a variant using it loads."""
-    from amunre.errors import VariantError
+    from amunre.core.errors import VariantError
     from amunre.loader import load_variant
 
     with pytest.raises(VariantError) as info:

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from helpers import run_cli
-from amunre.errors import ReplayError
+from amunre.core.errors import ReplayError
 from amunre.gamelog import read_log, replay_lines, spec_text
 
 
@@ -622,7 +622,7 @@ def test_replay_of_a_tampered_log_in_a_real_process_names_the_line(capsys, log):
 def test_replay_json_follows_its_schema_and_says_the_result(capsys, log):
     import jsonschema
 
-    from amunre.resources import load_schema
+    from amunre.loader.resources import load_schema
 
     code, out, err = run_cli(capsys, "replay", str(log), "--json")
     assert code == 0, err

@@ -1,4 +1,4 @@
-"""Position files (amunre/position.py) and `amunre score`: loading, every problem reported,
+"""Position files (amunre/planning/position.py) and `amunre score`: loading, every problem reported,
 round trips, scoring with the variant's own rules, clean CLI errors."""
 
 import json
@@ -8,8 +8,8 @@ import pytest
 from helpers import BLUE, RED, card, classic, pid, seats, state_of, with_rulings
 
 from amunre.cli import main
-from amunre.errors import PositionError
-from amunre.position import (
+from amunre.core.errors import PositionError
+from amunre.planning.position import (
     load_position, position_from_data, position_to_dict, read_position, score_position, write_position,
 )
 

@@ -5,11 +5,11 @@ behaviour as described. Flipped with `attrs.evolve` on the loaded variant (helpe
 import pytest
 from helpers import BLACK, BLUE, RED, Ask, card, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
 
-from amunre.engine import Game
+from amunre.core.engine import Game
 from amunre.loader import load_variant
 from amunre.rules.gold_ranking import gold_ranking
-from amunre.position import score_position
-from amunre.state import UNLIMITED
+from amunre.planning.position import score_position
+from amunre.core.state import UNLIMITED
 
 BRIBERY = card("bribery")
 
@@ -281,7 +281,7 @@ def test_docs_rulings_table_matches_the_edition_files():
     import attrs
 
     from amunre.loader.rulings import declared_rulings
-    from amunre.registry import all_rules
+    from amunre.core.registry import all_rules
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "rulings.md").read_text(encoding="utf-8")
     rows = {}

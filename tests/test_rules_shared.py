@@ -28,10 +28,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amunre.agents import make_agents
-from amunre.engine import Game, play_game, winners
-from amunre.errors import AmunreError, IllegalAnswerError
-from amunre.model import MAX_PLAYERS, MIN_PLAYERS
-from amunre.position import score_position
+from amunre.core.engine import Game, play_game, winners
+from amunre.core.errors import AmunreError, IllegalAnswerError
+from amunre.core.model import MAX_PLAYERS, MIN_PLAYERS
+from amunre.planning.position import score_position
 from amunre.rules.bonus_cards import bonus_met
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.market import price
@@ -1272,7 +1272,7 @@ def test_illegal_answer_raises_and_leaves_the_state_unchanged(variant, make, bad
 def test_an_answer_must_match_an_option_in_type_at_every_depth():
     """JSON's true, 1.0 and 1 differ; an answer read from a log must be the option itself,
     inside nested tuples too (a replayed log edited to `[1, 0, [true]]` is not `[1, 0, [1]]`)."""
-    from amunre.engine import _is_option
+    from amunre.core.engine import _is_option
 
     options = [(1, 0, (1,)), ("gold", 2, 0)]
     assert _is_option((1, 0, (1,)), options) and _is_option(("gold", 2, 0), options)

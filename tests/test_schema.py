@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 
 from amunre.cli import main
-from amunre.errors import VariantError
+from amunre.core.errors import VariantError
 from amunre.loader import load_variant, variant_files
 from amunre.loader.rulings import declared_rulings
 from amunre.loader.schema import builtin_rules, schema_text, variant_schema
-from amunre.resources import schemas_dir, variants_dir
+from amunre.loader.resources import schemas_dir, variants_dir
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "schemas" / "variant.schema.json"
@@ -31,7 +31,7 @@ def errors(data: dict) -> list[str]:
 
 def test_committed_schema_is_current():
     assert COMMITTED.read_text(encoding="utf-8") == schema_text(), \
-        "schemas/variant.schema.json is out of date: run `python -m amunre.docgen`"
+        "schemas/variant.schema.json is out of date: run `python -m amunre.testing.docgen`"
 
 
 def test_schema_command_prints_it(capsys):

@@ -83,7 +83,7 @@ def test_variants_json_follows_its_schema_and_says_where_from(capsys, folder):
 
     import jsonschema
 
-    from amunre.resources import load_schema
+    from amunre.loader.resources import load_schema
 
     code, out, err = run_cli(capsys, "variants", "--json")
     assert code == 0, err

@@ -685,7 +685,7 @@ def test_the_lobby_loads_a_file_again_only_once_it_or_a_file_it_depends_on_chang
     import shutil
 
     import amunre.loader
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     folder = tmp_path / "rules"
     folder.mkdir()
@@ -779,7 +779,7 @@ def test_a_seed_is_chosen_only_at_a_table_where_nobody_but_its_creator_plays(tab
 
 # -- the data folder ---------------------------------------------------------------------------------------
 def test_a_data_folder_serves_one_server_and_must_be_a_store(tmp_path):
-    from amunre.errors import AmunreError
+    from amunre.core.errors import AmunreError
 
     first = build_app(tmp_path / "one")
     with pytest.raises(AmunreError, match="another amunre serve is using this folder"):
@@ -812,7 +812,7 @@ def test_a_binary_or_missing_hello_closes_the_live_connection(tables):
 def test_a_foreign_store_is_left_as_it_was(tmp_path):
     import sqlite3
 
-    from amunre.errors import AmunreError
+    from amunre.core.errors import AmunreError
 
     for n, schema in enumerate(["CREATE TABLE foo (x)", "CREATE TABLE tables (id TEXT, name TEXT)"]):
         folder = tmp_path / str(n)

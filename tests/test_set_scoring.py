@@ -16,7 +16,7 @@ from helpers import classic, edition2016, seated, seats, state_of, step_params, 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amunre.position import score_position
+from amunre.planning.position import score_position
 
 #: Position supplies large enough for any generated board (the check of a position against
 #: the finite supply would otherwise refuse positions with more than 15 singles or stones).

@@ -1,13 +1,13 @@
-"""Named random streams (amunre.streams): each source of chance draws on its own, so what one
+"""Named random streams (amunre.core.streams): each source of chance draws on its own, so what one
 rule draws never shifts what another draws, and variants that share a component share its draws."""
 
 from __future__ import annotations
 
 import pytest
 
-from amunre.engine import Game
+from amunre.core.engine import Game
 from amunre.loader import load_variant
-from amunre.streams import STREAMS, draw_seed
+from amunre.core.streams import STREAMS, draw_seed
 from amunre.testing.layouts import province_layouts
 
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import FakeTerminal, classic, edition2016, game_of, run_cli, seats
 
 from amunre.agents.seatview import full_view, own_view
-from amunre.narrate import Narrator, Words
+from amunre.core.words import Narrator, Words
 
 COLOURS = ["red", "black", "blue", "white"]
 RED, BLACK, BLUE, WHITE = range(4)
@@ -256,7 +256,7 @@ def test_the_full_view_keeps_the_bids_bidders_and_protection(variant):
 # -- 9. expert 2016: the seat sees its own secret province cards ------------------------------
 
 def test_the_expert_seat_sees_its_secret_province_hand():
-    from amunre.engine import Game
+    from amunre.core.engine import Game
     from amunre.loader import load_variant
 
     v = load_variant("expert2016")
@@ -280,8 +280,8 @@ def tie_broken_by_pyramids(players: int = 3) -> tuple[int, int, int, int, int, i
     """The first seed whose random game ends with two players tied on the most points and
     the pyramids breaking it: (seed, winner, runner-up, points, their pyramids)."""
     from amunre.agents import make_agents
-    from amunre.engine import play_game
-    from amunre.standing import standing
+    from amunre.core.engine import play_game
+    from amunre.core.standing import standing
 
     for seed in range(2000):
         game = play_game(classic(), make_agents(["random"] * players, seed), seed)
@@ -411,9 +411,9 @@ def test_the_five_player_final_table_fits_an_80_column_terminal(variant):
 
     from amunre.agents import make_agents
     from amunre.cli.run import final_table
-    from amunre.engine import play_game
-    from amunre.narrate import player_names
-    from amunre.results import game_result
+    from amunre.core.engine import play_game
+    from amunre.core.words import player_names
+    from amunre.core.results import game_result
 
     v = variant()
     game = play_game(v, make_agents(["greedy"] * 5, 1), 1)
@@ -528,9 +528,9 @@ def test_the_final_score_stays_readable_on_a_narrow_terminal(width):
 
     from amunre.agents import make_agents
     from amunre.cli.run import final_score
-    from amunre.engine import play_game
-    from amunre.narrate import player_names
-    from amunre.results import game_result, item_label
+    from amunre.core.engine import play_game
+    from amunre.core.words import player_names
+    from amunre.core.results import game_result, item_label
 
     v = classic()
     game = play_game(v, make_agents(["greedy"] * 5, 2), 2)
@@ -563,7 +563,7 @@ def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns()
 
     from amunre.agents.human import HumanAgent
     from amunre.agents.terminal import Terminal
-    from amunre.engine import Game
+    from amunre.core.engine import Game
     from helpers import card
 
     # a game whose first auction, red to bid first, shows Abu first and Memphis (the longest line)

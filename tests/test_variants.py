@@ -14,10 +14,10 @@ from helpers import problems_of, write
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amunre import docgen
-from amunre.errors import UnknownVariantError, VariantError
-from amunre.model import Components, Edition
-from amunre.resources import load_schema, variants_dir
+from amunre.testing import docgen
+from amunre.core.errors import UnknownVariantError, VariantError
+from amunre.core.model import Components, Edition
+from amunre.loader.resources import load_schema, variants_dir
 from amunre.loader.tomlpos import format_path, key_lines, line_for, parse_path
 from amunre.loader import available_variants, load_variant, resolve_path
 
@@ -635,7 +635,7 @@ def test_generated_docs_are_current(name, make):
     committed = (REPO / "docs" / name).read_text(encoding="utf-8")
     # the index lists the project's own variant files, not one a designer dropped into variants/
     made = make(files=project_variant_files()) if name == "rules-index.md" else make()
-    assert committed == made, f"docs/{name} is out of date: run `python -m amunre.docgen`"
+    assert committed == made, f"docs/{name} is out of date: run `python -m amunre.testing.docgen`"
 
 
 def test_a_generated_doc_is_its_template_with_the_code_filling_in(tmp_path, monkeypatch):
@@ -693,12 +693,12 @@ def test_an_unknown_term_is_reported_with_the_closest_key(tmp_path):
 def test_every_word_a_game_prints_is_a_term_a_variant_may_set(path, monkeypatch):
     """The known terms are complete: every key the engine, the modules and the play-by-play
     ask a variant for while a game is played and narrated is one a file may set."""
-    from amunre.engine import play_game
+    from amunre.core.engine import play_game
     from amunre.agents import make_agents
-    from amunre.model import Variant
-    from amunre.narrate import Narrator
-    from amunre.registry import all_rules
-    from amunre.terms import is_known, known_terms
+    from amunre.core.model import Variant
+    from amunre.core.words import Narrator
+    from amunre.core.registry import all_rules
+    from amunre.core.terms import is_known, known_terms
 
     variant = load_variant(path)
     asked = set()

@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from amunre.agents import make_agents
-from amunre.engine import Game
+from amunre.core.engine import Game
 from amunre.gamelog import Recorder, dumps_lines, incomplete_lines
 from amunre.loader import load_variant
 from helpers import run_cli

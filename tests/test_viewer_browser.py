@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from amunre.narrate import player_names
+from amunre.core.words import player_names
 from helpers import run_cli
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

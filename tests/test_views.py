@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amunre.agents import make_agents
-from amunre.engine import Game, play_game
+from amunre.core.engine import Game, play_game
 from amunre.loader import load_variant
 from amunre.testing import ConformanceError, play_checked
-from amunre.view import PlayerView, hide_from
+from amunre.core.view import PlayerView, hide_from
 
 VARIANTS = variant_files()
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
@@ -103,7 +103,7 @@ def leak_failure():
 
 
 def test_catches_a_view_showing_other_hands(monkeypatch):
-    from amunre import view
+    from amunre.core import view
 
     monkeypatch.setattr(view.PlayerInfo, "to_dict",
                         lambda self: {"gold": self.gold, "hand": list(self._p.hand)})
@@ -219,7 +219,7 @@ def test_a_sample_holds_no_seed_checkpoint_or_generator_of_the_game():
     me = game.pending.player
     sample = game.view(me).sample_game(random.Random(1))
     assert sample.seed != game.seed and sample.state.seed != game.state.seed
-    from amunre.branching import restore
+    from amunre.core.branching import restore
 
     kept, true = restore(sample._base.state), restore(game._base.state)
     assert kept.seed != true.seed and next_draws(kept) != next_draws(true)
@@ -230,7 +230,7 @@ def test_a_sample_holds_no_seed_checkpoint_or_generator_of_the_game():
 
 def next_draws(state) -> list:
     """What the state's random streams would draw next (taken from a copy)."""
-    from amunre.streams import STREAMS
+    from amunre.core.streams import STREAMS
 
     twin = state.copy()
     return [twin.random(name).random() for name in STREAMS]
@@ -264,7 +264,7 @@ def test_a_sample_holds_the_seats_secret_hand_as_the_seat_sees_it():
 
 
 def restore_base(sample) -> dict:
-    from amunre.branching import restore
+    from amunre.core.branching import restore
 
     return restore(sample._base.state).rules["province_draft"]
 

@@ -1,5 +1,5 @@
 """Agents answer the engine's decisions. An agent is any object with
-`choose(view, request) -> option`: `view` is what its seat may know (`amunre.view.PlayerView`:
+`choose(view, request) -> option`: `view` is what its seat may know (`amunre.core.view.PlayerView`:
 its own hand, the public board, other hands only by size), never the game state.
 `make_agents` builds the built-in ones from their specs, each with its own generator derived
 from the game seed, so agent randomness never touches the game's generator.
@@ -18,12 +18,12 @@ import re
 import threading
 from typing import TYPE_CHECKING, Any, Protocol
 
-from amunre import arguments
-from amunre.errors import ArgumentValueError
+from amunre.core import arguments
+from amunre.core.errors import ArgumentValueError
 
 if TYPE_CHECKING:
-    from amunre.decisions import Request
-    from amunre.view import PlayerView
+    from amunre.core.decisions import Request
+    from amunre.core.view import PlayerView
 
 
 class Agent(Protocol):
@@ -72,7 +72,7 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_agent(spec: str, seed: int, player: int):
     """The agent of a spec for seat `player` (0, 1, ...) of a game seeded `seed`; a bad spec is
-    an ArgumentValueError naming what is wrong with it (`amunre.arguments`)."""
+    an ArgumentValueError naming what is wrong with it (`amunre.core.arguments`)."""
     kind, params = split_spec(spec)
     seed = arguments.seed(seed)
     player = arguments.whole_number("player", player, low=0, hint="expected a seat number: 0, 1, ...")

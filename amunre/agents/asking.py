@@ -1,6 +1,6 @@
 """How the human seat puts one decision to the player: the question, the board facts the
 decision needs and the numbered options, all in the edition's words, as the rule module
-asking declares them (`amunre.contract.Decision`: `question`, `facts`, `note`, `none`,
+asking declares them (`amunre.core.contract.Decision`: `question`, `facts`, `note`, `none`,
 `describe`). A decision a plug-in declares without them still reads sensibly: its options
 as `describe` words them, under a neutral question.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from amunre.agents.seatview import line, own_view, where_we_are, words_for
-from amunre.contract import Asking
+from amunre.core.contract import Asking
 
 #: More options than this are laid out in columns, when they fit.
 ONE_PER_LINE = 12

@@ -21,7 +21,7 @@ _SELL_FIRST = (
 
 def _built_in_kinds(variant) -> frozenset:
     """The decision kinds of `variant` that a built-in rule module or the core declares."""
-    from amunre.mechanics import DECISIONS
+    from amunre.core.mechanics import DECISIONS
 
     kinds = set(DECISIONS)
     for module in variant.modules.all:

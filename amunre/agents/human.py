@@ -7,7 +7,7 @@ and reads stdin (`amunre.agents.terminal`): stdout stays the command's own outpu
 the end of input stops the game cleanly (`LeftTheTable`, a `click.Abort`). A decision with
 one option is never asked: `forced` tells the player, in one line, what was decided for him.
 At the prompt, `p` shows what the coming scoring would give each player if it came now, and
-`c` what each card of the hand does (`amunre.seatfacts`).
+`c` what each card of the hand does (`amunre.planning.seatfacts`).
 
 Where several people share one terminal (`handover`, made by `amunre run` when two or more
 seats are human), the screen is cleared and the next person is asked to take the seat

@@ -31,8 +31,8 @@ from __future__ import annotations
 import math
 
 from amunre.agents import plain_number
-from amunre.arguments import shown
-from amunre.errors import ArgumentValueError
+from amunre.core.arguments import shown
+from amunre.core.errors import ArgumentValueError
 
 ROLLOUTS = ("greedy", "random", "planner")
 #: What a playout of each policy costs, in greedy playouts (a random one costs less; counted

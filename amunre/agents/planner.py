@@ -3,7 +3,7 @@
 At each decision it asks the decision's own module what each option is worth
 (`Decision.appraise(option, asking, worth)`, or `appraise_all` for all at once), in points for its seat, and answers with the
 best (the first of equals: it is deterministic). The module turns an option into changes of
-the seat's holding with its own prices, and `amunre.worth.Worth` values a change by playing
+the seat's holding with its own prices, and `amunre.planning.worth.Worth` values a change by playing
 the variant's own scoring items, final items and income phases on a copy of the position
 built from the seat's view. So the planner knows no rule, decision kind, card or price: change
 a scoring value, an income, a price, a ruling or the pipeline, and what it prefers follows.
@@ -25,10 +25,10 @@ import math
 
 from amunre.agents import plain_number
 from amunre.agents.asking import owner_of
-from amunre.contract import Asking
-from amunre.errors import AmunreError, ArgumentValueError
-from amunre.narrate import Words
-from amunre.worth import Worth
+from amunre.core.contract import Asking
+from amunre.core.errors import AmunreError, ArgumentValueError
+from amunre.core.words import Words
+from amunre.planning.worth import Worth
 
 #: Points a gold held is worth to the planner in the game's middle unless told otherwise.
 DEFAULT_GOLD = 0.22

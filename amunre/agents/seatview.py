@@ -1,6 +1,6 @@
 """What the human seat shows of the game: the player's own holdings before each decision,
 and the whole board on request (`v`). Everything comes from the seat's view
-(`amunre.view.PlayerView`): own cards by name, the others' hands only by their size, the
+(`amunre.core.view.PlayerView`): own cards by name, the others' hands only by their size, the
 card pile only by its size, never a sealed answer.
 
 Lines are rich `Text`s: each player's name in the colour of his seat (plain text when the
@@ -13,8 +13,8 @@ import re
 
 from rich.text import Text
 
-from amunre.boardtext import holding_line, level_words, lying_on, printed, pyramids_text
-from amunre.narrate import Words, literal, player_names
+from amunre.core.boardtext import holding_line, level_words, lying_on, printed, pyramids_text
+from amunre.core.words import Words, literal, player_names
 
 #: The style of each seat's name, by seat (the names are the colours: red, blue, black, ...).
 SEAT_STYLES = ("bold red", "bold blue", "bold bright_black", "bold white", "bold yellow", "bold magenta",
@@ -59,7 +59,7 @@ def where_we_are(view, w: Words) -> str:
 
 def level_text(view, w: Words) -> str:
     """The offering level, with the tile's name where the edition names its levels (none
-    before the first offering: see `amunre.boardtext.level_words`)."""
+    before the first offering: see `amunre.core.boardtext.level_words`)."""
     return level_words(view, w)
 
 
@@ -142,7 +142,7 @@ def full_view(view) -> list[Text]:
 
 def card_lines(view) -> list[Text]:
     """`c`: what each card of the seat's hand does, in the variant's words and numbers."""
-    from amunre.seatfacts import hand_cards
+    from amunre.planning.seatfacts import hand_cards
 
     w = words_for(view)
     cards = hand_cards(view, w)
@@ -154,8 +154,8 @@ def card_lines(view) -> list[Text]:
 
 def projection_lines(view) -> list[Text]:
     """`p`: what the coming scoring would give each player were it now, item by item, worked
-    out from this seat's view alone (`amunre.seatfacts.projection`)."""
-    from amunre.seatfacts import projection
+    out from this seat's view alone (`amunre.planning.seatfacts.projection`)."""
+    from amunre.planning.seatfacts import projection
 
     w = words_for(view)
     title, sheet = projection(view, w)

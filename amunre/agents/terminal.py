@@ -20,7 +20,7 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
-from amunre.narrate import literal
+from amunre.core.words import literal
 
 #: An answer echoed after the prompt (stdin not a terminal) is cut to this many characters.
 ECHOED = 40

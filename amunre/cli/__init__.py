@@ -69,7 +69,7 @@ import click  # noqa: E402
 
 from amunre import __version__  # noqa: E402
 from amunre.cli.common import literal  # noqa: E402
-from amunre.errors import AmunreError  # noqa: E402
+from amunre.core.errors import AmunreError  # noqa: E402
 
 #: Exit code of an internal error (a bug): apart from 1 (a failure found) and 2 (bad input).
 INTERNAL_ERROR = 3
@@ -142,7 +142,7 @@ def _silence_stdout() -> None:
 def _print_version(ctx, _param, value):
     if not value or ctx.resilient_parsing:
         return
-    from amunre.buildinfo import describe_build
+    from amunre.cli.buildinfo import describe_build
 
     click.echo(f"amunre, version {__version__} ({describe_build()})")
     ctx.exit()

@@ -1,5 +1,5 @@
 """`amunre arena`: a lineup of agents over many seeded games with the seats rotated, and
-each agent's win rate and mean score with 95% intervals (`amunre.arena`)."""
+each agent's win rate and mean score with 95% intervals (`amunre.compare.arena`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from amunre.agents import DEFAULT_AGENT, agent_names
 from amunre.cli.common import (WholeNumber, dump_json, make_console, one_variant, parse_bot_kinds, set_option,
                                variant_arg)
 from amunre.cli.progress import games_progress
-from amunre.engine import MAX_SEED
-from amunre.errors import AmunreError
+from amunre.core.engine import MAX_SEED
+from amunre.core.errors import AmunreError
 
 #: Games by default: whole rotations for any player count from 2 to 6.
 DEFAULT_GAMES = 1200
@@ -68,7 +68,7 @@ def command(variant_name, lineup, games, seed, workers, scheduler, overrides, as
     """Play a lineup of agents against each other with the seats rotated (each agent plays
     each seat equally often) and show each agent's win rate and mean score, each with a 95%
     interval, beside the equal share 1/players (see docs/arena.md)."""
-    from amunre.arena import run_arena, task_count, to_json
+    from amunre.compare.arena import run_arena, task_count, to_json
     from amunre.compare.executors import make_executor
     from amunre.compare.jobs import job_for
 
@@ -97,7 +97,7 @@ def command(variant_name, lineup, games, seed, workers, scheduler, overrides, as
     if as_json:
         click.echo(dump_json(to_json(arena, overrides)))
     else:
-        from amunre.arena import legend, table
+        from amunre.compare.arena import legend, table
 
         console = make_console()
         rate = arena.games / arena.elapsed if arena.elapsed else 0

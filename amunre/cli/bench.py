@@ -1,6 +1,6 @@
 """`amunre bench`: games, asked decisions and engine steps per second, per variant and agent
 kind, in CPU time and wall time, in one process and on every worker at once, and the cost of
-copying a game state (a benchmark, not a test; the measuring is `amunre.benchmark`, the
+copying a game state (a benchmark, not a test; the measuring is `amunre.compare.bench`, the
 method docs/performance.md). CPU time says what a game costs even on a shared machine; wall
 time says what several workers gain together."""
 
@@ -118,8 +118,8 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, as_json
     once (warm-up games excluded), and the cost of copying a game state."""
     from amunre.agents import check_agents_for
     from amunre import __version__
-    from amunre.benchmark import WARMUP_GAMES, load_time, measure
-    from amunre.buildinfo import compiled_modules, describe_build
+    from amunre.compare.bench import WARMUP_GAMES, load_time, measure
+    from amunre.cli.buildinfo import compiled_modules, describe_build
     from amunre.compare.executors import make_executor
 
     kinds = parse_bot_kinds(agent_kinds)

@@ -14,8 +14,8 @@ from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, 
                                parse_bot_kinds, set_option, variant_arg)
 from amunre.agents import DEFAULT_AGENT
 from amunre.cli.progress import games_progress
-from amunre.engine import MAX_SEED
-from amunre.errors import AmunreError, VariantError
+from amunre.core.engine import MAX_SEED
+from amunre.core.errors import AmunreError, VariantError
 from amunre.loader.problems import printable
 
 DEFAULT_GAMES = 1000

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from amunre.resources import shipped_name as _shipped_name
-from amunre.resources import variants_dir
+from amunre.loader.resources import shipped_name as _shipped_name
+from amunre.loader.resources import variants_dir
 
 
 def is_shipped_id(variant, given: str) -> bool:

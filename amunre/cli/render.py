@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from amunre.cli.common import WholeNumber, check_writable, literal, one_variant, variant_arg
-from amunre.counting import plural
-from amunre.errors import AmunreError
+from amunre.core.counting import plural
+from amunre.core.errors import AmunreError
 from amunre.gamelog import read_log, shown_path, write_atomically
 
 #: What FILE must be, said in every message about it.
@@ -60,7 +60,7 @@ def file_kind(path: str) -> str:
 def position_picture(path: str, variant_ref: str | None):
     """(picture, snapshot) of a position file."""
     from amunre.picture import BoardPicture, position_snapshot
-    from amunre.position import position_from_data, position_variant, read_position_raw
+    from amunre.planning.position import position_from_data, position_variant, read_position_raw
 
     data, lines = read_position_raw(path, argument="FILE")
     variant = variant_arg(variant_ref if variant_ref is not None else position_variant(data, str(path), lines))

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from amunre.cli.common import check_writable, literal, one_variant
-from amunre.counting import plural
+from amunre.core.counting import plural
 from amunre.gamelog import excerpt, replay_log, write_atomically
-from amunre.narrate import player_names
+from amunre.core.words import player_names
 
 
 @click.command("replay")

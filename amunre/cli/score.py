@@ -7,10 +7,10 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 from amunre.cli.common import dump_json, literal, make_console, one_variant, set_option, variant_arg
-from amunre.narrate import item_label
-from amunre.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
+from amunre.core.words import item_label
+from amunre.planning.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
 
 
 def score_table(variant, sheet) -> Table:

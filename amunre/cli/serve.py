@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from amunre.cli.common import WholeNumber, literal
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
 
 

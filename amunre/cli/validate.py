@@ -15,7 +15,7 @@ import sys
 import click
 
 from amunre.cli.common import dump_json, literal, many_variants, set_option
-from amunre.errors import AmunreError, VariantError
+from amunre.core.errors import AmunreError, VariantError
 from amunre.loader import load_variant
 
 _LINE = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<path>[^:]*?): (?P<message>.*?)(?: \((?P<expected>[^()]*)\))?$")

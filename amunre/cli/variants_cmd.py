@@ -19,7 +19,7 @@ from rich.text import Text
 
 from amunre.cli.common import literal, make_console
 from amunre.cli.file_names import problem_shown
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.loader.compare import players
 from amunre.loader.files import SEARCH_PATH, search_entries, search_folders, variant_locations

@@ -6,7 +6,7 @@ score and how close the game was (the margin of victory, the spread of the score
 often the lead changed hands, each seat's and the first start player's share of the win, the
 gold left at the end, the length (rounds, decisions), and for each scoring item its share of
 the winner's points and of the others', and how players whose largest item it is fare. And the rule modules' own, read from the events they emit
-as their `Event.statistics` declare (`amunre.contract.Statistic`): points per scoring item,
+as their `Event.statistics` declare (`amunre.core.contract.Statistic`): points per scoring item,
 pyramids built, the price paid in the auction, the offering levels reached. A new rule
 module's statistics therefore appear in compare without a change here.
 
@@ -16,7 +16,7 @@ rules build no other event and recording costs little over a bare playout.
 
 from __future__ import annotations
 
-from amunre.narrate import item_label
+from amunre.core.words import item_label
 
 #: The game's own rows, in table order: key -> label (terms in braces).
 CORE_ROWS = {
@@ -181,7 +181,7 @@ class StatsCollector:
 def seat_records(variant, game, lineup) -> list[dict]:
     """Each seat of a finished game, for `--records`: its agent, rank (1: a winner), points,
     points by scoring item, gold, and pyramids and stones in its provinces."""
-    from amunre.standing import ranks, standing
+    from amunre.core.standing import ranks, standing
 
     state = game.state
     items = list(variant.modules.item_labels)

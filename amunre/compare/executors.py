@@ -32,8 +32,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, 
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
-from amunre import arguments
-from amunre.errors import AmunreError, ArgumentValueError
+from amunre.core import arguments
+from amunre.core.errors import AmunreError, ArgumentValueError
 
 #: How long `DaskExecutor` tries to reach a scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
@@ -410,7 +410,7 @@ def code_fingerprint() -> str:
     edited meanwhile, as in a checkout being worked on)."""
     from pathlib import Path
 
-    from amunre.resources import schemas_dir, variants_dir
+    from amunre.loader.resources import schemas_dir, variants_dir
 
     package = Path(__file__).resolve().parent.parent
     files = []

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import attrs
 
-from amunre import arguments
+from amunre.core import arguments
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.tally import Tally, tally_batch
-from amunre.engine import Game, play_on
-from amunre.errors import ArgumentValueError
+from amunre.core.engine import Game, play_on
+from amunre.core.errors import ArgumentValueError
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
 OWN_BOARD = "own-board.toml"
@@ -51,10 +51,10 @@ def job_for(variant, overrides, players: int, agents) -> Job:
     import tomli_w
 
     from amunre.agents import check_spec
-    from amunre.engine import check_players, check_variant
+    from amunre.core.engine import check_players, check_variant
     from amunre.loader.resolved import resolved_data
-    from amunre.model import Variant
-    from amunre.resources import variants_dir
+    from amunre.core.model import Variant
+    from amunre.loader.resources import variants_dir
 
     overrides = arguments.overrides(overrides)
     variant = variant if isinstance(variant, Variant) else check_variant(variant, overrides)
@@ -82,7 +82,7 @@ def load_job_variant(job: Job):
     """The job's variant, loaded once per process."""
     variant = _loaded.get(job.key)
     if variant is None:
-        from amunre.errors import VariantError
+        from amunre.core.errors import VariantError
         from amunre.loader import load_variant
 
         with tempfile.TemporaryDirectory(prefix="amunre-job-") as folder:

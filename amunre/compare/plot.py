@@ -5,7 +5,7 @@ distribution per column, and the mean points per scoring item with their 95% int
 
 from __future__ import annotations
 
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 
 
 def load_matplotlib(option: str = "--plot"):
@@ -164,7 +164,7 @@ def axis_label(row, variant) -> str:
     table shows them; cut in the middle to a readable length (so that two long labels that
     differ at their end stay apart)."""
     from amunre.compare.report import shown_label
-    from amunre.narrate import item_label
+    from amunre.core.words import item_label
 
     label = item_label(variant, row.key[len("points."):]) if row.key.startswith("points.") else shown_label(row.label)
     return label if len(label) <= 48 else label[:23] + "…" + label[-24:]

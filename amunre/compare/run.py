@@ -17,7 +17,7 @@ from typing import Callable
 
 import attrs
 
-from amunre import arguments
+from amunre.core import arguments
 from amunre.compare import stats
 from amunre.compare.collect import CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, missing_means_zero, seat_key
 from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)

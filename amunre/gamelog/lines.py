@@ -9,7 +9,7 @@ FORMAT = "amunre-log/2"
 #: Formats this version no longer replays, and why: the same seed plays another game now.
 OLDER_FORMATS = {
     "amunre-log/1": "written by amunre 0.3 and earlier, whose games drew every chance from one random "
-                    "generator; since 0.4 each source of chance has its own named stream (amunre.streams)",
+                    "generator; since 0.4 each source of chance has its own named stream (amunre.core.streams)",
 }
 
 #: Deepest nesting of arrays and objects a log line may use; real lines need 4.

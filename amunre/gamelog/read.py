@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from functools import cache
 import jsonschema
 
-from amunre.errors import ReplayError
+from amunre.core.errors import ReplayError
 from amunre.gamelog.lines import FORMAT, MAX_DEPTH, MAX_LINE_BYTES, MAX_LOG_BYTES, OLDER_FORMATS
 from amunre.gamelog.messages import _where, excerpt, label, shown_path
 from amunre.gamelog.write import header, result
 from amunre.loader.files import nesting_depth
-from amunre.resources import load_schema
+from amunre.loader.resources import load_schema
 
 
 # -- reading ---------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from amunre import __version__
-from amunre.decisions import to_json_value
-from amunre.engine import Game
-from amunre.errors import AmunreError, IllegalAnswerError, ReplayError, UnknownVariantError
+from amunre.core.decisions import to_json_value
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError, IllegalAnswerError, ReplayError, UnknownVariantError
 from amunre.gamelog.lines import MAX_AHEAD, MAX_AHEAD_BYTES, canonical
 from amunre.gamelog.messages import _difference_message, excerpt, label, shown_path
 from amunre.gamelog.read import _sized_lines
@@ -22,7 +22,7 @@ def _variant_for(head: dict, where: str, variant):
     """The variant to replay with: the caller's (`--variant`), else the shipped variant of
     the header's id; never a file the log names."""
     from amunre.loader import load_variant
-    from amunre.model import Variant
+    from amunre.core.model import Variant
 
     if variant is not None:
         if not isinstance(variant, Variant):

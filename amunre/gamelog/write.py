@@ -10,8 +10,8 @@ from functools import cache
 from pathlib import Path
 
 from amunre import __version__
-from amunre.engine import Game
-from amunre.errors import AmunreError
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError
 from amunre.gamelog.lines import FORMAT, canonical
 from amunre.gamelog.messages import shown_path
 

@@ -30,10 +30,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from amunre import arguments
+from amunre.core import arguments
 
 from amunre.loader.board import board_file, load_board, read_board
-from amunre.errors import VariantError  # noqa: F401 - raised from here, imported from here
+from amunre.core.errors import VariantError  # noqa: F401 - raised from here, imported from here
 from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_rules
 from amunre.loader.files import allowed_folders, available_variants, inside, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
@@ -44,9 +44,9 @@ from amunre.loader.rulings import compose_rulings, declared_rulings
 from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
 from amunre.loader.unsettled import Undecided, Unsettled, settle
-from amunre.model import Components, Edition, Variant
-from amunre.registry import all_rules
-from amunre.resources import variants_dir
+from amunre.core.model import Components, Edition, Variant
+from amunre.core.registry import all_rules
+from amunre.loader.resources import variants_dir
 
 # what callers import from here, whichever module defines it
 __all__ = [
@@ -59,7 +59,7 @@ def load_variant(id_or_path: str | os.PathLike[str], overrides: Sequence[str] = 
     """A typed, validated Variant from a shipped id or a path to a variant TOML file;
     `overrides` are `KEY=VALUE` texts (`--set`, see `amunre.loader.overrides`) laid over
     the merged file before it is checked. A wrong argument is an `ArgumentTypeError` or
-    `ArgumentValueError` (`amunre.arguments`), a file or an override that makes no valid
+    `ArgumentValueError` (`amunre.core.arguments`), a file or an override that makes no valid
     variant a `VariantError`, an id or path that leads to no file an `UnknownVariantError`."""
     overrides = arguments.overrides(overrides)
     path = resolve_path(_id_or_path(id_or_path))

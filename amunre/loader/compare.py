@@ -69,7 +69,7 @@ def _params(variant) -> dict[str, dict]:
 def _rulings(variant) -> dict[str, tuple[Any, str]]:
     """Ruling key -> (effective value, SPEC id)."""
     from amunre.loader.rulings import declared_rulings
-    from amunre.registry import all_rules
+    from amunre.core.registry import all_rules
 
     owners = declared_rulings(all_rules())
     out = {}
@@ -84,7 +84,7 @@ def ordered_rulings(variant) -> dict:
     """A variant's rulings in a fixed order: the core's, then each module's by rule id, each
     class in field order (the composed rulings keep no order of their own)."""
     from amunre.loader.rulings import declared_rulings
-    from amunre.registry import all_rules
+    from amunre.core.registry import all_rules
 
     values = variant.rulings.as_dict()
     order = [key for key in declared_rulings(all_rules()) if key in values]
@@ -147,7 +147,7 @@ def side_names(a, b, b_settings=(), a_settings=()) -> tuple[str, str, str]:
     """(heading, A's column name, B's column name): a side is marked when `--set` (or a
     `--sweep` value) changed it, and the two are told apart as A and B when they read alike."""
     from amunre.loader.overrides import option_of
-    from amunre.resources import shipped_name
+    from amunre.loader.resources import shipped_name
 
     def side(variant, settings):
         # a shipped variant by its id alone, not by where pip put it

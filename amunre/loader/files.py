@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from amunre.arguments import shown
-from amunre.errors import UnknownVariantError, VariantError
-from amunre.resources import variants_dir
+from amunre.core.arguments import shown
+from amunre.core.errors import UnknownVariantError, VariantError
+from amunre.loader.resources import variants_dir
 from amunre.loader.tomlpos import key_lines
 from amunre.loader.problems import Problems
 
@@ -37,7 +37,7 @@ MAX_STRING = 500
 #: Largest variant or board file, in bytes: 200 times the largest shipped file (5 kB), so
 #: no hand-written file comes near it, while a huge file (gigabytes, or a sparse file) is
 #: refused from its size alone, before a byte of it is read. Position files have the same
-#: limit (`amunre.position.read.MAX_BYTES`).
+#: limit (`amunre.planning.position.read.MAX_BYTES`).
 MAX_BYTES = 1_000_000
 
 

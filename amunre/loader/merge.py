@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 
-from amunre.registry import all_rules
+from amunre.core.registry import all_rules
 from amunre.loader.edits import merge_pipelines, strip_sources
 from amunre.loader.files import allowed_folders, available_variants, exists, inside, read_toml, shipped_file
 from amunre.loader.pipelines import PIPELINES, flat_entries

@@ -173,7 +173,7 @@ def _target(key: tuple, data: dict, report, option: str = "--set"):
             return None
         return [(found[0][0], key[2:])]
     if head == "params":
-        from amunre.registry import all_rules
+        from amunre.core.registry import all_rules
 
         rules = all_rules()
         if len(key) < 3:

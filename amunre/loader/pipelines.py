@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from amunre.loader.shape import field_names, structure
 from amunre.loader.unsettled import Unsettled, settle
-from amunre.model import RuleSpec
+from amunre.core.model import RuleSpec
 
 #: The pipelines of a variant file, by the rule kind each accepts.
 PIPELINES = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}
@@ -112,7 +112,7 @@ def check_declarations(data: dict, report, rules: dict) -> None:
     its `rule` key. Agents answer a decision by its kind, the play-by-play tells an event by
     its name: a second declaration would silently replace the first (two entries of one rule
     declare the same, which is fine)."""
-    from amunre.pipeline import declaration_clashes
+    from amunre.core.modules import declaration_clashes
 
     found = [(path, rules[entry["rule"]]) for pipeline in PIPELINES
              for path, entry, _ in flat_entries(data.get(pipeline), (pipeline,))

@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from amunre.errors import VariantError
+from amunre.core.errors import VariantError
 from amunre.loader.tomlpos import format_path
 
 

@@ -19,7 +19,7 @@ from amunre.loader.compare import ordered_rulings
 from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.overrides import option_of
 from amunre.loader.schema import json_value
-from amunre.resources import variants_dir
+from amunre.loader.resources import variants_dir
 
 
 def _board(variant) -> str:

@@ -1,7 +1,7 @@
 """Compose a variant's `[rulings]` from the rule modules it uses.
 
 Each module declares the open rules questions it answers (`Rule.Rulings`, see
-`amunre.contract`), the core its own (`CORE_RULINGS`: supplies, construction). A file sets only the
+`amunre.core.contract`), the core its own (`CORE_RULINGS`: supplies, construction). A file sets only the
 rulings it changes; the declaring module's default applies to the rest. A key no module
 declares, or one of a module the variant does not use, is reported with the closest name.
 A ruling inherited from a parent whose module the child dropped is dropped with it.
@@ -14,9 +14,9 @@ import attrs
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import structure
 from amunre.loader.unsettled import settle
-from amunre.model import Rulings
-from amunre.mechanics import ConstructionRulings
-from amunre.setup import SetupRulings
+from amunre.core.model import Rulings
+from amunre.core.mechanics import ConstructionRulings
+from amunre.core.gamesetup import SetupRulings
 
 #: The rulings the core answers itself, joined to every variant's: (class, who declares it).
 CORE_RULINGS = ((SetupRulings, "setup (core)"), (ConstructionRulings, "construction (core)"))

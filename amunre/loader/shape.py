@@ -19,7 +19,7 @@ from cattrs.errors import (
     BaseValidationError, ClassValidationError, ForbiddenExtraKeysError, IterableValidationError,
 )
 
-from amunre.resources import load_schema
+from amunre.loader.resources import load_schema
 from amunre.loader.problems import did_you_mean, got, one_of, show
 
 

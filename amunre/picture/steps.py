@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from amunre.engine import Game
+from amunre.core.engine import Game
 from amunre.gamelog import replay_lines
-from amunre.narrate import Narrator, Words, describe_option, player_names
+from amunre.core.words import Narrator, Words, describe_option, player_names
 
 
 class Snapshot(NamedTuple):
@@ -107,8 +107,8 @@ def snapshot(variant, state, phase_name: str, markers: dict | None = None, game=
 def _facts(variant, game) -> tuple[tuple[str, ...], ...]:
     """What the rule modules tell of each province, as a spectator sees it: a view of no seat
     (`PlayerView(game, None)`: the public board, no hand, no module data of a seat)."""
-    from amunre.boardtext import province_facts
-    from amunre.view import PlayerView
+    from amunre.core.boardtext import province_facts
+    from amunre.core.view import PlayerView
 
     view = PlayerView(game, None)
     words = Words(variant, player_names(game.state.n_players))
@@ -116,7 +116,7 @@ def _facts(variant, game) -> tuple[tuple[str, ...], ...]:
 
 
 def position_snapshot(variant, position) -> Snapshot:
-    """The snapshot of a position file (`amunre.position.Position`)."""
+    """The snapshot of a position file (`amunre.planning.position.Position`)."""
     return snapshot(variant, position.state, "position")
 
 
@@ -150,7 +150,7 @@ class Follower:
 
 
 def _base_markers():
-    from amunre.contract import Rule
+    from amunre.core.contract import Rule
 
     return Rule.table_markers
 

@@ -23,7 +23,7 @@ characters XML cannot hold are written as their escapes (`\\x1b`).
 from __future__ import annotations
 
 import re
-from amunre.narrate import Words, literal
+from amunre.core.words import Words, literal
 
 # -- sizes ---------------------------------------------------------------------------------
 BOX_W, BOX_H, GAP = 190, 180, 8

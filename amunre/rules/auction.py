@@ -24,23 +24,23 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.boardtext import province_line
-from amunre.contract import Decision, Event, Rule, Statistic, ruling
-from amunre.decisions import Lazy, decide
-from amunre.mechanics import convert_full_stones, means, pay, play_card, receive
-from amunre.model import bounded, bounded_items, doc
-from amunre.registry import register
+from amunre.core.boardtext import province_line
+from amunre.core.contract import Decision, Event, Rule, Statistic, ruling
+from amunre.core.decisions import Lazy, decide
+from amunre.core.mechanics import convert_full_stones, means, pay, play_card, receive
+from amunre.core.model import bounded, bounded_items, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import TypeAlias
 
-    from amunre.contract import Asking, GameLike
-    from amunre.decisions import Steps
-    from amunre.model import Variant
-    from amunre.narrate import Words
-    from amunre.view import PlayerView
-    from amunre.worth import Worth
+    from amunre.core.contract import Asking, GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.model import Variant
+    from amunre.core.words import Words
+    from amunre.core.view import PlayerView
+    from amunre.planning.worth import Worth
 
     #: A bid: (province, amount, the ids of the cards played with it).
     Bid: TypeAlias = tuple[int, int, tuple[int, ...]]
@@ -209,7 +209,7 @@ def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]]
             "protected": sorted(protected)}
 
 
-# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
 #: What a province's empty fields add to its worth at an auction, as a share of what farmers
 #: filling them would yield: they must still be bought.
 FIELDS_SHARE = 0.5

@@ -11,22 +11,22 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, ScoringItem
-from amunre.decisions import decide
-from amunre.mechanics import add_points, play_card
-from amunre.model import bounded, doc
-from amunre.registry import register
+from amunre.core.contract import Decision, Event, Rule, ScoringItem
+from amunre.core.decisions import decide
+from amunre.core.mechanics import add_points, play_card
+from amunre.core.model import bounded, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from amunre.board import Province
-    from amunre.contract import Asking, GameLike
-    from amunre.decisions import Steps
-    from amunre.narrate import Words
-    from amunre.state import GameState
-    from amunre.view import PlayerView
-    from amunre.worth import Worth
+    from amunre.core.board import Province
+    from amunre.core.contract import Asking, GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
+    from amunre.core.view import PlayerView
+    from amunre.planning.worth import Worth
 
 #: The bonus cards, in the order they are offered, and the board attribute that the three
 #: "all in one place" cards compare.

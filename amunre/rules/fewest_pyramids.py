@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.contract import Event, Rule
-from amunre.mechanics import score_each
-from amunre.model import bounded, doc
-from amunre.registry import register
+from amunre.core.contract import Event, Rule
+from amunre.core.mechanics import score_each
+from amunre.core.model import bounded, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
-    from amunre.contract import GameLike
-    from amunre.decisions import Steps
-    from amunre.narrate import Words
-    from amunre.state import GameState
+    from amunre.core.contract import GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
 
 
 @attrs.frozen

@@ -14,19 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.contract import Decision, Event, Rule, count_actions, ruling
-from amunre.decisions import decide
-from amunre.mechanics import score_each, sell_card
-from amunre.model import bounded, bounded_items, doc
-from amunre.registry import register
+from amunre.core.contract import Decision, Event, Rule, count_actions, ruling
+from amunre.core.decisions import decide
+from amunre.core.mechanics import score_each, sell_card
+from amunre.core.model import bounded, bounded_items, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from amunre.contract import GameLike
-    from amunre.decisions import Steps
-    from amunre.narrate import Words
-    from amunre.state import GameState
+    from amunre.core.contract import GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
 
 
 @attrs.frozen

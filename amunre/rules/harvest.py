@@ -13,24 +13,24 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.boardtext import temples_text
-from amunre.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling, the_province
-from amunre.counting import province_income
-from amunre.decisions import decide
-from amunre.mechanics import add_points, play_card, receive
-from amunre.model import bounded, bounded_items, doc
-from amunre.registry import register
+from amunre.core.boardtext import temples_text
+from amunre.core.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling, the_province
+from amunre.core.counting import province_income
+from amunre.core.decisions import decide
+from amunre.core.mechanics import add_points, play_card, receive
+from amunre.core.model import bounded, bounded_items, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from amunre.board import Board, Province
-    from amunre.contract import Asking, GameLike
-    from amunre.decisions import Steps
-    from amunre.narrate import Words
-    from amunre.state import GameState
-    from amunre.view import PlayerView
-    from amunre.worth import Worth
+    from amunre.core.board import Board, Province
+    from amunre.core.contract import Asking, GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
+    from amunre.core.view import PlayerView
+    from amunre.planning.worth import Worth
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
 TEMPLES_AT_HARVEST = "temples_harvest"
@@ -132,7 +132,7 @@ def _farmers_note(pid: int, asking: Asking) -> str:
     return f"{w.plural(farmers, w.t('farmer'), w.t('farmers'))} there"
 
 
-# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
 def _appraise_treasury(pid: int | None, asking: Asking, worth: Worth) -> float:
     if pid is None:
         return 0.0
@@ -186,7 +186,7 @@ class Harvest(Rule):
     }
     #: the `harvest_income` line says the income
     reasons = {"harvest": None}
-    #: it pays for the farmers and provinces held: `amunre.worth` plays it to value them
+    #: it pays for the farmers and provinces held: `amunre.planning.worth` plays it to value them
     pays_for_holdings = True
     reads = frozenset({"provinces", "farmers", "offering_level"})  # what `income_for` reads
     terms = {TEMPLES_AT_HARVEST: "temples at harvest", "mine": "gold mine", "caravan": "caravan"}
@@ -213,7 +213,7 @@ class Harvest(Rule):
         return gold, {TEMPLES_AT_HARVEST: temples * state.offering_level}
 
     def income(self, state: GameState | PlayerView, board: Board, pid: int, bonus: int = 0) -> int:
-        """Gold one province yields at this harvest (see `amunre.counting.province_income`)."""
+        """Gold one province yields at this harvest (see `amunre.core.counting.province_income`)."""
         return province_income(state, board, pid, self.params.camel_levels, bonus)
 
     def province_facts(self, view: PlayerView, pid: int, w: Words) -> list[str]:
@@ -277,7 +277,7 @@ class Harvest(Rule):
     def income_parts(self, state: GameState, board: Sequence[Province], owned: list[int], skip: int | None,
                      boost: int | None) -> list[dict[str, int]]:
         """What each province of a player yields at this harvest, for the `harvest_income` line
-        (the same sums as `amunre.counting.province_income`)."""
+        (the same sums as `amunre.core.counting.province_income`)."""
         level = state.offering_level
         parts = []
         for pid in owned:

@@ -23,26 +23,26 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from amunre.contract import (
+from amunre.core.contract import (
     Decision, Event, Rule, count_actions, none_or_province_actions, province_actions, province_option, the_province,
 )
-from amunre.decisions import decide
-from amunre.mechanics import (
+from amunre.core.decisions import decide
+from amunre.core.mechanics import (
     build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
     place_stone, play_card,
 )
-from amunre.model import bounded, doc
-from amunre.registry import register
-from amunre.setup import supply_counts
+from amunre.core.model import bounded, doc
+from amunre.core.registry import register
+from amunre.core.gamesetup import supply_counts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amunre.contract import Asking, GameLike
-    from amunre.decisions import Steps
-    from amunre.model import Variant
-    from amunre.narrate import Words
-    from amunre.worth import Worth
+    from amunre.core.contract import Asking, GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.model import Variant
+    from amunre.core.words import Words
+    from amunre.planning.worth import Worth
 
 
 def price(count: int, first: int = 1, step: int = 1) -> int:
@@ -51,7 +51,7 @@ def price(count: int, first: int = 1, step: int = 1) -> int:
     return count * first + step * count * (count - 1) // 2
 
 
-# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
 def _short(asking: Asking, cost: int) -> int:
     """Cards the seat must sell to pay `cost`."""
     return max(0, cost - asking.view.me.gold)

@@ -10,20 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.contract import Event, Rule, ScoringItem, ruling
-from amunre.counting import pyramids_in, stones_in
-from amunre.mechanics import add_points
-from amunre.model import bounded, doc
-from amunre.registry import register
+from amunre.core.contract import Event, Rule, ScoringItem, ruling
+from amunre.core.counting import pyramids_in, stones_in
+from amunre.core.mechanics import add_points
+from amunre.core.model import bounded, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from amunre.board import Province
-    from amunre.contract import GameLike
-    from amunre.decisions import Steps
-    from amunre.narrate import Words
-    from amunre.state import GameState
+    from amunre.core.board import Province
+    from amunre.core.contract import GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
 
 SIDES = ("west", "east")
 #: What a pyramid counts in `NileSides.points_for`'s one number per competitor, where a

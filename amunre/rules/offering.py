@@ -22,26 +22,26 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.boardtext import level_words
-from amunre.contract import Decision, Event, Rule, Statistic, card_actions, ruling
-from amunre.decisions import ask_secretly, decide
-from amunre.mechanics import (
+from amunre.core.boardtext import level_words
+from amunre.core.contract import Decision, Event, Rule, Statistic, card_actions, ruling
+from amunre.core.decisions import ask_secretly, decide
+from amunre.core.mechanics import (
     field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
 )
-from amunre.model import bounded, bounded_items, doc
-from amunre.registry import register
+from amunre.core.model import bounded, bounded_items, doc
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Literal, TypeAlias
 
-    from amunre.contract import Asking, GameLike
-    from amunre.decisions import Steps
-    from amunre.model import Variant
-    from amunre.narrate import Words
-    from amunre.state import GameState
-    from amunre.view import PlayerView
-    from amunre.worth import Worth
+    from amunre.core.contract import Asking, GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.model import Variant
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
+    from amunre.core.view import PlayerView
+    from amunre.planning.worth import Worth
 
     #: An offer: ("gold", amount, adjust) or ("theft", 0, adjust), adjust 1 with an adjustment card.
     Offer: TypeAlias = tuple[str, int, int]
@@ -298,7 +298,7 @@ def level_for(total: int, floors: Iterable[int]) -> int:
     return level
 
 
-# -- what its options are worth to the planner (`Decision.appraise`, `amunre.worth`) ---------
+# -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
 #: The share of his gold the planner expects each other player to offer (it cannot see them).
 EXPECTED_SHARE = 0.25
 
@@ -422,7 +422,7 @@ class Offering(Rule):
     }
     #: the revealed offers say what each player pays; a card taken as a reward is said by its line
     reasons = {"offering": None, "theft": "with the {theft}", "cards:reward": None, "owed:offering": "your {offering}"}
-    # offering_level_<n> (numbered forms, see amunre.terms) names the tile of level n
+    # offering_level_<n> (numbered forms, see amunre.core.terms) names the tile of level n
     terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level",
              "reward": "reward", "rewards": "rewards"}
     once = True  # one secret batch per round: a second would mix with the first's reveal

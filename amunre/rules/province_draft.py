@@ -20,20 +20,20 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.boardtext import province_line
-from amunre.contract import CheckProblem, Decision, Event, Rule, province_actions, province_option, ruling
-from amunre.decisions import ask_secretly
-from amunre.registry import register
-from amunre.round_provinces import lay_out, lying_lines, too_few_provinces
+from amunre.core.boardtext import province_line
+from amunre.core.contract import CheckProblem, Decision, Event, Rule, province_actions, province_option, ruling
+from amunre.core.decisions import ask_secretly
+from amunre.core.registry import register
+from amunre.core.round_provinces import lay_out, lying_lines, too_few_provinces
 
 if TYPE_CHECKING:
     import random
 
-    from amunre.contract import GameLike
-    from amunre.decisions import Steps
-    from amunre.model import Variant
-    from amunre.narrate import Words
-    from amunre.view import PlayerView
+    from amunre.core.contract import GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.model import Variant
+    from amunre.core.words import Words
+    from amunre.core.view import PlayerView
 
 #: The most players the overview recommends the secret hands for.
 RECOMMENDED_MAX_PLAYERS = 4
@@ -92,7 +92,7 @@ class ProvinceDraft(Rule):
     events = {
         "province_hands": Event("Province cards are dealt in secret, the same number to each player.", _deal_line),
         "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order; "
-                       "`lying`: what lies on each then (see `amunre.round_provinces.lay_out`), in `kingdom`.", _picks_line),
+                       "`lying`: what lies on each then (see `amunre.core.round_provinces.lay_out`), in `kingdom`.", _picks_line),
     }
     terms = {"province_cards": "province cards", "immediate_bonus": "free material"}
     provides = ("provinces",)

@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.contract import CheckProblem, Event, Rule
-from amunre.model import bounded, doc
-from amunre.registry import register
-from amunre.round_provinces import lay_out, lying_lines, too_few_provinces
+from amunre.core.contract import CheckProblem, Event, Rule
+from amunre.core.model import bounded, doc
+from amunre.core.registry import register
+from amunre.core.round_provinces import lay_out, lying_lines, too_few_provinces
 
 if TYPE_CHECKING:
     import random
 
-    from amunre.contract import GameLike
-    from amunre.decisions import Steps
-    from amunre.model import Variant
+    from amunre.core.contract import GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.model import Variant
 
 
 @attrs.frozen
@@ -51,7 +51,7 @@ class ProvinceDraw(Rule):
     events = {
         "provinces": Event(
             "The start player draws the round's province cards; `lying`: what lies on each then (see "
-            "`amunre.round_provinces.lay_out`), in `kingdom`.",
+            "`amunre.core.round_provinces.lay_out`), in `kingdom`.",
             lambda e, w: f"{w.who(e['player'])} draws the {w.t('province_cards')}: "
                          f"{', '.join(w.province(i) for i in e['provinces'])}." + lying_lines(e, w),
         ),

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from amunre.boardtext import temples_text
-from amunre.contract import Event, NoParams, Rule
-from amunre.mechanics import score_each
-from amunre.registry import register
+from amunre.core.boardtext import temples_text
+from amunre.core.contract import Event, NoParams, Rule
+from amunre.core.mechanics import score_each
+from amunre.core.registry import register
 
 if TYPE_CHECKING:
-    from amunre.contract import GameLike
-    from amunre.decisions import Steps
-    from amunre.narrate import Words
-    from amunre.state import GameState
+    from amunre.core.contract import GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
 
 
 def _temples_line(e: dict[str, Any], w: Words) -> str:

@@ -59,11 +59,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from amunre.counting import plural
-from amunre.engine import _is_option
-from amunre.errors import AmunreError, IllegalAnswerError
+from amunre.core.counting import plural
+from amunre.core.engine import _is_option
+from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog.messages import excerpt
-from amunre.narrate import player_names
+from amunre.core.words import player_names
 from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
 from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.seatpage import seat_payload
@@ -221,7 +221,7 @@ class Server:
     def draw_seed(self) -> int:
         """The seed of a table whose creator chose none: drawn here (as `amunre run` draws
         one, `engine.new_seed`), and told to nobody."""
-        from amunre.engine import new_seed
+        from amunre.core.engine import new_seed
 
         return new_seed()
 
@@ -230,7 +230,7 @@ class Server:
         creator takes, `sit`, if any), its invitations (token -> seat, every other human
         seat) and its creator's token, which closes it; or a 4xx refusal, and nothing kept."""
         from amunre.agents import check_agents_for, check_spec
-        from amunre.engine import check_players, check_seed
+        from amunre.core.engine import check_players, check_seed
 
         vid = spec.get("variant")
         if not isinstance(vid, str) or not vid:

@@ -1,11 +1,11 @@
 """What a seat's page shows, as JSON: built from that seat's view and nothing else.
 
 Everything in a payload comes from what the seat may know: its view
-(`amunre.view.PlayerView`: the public board, its own hand), its own request when it is
+(`amunre.core.view.PlayerView`: the public board, its own hand), its own request when it is
 asked, and the public face of the game (the board picture's snapshot, the play-by-play,
 whose turn it is). The spectator's payload is built from a view of no seat. The projection
 ("if the kingdom ended now") scores a position made of the view alone
-(`amunre.worth.position_of`), so it cannot reach a hidden fact either. tests/test_serve.py
+(`amunre.planning.worth.position_of`), so it cannot reach a hidden fact either. tests/test_serve.py
 checks it the hard way: payloads are compared over HTTP across games that differ only in
 what the seat may not know.
 """
@@ -13,10 +13,10 @@ what the seat may not know.
 from __future__ import annotations
 
 from amunre.agents.asking import asking_for, fact_lines, option_text, question_text
-from amunre.narrate import Words
+from amunre.core.words import Words
 from amunre.picture.steps import snapshot, where_text
-from amunre.seatfacts import hand_cards, projection
-from amunre.view import PlayerView
+from amunre.planning.seatfacts import hand_cards, projection
+from amunre.core.view import PlayerView
 
 #: Play-by-play lines a payload carries (the newest): a page shows the recent story.
 LINES_KEPT = 400

@@ -3,7 +3,7 @@
 A table is its variant (a shipped id, or the resolved text of a house rule, so that editing
 the file later changes no game under way), its player count, its seed, each seat's kind
 (`human` or an agent spec) and its answers, in order: with those the game is replayed
-exactly (`amunre.engine`). Every answer is committed (`synchronous=FULL`) before the server
+exactly (`amunre.core.engine`). Every answer is committed (`synchronous=FULL`) before the server
 acknowledges it, so a killed process loses nothing it said it had.
 
 The tokens that open a seat or the spectator's page, the invitations to take a seat, and
@@ -29,9 +29,9 @@ import threading
 import time
 from pathlib import Path
 
-from amunre.decisions import to_json_value
-from amunre.errors import AmunreError
-from amunre.narrate import literal
+from amunre.core.decisions import to_json_value
+from amunre.core.errors import AmunreError
+from amunre.core.words import literal
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (

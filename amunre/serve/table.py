@@ -21,11 +21,11 @@ import random
 import time
 
 from amunre.agents import make_agent
-from amunre.decisions import from_json_value, to_json_value
-from amunre.engine import Game, _is_option
-from amunre.errors import AmunreError
+from amunre.core.decisions import from_json_value, to_json_value
+from amunre.core.engine import Game, _is_option
+from amunre.core.errors import AmunreError
 from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
-from amunre.narrate import player_names
+from amunre.core.words import player_names
 from amunre.picture.steps import Follower
 
 HUMAN = "human"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import tomli_w
 
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 
 BOARD_NAME = "board.toml"
 
@@ -132,7 +132,7 @@ def shown_problems(text: str) -> str:
     variant files written as its name only (`rules/broken.toml`, `variants/classic2003.toml`),
     never as the path on the server's disk."""
     from amunre.loader.files import search_folders
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     spellings = {}
     for folder in [variants_dir(), *search_folders()]:
@@ -176,7 +176,7 @@ def freeze(variant) -> tuple[str | None, str | None]:
 
 
 def _shipped_board(name: str) -> bool:
-    from amunre.resources import variants_dir
+    from amunre.loader.resources import variants_dir
 
     return (variants_dir() / name).is_file()
 

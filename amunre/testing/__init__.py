@@ -54,7 +54,7 @@ Declared by the rule modules
 
 Protocol
   [contract]       every shared move a rule module calls that may ask a decision (`pay`,
-                   `place_stone`, ...: `amunre.mechanics.MOVES`) is carried out with
+                   `place_stone`, ...: `amunre.core.mechanics.MOVES`) is carried out with
                    `yield from` within the module's step (`RuleModuleError` otherwise: called
                    without it, the move silently never happened); and what each module
                    tells of a province (`Rule.province_facts`, asked once a round) is a
@@ -79,7 +79,7 @@ Views
                    what he may not know: at the start of the running phase (or scoring) the
                    draw pile's order, the face-down cards, the other hands (keeping their
                    sizes), the random generator and each module's hidden data are re-drawn
-                   (`amunre.view.hide_from`), the phase is replayed with the same answers, and
+                   (`amunre.core.view.hide_from`), the phase is replayed with the same answers, and
                    where nothing he could see came out otherwise (the same public events, the
                    same players asked, his own hand the same) his view (`game.view`) and his
                    request must be identical. The game's seed is drawn again too, and so are

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from amunre.decisions import from_json_value, to_json_value
-from amunre.engine import Game, _is_option
-from amunre.errors import AmunreError, IllegalAnswerError
+from amunre.core.decisions import from_json_value, to_json_value
+from amunre.core.engine import Game, _is_option
+from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
-from amunre.model import Variant
-from amunre.state import GameState
+from amunre.core.model import Variant
+from amunre.core.state import GameState
 
 #: Built-in agents whose answer reads the view: [views] checks that it is the same in two games
 #: the seat cannot tell apart.
@@ -232,9 +232,9 @@ class GameChecker:
         """What each module tells of each province (`Rule.province_facts`), as a seat sees it,
         is a list of phrases: asked once a round, as the human seat and the picture ask it; and
         the fields its observation declares are in its data as a seat sees it."""
-        from amunre.boardtext import province_facts
-        from amunre.errors import RuleModuleError
-        from amunre.narrate import Words, player_names
+        from amunre.core.boardtext import province_facts
+        from amunre.core.errors import RuleModuleError
+        from amunre.core.words import Words, player_names
 
         game = self.game
         words = Words(self.variant, player_names(game.n_players))
@@ -316,7 +316,7 @@ class GameChecker:
         """[views] for one seat (see `check_views`): the one asked, or another."""
         import random
 
-        from amunre.view import hide_from
+        from amunre.core.view import hide_from
 
         game, request = self.game, self.game.pending
         start, rules, one_phase, answered, seen = self._checkpoint
@@ -707,7 +707,7 @@ class GameChecker:
         loads the variant again); otherwise the logged answers are replayed in memory on the
         same Variant object, which is faster and checks the same log and state.
         """
-        from amunre.standing import winners
+        from amunre.core.standing import winners
 
         game, state, edition = self.game, self.game.state, self.variant.edition
         if game.pending is not None:

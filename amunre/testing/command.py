@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amunre.errors import AmunreError
+from amunre.core.errors import AmunreError
 from amunre.loader.files import resolve_path
 from amunre.testing.playthroughs import regenerate_playthroughs
 from amunre.testing.suite import check_variant

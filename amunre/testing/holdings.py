@@ -22,9 +22,9 @@ import types
 
 import attrs
 
-from amunre.decisions import Lazy, Request
-from amunre.model import Variant
-from amunre.state import GameState, PlayerState, ProvinceState
+from amunre.core.decisions import Lazy, Request
+from amunre.core.model import Variant
+from amunre.core.state import GameState, PlayerState, ProvinceState
 
 _PLAIN = (type(None), bool, int, float, str, bytes)
 _PLAIN_TYPES = frozenset(_PLAIN)
@@ -64,9 +64,9 @@ class _Walker:
         return self._walk_new(value)
 
     def _walk_new(self, value):
-        from amunre.contract import Rule
-        from amunre.engine import Game
-        from amunre.view import PlayerView
+        from amunre.core.contract import Rule
+        from amunre.core.engine import Game
+        from amunre.core.view import PlayerView
 
         walk = self.walk
         if isinstance(value, (list, tuple)):

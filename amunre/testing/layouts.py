@@ -1,10 +1,10 @@
 """The provinces a game lays out round by round: what two variants on the same seed share when
-their province draws are aligned (`amunre.streams`; `benchmarks/aligned_draws.py`)."""
+their province draws are aligned (`amunre.core.streams`; `benchmarks/aligned_draws.py`)."""
 
 from __future__ import annotations
 
 from amunre.agents import make_agents
-from amunre.engine import Game
+from amunre.core.engine import Game
 
 
 def province_layouts(variant, seed: int, players: int = 4, agent: str = "random") -> list[tuple]:

@@ -6,11 +6,11 @@ import time
 from typing import Callable, Iterable
 
 from amunre.agents import make_agents
-from amunre.counting import plural
-from amunre.engine import play_game
-from amunre.errors import AmunreError, RuleModuleError
+from amunre.core.counting import plural
+from amunre.core.engine import play_game
+from amunre.core.errors import AmunreError, RuleModuleError
 from amunre.gamelog import Recorder, log_lines
-from amunre.model import Variant
+from amunre.core.model import Variant
 from amunre.testing.checker import GameChecker
 
 

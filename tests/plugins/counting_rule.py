@@ -10,8 +10,8 @@ in-process and play `tally.toml` (classic2003 with it).
 
 from __future__ import annotations
 
-from amunre.contract import Rule
-from amunre.mechanics import score_each
+from amunre.core.contract import Rule
+from amunre.core.mechanics import score_each
 
 
 class Tally(Rule):

@@ -1,0 +1,1 @@
+"""The core layer of amunre (docs/architecture.md)."""

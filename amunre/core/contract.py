@@ -1,0 +1,533 @@
+"""The rule module contract: everything a rule introduces is declared on its class.
+
+A rule module is one file under `amunre/rules/` (or in a plug-in package) holding one
+`Rule` subclass. The core reads these declarations and never names a particular rule:
+
+- `id`, `kind` ("phase", "scoring" or "final_scoring"), `summary`, `spec_ids` (the SPEC
+  rule and ruling ids it implements, e.g. ("R-AUC-01", "A-SELL"));
+- `Params`: a frozen attrs class of the parameters a pipeline entry may set;
+- `Rulings`: a frozen attrs class of the open rules questions it answers, each field with
+  `metadata={"doc": ..., "spec": "A-..."}` and the module's default; a variant's
+  `[rulings]` table is composed from the `Rulings` of the modules in its pipeline;
+- `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
+  hold cards some registered module declares;
+- `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
+  form, how one option reads to a person, and every option it can ever ask: `actions`);
+- `events`: the events it emits (`Event`: what it reports, how it is narrated in the
+  variant's words, and the `Statistic`s `amunre compare` reports from it); `reasons`: the `why` of the gold it pays or gives, as words
+  (`owed:<why>`: what a payment is, as a noun, where a card sale must cover it: "the {farmers}");
+- `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
+- `score_items()`: the scoring item keys it scores and their labels, in table order;
+- `max_offering_level()`: the highest offering level it can set, if it sets one;
+- `player_counts(counts)`: the player counts it allows among the edition's (all of them,
+  unless overridden);
+- `initial_state(game)` / `view_state(data, player)` / `hidden_variants(data, player, rng)`:
+  its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
+  player may see of it, and other values of what that player may not see; `seat_lines(data,
+  view, words)`: what the human seat shows of it with its own holdings (its secret hand);
+- `table_markers(event, markers)`: markers it puts on the table that the game state does
+  not hold (the auction's bid markers), followed from the events for a picture of the
+  board (`amunre render`, the replay viewer);
+- `observation`: what of its own data (as a seat sees it) an observation vector encodes,
+  field -> `count`, `provinces` or `players` (`amunre.rl.pettingzoo`); each decision's
+  `context`: the keys of its requests' context an observation encodes, and how;
+- `province_facts(view, pid, words)`: what it tells about a province as a seat sees it
+  (the harvest: the gold it yields now), shown by the board text of the human seat and the
+  board picture;
+- each event's `check(event, state)`: an invariant of the game right after the event, which
+  the conformance suite (`amunre.testing`) checks at every such event;
+- `provides` / `requires` / `once`: its place in the round's pipeline;
+- `pays_for_holdings`: a phase that pays for what the players hold (the harvest), which
+  `amunre.planning.worth` plays on hypothetical positions as it plays the scoring items; `reads`:
+  what of a holding its valuation reads (so a change of anything else is not valued again);
+  and each
+  decision's `appraise(option, asking, worth)`: what an option is worth to the seat asked,
+  which the `planner` agent reads (see `amunre.planning.worth`).
+
+Instances are built once per variant and shared by its games: per-game data lives in the
+state, never on `self`. `run(game)` is a generator that asks decisions with
+`yield from decide(...)` and changes `game.state`; it carries out the shared moves that may
+ask one (`amunre.core.mechanics.pay`, `place_stone`, ...) with `yield from` too. The `run` of a
+module outside `amunre.rules` (a plug-in's) is wrapped to check that at the end of each
+step: a move called without `yield from` (which would silently do nothing) raises
+`RuleModuleError` telling the author to write it. Chance comes from a named stream:
+`game.state.random("provinces")` is the generator of the next draw of the province deck; a
+plug-in names its own streams with its id in the name (`amunre.core.streams`), so that what it draws
+never shifts what the other rules draw.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+
+import attrs
+
+from amunre.core.errors import RuleModuleError
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Container, Mapping, Sequence
+
+    from amunre.core.decisions import Request, Steps
+    from amunre.core.mechanics import Move
+    from amunre.core.model import RuleSpec, Variant
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
+    from amunre.core.view import PlayerView
+    from amunre.planning.worth import Worth
+
+R = TypeVar("R")
+
+#: The package of the built-in rule modules (`Rule.run` checks the others' shared moves).
+BUILT_IN = "amunre.rules."
+
+#: What every round's pipeline must provide: each player acquires one province per round.
+ROUND_MUST_PROVIDE = ("ownership",)
+
+#: How an observation vector may encode a field of a module's data (`Rule.observation`) and a
+#: key of a request's context (`Decision.context`); see `amunre.rl.pettingzoo`.
+OBSERVATION_ENCODINGS = ("count", "provinces", "players")
+CONTEXT_ENCODINGS = ("count", "province", "seats", "bids")
+
+
+@attrs.frozen
+class NoParams:
+    """This rule module takes no parameters."""
+
+
+@attrs.frozen
+class NoRulings:
+    """This rule module answers no open rules question."""
+
+
+def ruling(spec: str, doc: str, default: Any, **kw: Any) -> Any:
+    """A field of a `Rulings` class: the SPEC §6 id it answers, its meaning and the module default."""
+    return attrs.field(default=default, metadata={"doc": doc, "spec": spec}, **kw)
+
+
+class GameLike(Protocol):
+    """What a rule module's code may use of the game it is given (`run`, `start_kingdom`,
+    `initial_state`, the shared moves, a decision's policy): the engine's `Game`, or the table
+    `amunre.planning.worth` plays a hypothetical position on."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def hearing(self) -> Container[str]: ...
+
+    def emit(self, _event: str, **data: Any) -> None: ...
+
+    def reveal(self) -> None: ...
+
+
+@attrs.frozen
+class Decision:
+    """A decision kind a rule asks.
+
+    `options`: what the legal options are; `json`: how one is written in logs and answers
+    (tuples become arrays); `describe(option, words)`: one option in the variant's words
+    (never called for None, which always reads "no");
+    `policies`: named ways to answer it without a player (`policy(rule, game, request)`), the
+    first being the default, used where a position is scored without players (`amunre score`).
+
+    How it is put to a person at the table (the human seat, `amunre.agents.human`), each
+    optional and given an `Asking` (the seat's view, the request, the words, the module):
+    `question(asking)`: the question, one line; `facts(asking)`: the lines of what the seat
+    needs to know to answer (the bids on each card, what is still owed, ...); `note(option,
+    asking)`: a remark on one option ("sell 2 cards"), or None; `none(words)`: how the None
+    option reads ("keep the card"), and `none_asked(asking)`, where the words depend on the
+    question, how it reads to the seat asked ("sell nothing", then "sell no more" after a
+    sale); `group(option, words)`: where a decision has many options, the (heading, short
+    label) of one, so that the seat sees them a line per heading ("Abu:  0) 0  1) 1  2) 3
+    ..."), each note as a footnote. They read only the view and the request: what the seat
+    may know.
+
+    `actions(rule, variant)`: every option of this kind the variant can ever ask, as a finite
+    list in a stable order, in the engine's own option values (`rule`: the module instance
+    declaring it, None for the core's shared moves). Where the options are unbounded (gold
+    amounts, quantities) the module caps the list at a documented value, such that every
+    request still has at least one option in it (0, or the smallest amount). A variant's
+    fixed action space (`amunre.rl.pettingzoo`) is these lists, concatenated in pipeline order
+    and then the core's; a kind without `actions` cannot be played through it.
+    """
+
+    # An option is any of the kind's values (an int, a string, a bool, None, a tuple of them),
+    # and `rule` is of the declaring module's own class: both Any in the callables below.
+    options: str
+    json: str
+    describe: Callable[[Any, Words], str] = attrs.field(default=lambda option, words: str(option))
+    policies: dict[str, Callable[[Any, GameLike, Request], Any]] = attrs.field(factory=dict)
+    question: Callable[[Asking], str] | None = None
+    facts: Callable[[Asking], list[str]] | None = None
+    note: Callable[[Any, Asking], str | None] | None = None
+    none: Callable[[Words], str] | None = None
+    none_asked: Callable[[Asking], str] | None = None
+    group: Callable[[Any, Words], tuple[str, str]] | None = None
+    actions: Callable[[Any, Variant], list[Any]] | None = None
+    #: The keys of its requests' `context` that an observation vector encodes, each with how:
+    #: "count" (one number; a list counts its items), "province" (one-hot over the provinces;
+    #: a list marks each), "seats" (a 1 for each player listed, by relative seat) or "bids"
+    #: (per province and relative seat, the amount of the [player, province, amount] entries
+    #: + 1). Keys only a person reads (the human seat's texts) need not be listed.
+    context: dict[str, str] = attrs.field(factory=dict)
+    #: `appraise(option, asking, worth)`: what the option is worth to the seat asked, in
+    #: points, from `worth` (`amunre.planning.worth.Worth`: what changes of its holding are worth by
+    #: the variant's own scoring, final scoring and income) and the module's own prices and
+    #: effects. The `planner` agent answers with the best option; without it, the planner
+    #: looks one step ahead in a game drawn from the seat's view (slower).
+    appraise: Callable[[Any, Asking, Worth], float] | None = None
+    #: `appraise_all(options, asking, worth)`: the same for all of a request's options at
+    #: once, a list in their order, where working each out alone would repeat work (the
+    #: auction's many bids on a few provinces); declare one of the two (`appraisals` asks
+    #: `appraise_all` first).
+    appraise_all: Callable[[Sequence[Any], Asking, Worth], list[float]] | None = None
+    #: `where(option)`: the province an option is played on or about, or None: the board
+    #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
+    #: not given, an option described as a province (`province_option`) is about that one.
+    where: Callable[[Any], int | None] | None = None
+
+    @property
+    def appraises(self) -> bool:
+        """Whether it declares what its options are worth (`appraise` or `appraise_all`)."""
+        return self.appraise is not None or self.appraise_all is not None
+
+    def appraisals(self, options: Sequence[Any], asking: Asking, worth: Worth) -> list[float] | None:
+        """What each option is worth (`appraise_all` if declared, else `appraise` for each),
+        or None for a decision that declares neither."""
+        if self.appraise_all is not None:
+            return self.appraise_all(options, asking, worth)
+        if self.appraise is not None:
+            appraise = self.appraise
+            return [appraise(option, asking, worth) for option in options]
+        return None
+
+    def province_of(self, option: Any) -> int | None:
+        """The province `option` is about, as `where` says (see there), or None."""
+        if option is None:
+            return None
+        if self.where is not None:
+            return self.where(option)
+        return option if self.describe is province_option and type(option) is int else None
+
+
+@attrs.frozen
+class Asking:
+    """What a decision's `question`, `facts` and `note` read: the seat's `view` (never the
+    game), the pending `request`, the variant's `words` (players named) and the `rule` module
+    asking (None for the core's shared moves)."""
+
+    view: PlayerView
+    request: Request
+    words: Words
+    rule: Any = None  # of the asking module's own class, or None
+
+    @property
+    def context(self) -> Mapping[str, Any]:
+        return self.request.context
+
+    @property
+    def gold(self) -> int:
+        """The seat's gold."""
+        return self.view.me.gold
+
+    def cards_to_sell(self, amount: int) -> int:
+        """How many cards the seat must sell (1 gold each) to pay `amount`."""
+        return max(0, amount - self.view.me.gold)
+
+    def held(self, card: int) -> str | None:
+        """The note on an option that is a card of the hand: how many the seat holds, if several."""
+        count = self.view.hand[card]
+        return f"you hold {count}" if count > 1 else None
+
+    def must_sell(self, amount: int) -> str | None:
+        """The note on an option costing `amount` when the seat's gold does not cover it."""
+        short = self.cards_to_sell(amount)
+        if not short:
+            return None
+        w = self.words
+        return f"more than your {w.t('gold')}: you must sell {w.plural(short, w.t('favor'), w.t('favor_plural'))}"
+
+
+def province_option(option: int, words: Words) -> str:
+    """`Decision.describe` for an option that is a province id: its name."""
+    return words.province(option)
+
+
+def the_province(option: object) -> int | None:
+    """`Decision.where` of a kind whose options are province ids (or None)."""
+    return option if type(option) is int else None
+
+
+def province_actions(rule: Rule | None, variant: Variant) -> list[int]:
+    """`Decision.actions` of a kind whose options are provinces: every province id."""
+    return list(range(len(variant.board)))
+
+
+def none_or_province_actions(rule: Rule | None, variant: Variant) -> list[int | None]:
+    """`Decision.actions` of a kind answered with None or a province id."""
+    return [None] + list(range(len(variant.board)))
+
+
+def card_actions(rule: Rule | None, variant: Variant) -> list[int]:
+    """`Decision.actions` of a kind whose options are card ids: every card of the variant."""
+    return list(range(len(variant.cards)))
+
+
+def count_actions(most: int) -> list[int]:
+    """`Decision.actions` of a quantity from 0 to `most`."""
+    return list(range(most + 1))
+
+
+@attrs.frozen
+class CheckProblem:
+    """A problem `Rule.check` finds that comes from several keys of the variant file, some
+    outside the module's own entry (e.g. `edition.players`): it is reported at the one of
+    those `keys` (dotted paths; `params.x` is the module's own parameter x) written closest
+    to the user (a `--set`, then the file being loaded, then a parent)."""
+
+    message: str
+    keys: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Statistic:
+    """A number `amunre compare` reports per game from an event (`Event.statistics`).
+
+    `key`: the row's id, `{field}` filled from the event (`points.{item}`: one row per
+    scoring item); `label`: the row in words, the same fields filled, `{item}` by the scoring
+    item's label; `value(event)`: what one event adds; `per_game`: how a game's events make
+    its number: "sum", "per_player" (the sum over the players, divided by their number),
+    "mean" (a game without the event has none), or "share" (the share of the statistic's
+    events that had this key, e.g. of the rounds that reached each offering level)."""
+
+    key: str
+    label: str
+    value: Callable[[dict[str, Any]], float] = attrs.field(default=lambda event: 1)
+    per_game: str = attrs.field(default="sum", validator=attrs.validators.in_(("sum", "per_player", "mean", "share")))
+    #: `always(rule)`: the fields of the rows every game has, from the module instance (every
+    #: offering level it can reach): a game without their event counts 0 for them
+    always: Callable[[Any], list[dict[str, Any]]] | None = None
+
+
+@attrs.frozen
+class Event:
+    """An event a rule emits: what it reports, `narrate(event, words)` -> a line or None, and
+    the `statistics` compare draws from it."""
+
+    doc: str
+    narrate: Callable[[dict[str, Any], Words], str | None] = attrs.field(default=lambda event, words: None)
+    statistics: tuple[Statistic, ...] = ()
+    #: `check(event, state)`: what is wrong with the game's state right after this event, or
+    #: None; the conformance suite (`amunre.testing`) calls it at every such event and reports
+    #: a failure as the invariant named after the event.
+    check: Callable[[dict[str, Any], GameState], str | None] | None = None
+
+
+@attrs.frozen
+class ScoringItem:
+    """A key a rule scores points under (in `add_points`), and its label in the final table."""
+
+    key: str
+    label: str
+
+
+class Rule:
+    """A pluggable rule module; see the module docstring for every declaration."""
+
+    id: str = ""
+    kind: str = "phase"
+    summary: str = ""
+    spec_ids: tuple[str, ...] = ()
+    Params: type = NoParams
+    Rulings: type = NoRulings
+    cards: dict[str, str] = {}
+    decisions: dict[str, Decision] = {}
+    events: dict[str, Event] = {}
+    reasons: dict[str, str | None] = {}
+    terms: dict[str, str] = {}
+    # Pipeline contract, checked when a variant loads: what a phase makes available to the
+    # phases after it in the round (one phase per round provides each thing), what it needs
+    # from the phases before it, and whether it may appear only once per round.
+    provides: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    once: bool = False
+    #: A phase whose outcome follows from what the players hold (the harvest: income for the
+    #: provinces, farmers and cards they have): `amunre.planning.worth` plays it on hypothetical
+    #: positions, as it plays the scoring items, to value a holding. Its decisions are then
+    #: answered by their first declared policy (else their first option).
+    pays_for_holdings: bool = False
+    #: What of the players' holdings its `points_for` / `income_for` read, among
+    #: `amunre.planning.worth.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
+    #: "offering_level"), or "cards:<kind>" (a card kind's name: "cards:architect") for a
+    #: module that reads only some kinds of card held; checked when a variant loads. A
+    #: change of anything else leaves its points as they were, so
+    #: `amunre.planning.worth` does not work them out again: they read those aspects of any player's
+    #: holding, and of the rest of a position at most what stands for a round (the board, the
+    #: kingdom and round, the theft cards held), not the cards in play or on auction nor a
+    #: module's data. Only a module's declared `points_for` / `income_for` are held to it (one
+    #: played instead may read anything). None (the default): it may read anything. Tests
+    #: change each aspect a module does not declare, and the rest, and check its points stay put.
+    reads: frozenset[str] | None = None
+    #: What of its own data (its `view_state`, as the seat sees it) an observation vector
+    #: encodes (`amunre.rl.pettingzoo`): field -> "count" (one number; a list counts its items),
+    #: "provinces" (a 0/1 per province: the ids listed) or "players" (one number per player,
+    #: by relative seat). A field not listed is left out of the observation.
+    observation: dict[str, str] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # the built-in modules are held to it by a test that reads their code
+        # (tests/test_architecture.py), which keeps the check off the hot path of every game.
+        # A plug-in's run is checked wherever it comes from: its own, a mixin's, or a built-in
+        # module's it inherits (which calls the plug-in's overrides: a market's `turn`)
+        if not cls.__module__.startswith(BUILT_IN):
+            if not getattr(cls.run, "checks_moves", False):
+                setattr(cls, "run", _checking_moves(cls.run))
+            if not getattr(cls.start_kingdom, "checks_moves", False):
+                setattr(cls, "start_kingdom", _no_moves(cls.start_kingdom))
+
+    def __init__(self, spec: RuleSpec, variant: Variant, rulings: Any = None):
+        self.spec = spec
+        # where its own state lives: its entry id, unique across the variant's pipelines
+        self.key = spec.id if self.kind == "phase" else f"{self.kind}:{spec.id}"
+        # the scoring item its points go to: its entry id, so two entries of one rule score apart
+        self.item_key = spec.id
+        self.name = spec.name
+        self.params = spec.params
+        self.variant = variant
+        self.rulings = rulings if rulings is not None else self.Rulings()
+        self.setup()
+
+    def setup(self) -> None:
+        """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""
+
+    def check(self, variant: Variant) -> Sequence[str | CheckProblem]:
+        """Semantic problems this module finds with the variant: messages (reported at its
+        pipeline entry, or at the parameter a message starts with) or `CheckProblem`s."""
+        return []
+
+    def score_items(self) -> list[ScoringItem]:
+        """The scoring items this entry scores, in the order of the final table."""
+        return [ScoringItem(self.item_key, self.name)] if self.kind != "phase" else []
+
+    def max_offering_level(self) -> int | None:
+        """The highest offering level this module can set (None: it sets none)."""
+        return None
+
+    def player_counts(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The player counts this module allows among the edition's `counts`."""
+        return counts
+
+    # -- its own state --------------------------------------------------------------------
+    def initial_state(self, game: GameLike) -> dict[str, Any] | None:
+        """This module's per-game data (JSON-able), or None when it keeps none."""
+        return None
+
+    def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
+        """What `player` may see of this module's data (everything, unless overridden); None is
+        a spectator, who sees what every player may see (the board picture's view). The view
+        hands its reader a copy of what this returns: the data itself may be returned."""
+        return data
+
+    def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
+        """The data with what `player` may not see re-drawn at random (for the view invariant)."""
+        return data
+
+    def seat_lines(self, data: dict[str, Any], view: PlayerView, words: Words) -> list[str]:
+        """What the human seat shows, with its own holdings, of this module's data as the seat
+        sees it (`data`: its `view_state`), e.g. its own secret hand; none unless overridden."""
+        return []
+
+    def province_facts(self, view: PlayerView, pid: int, words: Words) -> list[str]:
+        """What this module tells about province `pid` as the seat of `view` sees it, each a
+        short phrase in the variant's words (the harvest: "income 5 gold"): the board text of
+        the human seat lists them after what stands on the province, and the board picture
+        shows them with it. None unless overridden."""
+        return []
+
+    # -- the picture of the board ----------------------------------------------------------
+    def table_markers(self, event: dict[str, Any], markers: dict[int, tuple[int, int, str]]) -> None:
+        """Follow `event` in `markers`: the markers this module puts on the table that the game
+        state does not hold (bid markers on province cards), for a picture of the board
+        (`amunre.picture`). `markers` maps a player to `(province id, amount, note)`, the note
+        in the variant's words ("" for none); the module adds, moves and removes its own
+        entries. It hears every event of the game in order, its own and the others'. Nothing
+        unless overridden."""
+
+    # -- what a holding is worth (`amunre.planning.worth`, the planner) ------------------------------
+    def points_for(self, state: GameState, player: int) -> Mapping[str, float] | None:
+        """A scoring item: the points, by scoring item key, it would give `player` were it
+        scored on `state` now, its decisions answered by its first policy. None (the default):
+        not declared, and `amunre.planning.worth` plays `run` on a copy of the state instead (slower;
+        the same answer, which a test checks for every module that declares it)."""
+        return None
+
+    def income_for(self, state: GameState, player: int) -> tuple[float, dict[str, float]] | None:
+        """A phase that `pays_for_holdings`: (gold, {item: points}) it would give `player`
+        were it played on `state` now, its decisions answered by their first policy, else
+        their first option. None (the default): `amunre.planning.worth` plays `run` on a copy."""
+        return None
+
+    # -- the game -------------------------------------------------------------------------
+    def start_kingdom(self, game: GameLike) -> None:
+        """Called before the first round of each kingdom."""
+
+    def run(self, game: GameLike) -> Steps[None]:
+        """Play the phase (or score the item). A generator yielding decision requests."""
+        return
+        yield  # pragma: no cover
+
+
+def _checking_moves(run: Callable[[Rule, GameLike], Steps[R]]) -> Callable[[Rule, GameLike], Steps[R]]:
+    """A `run` that, at the end of the rule's step, refuses a shared move it set up and never
+    carried out (`pay(...)` without `yield from`: a generator, or a `Move`, that never ran,
+    so nothing was paid). The game keeps the step's open moves in `game._open_moves`
+    (`amunre.core.mechanics.Move`); the engine needs no part in it."""
+
+    @functools.wraps(run)
+    def step(self: Rule, game: GameLike) -> Steps[R]:
+        outer = getattr(game, "_open_moves", None)  # a subclass's run inside its parent's
+        # (set by name: no part of GameLike, only a checked step's game has it)
+        opened: list[Move[Any]] = []
+        setattr(game, "_open_moves", opened)
+        result = yield from run(self, game)
+        setattr(game, "_open_moves", outer)
+        if opened:
+            move = opened[0]
+            name = move.shown().partition("(")[0]
+            raise RuleModuleError(
+                f"rule module {self.id!r} (entry {self.spec.id!r}) called {move.shown()} without `yield from`, "
+                f"so it never happened: write `yield from {name}(...)` (a shared move that may ask a player "
+                "a decision is carried out with yield from; see docs/architecture.md, The rule module contract)")
+        return result
+
+    setattr(step, "checks_moves", True)
+    return step
+
+
+def _no_moves(start_kingdom: Callable[[Rule, GameLike], None]) -> Callable[[Rule, GameLike], None]:
+    """A `start_kingdom` that refuses a shared move (`pay(...)`): it asks no decision, so a
+    move there, which may ask one, would silently never happen."""
+
+    @functools.wraps(start_kingdom)
+    def start(self: Rule, game: GameLike) -> None:
+        outer = getattr(game, "_open_moves", None)
+        opened: list[Move[Any]] = []
+        setattr(game, "_open_moves", opened)
+        try:
+            start_kingdom(self, game)
+        finally:
+            setattr(game, "_open_moves", outer)
+        if opened:
+            raise RuleModuleError(
+                f"rule module {self.id!r} (entry {self.spec.id!r}) called {opened[0].shown()} in start_kingdom, "
+                "where no decision can be asked, so it never happened: carry it out in run, with `yield from` "
+                "(see docs/architecture.md, The rule module contract)")
+
+    setattr(start, "checks_moves", True)
+    return start

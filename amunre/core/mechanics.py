@@ -1,0 +1,558 @@
+"""Shared moves of the game that several rule modules use: paying, selling, drawing cards,
+placing farmers and stones, building pyramids. Every gold movement between a player and
+the bank goes through `pay`/`receive` so the bank ledger stays balanced.
+
+The moves that may ask a player a decision (`pay`: which card to sell when his gold is
+short; `place_stone`, `add_pyramid`, `build_from_stones`, `convert_full_stones`: whether to
+swap two singles for a double pyramid) are carried out with `yield from`
+(`yield from pay(game, p, 2, "tribute")`, which gives what the move returns). Called without
+it, a generator silently does nothing. So in a step whose module's `run` is checked (every
+module but the built-in ones, which a test reads instead: `amunre.core.contract.Rule`), such a
+call returns a `Move` that the step's open moves (`game._open_moves`) list until it is
+carried out, and one still open at the end of the step raises `RuleModuleError`. In the
+built-in modules' steps the call returns the bare generator: the hot path pays one
+attribute look-up per move.
+
+Pyramids are built in three phases (stones bought in the market, stones given as offering
+rewards, free stones at acquisition), so the question of the double pyramid is answered
+here once, by the core: `ConstructionRulings` (A-DOUBLESWAP) joins every variant's rulings.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
+
+import attrs
+
+from amunre.core.contract import Decision, Event, Statistic, card_actions, ruling
+from amunre.core.decisions import decide
+from amunre.core.errors import RuleModuleError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from amunre.core.contract import Asking, GameLike
+    from amunre.core.decisions import Steps
+    from amunre.core.words import Words
+    from amunre.core.state import GameState
+
+R = TypeVar("R")
+
+#: R-MKT-07 (any card may be sold for 1 gold at any time), the doubling of pyramids of
+#: R-MKT-05 and its ruling, and the card supply reshuffled the moment it runs out (R-MKT-03).
+SPEC_IDS = ("R-MKT-03", "R-MKT-05", "R-MKT-07", "A-DOUBLESWAP")
+
+
+@attrs.frozen
+class ConstructionRulings:
+    double_swap: str = ruling(
+        "A-DOUBLESWAP", "When a second single pyramid is built in a province and a double pyramid is left: "
+        "`optional` (its owner may swap the two singles for the double, 2003) or `automatic` (they are "
+        "swapped, 2016).", "optional",
+        validator=attrs.validators.in_(("optional", "automatic")))
+
+
+def receive(game: GameLike, player: int, amount: int, why: str) -> None:
+    """The bank gives `amount` gold to `player`."""
+    if amount <= 0:
+        return
+    state = game.state
+    state.players[player].gold += amount
+    state.bank_given += amount
+    if "gold" in game.hearing:
+        game.emit("gold", player=player, amount=amount, why=why)
+
+
+def means(state: GameState, player: int, can_sell: bool = True) -> int:
+    """Gold the player can raise right now: his gold, plus 1 per card he could sell (the
+    theft card is never among his cards)."""
+    gold = state.players[player].gold
+    return gold + sum(state.players[player].hand) if can_sell else gold
+
+
+def sell_card(game: GameLike, player: int, kind: int, told: bool = False) -> None:
+    """Discard a card face up and take 1 gold (allowed at any time). `told`: the rule
+    selling it narrates the sale itself (several cards in one line)."""
+    hand = game.state.players[player].hand
+    hand[kind] -= 1
+    game.state.discard.append(kind)
+    if "sell" in game.hearing:
+        if told:
+            game.emit("sell", player=player, card=game.variant.cards[kind], told=True)
+        else:
+            game.emit("sell", player=player, card=game.variant.cards[kind])
+    receive(game, player, 1, "sell")
+
+
+class Move(Generic[R]):
+    """A shared move called in a checked step: nothing happens until the rule carries it out
+    with `yield from`, which runs `steps(game, *args)` and gives what it returns. `opened`:
+    the step's open moves, which list it until then."""
+
+    __slots__ = ("game", "steps", "args", "opened")
+
+    opened: list[Move[Any]] | None  # None once carried out
+
+    def __init__(self, game: GameLike, steps: Callable[..., Steps[R]], args: tuple[Any, ...],
+                 opened: list[Move[Any]]):
+        self.game, self.steps, self.args, self.opened = game, steps, args, opened
+        opened.append(self)
+
+    def __iter__(self) -> Steps[R]:
+        opened = self.opened
+        if opened is None:
+            # a second run would pay, or place, twice
+            raise RuleModuleError(f"{self.shown()} was carried out twice with `yield from` (expected each call "
+                                  "of a shared move carried out once: call it again for a second one)")
+        self.opened = None
+        if opened and opened[-1] is self:  # carried out at once, as `yield from pay(...)` does
+            opened.pop()
+        elif self in opened:
+            opened.remove(self)
+        return self.steps(self.game, *self.args)
+
+    def shown(self) -> str:
+        """The call as the rule wrote it, e.g. `pay(game, 0, 2, 'tribute')`."""
+        name = self.steps.__name__.lstrip("_")  # the move's generator is its name with a _
+        return f"{name}(game, {', '.join(repr(a) for a in self.args)})"
+
+
+def pay(game: GameLike, player: int, amount: int, why: str) -> Steps[None] | Move[None]:
+    """Pay the bank, first selling cards (the player chooses which) to cover a shortfall.
+    Carried out with `yield from pay(...)`."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _pay(game, player, amount, why)
+    return Move(game, _pay, (player, amount, why), opened)
+
+
+def _pay(game: GameLike, player: int, amount: int, why: str) -> Steps[None]:
+    if amount <= 0:
+        return
+    state = game.state
+    p = state.players[player]
+    while p.gold < amount:
+        kinds = [k for k in range(len(p.hand)) if p.hand[k]]
+        kind = yield from decide(player, "sell", kinds, {"short": amount - p.gold, "for": why})
+        sell_card(game, player, kind)
+    p.gold -= amount
+    state.bank_paid += amount
+    if "pay" in game.hearing:
+        game.emit("pay", player=player, amount=amount, why=why)
+
+
+def draw_card(game: GameLike) -> int | None:
+    """Top card of the deck. The discard pile becomes the new deck the moment the deck runs
+    out (R-MKT-03), or at the next draw if nothing had been discarded by then."""
+    state = game.state
+    if not state.deck:
+        _reshuffle(game)
+        if not state.deck:
+            return None
+    card = state.deck.pop()
+    if not state.deck:
+        _reshuffle(game)
+    return card
+
+
+def _reshuffle(game: GameLike) -> None:
+    state = game.state
+    if not state.discard:
+        return
+    state.deck = state.discard
+    state.discard = []
+    state.random("cards").shuffle(state.deck)
+    if "reshuffle" in game.hearing:
+        game.emit("reshuffle", cards=len(state.deck))
+
+
+def gain_cards(game: GameLike, player: int, count: int, why: str) -> int:
+    """Draw up to `count` cards into the player's hand; returns how many were drawn. The
+    `cards` event's line says `why` through the rules' reasons (None: another line says it)."""
+    hand = game.state.players[player].hand
+    got = 0
+    for _ in range(count):
+        kind = draw_card(game)
+        if kind is None:
+            break
+        hand[kind] += 1
+        got += 1
+    if got and "cards" in game.hearing:
+        game.emit("cards", player=player, count=got, why=why)
+    return got
+
+
+def play_card(game: GameLike, player: int, kind: int, face_up_until_phase_end: bool = False,
+              province: int | None = None, told: bool = False) -> None:
+    """Play a card from hand: it goes to the discard pile (or stays face up for the phase).
+    `province` names the province it is played on, where it has one; `told`: the line of
+    the action it goes with says it (a bid, a bonus scored), so it has no line of its own."""
+    game.state.players[player].hand[kind] -= 1
+    (game.state.in_play if face_up_until_phase_end else game.state.discard).append(kind)
+    if "play" in game.hearing:
+        if told:
+            game.emit("play", player=player, card=game.variant.cards[kind], province=province, told=True)
+        else:
+            game.emit("play", player=player, card=game.variant.cards[kind], province=province)
+
+
+def end_phase_cards(state: GameState) -> None:
+    """Cards kept face up during a phase go to the discard pile when it ends."""
+    if state.in_play:
+        state.discard.extend(state.in_play)
+        state.in_play = []
+
+
+def free_fields(game: GameLike, province: int) -> int:
+    return game.variant.board.provinces[province].fields - game.state.provinces[province].farmers
+
+
+def field_capacity(game: GameLike, player: int) -> int:
+    """Empty field spaces over the player's provinces."""
+    board = game.variant.board.provinces
+    provs = game.state.provinces
+    return sum(board[i].fields - provs[i].farmers for i in game.state.players[player].provinces)
+
+
+def place_farmer(game: GameLike, player: int, province: int, on_field: bool = True, told: bool = False) -> None:
+    """A farmer from the supply into a province (onto a field, or off the fields). `told`:
+    the rule's own line says where it went."""
+    state = game.state
+    prov = state.provinces[province]
+    if on_field:
+        prov.farmers += 1
+    else:
+        prov.free_farmers += 1
+    state.supply_farmers -= 1
+    if "farmer" in game.hearing:
+        if told:
+            game.emit("farmer", player=player, province=province, free=not on_field, told=True)
+        else:
+            game.emit("farmer", player=player, province=province, free=not on_field)
+
+
+def can_add_pyramid(state: GameState, province: int) -> bool:
+    """A pyramid piece is left for this province (a single, or a double replacing its single)."""
+    return state.supply_pyramids > 0 or (state.provinces[province].pyramids > 0 and state.supply_doubles > 0)
+
+
+def add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool] | Move[bool]:
+    """Add one pyramid (carried out with `yield from`: it may ask the owner about the double,
+    A-DOUBLESWAP).
+
+    With a single already there and a double left, the two become a double, automatically or
+    at the owner's choice; keeping two singles needs a single left. Gives False when no
+    piece is left. `stones`: how many of the province's stones it is built from (for the
+    line that tells it)."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _add_pyramid(game, province, stones)
+    return Move(game, _add_pyramid, (province, stones), opened)
+
+
+def _add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool]:
+    state = game.state
+    prov = state.provinces[province]
+    swap = prov.pyramids >= 1 and state.supply_doubles > 0
+    if (swap and state.supply_pyramids > 0 and prov.owner is not None
+            and game.variant.rulings.of(ConstructionRulings).double_swap == "optional"):
+        swap = yield from decide(prov.owner, "double_swap", [True, False], {"province": province, "stones": stones})
+    if swap:
+        prov.pyramids -= 1
+        state.supply_pyramids += 1
+        prov.doubles += 1
+        state.supply_doubles -= 1
+        kind = "double"
+    elif state.supply_pyramids > 0:
+        prov.pyramids += 1
+        state.supply_pyramids -= 1
+        kind = "single"
+    else:
+        return False
+    if "pyramid" in game.hearing:
+        game.emit("pyramid", province=province, kind=kind, owner=prov.owner, stones=stones)
+    return True
+
+
+def build_from_stones(game: GameLike, province: int, stones: int) -> Steps[bool] | Move[bool]:
+    """Turn `stones` stones of a province into a pyramid (3, or 2 with an architect); carried
+    out with `yield from`, which gives whether it was built."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _build_from_stones(game, province, stones)
+    return Move(game, _build_from_stones, (province, stones), opened)
+
+
+def _build_from_stones(game: GameLike, province: int, stones: int) -> Steps[bool]:
+    prov = game.state.provinces[province]
+    if prov.stones < stones or not can_add_pyramid(game.state, province):
+        return False
+    built = yield from _add_pyramid(game, province, stones)
+    if built:
+        prov.stones -= stones
+        game.state.supply_stones += stones
+    return built
+
+
+def convert_full_stones(game: GameLike, province: int) -> Steps[None] | Move[None]:
+    """Every 3 stones in a province become a pyramid at once (carried out with `yield from`)."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _convert_full_stones(game, province)
+    return Move(game, _convert_full_stones, (province,), opened)
+
+
+def _convert_full_stones(game: GameLike, province: int) -> Steps[None]:
+    prov = game.state.provinces[province]
+    while prov.stones >= 3:
+        built = yield from _build_from_stones(game, province, 3)
+        if not built:
+            break
+
+
+def place_stone(game: GameLike, player: int | None, province: int, told: bool = False) -> Steps[None] | Move[None]:
+    """Place a stone from the supply; a third stone builds a pyramid immediately (carried out
+    with `yield from`). `told`: the rule's own line says where it went."""
+    opened = getattr(game, "_open_moves", None)
+    if opened is None:
+        return _place_stone(game, player, province, told)
+    return Move(game, _place_stone, (player, province, told), opened)
+
+
+def _place_stone(game: GameLike, player: int | None, province: int, told: bool = False) -> Steps[None]:
+    state = game.state
+    state.supply_stones -= 1
+    state.provinces[province].stones += 1
+    if "stone" in game.hearing:
+        if told:
+            game.emit("stone", player=player, province=province, told=True)
+        else:
+            game.emit("stone", player=player, province=province)
+    if state.provinces[province].stones >= 3:
+        yield from _convert_full_stones(game, province)
+
+
+#: The shared moves a rule carries out with `yield from` (each may ask a decision).
+MOVES = (pay, place_stone, add_pyramid, build_from_stones, convert_full_stones)
+
+
+def add_points(game: GameLike, player: int, item: str, points: int, told: bool = False) -> None:
+    """Score points for a scoring item of the current kingdom. The `score` event carries
+    the player's running `total`; `told`: the rule's own line says what earned them (its
+    event follows), so the score has no line of its own."""
+    p = game.state.players[player]
+    p.score += points
+    key = f"{game.state.kingdom}:{item}"
+    p.breakdown[key] = p.breakdown.get(key, 0) + points
+    if "score" in game.hearing:
+        if told:
+            game.emit("score", player=player, item=item, points=points, total=p.score, told=True)
+        else:
+            game.emit("score", player=player, item=item, points=points, total=p.score)
+
+
+def score_each(game: GameLike, item: str, event: str, score: Callable[[int, bool], tuple[int, dict[str, Any] | None]],
+               order: Iterable[int] | None = None, item_field: bool = True) -> None:
+    """Score a scoring item for every player, in turn order (or `order`): `score(player,
+    heard)` gives (points, the fields of the rule's own `event` for that player, or None for no
+    line), the fields worked out only when someone hears the event (`heard`). The points go to
+    `item` (`add_points`, told by the rule's line), then the event is emitted with the player,
+    the item (unless not `item_field`), the points and his new total besides those fields."""
+    state = game.state
+    heard = event in game.hearing
+    for player in state.turn_order() if order is None else order:
+        points, fields = score(player, heard)
+        add_points(game, player, item, points, told=heard)
+        if heard and fields is not None:
+            if item_field:
+                fields = {"item": item, **fields}
+            game.emit(event, player=player, points=points, total=state.players[player].score, **fields)
+
+
+# -- what these shared moves declare (see amunre.core.contract) ----------------------------------
+def _pay_line(e: dict[str, Any], w: Words) -> str | None:
+    tail = w.reason(e["why"], f"for {e['why']}")
+    return None if tail is None else f"  {w.who(e['player'])} pays {e['amount']} {w.t('gold')} {tail}."
+
+
+def _gold_line(e: dict[str, Any], w: Words) -> str | None:
+    tail = w.reason(e["why"], e["why"])
+    return None if tail is None else f"  {w.who(e['player'])} takes {e['amount']} {w.t('gold')} {tail}."
+
+
+def _sell_line(e: dict[str, Any], w: Words) -> str | None:
+    if e.get("told"):
+        return None
+    return f"  {w.who(e['player'])} sells {w.a(w.card_noun(e['card']))} for 1 {w.t('gold')}."
+
+
+def _cards_line(e: dict[str, Any], w: Words) -> str | None:
+    tail = w.reason(f"cards:{e['why']}", f"({e['why']})")
+    if tail is None:
+        return None
+    return f"  {w.who(e['player'])} takes {w.count(e['count'], 'favor')} {tail}."
+
+
+def _play_line(e: dict[str, Any], w: Words) -> str | None:
+    if e.get("told"):
+        return None
+    where = f" on {w.province(e['province'])}" if e.get("province") is not None else ""
+    return f"  {w.who(e['player'])} plays the {w.card_noun(e['card'])}{where}."
+
+
+def _pyramid_line(e: dict[str, Any], w: Words) -> str | None:
+    where = w.province(e["province"])
+    stones = e.get("stones", 0)
+    made = f"The {w.count(stones, 'stone')} in {where} become" if stones else f"In {where} stands"
+    if e["kind"] == "double":  # with a single already there: the first, or one of several kept single
+        return (f"  {made} {w.a(w.t('pyramid'))}: with a single {w.t('pyramid')} already there it makes "
+                f"{w.a(w.t('double_pyramid'))}.")
+    return f"  {made} {w.a(w.t('pyramid'))}." if stones else f"  {made} a new {w.t('pyramid')}."
+
+
+def _farmer_line(e: dict[str, Any], w: Words) -> str | None:
+    if e.get("told"):
+        return None
+    return (f"  {w.who(e['player'])} places {w.a(w.t('farmer'))} in {w.province(e['province'])}"
+            f"{', off the fields' if e['free'] else ''}.")
+
+
+def _stone_line(e: dict[str, Any], w: Words) -> str | None:
+    if e.get("told"):
+        return None
+    return f"  {w.who(e['player'])} places {w.a(w.t('stone'))} in {w.province(e['province'])}."
+
+
+def _score_line(e: dict[str, Any], w: Words) -> str | None:
+    if e.get("told"):
+        return None
+    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}"
+            f"{total_note(e, w)}.")
+
+
+def total_note(e: dict[str, Any], w: Words) -> str:
+    """"; now 17 points in all": a score line's running total (from a `score` event or a
+    rule's own event that carries `total`), set apart and in points (`Words.total`)."""
+    return f"; {w.total(e['total'])}" if "total" in e else ""
+
+
+EVENTS = {
+    "pay": Event("A player pays gold to the bank (`why` says for what).", _pay_line),
+    "gold": Event("The bank gives a player gold (`why` says for what).", _gold_line),
+    "sell": Event("A player sells a card for 1 gold (`told`: the rule's own line tells the sale).", _sell_line),
+    "cards": Event("A player takes cards into his hand (how many, and why: the reason `cards:<why>` words it).",
+                   _cards_line),
+    "play": Event("A player plays a card (on a province, where it has one; `told`: the line of the action it "
+                  "goes with says it).", _play_line),
+    "farmer": Event("A farmer is placed in a province (`free`: off the fields; `told`: the rule's line says it).",
+                    _farmer_line),
+    "stone": Event("A stone is placed in a province (`told`: the rule's line says it).", _stone_line),
+    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single; `stones`: the stones of "
+                     "the province it is built from).", _pyramid_line,
+                     statistics=(Statistic("pyramids_built", "{pyramid} builds (single or double)"),)),
+    "reshuffle": Event("The card discard pile becomes the new draw pile.",
+                       lambda e, w: f"  The {w.t('favor')} discard pile is shuffled into a new draw pile "
+                                    f"({w.plural(e['cards'], 'card', 'cards')})."),
+    "score": Event("A player scores points for a scoring item (`total`: his points now; `told`: the rule's own "
+                   "event, which follows, says what earned them).", _score_line,
+                   statistics=(Statistic("points.{item}", "{points} per player: {item}", lambda e: e["points"],
+                                         "per_player"),)),
+}
+
+def _describe_swap(option: bool, w: Words) -> str:
+    if option:
+        return f"swap two single {w.noun(2, 'pyramid')} for {w.a(w.t('double_pyramid'))}"
+    return f"keep the single {w.noun(2, 'pyramid')}"
+
+
+def _owed(asking: Asking) -> str:
+    """What a payment is for, from the `sell` request's context, in the edition's words: the
+    reason `owed:<why>` its module declares ("the {farmers}", "your bid")."""
+    w = asking.words
+    why = asking.context.get("for", "")
+    return w.reason(f"owed:{why}", None) or f"the {why.replace('_', ' ')}"
+
+
+def _sell_question(asking: Asking) -> str:
+    w = asking.words
+    short = asking.context.get("short", 0)
+    return (f"You are {short} {w.t('gold')} short for {_owed(asking)}: which {w.t('favor')} do you sell "
+            f"for 1 {w.t('gold')}?")
+
+
+def _sell_facts(asking: Asking) -> list[str]:
+    """The shortfall: what the payment costs, what the seat has, how much is missing."""
+    w = asking.words
+    short = asking.context.get("short", 0)
+    gold = w.t("gold")
+    return [f"Cost of {_owed(asking)}: {asking.gold + short} {gold}; you have {asking.gold} {gold}, "
+            f"{short} {gold} short. Each {w.t('favor')} sold brings 1 {gold}."]
+
+
+def _swap_question(asking: Asking) -> str:
+    """Asked before the new pyramid stands, while the view still shows the stones it is built
+    from (context `stones`) and only the singles built before it: one when it is the second,
+    more when the owner kept them single before. The question says so."""
+    w = asking.words
+    where = asking.context.get("province")
+    pyramid, double = w.t("pyramid"), w.a(w.t("double_pyramid"))
+    if where is None:
+        return f"Another single {pyramid} is built: do you swap two single {w.noun(2, 'pyramid')} for {double}?"
+    stones = asking.context.get("stones", 0)
+    built = (f"The {w.count(stones, 'stone')} in {w.province(where)} become a {pyramid}" if stones else
+             f"A {pyramid} is built in {w.province(where)}")
+    singles = asking.view.provinces[where].pyramids
+    if singles <= 1:
+        return (f"{built}, its second single {pyramid}: do you swap the two singles for {double}?")
+    return (f"{built}, where {w.count(singles, 'pyramid')} already stand single: do you swap the new one and one "
+            f"of them for {double}?")
+
+
+def _swap_facts(asking: Asking) -> list[str]:
+    """The province as it stands once the pyramid is built, either way (the view shows it
+    before: the stones still there, the new pyramid not yet)."""
+    w = asking.words
+    where = asking.context.get("province")
+    if where is None:
+        return []
+    prov = asking.view.provinces[where]
+    left = max(0, prov.stones - asking.context.get("stones", 0))
+
+    def standing(singles: int, doubles: int) -> str:
+        parts = [w.count(doubles, "double_pyramid")] if doubles else []
+        parts += [w.count(singles, "pyramid")] if singles else []
+        parts += [w.count(left, "stone")] if left else []
+        return w.join(parts)
+
+    return [f"{w.province(where)} once it is built: {standing(prov.pyramids + 1, prov.doubles)} if you keep them; "
+            f"{standing(prov.pyramids - 1, prov.doubles + 1)} if you swap."]
+
+
+DECISIONS = {
+    "sell": Decision(
+        options="card id: one card of the player's hand",
+        json="an integer card id",
+        describe=lambda option, w: w.card_noun(w.variant.cards[option]),
+        question=_sell_question,
+        facts=_sell_facts,
+        note=lambda card, asking: asking.held(card),
+        actions=card_actions,
+        appraise=lambda card, asking, worth: -worth.card(card),  # the card it misses least
+        context={"short": "count"},
+    ),
+    "double_swap": Decision(
+        options="true (swap the two singles of the province for a double) or false (keep them), "
+                "asked when A-DOUBLESWAP is `optional`, a double and a single are left",
+        json="a boolean",
+        describe=_describe_swap,
+        question=_swap_question,
+        facts=_swap_facts,
+        actions=lambda rule, variant: [True, False],
+        # the same pyramids either way: a double keeps a single piece in the supply
+        appraise=lambda swap, asking, worth: 0.01 if swap else 0.0,
+        context={"province": "province"},
+    ),
+}
+
+#: The `why` of the gold these moves give: a sold card's gold is said by the `sell` line.
+REASONS = {"sell": None}

@@ -1,0 +1,1 @@
+"""The planning layer of amunre (docs/architecture.md)."""

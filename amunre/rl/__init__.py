@@ -1,0 +1,1 @@
+"""The rl layer of amunre (docs/architecture.md)."""

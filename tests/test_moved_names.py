@@ -1,0 +1,56 @@
+"""The module names from before the layers (`amunre.contract`, `amunre.position.read`) still
+import, as the very modules they are now, with a warning that names the new place: a plug-in
+written against them keeps working (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from amunre._moved import MOVED, new_name
+
+SCRIPT = """
+import warnings
+warnings.simplefilter("error", DeprecationWarning)
+try:
+    from amunre.contract import Rule
+except DeprecationWarning as warning:
+    print(warning)
+"""
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_an_old_name_is_the_module_it_is_now(old):
+    with pytest.warns(DeprecationWarning, match=f"{old} is now {MOVED[old]}"):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(MOVED[old]) and module.__name__ == MOVED[old]
+    assert module.__spec__.name == MOVED[old]  # (its own, not the old name's)
+
+
+def test_a_module_of_an_old_package_is_not_loaded_twice():
+    with pytest.warns(DeprecationWarning):
+        old = importlib.import_module("amunre.position.read")
+    assert old is importlib.import_module("amunre.planning.position.read")
+    assert new_name("amunre.position.read") == "amunre.planning.position.read" and new_name("amunre.rules") is None
+
+
+def test_a_plugin_importing_an_old_name_is_told_where_it_is_now():
+    run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "amunre.contract is now amunre.core.contract: import it from there" in run.stdout
+
+
+def test_nothing_in_amunre_imports_an_old_name():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    import re
+
+    pattern = re.compile(r"\b(?:from|import)\s+(" + "|".join(re.escape(name) for name in MOVED) + r")\b")
+    found = [f"{path.relative_to(root)}: {m.group(1)}" for folder in ("amunre", "tests", "benchmarks", "examples")
+             for path in (root / folder).rglob("*.py") if path.name not in ("_moved.py", "test_moved_names.py")
+             for m in pattern.finditer(path.read_text(encoding="utf-8"))]
+    assert not found, found
