@@ -212,9 +212,33 @@ class _Stray:
         return 12345
 
 
+class _Exiting:
+    def choose(self, view, request):
+        raise SystemExit(0)  # (`amunre check` ended with exit 0 and no report)
+
+
+class _Uncomparable:
+    """An answer that cannot even be compared or shown (amunre check called it its own bug)."""
+
+    def __eq__(self, other):
+        raise TypeError("no comparing me")
+
+    __hash__ = None
+
+    def __repr__(self):
+        raise TypeError("no showing me")
+
+
+class _Odd:
+    def choose(self, view, request):
+        return _Uncomparable()
+
+
 @pytest.mark.parametrize("agent,said", [
     (_Raising(), "raised RuntimeError: its own bug"),
     (_Stray(), "answered 12345, which is not one of the options of 'bid'"),
+    (_Exiting(), "raised SystemExit: 0"),
+    (_Odd(), "answered a _Uncomparable that cannot be shown, which is not one of the options of 'bid'"),
 ])
 def test_an_agent_that_raises_or_answers_no_option_is_reported_as_the_agents_failure(agent, said):
     """Its bug is the agent's, said as such (`amunre check` called it a bug in amunre)."""

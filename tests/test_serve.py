@@ -873,6 +873,16 @@ class _Stray:
         return 12345
 
 
+class _Exiting:
+    """A bot that calls sys.exit (it stopped the whole server, and again at each start)."""
+
+    def __init__(self, rng, **params):
+        pass
+
+    def choose(self, view, request):
+        raise SystemExit(0)
+
+
 class _Boundless:
     """A bot that declares a work per decision that is no count."""
 
@@ -888,6 +898,7 @@ class _Boundless:
 @pytest.mark.parametrize("bot,said", [
     (_Raising, "the raising bot of blue failed: RuntimeError('a bot bug')"),
     (_Stray, "the stray bot of blue failed: it answered 12345, which is not one of the options of 'bid'"),
+    (_Exiting, "the exiting bot of blue failed: RuntimeError('it raised SystemExit: 0')"),
 ])
 def test_a_bot_that_fails_stops_its_table_saying_so_and_keeps_nothing_it_said(tmp_path, monkeypatch, bot, said):
     """A bot's exception reached nobody (its table hung, saying nothing, for good), and a bot's

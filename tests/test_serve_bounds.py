@@ -231,13 +231,12 @@ class InThread:
 
         import uvicorn
 
-        from amunre.serve.connections import GuardedH11
+        from amunre.cli.serve import server_config
 
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(build_app(data), log_level="warning", access_log=False, http=GuardedH11)
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(server_config(uvicorn, build_app(data)))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
         until(lambda: self.server.started, "the server started")
@@ -309,6 +308,33 @@ def test_a_connection_that_never_finishes_its_request_is_closed(in_thread, monke
     for sock in (silent, headers, body):
         assert closed_by_server(sock, 5), sock
     assert fetched(busy) == b"HTTP/1.1 200 OK"
+
+
+def test_a_websocket_upgrade_with_a_body_is_refused_and_one_whose_handshake_stalls_is_closed(in_thread,
+                                                                                            monkeypatch):
+    """uvicorn hands an upgrade request to its WebSocket protocol, which neither answered nor
+    closed one that carried a body: held for good, past every check. Now refused (400); a
+    well-formed one opens its live connection."""
+    import amunre.serve.connections as connections
+
+    monkeypatch.setattr(connections, "CHECK_SECONDS", 0.5)
+    upgrade = (b"GET /api/live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+    with_body = in_thread.connect()
+    with_body.sendall(upgrade + b"Content-Length: 1\r\n\r\nx")
+    with_body.settimeout(5)
+    assert with_body.recv(100).startswith(b"HTTP/1.1 400")
+    assert closed_by_server(with_body, 5)
+    chunked = in_thread.connect()
+    chunked.sendall(upgrade + b"Transfer-Encoding: chunked\r\n\r\n1\r\nx\r\n")
+    assert closed_by_server(chunked, 5)
+    good = in_thread.connect()
+    good.sendall(upgrade + b"\r\n")
+    good.settimeout(5)
+    assert good.recv(100).startswith(b"HTTP/1.1 101")
+    assert not closed_by_server(good, 2)  # (its hello may come within 10 s)
+    assert connections._handshake_done(object()) and not connections._handshake_done(
+        type("Stalled", (), {"handshake_complete": False})())
 
 
 def test_connections_past_the_most_the_server_takes_are_closed_at_once(in_thread, monkeypatch):

@@ -120,9 +120,15 @@ def run_server(uvicorn, app, sock: socket.socket) -> None:
     from amunre.serve.connections import GuardedH11, most_connections
 
     GuardedH11.most = most_connections()  # (connections bounded, and none held without a request)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=64 * 1024,
-                            ws="websockets-sansio" if _has_sansio() else "websockets", http=GuardedH11)
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn.Server(server_config(uvicorn, app)).run(sockets=[sock])
+
+
+def server_config(uvicorn, app):
+    """uvicorn's configuration of `amunre serve` (the tests serve with it too)."""
+    from amunre.serve.connections import GuardedH11
+
+    return uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=64 * 1024,
+                          ws="websockets-sansio" if _has_sansio() else "websockets", http=GuardedH11)
 
 
 def _has_sansio() -> bool:

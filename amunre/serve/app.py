@@ -135,7 +135,7 @@ class Server:
         self.offered = Offered(self.loading)  # what the lobby lists, kept while its files are unchanged
         # one-time replay keys, oldest first: key -> (table, until)
         self.replays: OrderedDict[str, tuple[str, float]] = OrderedDict()
-        self.building = asyncio.Lock()  # replay pages are built one at a time
+        self.building: dict[str, asyncio.Lock] = {}  # a table's replay page is built once
 
     # -- tables ------------------------------------------------------------------------------
     async def open_stored(self) -> None:
@@ -351,7 +351,8 @@ class Server:
         """Remove a table for good: from the disk first (its links open nothing any more),
         then from memory, with its kept variant files."""
         self.store.forget(table_id)
-        for kept in (self.tables, self.ready, self.locks, self.watchers, self.pictures, self.replay_pages):
+        for kept in (self.tables, self.ready, self.locks, self.watchers, self.pictures, self.replay_pages,
+                     self.building):
             kept.pop(table_id, None)
         for key in [key for key in self.cache if key[0] == table_id]:
             del self.cache[key]
@@ -472,7 +473,9 @@ class Server:
         from amunre.picture.steps import log_steps
         from amunre.picture.viewer import viewer_html
 
-        async with self.building:  # (one at a time: a visitor asking for many holds up only himself)
+        # (each table's page built once, by one request: others asking for it meanwhile wait for
+        # that build; builds of different tables do not wait for each other)
+        async with self.building.setdefault(table.id, asyncio.Lock()):
             page = self.replay_pages.get(table.id)
             if page is None:
                 kept = self.data / "replays" / f"{table.id}.html.gz"
@@ -579,7 +582,9 @@ async def _in_daemon_thread(function, *args):
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting task
             # (bound to a name of its own: Python unbinds `exc` when the block ends, and the
             # callback runs after that, in the loop)
-            error = exc
+            # (a bot's sys.exit is its failure, as any exception: raised in the loop, it would
+            # stop the server)
+            error = exc if isinstance(exc, Exception) else RuntimeError(f"it raised {type(exc).__name__}: {exc}")
             hand = lambda: done.done() or done.set_exception(error)  # noqa: E731
         else:
             hand = lambda: done.done() or done.set_result(result)  # noqa: E731

@@ -12,9 +12,12 @@ is served (a "slowloris"). `GuardedH11` is uvicorn's h11 protocol with two bound
   `SEND_BODY` on the client's side) through two checks `CHECK_SECONDS` apart, no new request
   begun in between, is closed: a person's browser sends a request in one go.
 
-A WebSocket, once upgraded, is another protocol object (uvicorn's), bounded by the app's own
-limits (`amunre.serve.app`: its hello within 10 s, 64 a table, 1000 in all). A server open to
-the internet still belongs behind a reverse proxy (docs/serve.md), which bounds slow clients
+A WebSocket upgrade request that carries a body is refused (400: a browser's never does, and
+uvicorn's websockets handler would neither answer nor close it). An upgraded connection is
+another protocol object (uvicorn's), still checked until its opening handshake is complete
+(else closed like a request that never ends), then bounded by the app's own limits
+(`amunre.serve.app`: its hello within 10 s, 64 a table, 1000 in all). A server open to the
+internet still belongs behind a reverse proxy (docs/serve.md), which bounds slow clients
 before they reach it.
 """
 
@@ -69,10 +72,28 @@ class GuardedH11(H11Protocol):
         if self.cycle is not cycle:
             self._begun += 1
 
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        if any(name.lower() in (b"content-length", b"transfer-encoding") and value.strip() != b"0"
+               for name, value in event.headers):
+            self.transport.write(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+            self.transport.close()
+            return
+        super().handle_websocket_upgrade(event)
+
     def _waited(self) -> None:
         transport = self.transport
-        if transport.is_closing() or transport.get_protocol() is not self:
-            return  # gone, or upgraded to a WebSocket
+        if transport.is_closing():
+            return
+        upgraded = transport.get_protocol()
+        if upgraded is not self:  # a WebSocket: checked until its opening handshake is done
+            if _handshake_done(upgraded):
+                return
+            if self._seen == -1:
+                transport.close()
+                return
+            self._seen = -1
+            self._check = self.loop.call_later(CHECK_SECONDS, self._waited)
+            return
         waiting = self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
         if waiting and self._begun == self._seen:
             transport.close()  # (no response can be owed: no request of it is whole)
@@ -80,8 +101,19 @@ class GuardedH11(H11Protocol):
         self._seen = self._begun
         self._check = self.loop.call_later(CHECK_SECONDS, self._waited)
 
-    def connection_lost(self, exc) -> None:
+    def connection_lost(self, exc) -> None:  # (only until an upgrade: the WebSocket's protocol has its own)
         check = getattr(self, "_check", None)
         if check is not None:
             check.cancel()
         super().connection_lost(exc)
+
+
+def _handshake_done(protocol) -> bool:
+    """Whether an upgraded connection's WebSocket opening handshake is complete (uvicorn's
+    websockets-sansio and wsproto protocols say so in `handshake_complete`, its legacy
+    websockets one in `handshake_completed_event`); a protocol that says neither, yes."""
+    done = getattr(protocol, "handshake_complete", None)
+    if done is None:
+        event = getattr(protocol, "handshake_completed_event", None)
+        done = event.is_set() if event is not None else True
+    return bool(done)

@@ -599,9 +599,11 @@ class GameChecker:
         before = self._whole()
         try:
             choice = agent.choose(game.view(request.player), request)
-        except Exception as error:  # noqa: BLE001 - the agent's bug, reported as its failure, not amunre's
+        except KeyboardInterrupt:
+            raise  # (Ctrl-C stops the check)
+        except BaseException as error:  # noqa: BLE001 - the agent's bug (sys.exit too), its failure, not amunre's
             self.fail("agent", f"the agent ({self.agent}) of player {request.player} raised "
-                               f"{type(error).__name__}: {error}")
+                               f"{type(error).__name__}: {_shown(error, str)}")
         after = self._whole()
         if after != before:
             self.fail("untouched", f"the agent ({self.agent}) of player {request.player} changed the game while "
@@ -609,11 +611,11 @@ class GameChecker:
                                    "choose()")
         try:
             legal = _is_option(choice, request.options)
-        except RecursionError:
+        except Exception:  # noqa: BLE001 - an answer that cannot even be compared (its __eq__ raises): no option
             legal = False
         if not legal:
             self.fail("agent", f"the agent ({self.agent}) of player {request.player} answered "
-                               f"{repr(choice)[:80]}, which is not one of the options of {request.kind!r}")
+                               f"{_shown(choice)}, which is not one of the options of {request.kind!r}")
         return choice
 
     def _whole(self) -> dict:
@@ -761,3 +763,12 @@ class GameChecker:
         if quiet.pending is not None or quiet.state.to_dict() != final:
             self.fail("replay", "the same answers without a listener give a different game")
         return text
+
+
+def _shown(value, show=repr) -> str:
+    """`show(value)` (its repr), at most 80 characters, or what it is when that raises (an
+    agent's own object)."""
+    try:
+        return show(value)[:80]
+    except Exception:  # noqa: BLE001 - an agent's object whose __repr__ or __str__ raises
+        return f"a {type(value).__name__} that cannot be shown"
