@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from amunre.core.decisions import from_json_value, to_json_value
 from amunre.core.engine import Game
-from amunre.core.errors import AmunreError
+from amunre.core.errors import AmunreError, ArgumentTypeError
 from amunre.loader import load_variant
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
@@ -32,16 +32,19 @@ junk = st.one_of(
                         r"classic2003\)"),
     ((CLASSIC, 4.0, 1), r"n_players must be a whole number, not 4.0 \(a float\)"),
     ((CLASSIC, 4, 1.5), r"seed must be a whole number from 0 to \d+, not 1.5 \(a float\)"),
-    ((None, 4, 1), r"variant must be a variant id, a variant file's path or a loaded Variant, not None \(a NoneType\)"),
-    (("no-such-variant", 4, 1), r"unknown variant 'no-such-variant'"),
+    ((None, 4, 1), r"variant must be a loaded Variant, not None \(a NoneType\)"),
+    (("no-such-variant", 4, 1), r"variant must be a loaded Variant, not 'no-such-variant'"),
 ])
 def test_a_bad_argument_is_named_with_what_is_expected(args, message):
     with pytest.raises(AmunreError, match=message):
         Game(*args)
 
 
-def test_a_variant_id_is_loaded():
-    assert Game("classic2003", 4, 1).variant.id == "classic2003"
+def test_a_variant_id_is_refused_naming_what_loads_it():
+    """The core reads no file: a variant's id or path is loaded first (`amunre.load_variant`)."""
+    with pytest.raises(ArgumentTypeError, match=r"variant must be a loaded Variant, not 'classic2003' .*"
+                                                r"expected amunre.load_variant\('classic2003'\) first"):
+        Game("classic2003", 4, 1)
 
 
 @FUZZ

@@ -16,18 +16,11 @@ import math
 import random
 import re
 import threading
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from amunre.core import arguments
+from amunre.core.decisions import Agent  # noqa: F401 - what an agent is (the core's word), named here too
 from amunre.core.errors import ArgumentValueError
-
-if TYPE_CHECKING:
-    from amunre.core.decisions import Request
-    from amunre.core.view import PlayerView
-
-
-class Agent(Protocol):
-    def choose(self, view: PlayerView, request: Request) -> Any: ...
 
 
 #: The agent of a seat nobody names (`run`, `compare`, `arena`): it plays the variant it is

@@ -51,13 +51,14 @@ def job_for(variant, overrides, players: int, agents) -> Job:
     import tomli_w
 
     from amunre.agents import check_spec
-    from amunre.core.engine import check_players, check_variant
+    from amunre.core.engine import check_players
+    from amunre.loader import as_variant
     from amunre.loader.resolved import resolved_data
     from amunre.core.model import Variant
     from amunre.loader.resources import variants_dir
 
     overrides = arguments.overrides(overrides)
-    variant = variant if isinstance(variant, Variant) else check_variant(variant, overrides)
+    variant = variant if isinstance(variant, Variant) else as_variant(variant, overrides)
     players = check_players(variant, players)
     listed = arguments.listed("agents", agents, "a list of agent specs", "expected e.g. ['random'] or one a seat")
     agents = [check_spec(spec) for spec in listed]

@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from amunre.core.words import Words
     from amunre.core.state import GameState
     from amunre.core.view import PlayerView
-    from amunre.planning.worth import Worth
+    from amunre.core.valuation import Valuer
 
 R = TypeVar("R")
 
@@ -176,16 +176,17 @@ class Decision:
     #: + 1). Keys only a person reads (the human seat's texts) need not be listed.
     context: dict[str, str] = attrs.field(factory=dict)
     #: `appraise(option, asking, worth)`: what the option is worth to the seat asked, in
-    #: points, from `worth` (`amunre.planning.worth.Worth`: what changes of its holding are worth by
-    #: the variant's own scoring, final scoring and income) and the module's own prices and
+    #: points, from `worth` (a `amunre.core.valuation.Valuer`, the valuation facet: what changes of
+    #: its holding are worth by the variant's own scoring, final scoring and income; the
+    #: planner's `amunre.planning.worth.Worth` is one) and the module's own prices and
     #: effects. The `planner` agent answers with the best option; without it, the planner
     #: looks one step ahead in a game drawn from the seat's view (slower).
-    appraise: Callable[[Any, Asking, Worth], float] | None = None
+    appraise: Callable[[Any, Asking, Valuer], float] | None = None
     #: `appraise_all(options, asking, worth)`: the same for all of a request's options at
     #: once, a list in their order, where working each out alone would repeat work (the
     #: auction's many bids on a few provinces); declare one of the two (`appraisals` asks
     #: `appraise_all` first).
-    appraise_all: Callable[[Sequence[Any], Asking, Worth], list[float]] | None = None
+    appraise_all: Callable[[Sequence[Any], Asking, Valuer], list[float]] | None = None
     #: `where(option)`: the province an option is played on or about, or None: the board
     #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
     #: not given, an option described as a province (`province_option`) is about that one.
@@ -196,7 +197,7 @@ class Decision:
         """Whether it declares what its options are worth (`appraise` or `appraise_all`)."""
         return self.appraise is not None or self.appraise_all is not None
 
-    def appraisals(self, options: Sequence[Any], asking: Asking, worth: Worth) -> list[float] | None:
+    def appraisals(self, options: Sequence[Any], asking: Asking, worth: Valuer) -> list[float] | None:
         """What each option is worth (`appraise_all` if declared, else `appraise` for each),
         or None for a decision that declares neither."""
         if self.appraise_all is not None:
@@ -362,7 +363,7 @@ class Rule:
     #: answered by their first declared policy (else their first option).
     pays_for_holdings: bool = False
     #: What of the players' holdings its `points_for` / `income_for` read, among
-    #: `amunre.planning.worth.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
+    #: `amunre.core.valuation.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
     #: "offering_level"), or "cards:<kind>" (a card kind's name: "cards:architect") for a
     #: module that reads only some kinds of card held; checked when a variant loads. A
     #: change of anything else leaves its points as they were, so

@@ -13,11 +13,13 @@ shows another player's answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Generator, Iterable, Iterator
     from typing import TypeAlias
+
+    from amunre.core.view import PlayerView
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -47,6 +49,14 @@ class Request:
 
     def __repr__(self) -> str:
         return f"Request(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
+
+
+class Agent(Protocol):
+    """Whoever answers a seat's decisions: `choose` gets what its seat may know (its view, never
+    the game) and the request, and returns one of the request's options (`amunre.agents` has
+    the built-in ones)."""
+
+    def choose(self, view: PlayerView, request: Request) -> Any: ...
 
 
 class Lazy(Mapping[str, Any]):

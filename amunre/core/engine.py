@@ -11,7 +11,6 @@ determinizations are `amunre.core.branching`'s.
 
 from __future__ import annotations
 
-import os
 import secrets
 from typing import TYPE_CHECKING, Any, Callable, cast
 
@@ -32,10 +31,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import TypeAlias
 
-    from amunre.agents import Agent
     from amunre.core.branching import Redraw
     from amunre.core.contract import Rule
-    from amunre.core.decisions import Steps
+    from amunre.core.decisions import Agent, Steps
 
     #: Hears each event (a dict) it is sent (`Game.listen`).
     Listener: TypeAlias = Callable[[dict[str, Any]], object]
@@ -43,18 +41,14 @@ if TYPE_CHECKING:
 SPEC_IDS = ("R-GAME-04",)
 
 
-def check_variant(variant: object, overrides: Sequence[str] = ()) -> Variant:
-    """`variant` as a `Variant`: one already loaded, or a variant id or file path, loaded
-    (with `overrides`, checked texts: `amunre.core.arguments.overrides`)."""
+def check_variant(variant: object) -> Variant:
+    """`variant` as a loaded `Variant` (the core reads no file: `amunre.load_variant` loads
+    one from its id or path, `amunre.loader.as_variant` takes either)."""
     if isinstance(variant, Variant):
-        if overrides:
-            raise ArgumentValueError("overrides apply to a variant named by id or path, not to a loaded Variant")
         return variant
-    if isinstance(variant, (str, os.PathLike)):
-        from amunre.loader import load_variant
-
-        return load_variant(variant, overrides)
-    raise arguments.wrong_type("variant", variant, "a variant id, a variant file's path or a loaded Variant")
+    hint = (f"expected amunre.load_variant({variant!r}) first" if isinstance(variant, str) and len(variant) < 80
+            else "expected e.g. amunre.load_variant('classic2003')")
+    raise arguments.wrong_type("variant", variant, "a loaded Variant", hint)
 
 
 def check_players(variant: Variant, n_players: object, name: str = "players") -> int:

@@ -4,10 +4,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import attrs
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from amunre.loader.problems import Problem
+
+@attrs.frozen
+class Problem:
+    """One problem of a variant or board file, structured (`amunre.loader.problems` finds
+    them): where (file, line, column when known, key path) and what."""
+
+    file: str
+    line: int | None
+    path: str  # as messages print it: `phases[1].params.bid_spaces`; "" for the whole file
+    message: str
+    expected: str | None = None
+    column: int | None = None
+    text: str = ""  # the line the report prints
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"file": self.file, "line": self.line, "path": self.path,
+                                  "message": self.message, "expected": self.expected}
+        if self.column is not None:
+            out["column"] = self.column
+        return out
 
 
 class AmunreError(Exception):

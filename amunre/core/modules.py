@@ -58,10 +58,10 @@ def declaration_clashes(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
 
 def _reads_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
     """(index, message, expected) for a `Rule.reads` that is not a set of the aspects
-    `amunre.planning.worth` knows, or names a card kind no rule module plays: the planner would not
+    `amunre.core.valuation` names, or names a card kind no rule module plays: the planner would not
     value that module again when the aspect changes, silently."""
     from amunre.core.registry import all_rules
-    from amunre.planning.worth import ASPECTS, CARD_KIND
+    from amunre.core.valuation import ASPECTS, CARD_KIND
 
     kinds = {kind for cls in all_rules().values() for kind in cls.cards}
     expected = (f"expected a frozenset of {', '.join(sorted(ASPECTS))} or {CARD_KIND}<card kind> "

@@ -2,7 +2,8 @@
 
 A rule module declares its contract at the top of its file (id, summary, a frozen attrs
 `Params` class whose fields document themselves) and registers with `@register` at the
-bottom. Third-party packages add modules through the `amunre.rules` entry-point group
+bottom; the registry imports the built-in ones (`BUILT_IN_RULES`) by name on first lookup,
+as it does plug-ins. Third-party packages add modules through the `amunre.rules` entry-point group
 (`my_id = "package.module:Class"`); they are loaded on first lookup. A plug-in that fails to
 import, is not a `Rule`, or whose name is taken (a built-in rule id, another plug-in's) is
 kept out and recorded in `BROKEN_PLUGINS`, and a variant that uses its id says why.
@@ -10,6 +11,7 @@ kept out and recorded in `BROKEN_PLUGINS`, and a variant that uses its id says w
 
 from __future__ import annotations
 
+import importlib
 import threading
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, TypeVar
@@ -51,8 +53,14 @@ def _load_builtin_and_plugins() -> None:
         _loaded = True  # only once every module is in: another thread must not see half of them
 
 
+#: The package of the built-in rule modules: importing it registers them. The core finds them by
+#: this name when it first looks a rule up, as it finds a plug-in's by its entry point, and never
+#: imports them itself: the rules stand on the core, not the other way round (docs/architecture.md).
+BUILT_IN_RULES = "amunre.rules"
+
+
 def _load_all() -> None:
-    import amunre.rules  # noqa: F401  (importing registers the built-in modules)
+    importlib.import_module(BUILT_IN_RULES)
 
     for entry in entry_points(group="amunre.rules"):
         # one broken plug-in must not stop every variant from loading

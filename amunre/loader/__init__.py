@@ -55,6 +55,20 @@ __all__ = [
 ]
 
 
+def as_variant(variant: object, overrides: Sequence[str] = ()) -> Variant:
+    """`variant` as a `Variant`: one already loaded, or a variant id or file path, loaded (with
+    `overrides`, checked texts: `amunre.core.arguments.overrides`): what the faces that take
+    either (the PettingZoo environment, compare's jobs) accept."""
+    if isinstance(variant, Variant):
+        if overrides:
+            raise arguments.wrong_value("overrides", overrides, "none for a loaded Variant",
+                                        "overrides apply to a variant named by id or path")
+        return variant
+    if isinstance(variant, (str, os.PathLike)):
+        return load_variant(variant, overrides)
+    raise arguments.wrong_type("variant", variant, "a variant id, a variant file's path or a loaded Variant")
+
+
 def load_variant(id_or_path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Variant:
     """A typed, validated Variant from a shipped id or a path to a variant TOML file;
     `overrides` are `KEY=VALUE` texts (`--set`, see `amunre.loader.overrides`) laid over

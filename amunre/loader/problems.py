@@ -23,28 +23,8 @@ from typing import Any
 
 import attrs
 
-from amunre.core.errors import VariantError
+from amunre.core.errors import Problem, VariantError  # noqa: F401 - Problem: the loader's record, named here too
 from amunre.loader.tomlpos import format_path
-
-
-@attrs.frozen
-class Problem:
-    """One problem, structured: where (file, line, column when known, key path) and what."""
-
-    file: str
-    line: int | None
-    path: str  # as messages print it: `phases[1].params.bid_spaces`; "" for the whole file
-    message: str
-    expected: str | None = None
-    column: int | None = None
-    text: str = ""  # the line the report prints
-
-    def to_dict(self) -> dict:
-        out = {"file": self.file, "line": self.line, "path": self.path, "message": self.message,
-               "expected": self.expected}
-        if self.column is not None:
-            out["column"] = self.column
-        return out
 
 
 @attrs.define

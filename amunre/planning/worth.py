@@ -22,7 +22,8 @@ declared policy, else its first option. So a house rule that changes a scoring v
 income or a ruling changes what a holding is worth, with no line of the planner changed.
 
 A decision's `appraise(option, asking, worth)` (`amunre.core.contract.Decision`) turns an option
-into such changes, with its own module's prices; the `planner` agent picks the best.
+into such changes, with its own module's prices; the `planner` agent picks the best. A `Worth`
+is the valuation facet's `Valuer` (`amunre.core.valuation`), which the rule modules type against.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.state import GameState
+from amunre.core.valuation import ASPECTS, CARD_KIND, TOUCHES  # noqa: F401 - ASPECTS: the aspects, named here too
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -59,16 +61,6 @@ if TYPE_CHECKING:
 _Made = TypeVar("_Made")
 #: Stones that become one pyramid in a province (the core's construction, `mechanics`).
 STONES_PER_PYRAMID = 3
-#: What of a holding each kind of change touches (`Rule.reads` names the same aspects): more
-#: stones may complete a pyramid.
-TOUCHES = {"own": frozenset({"provinces"}), "farmers": frozenset({"farmers"}),
-           "stones": frozenset({"stones", "pyramids"}), "pyramids": frozenset({"pyramids"}),
-           "gold": frozenset({"gold"}), "cards": frozenset({"cards"}),
-           "offering_level": frozenset({"offering_level"})}
-ASPECTS = frozenset().union(*TOUCHES.values())
-#: A module whose points read only some kinds of card names each as "cards:<kind>" in its
-#: `reads` (a bonus card's, say): a change of another kind leaves them as they were.
-CARD_KIND = "cards:"
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("gold worth",)

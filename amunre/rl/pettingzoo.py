@@ -227,9 +227,9 @@ class ActionSpace:
 def action_space(variant) -> ActionSpace:
     """The variant's fixed action space (a loaded Variant's, or one's named by id or path), built
     once per variant (shared by its environments)."""
-    from amunre.core.engine import check_variant
+    from amunre.loader import as_variant
 
-    variant = check_variant(variant)
+    variant = as_variant(variant)
     space = variant.modules.__dict__.get("action_space")
     if space is None:
         space = ActionSpace(variant)
@@ -413,9 +413,9 @@ def action_mask(space: ActionSpace, game, seat: int):
 
 
 def _load(variant, overrides):
-    from amunre.core.engine import check_variant
+    from amunre.loader import as_variant
 
-    return check_variant(variant, arguments.overrides(overrides))
+    return as_variant(variant, arguments.overrides(overrides))
 
 
 class AmunreEnv(AECEnv):

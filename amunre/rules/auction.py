@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from amunre.core.model import Variant
     from amunre.core.words import Words
     from amunre.core.view import PlayerView
-    from amunre.planning.worth import Worth
+    from amunre.core.valuation import Valuer
 
     #: A bid: (province, amount, the ids of the cards played with it).
     Bid: TypeAlias = tuple[int, int, tuple[int, ...]]
@@ -215,13 +215,13 @@ def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]]
 FIELDS_SHARE = 0.5
 
 
-def province_at_auction(pid: int, asking: Asking, worth: Worth) -> float:
+def province_at_auction(pid: int, asking: Asking, worth: Valuer) -> float:
     """Holding `pid` through the kingdom, with the gold and cards lying on it and a share of
     what its fields could yield."""
     return worth.remember(("at auction", pid), _at_auction, pid, asking.view, worth)
 
 
-def _at_auction(pid: int, view: PlayerView, worth: Worth) -> float:
+def _at_auction(pid: int, view: PlayerView, worth: Valuer) -> float:
     lying = view.provinces[pid]
     fields = view.variant.board.provinces[pid].fields
     held = worth.province(pid)
@@ -229,7 +229,7 @@ def _at_auction(pid: int, view: PlayerView, worth: Worth) -> float:
     return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
 
 
-def _appraise_bids(options: Sequence[Bid], asking: Asking, worth: Worth) -> list[float]:
+def _appraise_bids(options: Sequence[Bid], asking: Asking, worth: Valuer) -> list[float]:
     """Each bid: the province, less its price (cards sold for what gold does not cover) and
     the cards played; a Protection keeps a bid worth defending. (All at once: many bids share
     a province and a price.)"""

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from amunre.core.words import Words
     from amunre.core.state import GameState
     from amunre.core.view import PlayerView
-    from amunre.planning.worth import Worth
+    from amunre.core.valuation import Valuer
 
 #: The bonus cards, in the order they are offered, and the board attribute that the three
 #: "all in one place" cards compare.
@@ -108,7 +108,7 @@ def _bonus_line(e: dict[str, Any], w: Words) -> str:
     return f"  {w.who(e['player'])} plays the {card} ({facts}): {result}."
 
 
-def _appraise_bonus(kind: str | None, asking: Asking, worth: Worth) -> float:
+def _appraise_bonus(kind: str | None, asking: Asking, worth: Valuer) -> float:
     """A card whose condition holds scores its points now; one that does not is kept."""
     if kind is None:
         return 0.0

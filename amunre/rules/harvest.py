@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from amunre.core.words import Words
     from amunre.core.state import GameState
     from amunre.core.view import PlayerView
-    from amunre.planning.worth import Worth
+    from amunre.core.valuation import Valuer
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
 TEMPLES_AT_HARVEST = "temples_harvest"
@@ -133,7 +133,7 @@ def _farmers_note(pid: int, asking: Asking) -> str:
 
 
 # -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
-def _appraise_treasury(pid: int | None, asking: Asking, worth: Worth) -> float:
+def _appraise_treasury(pid: int | None, asking: Asking, worth: Valuer) -> float:
     if pid is None:
         return 0.0
     rule: Harvest = asking.rule
@@ -141,7 +141,7 @@ def _appraise_treasury(pid: int | None, asking: Asking, worth: Worth) -> float:
     return worth.gold_change(rule.params.treasury_gold - given_up) - worth.card(rule.treasury)
 
 
-def _appraise_big_harvest(pid: int | None, asking: Asking, worth: Worth) -> float:
+def _appraise_big_harvest(pid: int | None, asking: Asking, worth: Valuer) -> float:
     if pid is None:
         return 0.0
     rule: Harvest = asking.rule

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from amunre.core.decisions import Steps
     from amunre.core.model import Variant
     from amunre.core.words import Words
-    from amunre.planning.worth import Worth
+    from amunre.core.valuation import Valuer
 
 
 def price(count: int, first: int = 1, step: int = 1) -> int:
@@ -57,16 +57,16 @@ def _short(asking: Asking, cost: int) -> int:
     return max(0, cost - asking.view.me.gold)
 
 
-def _paying(asking: Asking, worth: Worth, cost: int) -> float:
+def _paying(asking: Asking, worth: Valuer, cost: int) -> float:
     """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
     return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.gold)
 
 
-def _appraise_buy_cards(count: int, asking: Asking, worth: Worth) -> float:
+def _appraise_buy_cards(count: int, asking: Asking, worth: Valuer) -> float:
     return count * worth.drawn_card() - _paying(asking, worth, asking.rule.params.price(count))
 
 
-def _appraise_buy_farmers(count: int, asking: Asking, worth: Worth) -> float:
+def _appraise_buy_farmers(count: int, asking: Asking, worth: Valuer) -> float:
     """The farmers on the fields where each yields most, for their price."""
     view, fields = asking.view, asking.view.variant.board.provinces
     room = {pid: fields[pid].fields - view.provinces[pid].farmers for pid in view.me.provinces}
@@ -81,28 +81,28 @@ def _appraise_buy_farmers(count: int, asking: Asking, worth: Worth) -> float:
     return gained - _paying(asking, worth, asking.rule.params.price(count))
 
 
-def _appraise_place_farmer(pid: int, asking: Asking, worth: Worth) -> float:
+def _appraise_place_farmer(pid: int, asking: Asking, worth: Valuer) -> float:
     return worth.farmers(pid)
 
 
-def _appraise_free_farmer(pid: int | None, asking: Asking, worth: Worth) -> float:
+def _appraise_free_farmer(pid: int | None, asking: Asking, worth: Valuer) -> float:
     if pid is None:
         return 0.0
     return worth.farmers(pid) - worth.card(asking.rule.free_farmer)
 
 
-def _appraise_buy_stones(count: int, asking: Asking, worth: Worth) -> float:
+def _appraise_buy_stones(count: int, asking: Asking, worth: Valuer) -> float:
     return worth.best_stones(count) - _paying(asking, worth, asking.rule.params.price(count))
 
 
-def _appraise_place_stone(pid: int, asking: Asking, worth: Worth) -> float:
+def _appraise_place_stone(pid: int, asking: Asking, worth: Valuer) -> float:
     """This stone and the ones still to place after it, all there."""
     context = asking.context
     left = context.get("bought", 1) - context.get("item", 1) + 1
     return worth.stones(pid, max(1, left))
 
 
-def _appraise_architect(pid: int | None, asking: Asking, worth: Worth) -> float:
+def _appraise_architect(pid: int | None, asking: Asking, worth: Valuer) -> float:
     if pid is None:
         return 0.0
     need = asking.rule.params.architect_stones

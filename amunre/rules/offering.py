@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from amunre.core.words import Words
     from amunre.core.state import GameState
     from amunre.core.view import PlayerView
-    from amunre.planning.worth import Worth
+    from amunre.core.valuation import Valuer
 
     #: An offer: ("gold", amount, adjust) or ("theft", 0, adjust), adjust 1 with an adjustment card.
     Offer: TypeAlias = tuple[str, int, int]
@@ -303,12 +303,12 @@ def level_for(total: int, floors: Iterable[int]) -> int:
 EXPECTED_SHARE = 0.25
 
 
-def _reward_item(worth: Worth) -> float:
+def _reward_item(worth: Valuer) -> float:
     """One reward item as the seat would take it: a card, a farmer or a stone."""
     return worth.remember("reward item", _best_item, worth)
 
 
-def _best_item(worth: Worth) -> float:
+def _best_item(worth: Valuer) -> float:
     return max(worth.drawn_card(), worth.best_farmer(), worth.best_stones())
 
 
@@ -317,7 +317,7 @@ def _others_offers(view: PlayerView) -> list[int]:
     return [round(info.gold * EXPECTED_SHARE) for p, info in enumerate(view.players) if p != view.player]
 
 
-def _appraise_offer(option: Offer, asking: Asking, worth: Worth) -> float:
+def _appraise_offer(option: Offer, asking: Asking, worth: Valuer) -> float:
     """Its gold (or a theft's), the rewards of the rank it may reach, and what the level the
     total may reach is worth to him, the others' offers guessed from their gold."""
     rule: Offering
@@ -339,18 +339,18 @@ def _appraise_offer(option: Offer, asking: Asking, worth: Worth) -> float:
     return value + level
 
 
-def _appraise_adjust(delta: int, asking: Asking, worth: Worth) -> float:
+def _appraise_adjust(delta: int, asking: Asking, worth: Valuer) -> float:
     return worth.level(level_for(asking.context.get("total", 0) + delta, asking.rule.params.level_floors))
 
 
-def _appraise_reward(option: RewardItem, asking: Asking, worth: Worth) -> float:
+def _appraise_reward(option: RewardItem, asking: Asking, worth: Valuer) -> float:
     if option == "card":
         return worth.drawn_card()
     what, pid = option
     return worth.farmers(pid) if what == "farmer" else worth.stones(pid)
 
 
-def _appraise_open_sale(card: int | None, asking: Asking, worth: Worth) -> float:
+def _appraise_open_sale(card: int | None, asking: Asking, worth: Valuer) -> float:
     return 0.0 if card is None else worth.gold_change(1) - worth.card(card)
 
 

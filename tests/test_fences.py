@@ -1,0 +1,55 @@
+"""The package's fences, checked by the tools Python maintainers know (docs/architecture.md).
+
+- import-linter holds the layers and the forbidden imports of `[tool.importlinter]` in
+  pyproject.toml: each package imports only those below it, no rule module imports another,
+  no face (nor the loader or the planner) imports a rule module, the optional extras only
+  their own face. Every import counts: at the top, for type checking, and inside a function.
+- ruff holds the lint of `[tool.ruff]` (a short rule set, documented there).
+
+Each tool is run as a command, as a maintainer runs it; a broken fence is its report.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def tool(name: str) -> str:
+    """The command of a tool of the test extra, beside this Python's (a venv's bin)."""
+    found = Path(sys.executable).parent / name
+    if found.is_file():
+        return str(found)
+    on_path = shutil.which(name)
+    if on_path is None:
+        pytest.fail(f"{name} is not installed: pip install '.[test]'")
+    return on_path
+
+
+def test_the_layers_and_forbidden_imports_hold():
+    run = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=REPO, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    assert " broken" in run.stdout and "0 broken" in run.stdout  # (it read the contracts)
+
+
+def test_a_broken_fence_is_reported(tmp_path):
+    """The check really looks: a core module importing the planner breaks the layers."""
+    import tomllib
+
+    copy = tmp_path / "repo"
+    shutil.copytree(REPO / "amunre", copy / "amunre", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", copy / "pyproject.toml")
+    state = copy / "amunre" / "core" / "state.py"
+    state.write_text(state.read_text(encoding="utf-8") + "\nfrom amunre.planning import worth  # noqa\n",
+                     encoding="utf-8")
+    assert tomllib.loads((copy / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    run = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=copy, capture_output=True, text=True,
+                         timeout=600, env={"PYTHONPATH": str(copy), "PATH": ""})
+    assert run.returncode != 0 and "amunre.core.state -> amunre.planning" in run.stdout, run.stdout[-3000:]
