@@ -11,7 +11,7 @@ __version__ = "0.4.0"
 
 __all__ = ["Game", "load_variant", "play_game", "__version__"]
 
-from amunre import _moved  # noqa: E402 - the module names from before the layers still import
+from amunre import _moved
 
 _moved.install()
 

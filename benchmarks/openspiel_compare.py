@@ -173,7 +173,7 @@ def main() -> None:
         counts = runs[subject.name]
 
         def rate(attr):
-            return statistics.median(getattr(c, attr) / c.cpu for c in counts)
+            return statistics.median(getattr(c, attr) / c.cpu for c in counts)  # noqa: B023 - used at once
 
         per_game = sum(c.actions for c in counts) / sum(c.games for c in counts)
         print(f"{subject.name:<34} {subject.kind:<27} {rate('games'):>10,.0f} {rate('actions'):>11,.0f} "

@@ -66,8 +66,8 @@ def pytest_configure(config):
         return
     import pytest
 
-    from amunre.cli.buildinfo import COMPILED_SUFFIXES, compiled_modules
     import amunre.core.engine
+    from amunre.cli.buildinfo import COMPILED_SUFFIXES, compiled_modules
 
     if not amunre.core.engine.__file__.endswith(COMPILED_SUFFIXES) or not compiled_modules():
         pytest.exit(f"AMUNRE_REQUIRE_COMPILED is set, but amunre.core.engine came from {amunre.core.engine.__file__}",

@@ -18,8 +18,8 @@ from pathlib import Path
 import attrs
 
 from amunre.core.engine import Game
-from amunre.planning.position import position_from_data
 from amunre.loader import load_variant
+from amunre.planning.position import position_from_data
 
 RED, BLACK, BLUE, WHITE = range(4)
 COLOURS = ("red", "black", "blue", "white", "green", "yellow", "orange", "purple", "grey", "brown")
@@ -205,7 +205,7 @@ def _skip_when_the_variant_lacks_pieces(variant, error) -> None:
     """Skip the test, saying why, when every problem of its scenario is a piece the variant's
     components do not have (cards its deck lacks, more pieces than its supply): a house rule
     without Bribery cards has no Bribery scenario. Any other problem is the test's own."""
-    problems = [p for p in getattr(error, "problems", [])]
+    problems = list(getattr(error, "problems", []))
     if problems and all(_LACKING.search(p) for p in problems):
         import pytest
 

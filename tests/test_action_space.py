@@ -28,16 +28,14 @@ import pytest
 from conftest import variant_files
 from helpers import game_of, seats, variant_label, write
 
-from amunre.core import mechanics
-
-from amunre.core import registry
 from amunre.agents import make_agents
+from amunre.core import mechanics, registry
 from amunre.core.contract import Decision, Rule
 from amunre.core.decisions import decide, to_json_value
 from amunre.core.engine import Game
 from amunre.core.errors import AmunreError
-from amunre.loader import load_variant
 from amunre.core.mechanics import add_points
+from amunre.loader import load_variant
 from amunre.rl.pettingzoo import ActionSpace, action_space
 from amunre.rules import gold_ranking, market, offering
 

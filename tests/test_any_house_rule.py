@@ -18,9 +18,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from house_rules import house_rule
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from house_rules import house_rule
 
 from amunre.loader.files import SEARCH_PATH
 

@@ -50,24 +50,31 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Mapping
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import attrs
 import pytest
+from helpers import time_limit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import time_limit
 from amunre import Game, load_variant, play_game
 from amunre.agents import agent_names, make_agent
-from amunre.core.arguments import MAX_SEED
 from amunre.compare.bench import clone_cost
 from amunre.compare.executors import ProcessExecutor, make_executor
 from amunre.compare.jobs import game_seed, job_for, play_batch
 from amunre.compare.run import batch_size
-from amunre.core.errors import (AmunreError, ArgumentError, ArgumentTypeError, ArgumentValueError, IllegalAnswerError,
-                           UnknownVariantError, VariantError)
+from amunre.core.arguments import MAX_SEED
+from amunre.core.errors import (
+    AmunreError,
+    ArgumentError,
+    ArgumentTypeError,
+    ArgumentValueError,
+    IllegalAnswerError,
+    UnknownVariantError,
+    VariantError,
+)
 from amunre.core.model import Variant
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"

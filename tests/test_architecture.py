@@ -19,12 +19,12 @@ from pathlib import Path
 import attrs
 import pytest
 
-from amunre.testing import docgen
-from amunre.loader import load_variant, variant_files
 from amunre.core.board import Province
 from amunre.core.model import Components
 from amunre.core.registry import all_rules
 from amunre.core.state import GameState, PlayerState, ProvinceState
+from amunre.loader import load_variant, variant_files
+from amunre.testing import docgen
 
 REPO = Path(__file__).resolve().parent.parent
 #: The ids the code and the tests name, in the project's own words (docs/checklist.md).
@@ -206,9 +206,9 @@ def test_the_architecture_example_module_plays(tmp_path):
     tests/test_plugin.py installs the same module as a package)."""
     from amunre.agents import make_agents
     from amunre.core.engine import play_game
-    from amunre.loader import load_variant
-    from amunre.core.words import Narrator
     from amunre.core.registry import RULES
+    from amunre.core.words import Narrator
+    from amunre.loader import load_variant
 
     text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     toml = re.search(r"```toml\n(extends.*?)```", text, re.S).group(1)

@@ -11,10 +11,10 @@ import pytest
 from helpers import Inline, ctrl_c_once, ctrl_c_twice, run_cli
 
 import amunre.compare.arena as arena_module
+from amunre.agents import make_agents
 from amunre.compare.arena import play_rotations, run_arena, seat_of, seating
 from amunre.compare.jobs import game_seed, job_for
 from amunre.core.engine import play_game
-from amunre.agents import make_agents
 from amunre.loader import load_variant
 from amunre.loader.resources import load_schema
 

@@ -1,19 +1,18 @@
 """`amunre bench` end to end with tiny settings (what it prints, not how fast: no timed
 assertions), and the measuring library `amunre.compare.bench` it stands on."""
 
+import platform
 import re
 
-import platform
-
 import pytest
-
 from helpers import classic, run_cli
+
 from amunre.agents import make_agents
-from amunre.core.engine import Game, play_on
 from amunre.cli.buildinfo import COMPILED_SUFFIXES, compiled_modules, describe_build
 from amunre.compare.bench import Rates, Tally, clone_cost, measure, play_for
 from amunre.compare.executors import InProcessExecutor
 from amunre.compare.jobs import job_for
+from amunre.core.engine import Game, play_on
 
 ROWS = ("games ", "decisions asked ", "engine steps ")
 

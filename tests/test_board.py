@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 import attrs
-from helpers import offline_build_possible, run_cli
 import pytest
+from helpers import offline_build_possible, run_cli
 
 from amunre.core.board import HALVES, PROVINCE_FIELDS, RANGES, SIDES, Province
 from amunre.core.errors import VariantError
-from amunre.loader.resources import load_schema, variants_dir
 from amunre.loader import available_variants, load_board, load_variant
+from amunre.loader.resources import load_schema, variants_dir
 
 REPO = Path(__file__).resolve().parent.parent
 BOARD_FILE = variants_dir() / "board.toml"

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from amunre.agents import make_agents
 from amunre.core.engine import Game
 from amunre.core.errors import AmunreError
-from amunre.loader import load_variant
 from amunre.core.state import GameState
+from amunre.loader import load_variant
 
 VARIANTS = variant_files()
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from helpers import run_cli
+
 from amunre.loader.resources import load_schema
 
 REPO = Path(__file__).resolve().parents[1]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from helpers import problems_of, run_cli, write
+
 from amunre.core.errors import VariantError
 from amunre.loader import available_variants, load_variant
 from amunre.loader.resources import load_schema, variants_dir
@@ -399,8 +399,7 @@ def test_set_of_a_ruling_of_an_unused_module_is_an_error():
     with pytest.raises(VariantError) as info:
         load_variant("classic2003", ["rulings.draft_five_players=true"])
     (line,) = info.value.problems
-    assert line.startswith("--set rulings.draft_five_players=true: ruling of rule module 'province_draft', which this "
-                           "variant does not use") or line.startswith("--set rulings.draft_five_players=true: unknown ruling")
+    assert line.startswith(("--set rulings.draft_five_players=true: ruling of rule module 'province_draft', which this " "variant does not use", "--set rulings.draft_five_players=true: unknown ruling"))
 
 
 def test_set_of_another_rule_replaces_the_entry_as_a_file_that_extends_does():

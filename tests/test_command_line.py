@@ -5,9 +5,9 @@ positional VARIANT, and `--variant VARIANT` as a synonym: `amunre.cli.common.one
 from __future__ import annotations
 
 import pytest
+from helpers import run_cli
 
 from amunre.cli import cli
-from helpers import run_cli
 
 
 def test_every_command_that_takes_a_variant_takes_both_forms():

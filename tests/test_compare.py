@@ -14,17 +14,17 @@ import sys
 
 import jsonschema
 import pytest
+from conftest import variant_files
 from helpers import Inline, ctrl_c_once, ctrl_c_twice, run_cli
 
+from amunre.agents import make_agents
 from amunre.compare import stats
 from amunre.compare.collect import CLOSE, CORE_EVENTS, StatsCollector
 from amunre.compare.jobs import job_for, play_batch
 from amunre.compare.run import Column, game_seed, run_comparison, summarize
 from amunre.core.engine import Game, play_on
-from amunre.agents import make_agents
 from amunre.loader import load_variant
 from amunre.loader.resources import load_schema
-from conftest import variant_files
 
 VARIANT_FILES = variant_files()
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from helpers import run_cli
 from test_viewer_browser import browser, console_errors, open_page, requests_seen  # noqa: F401 (a fixture)
 

@@ -17,22 +17,18 @@ import os
 import random
 
 import pytest
+from conftest import VARIANTS_DIR, variant_files
 from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from amunre.core import engine
-
-from amunre.core import flow
-
-from amunre.core import mechanics
 from amunre.agents.random_agent import RandomAgent
 from amunre.cli import main as cli_main
+from amunre.core import engine, flow, mechanics
 from amunre.core.errors import AmunreError, UnknownVariantError
-from amunre.rules import offering as offering_module
 from amunre.core.state import GameState
+from amunre.rules import offering as offering_module
 from amunre.testing import ConformanceError, GameChecker, check_variant, load, play_checked
-from conftest import VARIANTS_DIR, variant_files
 
 VARIANTS = variant_files()
 IDS = [f.stem for f in VARIANTS]

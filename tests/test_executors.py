@@ -30,7 +30,13 @@ import pytest
 import amunre
 import amunre.compare.executors as executors
 from amunre.compare.executors import (
-    DaskExecutor, Executor, InProcessExecutor, ProcessExecutor, make_executor, usable_cpus)
+    DaskExecutor,
+    Executor,
+    InProcessExecutor,
+    ProcessExecutor,
+    make_executor,
+    usable_cpus,
+)
 from amunre.compare.jobs import game_seed, job_for, play_batch
 from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
@@ -260,7 +266,7 @@ def test_something_else_listening_is_an_error_not_a_hang():
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()
-        address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
         start = time.perf_counter()
         with pytest.raises(AmunreError, match="gave no Dask answer within 1 s") as error:
             DaskExecutor(address, timeout=1)

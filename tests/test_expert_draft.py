@@ -80,7 +80,7 @@ def test_r_draft_01_immediate_bonuses_are_placed_on_the_revealed_cards():
             break
     else:
         pytest.fail("no seed deals Dakhla")
-    for p in game.state.turn_order():
+    for _p in game.state.turn_order():
         choice = dakhla if dakhla in game.pending.options else game.pending.options[0]
         game.answer(choice)
     prov = game.state.provinces[dakhla]

@@ -31,10 +31,10 @@ import click
 import pytest
 import tomli_w
 from click.testing import CliRunner
+from helpers import time_limit
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from helpers import time_limit
 from amunre.cli import cli, main
 from amunre.loader import available_variants
 from amunre.loader.resources import variants_dir

@@ -34,14 +34,21 @@ from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
+from helpers import time_limit, toml_paths
 from hypothesis import assume, event, example, given, settings
 from hypothesis import strategies as st
 
-from helpers import time_limit, toml_paths
 from amunre.cli import cli
 from amunre.core.errors import ReplayError
 from amunre.gamelog import (
-    MAX_AHEAD_BYTES, MAX_LINE_BYTES, MAX_LOG_BYTES, _validators, canonical, plain_event, read_log, replay_lines,
+    MAX_AHEAD_BYTES,
+    MAX_LINE_BYTES,
+    MAX_LOG_BYTES,
+    _validators,
+    canonical,
+    plain_event,
+    read_log,
+    replay_lines,
     replay_log,
 )
 

@@ -31,10 +31,15 @@ from amunre.cli import cli
 from amunre.core.engine import Game
 from amunre.core.errors import PositionError
 from amunre.loader import load_variant
-from amunre.planning.position import (
-    Position, position_from_data, position_variant, read_position, read_position_raw, score_position,
-)
 from amunre.loader.resources import variants_dir
+from amunre.planning.position import (
+    Position,
+    position_from_data,
+    position_variant,
+    read_position,
+    read_position_raw,
+    score_position,
+)
 
 POSITIONS = Path(__file__).parent / "positions"
 SHIPPED = sorted(p for p in POSITIONS.iterdir() if p.suffix in (".toml", ".json"))

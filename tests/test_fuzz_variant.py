@@ -23,10 +23,10 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from helpers import mutate, time_limit
 import pytest
 import tomli_w
 from click.testing import CliRunner
+from helpers import mutate, time_limit
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -34,12 +34,12 @@ from amunre.agents import make_agents
 from amunre.cli import cli
 from amunre.core.engine import Game
 from amunre.core.errors import UnknownVariantError, VariantError
+from amunre.core.model import Variant
 from amunre.loader import load_variant, variant_files
 from amunre.loader.pipelines import PIPELINES, entry_id
-from amunre.core.model import Variant
 from amunre.loader.resources import schemas_dir, variants_dir
 
-SHIPPED = [p for p in variant_files(variants_dir())]
+SHIPPED = list(variant_files(variants_dir()))
 TEXTS = {p.name: p.read_text(encoding="utf-8") for p in SHIPPED}
 
 #: Values a key may be retyped to: other types, the huge and the odd.
@@ -170,10 +170,11 @@ def _limits(schema: dict) -> list:
 
 def _limit_settings(path) -> list:
     """(file, `--set` text) for every numeric key of a shipped variant at the ends of its range."""
-    from amunre.loader.schema import class_schema, field_schema
     import typing
 
     import attrs
+
+    from amunre.loader.schema import class_schema, field_schema
 
     variant = load_variant(path)
     settings_ = []

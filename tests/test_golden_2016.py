@@ -13,7 +13,16 @@ from pathlib import Path
 
 import pytest
 from helpers import (
-    Ask, card, edition2016, feed, game_of, named_seats, pid, province_deck, run, state_of,
+    Ask,
+    card,
+    edition2016,
+    feed,
+    game_of,
+    named_seats,
+    pid,
+    province_deck,
+    run,
+    state_of,
 )
 
 from amunre.core.engine import Game
@@ -22,7 +31,7 @@ from amunre.rules.market import price
 from amunre.rules.offering import level_for
 
 POSITIONS = Path(__file__).parent / "positions"
-SETUP = dict(gold=20, theft=1, hand={"architect": 1})  # what every player holds after set-up
+SETUP = {"gold": 20, "theft": 1, "hand": {"architect": 1}}  # what every player holds after set-up
 
 
 def v16():

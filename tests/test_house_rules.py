@@ -5,11 +5,11 @@ invariant and the golden playthroughs cover them with every other variant file.)
 
 from __future__ import annotations
 
+import tomllib
 from functools import cache
 from pathlib import Path
 
 import pytest
-import tomllib
 from helpers import game_of, run, seats
 
 from amunre.agents import make_agents

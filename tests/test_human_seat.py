@@ -24,14 +24,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import FakeTerminal, card, classic, edition2016, game_of, pid, seats
 
 from amunre.agents.asking import asking_for, decision_block, option_text
 from amunre.agents.prompt import LeftTheTable, choose, parse_choice
 from amunre.agents.seatview import full_view, own_view
 from amunre.core.engine import Game
-from amunre.core.words import Words
 from amunre.core.view import hide_from
-from helpers import FakeTerminal, card, classic, edition2016, game_of, pid, seats
+from amunre.core.words import Words
 
 REPO = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

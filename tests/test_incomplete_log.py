@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from amunre.cli import cli
-from amunre.gamelog import read_log, replay_lines
 from amunre.core.errors import ReplayError
+from amunre.gamelog import read_log, replay_lines
 
 
 def _leave_after(tmp_path, answers: int, seed: int = 4):

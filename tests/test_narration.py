@@ -16,15 +16,26 @@ from functools import cache
 
 import pytest
 from helpers import (
-    Ask, card, feed, game_of, pid, province_deck, run_cli, seats, step_params, variant_at, variant_files_using,
-    keeps_printed, with_rulings,
+    Ask,
+    card,
+    feed,
+    game_of,
+    keeps_printed,
+    pid,
+    province_deck,
+    run_cli,
+    seats,
+    step_params,
+    variant_at,
+    variant_files_using,
+    with_rulings,
 )
 
 from amunre.agents import make_agents
 from amunre.core.engine import play_game
-from amunre.loader import variant_files
-from amunre.core.words import Narrator, Words, literal
 from amunre.core.standing import standing
+from amunre.core.words import Narrator, Words, literal
+from amunre.loader import variant_files
 
 VARIANTS = variant_files_using()
 COLOURS = ("red", "black", "blue", "white")
@@ -133,7 +144,7 @@ def test_a_real_game_names_every_immediate_bonus_it_places(path):
     for event in events:
         for item in event.get("lying", ()):
             name = w.province(item["province"])
-            assert any(line.startswith(f"  {name} gets its") or line.startswith(f"  {name} still holds")
+            assert any(line.startswith((f"  {name} gets its", f"  {name} still holds"))
                        for line in lines), name
 
 

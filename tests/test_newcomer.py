@@ -4,7 +4,6 @@ and a position file that says which scoring it is."""
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 from tests.helpers import run_cli

@@ -24,15 +24,15 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the optional extra: "
                                          "pip install 'amunre[rl]' (pettingzoo, numpy)")
-import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import numpy as np
+from pettingzoo.test import api_test, seed_test
 
-from amunre.core.engine import Game  # noqa: E402
-from amunre.core.errors import AmunreError, IllegalAnswerError, UnknownVariantError  # noqa: E402
-from amunre.loader import load_variant  # noqa: E402
-from amunre.loader.files import available_variants  # noqa: E402
-from amunre.rl.pettingzoo import action_mask, action_space, env, raw_env  # noqa: E402
-from amunre.core.view import hide_from  # noqa: E402
+from amunre.core.engine import Game
+from amunre.core.errors import AmunreError, IllegalAnswerError, UnknownVariantError
+from amunre.core.view import hide_from
+from amunre.loader import load_variant
+from amunre.loader.files import available_variants
+from amunre.rl.pettingzoo import action_mask, action_space, env, raw_env
 
 REPO = Path(__file__).resolve().parent.parent
 #: PettingZoo's generic remarks on a dict observation (its own classic games are exempted by name)
@@ -255,7 +255,7 @@ def test_docs_describe_the_layout_and_the_action_spaces():
     docs = (REPO / "docs" / "agents.md").read_text(encoding="utf-8")
     assert docs.startswith("# ") and "\n## PettingZoo environment\n" in docs
     for variant_id in ("classic2003", "expert2016", "secret-hands-2003"):
-        for name, start, stop, _ in raw_env(variant_id, 4).layout.sections:
+        for name, _start, _stop, _ in raw_env(variant_id, 4).layout.sections:
             assert f"`{name}`" in docs, f"docs/agents.md does not name the observation section {name}"
     from conftest import project_variant_files
 

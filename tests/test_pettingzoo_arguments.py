@@ -18,14 +18,14 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the optional extra: "
                                          "pip install 'amunre[rl]' (pettingzoo, numpy)")
-import numpy as np  # noqa: E402
-from hypothesis import event, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import numpy as np
+from helpers import time_limit
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
-from helpers import time_limit  # noqa: E402
-from amunre.core.errors import AmunreError  # noqa: E402
-from amunre.loader import load_variant  # noqa: E402
-from amunre.rl.pettingzoo import MAX_OVERRIDES, REWARDS, env  # noqa: E402
+from amunre.core.errors import AmunreError
+from amunre.loader import load_variant
+from amunre.rl.pettingzoo import MAX_OVERRIDES, REWARDS, env
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 FUZZ = settings(max_examples=10_000 if DEEP else 25, deadline=None)

@@ -15,16 +15,16 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import variant_files
+from helpers import run_cli, variant_label
 
 from amunre.agents import make_agents
 from amunre.core.engine import play_game
+from amunre.core.words import Words
 from amunre.gamelog import Recorder, log_lines
 from amunre.loader import load_variant
-from amunre.core.words import Words
 from amunre.picture import BoardPicture, log_steps
 from amunre.planning.position import read_position, read_position_data
-from helpers import run_cli, variant_label
-from conftest import variant_files
 
 SVG = "{http://www.w3.org/2000/svg}"
 REPO = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ def test_every_position_file_renders(tmp_path, capsys, path):
         assert shown["score"] == str(entry.get("score", 0))
     # each owned province carries its owner's name and its farmers on the fields
     shown = all_text(root)
-    for p, entry in enumerate(data["players"]):
+    for entry in data["players"]:
         for name, counts in entry.get("provinces", {}).items():
             fields = variant.board.provinces[variant.board.index(name)].fields
             assert f"{counts.get('farmers', 0)}/{fields}" in shown
@@ -173,7 +173,7 @@ def test_every_shipped_variant_renders_a_logged_game(path):
         check_picture(root, variant, logged.names, snap)
         if index == auction:
             shown = all_text(root)
-            for player, province, amount, note in snap.markers:
+            for player, province, amount, _note in snap.markers:
                 assert f"{logged.names[player]} {amount}" in shown
                 assert variant.board.provinces[province].name in shown
     assert [p[3] for p in logged.steps[-1].snapshot.players] == lines[-1]["scores"]

@@ -15,8 +15,8 @@ from test_viewer_browser import browser, open_page  # noqa: F401 (a fixture)
 
 from amunre.agents import make_agents
 from amunre.core.engine import Game
-from amunre.loader import load_variant
 from amunre.core.words import player_names
+from amunre.loader import load_variant
 from amunre.picture.steps import Follower, snapshot
 from amunre.picture.svg import BoardPicture
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import problems_of
 
 from amunre.agents import make_agents
 from amunre.core.engine import play_game
 from amunre.loader import load_variant
 from amunre.testing import check_variant
-from helpers import problems_of
 
 HEAD = 'extends = "classic2003"\n[edition]\nid = "edit-test"\nname = "an edited pipeline"\n'
 

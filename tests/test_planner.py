@@ -18,9 +18,9 @@ from amunre.agents import make_agent, make_agents
 from amunre.core.engine import Game, play_game
 from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
+from amunre.planning.worth import ASPECTS, CARD_KIND, TOUCHES, Worth, apply, played, position_of, undo
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.testing import play_checked
-from amunre.planning.worth import ASPECTS, CARD_KIND, TOUCHES, Worth, apply, played, position_of, undo
 
 VARIANTS = variant_files()
 

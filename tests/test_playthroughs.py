@@ -22,7 +22,7 @@ import pytest
 from amunre.testing import REGENERATE, load, playthrough, regenerate_playthroughs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import project_files, variant_files  # noqa: E402
+from conftest import project_files, variant_files
 
 FOLDER = Path(__file__).resolve().parent / "playthroughs"
 VARIANTS = variant_files()

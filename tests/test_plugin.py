@@ -300,8 +300,8 @@ class Tribute(Rule):
 def tribute_variant(tmp_path, call: str):
     """A variant with the Tribute module, whose `run` makes `call` for every player; the
     module is registered in this process for the test only (as an installed plug-in is)."""
-    from amunre.loader import load_variant
     from amunre.core.registry import RULES, all_rules
+    from amunre.loader import load_variant
 
     all_rules()
     space: dict = {"__name__": "amunre_tribute"}
@@ -329,10 +329,11 @@ def test_a_plugin_that_pays_without_yield_from_fails_loudly_in_a_game(tmp_path, 
     """`pay` is carried out with `yield from`: called bare it would silently pay nothing.
     The step that called it ends in a `RuleModuleError` naming the module, the call and the
     fix; `amunre run` says so in one error line."""
+    from helpers import run_cli
+
     from amunre.agents import make_agents
     from amunre.core.engine import play_game
     from amunre.core.errors import RuleModuleError
-    from helpers import run_cli
 
     variant = tribute_variant(tmp_path, 'pay(game, p, 2, "tribute")')
     with pytest.raises(RuleModuleError) as info:
@@ -345,8 +346,9 @@ def test_a_plugin_that_pays_without_yield_from_fails_loudly_in_a_game(tmp_path, 
 
 
 def test_a_plugin_that_pays_without_yield_from_fails_amunre_check(tmp_path, capsys, unregister_tribute):
-    from amunre.testing import ConformanceError, check_variant
     from helpers import run_cli
+
+    from amunre.testing import ConformanceError, check_variant
 
     variant = tribute_variant(tmp_path, 'pay(game, p, 2, "tribute")')
     with pytest.raises(ConformanceError) as info:
@@ -440,9 +442,10 @@ def test_a_plugin_named_like_a_builtin_rule_is_reported_not_dropped(fake_plugins
     """A plug-in whose entry-point name is a built-in rule id was dropped without a word, so a
     variant naming that id silently got the built-in. It is kept out like a broken plug-in,
     and a variant that uses the id says why; the others load."""
+    from helpers import problems_of, run_cli
+
     from amunre.loader import load_variant
     from amunre.rules.fewest_pyramids import FewestPyramids
-    from helpers import problems_of, run_cli
 
     rules = fake_plugins(("fewest_pyramids", _scoring_plugin("fewest_pyramids")))
     assert rules["fewest_pyramids"] is FewestPyramids  # the built-in stays, the plug-in is kept out
@@ -536,8 +539,8 @@ def test_a_move_without_yield_from_fails_however_the_plugin_is_written(tmp_path,
     from amunre.agents import make_agents
     from amunre.core.engine import play_game
     from amunre.core.errors import RuleModuleError
-    from amunre.loader import load_variant
     from amunre.core.registry import RULES, all_rules
+    from amunre.loader import load_variant
 
     source, toml = PLUGIN_VARIANTS[rule_id]
     all_rules()
@@ -560,8 +563,8 @@ def test_a_plugin_decision_named_like_a_builtin_one_of_another_variant_is_not_ta
     from amunre.agents import make_agents
     from amunre.core.engine import play_game
     from amunre.core.errors import VariantError
-    from amunre.loader import load_variant
     from amunre.core.registry import RULES, all_rules
+    from amunre.loader import load_variant
 
     source = '''
 from amunre.core.contract import Decision, Rule

@@ -15,8 +15,8 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import run_cli
+
 from amunre.core.errors import ReplayError
 from amunre.gamelog import read_log, replay_lines, spec_text
 

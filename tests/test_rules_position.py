@@ -10,7 +10,12 @@ from helpers import BLUE, RED, card, classic, pid, seats, state_of, with_rulings
 from amunre.cli import main
 from amunre.core.errors import PositionError
 from amunre.planning.position import (
-    load_position, position_from_data, position_to_dict, read_position, score_position, write_position,
+    load_position,
+    position_from_data,
+    position_to_dict,
+    read_position,
+    score_position,
+    write_position,
 )
 
 POSITIONS = Path(__file__).parent / "positions"

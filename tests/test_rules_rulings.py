@@ -6,26 +6,26 @@ import pytest
 from helpers import BLACK, BLUE, RED, Ask, card, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
 
 from amunre.core.engine import Game
-from amunre.loader import load_variant
-from amunre.rules.gold_ranking import gold_ranking
-from amunre.planning.position import score_position
 from amunre.core.state import UNLIMITED
+from amunre.loader import load_variant
+from amunre.planning.position import score_position
+from amunre.rules.gold_ranking import gold_ranking
 
 BRIBERY = card("bribery")
 
 
 EDITION_DEFAULTS = {
     # SPEC §6 and EDITIONS.md §2/§5.1: the side each edition takes
-    "classic2003": dict(
-        sell_cards_to_bid=True, free_stones_build=True, adjustment_must_move=True, nile_compare="province",
-        nile_min_pyramids=1, finite_supply=True, theft_counts_in_gold=False, cards_in_offering=False,
-        bribery_scope="whole_phase", identical_cards="same_time", protection_timing="with_bid",
-        double_swap="optional", gold_ties="competition", temples_score_at_harvest=False),
-    "supermeeple2016": dict(
-        sell_cards_to_bid=True, free_stones_build=True, adjustment_must_move=False, nile_compare="province",
-        nile_min_pyramids=1, finite_supply=True, theft_counts_in_gold=False, cards_in_offering=False,
-        bribery_scope="one_rebid", identical_cards="same_phase", protection_timing="with_bid",
-        double_swap="automatic", gold_ties="competition", temples_score_at_harvest=False),
+    "classic2003": {
+        "sell_cards_to_bid": True, "free_stones_build": True, "adjustment_must_move": True, "nile_compare": "province",
+        "nile_min_pyramids": 1, "finite_supply": True, "theft_counts_in_gold": False, "cards_in_offering": False,
+        "bribery_scope": "whole_phase", "identical_cards": "same_time", "protection_timing": "with_bid",
+        "double_swap": "optional", "gold_ties": "competition", "temples_score_at_harvest": False},
+    "supermeeple2016": {
+        "sell_cards_to_bid": True, "free_stones_build": True, "adjustment_must_move": False, "nile_compare": "province",
+        "nile_min_pyramids": 1, "finite_supply": True, "theft_counts_in_gold": False, "cards_in_offering": False,
+        "bribery_scope": "one_rebid", "identical_cards": "same_phase", "protection_timing": "with_bid",
+        "double_swap": "automatic", "gold_ties": "competition", "temples_score_at_harvest": False},
 }
 
 
@@ -280,8 +280,8 @@ def test_docs_rulings_table_matches_the_edition_files():
 
     import attrs
 
-    from amunre.loader.rulings import declared_rulings
     from amunre.core.registry import all_rules
+    from amunre.loader.rulings import declared_rulings
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "rulings.md").read_text(encoding="utf-8")
     rows = {}

@@ -21,8 +21,29 @@ parametrized tests read from the files are pinned once for both editions.
 import attrs
 import pytest
 from helpers import (
-    BLACK, BLUE, RED, WHITE, Ask, card, classic, edition2016, feed, finish, game_of, pid, province_deck, run, seated,
-    PRINTED, keeps_printed, seats, state_of, step_params, variant_at, variant_files_using, with_rulings,
+    BLACK,
+    BLUE,
+    PRINTED,
+    RED,
+    WHITE,
+    Ask,
+    card,
+    classic,
+    edition2016,
+    feed,
+    finish,
+    game_of,
+    keeps_printed,
+    pid,
+    province_deck,
+    run,
+    seated,
+    seats,
+    state_of,
+    step_params,
+    variant_at,
+    variant_files_using,
+    with_rulings,
 )
 from hypothesis import given
 from hypothesis import strategies as st

@@ -15,9 +15,9 @@ import pytest
 from amunre.cli import main
 from amunre.core.errors import VariantError
 from amunre.loader import load_variant, variant_files
+from amunre.loader.resources import schemas_dir, variants_dir
 from amunre.loader.rulings import declared_rulings
 from amunre.loader.schema import builtin_rules, schema_text, variant_schema
-from amunre.loader.resources import schemas_dir, variants_dir
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "schemas" / "variant.schema.json"
@@ -204,7 +204,6 @@ def test_every_shipped_file_names_its_schema_and_the_schema_accepts_it():
     import tomllib
 
     import jsonschema
-
     from conftest import project_files
 
     repo = Path(__file__).resolve().parents[1]

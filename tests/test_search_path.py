@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from helpers import run_cli
 
 HOUSE = '''extends = "classic2003"

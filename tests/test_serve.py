@@ -17,14 +17,14 @@ import pytest
 from conftest import variant_files
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
-from amunre.loader import load_variant  # noqa: E402
-from amunre.serve.app import MAX_BODY, build_app  # noqa: E402
-from amunre.serve.table import Table  # noqa: E402
-from amunre.testing import ConformanceError, play_checked  # noqa: E402
+from amunre.loader import load_variant
+from amunre.serve.app import MAX_BODY, build_app
+from amunre.serve.table import Table
+from amunre.testing import ConformanceError, play_checked
 
 VARIANTS = variant_files()
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"

@@ -15,12 +15,12 @@ import time
 import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from test_serve import Tables, answers_kept, auth, until, wait_ready  # noqa: E402
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_serve import Tables, answers_kept, auth, until, wait_ready
 
-import amunre.serve.app as app_module  # noqa: E402
-from amunre.serve.app import build_app  # noqa: E402
+import amunre.serve.app as app_module
+from amunre.serve.app import build_app
 
 BOTS = ["random", "random", "random"]
 PEOPLE = ["human", "human", "human"]

@@ -25,8 +25,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
 pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
-from serving import Serving, auth, state  # noqa: E402
-from test_viewer_browser import console_errors, start_chromium  # noqa: E402
+from serving import Serving, auth, state
+from test_viewer_browser import console_errors, start_chromium
 
 SEATS = ["human", "greedy", "human", "random"]
 #: Answers given through the pages before the server is killed.

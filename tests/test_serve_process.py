@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
 pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
-from serving import Serving, auth, claim, play_some, state  # noqa: E402
+from serving import Serving, auth, claim, play_some, state
 
 
 def test_a_killed_server_loses_nothing_and_the_log_replays(tmp_path):

@@ -18,11 +18,11 @@ import pytest
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
 pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from test_serve import auth, raw, until, wait_ready  # noqa: E402
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_serve import auth, raw, until, wait_ready
 
-from amunre.serve.app import build_app  # noqa: E402
+from amunre.serve.app import build_app
 
 PEOPLE = ["human", "human", "random"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from amunre.core.engine import Game
-from amunre.loader import load_variant
 from amunre.core.streams import STREAMS, draw_seed
+from amunre.loader import load_variant
 from amunre.testing.layouts import province_layouts
 
 

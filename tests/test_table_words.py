@@ -144,8 +144,9 @@ def test_a_sale_says_the_shortfall_of_a_purchase_in_the_editions_words(variant):
 
 def test_the_2016_bid_asks_for_the_scribe_pawn():
     """R16 › The Auction Phase: "places his Scribe pawn on Thebes"."""
-    from amunre.agents.asking import question_text, asking_for
     from helpers import pid
+
+    from amunre.agents.asking import asking_for, question_text
 
     v = edition2016()
     game = game_of(seats(3, gold=5), v)
@@ -233,8 +234,9 @@ def test_a_forced_decision_of_the_human_seat_is_told_in_one_line(variant):
 
 @pytest.mark.parametrize("variant", EDITIONS)
 def test_the_full_view_keeps_the_bids_bidders_and_protection(variant):
-    from amunre.agents.human import HumanAgent
     from helpers import card, pid
+
+    from amunre.agents.human import HumanAgent
 
     v = variant()
     players = seats(3, gold=5)
@@ -412,8 +414,8 @@ def test_the_five_player_final_table_fits_an_80_column_terminal(variant):
     from amunre.agents import make_agents
     from amunre.cli.run import final_table
     from amunre.core.engine import play_game
-    from amunre.core.words import player_names
     from amunre.core.results import game_result
+    from amunre.core.words import player_names
 
     v = variant()
     game = play_game(v, make_agents(["greedy"] * 5, 1), 1)
@@ -452,8 +454,9 @@ def _run(*argv, stdin="", timeout=120):
 # -- r1. a number of thousands of digits is no option, nor any other number read ---------------
 
 def test_a_number_of_thousands_of_digits_is_asked_again_not_a_crash(capsys, tmp_path):
-    from amunre.agents.prompt import parse_choice
     from helpers import write
+
+    from amunre.agents.prompt import parse_choice
 
     index, hint = parse_choice("9" * 5000, 21)
     assert index is None and hint.startswith("There is no option 99999999999999999...: enter 0 to 20")
@@ -529,8 +532,8 @@ def test_the_final_score_stays_readable_on_a_narrow_terminal(width):
     from amunre.agents import make_agents
     from amunre.cli.run import final_score
     from amunre.core.engine import play_game
-    from amunre.core.words import player_names
     from amunre.core.results import game_result, item_label
+    from amunre.core.words import player_names
 
     v = classic()
     game = play_game(v, make_agents(["greedy"] * 5, 2), 2)
@@ -561,10 +564,11 @@ def test_the_final_score_stays_readable_on_a_narrow_terminal(width):
 def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns():
     import io
 
+    from helpers import card
+
     from amunre.agents.human import HumanAgent
     from amunre.agents.terminal import Terminal
     from amunre.core.engine import Game
-    from helpers import card
 
     # a game whose first auction, red to bid first, shows Abu first and Memphis (the longest line)
     game = next(g for g in (Game(classic(), 3, seed) for seed in range(2000))
@@ -574,7 +578,9 @@ def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns()
     assert request.kind == "bid" and len(request.options) == 21
     out = io.StringIO()
     terminal = Terminal(err=out, stdin=io.StringIO("q\n"), wrap=True, width=80)
-    with pytest.raises(Exception):
+    from amunre.agents.human import LeftTheTable
+
+    with pytest.raises(LeftTheTable):  # (`q`: the question was shown, then he left)
         HumanAgent(terminal).choose(game.view(request.player), request)
     shown = out.getvalue().split("red leaves the table")[0].splitlines()
     assert max(len(line) for line in shown) <= 80
@@ -592,7 +598,7 @@ def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns()
     prepared.run_rules(["auction"])
     request = prepared.pending
     assert any(card("protection", classic()) in o[2] for o in request.options) and len(request.options) > 40
-    from amunre.agents.asking import option_lines, asking_for
+    from amunre.agents.asking import asking_for, option_lines
     options = [t.plain for t in option_lines(asking_for(prepared.view(RED), request), 80)]
     assert len(options) <= 10 and max(len(line) for line in options) <= 80, "\n".join(options)
     assert '  Abu + "bidding blockade":' in "\n".join(options)

@@ -14,12 +14,12 @@ from helpers import problems_of, write
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amunre.testing import docgen
 from amunre.core.errors import UnknownVariantError, VariantError
 from amunre.core.model import Components, Edition
+from amunre.loader import available_variants, load_variant, resolve_path
 from amunre.loader.resources import load_schema, variants_dir
 from amunre.loader.tomlpos import format_path, key_lines, line_for, parse_path
-from amunre.loader import available_variants, load_variant, resolve_path
+from amunre.testing import docgen
 
 REPO = Path(__file__).resolve().parent.parent
 CLASSIC = variants_dir() / "classic2003.toml"
@@ -693,12 +693,12 @@ def test_an_unknown_term_is_reported_with_the_closest_key(tmp_path):
 def test_every_word_a_game_prints_is_a_term_a_variant_may_set(path, monkeypatch):
     """The known terms are complete: every key the engine, the modules and the play-by-play
     ask a variant for while a game is played and narrated is one a file may set."""
-    from amunre.core.engine import play_game
     from amunre.agents import make_agents
+    from amunre.core.engine import play_game
     from amunre.core.model import Variant
-    from amunre.core.words import Narrator
     from amunre.core.registry import all_rules
     from amunre.core.terms import is_known, known_terms
+    from amunre.core.words import Narrator
 
     variant = load_variant(path)
     asked = set()

@@ -16,11 +16,12 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+from helpers import run_cli
+
 from amunre.agents import make_agents
 from amunre.core.engine import Game
 from amunre.gamelog import Recorder, dumps_lines, incomplete_lines
 from amunre.loader import load_variant
-from helpers import run_cli
 
 SVG_NS = "http://www.w3.org/2000/svg"
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from helpers import run_cli
 
 from amunre.core.words import player_names
-from helpers import run_cli
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")

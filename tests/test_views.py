@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from amunre.agents import make_agents
 from amunre.core.engine import Game, play_game
+from amunre.core.view import PlayerView, hide_from
 from amunre.loader import load_variant
 from amunre.testing import ConformanceError, play_checked
-from amunre.core.view import PlayerView, hide_from
 
 VARIANTS = variant_files()
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
@@ -74,8 +74,7 @@ def test_a_view_cannot_change_the_game():
         view.provinces[0].stones = 5
     with pytest.raises(AttributeError):
         view.me.gold = 100
-    view.hand  # a copy:
-    assert isinstance(view.hand, tuple)
+    assert isinstance(view.hand, tuple)  # a copy: a tuple, never the hand itself
 
 
 def test_hide_from_keeps_the_players_view():

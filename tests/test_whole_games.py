@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import VARIANTS_DIR
 from hypothesis import settings
 
 from amunre.testing import check_variant, load
-from conftest import VARIANTS_DIR
 
 CLASSIC = VARIANTS_DIR / "classic2003.toml"
 SCALE = max(1, settings.default.max_examples // 25)

@@ -22,7 +22,6 @@ from amunre.core import arguments
 from amunre.core.decisions import Agent  # noqa: F401 - what an agent is (the core's word), named here too
 from amunre.core.errors import ArgumentValueError
 
-
 #: The agent of a seat nobody names (`run`, `compare`, `arena`): it plays the variant it is
 #: given (see docs/agents.md for what that means for a comparison).
 DEFAULT_AGENT = "planner"

@@ -77,7 +77,7 @@ def own_view(view) -> list[Text]:
     else:
         out.append(line("  no provinces yet"))
     out += [line(f"  {text}", names=names) for text in module_lines(view, w)]
-    for p, info in enumerate(view.players):
+    for p in range(len(view.players)):
         if p != view.player:
             out.append(line(f"  {others_text(view, p, w)}", "dim", names))
     return out

@@ -9,8 +9,15 @@ import click
 from rich.text import Text
 
 from amunre.agents import DEFAULT_AGENT, agent_names
-from amunre.cli.common import (WholeNumber, dump_json, make_console, one_variant, parse_bot_kinds, set_option,
-                               variant_arg)
+from amunre.cli.common import (
+    WholeNumber,
+    dump_json,
+    make_console,
+    one_variant,
+    parse_bot_kinds,
+    set_option,
+    variant_arg,
+)
 from amunre.cli.progress import games_progress
 from amunre.core.engine import MAX_SEED
 from amunre.core.errors import AmunreError

@@ -17,8 +17,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from amunre.cli.common import (WholeNumber, dump_json, literal, make_console, many_variants, parse_bot_kinds,
-                               parse_players, set_option, variant_arg)
+from amunre.cli.common import (
+    WholeNumber,
+    dump_json,
+    literal,
+    make_console,
+    many_variants,
+    parse_bot_kinds,
+    parse_players,
+    set_option,
+    variant_arg,
+)
 
 #: Seconds per measurement when neither --seconds nor --games is given.
 DEFAULT_SECONDS = 3.0
@@ -116,10 +125,10 @@ def command(variant_name, players, agent_kinds, seconds, games, workers, as_json
     """Measure games/s, asked decisions/s and engine steps/s (forced decisions included) for
     each variant and agent kind, in CPU and wall time, in one process and on every worker at
     once (warm-up games excluded), and the cost of copying a game state."""
-    from amunre.agents import check_agents_for
     from amunre import __version__
-    from amunre.compare.bench import WARMUP_GAMES, load_time, measure
+    from amunre.agents import check_agents_for
     from amunre.cli.buildinfo import compiled_modules, describe_build
+    from amunre.compare.bench import WARMUP_GAMES, load_time, measure
     from amunre.compare.executors import make_executor
 
     kinds = parse_bot_kinds(agent_kinds)

@@ -6,9 +6,9 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.core.board import PROVINCE_FIELDS
 from amunre.cli.common import dump_json, make_console, one_variant, set_option, variant_arg
 from amunre.cli.file_names import board_shown
+from amunre.core.board import PROVINCE_FIELDS
 
 
 def board_document(board, provisional_only: bool = False) -> dict:

@@ -10,8 +10,17 @@ from pathlib import Path
 import click
 
 from amunre.agents import check_agents_for
-from amunre.cli.common import (WholeNumber, dump_json, literal, one_variant, parse_bot_kinds, set_option, variant_arg,
-                               whole_number, write_resolved)
+from amunre.cli.common import (
+    WholeNumber,
+    dump_json,
+    literal,
+    one_variant,
+    parse_bot_kinds,
+    set_option,
+    variant_arg,
+    whole_number,
+    write_resolved,
+)
 from amunre.cli.file_names import variant_shown
 from amunre.core.counting import plural
 from amunre.core.engine import MAX_SEED

@@ -16,10 +16,10 @@ import click
 from amunre.agents import DEFAULT_AGENT, agent_names, check_spec, split_spec
 from amunre.core.engine import MAX_SEED, new_seed
 from amunre.core.errors import AmunreError
+from amunre.core.words import CONTROL, literal
 from amunre.gamelog import shown_path
 from amunre.loader import load_variant
 from amunre.loader.problems import printable
-from amunre.core.words import CONTROL, literal  # noqa: F401 - the commands import it from here
 
 
 def whole_number(text: str) -> int:

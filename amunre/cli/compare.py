@@ -10,9 +10,18 @@ import sys
 import click
 from rich.text import Text
 
-from amunre.cli.common import (WholeNumber, check_writable, dump_json, literal, make_console, many_variants,
-                               parse_bot_kinds, set_option, variant_arg)
 from amunre.agents import DEFAULT_AGENT
+from amunre.cli.common import (
+    WholeNumber,
+    check_writable,
+    dump_json,
+    literal,
+    make_console,
+    many_variants,
+    parse_bot_kinds,
+    set_option,
+    variant_arg,
+)
 from amunre.cli.progress import games_progress
 from amunre.core.engine import MAX_SEED
 from amunre.core.errors import AmunreError, VariantError

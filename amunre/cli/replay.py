@@ -8,8 +8,8 @@ import click
 
 from amunre.cli.common import check_writable, literal, one_variant
 from amunre.core.counting import plural
-from amunre.gamelog import excerpt, replay_log, write_atomically
 from amunre.core.words import player_names
+from amunre.gamelog import excerpt, replay_log, write_atomically
 
 
 @click.command("replay")

@@ -14,21 +14,30 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.agents import check_agents_for, make_agents
-from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.human import Handover, HumanAgent
-from amunre.agents.terminal import Terminal
-from amunre.core.errors import AmunreError
-from amunre.cli.common import (SET_HELP, check_writable, one_variant, parse_agents, parse_players, parse_seed,
-                               set_option, variant_arg, write_resolved)
+from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.seatview import line as seat_line
+from amunre.agents.terminal import Terminal
+from amunre.cli.common import (
+    SET_HELP,
+    check_writable,
+    literal,
+    make_console,
+    one_variant,
+    parse_agents,
+    parse_players,
+    parse_seed,
+    set_option,
+    variant_arg,
+    write_resolved,
+)
 from amunre.core.engine import Game, play_on
+from amunre.core.errors import AmunreError
 from amunre.core.flow_words import end_of, tie_line
-from amunre.loader import load_variant
-from amunre.gamelog import Recorder, incomplete_lines, log_lines, new_file_mode, shown_path, write_log
-from amunre.cli.common import literal, make_console
-from amunre.core.words import Narrator, Words, player_names
 from amunre.core.results import game_result, item_label, item_order, scoring_groups
-
+from amunre.core.words import Narrator, Words, player_names
+from amunre.gamelog import Recorder, incomplete_lines, log_lines, new_file_mode, shown_path, write_log
+from amunre.loader import load_variant
 
 #: The most characters of an agent spec a column of the final table shows.
 AGENT_SHOWN = 14

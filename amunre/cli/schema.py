@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from amunre.cli.common import dump_json
-
 from amunre.loader.schema import variant_schema
 
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-
 import click
 from rich.table import Table
 from rich.text import Text
 
-from amunre.core.errors import AmunreError
 from amunre.cli.common import dump_json, literal, make_console, one_variant, set_option, variant_arg
+from amunre.core.errors import AmunreError
 from amunre.core.words import item_label
-from amunre.planning.position import answer_policies, position_from_data, position_variant, read_position_raw, score_position
+from amunre.planning.position import (
+    answer_policies,
+    position_from_data,
+    position_variant,
+    read_position_raw,
+    score_position,
+)
 
 
 def score_table(variant, sheet) -> Table:

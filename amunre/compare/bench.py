@@ -31,9 +31,9 @@ import time
 
 import attrs
 
-from amunre.core import arguments
 from amunre.agents import make_agents
 from amunre.compare.jobs import Job, job_for, load_job_variant
+from amunre.core import arguments
 from amunre.core.engine import Game, play_game
 
 #: Games each process plays before its clocks start.
@@ -68,7 +68,7 @@ class Rates:
     wall: float  # wall seconds: the span from the first start to the last end
 
     @classmethod
-    def of(cls, tallies: list[Tally]) -> "Rates":
+    def of(cls, tallies: list[Tally]) -> Rates:
         return cls(
             processes=len(tallies),
             games=sum(t.games for t in tallies),

@@ -28,9 +28,10 @@ import signal
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterator, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from amunre.core import arguments
 from amunre.core.errors import AmunreError, ArgumentValueError
@@ -453,7 +454,7 @@ def _on_worker(expected: tuple, fn, *args):
             from distributed import get_worker
 
             exc.add_note(f"{_WORKER_NOTE}{get_worker().address}")
-        except Exception:  # noqa: BLE001, S110 - not on a worker (a test calls it): no address to add
+        except Exception:  # noqa: BLE001 - not on a worker (a test calls it): no address to add
             pass
         raise
 

@@ -254,7 +254,7 @@ def _svg(plt, figure) -> str:
 
 
 def _forest(plt, comparison, rows) -> str | None:
-    from amunre.compare.plot import forest_entries, draw_forest
+    from amunre.compare.plot import draw_forest, forest_entries
 
     entries = forest_entries(comparison, rows)
     if not entries:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import attrs
 
-from amunre.core import arguments
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.tally import Tally, tally_batch
+from amunre.core import arguments
 from amunre.core.engine import Game, play_on
 from amunre.core.errors import ArgumentValueError
 
@@ -52,9 +52,9 @@ def job_for(variant, overrides, players: int, agents) -> Job:
 
     from amunre.agents import check_spec
     from amunre.core.engine import check_players
+    from amunre.core.model import Variant
     from amunre.loader import as_variant
     from amunre.loader.resolved import resolved_data
-    from amunre.core.model import Variant
     from amunre.loader.resources import variants_dir
 
     overrides = arguments.overrides(overrides)

@@ -8,7 +8,7 @@ SIGTERM stops the run; the batches finished by then are merged (in task order to
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 
 def merge_in_order(results: Iterator[tuple[int, object]], merge: Callable[[object], None],

@@ -30,7 +30,6 @@ def draw(plt, comparison, rows, path: str) -> None:
 
     from amunre.gamelog import new_file_mode
 
-    columns = comparison.columns
     items = [row for row in rows if row.key.startswith("points.")]
     entries = forest_entries(comparison, rows)
     if entries:  # the differences on top, the levels below

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 
-from amunre.core import arguments
 from amunre.compare import stats
 from amunre.compare.collect import CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, missing_means_zero, seat_key
 from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)
 from amunre.compare.ordered import merge_in_order
 from amunre.compare.tally import Tally, merge, slope_weights
+from amunre.core import arguments
 
 
 @attrs.define
@@ -198,12 +198,14 @@ def summarize(comparison: Comparison) -> list[Row]:
                 values.append(e if math.isnan(e.low) else attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
             else:
                 values.append(stats.estimate_of(m))
+        # (called within this iteration only: the row's key, mode and columns are this one's)
         def compared(found: list, c: int, before: int):
-            d = moments(found[c], key, mode) if has[before] and has[c] and found else None
+            d = moments(found[c], key, mode) if has[before] and has[c] and found else None  # noqa: B023
             if d is None or d.n < 2:
                 return None
-            correlation, pairing = stats.pairing_of(moments(tally.values[before], key, mode) or stats.Moments.zeros(0),
-                                                    moments(tally.values[c], key, mode) or stats.Moments.zeros(0), d)
+            correlation, pairing = stats.pairing_of(
+                moments(tally.values[before], key, mode) or stats.Moments.zeros(0),  # noqa: B023
+                moments(tally.values[c], key, mode) or stats.Moments.zeros(0), d)  # noqa: B023
             return attrs.evolve(stats.paired_of(d), correlation=correlation, pairing=pairing)
 
         versus = [None] + [compared(tally.versus, c, 0) for c in range(1, len(columns))]

@@ -13,7 +13,8 @@ docs/architecture.md says why this was chosen over resumable steps, with the mea
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from amunre.core import arguments
 from amunre.core.decisions import Request

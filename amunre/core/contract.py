@@ -59,7 +59,8 @@ never shifts what the other rules draw.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
@@ -72,10 +73,10 @@ if TYPE_CHECKING:
     from amunre.core.decisions import Request, Steps
     from amunre.core.mechanics import Move
     from amunre.core.model import RuleSpec, Variant
-    from amunre.core.words import Words
     from amunre.core.state import GameState
-    from amunre.core.view import PlayerView
     from amunre.core.valuation import Valuer
+    from amunre.core.view import PlayerView
+    from amunre.core.words import Words
 
 R = TypeVar("R")
 

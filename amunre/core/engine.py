@@ -12,12 +12,13 @@ determinizations are `amunre.core.branching`'s.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
+from amunre.core import arguments
+from amunre.core.arguments import MAX_SEED
 from amunre.core.branching import Branching, Checkpoint, Forced, no_flow, snapshot
 from amunre.core.decisions import BATCH_START, Request, from_json_value, to_json_value
-from amunre.core import arguments
-from amunre.core.arguments import MAX_SEED  # noqa: F401 - the largest seed, imported from here
 from amunre.core.errors import AmunreError, ArgumentValueError, IllegalAnswerError
 from amunre.core.flow import flow_plan
 from amunre.core.mechanics import end_phase_cards
@@ -154,7 +155,7 @@ class Game(Branching):
             self._base = Checkpoint(snapshot(state), None, self.phase_name, 0, no_flow)
 
     @classmethod
-    def from_state(cls, variant: Variant, state: GameState, listeners: Iterable[Listener] | None = None) -> "Game":
+    def from_state(cls, variant: Variant, state: GameState, listeners: Iterable[Listener] | None = None) -> Game:
         """A game standing at a prepared position (a position file, a rulebook example).
 
         No setup runs and nothing is pending until `run_rules` starts some of the variant's

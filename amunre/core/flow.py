@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from amunre.core.mechanics import end_phase_cards
 from amunre.core.gamesetup import set_up
+from amunre.core.mechanics import end_phase_cards
 from amunre.core.standing import standing, winners
 
 if TYPE_CHECKING:

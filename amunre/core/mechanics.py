@@ -20,7 +20,8 @@ here once, by the core: `ConstructionRulings` (A-DOUBLESWAP) joins every variant
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.words import Words
     from amunre.core.state import GameState
+    from amunre.core.words import Words
 
 R = TypeVar("R")
 

@@ -138,7 +138,7 @@ class Rulings:
     def as_dict(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self._owner}
 
-    def evolve(self, **changes: Any) -> "Rulings":
+    def evolve(self, **changes: Any) -> Rulings:
         by_class = dict(self._by_class)
         for key, value in changes.items():
             if key not in self._owner:

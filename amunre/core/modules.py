@@ -29,8 +29,7 @@ if TYPE_CHECKING:
 
 def core_declarations() -> tuple[dict[str, Event], dict[str, Decision], dict[str, str | None]]:
     """(events, decisions, reasons) of the core: the game's flow and its shared moves."""
-    from amunre.core import flow_words
-    from amunre.core import mechanics
+    from amunre.core import flow_words, mechanics
 
     return ({**flow_words.EVENTS, **mechanics.EVENTS}, dict(mechanics.DECISIONS), dict(mechanics.REASONS))
 

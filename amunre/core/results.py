@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from amunre.core.counting import pyramids_in, stones_in
-from amunre.core.words import item_label
 from amunre.core.standing import ranks
+from amunre.core.words import item_label
 
 if TYPE_CHECKING:
     from amunre.core.engine import Game

@@ -121,7 +121,7 @@ class GameState:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameState":
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
         state = cls(data["n_players"], len(data["provinces"]), data["seed"])
         for name in cls.__slots__:
             if name == "players":
@@ -132,11 +132,11 @@ class GameState:
                 setattr(state, name, copy_data(data[name]))
         return state
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """A copy through the JSON form (what a position file or a log holds)."""
         return GameState.from_dict(self.to_dict())
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         """An independent copy, made directly (a game's clone takes one), the rule modules'
         data with it: nothing of it is shared with this state."""
         twin = GameState.__new__(GameState)
@@ -165,7 +165,7 @@ class GameState:
         twin.rules = copy_data(self.rules)
         return twin
 
-    def assign(self, other: "GameState") -> None:
+    def assign(self, other: GameState) -> None:
         """Make this state equal to `other` (its seed apart) in place: every list, player and
         province object stays the one it was, so that a rule's step under way, which holds
         them, sees the new values (`Game.determinize`)."""

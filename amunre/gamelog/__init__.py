@@ -53,11 +53,33 @@ below are its API.
 
 from __future__ import annotations
 
-from amunre.gamelog.lines import FORMAT, OLDER_FORMATS, MAX_DEPTH, MAX_LOG_BYTES, MAX_LINE_BYTES, MAX_AHEAD, MAX_AHEAD_BYTES, EXCERPT, canonical
-from amunre.gamelog.messages import excerpt, label, shown_path, first_difference
-from amunre.gamelog.write import Recorder, variant_file_of, spec_text, header, result, log_lines, incomplete_lines, dumps_lines, new_file_mode, write_atomically, write_log
-from amunre.gamelog.read import plain_event, iter_log, read_log, _validators
+from amunre.gamelog.lines import (
+    EXCERPT,
+    FORMAT,
+    MAX_AHEAD,
+    MAX_AHEAD_BYTES,
+    MAX_DEPTH,
+    MAX_LINE_BYTES,
+    MAX_LOG_BYTES,
+    OLDER_FORMATS,
+    canonical,
+)
+from amunre.gamelog.messages import excerpt, first_difference, label, shown_path
+from amunre.gamelog.read import _validators, iter_log, plain_event, read_log
 from amunre.gamelog.replay import replay_lines, replay_log
+from amunre.gamelog.write import (
+    Recorder,
+    dumps_lines,
+    header,
+    incomplete_lines,
+    log_lines,
+    new_file_mode,
+    result,
+    spec_text,
+    variant_file_of,
+    write_atomically,
+    write_log,
+)
 
 __all__ = [
     "FORMAT",

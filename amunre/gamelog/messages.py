@@ -8,7 +8,6 @@ import re
 
 from amunre.gamelog.lines import EXCERPT, canonical
 
-
 # -- messages --------------------------------------------------------------------------------
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")

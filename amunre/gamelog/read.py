@@ -8,15 +8,14 @@ import os
 import stat
 from collections.abc import Iterator
 from functools import cache
+
 import jsonschema
 
 from amunre.core.errors import ReplayError
 from amunre.gamelog.lines import FORMAT, MAX_DEPTH, MAX_LINE_BYTES, MAX_LOG_BYTES, OLDER_FORMATS
 from amunre.gamelog.messages import _where, excerpt, label, shown_path
-from amunre.gamelog.write import header, result
 from amunre.loader.files import nesting_depth
 from amunre.loader.resources import load_schema
-
 
 # -- reading ---------------------------------------------------------------------------------
 

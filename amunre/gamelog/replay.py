@@ -15,14 +15,13 @@ from amunre.gamelog.messages import _difference_message, excerpt, label, shown_p
 from amunre.gamelog.read import _sized_lines
 from amunre.gamelog.write import _header, _shipped_files, result
 
-
 # -- replaying -------------------------------------------------------------------------------
 
 def _variant_for(head: dict, where: str, variant):
     """The variant to replay with: the caller's (`--variant`), else the shipped variant of
     the header's id; never a file the log names."""
-    from amunre.loader import load_variant
     from amunre.core.model import Variant
+    from amunre.loader import load_variant
 
     if variant is not None:
         if not isinstance(variant, Variant):
@@ -158,7 +157,7 @@ def _replay(log: _Window, where: str, variant, verify_agents: bool) -> tuple[Gam
     return game, [fresh_head] + events + [end]
 
 
-def _play(variant, head: dict, replayer: "_Replayer", comparer: "_Comparer", where: str) -> tuple[Game, bool]:
+def _play(variant, head: dict, replayer: _Replayer, comparer: _Comparer, where: str) -> tuple[Game, bool]:
     """Play the logged game, every seat answered by the replayer: (the game, whether it
     stopped where an incomplete log ends) once it is over or stopped."""
     game = None
@@ -185,7 +184,7 @@ def _play(variant, head: dict, replayer: "_Replayer", comparer: "_Comparer", whe
     return game, False
 
 
-def _check_result(log: _Window, where: str, game: Game, replayer: "_Replayer", number: int) -> dict:
+def _check_result(log: _Window, where: str, game: Game, replayer: _Replayer, number: int) -> dict:
     """The result line, which must come at line `number`, where the replay's game ended."""
     last = log[number]
     if isinstance(last, _Bad):
@@ -207,7 +206,7 @@ def _check_result(log: _Window, where: str, game: Game, replayer: "_Replayer", n
     return fresh
 
 
-def _check_stop(log: _Window, where: str, game: Game, replayer: "_Replayer", number: int) -> dict:
+def _check_stop(log: _Window, where: str, game: Game, replayer: _Replayer, number: int) -> dict:
     """The `incomplete` line of a stopped game, which must come at line `number`, right
     after the last event the replay matched: every logged event came, every answer was used."""
     last = log[number]

@@ -31,22 +31,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from amunre.core import arguments
-
-from amunre.loader.board import board_file, load_board, read_board
 from amunre.core.errors import VariantError  # noqa: F401 - raised from here, imported from here
+from amunre.core.model import Components, Edition, Variant
+from amunre.core.registry import all_rules
+from amunre.loader.board import board_file, load_board, read_board
 from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_rules
 from amunre.loader.files import allowed_folders, available_variants, inside, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
 from amunre.loader.overrides import apply_overrides
 from amunre.loader.pipelines import PIPELINES, build_specs, check_declarations, check_ids, rules_used
 from amunre.loader.problems import Problems, control_character_problems, report_at
+from amunre.loader.resources import variants_dir
 from amunre.loader.rulings import compose_rulings, declared_rulings
 from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
 from amunre.loader.unsettled import Undecided, Unsettled, settle
-from amunre.core.model import Components, Edition, Variant
-from amunre.core.registry import all_rules
-from amunre.loader.resources import variants_dir
 
 # what callers import from here, whichever module defines it
 __all__ = [

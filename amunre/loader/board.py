@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from amunre.core.board import PROVINCE_FIELDS, RANGES, Board, Province
-from amunre.loader.resources import variants_dir
 from amunre.loader.files import exists, is_file, read_toml
 from amunre.loader.problems import Origins, Problems, control_character_problems, did_you_mean, one_of, report_at
+from amunre.loader.resources import variants_dir
 from amunre.loader.shape import schema_problems, structure
 
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 import re
 
 from amunre.core.contract import ROUND_MUST_PROVIDE, CheckProblem
-from amunre.loader.pipelines import PIPELINES, flat_entries
-from amunre.loader.problems import did_you_mean, one_of
-from amunre.loader.shape import field_names
 from amunre.core.model import MAX_PLAYERS, MIN_PLAYERS, Variant
 from amunre.core.registry import BROKEN_PLUGINS, all_rules
 from amunre.core.terms import is_known, known_terms
-
-
+from amunre.loader.pipelines import PIPELINES, flat_entries
+from amunre.loader.problems import did_you_mean, one_of
+from amunre.loader.shape import field_names
 
 
 def declared_cards(rules: dict) -> list[str]:

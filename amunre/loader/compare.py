@@ -68,8 +68,8 @@ def _params(variant) -> dict[str, dict]:
 
 def _rulings(variant) -> dict[str, tuple[Any, str]]:
     """Ruling key -> (effective value, SPEC id)."""
-    from amunre.loader.rulings import declared_rulings
     from amunre.core.registry import all_rules
+    from amunre.loader.rulings import declared_rulings
 
     owners = declared_rulings(all_rules())
     out = {}
@@ -83,8 +83,8 @@ def _rulings(variant) -> dict[str, tuple[Any, str]]:
 def ordered_rulings(variant) -> dict:
     """A variant's rulings in a fixed order: the core's, then each module's by rule id, each
     class in field order (the composed rulings keep no order of their own)."""
-    from amunre.loader.rulings import declared_rulings
     from amunre.core.registry import all_rules
+    from amunre.loader.rulings import declared_rulings
 
     values = variant.rulings.as_dict()
     order = [key for key in declared_rulings(all_rules()) if key in values]

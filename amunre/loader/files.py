@@ -23,9 +23,9 @@ from pathlib import Path
 
 from amunre.core.arguments import shown
 from amunre.core.errors import UnknownVariantError, VariantError
+from amunre.loader.problems import Problems
 from amunre.loader.resources import variants_dir
 from amunre.loader.tomlpos import key_lines
-from amunre.loader.problems import Problems
 
 #: Deepest nesting of tables and arrays a variant or board file may use. The real files
 #: need 5; the limit keeps every recursive step of loading far from Python's own limit.

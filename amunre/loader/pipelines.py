@@ -10,9 +10,9 @@ entries with their key paths, groups opened; `build_specs` types them into `Rule
 
 from __future__ import annotations
 
+from amunre.core.model import RuleSpec
 from amunre.loader.shape import field_names, structure
 from amunre.loader.unsettled import Unsettled, settle
-from amunre.core.model import RuleSpec
 
 #: The pipelines of a variant file, by the rule kind each accepts.
 PIPELINES = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}

@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from amunre.core.errors import Problem, VariantError  # noqa: F401 - Problem: the loader's record, named here too
+from amunre.core.errors import Problem, VariantError
 from amunre.loader.tomlpos import format_path
 
 

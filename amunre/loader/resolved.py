@@ -16,10 +16,10 @@ from pathlib import Path
 import tomli_w
 
 from amunre.loader.compare import ordered_rulings
-from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.overrides import option_of
-from amunre.loader.schema import json_value
+from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.resources import variants_dir
+from amunre.loader.schema import json_value
 
 
 def _board(variant) -> str:
@@ -51,7 +51,7 @@ def resolved_data(variant) -> dict:
             if isinstance(raw, dict) and isinstance(raw.get("steps"), list):
                 gid = entry_id(raw)
                 return {"id": gid, "name": raw.get("name", gid), "steps": [entry(step) for step in raw["steps"]]}
-            spec = next(specs)
+            spec = next(specs)  # noqa: B023 - called within this iteration only
             return {"id": spec.id, "rule": spec.rule, "name": spec.name, "params": json_value(spec.params)}
 
         data[pipeline] = [entry(raw) for raw in variant.resolved.get(pipeline) or []]

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import attrs
 
+from amunre.core.gamesetup import SetupRulings
+from amunre.core.mechanics import ConstructionRulings
+from amunre.core.model import Rulings
 from amunre.loader.problems import did_you_mean, one_of
 from amunre.loader.shape import structure
 from amunre.loader.unsettled import settle
-from amunre.core.model import Rulings
-from amunre.core.mechanics import ConstructionRulings
-from amunre.core.gamesetup import SetupRulings
 
 #: The rulings the core answers itself, joined to every variant's: (class, who declares it).
 CORE_RULINGS = ((SetupRulings, "setup (core)"), (ConstructionRulings, "construction (core)"))

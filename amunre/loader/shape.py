@@ -10,18 +10,19 @@ mistakes gets five problems, not one traceback.
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import attrs
 import cattrs
 from cattrs.errors import (
-    BaseValidationError, ClassValidationError, ForbiddenExtraKeysError, IterableValidationError,
+    BaseValidationError,
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
 )
 
-from amunre.loader.resources import load_schema
 from amunre.loader.problems import did_you_mean, got, one_of, show
-
+from amunre.loader.resources import load_schema
 
 # --------------------------------------------------------------------------------------
 # Layer 1: JSON Schema

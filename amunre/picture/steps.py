@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from amunre.core.engine import Game
-from amunre.gamelog import replay_lines
 from amunre.core.words import Narrator, Words, describe_option, player_names
+from amunre.gamelog import replay_lines
 
 
 class Snapshot(NamedTuple):

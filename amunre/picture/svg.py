@@ -23,6 +23,7 @@ characters XML cannot hold are written as their escapes (`\\x1b`).
 from __future__ import annotations
 
 import re
+
 from amunre.core.words import Words, literal
 
 # -- sizes ---------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ class BoardPicture:
         for x, label in ((MAP_X, frontier), (MAP_X + BOX_W + GAP, bank),
                          (MAP_X + 2 * (BOX_W + GAP) + NILE_W, bank), (MAP_X + 3 * (BOX_W + GAP) + NILE_W, frontier)):
             out.append(_t(x + BOX_W / 2, 86, label, 11, "middle", fill=DIM))
-        for half, y, rows in self.bands:
+        for half, y, _rows in self.bands:
             out.append(_t(MAP_X, y + 16, text_of(self._half_label(half)), 14, weight="bold"))
         for pid, province in enumerate(self.variant.board.provinces):
             out.append(self._province_static(pid, province))

@@ -28,7 +28,8 @@ is the valuation facet's `Valuer` (`amunre.core.valuation`), which the rule modu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
@@ -337,7 +338,7 @@ class Worth:
             self._start()
         gain = self.gain(change)
         parts = self._parts
-        for index, term in enumerate(self._terms):
+        for index, _term in enumerate(self._terms):
             if parts[index] is None:
                 parts[index] = self._evaluators[index](self._base)
         return sum(parts) + gain

@@ -1,6 +1,17 @@
 """The built-in rule modules, one file each. Importing this package registers all of them."""
 
 from amunre.rules import (  # noqa: F401
-    auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, offering,
-    province_draft, province_draw, pyramids, temples,
+    auction,
+    bonus_cards,
+    complete_sets,
+    fewest_pyramids,
+    gold_ranking,
+    harvest,
+    market,
+    nile_sides,
+    offering,
+    province_draft,
+    province_draw,
+    pyramids,
+    temples,
 )

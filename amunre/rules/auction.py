@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
     from amunre.core.model import Variant
-    from amunre.core.words import Words
-    from amunre.core.view import PlayerView
     from amunre.core.valuation import Valuer
+    from amunre.core.view import PlayerView
+    from amunre.core.words import Words
 
     #: A bid: (province, amount, the ids of the cards played with it).
     Bid: TypeAlias = tuple[int, int, tuple[int, ...]]
@@ -353,10 +353,10 @@ class Auction(Rule):
         whole_phase_bribery = self.rulings.bribery_scope == "whole_phase"
         second_bribery = self.rulings.identical_cards == "same_time"
         protect_on_pass = self.rulings.protection_timing == "any_turn"
-        PROTECTION, BRIBERY = self.protection, self.bribery  # noqa: N806 - constants of this phase
+        PROTECTION, BRIBERY = self.protection, self.bribery
         # top[card] = (space index, player) of the highest bid; where[p] = (card, space index)
         top: dict[int, tuple[int, int]] = {}
-        bidders: dict[int, int] = {c: 0 for c in cards}
+        bidders: dict[int, int] = dict.fromkeys(cards, 0)
         where: dict[int, tuple[int, int]] = {}
         protected: set[int] = set()
         # players who played Bribery this phase: with the whole-phase ruling they keep

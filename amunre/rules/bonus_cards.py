@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     from amunre.core.board import Province
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.words import Words
     from amunre.core.state import GameState
-    from amunre.core.view import PlayerView
     from amunre.core.valuation import Valuer
+    from amunre.core.view import PlayerView
+    from amunre.core.words import Words
 
 #: The bonus cards, in the order they are offered, and the board attribute that the three
 #: "all in one place" cards compare.

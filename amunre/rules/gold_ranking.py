@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
     from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.words import Words
     from amunre.core.state import GameState
+    from amunre.core.words import Words
 
 
 @attrs.frozen

@@ -27,10 +27,10 @@ if TYPE_CHECKING:
     from amunre.core.board import Board, Province
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.words import Words
     from amunre.core.state import GameState
-    from amunre.core.view import PlayerView
     from amunre.core.valuation import Valuer
+    from amunre.core.view import PlayerView
+    from amunre.core.words import Words
 
 #: The scoring item of temples scored at a harvest (A-TEMPLEHARVEST).
 TEMPLES_AT_HARVEST = "temples_harvest"
@@ -234,7 +234,7 @@ class Harvest(Rule):
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
-        TREASURY, BIG_HARVEST = self.treasury, self.big_harvest  # noqa: N806 - constants of this phase
+        TREASURY, BIG_HARVEST = self.treasury, self.big_harvest
         temples_too = self.rulings.temples_score_at_harvest
         board_data = game.variant.board
         board = board_data.provinces

@@ -24,16 +24,31 @@ from typing import TYPE_CHECKING
 import attrs
 
 from amunre.core.contract import (
-    Decision, Event, Rule, count_actions, none_or_province_actions, province_actions, province_option, the_province,
+    Decision,
+    Event,
+    Rule,
+    count_actions,
+    none_or_province_actions,
+    province_actions,
+    province_option,
+    the_province,
 )
 from amunre.core.decisions import decide
+from amunre.core.gamesetup import supply_counts
 from amunre.core.mechanics import (
-    build_from_stones, can_add_pyramid, field_capacity, free_fields, gain_cards, means, pay, place_farmer,
-    place_stone, play_card,
+    build_from_stones,
+    can_add_pyramid,
+    field_capacity,
+    free_fields,
+    gain_cards,
+    means,
+    pay,
+    place_farmer,
+    place_stone,
+    play_card,
 )
 from amunre.core.model import bounded, doc
 from amunre.core.registry import register
-from amunre.core.gamesetup import supply_counts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -41,8 +56,8 @@ if TYPE_CHECKING:
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
     from amunre.core.model import Variant
-    from amunre.core.words import Words
     from amunre.core.valuation import Valuer
+    from amunre.core.words import Words
 
 
 def price(count: int, first: int = 1, step: int = 1) -> int:

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from amunre.core.board import Province
     from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.words import Words
     from amunre.core.state import GameState
+    from amunre.core.words import Words
 
 SIDES = ("west", "east")
 #: What a pyramid counts in `NileSides.points_for`'s one number per competitor, where a

@@ -26,7 +26,16 @@ from amunre.core.boardtext import level_words
 from amunre.core.contract import Decision, Event, Rule, Statistic, card_actions, ruling
 from amunre.core.decisions import ask_secretly, decide
 from amunre.core.mechanics import (
-    field_capacity, free_fields, gain_cards, means, pay, place_farmer, place_stone, play_card, receive, sell_card,
+    field_capacity,
+    free_fields,
+    gain_cards,
+    means,
+    pay,
+    place_farmer,
+    place_stone,
+    play_card,
+    receive,
+    sell_card,
 )
 from amunre.core.model import bounded, bounded_items, doc
 from amunre.core.registry import register
@@ -38,10 +47,10 @@ if TYPE_CHECKING:
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
     from amunre.core.model import Variant
-    from amunre.core.words import Words
     from amunre.core.state import GameState
-    from amunre.core.view import PlayerView
     from amunre.core.valuation import Valuer
+    from amunre.core.view import PlayerView
+    from amunre.core.words import Words
 
     #: An offer: ("gold", amount, adjust) or ("theft", 0, adjust), adjust 1 with an adjustment card.
     Offer: TypeAlias = tuple[str, int, int]

@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
     from amunre.core.model import Variant
-    from amunre.core.words import Words
     from amunre.core.view import PlayerView
+    from amunre.core.words import Words
 
 #: The most players the overview recommends the secret hands for.
 RECOMMENDED_MAX_PLAYERS = 4

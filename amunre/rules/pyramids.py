@@ -16,8 +16,8 @@ from amunre.core.registry import register
 if TYPE_CHECKING:
     from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.words import Words
     from amunre.core.state import GameState
+    from amunre.core.words import Words
 
 
 @attrs.frozen

@@ -42,8 +42,8 @@ import gzip
 import json
 import os
 import secrets
-import sqlite3
 import shutil
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -62,8 +62,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from amunre.core.counting import plural
 from amunre.core.engine import _is_option
 from amunre.core.errors import AmunreError, IllegalAnswerError
-from amunre.gamelog.messages import excerpt
 from amunre.core.words import player_names
+from amunre.gamelog.messages import excerpt
 from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
 from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.seatpage import seat_payload
@@ -552,7 +552,7 @@ class Server:
                     if not _is_option(choice, request.options):  # checked as a person's is, before it is kept
                         raise IllegalAnswerError(f"it answered {_first_line(repr(choice))[:80]}, which is not one "
                                                  f"of the options of {request.kind!r}")
-                except Exception as exc:  # a bot's bug stops its table, saying so, not the server
+                except Exception as exc:  # noqa: BLE001 - a bot's bug stops its table, saying so, not the server
                     if table.closed:
                         return
                     said = str(exc) if isinstance(exc, IllegalAnswerError) else _first_line(repr(exc))

@@ -13,10 +13,10 @@ what the seat may not know.
 from __future__ import annotations
 
 from amunre.agents.asking import asking_for, fact_lines, option_text, question_text
+from amunre.core.view import PlayerView
 from amunre.core.words import Words
 from amunre.picture.steps import snapshot, where_text
 from amunre.planning.seatfacts import hand_cards, projection
-from amunre.core.view import PlayerView
 
 #: Play-by-play lines a payload carries (the newest): a page shows the recent story.
 LINES_KEPT = 400

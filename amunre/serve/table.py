@@ -24,8 +24,8 @@ from amunre.agents import make_agent
 from amunre.core.decisions import from_json_value, to_json_value
 from amunre.core.engine import Game, _is_option
 from amunre.core.errors import AmunreError
-from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
 from amunre.core.words import player_names
+from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
 from amunre.picture.steps import Follower
 
 HUMAN = "human"
@@ -62,7 +62,7 @@ class Table:
         self._start()
 
     @classmethod
-    def around(cls, table_id: str, game: Game, events: list[dict], seats: list[str]) -> "Table":
+    def around(cls, table_id: str, game: Game, events: list[dict], seats: list[str]) -> Table:
         """A table standing at a game made elsewhere (`events`: what it emitted so far): the
         harness of tests/test_serve.py, which shows the pages of two games a seat cannot tell
         apart. Who gave the answers before is not known: none can be taken back."""

@@ -120,7 +120,11 @@ from __future__ import annotations
 from amunre.testing.checker import BOUNDARY_EVENTS, ConformanceError, GameChecker
 from amunre.testing.command import main
 from amunre.testing.playthroughs import (
-    PLAYTHROUGH_SEED, REGENERATE, playthrough, regenerate_playthroughs, shipped_variant_files,
+    PLAYTHROUGH_SEED,
+    REGENERATE,
+    playthrough,
+    regenerate_playthroughs,
+    shipped_variant_files,
 )
 from amunre.testing.suite import CheckReport, GameRecord, check_variant, load, play_checked
 

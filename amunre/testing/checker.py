@@ -7,9 +7,9 @@ import json
 from amunre.core.decisions import from_json_value, to_json_value
 from amunre.core.engine import Game, _is_option
 from amunre.core.errors import AmunreError, IllegalAnswerError
-from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
 from amunre.core.model import Variant
 from amunre.core.state import GameState
+from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
 
 #: Built-in agents whose answer reads the view: [views] checks that it is the same in two games
 #: the seat cannot tell apart.

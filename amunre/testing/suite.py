@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from amunre.agents import make_agents
 from amunre.core.counting import plural
 from amunre.core.engine import play_game
 from amunre.core.errors import AmunreError, RuleModuleError
-from amunre.gamelog import Recorder, log_lines
 from amunre.core.model import Variant
+from amunre.gamelog import Recorder, log_lines
 from amunre.testing.checker import GameChecker
 
 

@@ -34,7 +34,12 @@ engine's decision protocol, answering their decisions by a fixed policy.
 from amunre.planning.position.build import build_state
 from amunre.planning.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Position
 from amunre.planning.position.read import (
-    load_position, position_from_data, position_variant, read_position, read_position_data, read_position_raw,
+    load_position,
+    position_from_data,
+    position_variant,
+    read_position,
+    read_position_data,
+    read_position_raw,
 )
 from amunre.planning.position.score import ScoreItem, ScoreSheet, answer_policies, score_position
 from amunre.planning.position.write import default_names, position_to_dict, write_position

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from amunre.core.model import Variant
-from amunre.planning.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Position, player_names
 from amunre.core.gamesetup import supply_counts
+from amunre.core.model import Variant
 from amunre.core.state import UNLIMITED, GameState
+from amunre.planning.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS, Position, player_names
 
 
 def build_state(data: dict, variant: Variant) -> Position:

@@ -22,17 +22,30 @@ import stat
 from pathlib import Path
 
 from amunre.core.errors import PositionError, VariantError
+from amunre.core.model import Variant
+from amunre.core.state import GameState
 from amunre.loader.files import (
-    MAX_DEPTH, _too_deep, available_variants, file_kind, nesting_depth, read_text, read_toml,
+    MAX_DEPTH,
+    _too_deep,
+    available_variants,
+    file_kind,
+    nesting_depth,
+    read_text,
+    read_toml,
 )
 from amunre.loader.problems import Problems, control_character_problems, did_you_mean, got, printable
 from amunre.loader.shape import schema_problems
 from amunre.loader.tomlpos import format_path, line_for
-from amunre.core.model import Variant
 from amunre.planning.position.build import build_state
-from amunre.planning.position.fields import PROVINCE_COUNTS, player_entries, player_names, SUPPLIES, UNOWNED_COUNTS, Position
+from amunre.planning.position.fields import (
+    PROVINCE_COUNTS,
+    SUPPLIES,
+    UNOWNED_COUNTS,
+    Position,
+    player_entries,
+    player_names,
+)
 from amunre.planning.position.jsonpos import json_key_lines
-from amunre.core.state import GameState
 
 #: The variant of a position that names none.
 DEFAULT_VARIANT = "classic2003"

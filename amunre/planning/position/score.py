@@ -9,9 +9,9 @@ import attrs
 from amunre.core.engine import Game
 from amunre.core.errors import AmunreError
 from amunre.core.model import Variant
-from amunre.planning.position.write import default_names
 from amunre.core.standing import winners
 from amunre.core.state import GameState
+from amunre.planning.position.write import default_names
 
 
 @attrs.frozen

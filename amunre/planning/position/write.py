@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from amunre.core.model import Variant
-from amunre.planning.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS
 from amunre.core.state import UNLIMITED, GameState
+from amunre.planning.position.fields import PROVINCE_COUNTS, SUPPLIES, UNOWNED_COUNTS
 
 
 def default_names(n: int) -> tuple[str, ...]:
