@@ -12,7 +12,11 @@ import sys
 import time
 
 from amunre.agents import make_agents
-from amunre.core.engine import play_game
+
+try:
+    from amunre.core.engine import play_game
+except ImportError:  # a checkout from before the layers
+    from amunre.engine import play_game
 
 try:
     from amunre.loader import load_variant

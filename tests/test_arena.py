@@ -176,8 +176,8 @@ def test_seats_nobody_names_play_the_default_agent(capsys, variant, named, expec
 
 @pytest.mark.parametrize("argv, expected", [
     (["--agents", "nosuch,greedy,greedy,greedy"], "unknown agent 'nosuch' in --agents (expected agent kinds from:"),
-    (["--agents", "greedy,random,random,random,random,random"], "--agents names 6 agents, but classic2003 is "
-                                                              "played by 3, 4 or 5 players (expected one agent per seat"),
+    (["--agents", "greedy,random,random,random,random,random"],
+     "--agents names 6 agents, but classic2003 is played by 3, 4 or 5 players (expected one agent per seat"),
     (["--variant", "expert2016", "--agents", "greedy,random,random,random,random", "--games", "5"],
      "expert2016 is played by 3 or 4 players"),
     (["--agents", "greedy,random,random,random", "--games", "0"], "'0' is not a whole number from 1"),

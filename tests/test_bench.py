@@ -37,7 +37,8 @@ def test_bench_prints_every_column_for_one_and_several_workers(capsys, workers):
     assert f"on {workers} worker" in out and "after 5 warm-up games each" in out
     assert "decisions asked" in out and "engine steps (forced decisions included)" in out
     assert "CPU share: " in out and "per worker" in out
-    assert re.search(r"clone: \d+ us median, \d+ us p95 per Game.clone\(\) \(CPU time, at each of the \d+ decisions", out)
+    assert re.search(r"clone: \d+ us median, \d+ us p95 per Game.clone\(\) "
+                     r"\(CPU time, at each of the \d+ decisions", out)
     assert re.search(r"determinize: \d+ us median, \d+ us p95 per sample_game\(\) of the asked seat", out)
 
 

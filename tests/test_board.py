@@ -211,8 +211,9 @@ def _parse_board_md(text: str):
     return rows
 
 
-@pytest.mark.skipif(not BOARD_MD.is_file(), reason="needs the project's board notes (board.md), which are not part of this "
-                    "repository; a fresh clone skips this test (docs/board.md says where the values come from)")
+@pytest.mark.skipif(not BOARD_MD.is_file(),
+                    reason="needs the project's board notes (board.md), which are not part of this "
+                           "repository; a fresh clone skips this test (docs/board.md says where the values come from)")
 def test_board_file_equals_board_md_table(board):
     table = _parse_board_md(BOARD_MD.read_text(encoding="utf-8"))
     assert len(table) == 15
@@ -352,8 +353,8 @@ def test_installed_package_finds_its_data(tmp_path):
         ".".join(init.parent.relative_to(REPO).parts) for init in (REPO / "amunre").rglob("__init__.py")
     )
     assert "amunre.testing" in packages and "amunre.rules" in packages
-    run = subprocess.run([sys.executable, "-c", CHECK_INSTALLED, str(target), *packages], capture_output=True, text=True,
-                         cwd=elsewhere, env=env, timeout=120)
+    run = subprocess.run([sys.executable, "-c", CHECK_INSTALLED, str(target), *packages], capture_output=True,
+                         text=True, cwd=elsewhere, env=env, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith("ok classic2003")
 

@@ -170,5 +170,6 @@ def test_determinize_is_for_the_player_asked():
         with pytest.raises(AmunreError, match=expected):
             game.determinize(player, rng)
     other = (game.pending.player + 1) % 3
-    with pytest.raises(AmunreError, match=rf"player must be the player asked now \({game.pending.player}\), not {other}"):
+    with pytest.raises(AmunreError,
+                       match=rf"player must be the player asked now \({game.pending.player}\), not {other}"):
         game.determinize(other, random.Random(0))

@@ -52,13 +52,15 @@ def test_run_json_follows_schema_and_is_reproducible(capsys):
     # per-item points add up to each player's score
     for player in doc["players"]:
         assert sum(sum(items.values()) for items in player["items"].values()) == player["score"]
-    again = json.loads(run_cli(capsys, "run", "--seed", "5", "--players", "3", "--agents", "greedy,random,greedy", "--json")[1])
+    again = json.loads(run_cli(capsys, "run", "--seed", "5", "--players", "3", "--agents", "greedy,random,greedy",
+                               "--json")[1])
     assert again == doc
 
 
 def test_log_lines_follow_schema_and_replay(capsys, tmp_path):
     log = tmp_path / "game.jsonl"
-    code, _, err = run_cli(capsys, "run", "--seed", "9", "--players", "5", "--agents", "random", "--log", str(log), "--quiet")
+    code, _, err = run_cli(capsys, "run", "--seed", "9", "--players", "5", "--agents", "random", "--log", str(log),
+                           "--quiet")
     assert code == 0, err
     validator = jsonschema.Draft202012Validator(load_schema("log-line"))
     lines = [json.loads(line) for line in log.read_text().splitlines()]

@@ -186,7 +186,8 @@ def test_validate_reports_every_problem_at_once_and_exits_1(capsys, tmp_path):
     assert code == 1
     assert out.splitlines() == [
         f"{good}: ok",
-        f'{bad}:4: edition.id: "Big Gold" has characters that are not allowed (expected it to match ^[a-z0-9][a-z0-9_-]*$)',
+        f'{bad}:4: edition.id: "Big Gold" has characters that are not allowed '
+        "(expected it to match ^[a-z0-9][a-z0-9_-]*$)",
         f'{bad}:8: components.starting_gold: wrong type: got "30", a string (expected an integer >= 0)',
         f"{bad}:11: rulings.bribery_scop: unknown ruling (did you mean 'bribery_scope'? expected one of: "
         + ", ".join(sorted(load_variant("classic2003").rulings.as_dict())) + ")",
@@ -310,7 +311,8 @@ def test_diff_with_set_names_the_changed_side(capsys):
     lines = out.splitlines()
     assert code == 0 and lines[0].endswith(" with --set params.auction.protection_skip=3")
     assert lines[3].split() == ["key", "classic2003", "classic2003", "with", "--set"]
-    code, out, _ = run_cli(capsys, "diff", "classic2003", "classic2003", "--json", "--set", "rulings.nile_compare=side_total")
+    code, out, _ = run_cli(capsys, "diff", "classic2003", "classic2003", "--json",
+                           "--set", "rulings.nile_compare=side_total")
     assert json.loads(out)["b"]["set"] == ["rulings.nile_compare=side_total"]
 
 
@@ -338,7 +340,8 @@ def test_diff_of_an_unknown_variant_is_one_line(capsys):
 
 def test_set_changes_the_variant_and_is_checked_like_a_file():
     v = load_variant("classic2003", ["components.starting_gold=25", "rulings.bribery_scope=one_rebid",
-                                     "edition.rounds_per_kingdom=4", "edition.players=[3]", "phases.auction.params.protection_skip=3",
+                                     "edition.rounds_per_kingdom=4", "edition.players=[3]",
+                                     "phases.auction.params.protection_skip=3",
                                      'terms."architect"="Baumeister"', "components.deck = { architect = 9 }",
                                      "scoring.nile_sides.name=Nile"])
     assert v.components.starting_gold == 25 and v.rulings.bribery_scope == "one_rebid"
@@ -389,7 +392,8 @@ def test_set_reports_every_bad_argument_and_file_problems_together(tmp_path):
     with pytest.raises(VariantError) as info:
         load_variant(bad, ["rulings.nile_compare=everywhere", "components.farmers=lots"])
     assert info.value.problems == [
-        '--set rulings.nile_compare=everywhere: "everywhere" is not allowed (expected one of: "province", "side_total")',
+        '--set rulings.nile_compare=everywhere: "everywhere" is not allowed '
+        '(expected one of: "province", "side_total")',
         '--set components.farmers=lots: wrong type: got "lots", a string (expected an integer >= 0)',
         f'{bad}:5: components.stones: wrong type: got "many", a string (expected an integer >= 0)',
     ]
@@ -399,7 +403,9 @@ def test_set_of_a_ruling_of_an_unused_module_is_an_error():
     with pytest.raises(VariantError) as info:
         load_variant("classic2003", ["rulings.draft_five_players=true"])
     (line,) = info.value.problems
-    assert line.startswith(("--set rulings.draft_five_players=true: ruling of rule module 'province_draft', which this " "variant does not use", "--set rulings.draft_five_players=true: unknown ruling"))
+    assert line.startswith(("--set rulings.draft_five_players=true: ruling of rule module 'province_draft', "
+                            "which this variant does not use",
+                            "--set rulings.draft_five_players=true: unknown ruling"))
 
 
 def test_set_of_another_rule_replaces_the_entry_as_a_file_that_extends_does():
@@ -465,7 +471,8 @@ def test_editions_doc_is_current_and_is_the_diff():
     from amunre.testing import docgen
 
     committed = (REPO / "docs" / "editions.md").read_text(encoding="utf-8")
-    assert committed == docgen.editions_markdown(), "docs/editions.md is out of date: run `python -m amunre.testing.docgen`"
+    assert committed == docgen.editions_markdown(), \
+        "docs/editions.md is out of date: run `python -m amunre.testing.docgen`"
     assert "| `farmers` | 45 | 48 |" in committed
     assert "| `architect` | builder | Architect |" in committed
     assert "| `scoring.complete_sets` | complete_sets \"complete sets\" | - |" in committed

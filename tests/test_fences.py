@@ -53,3 +53,18 @@ def test_a_broken_fence_is_reported(tmp_path):
     run = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=copy, capture_output=True, text=True,
                          timeout=600, env={"PYTHONPATH": str(copy), "PATH": ""})
     assert run.returncode != 0 and "amunre.core.state -> amunre.planning" in run.stdout, run.stdout[-3000:]
+
+
+def test_the_lint_holds():
+    run = subprocess.run([tool("ruff"), "check", "--no-cache", "amunre", "tests", "benchmarks"], cwd=REPO,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+
+
+def test_a_lint_problem_is_reported(tmp_path):
+    """The lint really looks, with the project's own settings: an unused import is caught."""
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "planted.py").write_text('"""A module."""\n\nimport os\n', encoding="utf-8")
+    run = subprocess.run([tool("ruff"), "check", "--no-cache", "planted.py"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 1 and "F401" in run.stdout, run.stdout

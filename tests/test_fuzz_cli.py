@@ -4,7 +4,8 @@ characters, markup, missing, nonexistent or odd paths (a directory, a name too l
 file system, a NUL byte) and missing arguments.
 
 Whatever the arguments, a command exits 0 (done), 1 (a failure found, a question aborted),
-2 (bad input) or 4 (a human seat left the table) with a message on stderr; never a traceback or an "internal error" (exit
+2 (bad input) or 4 (a human seat left the table) with a message on stderr; never a traceback
+or an "internal error" (exit
 3), never a hang; stdout and stderr hold no control character but newline and tab, text
 with rich markup or emoji codes shows as written, and `--json` prints one JSON document.
 
@@ -52,7 +53,8 @@ EMOJI = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 #: shows only when the markup is printed as written (read as markup, it is gone).
 MARKUP = {"[bold red]zqa[/]": "]zqa[/]", "[link=http://x]zqb[/link]": "]zqb[/link]", "[/]zqc": "[/]zqc",
           "\\[zqd]": "\\[zqd]", ":smile:zqe": ":smile:zqe", "[reverse]zqf": "]zqf"}
-CONTROLS = ["\x1b[2J", "\udcff", "\x1b]0;pwned\x07", "\x9b31m", "\x07", "\r", "\x1b", "\x7f", "\x00", "\x85", "\t", "\n"]
+CONTROLS = ["\x1b[2J", "\udcff", "\x1b]0;pwned\x07", "\x9b31m",
+            "\x07", "\r", "\x1b", "\x7f", "\x00", "\x85", "\t", "\n"]
 
 
 def invoke(argv, cwd=None, input: str = "", seconds: int = 60) -> tuple[int, str, str]:
@@ -166,7 +168,8 @@ HOSTILE = st.one_of(
 #: Sensible values per parameter name ("VARIANTS", "POSITION", "LOG": the fixture files).
 VALUES = {
     "variant_name": ["VARIANTS"], "variant_ref": ["VARIANTS"], "variant_positional": ["VARIANTS"],
-    "variant_option": ["VARIANTS"], "variant_positionals": ["VARIANTS"], "variant_options": ["VARIANTS"], "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
+    "variant_option": ["VARIANTS"], "variant_positionals": ["VARIANTS"], "variant_options": ["VARIANTS"],
+    "a_ref": ["VARIANTS"], "b_ref": ["VARIANTS"],
     "files": ["VARIANTS"], "position": ["POSITION"], "log_file": ["LOG"], "refs": ["VARIANTS"],
     "lineup": ["random", "greedy", "random,greedy,random,random", "human", "", "random,"],
     "seconds": ["0.05", "0", "-1", "x", "nan"],
@@ -378,7 +381,8 @@ def _toml_string(text: str) -> str:
 
 @pytest.mark.parametrize("argv", [["validate", "\udcff.toml"], ["run", "--variant", "\udcff"], ["show", "x\udcff.toml"],
                                   ["run", "--players", "\udcff"], ["run", "--bogus\udcff"], ["\udcff"],
-                                  ["score", "position.toml", "--answer", "\udcff=x"], ["diff", "--json", "a\udcff", "b"]])
+                                  ["score", "position.toml", "--answer", "\udcff=x"],
+                                  ["diff", "--json", "a\udcff", "b"]])
 def test_an_undecodable_byte_in_an_argument_is_shown_escaped(folder, argv):
     """A byte that is not UTF-8 (a file name from another system) reaches Python as a lone
     surrogate, which a UTF-8 terminal cannot be written: it is shown as its escape."""
@@ -403,7 +407,8 @@ MARKUP_TEXT = st.one_of(
 def _variant_with(folder: Path, name: str, term: str, province: str | None = None) -> Path:
     """A variant file extending classic2003 with this name and word for gold and farmers, and
     a board whose provinces are named by this text and a number (None: the shipped board)."""
-    doc = {"extends": "classic2003", "edition": {"id": "fuzzed", "name": name}, "terms": {"gold": term, "farmers": term}}
+    doc = {"extends": "classic2003", "edition": {"id": "fuzzed", "name": name},
+           "terms": {"gold": term, "farmers": term}}
     if province is not None:
         board = tomllib.loads((variants_dir() / "board.toml").read_text(encoding="utf-8"))
         for i, entry in enumerate(board["provinces"]):  # every province: whichever the game names

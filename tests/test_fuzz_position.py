@@ -172,7 +172,8 @@ def _snippets(json_text: bool) -> list[str]:
         return ['"players": [], ', '"gold": 1, "gold": 2, ', "NaN", "-Infinity", "1e400", "9" * 5000, "-1",
                 '"\\ud800"', '"\\u001b[2J"', '"[bold red]x[/]"', "1.0", *deep, '"deep": ' + deep[0] + ", "]
     return ["players = []\n", "gold = 1\ngold = 2\n", "nan", "-inf", "9" * 5000, "-9223372036854775809",
-            '"\\u001b[2J"', "'[bold red]x[/]'", "1.0", "x = " + deep[0] + "\n", "x = " + deep[2].replace('"a": ', "a = ") + "\n",
+            '"\\u001b[2J"', "'[bold red]x[/]'", "1.0", "x = " + deep[0] + "\n",
+            "x = " + deep[2].replace('"a": ', "a = ") + "\n",
             "[" + "a." * 3000 + "a]\n", "[[players]]\n", "[players.provinces.Edfu]\nfarmers = 99\n",
             "variant = '/etc/passwd'\n"]
 
@@ -277,7 +278,8 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
     ("p.toml", "x = " + "[" * 5000 + "]" * 5000 + "\n", ":1: (top level): nesting too deep at line 1"),
     ("p.json", '{\n"x": ' + "[" * 100_000 + "]" * 100_000 + "}", ":2: (top level): nesting too deep at line 2"),
     ("p.json", '{"x":\n' + "[" * 100 + "]" * 100 + "}", ":2: (top level): nesting too deep at line 2"),
-    ("p.json", '{"players": [{}, {}, {"gold":\n' + "9" * 5000 + "}]}", ":2: (top level): a number too long to read at line 2"),
+    ("p.json", '{"players": [{}, {}, {"gold":\n' + "9" * 5000 + "}]}",
+     ":2: (top level): a number too long to read at line 2"),
     ("p.toml", THREE + "gold = " + "9" * 5000 + "\n", ":4: (top level): a number too long to read at line 4"),
     ("p.json", '{"players": [{}, {},\n {"gold": NaN}]}',
      ":2: players[2].gold: NaN is not a JSON number (expected an integer: JSON has no NaN or Infinity)"),
@@ -294,17 +296,22 @@ THREE = "[[players]]\n[[players]]\n[[players]]\n"
     ("p.json", "[]", ":1: (top level): got an array (expected an object"),
     # terminal control
     ("p.toml", THREE + 'name = "\\u001b[2J"\n', ":4: players[2].name: the text holds the control character U+001B"),
-    ("p.json", '{"players": [{}, {}, {"name": "\\u009b31m"}]}', ":1: players[2].name: the text holds the control character U+009B"),
-    ("p.toml", THREE + '[players.provinces."\\u0007x"]\n', ':4: players[2].provinces."\\u0007x": the key holds the control character U+0007'),
+    ("p.json", '{"players": [{}, {}, {"name": "\\u009b31m"}]}',
+     ":1: players[2].name: the text holds the control character U+009B"),
+    ("p.toml", THREE + '[players.provinces."\\u0007x"]\n',
+     ':4: players[2].provinces."\\u0007x": the key holds the control character U+0007'),
     ("p.json", '{"players": [{}, {}, {"provinces": {"\\u009b2J": {}}}]}',
      ':1: players[2].provinces."\\x9b2J": the key holds the control character U+009B'),
-    ("p.toml", THREE + f'name = "{"n" * 65}"\n', ":4: players[2].name: too long (65 characters) (expected a name of at most 64"),
+    ("p.toml", THREE + f'name = "{"n" * 65}"\n',
+     ":4: players[2].name: too long (65 characters) (expected a name of at most 64"),
     # files outside the position
     ("p.toml", 'variant = "/etc/passwd"\n' + THREE,
      ":1: variant: '/etc/passwd' is a path, but a position names its variant by a shipped id only (expected one of: "),
-    ("p.toml", 'variant = "../../x.toml"\n' + THREE, "; a variant file of your own is given on the command line: --variant FILE)"),
+    ("p.toml", 'variant = "../../x.toml"\n' + THREE,
+     "; a variant file of your own is given on the command line: --variant FILE)"),
     ("p.json", '{"variant": "classic2030", "players": [{}, {}, {}]}',
-     ":1: variant: no shipped variant 'classic2030' (did you mean 'classic2003'? expected one of: cards-as-gold-offering, classic2003, "),
+     ":1: variant: no shipped variant 'classic2030' (did you mean 'classic2003'? expected one of: "
+     "cards-as-gold-offering, classic2003, "),
     ("p.json", '{"variant": "", "players": [{}, {}, {}]}', ":1: variant: empty (expected a non-empty string)"),
 ])
 def test_each_class_is_one_problem_at_its_line_and_key(tmp_path, name, text, expected):
@@ -402,10 +409,12 @@ def test_any_position_path_that_is_no_file_of_a_sane_size_is_refused_without_rea
 def test_cli_score_broken_positions_exit_2_with_the_problem(tmp_path, capsys):
     cases = [
         ("deep.json", '{"players": ' + "[" * 50_000 + "]" * 50_000 + "}", "deep.json:1: (top level): nesting too deep"),
-        ("float.toml", THREE + "[players.hand]\narchitect = 2.0\n", "float.toml:5: players[2].hand.architect: wrong type"),
+        ("float.toml", THREE + "[players.hand]\narchitect = 2.0\n",
+         "float.toml:5: players[2].hand.architect: wrong type"),
         ("path.toml", 'variant = "/etc/hostname"\n' + THREE, "path.toml:1: variant: '/etc/hostname' is a path"),
         ("esc.toml", THREE + 'name = "\\u001b[2J\\u009b"\n', "esc.toml:4: players[2].name: the text holds the control"),
-        ("dup.json", '{"players": [{}, {}, {}], "players": [{}, {}, {}]}', "dup.json:1: players: the key is given twice"),
+        ("dup.json", '{"players": [{}, {}, {}], "players": [{}, {}, {}]}',
+         "dup.json:1: players: the key is given twice"),
     ]
     for name, text, expected in cases:
         path = write(tmp_path / name, text)
@@ -438,6 +447,7 @@ def test_cli_score_notes_a_variant_other_than_the_positions_own(capsys):
     position = str(POSITIONS / "old_kingdom_2016.json")
     code, out, err = run_cli(capsys, "score", position, "--variant", "classic2003")
     assert code == 0 and "total" in out
-    assert err == f"note: {position} was written for supermeeple2016; scoring it with the rules of classic2003 as --variant asks\n"
+    assert err == (f"note: {position} was written for supermeeple2016; "
+                   "scoring it with the rules of classic2003 as --variant asks\n")
     code, out, err = run_cli(capsys, "score", position, "--variant", "supermeeple2016")
     assert code == 0 and err == ""

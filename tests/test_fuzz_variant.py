@@ -138,10 +138,12 @@ def mutated_text(draw):
             lines.insert(at, "deep = " + "{ a = " * depth + "1" + " }" * depth + "\n")
         elif kind == "deep_key":
             depth = draw(st.integers(50, 3000))
-            lines.insert(at, draw(st.sampled_from(["", "["])) + "a" + ".a" * depth + draw(st.sampled_from([" = 1", "]"])) + "\n")
+            lines.insert(at, draw(st.sampled_from(["", "["])) + "a" + ".a" * depth
+                         + draw(st.sampled_from([" = 1", "]"])) + "\n")
         elif kind == "huge":
-            lines.insert(at, f"{draw(st.sampled_from(['starting_gold', 'farmers', 'points', 'players', 'x']))} = "
-                             f"{draw(st.sampled_from(['1' + '0' * 30, '-9223372036854775808', '1e400', '[' + '9' * 40 + ']']))}\n")
+            key = draw(st.sampled_from(["starting_gold", "farmers", "points", "players", "x"]))
+            value = draw(st.sampled_from(["1" + "0" * 30, "-9223372036854775808", "1e400", "[" + "9" * 40 + "]"]))
+            lines.insert(at, f"{key} = {value}\n")
         elif kind == "cut" and lines:
             lines = lines[:at]
     return name, "".join(lines)
@@ -335,7 +337,8 @@ def test_a_variant_file_of_the_largest_size_allowed_is_read():
     (role, kind, make) for role in sorted(ROLES) for kind, make in [
         ("a named pipe (FIFO)", os.mkfifo),
         ("a directory", lambda path: path.mkdir()),
-    ]] + [("variant", "a device", lambda path: path.symlink_to("/dev/zero"))])  # (a file's own links stay in its folder)
+    ]] + [("variant", "a device",
+           lambda path: path.symlink_to("/dev/zero"))])  # (a file's own links stay in its folder)
 def test_a_pipe_a_device_or_a_folder_named_as_a_variant_or_board_file_says_what_it_is(tmp_path, monkeypatch, role,
                                                                                       kind, make):
     """Never opened (opening a pipe waits for a writer; /dev/zero never ends), never "not
@@ -513,7 +516,8 @@ def test_nothing_in_a_file_imports_a_module_or_reads_another_file(tmp_path, monk
     allowed = {path.resolve()}
     for read in reads:
         read = read.resolve()
-        assert read in allowed or variants_dir().resolve() in read.parents or schemas_dir().resolve() in read.parents, read
+        assert (read in allowed or variants_dir().resolve() in read.parents
+                or schemas_dir().resolve() in read.parents), read
     assert reads  # the watch saw the file being read
     text = "\n".join(info.value.problems)
     assert "unknown rule module 'os.system'" in text and "unknown rule module 'importlib'" in text

@@ -426,7 +426,8 @@ def _beginning_offering(game, sales=(None, None, None)):
         Ask(ALEXANDRE, "offer", ("theft", 0, 0)),
         Ask(ARNAUD4, "adjust", +3),  # 10 -> 13
         # Arnaud (6, the most): 1 Favor card and 2 farmers on Buto
-        Ask(ARNAUD4, "reward", "card"), Ask(ARNAUD4, "reward", ("farmer", buto)), Ask(ARNAUD4, "reward", ("farmer", buto)),
+        Ask(ARNAUD4, "reward", "card"), Ask(ARNAUD4, "reward", ("farmer", buto)),
+        Ask(ARNAUD4, "reward", ("farmer", buto)),
         # Bernard (5, second): 1 Favor card and 1 stone on Thebes
         Ask(BERNARD, "reward", "card"), Ask(BERNARD, "reward", ("stone", thebes)),
         # Charles (2): 1 Favor card
@@ -643,7 +644,8 @@ def test_g16_12_setup_counts(n, deck):
     assert len(state.on_auction) == n
     assert [p.gold for p in state.players] == [20] * n == [1 + 2 + 2 + 5 + 10] * n
     assert [p.theft for p in state.players] == [1] * n
-    assert [p.hand[c16("architect")] for p in state.players] == [1] * n and [sum(p.hand) for p in state.players] == [1] * n
+    assert ([p.hand[c16("architect")] for p in state.players] == [1] * n
+            and [sum(p.hand) for p in state.players] == [1] * n)
     face_down = sum(len(prov.cards) for prov in state.provinces)
     assert len(state.deck) + face_down == 39 - n  # 36 / 35 / 34
 

@@ -112,7 +112,8 @@ def test_e02_market_price_example_8_and_9_items():
     state = game.state
     assert state.players[RED].gold == 0 and state.bank_paid == 36 + 45
     # 9 stones in one province: three pyramids, the first two merged into a double
-    assert (state.provinces[thebes].doubles, state.provinces[thebes].pyramids, state.provinces[thebes].stones) == (1, 1, 0)
+    assert (state.provinces[thebes].doubles, state.provinces[thebes].pyramids,
+            state.provinces[thebes].stones) == (1, 1, 0)
 
 
 def test_e03_stones_example():

@@ -37,7 +37,8 @@ def test_a_human_who_leaves_leaves_a_log_that_replays_to_where_he_left(tmp_path,
     assert game.pending.player == 0 or game.pending.simultaneous
     assert len(game.answers) == lines[-1]["decisions"]
     replay = CliRunner().invoke(cli, ["replay", str(log)])
-    assert replay.exit_code == 0 and replay.output.startswith("replay OK, incomplete game (stopped because a player left)")
+    assert replay.exit_code == 0 and replay.output.startswith("replay OK, incomplete game "
+                                                              "(stopped because a player left)")
 
 
 def test_an_edited_incomplete_log_is_refused(tmp_path):
@@ -59,7 +60,8 @@ def test_an_edited_incomplete_log_is_refused(tmp_path):
 
 def test_a_finished_game_cannot_pass_for_a_stopped_one(tmp_path):
     log = tmp_path / "full.jsonl"
-    assert CliRunner().invoke(cli, ["run", "--players", "3", "--seed", "2", "--quiet", "--log", str(log)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["run", "--players", "3", "--seed", "2", "--quiet",
+                                    "--log", str(log)]).exit_code == 0
     lines = log.read_text(encoding="utf-8").splitlines()
     decisions = json.loads(lines[-1])["decisions"]
     lines[-1] = json.dumps({"type": "incomplete", "decisions": decisions, "reason": "interrupted"})

@@ -51,6 +51,8 @@ def test_nothing_in_amunre_imports_an_old_name():
 
     pattern = re.compile(r"\b(?:from|import)\s+(" + "|".join(re.escape(name) for name in MOVED) + r")\b")
     found = [f"{path.relative_to(root)}: {m.group(1)}" for folder in ("amunre", "tests", "benchmarks", "examples")
-             for path in (root / folder).rglob("*.py") if path.name not in ("_moved.py", "test_moved_names.py")
+             for path in (root / folder).rglob("*.py")
+             # (and the benchmark that times a checkout from before the layers too, by its old names)
+             if path.name not in ("_moved.py", "test_moved_names.py", "play_random.py")
              for m in pattern.finditer(path.read_text(encoding="utf-8"))]
     assert not found, found

@@ -45,7 +45,8 @@ def test_check_names_the_variant_by_its_id_or_the_path_given(capsys, tmp_path):
 
     code, out, err = run_cli(capsys, "check", "classic2003", "--games", "1", "--players", "3", "--agents", "random")
     assert code == 0, err
-    assert out.startswith("checking classic2003: 1 game per player count") and "\nclassic2003: all invariants held" in out
+    assert (out.startswith("checking classic2003: 1 game per player count")
+            and "\nclassic2003: all invariants held" in out)
     assert str(variants_dir()) not in out
     mine = tmp_path / "mine.toml"
     mine.write_text('extends = "classic2003"\n[edition]\nid = "mine"\nname = "mine"\n', encoding="utf-8")

@@ -115,7 +115,8 @@ ODD = st.one_of(
 
 SET_TEXTS = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["components.starting_gold=25", "components.starting_gold=-1", "components.starting_gold=" + "9" * 5000,
+    st.sampled_from(["components.starting_gold=25", "components.starting_gold=-1",
+                     "components.starting_gold=" + "9" * 5000,
                      "edition.name=" + "n" * 10_000, "=", "x", "phases.auction.params.protection_skip=3",
                      "edition.board=/etc/passwd", "extends=classic2003", "a.b.c.d.e.f=1", "components=[]"]),
     st.builds(lambda key, value: f"{key}={value}",

@@ -28,7 +28,8 @@ from amunre.planning.position import read_position, read_position_data
 
 SVG = "{http://www.w3.org/2000/svg}"
 REPO = Path(__file__).resolve().parent.parent
-POSITIONS = sorted((REPO / "tests" / "positions").glob("*.toml")) + sorted((REPO / "tests" / "positions").glob("*.json"))
+POSITIONS = (sorted((REPO / "tests" / "positions").glob("*.toml"))
+             + sorted((REPO / "tests" / "positions").glob("*.json")))
 
 
 def parse(text: str) -> ET.Element:

@@ -132,7 +132,8 @@ remove = true
 id = "auction_phase"
 name = "Auction Phase"
 before = "market"
-steps = [{ rule = "province_draw", name = "draw" }, { rule = "auction", name = "bid", params = { protection_skip = 3 } }]
+steps = [{ rule = "province_draw", name = "draw" },
+         { rule = "auction", name = "bid", params = { protection_skip = 3 } }]
 '''
 
 
@@ -247,7 +248,8 @@ def test_one_offering_per_round_and_groups_one_level_deep(tmp_path):
     assert any("'offering' may appear only once per round" in p for p in problems_of(path))
     nested = GROUP.replace('steps = [{ rule = "province_draw", name = "draw" },',
                            'steps = [{ id = "inner", steps = [{ rule = "province_draw" }] },')
-    assert any("a step of a group cannot be a group itself" in p for p in problems_of(write(tmp_path, nested, "n.toml")))
+    assert any("a step of a group cannot be a group itself" in p
+               for p in problems_of(write(tmp_path, nested, "n.toml")))
 
 
 # -- ids across pipelines: a lookup by id finds the entry meant -------------------------------

@@ -4,7 +4,8 @@ Each transcript is a seeded greedy game (`amunre.testing.playthrough`): the reso
 variant, then every decision (player, number of options, answer) and every event. The test
 fails when a fresh game differs from its transcript, when a shipped variant has none, and
 when a transcript belongs to no variant; a designer's own file without one (dropped into
-variants/ or found on AMUNRE_PATH) is skipped with the command that records it. After an intended rule change, regenerate them
+variants/ or found on AMUNRE_PATH) is skipped with the command that records it. After an intended
+rule change, regenerate them
 from the repository root and review the diff:
 
     python -m amunre.testing --regenerate-playthroughs tests/playthroughs

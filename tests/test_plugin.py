@@ -270,8 +270,8 @@ def test_a_broken_plugin_is_named_and_stops_nothing_else(installed, tmp_path):
         "[rulings]\nobelisks_need_a_pyramid = false\n", ""), encoding="utf-8")
     run = amunre(both, "run", "--variant", str(uses))
     assert run.returncode == 2 and "Traceback" not in run.stderr
-    assert "unknown rule module 'sphinx': its plug-in failed to load (amunre_broken:Sphinx: ImportError: needs numpy 9)" \
-        in run.stderr
+    assert ("unknown rule module 'sphinx': its plug-in failed to load "
+            "(amunre_broken:Sphinx: ImportError: needs numpy 9)") in run.stderr
     assert amunre(both, "run", "--variant", str(house), "--quiet", "--seed", "1").returncode == 0
 
 
@@ -474,9 +474,11 @@ def test_two_plugins_of_one_name_or_a_plugin_that_is_no_rule_module_are_reported
         return only
 
     assert ("rule module 'obelisks' is claimed by a plug-in that was not loaded (amunre_fake1:Plugin: its name "
-            "'obelisks' is already the id of the plug-in amunre_fake:Plugin, so it was not loaded)") in problem("obelisks")
+            "'obelisks' is already the id of the plug-in amunre_fake:Plugin, "
+            "so it was not loaded)") in problem("obelisks")
     assert ("unknown rule module 'sphinx': its plug-in failed to load (amunre_fake2:Plugin: <class "
-            in problem("sphinx") and "is not a rule module (expected a subclass of amunre.core.contract.Rule)" in problem("sphinx"))
+            in problem("sphinx")
+            and "is not a rule module (expected a subclass of amunre.core.contract.Rule)" in problem("sphinx"))
     assert ("unknown rule module 'needles': its plug-in failed to load (amunre_fake3:Plugin: its class has the id "
             "'obelisks_again', not its entry-point name 'needles' (expected the same id))") in problem("needles")
 

@@ -129,7 +129,8 @@ def test_every_ruling_has_its_type_values_meaning_and_default():
 
 
 def test_required_keys_apply_to_a_file_without_extends_only():
-    assert errors({"extends": "classic2003", "edition": {"id": "mine"}, "rulings": {"nile_compare": "side_total"}}) == []
+    assert errors({"extends": "classic2003", "edition": {"id": "mine"},
+                   "rulings": {"nile_compare": "side_total"}}) == []
     found = errors({"edition": {"id": "mine"}})
     assert ": 'components' is a required property" in found
     assert "edition: 'name' is a required property" in found
@@ -153,7 +154,8 @@ def test_the_loader_ignores_a_schema_line_and_keeps_its_line_numbers(tmp_path):
         load_variant(path)
     assert info.value.problems == [
         f'{path}:6: components.farmers: wrong type: got "many", a string (expected an integer >= 0)']
-    path.write_text('#:schema ./variant.schema.json\nextends = "classic2003"\n[edition]\nid = "mine"\n', encoding="utf-8")
+    path.write_text('#:schema ./variant.schema.json\nextends = "classic2003"\n[edition]\nid = "mine"\n',
+                    encoding="utf-8")
     assert load_variant(path).id == "mine"
 
 

@@ -209,7 +209,8 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
         driver.save_screenshot("/tmp/amunre-lobby-seed.png")
         set_seats(driver, ["human", "random", "random"])
         assert seed.is_enabled() and seed.get_attribute("value") == "42"  # (what was typed, back)
-        pick_sit = "const s = document.getElementById('sit'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
+        pick_sit = ("const s = document.getElementById('sit'); s.value = arguments[0]; "
+                    "s.dispatchEvent(new Event('change'));")
         driver.execute_script(pick_sit, "")  # his one person's seat handed out: that person would not know
         assert not seed.is_enabled() and seed.get_attribute("value") == ""
         driver.execute_script(pick_sit, "0")

@@ -432,7 +432,8 @@ def test_the_five_player_final_table_fits_an_80_column_terminal(variant):
     # the numbers never wrap, and each label starts with its kingdom's whole name
     assert all(line.split("│")[1].strip().startswith(tuple(v.edition.kingdoms) + (
         v.term("final_scoring"), f"total {v.term('points')}", v.term("gold"), "place")) or
-        line.split("│")[1].strip() in (Words(v).noun(2, "pyramid"), v.term("stones")) for line in rows), "\n".join(lines)
+        line.split("│")[1].strip() in (Words(v).noun(2, "pyramid"), v.term("stones"))
+        for line in rows), "\n".join(lines)
 
 
 # == answers typed, terminals and pauses =========================================================

@@ -344,7 +344,8 @@ def test_bad_file_reports_every_problem_with_lines(tmp_path):
         "auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, "
         "offering, province_draft, province_draw, pyramids, temples)",
         f"{bad}:24: phases[2].params.architect_stones: wrong type: got 2.5, a float (expected an integer)",
-        f"{bad}:25: phases[2].params.speed: unknown parameter (expected one of: architect_stones, first_price, price_step)",
+        f"{bad}:25: phases[2].params.speed: unknown parameter "
+        "(expected one of: architect_stones, first_price, price_step)",
         f"{bad}:28: phases[3].rule: 'pyramids' is a scoring rule, not a phase rule "
         "(expected in [[phases]] one of: auction, harvest, market, offering, province_draft, province_draw)",
         f"{bad}:31: rulings.nile_compare: \"sideways\" is not allowed (expected one of: \"province\", \"side_total\")",

@@ -258,7 +258,8 @@ def test_a_sample_holds_the_seats_secret_hand_as_the_seat_sees_it():
         game = Game(load_variant("expert2016"), 4, seed)
         me = game.pending.player
         sample = game.view(me).sample_game(random.Random(seed))
-        assert sample.state.rules["province_draft"]["hands"][me] == sorted(game.state.rules["province_draft"]["hands"][me])
+        assert (sample.state.rules["province_draft"]["hands"][me]
+                == sorted(game.state.rules["province_draft"]["hands"][me]))
         assert restore_base(sample)["hands"][me] == sorted(restore_base(sample)["hands"][me])
 
 

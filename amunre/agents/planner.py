@@ -1,7 +1,8 @@
 """The `planner` agent: plays the variant it is given, valuing every option by its rules.
 
 At each decision it asks the decision's own module what each option is worth
-(`Decision.appraise(option, asking, worth)`, or `appraise_all` for all at once), in points for its seat, and answers with the
+(`Decision.appraise(option, asking, worth)`, or `appraise_all` for all at once), in points for
+its seat, and answers with the
 best (the first of equals: it is deterministic). The module turns an option into changes of
 the seat's holding with its own prices, and `amunre.planning.worth.Worth` values a change by playing
 the variant's own scoring items, final items and income phases on a copy of the position
@@ -143,7 +144,8 @@ def _played_share(view) -> float:
     """The share of the game's rounds begun before this one (0 at the first round, 5/6 at the
     last of six): the game's length is the variant's, its kingdoms times rounds per kingdom."""
     edition = view.variant.edition
-    return (view.kingdom * edition.rounds_per_kingdom + view.round) / (len(edition.kingdoms) * edition.rounds_per_kingdom)
+    return ((view.kingdom * edition.rounds_per_kingdom + view.round)
+            / (len(edition.kingdoms) * edition.rounds_per_kingdom))
 
 
 def _spread(view) -> int:

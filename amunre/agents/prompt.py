@@ -2,7 +2,8 @@
 
 A number picks an option, written with the digits 0-9 only (`1_0`, `１`, `+1` or `1.0` are
 not numbers here, though Python would read some of them). `?` shows the help, `v` the whole
-board, and the seat's own keys (`p` the coming scoring, `c` its cards' texts); anything else (letters, a number out of range, an empty line) is asked again with a
+board, and the seat's own keys (`p` the coming scoring, `c` its cards' texts); anything else
+(letters, a number out of range, an empty line) is asked again with a
 one-line hint. `q` or the end of input leaves the table: the game stops there with a
 message, by raising `LeftTheTable` (a `click.Abort`, which `amunre run` ends cleanly, with
 exit code `LeftTheTable.exit_code`, 4).

@@ -96,7 +96,8 @@ def others_text(view, p: int, w: Words) -> str:
     info = view.players[p]
     cards = w.plural(info.hand_size, w.t("favor"), w.t("favor_plural"))
     # "a -3 card" (not "1 -3 card"), "2 x -3 card" as in a hand
-    theft = "" if not info.theft else f", {w.a(w.t('theft'))}" if info.theft == 1 else f", {info.theft} x {w.t('theft')}"
+    theft = ("" if not info.theft else f", {w.a(w.t('theft'))}" if info.theft == 1
+             else f", {info.theft} x {w.t('theft')}")
     provinces = ", ".join(w.province(i) for i in info.provinces) or "no provinces"
     return f"{w.who(p)}: {info.gold} {w.t('gold')}, {w.count(info.score, 'points')}, {cards}{theft}; {provinces}"
 

@@ -67,7 +67,8 @@ def _check_games(games: int, players: int) -> None:
               help="Games in all, a multiple of the players: each rotation of the seats is one game per player.")
 @click.option("--seed", metavar="SEED", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="Seed S of the run: game g plays seed f(S, g).")
-@click.option("--workers", metavar="N", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
+@click.option("--workers", metavar="N", type=WholeNumber(1, 1024),
+              help="Local processes (default: every CPU this process may use).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
 @set_option("Change one key of the variant (KEY=VALUE, repeatable; see `amunre run --help`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/arena.schema.json).")

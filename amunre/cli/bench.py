@@ -114,7 +114,8 @@ def _notes(m, warmup: int) -> list[str]:
               help="Agent kinds to measure, each playing every seat.")
 @click.option("--seconds", type=Seconds(), help=f"Seconds per measurement (default {DEFAULT_SECONDS:g}, "
               "or none with --games; with both, whichever ends first).")
-@click.option("--games", metavar="N", type=WholeNumber(1, 10_000_000), help="Games per process in each measurement, instead of --seconds.")
+@click.option("--games", metavar="N", type=WholeNumber(1, 10_000_000),
+              help="Games per process in each measurement, instead of --seconds.")
 @click.option("--workers", metavar="N", type=WholeNumber(1, 1024),
               help="Worker processes for the parallel figures (default: every CPU this process may use).")
 @click.option("--json", "as_json", is_flag=True,

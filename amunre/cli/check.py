@@ -51,7 +51,8 @@ def parse_counts(variant, text: str | None) -> list[int] | None:
               help="Seeded games per player count and agent kind.")
 @click.option("--seed", metavar="SEED", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="First seed; the games use SEED, SEED+1, ...")
-@click.option("--players", metavar="N,...", help="Only these player counts, comma-separated (default: every allowed count).")
+@click.option("--players", metavar="N,...",
+              help="Only these player counts, comma-separated (default: every allowed count).")
 @click.option("--agents", "agent_kinds", metavar="AGENT,...", default="random,greedy", show_default=True,
               help="Agent kinds to play with, each in every seat.")
 @click.option("--json", "as_json", is_flag=True,

@@ -142,7 +142,8 @@ def _players(variants, text):
         count = None
     for variant in variants:
         if count not in variant.players:
-            raise AmunreError(f"--players must be a count every variant allows ({', '.join(map(str, common)) or 'none'}), "
+            raise AmunreError(f"--players must be a count every variant allows "
+                              f"({', '.join(map(str, common)) or 'none'}), "
                               f"not {text!r}: {variant.id} is played by {', '.join(map(str, variant.players))}")
     return count
 
@@ -165,7 +166,8 @@ def _lineup(text, players):
               help="One agent kind for every seat, or one per seat (e.g. greedy,random,greedy,greedy).")
 @click.option("--seed", metavar="SEED", default=0, show_default=True, type=WholeNumber(0, MAX_SEED),
               help="Seed S of the run: game i plays seed f(S, i) in every variant.")
-@click.option("--workers", metavar="N", type=WholeNumber(1, 1024), help="Local processes (default: every CPU this process may use).")
+@click.option("--workers", metavar="N", type=WholeNumber(1, 1024),
+              help="Local processes (default: every CPU this process may use).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT; needs amunre[dask]).")
 @click.option("--sweep", metavar="KEY=V1,V2,...", multiple=True,
               help="One variant, one key over several values: a column per value.")
@@ -234,7 +236,8 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     specs = _columns(list(refs), sweep, overrides)
     count = _players([v for _, v, _ in specs], players)
     agents = _lineup(lineup, count)
-    columns = [Column(label, variant, job_for(variant, (), count, agents), setting) for label, variant, setting in specs]
+    columns = [Column(label, variant, job_for(variant, (), count, agents), setting)
+               for label, variant, setting in specs]
 
     turns = rotations(agents)
     total = math.ceil(games / turns) * turns * len(columns)  # whole rotations of a mixed lineup

@@ -62,7 +62,8 @@ def final_table(variant, result: dict) -> Table:
             table.add_row(Text(f"{group}: {item_label(variant, item)}"), *(str(items.get(item, 0)) for items in scored))
     words = Words(variant)
     table.add_section()
-    table.add_row(Text(f"total {variant.term('points')}"), *(str(pl["score"]) for pl in result["players"]), style="bold")
+    table.add_row(Text(f"total {variant.term('points')}"), *(str(pl["score"]) for pl in result["players"]),
+                  style="bold")
     table.add_row(Text(variant.term("gold")), *(str(pl["gold"]) for pl in result["players"]))
     table.add_row(Text(words.noun(2, "pyramid")), *(str(pl["pyramids"]) for pl in result["players"]))
     table.add_row(Text(words.noun(2, "stone")), *(str(pl["stones"]) for pl in result["players"]))
@@ -300,11 +301,13 @@ def infer_players(variant, players, agents) -> str | None:
 
 @click.command("run")
 @one_variant("classic2003")
-@click.option("--players", metavar="N", help="Number of players (the variant says which counts are allowed; default: as many as "
-                                "--agents names, else 4).")
+@click.option("--players", metavar="N",
+              help="Number of players (the variant says which counts are allowed; default: as many as "
+                   "--agents names, else 4).")
 @click.option("--seed", metavar="SEED", help="Seed for the game; a random one is chosen and printed if omitted.")
-@click.option("--agents", metavar="AGENT,...", help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
-                               "default: planner).")
+@click.option("--agents", metavar="AGENT,...",
+              help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
+                   "default: planner).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (schemas/result.schema.json) instead.")
 @click.option("--log", "log_path", metavar="FILE.jsonl",
               help="Write every decision and event as JSON Lines, replayable with `amunre replay` (written when "

@@ -62,7 +62,8 @@ def _bound(host: str, port: int) -> socket.socket:
               help="A name or address the browsers may reach this server by, besides --host (and, for a loopback "
                    "or 0.0.0.0 --host, localhost, 127.0.0.1 and [::1]): the machine's address on the LAN, a "
                    "reverse proxy's public name. NAME alone: at --port, or with no port (80, 443 behind a "
-                   "proxy); NAME:PORT: at that port only. Repeatable. A request naming the server otherwise (a page of another site reaching "
+                   "proxy); NAME:PORT: at that port only. Repeatable. A request naming the server otherwise "
+                   "(a page of another site reaching "
                    "it by DNS rebinding) is refused.")
 @click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535), metavar="PORT",
               help="The port to listen on (0: any free port).")

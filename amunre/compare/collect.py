@@ -5,7 +5,8 @@ score and how close the game was (the margin of victory, the spread of the score
 `CLOSE` points or less, a tie-break), whether the leader after the first kingdom won and how
 often the lead changed hands, each seat's and the first start player's share of the win, the
 gold left at the end, the length (rounds, decisions), and for each scoring item its share of
-the winner's points and of the others', and how players whose largest item it is fare. And the rule modules' own, read from the events they emit
+the winner's points and of the others', and how players whose largest item it is fare. And the
+rule modules' own, read from the events they emit
 as their `Event.statistics` declare (`amunre.core.contract.Statistic`): points per scoring item,
 pyramids built, the price paid in the auction, the offering levels reached. A new rule
 module's statistics therefore appear in compare without a change here.

@@ -161,8 +161,8 @@ def legend(comparison, rows=()) -> str:
     if comparison.games == 1:
         lines[0] += " From one game only a proportion of games has an interval; a mean needs two."
     if len(comparison.columns) > 1:
-        lines.append(f"Δ: difference from {first} (pt: percentage points), game by game on the same seeds; ▲/▼: significant at 5% "
-                     f"(paired t-test, Holm's correction over every Δ of the table).")
+        lines.append(f"Δ: difference from {first} (pt: percentage points), game by game on the same seeds; "
+                     f"▲/▼: significant at 5% (paired t-test, Holm's correction over every Δ of the table).")
     if any(row.trend is not None for row in rows):
         lines.append("slope: the change per unit of the swept value (least squares, game by game), ▲/▼ as for Δ "
                      "(Holm over the slopes).")

@@ -70,7 +70,8 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
     def differences(before, after) -> dict:
         pairs = {}
         for key in {key for record in after for key in record} | {key for record in before for key in record}:
-            diffs = [b - a for a, b in zip(numbers(before, key), numbers(after, key)) if a is not None and b is not None]
+            diffs = [b - a for a, b in zip(numbers(before, key), numbers(after, key))
+                     if a is not None and b is not None]
             if diffs:  # no pair at all: no entry (an empty one would hold a NaN mean)
                 pairs[key] = Moments.of(diffs)
         return pairs

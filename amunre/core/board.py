@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from amunre.core.model import doc
+from amunre.core.fields import doc
 
 HALVES = ("lower", "upper")
 SIDES = ("west", "east")

@@ -23,11 +23,14 @@ from amunre.core.state import GameState
 from amunre.core.view import hide_from
 
 if TYPE_CHECKING:
-    from typing import Self
+    from collections.abc import Container
+    from typing import Any, Self, TypeAlias
 
     from amunre.core.contract import Rule
     from amunre.core.decisions import Steps
-    from amunre.core.engine import Game, Listener, _Everything
+
+    #: One who hears a game's events (`amunre.core.engine.Listener`).
+    Listener: TypeAlias = Callable[[dict[str, Any]], object]
     from amunre.core.model import Variant
     from amunre.core.view import PlayerView
 
@@ -48,7 +51,7 @@ class Branching:
     _views: list[PlayerView | None]
     listeners: list[Listener]
     listening: bool
-    hearing: frozenset[str] | _Everything
+    hearing: Container[str]  # (the events some listener wants: a set, or everything)
     _routes: dict[str, list[Listener]]
     _catch_all: list[Listener]
     phase_name: str
@@ -230,7 +233,7 @@ class Branching:
         return twin
 
 
-def no_flow(game: Game) -> Steps[None]:
+def no_flow(game: Branching) -> Steps[None]:
     """The flow of a prepared position before any rule runs: nothing to ask."""
     return
     yield  # a generator that ends at once
@@ -244,7 +247,7 @@ class Checkpoint:
     __slots__ = ("state", "index", "phase_name", "answers", "flow", "blind")
 
     def __init__(self, state: GameState | None, index: int | None, phase_name: str, answers: int,
-                 flow: Callable[[Game], Steps[None]] | None = None, blind: bool = False) -> None:
+                 flow: Callable[[Any], Steps[None]] | None = None, blind: bool = False) -> None:  # (of a Game)
         self.state, self.index, self.phase_name, self.answers, self.flow = state, index, phase_name, answers, flow
         # its hidden facts were drawn again (`Game.determinize`): the inputs since are given blind
         self.blind = blind

@@ -14,7 +14,8 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
   form, how one option reads to a person, and every option it can ever ask: `actions`);
 - `events`: the events it emits (`Event`: what it reports, how it is narrated in the
-  variant's words, and the `Statistic`s `amunre compare` reports from it); `reasons`: the `why` of the gold it pays or gives, as words
+  variant's words, and the `Statistic`s `amunre compare` reports from it); `reasons`: the
+  `why` of the gold it pays or gives, as words
   (`owed:<why>`: what a payment is, as a noun, where a card sale must cover it: "the {farmers}");
 - `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
 - `score_items()`: the scoring item keys it scores and their labels, in table order;

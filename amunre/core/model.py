@@ -11,69 +11,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
+# (a plug-in's Params declare their fields with these: `from amunre.core.model import doc, bounded`)
+from amunre.core.fields import bounded, bounded_items, bounded_values, doc
+
 T = TypeVar("T")
-V = TypeVar("V")
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from typing import TypeAlias
-
     from amunre.core.board import Board
     from amunre.core.modules import Modules
-
-    #: An attrs validator of values V: (instance, attribute, value); a list's member
-    #: validator is given the list's attribute.
-    Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", V], Any]
-
-def doc(text: str, **kw: Any) -> Any:
-    """An attrs field carrying its own documentation."""
-    return attrs.field(metadata={"doc": text}, **kw)
-
-
-def bounded(low: int, high: int) -> list[Validator[int]]:
-    """A validator: a whole number from `low` to `high`. Every count and parameter declares
-    its range, so a variant that loads always plays a finite game in bounded memory."""
-    return [attrs.validators.ge(low), attrs.validators.le(high)]
-
-
-def bounded_items(low: int, high: int, most: int) -> _ItemBounds:
-    """A validator: at most `most` whole numbers, each from `low` to `high`; an item out of
-    range is named by its index (the loader reports it at `name[index]`)."""
-    return _ItemBounds(attrs.validators.and_(*bounded(low, high)), attrs.validators.max_len(most))
-
-
-@attrs.frozen
-class _ItemBounds:
-    """Validates a list item by item, naming the index of an item out of range. Its
-    `member_validator` and `iterable_validator` are those of attrs' `deep_iterable`, so the
-    schema generator reads the bounds from it alike."""
-
-    member_validator: Validator[int]
-    iterable_validator: Validator[Sequence[int]]
-
-    def __call__(self, instance: Any, attribute: attrs.Attribute[Any], value: Sequence[int]) -> None:
-        self.iterable_validator(instance, attribute, value)
-        for index, item in enumerate(value):
-            try:
-                self.member_validator(instance, attribute, item)
-            except ValueError as exc:
-                # 'name' must be >= 0: -1  ->  'name.3' must be >= 0: -1
-                raise ValueError(str(exc).replace(f"'{attribute.name}'", f"'{attribute.name}.{index}'", 1)) from None
-
-
-def bounded_values(low: int, high: int) -> Validator[dict[str, int]]:
-    """A validator: a table of whole numbers, each from `low` to `high`; a value out of range
-    is named by its key (the loader reports it at that key)."""
-
-    def check(_instance: Any, attribute: attrs.Attribute[Any], table: dict[str, int]) -> None:
-        for key, value in table.items():
-            if value < low:
-                raise ValueError(f"'{attribute.name}.{key}' must be >= {low}: {value}")
-            if value > high:
-                raise ValueError(f"'{attribute.name}.{key}' must be <= {high}: {value}")
-
-    return check
-
 
 #: Fewest players a variant may allow (the rulebooks say 3-5; 2 still plays).
 MIN_PLAYERS = 2
@@ -133,7 +78,8 @@ class Rulings:
         try:
             return getattr(self._by_class[self._owner[key]], key)
         except KeyError:
-            raise AttributeError(f"no ruling {key!r} in this variant (it has: {', '.join(sorted(self._owner))})") from None
+            raise AttributeError(f"no ruling {key!r} in this variant (it has: "
+                                 f"{', '.join(sorted(self._owner))})") from None
 
     def as_dict(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self._owner}

@@ -89,8 +89,9 @@ def _not_a_module(entry: EntryPoint, cls: object) -> str | None:
         return f"its class has the id {cls.id!r}, not its entry-point name {entry.name!r} (expected the same id)"
     taken = RULES.get(entry.name)
     if taken is not None and taken is not cls:  # the same class: it also registered itself with @register
-        owner = (f"the built-in rule module {taken.__module__}:{taken.__qualname__}"
-                 if taken.__module__.startswith("amunre.rules.") else f"the plug-in {taken.__module__}:{taken.__qualname__}")
+        where = f"{taken.__module__}:{taken.__qualname__}"
+        owner = (f"the built-in rule module {where}" if taken.__module__.startswith("amunre.rules.")
+                 else f"the plug-in {where}")
         return f"its name {entry.name!r} is already the id of {owner}, so it was not loaded"
     return None
 

@@ -54,7 +54,8 @@ def place_immediate_bonus(game: GameLike, pid: int, province: Province) -> tuple
     return cards, stones, province.free_gold
 
 
-def lay_out(game: GameLike, pids: Iterable[int], board: Sequence[Province], describe: bool = True) -> list[dict[str, int]]:
+def lay_out(game: GameLike, pids: Iterable[int], board: Sequence[Province],
+            describe: bool = True) -> list[dict[str, int]]:
     """Place the immediate bonus of each of the round's provinces, in order. Returns what
     lies on each afterwards, for the line that shows the round's provinces: the bonus
     (`cards` face down, `stones`, `gold`) and what was left there from an earlier kingdom

@@ -115,7 +115,8 @@ class GameState:
             if name == "players":
                 data["players"] = [{k: _plain(getattr(p, k)) for k in PlayerState.__slots__} for p in self.players]
             elif name == "provinces":
-                data["provinces"] = [{k: _plain(getattr(p, k)) for k in ProvinceState.__slots__} for p in self.provinces]
+                data["provinces"] = [{k: _plain(getattr(p, k)) for k in ProvinceState.__slots__}
+                                     for p in self.provinces]
             else:
                 data[name] = _plain(getattr(self, name))
         return data

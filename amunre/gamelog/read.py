@@ -74,7 +74,8 @@ def _schema_message(error) -> str:
     check, wanted = error.validator, error.validator_value
     if check == "type":
         wanted = [wanted] if isinstance(wanted, str) else wanted
-        return f"{kind} {excerpt(found)} (expected {' or '.join(_JSON_TYPES.get(_TYPE_NAMES.get(w), w) for w in wanted)})"
+        return (f"{kind} {excerpt(found)} "
+                f"(expected {' or '.join(_JSON_TYPES.get(_TYPE_NAMES.get(w), w) for w in wanted)})")
     if check == "required":
         return error.message if len(error.message) < 100 else "a required key is missing"
     if check == "additionalProperties":

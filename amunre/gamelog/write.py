@@ -167,7 +167,8 @@ def write_atomically(path, text: str, renames=(), what: str = "the log", argumen
         temporary = None
     except (OSError, ValueError) as exc:
         full = " (the disk is full)" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else ""
-        raise AmunreError(f"cannot write {what} {argument} {shown_path(path)}: {getattr(exc, 'strerror', None) or exc}{full}; "
+        raise AmunreError(f"cannot write {what} {argument} {shown_path(path)}: "
+                          f"{getattr(exc, 'strerror', None) or exc}{full}; "
                           f"nothing was written") from None
     finally:
         if temporary is not None:

@@ -66,7 +66,8 @@ def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
     edition = data.get("edition")
     players = edition.get("players") if isinstance(edition, dict) else None
     # counts out of range are reported by the schema: no derived problem from them
-    counts = [n for n in players if type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS] if isinstance(players, list) else []
+    counts = ([n for n in players if type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS]
+              if isinstance(players, list) else [])
     if not isinstance(components, dict):
         return
     known = declared_cards(rules)
@@ -148,7 +149,8 @@ def _check_pipeline(entries, rules, report, closeness=lambda path: 0) -> None:
         if need not in provided:
             makers = sorted(r for r, c in rules.items() if need in getattr(c, "provides", ()))
             changed = [at + ("rule",) for at, _, _ in flat if closeness(at + ("rule",)) == 0]
-            report(changed[0] if changed else ("phases",), f"no phase of the round provides {need!r}: players would never acquire provinces",
+            report(changed[0] if changed else ("phases",),
+                   f"no phase of the round provides {need!r}: players would never acquire provinces",
                    f"expected a phase such as {', '.join(makers)}")
 
 

@@ -4,7 +4,8 @@ Shipped variants live in `variants/` (the editions) and its subfolders, such as
 `variants/house/` (house rules); a variant is named by its `[edition] id` or by the path to
 its file. The folders `AMUNRE_PATH` names (separated as `PATH` is: `:` here, `;` on Windows)
 are searched for ids before the shipped variants, each with its subfolders one level down:
-a designer's own files, found by id wherever the tool was installed (`search_folders`). Board files sit in the same folders and are told apart by their `[[provinces]]`.
+a designer's own files, found by id wherever the tool was installed (`search_folders`).
+Board files sit in the same folders and are told apart by their `[[provinces]]`.
 `read_toml` reads one file together with the line of every key, so that problems can point
 at it; whatever the file holds (binary junk, another encoding, tables nested thousands
 deep) becomes a reported problem, never another exception, and so does whatever the path
@@ -430,7 +431,8 @@ def nesting_depth(data, limit: int = MAX_DEPTH) -> int:
 def _too_deep(text: str, label: str, problems: Problems):
     """Report nesting deeper than MAX_DEPTH at the line where it goes too deep, and stop."""
     line = _deep_line(text)
-    problems.add(label, line, (), f"nesting too deep at line {line} (more than {MAX_DEPTH} tables or arrays inside each other)",
+    problems.add(label, line, (),
+                 f"nesting too deep at line {line} (more than {MAX_DEPTH} tables or arrays inside each other)",
                  f"expected at most {MAX_DEPTH} levels")
     raise problems.error() from None
 

@@ -134,7 +134,8 @@ def resolve_extends(path: Path, label: str, stack: tuple, problems: Problems,
             if parent is None:
                 odd = ("/" in extends or "\\" in extends or extends.startswith(".")) and not extends.endswith(".toml")
                 absolute = extends.endswith(".toml") and Path(extends).is_absolute()
-                close = "" if odd or absolute or extends.endswith(".toml") else did_you_mean(extends, available_variants())
+                close = ("" if odd or absolute or extends.endswith(".toml")
+                         else did_you_mean(extends, available_variants()))
                 report(("extends",), f"{extends!r} is a path but not to a .toml file" if odd
                        else f"{extends!r} is an absolute path" if absolute else f"cannot find {extends!r}"
                        + (f" (no file {path.parent / extends})" if extends.endswith(".toml") else ""),
@@ -174,7 +175,8 @@ def _check_own_id(data: dict, parent: dict, report) -> None:
     if parent_id is None:
         return
     if own is None:
-        report(("edition",) if isinstance(edition, dict) else ("extends",), "a variant that extends another needs its own edition.id",
+        report(("edition",) if isinstance(edition, dict) else ("extends",),
+               "a variant that extends another needs its own edition.id",
                f"expected an id other than {parent_id!r}, e.g. [edition] id = \"my-{parent_id}\"")
     elif own == parent_id:
         report(("edition", "id"), f"{own!r} is the id of the file it extends", "expected an id of its own")

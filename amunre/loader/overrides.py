@@ -32,7 +32,8 @@ from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.problems import Origins, Problems, did_you_mean, one_of, printable
 from amunre.loader.tomlpos import format_path
 
-_KEY_EXAMPLE = "expected KEY=VALUE with a dotted key such as components.starting_gold or phases.auction.params.protection_skip"
+_KEY_EXAMPLE = ("expected KEY=VALUE with a dotted key such as components.starting_gold or "
+                "phases.auction.params.protection_skip")
 
 
 class SweepValue(str):
@@ -159,7 +160,8 @@ def _target(key: tuple, data: dict, report, option: str = "--set"):
     """[(entry or table path, key path inside it)] the override sets; None after reporting why not."""
     head = key[0]
     if head == "extends":
-        report(f"{option} cannot change `extends`", "expected a key of the resolved variant, e.g. components.starting_gold")
+        report(f"{option} cannot change `extends`",
+               "expected a key of the resolved variant, e.g. components.starting_gold")
         return None
     if head in PIPELINES:
         if len(key) < 3:
@@ -177,7 +179,8 @@ def _target(key: tuple, data: dict, report, option: str = "--set"):
 
         rules = all_rules()
         if len(key) < 3:
-            report("a params key needs a rule id and a parameter", "expected params.<rule id>.<param>, e.g. params.auction.protection_skip")
+            report("a params key needs a rule id and a parameter",
+                   "expected params.<rule id>.<param>, e.g. params.auction.protection_skip")
             return None
         if key[1] not in rules:
             report(f"unknown rule module {key[1]!r}", did_you_mean(key[1], rules) + one_of(rules))

@@ -129,7 +129,8 @@ def _shown(path: tuple) -> str:
 
 def rules_used(data: dict) -> set[str]:
     """The rule ids the pipelines name (valid or not)."""
-    return {e["rule"] for p in PIPELINES for _, e, _ in flat_entries(data.get(p), (p,)) if isinstance(e.get("rule"), str)}
+    return {e["rule"] for p in PIPELINES for _, e, _ in flat_entries(data.get(p), (p,))
+            if isinstance(e.get("rule"), str)}
 
 
 def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
@@ -143,7 +144,8 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
         raw = entry.get("params", {})
         params = None
         if cls is not None and isinstance(raw, dict):
-            hint = "unknown parameter" if field_names(cls.Params) else f"unknown parameter (rule {rule_id!r} takes none)"
+            hint = ("unknown parameter" if field_names(cls.Params)
+                    else f"unknown parameter (rule {rule_id!r} takes none)")
             params = structure(raw, cls.Params, path + ("params",), report, hint)
         if params is None:
             params = settle(raw, cls.Params, f"{pipeline} params") if cls else Unsettled(f"{pipeline} params")

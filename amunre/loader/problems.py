@@ -59,7 +59,8 @@ class Problems:
         """A TOML syntax error: the file cannot be read further."""
         text = f"{file}:{line}: TOML syntax error: {message}"
         self.items.append((file, line, ("", len(self.items)),
-                           Problem(file, line, "", f"TOML syntax error: {message}", "expected valid TOML", column, text)))
+                           Problem(file, line, "", f"TOML syntax error: {message}", "expected valid TOML",
+                                   column, text)))
 
     def records(self) -> list[Problem]:
         """The problems in report order (arguments, the variant file, its parents, its board),

@@ -193,7 +193,8 @@ class BoardPicture:
         """(x, y) of each province's box: a band per half (lower first), the four columns
         west frontier, west Nile bank, [the Nile], east Nile bank, east frontier."""
         columns = {("west", False): MAP_X, ("west", True): MAP_X + BOX_W + GAP,
-                   ("east", True): MAP_X + 2 * (BOX_W + GAP) + NILE_W, ("east", False): MAP_X + 3 * (BOX_W + GAP) + NILE_W}
+                   ("east", True): MAP_X + 2 * (BOX_W + GAP) + NILE_W,
+                   ("east", False): MAP_X + 3 * (BOX_W + GAP) + NILE_W}
         cells: dict = {}
         for pid, p in enumerate(self.variant.board.provinces):
             cells.setdefault((p.half, p.side, p.nile), []).append(pid)

@@ -544,7 +544,8 @@ class Worth:
         if found is None:
             spread = self.spread
             scored = (self.one("gold", None, spread) - self.one("gold", None, -spread)) / (2 * spread)
-            found = self._remembered[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))  # gold held in `scored`
+            # gold held in `scored`
+            found = self._remembered[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))
         return found
 
     def weight(self, item: str) -> float:

@@ -27,8 +27,8 @@ import attrs
 from amunre.core.boardtext import province_line
 from amunre.core.contract import Decision, Event, Rule, Statistic, ruling
 from amunre.core.decisions import Lazy, decide
+from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import convert_full_stones, means, pay, play_card, receive
-from amunre.core.model import bounded, bounded_items, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:

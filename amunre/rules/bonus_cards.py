@@ -13,8 +13,8 @@ import attrs
 
 from amunre.core.contract import Decision, Event, Rule, ScoringItem
 from amunre.core.decisions import decide
+from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import add_points, play_card
-from amunre.core.model import bounded, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:

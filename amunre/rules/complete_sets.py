@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.contract import Event, Rule
+from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
-from amunre.core.model import bounded, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:

@@ -16,8 +16,8 @@ import attrs
 
 from amunre.core.contract import Decision, Event, Rule, count_actions, ruling
 from amunre.core.decisions import decide
+from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import score_each, sell_card
-from amunre.core.model import bounded, bounded_items, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:
@@ -86,7 +86,8 @@ MOST_SOLD = 100
 def _gold_points_line(e: dict[str, Any], w: Words) -> str:
     place = "most" if e["place"] == 1 else f"{_PLACES.get(e['place']) or w.ordinal(e['place'])} most"
     tied = f", tied with {w.names_of(e['tied'])}" if e["tied"] else ""
-    result = (f"scores {w.count(e['points'], 'points')}, {w.total(e['total'])}" if e["points"] else f"no {w.t('points')}")
+    result = (f"scores {w.count(e['points'], 'points')}, {w.total(e['total'])}" if e["points"]
+              else f"no {w.t('points')}")
     return f"  {w.who(e['player'])} has the {place} {w.t('gold')} ({e['gold']}{tied}): {result}."
 
 

@@ -17,8 +17,8 @@ from amunre.core.boardtext import temples_text
 from amunre.core.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling, the_province
 from amunre.core.counting import province_income
 from amunre.core.decisions import decide
+from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import add_points, play_card, receive
-from amunre.core.model import bounded, bounded_items, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:
@@ -225,7 +225,8 @@ class Harvest(Rule):
         info = view.variant.board.provinces[pid]
         farmers = view.provinces[pid].all_farmers()
         camels = self.params.camel_levels
-        terms = ([f"{w.count(farmers, 'farmer')} x its level"] if farmers else []) + ([str(info.mine)] if info.mine else [])
+        terms = (([f"{w.count(farmers, 'farmer')} x its level"] if farmers else [])
+                 + ([str(info.mine)] if info.mine else []))
         total = " + ".join(terms) or "0"
         total += f" {w.t('gold')}" if not farmers or info.mine else f", in {w.t('gold')}"
         if info.caravan and camels:

@@ -34,6 +34,7 @@ from amunre.core.contract import (
     the_province,
 )
 from amunre.core.decisions import decide
+from amunre.core.fields import bounded, doc
 from amunre.core.gamesetup import supply_counts
 from amunre.core.mechanics import (
     build_from_stones,
@@ -47,7 +48,6 @@ from amunre.core.mechanics import (
     place_stone,
     play_card,
 )
-from amunre.core.model import bounded, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ import attrs
 
 from amunre.core.contract import Event, Rule, ScoringItem, ruling
 from amunre.core.counting import pyramids_in, stones_in
+from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import add_points
-from amunre.core.model import bounded, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:
@@ -104,7 +104,8 @@ def _side_line(e: dict[str, Any], w: Words) -> str:
     owners = {x[1] for x in leaders}
     if len(leaders) > 1 and len(owners) == 1:  # one player's provinces: he scores once
         whose = f"both {w.who(leaders[0][1])}'s" if len(leaders) == 2 else f"all {w.who(leaders[0][1])}'s"
-        text = f"{w.join([w.province(x[0]) for x in leaders])}, {whose}, {what} the most {w.noun(2, 'pyramid')} ({best})"
+        text = (f"{w.join([w.province(x[0]) for x in leaders])}, {whose}, "
+                f"{what} the most {w.noun(2, 'pyramid')} ({best})")
     else:
         text = f"{w.join([name(x) for x in leaders])} {what} the most {w.noun(2, 'pyramid')} ({best})"
     if len(leaders) > 1:

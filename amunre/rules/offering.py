@@ -25,6 +25,7 @@ import attrs
 from amunre.core.boardtext import level_words
 from amunre.core.contract import Decision, Event, Rule, Statistic, card_actions, ruling
 from amunre.core.decisions import ask_secretly, decide
+from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import (
     field_capacity,
     free_fields,
@@ -37,7 +38,6 @@ from amunre.core.mechanics import (
     receive,
     sell_card,
 )
-from amunre.core.model import bounded, bounded_items, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:
@@ -268,7 +268,8 @@ def _ranks_line(e: dict[str, Any], w: Words) -> str:
                      f"{rewards(count)}{each}.")
     if e["thieves"]:
         lines.append(f"  {w.names_of(e['thieves'])} played {'a ' if len(e['thieves']) > 1 else 'the '}"
-                     f"{w.t('theft')} and take{'s' if len(e['thieves']) == 1 else ''} no {w.noun(2, reward, 'rewards')}.")
+                     f"{w.t('theft')} and take{'s' if len(e['thieves']) == 1 else ''} "
+                     f"no {w.noun(2, reward, 'rewards')}.")
     if e["first"] is None:
         lines.append(f"  Nobody offered {gold}: nobody takes {w.a(w.t(reward))}.")
     return "\n".join(lines)
@@ -294,7 +295,8 @@ def _level_placed(event: dict[str, Any], state: GameState) -> str | None:
     """The conformance check of the `level` event: the level it reports is the game's now, and
     an offering always sets one (1 at least)."""
     if state.offering_level != event["level"] or event["level"] < 1:
-        return f"the level event says {event['level']} (total {event['total']}), the game's level is {state.offering_level}"
+        return (f"the level event says {event['level']} (total {event['total']}), "
+                f"the game's level is {state.offering_level}")
     return None
 
 
@@ -377,7 +379,8 @@ class Offering(Rule):
     decisions = {
         "sell_for_offering": Decision(
             "None (stop) or a card kind of his hand to sell openly before the offers", "null or an integer card id",
-            lambda option, w: w.card_noun(w.variant.cards[option]), note=lambda card, a: a.held(card), facts=_sell_first_facts,
+            lambda option, w: w.card_noun(w.variant.cards[option]), note=lambda card, a: a.held(card),
+            facts=_sell_first_facts,
             none=lambda w: "sell nothing (more)",
             # context `sold`: the cards he sold so far in this round's open sales
             none_asked=lambda a: "sell no more" if a.context.get("sold") else "sell nothing",

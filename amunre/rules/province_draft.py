@@ -92,7 +92,8 @@ class ProvinceDraft(Rule):
     events = {
         "province_hands": Event("Province cards are dealt in secret, the same number to each player.", _deal_line),
         "picks": Event("The secret picks are revealed: the round's provinces, [player, province] in turn order; "
-                       "`lying`: what lies on each then (see `amunre.core.round_provinces.lay_out`), in `kingdom`.", _picks_line),
+                       "`lying`: what lies on each then (see `amunre.core.round_provinces.lay_out`), in `kingdom`.",
+                       _picks_line),
     }
     terms = {"province_cards": "province cards", "immediate_bonus": "free material"}
     provides = ("provinces",)

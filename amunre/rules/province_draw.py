@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.contract import CheckProblem, Event, Rule
-from amunre.core.model import bounded, doc
+from amunre.core.fields import bounded, doc
 from amunre.core.registry import register
 from amunre.core.round_provinces import lay_out, lying_lines, too_few_provinces
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.contract import Event, Rule
+from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
-from amunre.core.model import bounded, doc
 from amunre.core.registry import register
 
 if TYPE_CHECKING:
@@ -32,8 +32,10 @@ def pyramid_counts(e: dict[str, Any], w: Words) -> str:
     a double counting 2."""
     parts = []
     for pid, singles, doubles in e["provinces"]:
-        note = f" ({w.join([w.count(doubles, 'double_pyramid')] + ([w.count(singles, 'pyramid')] if singles else []))})" \
-            if doubles else ""
+        note = ""
+        if doubles:
+            counts = [w.count(doubles, "double_pyramid")] + ([w.count(singles, "pyramid")] if singles else [])
+            note = f" ({w.join(counts)})"
         parts.append(f"{w.province(pid)} {singles + 2 * doubles}{note}")
     return ", ".join(parts)
 
@@ -68,7 +70,8 @@ class Pyramids(Rule):
         def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             provinces = state.provinces
             return self.points_for(state, p)[self.item_key], {"provinces": [
-                [i, provinces[i].pyramids, provinces[i].doubles] for i in state.players[p].provinces]} if heard else None
+                [i, provinces[i].pyramids, provinces[i].doubles]
+                for i in state.players[p].provinces]} if heard else None
 
         score_each(game, self.item_key, "pyramid_points", score)
         return

@@ -15,7 +15,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from amunre import testing  # its docstring's first line describes the command
 
-    parser = argparse.ArgumentParser(prog=".venv/bin/python -m amunre.testing", description=testing.__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m amunre.testing",
+                                     description=testing.__doc__.split("\n\n")[0])
     parser.add_argument("--regenerate-playthroughs", metavar="DIR",
                         help="rewrite the golden playthrough of every shipped variant into DIR (of the "
                              "VARIANTS given only, when any is)")

@@ -134,7 +134,8 @@ def check_variant(path_or_id, seeds: Iterable[int] = range(5), agents: Iterable[
                 # the same seed and agents, played again by the plain engine, give the same log
                 recorder = Recorder()
                 again = play_game(variant, make_agents([agent] * n, seed), seed, [recorder])
-                if log_lines(again, recorder.events, [agent] * n) != log_lines(checker.game, checker.events, [agent] * n):
+                if (log_lines(again, recorder.events, [agent] * n)
+                        != log_lines(checker.game, checker.events, [agent] * n)):
                     checker.fail("determinism", "the same seed and agents gave a different log")
                 report.add(checker)
                 if on_progress is not None:

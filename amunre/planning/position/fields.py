@@ -36,4 +36,5 @@ def player_entries(data) -> list[dict]:
 
 
 def player_names(data) -> list[str]:
-    return [p.get("name") if isinstance(p.get("name"), str) else f"player {i + 1}" for i, p in enumerate(player_entries(data))]
+    return [p.get("name") if isinstance(p.get("name"), str) else f"player {i + 1}"
+            for i, p in enumerate(player_entries(data))]

@@ -332,7 +332,8 @@ def _text_problems(data, found: _Found) -> None:
     """A lone surrogate (`"\\ud800"` in JSON) is no text: it cannot even be printed."""
     for path, value in _walk(data):
         if isinstance(value, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-            found.add(path, "the text holds a lone surrogate escape (\\ud800 to \\udfff)", "expected valid Unicode text")
+            found.add(path, "the text holds a lone surrogate escape (\\ud800 to \\udfff)",
+                      "expected valid Unicode text")
 
 
 def _float_problems(data, found: _Found) -> None:
@@ -389,7 +390,8 @@ def _semantic_problems(data: dict, variant: Variant, reported=lambda path: False
     elif isinstance(start, int) and players and not 0 <= start < len(players):
         add(("start_player",), f"{start} is not a player index (0 to {len(players) - 1})")
     elif isinstance(start, str) and start not in seen_names:
-        add(("start_player",), f"no player named {quote(start)} (players: {', '.join(quote(n, 30)[1:-1] for n in names)})")
+        add(("start_player",),
+            f"no player named {quote(start)} (players: {', '.join(quote(n, 30)[1:-1] for n in names)})")
 
     # provinces: names, ownership, fields
     province_names = ", ".join(p.name for p in board.provinces)
