@@ -2,7 +2,7 @@
 position, and the aspects of a holding a module's points read.
 
 A rule module that helps planners choose declares, on its decisions, `appraise(option,
-asking, valuer)` or `appraise_all(options, asking, valuer)` (`amunre.core.contract.Decision`):
+asking, worth)` or `appraise_all(options, asking, worth)` (`amunre.core.contract.Decision`):
 it turns an option into what it changes of the seat's holding, with its own prices, and asks
 a `Valuer` what those changes are worth. The planner's `amunre.planning.worth.Worth` is one:
 it values a change by playing the variant's own modules on a copy of the position. A module
@@ -13,7 +13,7 @@ A change of a holding is a tuple `(what, where, amount)`:
 
     ("own", province, 1)         the seat holds the province (until the kingdom's scoring)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (every three become a pyramid)
+    ("stones", province, n)      n more stones (every three, `STONES_PER_PYRAMID`, become a pyramid)
     ("pyramids", province, n)    n more pyramids (a double counting 2)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand

@@ -67,7 +67,7 @@ def search_folders() -> list[Path]:
     return folders
 
 
-def _searched_tomls(folder: Path) -> list[Path]:
+def searched_tomls(folder: Path) -> list[Path]:
     """The .toml files of a search folder and of its subfolders one level down (not deeper:
     a folder such as a home directory must not be walked whole)."""
     try:
@@ -84,7 +84,7 @@ def variant_locations() -> list[tuple[str, Path, str]]:
     entries = {str(Path(entry).expanduser()): entry for entry in search_entries()}
     with _not_looked_at():  # (see `looked_at`)
         for folder in search_folders():
-            for path in _searched_tomls(folder):
+            for path in searched_tomls(folder):
                 vid = _edition_id(path)
                 if vid is not None:
                     found.append((vid, path, entries.get(str(folder), str(folder))))
@@ -374,7 +374,7 @@ def read_toml(path: Path, label: str, problems: Problems, what: str = "variant")
         problems.add_syntax(label, line, column, message)
         raise problems.error() from None
     except RecursionError:
-        _too_deep(text, label, problems)
+        too_deep(text, label, problems)
     except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         digits = re.search(r"[0-9_]{500,}", text)
         line = text.count("\n", 0, digits.start()) + 1 if digits else 1
@@ -382,7 +382,7 @@ def read_toml(path: Path, label: str, problems: Problems, what: str = "variant")
                      "expected a number of at most a few hundred digits")
         raise problems.error() from None
     if nesting_depth(data) > MAX_DEPTH:
-        _too_deep(text, label, problems)
+        too_deep(text, label, problems)
     lines = key_lines(text)
     _too_large(data, label, lines, problems)
     return data, lines
@@ -428,7 +428,7 @@ def nesting_depth(data, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def _too_deep(text: str, label: str, problems: Problems):
+def too_deep(text: str, label: str, problems: Problems):
     """Report nesting deeper than MAX_DEPTH at the line where it goes too deep, and stop."""
     line = _deep_line(text)
     problems.add(label, line, (),

@@ -22,7 +22,7 @@ from amunre.loader.resources import variants_dir
 from amunre.loader.schema import json_value
 
 
-def _board(variant) -> str:
+def board_named(variant) -> str:
     """The board as the written file names it: a shipped board by name, another by its path
     relative to the folder of the file the variant was loaded from (a variant file may read
     only files in its own folder tree, so the written file loads when saved in that folder)."""
@@ -42,7 +42,7 @@ def _own_board_path(variant) -> str:
 def resolved_data(variant) -> dict:
     """The variant as the tables of a complete variant file."""
     edition = json_value(variant.edition)
-    edition["board"] = _board(variant)
+    edition["board"] = board_named(variant)
     data = {"edition": edition, "components": json_value(variant.components), "terms": dict(variant.terms)}
     for pipeline in PIPELINES:
         specs = iter(getattr(variant, pipeline))
@@ -74,7 +74,7 @@ def resolved_toml(variant, overrides=()) -> str:
             _comment(f"resolved by `amunre show` from {variant.source}"),
             _comment("every default written out: this file loads as a variant on its own")]
     head += [_comment(f"with {option_of(text)} {text}") for text in overrides]
-    if _board(variant) != variant.edition.board or not (variants_dir() / variant.edition.board).is_file():
+    if board_named(variant) != variant.edition.board or not (variants_dir() / variant.edition.board).is_file():
         head.append(_comment(f"its board is a file of {Path(variant.source).resolve().parent}: save this file "
                              "there, or copy the board beside it"))
     ruled_out = variant.modules.players_ruled_out

@@ -93,12 +93,12 @@ class Offered:
         by, as it passes board files by): listed with what is wrong, rather than not at all."""
         import tomllib
 
-        from amunre.loader.files import _searched_tomls, search_folders
+        from amunre.loader.files import search_folders, searched_tomls
 
         known = {path.resolve() for _, path, _ in located}
         out = []
         for folder in search_folders():
-            for path in _searched_tomls(folder):
+            for path in searched_tomls(folder):
                 if path.resolve() in known:
                     continue
                 try:
@@ -163,13 +163,13 @@ def is_shipped(variant) -> bool:
 
 def freeze(variant) -> tuple[str | None, str | None]:
     """(variant text, board text) a table keeps: (None, None) for a shipped variant."""
-    from amunre.loader.resolved import _board, resolved_data
+    from amunre.loader.resolved import board_named, resolved_data
 
     if is_shipped(variant):
         return None, None
     data = resolved_data(variant)
     board_text = None
-    if _board(variant) != variant.edition.board or not _shipped_board(variant.edition.board):
+    if board_named(variant) != variant.edition.board or not _shipped_board(variant.edition.board):
         board_text = Path(variant.board.source).read_text(encoding="utf-8")
         data["edition"]["board"] = BOARD_NAME
     return tomli_w.dumps(data), board_text

@@ -26,12 +26,12 @@ from amunre.core.model import Variant
 from amunre.core.state import GameState
 from amunre.loader.files import (
     MAX_DEPTH,
-    _too_deep,
     available_variants,
     file_kind,
     nesting_depth,
     read_text,
     read_toml,
+    too_deep,
 )
 from amunre.loader.problems import Problems, control_character_problems, did_you_mean, got, printable
 from amunre.loader.shape import schema_problems
@@ -134,7 +134,7 @@ def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
                      "expected an integer: JSON has no NaN or Infinity")
         raise problems.error() from None
     except RecursionError:
-        _too_deep(text, label, problems)
+        too_deep(text, label, problems)
     except json.JSONDecodeError as exc:
         problems.add(label, exc.lineno, (), f"JSON syntax error: {exc.msg} (line {exc.lineno}, column {exc.colno})",
                      "expected valid JSON")
@@ -145,7 +145,7 @@ def _read_json(path: Path, label: str, problems: Problems) -> tuple[dict, dict]:
                      "expected a number of at most a few hundred digits")
         raise problems.error() from None
     if nesting_depth(data) > MAX_DEPTH:
-        _too_deep(text, label, problems)
+        too_deep(text, label, problems)
     lines, repeated, _ = json_key_lines(text)
     for key_path, line, first in repeated:
         problems.add(label, line, key_path, f"the key is given twice (first at line {first})",
