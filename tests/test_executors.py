@@ -28,7 +28,7 @@ import attrs
 import pytest
 
 import amunre
-import amunre.compare.executors as executors
+import amunre.compare.executors.on_dask as on_dask
 from amunre.compare.executors import (
     DaskExecutor,
     Executor,
@@ -306,9 +306,9 @@ def test_dask_workers_on_another_amunre_version_are_an_error(dask_cluster, monke
 def test_dask_workers_with_other_code_of_the_same_version_are_an_error(dask_cluster, monkeypatch):
     """The version number stays while the code changes: the workers' code must be this code
     (the workers compute their fingerprint themselves; here this process's is made to differ)."""
-    theirs = executors.code_fingerprint()
-    assert re.fullmatch("[0-9a-f]{16}", theirs) and executors.code_fingerprint() == theirs
-    monkeypatch.setattr(executors, "code_fingerprint", lambda: "0123456789abcdef")
+    theirs = on_dask.code_fingerprint()
+    assert re.fullmatch("[0-9a-f]{16}", theirs) and on_dask.code_fingerprint() == theirs
+    monkeypatch.setattr(on_dask, "code_fingerprint", lambda: "0123456789abcdef")
     with pytest.raises(AmunreError) as error:
         make_executor(scheduler=dask_cluster.scheduler_address)
     version = re.escape(amunre.__version__)
@@ -356,8 +356,8 @@ def test_a_dask_cluster_left_without_workers_is_an_error_not_a_wait(monkeypatch)
     silent wait for ever."""
     distributed = pytest.importorskip(
         "distributed", reason="the dask extra (distributed) is not installed: pip install '.[dask]'")
-    monkeypatch.setattr(executors, "NO_WORKERS_TIMEOUT", 2.0)
-    monkeypatch.setattr(executors, "WORKERS_POLL", 0.2)
+    monkeypatch.setattr(on_dask, "NO_WORKERS_TIMEOUT", 2.0)
+    monkeypatch.setattr(on_dask, "WORKERS_POLL", 0.2)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
         with make_executor(scheduler=cluster.scheduler_address) as executor:
@@ -383,19 +383,19 @@ def test_the_code_fingerprint_follows_the_files(tmp_path, monkeypatch):
     schemas = tmp_path / "schemas"
     shutil.copytree(amunre.loader.resources.schemas_dir(), schemas)
     monkeypatch.setattr(amunre.loader.resources, "schemas_dir", lambda: schemas)
-    first = executors.code_fingerprint()
-    assert executors.code_fingerprint() == first
+    first = on_dask.code_fingerprint()
+    assert on_dask.code_fingerprint() == first
     schema = schemas / "compare.schema.json"
     schema.write_text(schema.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     os.utime(schema, ns=(schema.stat().st_atime_ns, schema.stat().st_mtime_ns + 10**9))
-    changed = executors.code_fingerprint()
+    changed = on_dask.code_fingerprint()
     assert changed != first and re.fullmatch("[0-9a-f]{16}", changed)
 
 
 def test_a_task_runs_only_where_amunre_is_the_same_code():
     """Each Dask task checks its worker's amunre version and code fingerprint (a worker that
     joins after the check at connection would otherwise play other games unseen)."""
-    from amunre.compare.executors import _on_worker, amunre_identity
+    from amunre.compare.executors.on_dask import _on_worker, amunre_identity
 
     assert _on_worker(amunre_identity(), operator.add, 1, 2) == 3
     with pytest.raises(AmunreError, match="it runs amunre .* with code fingerprint .*, not 0.0.0 with abc as here"):
