@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from amunre.loader import load_variant
-from amunre.serve.app import MAX_BODY, build_app
+from amunre.serve.app import build_app
+from amunre.serve.requests import MAX_BODY
 from amunre.serve.table import Table
 from amunre.testing import ConformanceError, play_checked
 
@@ -135,7 +136,7 @@ def test_catches_a_page_that_shows_another_seats_hand(tables, monkeypatch):
         return page
 
     monkeypatch.setattr(seatpage, "seat_payload", leaky)
-    monkeypatch.setattr("amunre.serve.app.seat_payload", leaky)
+    monkeypatch.setattr("amunre.serve.server.seat_payload", leaky)
     with pytest.raises(ConformanceError) as info:
         for seed in range(3):
             check_pages(tables, "classic2003", 4, seed, "random", every=3)
@@ -150,7 +151,7 @@ def test_catches_a_page_that_says_the_seed(tables, monkeypatch):
     def leaky(table, seat, picture):
         return dict(real(table, seat, picture), seed=table.game.state.seed)
 
-    monkeypatch.setattr("amunre.serve.app.seat_payload", leaky)
+    monkeypatch.setattr("amunre.serve.server.seat_payload", leaky)
     with pytest.raises(ConformanceError) as info:
         check_pages(tables, "classic2003", 4, 0, "random", every=3)
     assert "differs in: seed" in str(info.value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from importlib import resources
 
 import pytest
 
@@ -20,6 +21,8 @@ from starlette.websockets import WebSocketDisconnect
 from test_serve import Tables, answers_kept, auth, until, wait_ready
 
 import amunre.serve.app as app_module
+import amunre.serve.requests as requests_module
+import amunre.serve.server as server_module
 from amunre.serve.app import build_app
 
 BOTS = ["random", "random", "random"]
@@ -142,7 +145,7 @@ def test_live_connections_are_bounded_per_table_and_in_all(tables, monkeypatch):
         one.send_text(json.dumps({"token": token}))
         assert json.loads(one.receive_text())["table"] == table["table"]
     assert tables.server.live == 0
-    assert "4429" in (app_module.resources.files("amunre.serve") / "static" / "page.js").read_text()
+    assert "4429" in (resources.files("amunre.serve") / "static" / "page.js").read_text()
 
 
 def test_a_finished_games_log_and_replay_page_are_built_once(tables, monkeypatch):
@@ -353,7 +356,7 @@ def test_connections_past_the_most_the_server_takes_are_closed_at_once(in_thread
 
 def test_a_body_that_does_not_arrive_in_time_is_a_408_and_one_cut_off_is_not_logged(in_thread, monkeypatch,
                                                                                      caplog):
-    monkeypatch.setattr(app_module, "BODY_SECONDS", 0.5)
+    monkeypatch.setattr(requests_module, "BODY_SECONDS", 0.5)
     slow = in_thread.connect()
     slow.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                  b"Content-Length: 100\r\n\r\n{")
@@ -376,7 +379,7 @@ def test_a_request_on_a_table_forgotten_meanwhile_is_a_404(tables):
     two (to make room), the answer, undo or close is told so (404), not a server error."""
     import asyncio
 
-    from amunre.serve.app import Refused
+    from amunre.serve.requests import Refused
 
     table = finished(tables, 8)
     live = tables.server.tables[table["table"]]
@@ -392,7 +395,7 @@ def test_a_table_nobody_answers_at_is_forgotten_once_idle_to_make_room(tmp_path,
     """Tables nobody plays cannot fill the store for good: with no game over left to forget,
     the one idle longest goes, once idle for IDLE_SECONDS; while every kept table is being
     played, a 429."""
-    monkeypatch.setattr(app_module, "IDLE_SECONDS", 0.5)
+    monkeypatch.setattr(server_module, "IDLE_SECONDS", 0.5)
     with TestClient(build_app(tmp_path, max_stored=2)) as client:
         tables = Tables(client)
         first = tables.open("classic2003", 3, PEOPLE, seed=1)
@@ -412,7 +415,7 @@ def test_a_table_nobody_answers_at_is_forgotten_once_idle_to_make_room(tmp_path,
 def test_a_table_left_idle_before_a_restart_does_not_count_after_it(tmp_path, monkeypatch):
     """The time of a table's last answer is kept with it: after a restart a table nobody has
     answered at for IDLE_SECONDS does not count against --max-tables again."""
-    monkeypatch.setattr(app_module, "IDLE_SECONDS", 1.0)
+    monkeypatch.setattr(server_module, "IDLE_SECONDS", 1.0)
     body = {"variant": "classic2003", "players": 3, "seats": PEOPLE}
     with TestClient(build_app(tmp_path, max_tables=1)) as client:
         tables = Tables(client)
@@ -437,7 +440,7 @@ def test_a_replay_page_is_built_once_for_good_and_replay_addresses_are_bounded(t
     built = []
     real = viewer.viewer_html
     monkeypatch.setattr(viewer, "viewer_html", lambda *a: built.append(1) or real(*a))
-    monkeypatch.setattr(app_module, "REPLAYS_KEPT", 1)
+    monkeypatch.setattr(server_module, "REPLAYS_KEPT", 1)
     monkeypatch.setattr(app_module, "REPLAY_LINKS_KEPT", 3)
 
     def page(client, token):

@@ -1,6 +1,7 @@
 """`amunre serve`: tables of people and bots in the browser (docs/serve.md). The web stack
-(Starlette, uvicorn) is imported by `amunre.serve.app` only, so the limits below are read by
-the command line without it."""
+(Starlette, uvicorn) is imported by `amunre.serve.app` and the modules it imports
+(`amunre.serve.server`, `amunre.serve.requests`) only, so the limits below are read by the
+command line without it."""
 
 #: The most work a bot may do per decision unless --max-bot-playouts says otherwise, in games
 #: played out by greedy (`amunre.agents.playouts_per_decision`): `mcts:iterations=1000`, about
