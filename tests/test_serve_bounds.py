@@ -301,16 +301,17 @@ def test_a_connection_that_never_finishes_its_request_is_closed(in_thread, monke
     is not."""
     import amunre.serve.connections as connections
 
-    monkeypatch.setattr(connections, "CHECK_SECONDS", 0.5)
+    monkeypatch.setattr(connections, "CHECK_SECONDS", 1.0)
     silent, headers, body = in_thread.connect(), in_thread.connect(), in_thread.connect()
     headers.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
     body.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\nx")
     busy = in_thread.connect()
-    for _ in range(4):  # requests one after another, each whole: kept open
+    until_then = time.monotonic() + 3  # (three checks: requests one after another, each whole, kept open)
+    while time.monotonic() < until_then:
         assert fetched(busy) == b"HTTP/1.1 200 OK"
-        time.sleep(0.4)
+        time.sleep(0.1)
     for sock in (silent, headers, body):
-        assert closed_by_server(sock, 5), sock
+        assert closed_by_server(sock, 10), sock
     assert fetched(busy) == b"HTTP/1.1 200 OK"
 
 
@@ -391,31 +392,39 @@ def test_a_request_on_a_table_forgotten_meanwhile_is_a_404(tables):
         assert refused.value.status == 404 and "not here any more" in refused.value.message
 
 
-def test_a_table_nobody_answers_at_is_forgotten_once_idle_to_make_room(tmp_path, monkeypatch):
+def idle_for(table, seconds: float) -> None:
+    """Make a table's last answer `seconds` older (no test waits an hour)."""
+    table.changed_at -= seconds
+
+
+def test_a_table_nobody_answers_at_is_forgotten_once_idle_to_make_room(tmp_path):
     """Tables nobody plays cannot fill the store for good: with no game over left to forget,
     the one idle longest goes, once idle for IDLE_SECONDS; while every kept table is being
     played, a 429."""
-    monkeypatch.setattr(server_module, "IDLE_SECONDS", 0.5)
+    idle = server_module.IDLE_SECONDS
     with TestClient(build_app(tmp_path, max_stored=2)) as client:
         tables = Tables(client)
         first = tables.open("classic2003", 3, PEOPLE, seed=1)
         second = tables.open("classic2003", 3, PEOPLE, seed=2)
         reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": PEOPLE})
         assert reply.status_code == 429 and "every one of them is being played" in reply.json()["error"]
-        time.sleep(0.3)
-        asked = tables.server.tables[second["table"]].pending.player
-        answer = {"number": 0, "option": 0}
-        assert client.post("/api/answer", headers=auth(second["tokens"][asked]), json=answer).status_code == 200
-        time.sleep(0.3)  # the first idle for 0.6 s, the second for 0.3 s
+        live = tables.server.tables
+        idle_for(live[first["table"]], idle - 60)  # nearly idle: still played
+        reply = client.post("/api/tables", json={"variant": "classic2003", "players": 3, "seats": PEOPLE})
+        assert reply.status_code == 429
+        idle_for(live[first["table"]], 120)  # idle for a minute past the limit
+        idle_for(live[second["table"]], idle + 30)  # idle too, but not as long
         third = tables.open("classic2003", 3, PEOPLE, seed=3)
         assert set(tables.server.tables) == {second["table"], third["table"]}
         assert client.get("/api/state", headers=auth(first["tokens"][0])).status_code == 403
 
 
-def test_a_table_left_idle_before_a_restart_does_not_count_after_it(tmp_path, monkeypatch):
+def test_a_table_left_idle_before_a_restart_does_not_count_after_it(tmp_path):
     """The time of a table's last answer is kept with it: after a restart a table nobody has
-    answered at for IDLE_SECONDS does not count against --max-tables again."""
-    monkeypatch.setattr(server_module, "IDLE_SECONDS", 1.0)
+    answered at for IDLE_SECONDS does not count against --max-tables again; one answered at
+    since does."""
+    import sqlite3
+
     body = {"variant": "classic2003", "players": 3, "seats": PEOPLE}
     with TestClient(build_app(tmp_path, max_tables=1)) as client:
         tables = Tables(client)
@@ -424,7 +433,11 @@ def test_a_table_left_idle_before_a_restart_does_not_count_after_it(tmp_path, mo
         reply = client.post("/api/answer", headers=auth(table["tokens"][asked]), json={"number": 0, "option": 0})
         assert reply.status_code == 200
         assert client.post("/api/tables", json=body).status_code == 429  # being played
-    time.sleep(1.2)
+    with TestClient(build_app(tmp_path, max_tables=1)) as client:  # restarted at once: still played
+        wait_ready(client, table["tokens"][None])
+        assert client.post("/api/tables", json=body).status_code == 429
+    with sqlite3.connect(tmp_path / "tables.sqlite") as db:  # its last answer two hours ago
+        db.execute("UPDATE activity SET at = at - ?", (server_module.IDLE_SECONDS + 3600,))
     with TestClient(build_app(tmp_path, max_tables=1)) as client:
         wait_ready(client, table["tokens"][None])
         assert client.post("/api/tables", json=body).status_code == 201
