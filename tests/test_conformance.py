@@ -390,7 +390,7 @@ def test_docstring_lists_every_invariant_the_checker_can_report():
 
     import amunre.testing as testing
 
-    source = "".join(path.read_text(encoding="utf-8") for path in sorted(Path(testing.__file__).parent.glob("*.py")))
+    source = "".join(path.read_text(encoding="utf-8") for path in sorted(Path(testing.__file__).parent.rglob("*.py")))
     raised = set()
     for chunk in source.split('self.fail("')[1:] + source.split('checker.fail("')[1:]:
         raised.add(chunk.split('"', 1)[0])

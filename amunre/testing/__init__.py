@@ -7,7 +7,9 @@ agents for every player count the variant allows, and checks the game step by st
 every decision, at the phase, round and scoring events, and once the game is over. The first
 violation stops everything with a `ConformanceError` naming the variant, the player count,
 the agents, the seed, the decision number and the invariant, so the game can be rerun with
-`amunre run --variant ... --players ... --seed ... --agents ...`.
+`amunre run --variant ... --players ... --seed ... --agents ...`. The checker
+(`amunre.testing.checker.GameChecker`) drives each game; the invariants are checked in
+`amunre.testing.invariants`, one module a family (events, state, views, answers).
 
 Invariants (the id in brackets appears in the error message):
 
