@@ -1293,9 +1293,9 @@ def test_illegal_answer_raises_and_leaves_the_state_unchanged(variant, make, bad
 def test_an_answer_must_match_an_option_in_type_at_every_depth():
     """JSON's true, 1.0 and 1 differ; an answer read from a log must be the option itself,
     inside nested tuples too (a replayed log edited to `[1, 0, [true]]` is not `[1, 0, [1]]`)."""
-    from amunre.core.engine import _is_option
+    from amunre.core.decisions import is_option
 
     options = [(1, 0, (1,)), ("gold", 2, 0)]
-    assert _is_option((1, 0, (1,)), options) and _is_option(("gold", 2, 0), options)
+    assert is_option((1, 0, (1,)), options) and is_option(("gold", 2, 0), options)
     for wrong in [(1, 0, (True,)), (1, 0, (1.0,)), (True, 0, (1,)), ("gold", 2.0, 0), ("gold", 2, False)]:
-        assert not _is_option(wrong, options), wrong
+        assert not is_option(wrong, options), wrong

@@ -130,6 +130,33 @@ def decide(player: int, kind: str, options: list[T], context: Mapping[str, Any] 
     return (yield Request(player, kind, options, context, simultaneous))
 
 
+def is_option(choice: object, options: list[Any]) -> bool:
+    """Whether `choice` is one of `options`: equal, and of the same types all the way down (an
+    answer the engine takes; a person's or a bot's answer is checked so before it is kept)."""
+    # `in` alone would accept True for 1 and 1.0 for 1: compare types too, at every depth.
+    # The first equal option is found at C speed; only a look-alike (True for 1) needs the loop.
+    # An agent answers with one of the options themselves: that is the option, no need to look.
+    try:
+        found = options[options.index(choice)]
+    except ValueError:
+        return False
+    if found is choice or _same(found, choice):
+        return True
+    for option in options:
+        if option == choice and _same(option, choice):
+            return True
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same types all the way down (`(1, (True,))` is not `(1, (1,))`)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b  # type: ignore[no-any-return]  # (options: plain values, whose == gives a bool)
+
+
 #: No option nests deeper than a few levels. A deeper answer is refused before it is walked: the
 #: compiled build's recursion is not bounded by Python's limit, so a hostile answer nested a million
 #: deep would exhaust the C stack instead of raising RecursionError.

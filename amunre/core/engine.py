@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from amunre.core import arguments
 from amunre.core.arguments import MAX_SEED
 from amunre.core.branching import Branching, Checkpoint, Forced, no_flow, snapshot
-from amunre.core.decisions import BATCH_START, Request, from_json_value, to_json_value
+from amunre.core.decisions import BATCH_START, Request, from_json_value, is_option, to_json_value
 from amunre.core.errors import AmunreError, ArgumentValueError, IllegalAnswerError
 from amunre.core.flow import flow_plan
 from amunre.core.mechanics import end_phase_cards
@@ -264,7 +264,7 @@ class Game(Branching):
         try:
             if isinstance(choice, list):
                 choice = from_json_value(choice)
-            legal = _is_option(choice, request.options)
+            legal = is_option(choice, request.options)
             shown_choice = None if legal else arguments.shown(to_json_value(choice))
         except RecursionError:  # a list or tuple nested deeper than any option
             raise IllegalAnswerError(f"illegal answer to {request.kind!r} for player {request.player}: a value "
@@ -382,31 +382,6 @@ class _Everything:
 
 
 EVERYTHING = _Everything()
-
-
-def _is_option(choice: object, options: list[Any]) -> bool:
-    # `in` alone would accept True for 1 and 1.0 for 1: compare types too, at every depth.
-    # The first equal option is found at C speed; only a look-alike (True for 1) needs the loop.
-    # An agent answers with one of the options themselves: that is the option, no need to look.
-    try:
-        found = options[options.index(choice)]
-    except ValueError:
-        return False
-    if found is choice or _same(found, choice):
-        return True
-    for option in options:
-        if option == choice and _same(option, choice):
-            return True
-    return False
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same types all the way down (`(1, (True,))` is not `(1, (1,))`)."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is tuple:
-        return len(a) == len(b) and all(map(_same, a, b))
-    return a == b  # type: ignore[no-any-return]  # (options: plain values, whose == gives a bool)
 
 
 def play_game(variant: Variant, agents: Sequence[Agent], seed: int,

@@ -20,7 +20,7 @@ from pathlib import Path
 import anyio
 
 from amunre.core.counting import plural
-from amunre.core.engine import _is_option
+from amunre.core.decisions import is_option
 from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.core.words import player_names
 from amunre.gamelog.messages import excerpt
@@ -480,7 +480,7 @@ class Server:
                 request, view = table.game.pending, table.game.view(seat)
                 try:
                     choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
-                    if not _is_option(choice, request.options):  # checked as a person's is, before it is kept
+                    if not is_option(choice, request.options):  # checked as a person's is, before it is kept
                         raise IllegalAnswerError(f"it answered {_first_line(repr(choice))[:80]}, which is not one "
                                                  f"of the options of {request.kind!r}")
                 except Exception as exc:  # noqa: BLE001 - a bot's bug stops its table, saying so, not the server

@@ -21,8 +21,8 @@ import random
 import time
 
 from amunre.agents import make_agent
-from amunre.core.decisions import from_json_value, to_json_value
-from amunre.core.engine import Game, _is_option
+from amunre.core.decisions import from_json_value, is_option, to_json_value
+from amunre.core.engine import Game
 from amunre.core.errors import AmunreError
 from amunre.core.words import player_names
 from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
@@ -179,7 +179,7 @@ class Table:
             option = from_json_value(choice) if isinstance(choice, list) else choice
         except (TypeError, ValueError, RecursionError):
             option = None
-        if not _is_option(option, request.options):
+        if not is_option(option, request.options):
             raise AmunreError("that answer is not one of the options of the pending decision")
         return option
 
@@ -206,7 +206,7 @@ class Table:
             events: list = []
             sample = game.determinize(seat, rng)
             sample.listen(events.append)
-            if sample.pending is None or not _is_option(option, sample.pending.options):
+            if sample.pending is None or not is_option(option, sample.pending.options):
                 return True  # (cannot be: his request is the same in it) be safe
             before = [sample.view(player).to_dict() for player in range(game.n_players)]
             sample.answer(option)

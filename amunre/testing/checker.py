@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from functools import partial
 
-from amunre.core.decisions import from_json_value, to_json_value
-from amunre.core.engine import Game, _is_option
+from amunre.core.decisions import from_json_value, is_option, to_json_value
+from amunre.core.engine import Game
 from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.core.model import Variant
 from amunre.gamelog import Recorder, dumps_lines, log_lines, replay_lines
@@ -199,7 +199,7 @@ class GameChecker:
                                    f"choosing: {', '.join(_differing(before, after))} differ before and after its "
                                    "choose()")
         try:
-            legal = _is_option(choice, request.options)
+            legal = is_option(choice, request.options)
         except Exception:  # noqa: BLE001 - an answer that cannot even be compared (its __eq__ raises): no option
             legal = False
         if not legal:
