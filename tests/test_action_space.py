@@ -1,4 +1,4 @@
-"""The fixed action space the rule modules declare (`Decision.actions`), as `amunre.rl.pettingzoo`
+"""The fixed action space the rule modules declare (`Decision.actions`), as `amunre.rl.actions`
 builds it. It needs neither pettingzoo nor numpy.
 
 - every built-in decision kind declares its actions;
@@ -11,7 +11,7 @@ builds it. It needs neither pettingzoo nor numpy.
 - every id of every shipped variant reads in the edition's words and reads back
   (`action_to_string` / `string_to_action`), also from its JSON form;
 - without the extra `amunre[rl]` the environment is a clear error naming it, and the action
-  space still works.
+  space still works (`amunre.rl.actions`, with neither numpy nor pettingzoo).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from amunre.core.engine import Game
 from amunre.core.errors import AmunreError
 from amunre.core.mechanics import add_points
 from amunre.loader import load_variant
-from amunre.rl.pettingzoo import ActionSpace, action_space
+from amunre.rl.actions import ActionSpace, action_space
 from amunre.rules import gold_ranking, market, offering
 
 VARIANTS = [pytest.param(path, id=variant_label(path)) for path in variant_files()]
@@ -268,3 +268,20 @@ def test_without_the_extra_the_environment_names_it_and_the_action_space_works()
     assert int(size) > 800 and later == ["MissingExtraError", "MissingExtraError"]
     assert error.startswith("MissingExtraError True the PettingZoo environment needs the optional extra: "
                             "pip install 'amunre[rl]'")
+
+
+WITHOUT_NUMPY = """
+import sys
+sys.modules["numpy"] = sys.modules["pettingzoo"] = None  # as if neither were installed
+from amunre.loader import load_variant
+from amunre.rl.actions import action_space
+space = action_space(load_variant("classic2003"))
+print(len(space), space.from_string(space.to_string(7)))
+"""
+
+
+def test_the_action_space_alone_needs_no_numpy():
+    run = subprocess.run([sys.executable, "-c", WITHOUT_NUMPY], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    size, seven = run.stdout.split()
+    assert int(size) > 800 and seven == "7"

@@ -32,7 +32,8 @@ from amunre.core.errors import AmunreError, IllegalAnswerError, UnknownVariantEr
 from amunre.core.view import hide_from
 from amunre.loader import load_variant
 from amunre.loader.files import available_variants
-from amunre.rl.pettingzoo import action_mask, action_space, env, raw_env
+from amunre.rl.actions import action_space
+from amunre.rl.pettingzoo import action_mask, env, raw_env
 
 REPO = Path(__file__).resolve().parent.parent
 #: PettingZoo's generic remarks on a dict observation (its own classic games are exempted by name)
@@ -294,6 +295,6 @@ def test_bad_constructor_arguments_are_clear_errors():
 def test_every_encoding_the_contract_allows_has_a_size():
     """The loader accepts the encodings `amunre.core.contract` lists; the observation sizes each."""
     from amunre.core.contract import CONTEXT_ENCODINGS, OBSERVATION_ENCODINGS
-    from amunre.rl.pettingzoo import CONTEXT_SIZES, RULE_DATA_SIZES
+    from amunre.rl.observation import CONTEXT_SIZES, RULE_DATA_SIZES
 
     assert tuple(RULE_DATA_SIZES) == OBSERVATION_ENCODINGS and tuple(CONTEXT_SIZES) == CONTEXT_ENCODINGS

@@ -101,7 +101,8 @@ from amunre.core.boardtext import holding_line
 from amunre.core.engine import Game
 from amunre.loader import load_variant
 from amunre.core.words import Words, player_names
-from amunre.rl.pettingzoo import ObservationLayout, action_space
+from amunre.rl.actions import action_space
+from amunre.rl.observation import ObservationLayout
 from amunre.picture.steps import snapshot
 from amunre.picture.svg import BoardPicture
 

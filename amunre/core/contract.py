@@ -30,7 +30,7 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
   not hold (the auction's bid markers), followed from the events for a picture of the
   board (`amunre render`, the replay viewer);
 - `observation`: what of its own data (as a seat sees it) an observation vector encodes,
-  field -> `count`, `provinces` or `players` (`amunre.rl.pettingzoo`); each decision's
+  field -> `count`, `provinces` or `players` (`amunre.rl.observation`); each decision's
   `context`: the keys of its requests' context an observation encodes, and how;
 - `province_facts(view, pid, words)`: what it tells about a province as a seat sees it
   (the harvest: the gold it yields now), shown by the board text of the human seat and the
@@ -88,7 +88,7 @@ BUILT_IN = "amunre.rules."
 ROUND_MUST_PROVIDE = ("ownership",)
 
 #: How an observation vector may encode a field of a module's data (`Rule.observation`) and a
-#: key of a request's context (`Decision.context`); see `amunre.rl.pettingzoo`.
+#: key of a request's context (`Decision.context`); see `amunre.rl.observation`.
 OBSERVATION_ENCODINGS = ("count", "provinces", "players")
 CONTEXT_ENCODINGS = ("count", "province", "seats", "bids")
 
@@ -154,7 +154,7 @@ class Decision:
     declaring it, None for the core's shared moves). Where the options are unbounded (gold
     amounts, quantities) the module caps the list at a documented value, such that every
     request still has at least one option in it (0, or the smallest amount). A variant's
-    fixed action space (`amunre.rl.pettingzoo`) is these lists, concatenated in pipeline order
+    fixed action space (`amunre.rl.actions`) is these lists, concatenated in pipeline order
     and then the core's; a kind without `actions` cannot be played through it.
     """
 
@@ -377,7 +377,7 @@ class Rule:
     #: change each aspect a module does not declare, and the rest, and check its points stay put.
     reads: frozenset[str] | None = None
     #: What of its own data (its `view_state`, as the seat sees it) an observation vector
-    #: encodes (`amunre.rl.pettingzoo`): field -> "count" (one number; a list counts its items),
+    #: encodes (`amunre.rl.observation`): field -> "count" (one number; a list counts its items),
     #: "provinces" (a 0/1 per province: the ids listed) or "players" (one number per player,
     #: by relative seat). A field not listed is left out of the observation.
     observation: dict[str, str] = {}

@@ -1,4 +1,5 @@
-"""A PettingZoo AEC environment for any variant, and the fixed action space it plays with.
+"""A PettingZoo AEC environment for any variant (`env`, `raw_env`, `AmunreEnv`) and the action
+mask it shows each seat (`action_mask`).
 
     from amunre.rl.pettingzoo import env
     game = env(variant="classic2003", players=4)     # a pettingzoo.AECEnv
@@ -8,26 +9,18 @@
         ...                                           # pick an id where observation["action_mask"] is 1
         game.step(action)                             # None once the agent is terminated
 
-The environment needs the optional extra: `pip install 'amunre[rl]'` (pettingzoo, numpy).
-The action space (`ActionSpace`) does not: it is plain Python.
-
-Action space. Every decision kind declares every option it can ever ask (`Decision.actions`,
-see `amunre.core.contract`). A variant's action space is those lists concatenated: the kinds of
-its rule modules in pipeline order (phases, scoring, final scoring), then the core's shared
-moves (`sell`, `double_swap`); a kind two modules declare is listed once, its options merged.
-Action id i is the i-th (kind, option). Unbounded options are capped by their module
-(`offering.MOST_OFFERED`, `market.MOST_BOUGHT`, `gold_ranking.MOST_SOLD`); every request
-keeps at least one option in the space. `action_to_string` words an id in the edition's
-words (the module's `describe`), `string_to_action` reads it back.
+The environment needs the optional extra: `pip install 'amunre[rl]'` (pettingzoo, numpy;
+`amunre.rl.extra`). The action space it plays with (`ActionSpace`, `action_space`: see
+`amunre.rl.actions`) does not: it is plain Python. Both, and the observation's layout
+(`ObservationLayout`: `amunre.rl.observation`), are named here too.
 
 Turns follow `game.pending.player`: agent `player_<seat>` is selected whenever his seat is
 asked. A simultaneous (secret) decision is a turn of each of its players in turn order; an
 answer stays sealed until the batch is revealed, and no observation shows it before that.
 
 Observation: {"observation": float32 vector, "action_mask": int8 vector}. The vector encodes
-only the seat's view (`amunre.core.view.PlayerView`) and, when the seat is asked, its request's
-kind and context; players are numbered relative to the seat (0 = the seat itself, 1 = the
-next clockwise...). `ObservationLayout` names every section; docs/agents.md lists them.
+only the seat's view and, when the seat is asked, its request's kind and context
+(`amunre.rl.observation`); the mask has a 1 for each legal action of the seat's request.
 
 Rewards come at the end only: with `reward="win"` (the default) the k winners get 1/k each
 and the others 0; with `reward="score"` each player gets his final points minus the mean of
@@ -41,360 +34,31 @@ whatever the type (`overrides=None`, brackets nested thousands deep).
 
 from __future__ import annotations
 
-import difflib
-import json
 import operator
 import random
 
 from amunre.core import arguments
 from amunre.core.arguments import MAX_OVERRIDES  # noqa: F401 - the most `overrides` an environment takes
-from amunre.core.decisions import from_json_value, to_json_value
-from amunre.core.errors import AmunreError, ArgumentValueError, IllegalAnswerError
+from amunre.core.decisions import to_json_value
+from amunre.core.errors import AmunreError, IllegalAnswerError
+from amunre.rl.actions import ActionSpace, action_space
+from amunre.rl.extra import MissingExtraError, require_extra  # noqa: F401 - MissingExtraError: named here too
+from amunre.rl.observation import BOUND, ObservationLayout
 
-try:  # the optional extra `amunre[rl]`
+try:  # the optional extra `amunre[rl]` (require_extra() names it when it is missing)
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
-except ImportError as error:  # pragma: no cover - tested with the extra installed
+except ImportError:  # pragma: no cover - tested with the extra installed
     np = spaces = wrappers = None
     AECEnv = object
-    _MISSING: ImportError | None = error
-else:
-    _MISSING = None
 
 #: The environment's name and version (PettingZoo's `metadata["name"]`).
 NAME = "amunre_v0"
-#: What every number of the observation is clipped to (an unlimited supply reads as this).
-BOUND = 10_000.0
 REWARDS = ("win", "score")
 
 
-class MissingExtraError(AmunreError, ImportError):
-    """The environment's optional dependencies are not installed."""
-
-
-def require_extra() -> None:
-    """Raise a clear error naming the extra when pettingzoo or numpy is missing."""
-    if _MISSING is not None:
-        raise MissingExtraError(
-            f"the PettingZoo environment needs the optional extra: pip install 'amunre[rl]' "
-            f"(pettingzoo and numpy; {_MISSING})")
-
-
-# -- the action space -----------------------------------------------------------------------
-def _key(option):
-    """A hashable key telling apart options that compare equal across types (True and 1)."""
-    if isinstance(option, tuple):
-        return ("tuple", tuple(_key(o) for o in option))
-    return (type(option).__name__, option)
-
-
-def _normal(text: str) -> str:
-    return " ".join(str(text).split()).casefold()
-
-
-class ActionSpace:
-    """The fixed discrete action space of one variant: action id <-> (kind, option).
-
-    `kinds`: the decision kinds in order; `ranges[kind]`: its ids (a range); `len(space)`:
-    the number of actions. Built from the `actions` each decision kind declares; a kind
-    without them is an AmunreError naming it (and its module) when the space is built."""
-
-    def __init__(self, variant):
-        from amunre.core.modules import core_declarations
-
-        self.variant = variant
-        modules = variant.modules
-        declared: list[tuple] = []  # (kind, module or None, decision), in pipeline order then the core's
-        for module in modules.all:
-            declared += [(kind, module, d) for kind, d in module.decisions.items()]
-        declared += [(kind, None, d) for kind, d in core_declarations()[1].items()]
-        missing = [f"{kind!r} ({f'rule module {module.id!r}' if module is not None else 'the core'})"
-                   for kind, module, d in declared if d.actions is None]
-        if missing:
-            raise AmunreError(
-                f"{variant.id} cannot be played through the fixed action space: these decision kinds declare no "
-                f"`actions` (Decision.actions(rule, variant): every option the kind can ever ask): "
-                f"{', '.join(dict.fromkeys(missing))}")
-        options: dict[str, dict] = {}  # kind -> {key: option}, first seen first
-        for kind, module, decision in declared:
-            listed = options.setdefault(kind, {})
-            try:
-                for option in decision.actions(module, variant):
-                    listed.setdefault(_key(option), option)
-            except TypeError as error:  # an unhashable option (a list instead of a tuple)
-                raise AmunreError(f"the `actions` of decision kind {kind!r} must list plain values and tuples, "
-                                  f"not lists or dicts ({error})") from None
-        self.kinds: tuple[str, ...] = tuple(options)
-        #: the request context keys the observation encodes, as the decisions declare them
-        #: (`Decision.context`), first declared first (the loader checked the encodings and that
-        #: each key has one: `amunre.core.modules.declaration_clashes`)
-        self.context: dict[str, str] = {}
-        for _, _, decision in declared:
-            for key, how in decision.context.items():
-                self.context.setdefault(key, how)
-        self._entries: list[tuple[str, object]] = []
-        self._ids: dict[str, dict] = {}
-        self.ranges: dict[str, range] = {}
-        for kind, listed in options.items():
-            start = len(self._entries)
-            self._ids[kind] = {key: start + i for i, key in enumerate(listed)}
-            self._entries += [(kind, option) for option in listed.values()]
-            self.ranges[kind] = range(start, len(self._entries))
-        self._strings: list[str] | None = None
-        self._by_string: dict[str, int] | None = None
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __repr__(self) -> str:
-        return f"ActionSpace({self.variant.id}: {len(self)} actions, {len(self.kinds)} kinds)"
-
-    def option(self, action: int) -> tuple[str, object]:
-        """(kind, option) of an action id."""
-        index = arguments.whole_number("action", action, hint=f"expected an action id: the actions of "
-                                       f"{self.variant.id} are 0 to {len(self) - 1}")  # numpy's integers too
-        if not 0 <= index < len(self._entries):
-            raise ArgumentValueError(f"no action {index}: the actions of {self.variant.id} are 0 to {len(self) - 1}")
-        return self._entries[index]
-
-    def id_of(self, kind: str, option) -> int | None:
-        """The action id of an option of a kind; None when it is not in the space (over a cap)."""
-        ids = self._ids.get(kind)
-        try:
-            return None if ids is None else ids.get(_key(option))
-        except TypeError:  # an unhashable value (a dict) is no option
-            return None
-
-    def legal(self, request) -> list[int]:
-        """The action ids of a request's legal options that the space holds, in option order."""
-        ids = self._ids.get(request.kind, {})
-        found = (ids.get(_key(option)) for option in request.options)
-        return [i for i in found if i is not None]
-
-    # -- in the edition's words ---------------------------------------------------------------
-    def to_string(self, action: int) -> str:
-        """An action in the edition's words: "<kind>: <the option as the module describes it>"."""
-        self.option(action)  # the range check
-        return self._words()[0][int(action)]
-
-    def from_string(self, text: str) -> int:
-        """The action id of a `to_string` text (case and spacing aside), or of "<kind>: <JSON
-        of the option>" (`bid: [3, 6, []]`, `architect: null`)."""
-        arguments.text("an action's text", text, "expected `kind: words` as action_to_string gives, or "
-                       "`kind: JSON option`")
-        strings, by_string = self._words()
-        found = by_string.get(_normal(text))
-        if found is not None:
-            return found
-        found = self._from_json(text)
-        if found is not None:
-            return found
-        close = difflib.get_close_matches(_normal(text), list(by_string), n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(repr(strings[by_string[c]]) for c in close)}?" if close else ""
-        raise ArgumentValueError(f"no action of {self.variant.id} reads {arguments.shown(text)} (expected "
-                                 f"`kind: words` as action_to_string gives, or `kind: JSON option`){hint}")
-
-    def _from_json(self, text: str) -> int | None:
-        """The action id of "<kind>: <JSON of the option>", None when it names none."""
-        kind, sep, rest = text.partition(":")
-        kind = kind.strip()
-        if not sep or kind not in self._ids:
-            return None
-        try:
-            return self.id_of(kind, from_json_value(json.loads(rest)))
-        except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
-            return None
-
-    def _words(self) -> tuple[list[str], dict[str, int]]:
-        if self._strings is None:
-            from amunre.core.words import Words, describe_option
-
-            words = Words(self.variant)
-            strings = [f"{kind}: {describe_option(words, kind, option)}" for kind, option in self._entries]
-            seen: dict[str, int] = {}
-            for text in strings:
-                seen[_normal(text)] = seen.get(_normal(text), 0) + 1
-            # two options a module words alike (a board naming two provinces the same) keep apart by their JSON
-            strings = [text if seen[_normal(text)] == 1 else f"{text} ({json.dumps(to_json_value(option))})"
-                       for text, (kind, option) in zip(strings, self._entries)]
-            self._strings = strings
-            self._by_string = {_normal(text): i for i, text in enumerate(strings)}
-        return self._strings, self._by_string
-
-
-def action_space(variant) -> ActionSpace:
-    """The variant's fixed action space (a loaded Variant's, or one's named by id or path), built
-    once per variant (shared by its environments)."""
-    from amunre.loader import as_variant
-
-    variant = as_variant(variant)
-    space = variant.modules.__dict__.get("action_space")
-    if space is None:
-        space = ActionSpace(variant)
-        variant.modules.action_space = space
-    return space
-
-
-# -- the observation ------------------------------------------------------------------------
-#: A rule module's own data enters the observation as its `Rule.observation` declares (field
-#: -> "count", "provinces" or "players"), a request's context as its decision's `context`
-#: declares (key -> "count", "province", "seats" or "bids"); the sizes of each, by what the
-#: field or key holds, for `n` players and `provinces` provinces.
-RULE_DATA_SIZES = {"count": lambda n, provinces: 1, "provinces": lambda n, provinces: provinces,
-                   "players": lambda n, provinces: n}
-CONTEXT_SIZES = {"count": lambda n, provinces: 1, "province": lambda n, provinces: provinces,
-                 "seats": lambda n, provinces: n, "bids": lambda n, provinces: provinces * n}
-
-
-class ObservationLayout:
-    """The sections of one variant's observation vector for `n_players`: `sections` is a list
-    of (name, start, stop, what it holds); `size` the vector's length."""
-
-    def __init__(self, variant, n_players: int, space: ActionSpace):
-        require_extra()  # (it writes numpy arrays)
-        self.variant, self.n = variant, n_players
-        self.space = space
-        modules = variant.modules
-        n, provinces, cards = n_players, len(variant.board), len(variant.cards)
-        self.phases = list(dict.fromkeys([heading for _, heading, _ in modules.round_phases]
-                                         + ["scoring", "final scoring"]))
-        self.levels = (modules.max_offering_level or 0) + 1
-        encoded = [m for m in modules.stateful if m.observation]  # (encodings checked by the loader)
-        ids = [m.id for m in encoded]
-        # sections named by rule id (by entry id when two entries use one rule)
-        self.rule_data = [(m, m.observation, m.id if ids.count(m.id) == 1 else m.key) for m in encoded]
-        parts = [
-            ("seat", n, "the seat's own number, one-hot (absolute: seat 0 is player_0)"),
-            ("to_move", n + 1, "whose decision is pending, one-hot by relative seat; the last entry: nobody "
-                               "(the game is over)"),
-            ("kind", len(space.kinds), "the pending decision's kind, one-hot in the action space's kind order"),
-            ("simultaneous", 1, "1 when the pending decision is a secret one (answers revealed together)"),
-            ("kingdom", len(variant.edition.kingdoms), "the kingdom, one-hot"),
-            ("round", variant.edition.rounds_per_kingdom, "the round of the kingdom, one-hot"),
-            ("phase", len(self.phases) + 1, "the phase, one-hot: the round's phases in order, the scoring, the "
-                                           "final scoring, then anything else (setup, game over)"),
-            ("start_player", n, "the start player, one-hot by relative seat"),
-            ("offering_level", self.levels, "the offering level, one-hot from 0 (before the first offering)"),
-            ("hand", cards, "the seat's own cards: how many of each card id"),
-            ("players", 5 * n, "per relative seat: gold, points, theft cards, hand size, provinces held"),
-            ("provinces", provinces * (n + 9), "per province id: its owner one-hot by relative seat (the last "
-                                               "entry: no owner), then farmers on fields, farmers off the fields, "
-                                               "stones, single pyramids, double pyramids, gold lying on it, "
-                                               "face-down cards lying on it, and 1 when it is on auction"),
-            ("supplies", 4, "farmers, stones, single and double pyramids left in the supply"),
-            ("cards", 1 + 2 * cards, "the draw pile's size, then the discard pile and the face-up cards: how many "
-                                     "of each card id"),
-        ]
-        for module, fields, name in self.rule_data:
-            for field, what in fields.items():
-                parts.append((f"rules.{name}.{field}", RULE_DATA_SIZES[what](n, provinces),
-                              f"rule module {module.id!r}'s {field} ({what})"))
-        for key, what in space.context.items():
-            parts.append((f"context.{key}", CONTEXT_SIZES[what](n, provinces),
-                          f"the request's context `{key}` ({what}), when the seat is asked"))
-        self.sections: list[tuple[str, int, int, str]] = []
-        at = 0
-        for name, size, what in parts:
-            self.sections.append((name, at, at + size, what))
-            at += size
-        self.size = at
-        self.slices = {name: slice(start, stop) for name, start, stop, _ in self.sections}
-
-    def encode(self, game, seat: int):
-        """The observation vector of `seat` (numpy float32): its view, and its request if asked."""
-        n = self.n
-        view = game.view(seat)
-        request = game.pending
-        out = np.zeros(self.size, dtype=np.float32)
-        s = self.slices
-
-        def rel(player: int) -> int:
-            return (player - seat) % n
-
-        def one_hot(name: str, index: int | None) -> None:
-            part = s[name]
-            if index is not None and 0 <= index < part.stop - part.start:
-                out[part.start + index] = 1.0
-
-        one_hot("seat", seat)
-        one_hot("to_move", n if request is None else rel(request.player))
-        if request is not None:
-            one_hot("kind", self.space.kinds.index(request.kind) if request.kind in self.space.kinds else None)
-            out[s["simultaneous"].start] = float(bool(request.simultaneous))
-        one_hot("kingdom", view.kingdom)
-        one_hot("round", view.round)
-        phase = view.phase
-        one_hot("phase", self.phases.index(phase) if phase in self.phases else len(self.phases))
-        one_hot("start_player", rel(view.start_player))
-        one_hot("offering_level", min(view.offering_level, self.levels - 1))
-        out[s["hand"]] = view.hand
-        players = []
-        for q in range(n):
-            info = view.players[(seat + q) % n]
-            players += [info.gold, info.score, info.theft, info.hand_size, len(info.provinces)]
-        out[s["players"]] = players
-        on_auction = set(view.on_auction)
-        rows = []
-        for pid, prov in enumerate(view.provinces):
-            owner = [0.0] * (n + 1)
-            owner[n if prov.owner is None else rel(prov.owner)] = 1.0
-            rows += owner + [prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
-                             prov.cards, float(pid in on_auction)]
-        out[s["provinces"]] = rows
-        supplies = view.supplies
-        out[s["supplies"]] = [min(supplies[k], BOUND) for k in ("farmers", "stones", "pyramids", "doubles")]
-        cards = len(self.variant.cards)
-        pile = [float(view.deck_size)] + [0.0] * (2 * cards)
-        for card in view.discard:
-            pile[1 + card] += 1
-        for card in view.in_play:
-            pile[1 + cards + card] += 1
-        out[s["cards"]] = pile
-        if self.rule_data:
-            data = view.rules
-            for module, fields, name in self.rule_data:
-                mine = data.get(module.key) or {}
-                for field, what in fields.items():
-                    self._put(out, s[f"rules.{name}.{field}"], what, mine.get(field), rel)
-        if request is not None and request.player == seat and request.context:
-            context = request.context
-            for key, what in self.space.context.items():
-                if key in context:
-                    self._put(out, s[f"context.{key}"], what, context[key], rel)
-        np.clip(out, -BOUND, BOUND, out=out)
-        return out
-
-    def _put(self, out, part: slice, what: str, value, rel) -> None:
-        """Write one rule-data field or context value of the shape `what` into `out[part]`."""
-        if value is None:
-            return
-        size = part.stop - part.start
-        if what == "count":
-            if isinstance(value, (int, float)):
-                out[part.start] = value
-            elif isinstance(value, (list, tuple)):
-                out[part.start] = len(value)
-        elif what in ("provinces", "province"):
-            for pid in (value if isinstance(value, (list, tuple)) else [value]):
-                if isinstance(pid, int) and 0 <= pid < size:
-                    out[part.start + pid] = 1.0
-        elif what == "players":  # one value per seat, listed by seat
-            if isinstance(value, (list, tuple)) and len(value) == self.n:
-                for player, v in enumerate(value):
-                    out[part.start + rel(player)] = v
-        elif what == "seats":  # the seats listed
-            for player in value:
-                if isinstance(player, int) and 0 <= player < self.n:
-                    out[part.start + rel(player)] = 1.0
-        elif what == "bids":
-            for player, pid, amount in value:
-                if 0 <= pid < len(self.variant.board):
-                    out[part.start + pid * self.n + rel(player)] = amount + 1
-
-
-# -- the environment ------------------------------------------------------------------------
 def action_mask(space: ActionSpace, game, seat: int):
     """The int8 mask over `space`: 1 for the legal options of `seat`'s pending request, all 0
     when another seat is asked or the game is over. A request none of whose options is in
