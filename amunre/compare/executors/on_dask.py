@@ -16,7 +16,7 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-from amunre.compare.executors import _Closing, checked_tasks
+from amunre.compare.executors.base import _Closing, checked_tasks
 from amunre.core import arguments
 from amunre.core.errors import AmunreError, ArgumentValueError
 

@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from amunre.compare.executors import _Closing, checked_tasks
+from amunre.compare.executors.base import _Closing, checked_tasks
 from amunre.core import arguments
 from amunre.core.errors import AmunreError
 
