@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import re
 import threading
 from typing import Any
 
+from amunre.agents.numbers import plain_number  # noqa: F401 - the parameters' numbers, named here too
 from amunre.core import arguments
 from amunre.core.decisions import Agent  # noqa: F401 - what an agent is (the core's word), named here too
 from amunre.core.errors import ArgumentValueError
@@ -27,14 +27,6 @@ from amunre.core.errors import ArgumentValueError
 DEFAULT_AGENT = "planner"
 
 
-#: A plain decimal number: no underscores, exponents or digits of other scripts.
-_PLAIN_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
-
-
-def plain_number(text: str) -> float:
-    """An agent parameter's number: a plain decimal of at most 20 characters, else NaN, which
-    every range check refuses (`float` would take `1_0`, `1e400` or an Arabic-Indic digit)."""
-    return float(text) if len(text) <= 20 and _PLAIN_NUMBER.fullmatch(text) else math.nan
 
 
 def agent_names() -> list[str]:

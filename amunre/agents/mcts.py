@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 
-from amunre.agents import plain_number
+from amunre.agents.numbers import plain_number
 from amunre.core.arguments import shown
 from amunre.core.errors import ArgumentValueError
 

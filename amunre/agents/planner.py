@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 
-from amunre.agents import plain_number
 from amunre.agents.asking import owner_of
+from amunre.agents.numbers import plain_number
 from amunre.core.contract import Asking
 from amunre.core.errors import AmunreError, ArgumentValueError
 from amunre.core.words import Words

@@ -9,14 +9,15 @@ from amunre.loader.files import resolve_path
 from amunre.testing.playthroughs import regenerate_playthroughs
 from amunre.testing.suite import check_variant
 
+#: What the command does, as its help says.
+DESCRIPTION = ("Conformance checking for variant files: seeded games of each variant played under the "
+               "conformance checker (amunre.testing), or the golden playthroughs written again.")
+
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    from amunre import testing  # its docstring's first line describes the command
-
-    parser = argparse.ArgumentParser(prog=".venv/bin/python -m amunre.testing",
-                                     description=testing.__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m amunre.testing", description=DESCRIPTION)
     parser.add_argument("--regenerate-playthroughs", metavar="DIR",
                         help="rewrite the golden playthrough of every shipped variant into DIR (of the "
                              "VARIANTS given only, when any is)")
