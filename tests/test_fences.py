@@ -68,3 +68,15 @@ def test_a_lint_problem_is_reported(tmp_path):
     run = subprocess.run([tool("ruff"), "check", "--no-cache", "planted.py"], cwd=tmp_path, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 1 and "F401" in run.stdout, run.stdout
+
+
+def test_every_package_folder_is_installed():
+    """A folder of the package (a layer, or a module split into a package) is in the list
+    `pip install .` installs: one left out would load from a checkout and be missing from an
+    install."""
+    import tomllib
+
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+                 ["packages"])
+    folders = {".".join(init.parent.relative_to(REPO).parts) for init in (REPO / "amunre").rglob("__init__.py")}
+    assert folders - listed == set(), "add them to [tool.setuptools] packages in pyproject.toml"
