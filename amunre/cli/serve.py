@@ -80,7 +80,8 @@ def _bound(host: str, port: int) -> socket.socket:
 @click.option("--max-stored-tables", "max_stored", default=MAX_STORED_TABLES, show_default=True,
               type=WholeNumber(1, 1_000_000), metavar="N",
               help="The most tables kept, played or over: opening one more forgets the oldest finished, closed or "
-                   "stopped one (a game not over is never forgotten; with none to forget, the lobby is refused).")
+                   "stopped one, else the one nobody has answered at for longest if that is over an hour (a game "
+                   "being played is never forgotten; with none to forget, the lobby is refused).")
 def command(folders, host, port, allowed, data, max_tables, max_bot_playouts, max_stored):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
