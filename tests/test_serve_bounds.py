@@ -66,12 +66,17 @@ def test_a_server_keeps_at_most_max_stored_tables_forgetting_the_oldest_game_ove
         assert client.get("/api/state", headers=auth(newer["tokens"][None])).status_code == 403
 
 
-def test_a_house_rule_tables_kept_files_go_with_it(tmp_path, monkeypatch):
+def offer_rich_start(tmp_path, monkeypatch) -> None:
+    """A folder the server offers with one house rule, `rich-start` (classic2003, 30 gold)."""
     folder = tmp_path / "rules"
     folder.mkdir()
     (folder / "rich.toml").write_text('extends = "classic2003"\n\n[edition]\nid = "rich-start"\nname = "Rich"\n\n'
                                       '[components]\nstarting_gold = 30\n', encoding="utf-8")
     monkeypatch.setenv("AMUNRE_PATH", str(folder))
+
+
+def test_a_house_rule_tables_kept_files_go_with_it(tmp_path, monkeypatch):
+    offer_rich_start(tmp_path, monkeypatch)
     with TestClient(build_app(tmp_path / "data", max_stored=1)) as client:
         tables = Tables(client)
         first = tables.open("rich-start", 3, BOTS, seed=1)
@@ -196,11 +201,7 @@ def test_a_stored_table_whose_variant_no_longer_loads_says_so_without_the_server
     """A house rule's table whose kept copy no longer loads (edited on the disk, or an
     engine that reads it otherwise) stops, its pages saying why, naming the file as it
     lies in the data folder, never by the server's path."""
-    folder = tmp_path / "rules"
-    folder.mkdir()
-    (folder / "rich.toml").write_text('extends = "classic2003"\n\n[edition]\nid = "rich-start"\nname = "Rich"\n\n'
-                                      '[components]\nstarting_gold = 30\n', encoding="utf-8")
-    monkeypatch.setenv("AMUNRE_PATH", str(folder))
+    offer_rich_start(tmp_path, monkeypatch)
     data = tmp_path / "data"
     with TestClient(build_app(data)) as client:
         table = Tables(client).open("rich-start", 3, PEOPLE, seed=1)
