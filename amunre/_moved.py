@@ -49,6 +49,7 @@ MOVED = {
     "amunre.streams": "amunre.core.streams",
     "amunre.terms": "amunre.core.terms",
     "amunre.view": "amunre.core.view",
+    "amunre.core.valuation": "amunre.core.facets.valuation",
     "amunre.worth": "amunre.planning.worth",
 }
 

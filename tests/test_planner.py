@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from amunre.agents import make_agent, make_agents
 from amunre.core.engine import Game, play_game
 from amunre.core.errors import AmunreError
+from amunre.core.facets import ValuationFacet
 from amunre.loader import load_variant
 from amunre.planning.worth import ASPECTS, CARD_KIND, TOUCHES, Worth, apply, played, position_of, undo
 from amunre.rules.gold_ranking import gold_ranking
@@ -49,13 +50,14 @@ def test_what_a_module_declares_a_holding_worth_is_what_its_rule_gives(path, see
     view = game.view(player)
     state = position_of(view)
     checked = 0
-    for module in variant.modules.scoring + variant.modules.final_scoring:
+    valued = [m for m in variant.modules.all if isinstance(m, ValuationFacet)]
+    for module in [m for m in valued if m.kind != "phase"]:
         declared = module.points_for(state, player)
         if declared is not None:
             scored = played(module, state, player, variant)[1]
             assert {k: v for k, v in declared.items() if v} == {k: v for k, v in scored.items() if v}, module.key
             checked += 1
-    for module in variant.modules.phases:
+    for module in [m for m in valued if m.kind == "phase"]:
         if module.pays_for_holdings:
             declared = module.income_for(state, player)
             if declared is not None:
@@ -83,7 +85,7 @@ def test_the_gold_ranking_declares_the_points_its_ranking_gives(ties, golds):
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), seat=st.integers(0, 4), pick=st.integers(0, 2**16))
 def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, seed, steps, seat, pick):
-    """A module with `Rule.reads` values a holding by the holdings alone: the cards in play,
+    """A module with `ValuationFacet.reads` values a holding by the holdings alone: the cards in play,
     the provinces on auction and the modules' data may change (the planner keeps what it
     worked out when only they moved) and its points stay as they were."""
     variant = load_variant(path)
@@ -91,7 +93,7 @@ def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, 
     player = seat % game.n_players
     state = position_of(game.view(player))
     modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
-               if m.reads is not None]
+               if isinstance(m, ValuationFacet) and m.reads is not None]
     scoring = variant.modules.scoring + variant.modules.final_scoring
 
     def valued() -> list[object]:  # (as the planner values them: declared, else played)
@@ -116,7 +118,7 @@ def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, 
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), seat=st.integers(0, 4),
        pick=st.integers(0, 2**16), amount=st.integers(1, 5))
 def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, seat, pick, amount):
-    """`Rule.reads`: a change of any aspect of a holding a module does not declare leaves what
+    """`ValuationFacet.reads`: a change of any aspect of a holding a module does not declare leaves what
     it values the holding at (`points_for`, `income_for`) as it was, so the planner need not
     work it out again."""
     variant = load_variant(path)
@@ -128,7 +130,7 @@ def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, s
              "offering_level": None}
     where["stones"] = where["pyramids"] = where["farmers"]
     modules = [m for m in variant.modules.scoring + variant.modules.final_scoring + variant.modules.phases
-               if m.reads is not None]
+               if isinstance(m, ValuationFacet) and m.reads is not None]
     assert all(aspect in ASPECTS or aspect.startswith(CARD_KIND) for m in modules for aspect in m.reads), \
         "a module reads an aspect amunre.planning.worth does not know"
     checked = 0
@@ -360,7 +362,7 @@ def test_options_appraised_all_at_once_are_worth_what_each_is_alone(path):
 
 
 def test_a_module_may_declare_what_it_reads_as_a_plain_set(monkeypatch):
-    """`Rule.reads` as a `set` (a plug-in's, say) plays as its frozenset does."""
+    """`ValuationFacet.reads` as a `set` (a plug-in's, say) plays as its frozenset does."""
     from amunre.rules.pyramids import Pyramids
 
     variant = load_variant("classic2003")
@@ -373,7 +375,6 @@ def test_a_module_played_for_its_points_is_valued_again_when_anything_moved(monk
     """A module that declares what it reads but no `points_for` is valued by playing its rules,
     which may read anything: a worth on a position that differs only in the cards in play
     (which no declared formula reads) must not keep its points."""
-    from amunre.core.contract import Rule
     from amunre.core.mechanics import add_points
     from amunre.rules.pyramids import Pyramids
 
@@ -386,7 +387,7 @@ def test_a_module_played_for_its_points_is_valued_again_when_anything_moved(monk
         return
         yield
 
-    monkeypatch.setattr(Pyramids, "points_for", Rule.points_for)
+    monkeypatch.setattr(Pyramids, "points_for", ValuationFacet.points_for)
     monkeypatch.setattr(Pyramids, "run", run)
     variant = load_variant("classic2003")
     game = _position(variant, 3, 60)

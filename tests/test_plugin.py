@@ -223,9 +223,9 @@ def test_compare_reports_the_plugins_statistic_and_item_without_knowing_them(ins
 
 def test_a_plugins_state_decision_context_and_province_fact_reach_every_face(installed):
     """A plug-in phase with its own data, a decision with context and a fact about a province:
-    the observation holds its data (`Rule.observation`) and, when a seat is asked, the context
+    the observation holds its data (`EncodingFacet.observation`) and, when a seat is asked, the context
     (`Decision.context`); the human seat's board text and the board picture tell its fact
-    (`Rule.province_facts`). No core file names it."""
+    (`WordsFacet.province_facts`). No core file names it."""
     pytest.importorskip("numpy", reason="the observation needs the rl extra: pip install '.[rl]'")
     pytest.importorskip("pettingzoo", reason="the observation needs the rl extra: pip install '.[rl]'")
     env, house = installed
@@ -414,6 +414,9 @@ def fake_plugins(monkeypatch):
     def install(*plugins):
         points = []
         for i, (name, cls) in enumerate(plugins):
+            if isinstance(cls, str):  # "module:Class" of a module on the path, imported when loaded
+                points.append(EntryPoint(name=name, value=cls, group="amunre.rules"))
+                continue
             module = types.ModuleType(f"amunre_fake{i}")
             module.Plugin = cls
             monkeypatch.setitem(sys.modules, module.__name__, module)
@@ -430,6 +433,42 @@ def fake_plugins(monkeypatch):
     registry.RULES.update(rules)
     registry.BROKEN_PLUGINS.clear()
     registry.BROKEN_PLUGINS.update(broken)
+
+
+@pytest.mark.parametrize("hook,facet", [
+    ("    def points_for(self, state, player):\n        return {}", "ValuationFacet"),
+    ("    def view_state(self, data, player):\n        return {}", "HiddenFacet"),
+    ("    terms = {'stele': 'stele'}", "WordsFacet"),
+    ("    observation = {'steles': 'count'}", "EncodingFacet"),
+    ("    def table_markers(self, event, markers):\n        pass", "PictureFacet"),
+])
+def test_a_plugin_that_declares_a_facet_hook_without_the_facet_says_which_base_to_add(
+        fake_plugins, tmp_path, monkeypatch, hook, facet):
+    """A module written before the contract had facets declares its hooks on a plain `Rule`: the
+    faces ask only a module with the facet, so its hook would be silently unread (a secret
+    shown, a formula never used). Its plug-in is refused when loaded, and a variant that uses
+    it says which base to add; the same class with the facet loads and plays."""
+    from helpers import problems_of
+
+    from amunre.loader import load_variant
+
+    code = ("from amunre.core.contract import Rule\n"
+            "from amunre.core.facets import {bases}\n\n\n"
+            "class Steles(Rule{extra}):\n"
+            "    id, kind, summary = 'steles', 'scoring', 'a plug-in written before the facets'\n"
+            "{hook}\n")
+    (tmp_path / "amunre_steles_old.py").write_text(code.format(bases=facet, extra="", hook=hook))
+    (tmp_path / "amunre_steles_new.py").write_text(code.format(bases=facet, extra=f", {facet}", hook=hook))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    house = tmp_path / "steles.toml"
+    house.write_text('extends = "classic2003"\n\n[edition]\nid = "steles"\n\n'
+                     '[[scoring]]\nid = "steles"\nrule = "steles"\nname = "steles"\n')
+    fake_plugins(("steles", "amunre_steles_old:Steles"))
+    (problem,) = problems_of(house)
+    assert "its plug-in failed to load" in problem and f"a hook of the {facet}, without that facet" in problem, problem
+    assert f"`from amunre.core.facets import {facet}`; `class Steles(Rule, {facet})`" in problem, problem
+    fake_plugins(("steles", "amunre_steles_new:Steles"))
+    assert load_variant(house).modules.rule("steles").id == "steles"
 
 
 def _scoring_plugin(rule_id: str):
@@ -628,8 +667,9 @@ def unregister_oasis():
 def _oasis(**declared):
     from amunre.core.contract import Decision, Event, Rule, none_or_province_actions
     from amunre.core.decisions import decide
+    from amunre.core.facets import EncodingFacet, ValuationFacet, WordsFacet
 
-    class Oasis(Rule):
+    class Oasis(Rule, WordsFacet, EncodingFacet, ValuationFacet):
         id, kind = "oasis", "phase"
         observation = declared.get("observation", {"wells": "provinces"})
         reads = declared.get("reads")
@@ -670,7 +710,7 @@ def _oasis(**declared):
     ({"reads": frozenset({"cards:3"})}, "declares it reads 'cards:3', which is no aspect"),  # a kind's name, not id
 ])
 def test_an_observation_or_context_declared_wrong_is_refused_at_load(tmp_path, unregister_oasis, declared, said):
-    """A module's observation, context encodings and `Rule.reads` (what the planner revalues it
+    """A module's observation, context encodings and `ValuationFacet.reads` (what the planner revalues it
     on) are checked when a variant using it loads."""
     from amunre.core.errors import VariantError
     from amunre.loader import load_variant

@@ -1,6 +1,6 @@
 """docs/plugins.md names every hook of the rule contract (`Rule`'s declarations and methods,
-`Decision`'s and `Event`'s fields), under the core or one facet: a hook added to the contract
-without a word for plug-in authors fails here."""
+each facet's and the facet itself, `Decision`'s and `Event`'s fields), under the core or one
+facet: a hook added to the contract without a word for plug-in authors fails here."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from pathlib import Path
 import attrs
 
 from amunre.core.contract import Decision, Event, Rule
+from amunre.core.facets import FACET_OF
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
 
 
 def hooks() -> set[str]:
     rule = {name for name in vars(Rule) if not name.startswith("_")}
+    rule |= set(FACET_OF) | {facet.__name__ for facet in FACET_OF.values()}
     decision = {f"Decision.{f.name}" for f in attrs.fields(Decision)}
     return rule | decision | {f"Event.{f.name}" for f in attrs.fields(Event)}
 
@@ -42,3 +44,8 @@ def test_every_hook_of_the_contract_is_named_on_the_plugin_page():
 def test_a_hook_the_page_does_not_name_is_noticed():
     text = PAGE.read_text(encoding="utf-8").replace("`table_markers(event, markers)`", "the markers")
     assert "table_markers" in hooks() - named(text)
+
+
+def test_a_facet_the_page_does_not_name_is_noticed():
+    text = PAGE.read_text(encoding="utf-8").replace("PictureFacet", "the picture facet")
+    assert "PictureFacet" in hooks() - named(text)

@@ -28,6 +28,7 @@ from amunre.agents.asking import owner_of
 from amunre.agents.numbers import plain_number
 from amunre.core.contract import Asking
 from amunre.core.errors import AmunreError, ArgumentValueError
+from amunre.core.facets import ValuationFacet
 from amunre.core.words import Words
 from amunre.planning.worth import Worth
 
@@ -164,7 +165,7 @@ def _income_runs(view, modules, owner) -> tuple[dict, bool]:
     # a shared move (no owner) is taken as asked after this round's phases
     at = phases.index(owner) if owner is not None and not scoring else len(phases)
     runs = {module: 0 if scoring else rounds_after + (1 if index > at else 0)
-            for index, module in enumerate(phases) if module.pays_for_holdings}
+            for index, module in enumerate(phases) if isinstance(module, ValuationFacet) and module.pays_for_holdings}
     return runs, owner is not None and owner.kind == "final_scoring"
 
 

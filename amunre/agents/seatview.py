@@ -14,6 +14,7 @@ import re
 from rich.text import Text
 
 from amunre.core.boardtext import holding_line, level_words, lying_on, printed, pyramids_text
+from amunre.core.facets import WordsFacet
 from amunre.core.words import Words, literal, player_names
 
 #: The style of each seat's name, by seat (the names are the colours: red, blue, black, ...).
@@ -84,10 +85,10 @@ def own_view(view) -> list[Text]:
 
 
 def module_lines(view, w: Words) -> list[str]:
-    """What the rule modules show of their own data to this seat (`Rule.seat_lines`: the
+    """What the rule modules show of their own data to this seat (`WordsFacet.seat_lines`: the
     2016 expert rule's secret province hand)."""
     shown = view.rules
-    return [text for module in view.variant.modules.stateful if module.key in shown
+    return [text for module in view.variant.modules.stateful if module.key in shown and isinstance(module, WordsFacet)
             for text in module.seat_lines(shown[module.key], view, w)]
 
 

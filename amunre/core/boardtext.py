@@ -6,6 +6,8 @@ player may know (`amunre.core.view`).
 
 from __future__ import annotations
 
+from amunre.core.facets import WordsFacet
+
 
 def _join(parts) -> str:
     parts = [p for p in parts if p]
@@ -67,7 +69,7 @@ def level_words(view, w) -> str:
 
 def holding_line(view, pid: int, w) -> str:
     """One of the seat's own provinces: fields used of total, farmers, stones, pyramids, then
-    what the rule modules tell of it (`Rule.province_facts`: the harvest, its income)."""
+    what the rule modules tell of it (`WordsFacet.province_facts`: the harvest, its income)."""
     info = view.variant.board.provinces[pid]
     prov = view.provinces[pid]
     farmers = f"{prov.farmers}/{info.fields} fields used"
@@ -84,9 +86,11 @@ def holding_line(view, pid: int, w) -> str:
 
 def province_facts(view, pid: int, w) -> list[str]:
     """What the variant's rule modules tell about a province as the seat of `view` sees it,
-    in pipeline order (`Rule.province_facts`), each once (two entries of a rule tell alike)."""
+    in pipeline order (`WordsFacet.province_facts`), each once (two entries of a rule tell alike)."""
     facts = []
     for module in view.variant.modules.all:
+        if not isinstance(module, WordsFacet):
+            continue
         told = module.province_facts(view, pid, w)
         if not isinstance(told, (list, tuple)) or not all(isinstance(fact, str) for fact in told):
             from amunre.core.errors import RuleModuleError

@@ -1,7 +1,8 @@
-"""The rule module contract: everything a rule introduces is declared on its class.
+"""The rule module contract: its core, which every module has; the facets live beside it.
 
 A rule module is one file under `amunre/rules/` (or in a plug-in package) holding one
-`Rule` subclass. The core reads these declarations and never names a particular rule:
+`Rule` subclass. The core reads these declarations and never names a particular rule. What
+every module declares (the core):
 
 - `id`, `kind` ("phase", "scoring" or "final_scoring"), `summary`, `spec_ids` (the SPEC
   rule and ruling ids it implements, e.g. ("R-AUC-01", "A-SELL"));
@@ -12,38 +13,26 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
   hold cards some registered module declares;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
-  form, how one option reads to a person, and every option it can ever ask: `actions`);
-- `events`: the events it emits (`Event`: what it reports, how it is narrated in the
-  variant's words, and the `Statistic`s `amunre compare` reports from it); `reasons`: the
-  `why` of the gold it pays or gives, as words
-  (`owed:<why>`: what a payment is, as a noun, where a card sale must cover it: "the {farmers}");
-- `terms`: default words for the terms it uses, when a variant's `[terms]` lacks them;
+  form, how one option reads; its other fields are facets: words, encoding, valuation);
+- `events`: the events it emits (`Event`: what it reports, how it is narrated, the
+  `Statistic`s `amunre compare` reports from it, the invariant it checks);
+- `initial_state(game)`: its own per-game data in `game.state.rules[self.key]` (plain JSON);
+- `start_kingdom(game)` and `run(game)`: the rule itself;
 - `score_items()`: the scoring item keys it scores and their labels, in table order;
 - `max_offering_level()`: the highest offering level it can set, if it sets one;
 - `player_counts(counts)`: the player counts it allows among the edition's (all of them,
   unless overridden);
-- `initial_state(game)` / `view_state(data, player)` / `hidden_variants(data, player, rng)`:
-  its own per-game data in `game.state.rules[self.key]` (plain JSON data), what one
-  player may see of it, and other values of what that player may not see; `seat_lines(data,
-  view, words)`: what the human seat shows of it with its own holdings (its secret hand);
-- `table_markers(event, markers)`: markers it puts on the table that the game state does
-  not hold (the auction's bid markers), followed from the events for a picture of the
-  board (`amunre render`, the replay viewer);
-- `observation`: what of its own data (as a seat sees it) an observation vector encodes,
-  field -> `count`, `provinces` or `players` (`amunre.rl.observation`); each decision's
-  `context`: the keys of its requests' context an observation encodes, and how;
-- `province_facts(view, pid, words)`: what it tells about a province as a seat sees it
-  (the harvest: the gold it yields now), shown by the board text of the human seat and the
-  board picture;
-- each event's `check(event, state)`: an invariant of the game right after the event, which
-  the conformance suite (`amunre.testing`) checks at every such event;
 - `provides` / `requires` / `once`: its place in the round's pipeline;
-- `pays_for_holdings`: a phase that pays for what the players hold (the harvest), which
-  `amunre.planning.worth` plays on hypothetical positions as it plays the scoring items; `reads`:
-  what of a holding its valuation reads (so a change of anything else is not valued again);
-  and each
-  decision's `appraise(option, asking, worth)`: what an option is worth to the seat asked,
-  which the `planner` agent reads (see `amunre.planning.worth`).
+- `setup()` and `check(variant)`: what it works out once per variant, and the problems it
+  finds with a variant.
+
+What one more part of amunre needs is a facet, a small class the module adds to its bases
+(`amunre.core.facets`): `WordsFacet` (terms, reasons, `seat_lines`, `province_facts`),
+`HiddenFacet` (`view_state`, `hidden_variants`), `EncodingFacet` (`observation`),
+`ValuationFacet` (`points_for`, `income_for`, `reads`, `pays_for_holdings`) and
+`PictureFacet` (`table_markers`). A module that declares a facet's hook without the facet is
+refused when its class is made, with the base to add. docs/plugins.md teaches the core,
+then each facet on its own.
 
 Instances are built once per variant and shared by its games: per-game data lives in the
 state, never on `self`. `run(game)` is a generator that asks decisions with
@@ -66,16 +55,16 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import attrs
 
 from amunre.core.errors import RuleModuleError
+from amunre.core.facets import FACET_OF
 
 if TYPE_CHECKING:
-    import random
     from collections.abc import Container, Mapping, Sequence
 
     from amunre.core.decisions import Request, Steps
+    from amunre.core.facets.valuation import Valuer
     from amunre.core.mechanics import Move
     from amunre.core.model import RuleSpec, Variant
     from amunre.core.state import GameState
-    from amunre.core.valuation import Valuer
     from amunre.core.view import PlayerView
     from amunre.core.words import Words
 
@@ -87,7 +76,7 @@ BUILT_IN = "amunre.rules."
 #: What every round's pipeline must provide: each player acquires one province per round.
 ROUND_MUST_PROVIDE = ("ownership",)
 
-#: How an observation vector may encode a field of a module's data (`Rule.observation`) and a
+#: How an observation vector may encode a field of a module's data (`EncodingFacet.observation`) and a
 #: key of a request's context (`Decision.context`); see `amunre.rl.observation`.
 OBSERVATION_ENCODINGS = ("count", "provinces", "players")
 CONTEXT_ENCODINGS = ("count", "province", "seats", "bids")
@@ -178,7 +167,7 @@ class Decision:
     #: + 1). Keys only a person reads (the human seat's texts) need not be listed.
     context: dict[str, str] = attrs.field(factory=dict)
     #: `appraise(option, asking, worth)`: what the option is worth to the seat asked, in
-    #: points, from `worth` (a `amunre.core.valuation.Valuer`, the valuation facet: what changes of
+    #: points, from `worth` (a `amunre.core.facets.valuation.Valuer`, the valuation facet: what changes of
     #: its holding are worth by the variant's own scoring, final scoring and income; the
     #: planner's `amunre.planning.worth.Worth` is one) and the module's own prices and
     #: effects. The `planner` agent answers with the best option; without it, the planner
@@ -351,39 +340,16 @@ class Rule:
     cards: dict[str, str] = {}
     decisions: dict[str, Decision] = {}
     events: dict[str, Event] = {}
-    reasons: dict[str, str | None] = {}
-    terms: dict[str, str] = {}
     # Pipeline contract, checked when a variant loads: what a phase makes available to the
     # phases after it in the round (one phase per round provides each thing), what it needs
     # from the phases before it, and whether it may appear only once per round.
     provides: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     once: bool = False
-    #: A phase whose outcome follows from what the players hold (the harvest: income for the
-    #: provinces, farmers and cards they have): `amunre.planning.worth` plays it on hypothetical
-    #: positions, as it plays the scoring items, to value a holding. Its decisions are then
-    #: answered by their first declared policy (else their first option).
-    pays_for_holdings: bool = False
-    #: What of the players' holdings its `points_for` / `income_for` read, among
-    #: `amunre.core.valuation.ASPECTS` ("provinces", "farmers", "stones", "pyramids", "gold", "cards",
-    #: "offering_level"), or "cards:<kind>" (a card kind's name: "cards:architect") for a
-    #: module that reads only some kinds of card held; checked when a variant loads. A
-    #: change of anything else leaves its points as they were, so
-    #: `amunre.planning.worth` does not work them out again: they read those aspects of any player's
-    #: holding, and of the rest of a position at most what stands for a round (the board, the
-    #: kingdom and round, the theft cards held), not the cards in play or on auction nor a
-    #: module's data. Only a module's declared `points_for` / `income_for` are held to it (one
-    #: played instead may read anything). None (the default): it may read anything. Tests
-    #: change each aspect a module does not declare, and the rest, and check its points stay put.
-    reads: frozenset[str] | None = None
-    #: What of its own data (its `view_state`, as the seat sees it) an observation vector
-    #: encodes (`amunre.rl.observation`): field -> "count" (one number; a list counts its items),
-    #: "provinces" (a 0/1 per province: the ids listed) or "players" (one number per player,
-    #: by relative seat). A field not listed is left out of the observation.
-    observation: dict[str, str] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        _refuse_hooks_without_facet(cls)
         # the built-in modules are held to it by a test that reads their code
         # (tests/test_architecture.py), which keeps the check off the hot path of every game.
         # A plug-in's run is checked wherever it comes from: its own, a mixin's, or a built-in
@@ -431,51 +397,6 @@ class Rule:
         """This module's per-game data (JSON-able), or None when it keeps none."""
         return None
 
-    def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
-        """What `player` may see of this module's data (everything, unless overridden); None is
-        a spectator, who sees what every player may see (the board picture's view). The view
-        hands its reader a copy of what this returns: the data itself may be returned."""
-        return data
-
-    def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
-        """The data with what `player` may not see re-drawn at random (for the view invariant)."""
-        return data
-
-    def seat_lines(self, data: dict[str, Any], view: PlayerView, words: Words) -> list[str]:
-        """What the human seat shows, with its own holdings, of this module's data as the seat
-        sees it (`data`: its `view_state`), e.g. its own secret hand; none unless overridden."""
-        return []
-
-    def province_facts(self, view: PlayerView, pid: int, words: Words) -> list[str]:
-        """What this module tells about province `pid` as the seat of `view` sees it, each a
-        short phrase in the variant's words (the harvest: "income 5 gold"): the board text of
-        the human seat lists them after what stands on the province, and the board picture
-        shows them with it. None unless overridden."""
-        return []
-
-    # -- the picture of the board ----------------------------------------------------------
-    def table_markers(self, event: dict[str, Any], markers: dict[int, tuple[int, int, str]]) -> None:
-        """Follow `event` in `markers`: the markers this module puts on the table that the game
-        state does not hold (bid markers on province cards), for a picture of the board
-        (`amunre.picture`). `markers` maps a player to `(province id, amount, note)`, the note
-        in the variant's words ("" for none); the module adds, moves and removes its own
-        entries. It hears every event of the game in order, its own and the others'. Nothing
-        unless overridden."""
-
-    # -- what a holding is worth (`amunre.planning.worth`, the planner) ------------------------------
-    def points_for(self, state: GameState, player: int) -> Mapping[str, float] | None:
-        """A scoring item: the points, by scoring item key, it would give `player` were it
-        scored on `state` now, its decisions answered by its first policy. None (the default):
-        not declared, and `amunre.planning.worth` plays `run` on a copy of the state instead (slower;
-        the same answer, which a test checks for every module that declares it)."""
-        return None
-
-    def income_for(self, state: GameState, player: int) -> tuple[float, dict[str, float]] | None:
-        """A phase that `pays_for_holdings`: (gold, {item: points}) it would give `player`
-        were it played on `state` now, its decisions answered by their first policy, else
-        their first option. None (the default): `amunre.planning.worth` plays `run` on a copy."""
-        return None
-
     # -- the game -------------------------------------------------------------------------
     def start_kingdom(self, game: GameLike) -> None:
         """Called before the first round of each kingdom."""
@@ -484,6 +405,24 @@ class Rule:
         """Play the phase (or score the item). A generator yielding decision requests."""
         return
         yield  # pragma: no cover
+
+
+def _refuse_hooks_without_facet(cls: type) -> None:
+    """Refuse a module that declares a facet's hook (`points_for`, `view_state`, ...) without
+    that facet among its bases: the faces ask a module for a facet's hooks only where it has
+    the facet, so the hook would be silently unread (a secret shown, a formula never used).
+    A module written before the contract had facets meets this when it is loaded."""
+    for klass in cls.__mro__:
+        if klass is Rule or klass in FACET_OF.values():
+            continue
+        for name in vars(klass):
+            facet = FACET_OF.get(name)
+            if facet is not None and not issubclass(cls, facet):
+                raise RuleModuleError(
+                    f"rule module {cls.__module__}.{cls.__qualname__} declares {name!r}, a hook of the "
+                    f"{facet.__name__}, without that facet: add it to the class's bases "
+                    f"(`from amunre.core.facets import {facet.__name__}`; "
+                    f"`class {cls.__name__}(Rule, {facet.__name__})`), see docs/plugins.md")
 
 
 def _checking_moves(run: Callable[[Rule, GameLike], Steps[R]]) -> Callable[[Rule, GameLike], Steps[R]]:

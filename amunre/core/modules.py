@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from amunre.core.contract import Decision, Event, Rule, ScoringItem
 from amunre.core.errors import AmunreError
+from amunre.core.facets import WordsFacet
 from amunre.core.registry import get_rule
 
 if TYPE_CHECKING:
@@ -56,11 +57,11 @@ def declaration_clashes(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
 
 
 def _reads_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
-    """(index, message, expected) for a `Rule.reads` that is not a set of the aspects
-    `amunre.core.valuation` names, or names a card kind no rule module plays: the planner would not
+    """(index, message, expected) for a `ValuationFacet.reads` that is not a set of the aspects
+    `amunre.core.facets.valuation` names, or names a card kind no rule module plays: the planner would not
     value that module again when the aspect changes, silently."""
+    from amunre.core.facets.valuation import ASPECTS, CARD_KIND
     from amunre.core.registry import all_rules
-    from amunre.core.valuation import ASPECTS, CARD_KIND
 
     kinds = {kind for cls in all_rules().values() for kind in cls.cards}
     expected = (f"expected a frozenset of {', '.join(sorted(ASPECTS))} or {CARD_KIND}<card kind> "
@@ -144,9 +145,10 @@ class Modules:
         for module in self.all:
             self.events.update(module.events)
             self.decisions.update(module.decisions)
-            self.reasons.update(module.reasons)
-            for key, word in module.terms.items():
-                self.terms.setdefault(key, word)
+            if isinstance(module, WordsFacet):
+                self.reasons.update(module.reasons)
+                for key, word in module.terms.items():
+                    self.terms.setdefault(key, word)
         object.__setattr__(variant, "_modules", self)  # before the labels, which may ask for terms
         self.items: tuple[ScoringItem, ...] = tuple(item for m in self.all for item in m.score_items())
         self.item_labels = {item.key: item.label for item in self.items}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from amunre.core.facets import HiddenFacet
 from amunre.core.state import copy_data
 
 if TYPE_CHECKING:
@@ -268,7 +269,9 @@ class PlayerView:
         its reader does to it (a hypothetical play of a module, a bot's bookkeeping) reaches
         the game (`view_state` may hand back the game's own data, as the default does)."""
         state = self._game.state
-        return {m.key: copy_data(m.view_state(state.rules[m.key], self.player))
+        # a module without the hidden-information facet shows all of its data
+        return {m.key: copy_data(m.view_state(state.rules[m.key], self.player) if isinstance(m, HiddenFacet)
+                                 else state.rules[m.key])
                 for m in self._game.variant.modules.stateful if m.key in state.rules}
 
     def to_dict(self) -> dict[str, Any]:
@@ -321,7 +324,7 @@ def hide_from(variant: Variant, state: GameState, player: int, rng: random.Rando
             other.hand[card] += 1
         at += size
     for module in variant.modules.stateful:
-        if module.key in state.rules:
+        if module.key in state.rules and isinstance(module, HiddenFacet):
             state.rules[module.key] = module.hidden_variants(state.rules[module.key], player, rng)
     # the game's seed with the public answers replays the whole truth, and its random
     # streams would draw what the truth will draw: another seed

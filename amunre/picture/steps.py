@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from amunre.core.engine import Game
+from amunre.core.facets import PictureFacet
 from amunre.core.words import Narrator, Words, describe_option, player_names
 from amunre.gamelog import replay_lines
 
@@ -38,7 +39,7 @@ class Snapshot(NamedTuple):
     finished: bool
     winners: tuple[int, ...]
     #: per province: what the rule modules tell of it as a spectator sees it
-    #: (`Rule.province_facts`: the harvest's income), in the variant's words
+    #: (`WordsFacet.province_facts`: the harvest's income), in the variant's words
     facts: tuple[tuple[str, ...], ...] = ()
 
 
@@ -128,7 +129,7 @@ class Follower:
         self.lines: list[str] = []
         self.narrator = Narrator(variant, self._write, names, hide_seed=hide_seed)
         self.markers: dict = {}
-        self.marking = [m for m in variant.modules.all if type(m).table_markers is not _base_markers()]
+        self.marking = [m for m in variant.modules.all if isinstance(m, PictureFacet)]
         self.phase = self.round = 0
 
     def _write(self, text: str) -> None:
@@ -147,12 +148,6 @@ class Follower:
     def take_lines(self) -> tuple[str, ...]:
         lines, self.lines = tuple(self.lines), []
         return lines
-
-
-def _base_markers():
-    from amunre.core.contract import Rule
-
-    return Rule.table_markers
 
 
 def log_steps(lines: list[dict], source: str = "log", variant=None, upto: int | None = None,

@@ -428,7 +428,7 @@ class BoardPicture:
                 + _t(x + BOX_W - 8, y + 18, text_of(name), 11, "end", "bold"))
 
     def _facts(self, pid: int, facts: tuple[str, ...]) -> str:
-        """What the rule modules tell of the province (`Rule.province_facts`: its income), as
+        """What the rule modules tell of the province (`WordsFacet.province_facts`: its income), as
         the hover text of its box and its `data-facts`, for a reader and for a test."""
         if not facts:
             return ""

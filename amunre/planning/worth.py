@@ -23,7 +23,7 @@ income or a ruling changes what a holding is worth, with no line of the planner 
 
 A decision's `appraise(option, asking, worth)` (`amunre.core.contract.Decision`) turns an option
 into such changes, with its own module's prices; the `planner` agent picks the best. A `Worth`
-is the valuation facet's `Valuer` (`amunre.core.valuation`), which the rule modules type against.
+is the valuation facet's `Valuer` (`amunre.core.facets.valuation`), which the rule modules type against.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
+from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
 from amunre.core.state import GameState
-from amunre.core.valuation import ASPECTS, CARD_KIND, TOUCHES  # noqa: F401 - ASPECTS: the aspects, named here too
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -194,11 +194,28 @@ def _unknown(what: object) -> ValueError:
 
 
 def declares_formula(module: Rule, runs: int) -> bool:
-    """Whether `module` declares the formula a term of it is valued by (`Rule.income_for` for
-    an income phase with `runs` left, else `Rule.points_for`), rather than being played."""
+    """Whether `module` declares the formula a term of it is valued by (`income_for` for an
+    income phase with `runs` left, else `points_for`: the valuation facet), rather than being
+    played."""
+    if not isinstance(module, ValuationFacet):
+        return False
     if runs:
-        return type(module).income_for is not Rule.income_for
-    return type(module).points_for is not Rule.points_for
+        return type(module).income_for is not ValuationFacet.income_for
+    return type(module).points_for is not ValuationFacet.points_for
+
+
+def declared_reads(module: Rule, runs: int) -> frozenset[str] | None:
+    """What of a holding a term of `module` reads (its valuation facet's `reads`, where it
+    declares the term's formula), or None: anything (a module valued by playing it may read
+    anything, whatever it declares)."""
+    if not (isinstance(module, ValuationFacet) and declares_formula(module, runs)) or module.reads is None:
+        return None
+    return frozenset(module.reads)
+
+
+def _not_declared(state: GameState, player: int) -> None:
+    """The points or income of a module without the valuation facet: not declared (played instead)."""
+    return None
 
 
 def _add_stones(prov: ProvinceState, amount: int) -> None:
@@ -275,8 +292,7 @@ class Worth:
                 + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
-            self._reads = tuple(GOLD_HELD if m is None else frozenset(m.reads) if m.reads is not None
-                                and declares_formula(m, runs) else None for m, runs in self._terms)
+            self._reads = tuple(GOLD_HELD if m is None else declared_reads(m, runs) for m, runs in self._terms)
             self._term_ids = tuple((id(m), runs) for m, runs in self._terms)
             # the terms a change of these aspects touches (worked out as changes come)
             self._touching = _TOUCHING.setdefault(self._reads, {})
@@ -495,21 +511,21 @@ class Worth:
 
     def _evaluator(self, module: Rule | None, runs: int) -> Callable[[GameState], float]:
         """One term of the seat's worth as a function of a position: the gold it holds (no
-        module), a phase's gold and points (`Rule.income_for`) times the `runs` it has left, or
-        a scoring item's points (`Rule.points_for`); as the module declares them, else by
+        module), a phase's gold and points (`income_for`) times the `runs` it has left, or
+        a scoring item's points (`points_for`); as the module declares them, else by
         playing it on a copy."""
         me, gold, weights, variant = self.player, self.gold, self.weights, self.variant
         if module is None:
             return lambda state: state.players[me].gold * gold
         if runs:
-            income_for = module.income_for
+            income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
             def income(state: GameState) -> float:
                 found = income_for(state, me)
                 gained, points = found if found is not None else played(module, state, me, variant)
                 return runs * (gained * gold + _weighted(points, weights))
             return income
-        points_for = module.points_for
+        points_for = module.points_for if isinstance(module, ValuationFacet) else _not_declared
         if not weights:  # (the common case, without a call more for each)
             def unweighted(state: GameState) -> float:
                 found = points_for(state, me)

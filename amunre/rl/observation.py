@@ -10,6 +10,7 @@ is the extra's clear error (`amunre.rl.extra.require_extra`).
 
 from __future__ import annotations
 
+from amunre.core.facets import EncodingFacet
 from amunre.rl.actions import ActionSpace
 from amunre.rl.extra import require_extra
 
@@ -21,7 +22,7 @@ except ImportError:  # pragma: no cover - tested with the extra installed
 #: What every number of the observation is clipped to (an unlimited supply reads as this).
 BOUND = 10_000.0
 
-#: A rule module's own data enters the observation as its `Rule.observation` declares (field
+#: A rule module's own data enters the observation as its `EncodingFacet.observation` declares (field
 #: -> "count", "provinces" or "players"), a request's context as its decision's `context`
 #: declares (key -> "count", "province", "seats" or "bids"); the sizes of each, by what the
 #: field or key holds, for `n` players and `provinces` provinces.
@@ -44,7 +45,8 @@ class ObservationLayout:
         self.phases = list(dict.fromkeys([heading for _, heading, _ in modules.round_phases]
                                          + ["scoring", "final scoring"]))
         self.levels = (modules.max_offering_level or 0) + 1
-        encoded = [m for m in modules.stateful if m.observation]  # (encodings checked by the loader)
+        # (encodings checked by the loader)
+        encoded = [m for m in modules.stateful if isinstance(m, EncodingFacet) and m.observation]
         ids = [m.id for m in encoded]
         # sections named by rule id (by entry id when two entries use one rule)
         self.rule_data = [(m, m.observation, m.id if ids.count(m.id) == 1 else m.key) for m in encoded]

@@ -27,6 +27,7 @@ import attrs
 from amunre.core.boardtext import province_line
 from amunre.core.contract import Decision, Event, Rule, Statistic, ruling
 from amunre.core.decisions import Lazy, decide
+from amunre.core.facets import PictureFacet, WordsFacet
 from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import convert_full_stones, means, pay, play_card, receive
 from amunre.core.registry import register
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
+    from amunre.core.facets.valuation import Valuer
     from amunre.core.model import Variant
-    from amunre.core.valuation import Valuer
     from amunre.core.view import PlayerView
     from amunre.core.words import Words
 
@@ -257,7 +258,7 @@ def _appraise_bids(options: Sequence[Bid], asking: Asking, worth: Valuer) -> lis
 
 
 @register
-class Auction(Rule):
+class Auction(Rule, WordsFacet, PictureFacet):
     id = "auction"
     kind = "phase"
     summary = "Bid on the drawn provinces until each card holds exactly one bid."

@@ -13,6 +13,7 @@ import attrs
 
 from amunre.core.contract import Decision, Event, Rule, ScoringItem
 from amunre.core.decisions import decide
+from amunre.core.facets import ValuationFacet, WordsFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import add_points, play_card
 from amunre.core.registry import register
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
     from amunre.core.board import Province
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
+    from amunre.core.facets.valuation import Valuer
     from amunre.core.state import GameState
-    from amunre.core.valuation import Valuer
     from amunre.core.view import PlayerView
     from amunre.core.words import Words
 
@@ -120,7 +121,7 @@ def _appraise_bonus(kind: str | None, asking: Asking, worth: Valuer) -> float:
 
 
 @register
-class BonusCards(Rule):
+class BonusCards(Rule, WordsFacet, ValuationFacet):
     id = "bonus_cards"
     kind = "scoring"
     # what `points_for` reads: of the cards, only the bonus cards held

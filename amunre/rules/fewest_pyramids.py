@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.contract import Event, Rule
+from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
 from amunre.core.registry import register
@@ -37,7 +38,7 @@ def _fewest_line(e: dict[str, Any], w: Words) -> str:
 
 
 @register
-class FewestPyramids(Rule):
+class FewestPyramids(Rule, ValuationFacet):
     id = "fewest_pyramids"
     kind = "scoring"
     reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read

@@ -16,6 +16,7 @@ import attrs
 
 from amunre.core.contract import Decision, Event, Rule, count_actions, ruling
 from amunre.core.decisions import decide
+from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import score_each, sell_card
 from amunre.core.registry import register
@@ -92,7 +93,7 @@ def _gold_points_line(e: dict[str, Any], w: Words) -> str:
 
 
 @register
-class GoldRanking(Rule):
+class GoldRanking(Rule, ValuationFacet):
     id = "gold_ranking"
     kind = "final_scoring"
     reads = frozenset({"gold"})  # what `points_for`/`income_for` read

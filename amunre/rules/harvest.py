@@ -17,6 +17,7 @@ from amunre.core.boardtext import temples_text
 from amunre.core.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling, the_province
 from amunre.core.counting import province_income
 from amunre.core.decisions import decide
+from amunre.core.facets import ValuationFacet, WordsFacet
 from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import add_points, play_card, receive
 from amunre.core.registry import register
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from amunre.core.board import Board, Province
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
+    from amunre.core.facets.valuation import Valuer
     from amunre.core.state import GameState
-    from amunre.core.valuation import Valuer
     from amunre.core.view import PlayerView
     from amunre.core.words import Words
 
@@ -150,7 +151,7 @@ def _appraise_big_harvest(pid: int | None, asking: Asking, worth: Valuer) -> flo
 
 
 @register
-class Harvest(Rule):
+class Harvest(Rule, WordsFacet, ValuationFacet):
     id = "harvest"
     kind = "phase"
     summary = "Farmers, gold mines and caravans pay; Treasury and Big Harvest apply."

@@ -34,6 +34,7 @@ from amunre.core.contract import (
     the_province,
 )
 from amunre.core.decisions import decide
+from amunre.core.facets import WordsFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.gamesetup import supply_counts
 from amunre.core.mechanics import (
@@ -55,8 +56,8 @@ if TYPE_CHECKING:
 
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
+    from amunre.core.facets.valuation import Valuer
     from amunre.core.model import Variant
-    from amunre.core.valuation import Valuer
     from amunre.core.words import Words
 
 
@@ -288,7 +289,7 @@ def _bought(game: GameLike, p: int, what: str, count: int, cost: int) -> None:
 
 
 @register
-class Market(Rule):
+class Market(Rule, WordsFacet):
     id = "market"
     kind = "phase"
     summary = "Each player buys cards, then farmers, then stones, each further item of a kind dearer."

@@ -12,6 +12,7 @@ import attrs
 
 from amunre.core.contract import Event, Rule, ScoringItem, ruling
 from amunre.core.counting import pyramids_in, stones_in
+from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import add_points
 from amunre.core.registry import register
@@ -123,7 +124,7 @@ def _side_line(e: dict[str, Any], w: Words) -> str:
 
 
 @register
-class NileSides(Rule):
+class NileSides(Rule, ValuationFacet):
     id = "nile_sides"
     kind = "scoring"
     reads = frozenset({"provinces", "pyramids", "stones"})  # what `points_for`/`income_for` read

@@ -25,6 +25,7 @@ import attrs
 from amunre.core.boardtext import level_words
 from amunre.core.contract import Decision, Event, Rule, Statistic, card_actions, ruling
 from amunre.core.decisions import ask_secretly, decide
+from amunre.core.facets import WordsFacet
 from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import (
     field_capacity,
@@ -46,9 +47,9 @@ if TYPE_CHECKING:
 
     from amunre.core.contract import Asking, GameLike
     from amunre.core.decisions import Steps
+    from amunre.core.facets.valuation import Valuer
     from amunre.core.model import Variant
     from amunre.core.state import GameState
-    from amunre.core.valuation import Valuer
     from amunre.core.view import PlayerView
     from amunre.core.words import Words
 
@@ -366,7 +367,7 @@ def _appraise_open_sale(card: int | None, asking: Asking, worth: Valuer) -> floa
 
 
 @register
-class Offering(Rule):
+class Offering(Rule, WordsFacet):
     id = "offering"
     kind = "phase"
     summary = "Secret simultaneous offerings set the level, rewards and the new start player."

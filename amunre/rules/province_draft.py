@@ -23,6 +23,7 @@ import attrs
 from amunre.core.boardtext import province_line
 from amunre.core.contract import CheckProblem, Decision, Event, Rule, province_actions, province_option, ruling
 from amunre.core.decisions import ask_secretly
+from amunre.core.facets import EncodingFacet, HiddenFacet, WordsFacet
 from amunre.core.registry import register
 from amunre.core.round_provinces import lay_out, lying_lines, too_few_provinces
 
@@ -65,7 +66,7 @@ def _deal_line(e: dict[str, Any], w: Words) -> str:
 
 
 @register
-class ProvinceDraft(Rule):
+class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
     id = "province_draft"
     kind = "phase"
     summary = "Each player picks a province from his secret hand; the picks are revealed together."

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.contract import CheckProblem, Event, Rule
+from amunre.core.facets import EncodingFacet, HiddenFacet, WordsFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.registry import register
 from amunre.core.round_provinces import lay_out, lying_lines, too_few_provinces
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 
 @register
-class ProvinceDraw(Rule):
+class ProvinceDraw(Rule, WordsFacet, HiddenFacet, EncodingFacet):
     id = "province_draw"
     kind = "phase"
     summary = "Draw one province card per player and place the immediate bonuses."

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.contract import Event, Rule
+from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
 from amunre.core.registry import register
@@ -45,7 +46,7 @@ def _pyramids_line(e: dict[str, Any], w: Words) -> str:
 
 
 @register
-class Pyramids(Rule):
+class Pyramids(Rule, ValuationFacet):
     id = "pyramids"
     kind = "scoring"
     reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from amunre.core.boardtext import temples_text
 from amunre.core.contract import Event, NoParams, Rule
+from amunre.core.facets import ValuationFacet, WordsFacet
 from amunre.core.mechanics import score_each
 from amunre.core.registry import register
 
@@ -22,7 +23,7 @@ def _temples_line(e: dict[str, Any], w: Words) -> str:
 
 
 @register
-class Temples(Rule):
+class Temples(Rule, WordsFacet, ValuationFacet):
     id = "temples"
     kind = "scoring"
     reads = frozenset({"provinces", "offering_level"})  # what `points_for`/`income_for` read

@@ -59,7 +59,7 @@ Protocol
                    `place_stone`, ...: `amunre.core.mechanics.MOVES`) is carried out with
                    `yield from` within the module's step (`RuleModuleError` otherwise: called
                    without it, the move silently never happened); and what each module
-                   tells of a province (`Rule.province_facts`, asked once a round) is a
+                   tells of a province (`WordsFacet.province_facts`, asked once a round) is a
                    list of phrases, and the fields its `observation` declares are in its
                    data as a seat sees it.
   [options]        a pending decision names a player of the game, has a non-empty list of

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from amunre.core.facets import EncodingFacet
+
 if TYPE_CHECKING:
     from amunre.testing.checker import GameChecker
 
@@ -43,7 +45,7 @@ def on_event(checker: GameChecker, event: dict) -> None:
 
 
 def check_what_modules_show(checker: GameChecker) -> None:
-    """What each module tells of each province (`Rule.province_facts`), as a seat sees it,
+    """What each module tells of each province (`WordsFacet.province_facts`), as a seat sees it,
     is a list of phrases: asked once a round, as the human seat and the picture ask it; and
     the fields its observation declares are in its data as a seat sees it."""
     from amunre.core.boardtext import province_facts
@@ -60,6 +62,8 @@ def check_what_modules_show(checker: GameChecker) -> None:
     # and each field its observation declares is in its data as a seat sees it
     shown = game.view(0).rules
     for module in checker.variant.modules.stateful:
+        if not isinstance(module, EncodingFacet):
+            continue
         missing = sorted(set(module.observation) - set(shown.get(module.key) or {}))
         if missing:
             checker.fail("contract", f"rule module {module.id!r} declares the observation fields {missing}, which "
