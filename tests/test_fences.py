@@ -5,6 +5,9 @@
   no face (nor the loader or the planner) imports a rule module, the optional extras only
   their own face. Every import counts: at the top, for type checking, and inside a function.
 - ruff holds the lint of `[tool.ruff]` (a short rule set, documented there).
+- grimp (import-linter's import graph) shows that no modules import each other in a loop when
+  the program runs: only a type hint may name a module that imports the naming one (the core's
+  modules name each other's types; at run time its imports go one way).
 
 Each tool is run as a command, as a maintainer runs it; a broken fence is its report.
 """
@@ -53,6 +56,71 @@ def test_a_broken_fence_is_reported(tmp_path):
     run = subprocess.run([tool("lint-imports"), "--no-cache"], cwd=copy, capture_output=True, text=True,
                          timeout=600, env={"PYTHONPATH": str(copy), "PATH": ""})
     assert run.returncode != 0 and "amunre.core.state -> amunre.planning" in run.stdout, run.stdout[-3000:]
+
+
+#: The modules of the package that import each other in a loop at run time (every import but
+#: those for type checking), each loop as its sorted names: printed by a subprocess, so that the
+#: package is the one on its PYTHONPATH.
+RUNTIME_LOOPS = """
+import json, sys
+import grimp
+
+graph = grimp.build_graph("amunre", exclude_type_checking_imports=True)
+modules = sorted(graph.modules)
+index, low, stack, on, loops, counter = {}, {}, [], set(), [], [0]
+sys.setrecursionlimit(10000)
+
+def visit(module):  # Tarjan's strongly connected components
+    index[module] = low[module] = counter[0]
+    counter[0] += 1
+    stack.append(module)
+    on.add(module)
+    for other in sorted(graph.find_modules_directly_imported_by(module)):
+        if other not in index:
+            visit(other)
+            low[module] = min(low[module], low[other])
+        elif other in on:
+            low[module] = min(low[module], index[other])
+    if low[module] == index[module]:
+        loop = []
+        while True:
+            other = stack.pop()
+            on.discard(other)
+            loop.append(other)
+            if other == module:
+                break
+        if len(loop) > 1:
+            loops.append(sorted(loop))
+
+for module in modules:
+    if module not in index:
+        visit(module)
+print(json.dumps(loops))
+"""
+
+
+def runtime_loops(root: Path) -> list[list[str]]:
+    import json
+
+    run = subprocess.run([sys.executable, "-c", RUNTIME_LOOPS], cwd=root, capture_output=True, text=True,
+                         timeout=600, env={"PYTHONPATH": str(root), "PATH": ""})
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout)
+
+
+def test_no_modules_import_each_other_in_a_loop_when_it_runs():
+    assert runtime_loops(REPO) == []
+
+
+def test_an_import_loop_is_reported(tmp_path):
+    """The check really looks: the state importing the engine (which imports the state) is a loop."""
+    copy = tmp_path / "repo"
+    shutil.copytree(REPO / "amunre", copy / "amunre", ignore=shutil.ignore_patterns("__pycache__"))
+    state = copy / "amunre" / "core" / "state.py"
+    state.write_text(state.read_text(encoding="utf-8") + "\n\ndef _planted():\n    from amunre.core import engine  # noqa\n",
+                     encoding="utf-8")
+    loops = runtime_loops(copy)
+    assert any({"amunre.core.state", "amunre.core.engine"} <= set(loop) for loop in loops), loops
 
 
 def test_the_lint_holds():
