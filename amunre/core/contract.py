@@ -118,16 +118,18 @@ class GameLike(Protocol):
 
 @attrs.frozen
 class Decision:
-    """A decision kind a rule asks.
+    """A decision kind a rule asks: a small core every kind declares, and fields grouped by the
+    facet they serve (words for people, encoding for RL, valuation for planners), each optional
+    and given by keyword.
 
-    `options`: what the legal options are; `json`: how one is written in logs and answers
+    The core: `options`: what the legal options are; `json`: how one is written in logs and answers
     (tuples become arrays); `describe(option, words)`: one option in the variant's words
     (never called for None, which always reads "no");
     `policies`: named ways to answer it without a player (`policy(rule, game, request)`), the
     first being the default, used where a position is scored without players (`amunre score`).
 
-    How it is put to a person at the table (the human seat, `amunre.agents.human`), each
-    optional and given an `Asking` (the seat's view, the request, the words, the module):
+    Words: how it is put to a person at the table (the human seat, `amunre.agents.human`),
+    each given an `Asking` (the seat's view, the request, the words, the module):
     `question(asking)`: the question, one line; `facts(asking)`: the lines of what the seat
     needs to know to answer (the bids on each card, what is still owed, ...); `note(option,
     asking)`: a remark on one option ("sell 2 cards"), or None; `none(words)`: how the None
@@ -138,7 +140,7 @@ class Decision:
     ..."), each note as a footnote. They read only the view and the request: what the seat
     may know.
 
-    `actions(rule, variant)`: every option of this kind the variant can ever ask, as a finite
+    Encoding: `actions(rule, variant)`: every option of this kind the variant can ever ask, as a finite
     list in a stable order, in the engine's own option values (`rule`: the module instance
     declaring it, None for the core's shared moves). Where the options are unbounded (gold
     amounts, quantities) the module caps the list at a documented value, such that every
@@ -149,39 +151,49 @@ class Decision:
 
     # An option is any of the kind's values (an int, a string, a bool, None, a tuple of them),
     # and `rule` is of the declaring module's own class: both Any in the callables below.
+
+    # -- the core: what every decision kind says -------------------------------------------
     options: str
     json: str
     describe: Callable[[Any, Words], str] = attrs.field(default=lambda option, words: str(option))
     policies: dict[str, Callable[[Any, GameLike, Request], Any]] = attrs.field(factory=dict)
-    question: Callable[[Asking], str] | None = None
-    facts: Callable[[Asking], list[str]] | None = None
-    note: Callable[[Any, Asking], str | None] | None = None
-    none: Callable[[Words], str] | None = None
-    none_asked: Callable[[Asking], str] | None = None
-    group: Callable[[Any, Words], tuple[str, str]] | None = None
-    actions: Callable[[Any, Variant], list[Any]] | None = None
+
+    # -- words, for people at the table (see the class docstring) ----------------------------
+    question: Callable[[Asking], str] | None = attrs.field(default=None, kw_only=True)
+    facts: Callable[[Asking], list[str]] | None = attrs.field(default=None, kw_only=True)
+    note: Callable[[Any, Asking], str | None] | None = attrs.field(default=None, kw_only=True)
+    none: Callable[[Words], str] | None = attrs.field(default=None, kw_only=True)
+    none_asked: Callable[[Asking], str] | None = attrs.field(default=None, kw_only=True)
+    group: Callable[[Any, Words], tuple[str, str]] | None = attrs.field(default=None, kw_only=True)
+    #: `where(option)`: the province an option is played on or about, or None: the board
+    #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
+    #: not given, an option described as a province (`province_option`) is about that one.
+    where: Callable[[Any], int | None] | None = attrs.field(default=None, kw_only=True)
+
+    # -- encoding, for reinforcement learning --------------------------------------------------
+    #: `actions(rule, variant)`: see the class docstring.
+    actions: Callable[[Any, Variant], list[Any]] | None = attrs.field(default=None, kw_only=True)
     #: The keys of its requests' `context` that an observation vector encodes, each with how:
     #: "count" (one number; a list counts its items), "province" (one-hot over the provinces;
     #: a list marks each), "seats" (a 1 for each player listed, by relative seat) or "bids"
     #: (per province and relative seat, the amount of the [player, province, amount] entries
     #: + 1). Keys only a person reads (the human seat's texts) need not be listed.
-    context: dict[str, str] = attrs.field(factory=dict)
+    context: dict[str, str] = attrs.field(factory=dict, kw_only=True)
+
+    # -- valuation, for planners ---------------------------------------------------------------
     #: `appraise(option, asking, worth)`: what the option is worth to the seat asked, in
-    #: points, from `worth` (a `amunre.core.facets.valuation.Valuer`, the valuation facet: what changes of
-    #: its holding are worth by the variant's own scoring, final scoring and income; the
-    #: planner's `amunre.planning.worth.Worth` is one) and the module's own prices and
+    #: points, from `worth` (a `amunre.core.facets.valuation.Valuer`, the valuation facet: what
+    #: changes of its holding are worth by the variant's own scoring, final scoring and income;
+    #: the planner's `amunre.planning.worth.Worth` is one) and the module's own prices and
     #: effects. The `planner` agent answers with the best option; without it, the planner
     #: looks one step ahead in a game drawn from the seat's view (slower).
-    appraise: Callable[[Any, Asking, Valuer], float] | None = None
+    appraise: Callable[[Any, Asking, Valuer], float] | None = attrs.field(default=None, kw_only=True)
     #: `appraise_all(options, asking, worth)`: the same for all of a request's options at
     #: once, a list in their order, where working each out alone would repeat work (the
     #: auction's many bids on a few provinces); declare one of the two (`appraisals` asks
     #: `appraise_all` first).
-    appraise_all: Callable[[Sequence[Any], Asking, Valuer], list[float]] | None = None
-    #: `where(option)`: the province an option is played on or about, or None: the board
-    #: picture of `amunre serve` lets a person answer by clicking that province. Where it is
-    #: not given, an option described as a province (`province_option`) is about that one.
-    where: Callable[[Any], int | None] | None = None
+    appraise_all: Callable[[Sequence[Any], Asking, Valuer], list[float]] | None = attrs.field(default=None,
+                                                                                              kw_only=True)
 
     @property
     def appraises(self) -> bool:
