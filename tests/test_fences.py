@@ -117,8 +117,8 @@ def test_an_import_loop_is_reported(tmp_path):
     copy = tmp_path / "repo"
     shutil.copytree(REPO / "amunre", copy / "amunre", ignore=shutil.ignore_patterns("__pycache__"))
     state = copy / "amunre" / "core" / "state.py"
-    state.write_text(state.read_text(encoding="utf-8") + "\n\ndef _planted():\n    from amunre.core import engine  # noqa\n",
-                     encoding="utf-8")
+    planted = "\n\ndef _planted():\n    from amunre.core import engine  # noqa\n"
+    state.write_text(state.read_text(encoding="utf-8") + planted, encoding="utf-8")
     loops = runtime_loops(copy)
     assert any({"amunre.core.state", "amunre.core.engine"} <= set(loop) for loop in loops), loops
 

@@ -471,6 +471,39 @@ def test_a_plugin_that_declares_a_facet_hook_without_the_facet_says_which_base_t
     assert load_variant(house).modules.rule("steles").id == "steles"
 
 
+def test_a_module_declares_its_params_and_rulings_once_or_as_before(tmp_path, unregister_oasis):
+    """`params = takes(Params)` declares the class the loader reads a pipeline entry's `params`
+    into (the module's `Params`) and the type of `self.params`; a module written before sets
+    `Params` itself and keeps working. Either way a built module holds the entry's values."""
+    import attrs
+
+    from amunre.core.contract import Rule, answers, ruling, takes
+    from amunre.loader import load_variant
+
+    @attrs.frozen
+    class WellParams:
+        depth: int = 3
+
+    @attrs.frozen
+    class WellRulings:
+        deep_wells: bool = ruling("A-WELLS", "Wells may be deep.", False)
+
+    class NewStyle(Rule):
+        id, kind = "oasis", "phase"
+        params = takes(WellParams)
+        rulings = answers(WellRulings)
+
+    class OldStyle(Rule):
+        id, kind = "oasis", "phase"
+        Params = WellParams
+        Rulings = WellRulings
+
+    for cls in (NewStyle, OldStyle):
+        assert (cls.Params, cls.Rulings) == (WellParams, WellRulings)
+        module = load_variant(_register(tmp_path, cls)).modules.rule("oasis")
+        assert module.params == WellParams() and module.rulings == WellRulings()
+
+
 def _scoring_plugin(rule_id: str):
     from amunre.core.contract import Rule
 

@@ -6,10 +6,11 @@ every module declares (the core):
 
 - `id`, `kind` ("phase", "scoring" or "final_scoring"), `summary`, `spec_ids` (the SPEC
   rule and ruling ids it implements, e.g. ("R-AUC-01", "A-SELL"));
-- `Params`: a frozen attrs class of the parameters a pipeline entry may set;
-- `Rulings`: a frozen attrs class of the open rules questions it answers, each field with
-  `metadata={"doc": ..., "spec": "A-..."}` and the module's default; a variant's
-  `[rulings]` table is composed from the `Rulings` of the modules in its pipeline;
+- `params = takes(Params)`: a frozen attrs class of the parameters a pipeline entry may set
+  (read as `Rule.Params`; `self.params` is the entry's, typed by it);
+- `rulings = answers(Rulings)`: a frozen attrs class of the open rules questions it answers,
+  each field with `metadata={"doc": ..., "spec": "A-..."}` and the module's default; a
+  variant's `[rulings]` table is composed from the `Rulings` of the modules in its pipeline;
 - `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
   hold cards some registered module declares;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
@@ -50,7 +51,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
 import attrs
 
@@ -69,6 +70,8 @@ if TYPE_CHECKING:
     from amunre.core.words import Words
 
 R = TypeVar("R")
+#: A module's parameters or rulings class (`Declared`).
+D = TypeVar("D")
 
 #: The package of the built-in rule modules (`Rule.run` checks the others' shared moves).
 BUILT_IN = "amunre.rules."
@@ -340,6 +343,45 @@ class ScoringItem:
     label: str
 
 
+class Declared(Generic[D]):
+    """What a module declares once of its parameters (`params = takes(Params)`) or rulings
+    (`rulings = answers(Rulings)`): the attrs class the loader reads a variant's table into,
+    and the type of `self.params` / `self.rulings` for the type checker. Each instance's own
+    value (set when the module is built for a variant) hides it, so reading one costs no more
+    than reading a plain attribute."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[D]):
+        self.kind = kind
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> Declared[D]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type) -> D: ...
+
+    def __get__(self, instance: object, owner: type) -> D | Declared[D]:
+        if instance is None:
+            return self
+        raise AttributeError(f"{type(instance).__name__} is not built for a variant yet")  # (__init__ sets it)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.kind.__qualname__})"
+
+
+def takes(params: type[D]) -> Declared[D]:
+    """`params = takes(Params)` in a module's class body: the parameters it takes, a frozen
+    attrs class whose fields a pipeline entry's `params` table sets (`Rule.Params`)."""
+    return Declared(params)
+
+
+def answers(rulings: type[D]) -> Declared[D]:
+    """`rulings = answers(Rulings)` in a module's class body: the open rules questions it
+    answers, a frozen attrs class of `ruling(...)` fields (`Rule.Rulings`)."""
+    return Declared(rulings)
+
+
 class Rule:
     """A pluggable rule module; see the module docstring for every declaration."""
 
@@ -347,6 +389,8 @@ class Rule:
     kind: str = "phase"
     summary: str = ""
     spec_ids: tuple[str, ...] = ()
+    #: The attrs classes of its parameters and rulings (from `params = takes(...)` and
+    #: `rulings = answers(...)`; a module may also set these two directly).
     Params: type = NoParams
     Rulings: type = NoRulings
     cards: dict[str, str] = {}
@@ -362,6 +406,11 @@ class Rule:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _refuse_hooks_without_facet(cls)
+        params, rulings = vars(cls).get("params"), vars(cls).get("rulings")
+        if isinstance(params, Declared):
+            cls.Params = params.kind
+        if isinstance(rulings, Declared):
+            cls.Rulings = rulings.kind
         # the built-in modules are held to it by a test that reads their code
         # (tests/test_architecture.py), which keeps the check off the hot path of every game.
         # A plug-in's run is checked wherever it comes from: its own, a mixin's, or a built-in
@@ -379,9 +428,11 @@ class Rule:
         # the scoring item its points go to: its entry id, so two entries of one rule score apart
         self.item_key = spec.id
         self.name = spec.name
-        self.params = spec.params
+        # this entry's parameters and the variant's rulings, set in the instance's own dict: the
+        # type checker reads their types from the module's own `takes(...)` / `answers(...)`
+        vars(self)["params"] = spec.params
         self.variant = variant
-        self.rulings = rulings if rulings is not None else self.Rulings()
+        vars(self)["rulings"] = rulings if rulings is not None else self.Rulings()
         self.setup()
 
     def setup(self) -> None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.boardtext import province_line
-from amunre.core.contract import Decision, Event, Rule, Statistic, ruling
+from amunre.core.contract import Decision, Event, Rule, Statistic, answers, ruling, takes
 from amunre.core.decisions import Lazy, decide
 from amunre.core.facets import PictureFacet, WordsFacet
 from amunre.core.fields import bounded, bounded_items, doc
@@ -77,12 +77,6 @@ class Rulings:
         "A-PROTECTION", "Protection is played `with_bid` (together with placing a bid) or on `any_turn` of the "
         "auction, also one where its player passes.", "with_bid",
         validator=attrs.validators.in_(("with_bid", "any_turn")))
-
-
-if TYPE_CHECKING:
-    # the names `Auction.Params` and `Auction.Rulings` hide in its class body
-    _Params = Params
-    _Rulings = Rulings
 
 
 def _describe_bid(option: Bid, w: Words) -> str:
@@ -264,10 +258,8 @@ class Auction(Rule, WordsFacet, PictureFacet):
     summary = "Bid on the drawn provinces until each card holds exactly one bid."
     spec_ids = ("R-AUC-01", "R-AUC-02", "R-AUC-03", "R-AUC-04", "R-AUC-05", "R-AUC-06", "R-AUC-07",
                 "A-SELL", "A-FREESTONES", "A-BRIBERY", "A-IDENTICAL", "A-PROTECTION")
-    Params = Params
-    params: _Params
-    Rulings = Rulings
-    rulings: _Rulings
+    params = takes(Params)
+    rulings = answers(Rulings)
     cards = {
         "protection": "Played with a bid: whoever outbids its player must skip a space (`protection_skip`).",
         "bribery": "Lets an outbid player bid again on the card he was outbid on (A-BRIBERY).",

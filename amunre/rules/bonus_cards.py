@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import Decision, Event, Rule, ScoringItem
+from amunre.core.contract import Decision, Event, Rule, ScoringItem, takes
 from amunre.core.decisions import decide
 from amunre.core.facets import ValuationFacet, WordsFacet
 from amunre.core.fields import bounded, doc
@@ -128,8 +128,7 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
     reads = frozenset({"provinces", "farmers"} | {f"cards:{kind}" for kind in BONUS_CARDS})
     summary = "Bonus cards score when their condition is met; one of each kind per scoring."
     spec_ids = ("R-SCO-05",)
-    Params = BonusParams
-    params: BonusParams
+    params = takes(BonusParams)
     cards = {
         "master_of_scribes": "Scores at a kingdom's end with `scribes_symbols` card symbols over own provinces.",
         "master_of_farmers": "Scores at a kingdom's end with `farmers_needed` farmers over own provinces.",

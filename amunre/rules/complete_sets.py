@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import Event, Rule
+from amunre.core.contract import Event, Rule, takes
 from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
@@ -59,8 +59,7 @@ class CompleteSets(Rule, ValuationFacet):
     reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
     summary = "Points per complete set of pyramids (one in each of the player's provinces)."
     spec_ids = ("R-SCO-03",)
-    Params = SetParams
-    params: SetParams
+    params = takes(SetParams)
     events = {
         "set_points": Event("A player's complete sets score (`counts`: [province, pyramids] of each own "
                             "province; `sets`, `each` set's points, the `set_size`; `points`, and his `total`).",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import Event, Rule
+from amunre.core.contract import Event, Rule, takes
 from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
@@ -44,8 +44,7 @@ class FewestPyramids(Rule, ValuationFacet):
     reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
     summary = "Points per pyramid in the player's own province with the fewest pyramids."
     spec_ids = ("R-SCO-03",)
-    Params = FewestParams
-    params: FewestParams
+    params = takes(FewestParams)
     events = {
         "fewest_points": Event("A player's own province with the fewest pyramids scores (`counts`: [province, "
                                "pyramids] of each own province; `each` pyramid's points; `points`, and his "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import Decision, Event, Rule, count_actions, ruling
+from amunre.core.contract import Decision, Event, Rule, answers, count_actions, ruling, takes
 from amunre.core.decisions import decide
 from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, bounded_items, doc
@@ -46,10 +46,6 @@ class Rulings:
         "tie of three for first leaves nothing for the fourth) or `skip_one` (a tie of any size skips one "
         "rank only).", "competition",
         validator=attrs.validators.in_(("competition", "skip_one")))
-
-
-if TYPE_CHECKING:
-    _Rulings = Rulings  # the name `GoldRanking.Rulings` hides in its class body
 
 
 def gold_ranking(golds: list[int], points: Sequence[int], ties: str = "competition") -> list[int]:
@@ -99,10 +95,8 @@ class GoldRanking(Rule, ValuationFacet):
     reads = frozenset({"gold"})  # what `points_for`/`income_for` read
     summary = "Most gold 6, second 4, third 2; ties share and push the next ranks down."
     spec_ids = ("R-SCO-06", "A-THEFTGOLD", "A-GOLDTIES")
-    Params = GoldParams
-    params: GoldParams
-    Rulings = Rulings
-    rulings: _Rulings
+    params = takes(GoldParams)
+    rulings = answers(Rulings)
     decisions = {
         "sell_cards": Decision(
             "0..n: how many of his cards to sell for 1 gold each before the ranking", "an integer",

@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.boardtext import temples_text
-from amunre.core.contract import Decision, Event, Rule, ScoringItem, none_or_province_actions, ruling, the_province
+from amunre.core.contract import (
+    Decision,
+    Event,
+    Rule,
+    ScoringItem,
+    answers,
+    none_or_province_actions,
+    ruling,
+    takes,
+    the_province,
+)
 from amunre.core.counting import province_income
 from amunre.core.decisions import decide
 from amunre.core.facets import ValuationFacet, WordsFacet
@@ -54,12 +64,6 @@ class Rulings:
     temples_score_at_harvest: bool = ruling(
         "A-TEMPLEHARVEST", "Temples also score the offering level at every harvest, not only at a kingdom's end.",
         False)
-
-
-if TYPE_CHECKING:
-    # the names `Harvest.Params` and `Harvest.Rulings` hide in its class body
-    _Params = Params
-    _Rulings = Rulings
 
 
 def _income_line(e: dict[str, Any], w: Words) -> str:
@@ -156,10 +160,8 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
     kind = "phase"
     summary = "Farmers, gold mines and caravans pay; Treasury and Big Harvest apply."
     spec_ids = ("R-HAR-01", "R-HAR-02", "A-TEMPLEHARVEST")
-    Params = Params
-    params: _Params
-    Rulings = Rulings
-    rulings: _Rulings
+    params = takes(Params)
+    rulings = answers(Rulings)
     cards = {
         "treasury": "One chosen province yields nothing this harvest; its player takes `treasury_gold` instead.",
         "big_harvest": "+`big_harvest_bonus` gold per farmer in one chosen province this harvest.",

@@ -19,7 +19,7 @@ he plays each card at most once in it, under either reading of identical cards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import attrs
 
@@ -31,6 +31,7 @@ from amunre.core.contract import (
     none_or_province_actions,
     province_actions,
     province_option,
+    takes,
     the_province,
 )
 from amunre.core.decisions import decide
@@ -149,10 +150,6 @@ class Params:
         return price(count, self.first_price, self.price_step)
 
 
-if TYPE_CHECKING:
-    _Params = Params  # the name `Market.Params` hides in its class body
-
-
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
 def _params_of(asking: Asking) -> Params:
     rule: Market | None = asking.rule
@@ -163,8 +160,7 @@ def _params_in(variant: Variant, kind: str) -> Params:
     """The prices of the module asking `kind`: a `describe` reads only the words, not the module."""
     for module in variant.modules.phases:
         if kind in module.decisions:
-            params: Params = module.params  # a market's (the module declaring `kind`)
-            return params
+            return cast("Market", module).params  # a market's (the module declaring `kind`)
     return Params()
 
 
@@ -294,8 +290,7 @@ class Market(Rule, WordsFacet):
     kind = "phase"
     summary = "Each player buys cards, then farmers, then stones, each further item of a kind dearer."
     spec_ids = ("R-MKT-01", "R-MKT-02", "R-MKT-03", "R-MKT-04", "R-MKT-05", "R-MKT-06", "R-MKT-07")
-    Params = Params
-    params: _Params
+    params = takes(Params)
     cards = {
         "free_farmer": "Places one farmer from the supply in an own province, off the fields.",
         "architect": "Builds a pyramid from `architect_stones` stones in an own province.",

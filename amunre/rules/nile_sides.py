@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import Event, Rule, ScoringItem, ruling
+from amunre.core.contract import Event, Rule, ScoringItem, answers, ruling, takes
 from amunre.core.counting import pyramids_in, stones_in
 from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
@@ -45,10 +45,6 @@ class Rulings:
         validator=attrs.validators.in_(("province", "side_total")))
     nile_min_pyramids: int = ruling("A-NILE", "Pyramids the side winner needs at least.", 1,
                                     validator=bounded(0, 100))
-
-
-if TYPE_CHECKING:
-    _Rulings = Rulings  # the name `NileSides.Rulings` hides in its class body
 
 
 def nile_winners(state: GameState, board: Sequence[Province], side: str, compare: str,
@@ -130,10 +126,8 @@ class NileSides(Rule, ValuationFacet):
     reads = frozenset({"provinces", "pyramids", "stones"})  # what `points_for`/`income_for` read
     summary = "The most pyramids on each side of the Nile score; ties by stones, then shared."
     spec_ids = ("R-SCO-04", "A-NILE")
-    Params = NileParams
-    params: NileParams
-    Rulings = Rulings
-    rulings: _Rulings
+    params = takes(NileParams)
+    rulings = answers(Rulings)
     events = {
         "nile_side": Event("A side of the Nile is scored: the `leaders` (most pyramids there: [province or null "
                            "for a player's side total, owner, pyramids, stones]), the `winners`, the `points` each "

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.boardtext import level_words
-from amunre.core.contract import Decision, Event, Rule, Statistic, card_actions, ruling
+from amunre.core.contract import Decision, Event, Rule, Statistic, answers, card_actions, ruling, takes
 from amunre.core.decisions import ask_secretly, decide
 from amunre.core.facets import WordsFacet
 from amunre.core.fields import bounded, bounded_items, doc
@@ -81,12 +81,6 @@ class Rulings:
         "leave it).", True)
     cards_in_offering: bool = ruling(
         "A-OFFERCARDS", "Cards may be offered as 1 gold each (a house rule from online play).", False)
-
-
-if TYPE_CHECKING:
-    # the names `Offering.Params` and `Offering.Rulings` hide in its class body
-    _Params = Params
-    _Rulings = Rulings
 
 
 #: The most gold an offer in the action space (`Decision.actions`) gives. Offers are bounded
@@ -372,10 +366,8 @@ class Offering(Rule, WordsFacet):
     kind = "phase"
     summary = "Secret simultaneous offerings set the level, rewards and the new start player."
     spec_ids = ("R-OFF-01", "R-OFF-02", "R-OFF-03", "R-OFF-04", "R-OFF-05", "R-OFF-06", "A-ADJUST", "A-OFFERCARDS")
-    Params = Params
-    params: _Params
-    Rulings = Rulings
-    rulings: _Rulings
+    params = takes(Params)
+    rulings = answers(Rulings)
     cards = {"offering_adjustment": "Goes with an offer; after the reveal it moves the total by `adjustment`."}
     decisions = {
         "sell_for_offering": Decision(

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from amunre.core.boardtext import province_line
-from amunre.core.contract import CheckProblem, Decision, Event, Rule, province_actions, province_option, ruling
+from amunre.core.contract import CheckProblem, Decision, Event, Rule, answers, province_actions, province_option, ruling
 from amunre.core.decisions import ask_secretly
 from amunre.core.facets import EncodingFacet, HiddenFacet, WordsFacet
 from amunre.core.registry import register
@@ -47,10 +47,6 @@ class Rulings:
         "in play, and only the timing is secret); by default 3 or 4, as the 2016 overview recommends.", False)
 
 
-if TYPE_CHECKING:
-    _Rulings = Rulings  # the name `ProvinceDraft.Rulings` hides in its class body
-
-
 def _picks_line(e: dict[str, Any], w: Words) -> str:
     picks = ", ".join(f"{w.who(p)} {w.province(pid)}" for p, pid in e["picks"])
     return f"The secret picks are revealed: {picks}." + lying_lines(e, w)
@@ -71,8 +67,7 @@ class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
     kind = "phase"
     summary = "Each player picks a province from his secret hand; the picks are revealed together."
     spec_ids = ("R-DRAFT-01", "R-DRAFT-02", "A-EXPERTPLAYERS")
-    Rulings = Rulings
-    rulings: _Rulings
+    rulings = answers(Rulings)
     # what an observation vector holds of its data as the seat sees it: its own hand, every
     # hand's size, the provinces used and those the kingdom's hands were dealt from
     observation = {"hand": "provinces", "hand_sizes": "players", "used": "provinces", "dealt_from": "provinces"}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import CheckProblem, Event, Rule
+from amunre.core.contract import CheckProblem, Event, Rule, takes
 from amunre.core.facets import EncodingFacet, HiddenFacet, WordsFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.registry import register
@@ -35,18 +35,13 @@ class Params:
     )
 
 
-if TYPE_CHECKING:
-    _Params = Params  # the name `ProvinceDraw.Params` hides in its class body
-
-
 @register
 class ProvinceDraw(Rule, WordsFacet, HiddenFacet, EncodingFacet):
     id = "province_draw"
     kind = "phase"
     summary = "Draw one province card per player and place the immediate bonuses."
     spec_ids = ("R-PROV-01", "R-GAME-05")
-    Params = Params
-    params: _Params
+    params = takes(Params)
     # what an observation vector holds of its data: the deck's size and the provinces used
     observation = {"deck": "count", "used": "provinces"}
     events = {

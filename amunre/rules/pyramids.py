@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.contract import Event, Rule
+from amunre.core.contract import Event, Rule, takes
 from amunre.core.facets import ValuationFacet
 from amunre.core.fields import bounded, doc
 from amunre.core.mechanics import score_each
@@ -52,8 +52,7 @@ class Pyramids(Rule, ValuationFacet):
     reads = frozenset({"provinces", "pyramids"})  # what `points_for`/`income_for` read
     summary = "Points per pyramid in own provinces: `single` per single pyramid, `double` per double (1 and 2)."
     spec_ids = ("R-SCO-02",)
-    Params = PyramidParams
-    params: PyramidParams
+    params = takes(PyramidParams)
     events = {
         "pyramid_points": Event("A player's pyramids score (`provinces`: [province, singles, doubles] of each own "
                                 "province; `points`, and his `total`).", _pyramids_line),
