@@ -15,7 +15,7 @@ COMPILED = [
     "amunre/core/engine.py",
     "amunre/core/errors.py",
     "amunre/core/flow.py",
-    "amunre/core/mechanics.py",
+    "amunre/core/mechanics/*.py",
     "amunre/core/model.py",
     "amunre/core/modules.py",
     "amunre/core/registry.py",
@@ -33,7 +33,7 @@ COMPILED = [
     *(f"amunre/agents/{name}.py" for name in ("asking", "greedy", "mcts", "planner", "random_agent")),
 ]
 #: The package's own __init__ files stay Python (they only import).
-NOT_COMPILED = ["amunre/rules/__init__.py"]
+NOT_COMPILED = ["amunre/rules/__init__.py", "amunre/core/mechanics/__init__.py"]
 #: No debug symbols (a seventh of the size) and -O2, not -O3 (half the compile time; docs/performance.md)
 COMPILER_FLAGS = ["-g0", "-O2"]
 

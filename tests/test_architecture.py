@@ -251,8 +251,9 @@ def test_every_shared_move_in_a_builtin_module_is_carried_out_with_yield_from():
     checked as they run (`RuleModuleError`); the built-in modules' are not, to keep the hot
     path lean, so this test reads their code: every call of such a move is the operand of a
     `yield from`."""
-    files = sorted((REPO / "amunre" / "rules").glob("*.py")) + [REPO / "amunre" / "core" / "mechanics.py"]
-    bare = [f"{path.name}:{line}: {name}(...) without `yield from`"
+    files = sorted((REPO / "amunre" / "rules").rglob("*.py"))  # a rule package's files each
+    files += sorted((REPO / "amunre" / "core" / "mechanics").glob("*.py"))
+    bare = [f"{path.relative_to(REPO)}:{line}: {name}(...) without `yield from`"
             for path in files for line, name in bare_moves(path.read_text(encoding="utf-8"))]
     assert not bare, bare
 
