@@ -15,7 +15,7 @@ COMPILED = [
     "amunre/core/engine.py",
     "amunre/core/errors.py",
     "amunre/core/flow.py",
-    "amunre/core/mechanics.py",
+    "amunre/core/mechanics/*.py",
     "amunre/core/model.py",
     "amunre/core/modules.py",
     "amunre/core/registry.py",
@@ -30,10 +30,11 @@ COMPILED = [
     "amunre/core/view.py",
     "amunre/planning/worth.py",
     "amunre/rules/*.py",
+    "amunre/rules/*/*.py",  # a rule that is a package (offering, auction): its __init__ holds the rule
     *(f"amunre/agents/{name}.py" for name in ("asking", "greedy", "mcts", "planner", "random_agent")),
 ]
-#: The package's own __init__ files stay Python (they only import).
-NOT_COMPILED = ["amunre/rules/__init__.py"]
+#: The __init__ files that only import stay Python (a rule package's holds its rule: compiled).
+NOT_COMPILED = ["amunre/rules/__init__.py", "amunre/core/mechanics/__init__.py"]
 #: No debug symbols (a seventh of the size) and -O2, not -O3 (half the compile time; docs/performance.md)
 COMPILER_FLAGS = ["-g0", "-O2"]
 
@@ -50,5 +51,6 @@ def sources(root: Path | str = ".") -> list[str]:
 
 
 def module_names(root: Path | str = ".") -> list[str]:
-    """The dotted names of the modules compiled, sorted."""
-    return sorted(path[: -len(".py")].replace("/", ".") for path in sources(root))
+    """The dotted names of the modules compiled, sorted (a package's __init__.py by the package's name,
+    as `amunre.cli.buildinfo` names it)."""
+    return sorted(path[: -len(".py")].replace("/", ".").removesuffix(".__init__") for path in sources(root))

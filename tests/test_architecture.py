@@ -177,7 +177,7 @@ def test_an_id_without_a_test_is_noticed(tmp_path):
 def test_rules_index_links_each_id_to_its_module():
     text = (REPO / "docs" / "rules-index.md").read_text(encoding="utf-8")
     row = next(line for line in text.splitlines() if line.startswith("| A-SELL |"))
-    assert "[`auction`](../amunre/rules/auction.py)" in row and "test_a_sell_" in row
+    assert "[`auction`](../amunre/rules/auction/__init__.py)" in row and "test_a_sell_" in row
     for link in re.findall(r"\]\(\.\./([^)]+)\)", text):
         assert (REPO / link).is_file(), link
 
@@ -251,8 +251,9 @@ def test_every_shared_move_in_a_builtin_module_is_carried_out_with_yield_from():
     checked as they run (`RuleModuleError`); the built-in modules' are not, to keep the hot
     path lean, so this test reads their code: every call of such a move is the operand of a
     `yield from`."""
-    files = sorted((REPO / "amunre" / "rules").glob("*.py")) + [REPO / "amunre" / "core" / "mechanics.py"]
-    bare = [f"{path.name}:{line}: {name}(...) without `yield from`"
+    files = sorted((REPO / "amunre" / "rules").rglob("*.py"))  # a rule package's files each
+    files += sorted((REPO / "amunre" / "core" / "mechanics").glob("*.py"))
+    bare = [f"{path.relative_to(REPO)}:{line}: {name}(...) without `yield from`"
             for path in files for line, name in bare_moves(path.read_text(encoding="utf-8"))]
     assert not bare, bare
 
@@ -281,12 +282,35 @@ def test_the_yield_from_scan_finds_a_bare_move():
 
 def test_no_rule_module_imports_another():
     """A rule module is the one owner of its rule: what two rules share lives in a core
-    module (amunre.core.round_provinces, amunre.core.boardtext), never in one of them."""
+    module (amunre.core.round_provinces, amunre.core.boardtext), never in one of them. A rule
+    that is a package (amunre/rules/offering/) is every file of its folder: they import each
+    other, never another rule."""
+    rules = REPO / "amunre" / "rules"
     found = []
-    for path in sorted((REPO / "amunre" / "rules").glob("*.py")):
+    for path in sorted(rules.rglob("*.py")):
+        if path.parent == rules and path.name == "__init__.py":
+            continue  # the package of the rules, which imports them all to register them
+        own = path.relative_to(rules).parts[0].removesuffix(".py")  # market.py -> market, offering/words.py -> offering
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
                 [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
-            found += [f"{path.name}:{node.lineno}: {name}" for name in names
-                      if name.startswith("amunre.rules.") and path.name != "__init__.py"]
+            found += [f"{path.relative_to(rules)}:{node.lineno}: {name}" for name in names
+                      if name.startswith("amunre.rules.")
+                      and name != f"amunre.rules.{own}" and not name.startswith(f"amunre.rules.{own}.")]
     assert not found, "rule modules import each other:\n" + "\n".join(found)
+
+
+def test_the_rule_import_scan_finds_an_import_of_another_rule(tmp_path, monkeypatch):
+    """The scan above really looks into a rule package's files: a file of one rule importing
+    another rule is caught, its imports of its own package's files are not."""
+    folder = tmp_path / "amunre" / "rules" / "offering"
+    folder.mkdir(parents=True)
+    (tmp_path / "amunre" / "rules" / "__init__.py").write_text("from amunre.rules import offering\n")
+    (folder / "__init__.py").write_text("from amunre.rules.offering.words import line\n")
+    (folder / "words.py").write_text("from amunre.rules.auction import Bid\nimport amunre.rules.offering.levels\n")
+    monkeypatch.setitem(globals(), "REPO", tmp_path)
+    with pytest.raises(AssertionError) as caught:
+        test_no_rule_module_imports_another()
+    found = "rule modules import each other:\n  offering/words.py:1: amunre.rules.auction\n"
+    assert str(caught.value).startswith(found)
+    assert str(caught.value).count("amunre.rules.") == 2  # (the line, and the list of what was found)

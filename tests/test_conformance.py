@@ -288,8 +288,9 @@ def test_catches_leaking_pieces(monkeypatch):
 
 
 def test_catches_falling_scores(monkeypatch):
-    real = mechanics.add_points  # what score_each calls for the pyramids, among others
-    monkeypatch.setattr(mechanics, "add_points", lambda game, p, item, points, **kw: real(game, p, item, -1, **kw))
+    real = mechanics.add_points  # what score_each calls for the pyramids, among others (both in mechanics.moves)
+    monkeypatch.setattr(mechanics.moves, "add_points",
+                        lambda game, p, item, points, **kw: real(game, p, item, -1, **kw))
     assert failure().invariant == "score"
 
 

@@ -277,6 +277,20 @@ def _stone_bound(variant: Variant) -> int:
 
 #: The term (singular) of each kind of item bought.
 _ITEM_TERMS = {"cards": "favor", "farmers": "farmer", "stones": "stone"}
+#: The term (plural) of each kind of item bought.
+_ITEMS_TERMS = {"cards": "favor_plural", "farmers": "farmers", "stones": "stones"}
+
+
+def _buy_decision(what: str, options: str, facts: Callable[[Asking], list[str]], bound: Callable[[Variant], int],
+                  appraise: Callable[[int, Asking, Valuer], float], where: str = "") -> Decision:
+    """How many `what` (cards, farmers, stones) a player buys: the three purchases are asked
+    alike (a count, at the market's prices, up to the variant's bound), and differ only in
+    what they say of the kind (`facts`, and `where` the items go), its bound and its worth."""
+    one, many = _ITEM_TERMS[what], _ITEMS_TERMS[what]
+    return Decision(
+        options, "an integer", _buying(f"buy_{what}", one, many), note=_price_note, facts=facts,
+        question=lambda a: f"How many {a.words.t(many)} do you buy{where}?",
+        actions=_buy_actions(bound), appraise=appraise)
 
 
 def _bought(game: GameLike, p: int, what: str, count: int, cost: int) -> None:
@@ -296,16 +310,13 @@ class Market(Rule, WordsFacet):
         "architect": "Builds a pyramid from `architect_stones` stones in an own province.",
     }
     decisions = {
-        "buy_cards": Decision(
-            "0..n cards to buy (n: the best card limit of his provinces, and his means)", "an integer",
-            _buying("buy_cards", "favor", "favor_plural"), note=_price_note, facts=_cards_facts,
-            question=lambda a: f"How many {a.words.t('favor_plural')} do you buy?",
-            actions=_buy_actions(_card_bound), appraise=_appraise_buy_cards),
-        "buy_farmers": Decision(
-            "0..n farmers to buy (n: empty fields, the supply, his means)", "an integer",
-            _buying("buy_farmers", "farmer", "farmers"), note=_price_note, facts=_fields_facts,
-            question=lambda a: f"How many {a.words.t('farmers')} do you buy (each goes onto an empty field)?",
-            actions=_buy_actions(_farmer_bound), appraise=_appraise_buy_farmers),
+        "buy_cards": _buy_decision(
+            "cards", "0..n cards to buy (n: the best card limit of his provinces, and his means)",
+            facts=_cards_facts, bound=_card_bound, appraise=_appraise_buy_cards),
+        "buy_farmers": _buy_decision(
+            "farmers", "0..n farmers to buy (n: empty fields, the supply, his means)",
+            facts=_fields_facts, bound=_farmer_bound, appraise=_appraise_buy_farmers,
+            where=" (each goes onto an empty field)"),
         "place_farmer": Decision(
             "a province of his with an empty field, one question per farmer bought (context: `item` of "
             "`bought`)", "an integer province id",
@@ -319,11 +330,9 @@ class Market(Rule, WordsFacet):
             question=lambda a: (f"Play your {a.words.card_noun('free_farmer')}? It places a {a.words.t('farmer')} "
                                 f"from the supply in one of your provinces, off its fields."),
             actions=none_or_province_actions, appraise=_appraise_free_farmer, where=the_province),
-        "buy_stones": Decision(
-            "0..n stones to buy (n: the supply, his means)", "an integer",
-            _buying("buy_stones", "stone", "stones"), note=_price_note, facts=_stones_facts,
-            question=lambda a: f"How many {a.words.t('stones')} do you buy?",
-            actions=_buy_actions(_stone_bound), appraise=_appraise_buy_stones),
+        "buy_stones": _buy_decision(
+            "stones", "0..n stones to buy (n: the supply, his means)",
+            facts=_stones_facts, bound=_stone_bound, appraise=_appraise_buy_stones),
         "place_stone": Decision(
             "a province of his, one question per stone bought (context: `item` of `bought`)",
             "an integer province id",

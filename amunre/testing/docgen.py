@@ -295,7 +295,16 @@ def decisions_markdown() -> str:
 
 #: The core's own modules that implement SPEC ids (each has a `SPEC_IDS` tuple).
 CORE_MODULES = ("amunre.core.engine", "amunre.core.flow", "amunre.core.gamesetup", "amunre.core.standing",
-                "amunre.core.mechanics")
+                "amunre.core.mechanics.moves")
+
+
+def _source(module: str) -> str:
+    """The file of a module, relative to the checkout: `amunre/rules/market.py`, or a
+    package's `__init__.py` (a rule split into files, `amunre/rules/offering/__init__.py`)."""
+    import importlib
+
+    path = module.replace(".", "/")
+    return f"{path}/__init__.py" if hasattr(importlib.import_module(module), "__path__") else f"{path}.py"
 
 
 def spec_owners() -> dict[str, list[tuple[str, str | None]]]:
@@ -306,10 +315,10 @@ def spec_owners() -> dict[str, list[tuple[str, str | None]]]:
     for name in CORE_MODULES:
         module = importlib.import_module(name)
         for sid in getattr(module, "SPEC_IDS", ()):
-            owners.setdefault(sid, []).append((name.replace(".", "/") + ".py", None))
+            owners.setdefault(sid, []).append((_source(name), None))
     for rid, cls in sorted(_builtin_rules().items()):
         for sid in cls.spec_ids:
-            owners.setdefault(sid, []).append((cls.__module__.replace(".", "/") + ".py", rid))
+            owners.setdefault(sid, []).append((_source(cls.__module__), rid))
     return owners
 
 

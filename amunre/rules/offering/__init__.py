@@ -14,15 +14,20 @@ adjustment card is included. Offers are made from gold in hand: before the secre
 each player in turn order may sell cards for 1 gold each, openly (selling is allowed
 whenever gold is needed). With A-OFFERCARDS cards instead count as 1 gold each inside the
 secret offer itself, so nobody sees them coming.
+
+The rule is a package, one concern a file: here its play (`Offering`: its parameters and
+rulings, what it declares, its `run`); `words.py` everything a person reads of it (option
+descriptions, questions, facts, notes, event lines); `valuing.py` what its options are worth
+to the planner; `actions.py` its fixed action space; `checks.py` the check of its `level`
+event; `levels.py` the level a total reaches, which all of them use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
-from amunre.core.boardtext import level_words
 from amunre.core.contract import Decision, Event, Rule, Statistic, answers, card_actions, ruling, takes
 from amunre.core.decisions import ask_secretly, decide
 from amunre.core.facets import WordsFacet
@@ -40,18 +45,42 @@ from amunre.core.mechanics import (
     sell_card,
 )
 from amunre.core.registry import register
+from amunre.rules.offering.actions import MOST_OFFERED as MOST_OFFERED  # the action space's bound, named here too
+from amunre.rules.offering.actions import _adjust_actions, _offer_actions, _reward_actions
+from amunre.rules.offering.checks import _level_placed
+from amunre.rules.offering.levels import level_for
+from amunre.rules.offering.valuing import (
+    _appraise_adjust,
+    _appraise_offer,
+    _appraise_open_sale,
+    _appraise_reward,
+)
+from amunre.rules.offering.words import (
+    _adjust_line,
+    _adjust_note,
+    _adjust_question,
+    _describe_offer,
+    _describe_reward,
+    _level_line,
+    _offer_facts,
+    _offer_group,
+    _offer_note,
+    _offers_line,
+    _ranks_line,
+    _reward_line,
+    _reward_note,
+    _reward_question,
+    _sales_line,
+    _sell_first_facts,
+    _start_line,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Literal, TypeAlias
 
-    from amunre.core.contract import Asking, GameLike
+    from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.facets.valuation import Valuer
     from amunre.core.model import Variant
-    from amunre.core.state import GameState
-    from amunre.core.view import PlayerView
-    from amunre.core.words import Words
 
     #: An offer: ("gold", amount, adjust) or ("theft", 0, adjust), adjust 1 with an adjustment card.
     Offer: TypeAlias = tuple[str, int, int]
@@ -83,281 +112,10 @@ class Rulings:
         "A-OFFERCARDS", "Cards may be offered as 1 gold each (a house rule from online play).", False)
 
 
-#: The most gold an offer in the action space (`Decision.actions`) gives. Offers are bounded
-#: only by a player's means: in 1,000 games of greedy seats (classic2003, supermeeple2016,
-#: long-kingdoms, cards-as-gold-offering, every player count) a player could offer more than
-#: 50 in 2 of 24,000 offers (56 at most), and the levels stop at a total of
-#: `level_floors[-1]` (23 in both editions). Every request still has an offer within it:
-#: 1 gold, the theft card, or the empty offer.
-MOST_OFFERED = 50
 #: The adjustments an offer may take, with and without the card that allows one (named constants:
 #: Cython, compiling this module, refuses a conditional between tuple literals of two lengths)
 WITH_ADJUST: tuple[int, ...] = (0, 1)
 WITHOUT_ADJUST: tuple[int, ...] = (0,)
-
-
-def _offer_actions(rule: Offering, variant: Variant) -> list[Offer]:
-    """Every offer up to `MOST_OFFERED` gold: the empty offer (nothing to give), then without
-    and with an offering adjustment card, 1 to `MOST_OFFERED` gold and the theft card."""
-    opts: list[Offer] = [("gold", 0, 0)]
-    for adj in (0, 1):
-        opts.extend(("gold", amount, adj) for amount in range(1, MOST_OFFERED + 1))
-        opts.append(("theft", 0, adj))
-    return opts
-
-
-def _adjust_actions(rule: Offering, variant: Variant) -> list[int]:
-    """The adjustment's steps (+a, 0, -a, without 0 when it must move), each once."""
-    a = rule.params.adjustment
-    steps = (a, -a) if rule.rulings.adjustment_must_move else (a, 0, -a)
-    return list(dict.fromkeys(steps))
-
-
-def _reward_actions(rule: Offering, variant: Variant) -> list[str | tuple[str, int]]:
-    provinces = range(len(variant.board))
-    return ["card"] + [("farmer", i) for i in provinces] + [("stone", i) for i in provinces]
-
-
-def _describe_offer(option: Offer, w: Words) -> str:
-    what, amount, adjust = option
-    text = w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}"
-    return text + (f", with the {w.card_noun('offering_adjustment')}" if adjust else "")
-
-
-def _offer_group(option: Offer, w: Words) -> tuple[str, str]:
-    """An offer shown among many: with or without the adjustment card, by what is given."""
-    what, amount, adjust = option
-    return (f"give with the {w.card_noun('offering_adjustment')}" if adjust else "give",
-            w.t("theft") if what == "theft" else f"{amount} {w.t('gold')}")
-
-
-def _describe_reward(option: RewardItem, w: Words) -> str:
-    if option == "card":
-        return f"{w.a(w.t('favor'))}, drawn from the pile"
-    return f"{w.a(w.t(option[0]))} in {w.province(option[1])}"
-
-
-# -- how its decisions read at the table (see `Decision`) ----------------------------------
-def _levels(rule: Offering, w: Words) -> str:
-    """The offering levels by total, and what a theft does."""
-    floors = rule.params.level_floors
-    parts = [f"1 below {floors[0]}"] if floors else []
-    parts += [f"{n + 2} from {floor}" for n, floor in enumerate(floors)]
-    theft = f"; a {w.t('theft')} takes {rule.params.theft_value} off the total" if rule.params.theft_value else ""
-    return f"Level by the total of all offers: {', '.join(parts)}{theft}."
-
-
-def _offer_facts(asking: Asking) -> list[str]:
-    rule: Offering | None
-    w, view, rule = asking.words, asking.view, asking.rule
-    theft = view.me.theft
-    thefts = f" and your {w.t('theft')}" if theft == 1 else f" and {theft} x {w.t('theft')}" if theft else ""
-    lines = [f"You have {asking.gold} {w.t('gold')}{thefts}; {level_words(view, w)}."]
-    if rule is not None:
-        first, second, other = rule.params.rewards
-        lines.append(_levels(rule, w))
-        lines.append(f"Rewards: the most offered takes {first} and becomes {w.t('start_player')}, the second "
-                     f"most {second}, every other who offers {w.t('gold')} {other}; ties go to the earlier in "
-                     f"turn order.")
-    return lines
-
-
-def _offer_note(option: Offer, asking: Asking) -> str | None:
-    what, amount, adjust = option
-    over = amount - asking.gold
-    if what == "gold" and over > 0:  # cards counted as gold (A-OFFERCARDS)
-        w = asking.words
-        return f"{w.plural(over, w.t('favor'), w.t('favor_plural'))} of it, at 1 {w.t('gold')} each"
-    return None
-
-
-def _sell_first_facts(asking: Asking) -> list[str]:
-    w = asking.words
-    return [f"Your offer is paid from your {w.t('gold')} ({asking.gold} now): each {w.t('favor')} sold "
-            f"here, in the open, brings 1 {w.t('gold')}."]
-
-
-def _adjust_question(asking: Asking) -> str:
-    w = asking.words
-    return (f"The total stands at {asking.context.get('total', 0)}: which way does your "
-            f"{w.card_noun('offering_adjustment')} move it?")
-
-
-def _adjust_note(option: int, asking: Asking) -> str | None:
-    if asking.rule is None:
-        return None
-    total = asking.context.get("total", 0) + option
-    return f"total {total}: level {level_for(total, asking.rule.params.level_floors)}"
-
-
-def _reward_question(asking: Asking) -> str:
-    n, of = asking.context.get("reward", 1), asking.context.get("of", 1)
-    which = f"Reward {n} of {of}" if of > 1 else "Your reward"
-    return f"{which}: what do you take?"
-
-
-def _reward_note(option: RewardItem, asking: Asking) -> str | None:
-    if option == "card":
-        return None
-    w, view = asking.words, asking.view
-    kind, pid = option
-    if kind == "farmer":
-        return f"{view.provinces[pid].farmers}/{view.variant.board.provinces[pid].fields} fields used"
-    stones = view.provinces[pid].stones
-    if stones % 3 == 2:
-        return f"{stones} {w.t('stones')} there: this one builds a {w.t('pyramid')}"
-    return f"{w.plural(stones, w.t('stone'), w.t('stones'))} there"
-
-
-def _offers_line(e: dict[str, Any], w: Words) -> str:
-    parts = []
-    for p, (kind, amount, adjust) in e["offers"].items():
-        what = w.t("theft") if kind == "theft" else f"{amount} {w.t('gold')}"
-        if adjust:
-            what += f" + {w.card('offering_adjustment')}"
-        parts.append(f"{w.who(int(p))} {what}")
-    return f"  Revealed {w.t('offering')}: " + ", ".join(parts) + "."
-
-
-def _adjust_line(e: dict[str, Any], w: Words) -> str:
-    card = w.card_noun("offering_adjustment")
-    if not e["delta"]:
-        return f"  {w.who(e['player'])} plays the {card} and leaves the total at {e['total']}."
-    return f"  {w.who(e['player'])} {w.t('adjusts')} the total by {e['delta']:+d} to {e['total']} with the {card}."
-
-
-def _level_line(e: dict[str, Any], w: Words) -> str:
-    # an edition that names its levels (the 2016 Offering tiles "3>12", ...) places one
-    name = w.numbered("offering_level", e["level"])
-    if name:
-        return f"  The {name} {w.t('offering_level')} is placed (level {e['level']}; total {e['total']})."
-    return f"  The {w.t('offering_level')} moves to level {e['level']} (total {e['total']})."
-
-
-def _sales_line(e: dict[str, Any], w: Words) -> str:
-    return (f"  Open sales before the secret {w.t('offering')}, 1 {w.t('gold')} per card "
-            f"({w.who(e['player'])} first):")
-
-
-def _ranks_line(e: dict[str, Any], w: Words) -> str:
-    """Who offered most and second most (ties: the earlier in turn order), and how many
-    rewards each player takes; thieves take none."""
-    gold, reward = w.t("gold"), "reward"
-    lines = []
-
-    def rewards(count: int) -> str:
-        return w.count(count, reward, "rewards")
-
-    for place, entry in (("most", e["first"]), ("second most", e["second"])):
-        if entry is None:
-            continue
-        p, amount, count, tied = entry
-        tie = ""
-        if tied:
-            tie = f", as much as {w.names_of(tied)}: the earlier in turn order goes first"
-        lines.append(f"  {w.who(p)} offered the {place} ({amount} {gold}{tie}) and takes {rewards(count)}.")
-    if e["others"]:
-        count = e["others_rewards"]
-        each = " each" if len(e["others"]) > 1 else ""
-        lines.append(f"  {w.names_of(e['others'])} offered less and take{'s' if len(e['others']) == 1 else ''} "
-                     f"{rewards(count)}{each}.")
-    if e["thieves"]:
-        lines.append(f"  {w.names_of(e['thieves'])} played {'a ' if len(e['thieves']) > 1 else 'the '}"
-                     f"{w.t('theft')} and take{'s' if len(e['thieves']) == 1 else ''} "
-                     f"no {w.noun(2, reward, 'rewards')}.")
-    if e["first"] is None:
-        lines.append(f"  Nobody offered {gold}: nobody takes {w.a(w.t(reward))}.")
-    return "\n".join(lines)
-
-
-def _reward_line(e: dict[str, Any], w: Words) -> str:
-    if e["item"] == "card":
-        item = w.a(w.t("favor"))
-    else:
-        item = f"{w.a(w.t(e['item']))} in {w.province(e['province'])}"
-    if e["of"] == 1:
-        return f"  {w.who(e['player'])} takes 1 {w.t('reward')}: {item}."
-    return f"  {w.who(e['player'])} takes {w.t('reward')} {e['n']} of {e['of']}: {item}."
-
-
-def _start_line(e: dict[str, Any], w: Words) -> str:
-    if e.get("kept"):
-        return f"  {w.who(e['player'])} stays {w.t('start_player')}."
-    return f"  {w.who(e['player'])} becomes {w.t('start_player')}."
-
-
-def _level_placed(event: dict[str, Any], state: GameState) -> str | None:
-    """The conformance check of the `level` event: the level it reports is the game's now, and
-    an offering always sets one (1 at least)."""
-    if state.offering_level != event["level"] or event["level"] < 1:
-        return (f"the level event says {event['level']} (total {event['total']}), "
-                f"the game's level is {state.offering_level}")
-    return None
-
-
-def level_for(total: int, floors: Iterable[int]) -> int:
-    """Offering level for a total: 1 plus the number of floors reached."""
-    level = 1
-    for floor in floors:
-        if total >= floor:
-            level += 1
-    return level
-
-
-# -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
-#: The share of his gold the planner expects each other player to offer (it cannot see them).
-EXPECTED_SHARE = 0.25
-
-
-def _reward_item(worth: Valuer) -> float:
-    """One reward item as the seat would take it: a card, a farmer or a stone."""
-    return worth.remember("reward item", _best_item, worth)
-
-
-def _best_item(worth: Valuer) -> float:
-    return max(worth.drawn_card(), worth.best_farmer(), worth.best_stones())
-
-
-def _others_offers(view: PlayerView) -> list[int]:
-    """What the planner expects each other player to offer: a share of his gold."""
-    return [round(info.gold * EXPECTED_SHARE) for p, info in enumerate(view.players) if p != view.player]
-
-
-def _appraise_offer(option: Offer, asking: Asking, worth: Valuer) -> float:
-    """Its gold (or a theft's), the rewards of the rank it may reach, and what the level the
-    total may reach is worth to him, the others' offers guessed from their gold."""
-    rule: Offering
-    rule, view = asking.rule, asking.view
-    prm = rule.params
-    kind, amount, adjust = option
-    others = worth.remember("others' offers", _others_offers, view)
-    total = sum(others) + (amount if kind == "gold" else -prm.theft_value)
-    if kind == "theft":
-        value = prm.theft_value * worth.gold
-    else:
-        rank = sum(1 for o in others if o >= amount)
-        items = prm.rewards[min(rank, 2)] if rank < 2 or len(prm.rewards) > 2 else 0
-        value = items * _reward_item(worth) + worth.gold_change(-amount)
-    level = worth.level(level_for(total, prm.level_floors))
-    if adjust:
-        moved = [worth.level(level_for(total + d, prm.level_floors)) for d in (prm.adjustment, -prm.adjustment)]
-        value += max(moved + [level]) - level - worth.card(rule.adjust_card)
-    return value + level
-
-
-def _appraise_adjust(delta: int, asking: Asking, worth: Valuer) -> float:
-    return worth.level(level_for(asking.context.get("total", 0) + delta, asking.rule.params.level_floors))
-
-
-def _appraise_reward(option: RewardItem, asking: Asking, worth: Valuer) -> float:
-    if option == "card":
-        return worth.drawn_card()
-    what, pid = option
-    return worth.farmers(pid) if what == "farmer" else worth.stones(pid)
-
-
-def _appraise_open_sale(card: int | None, asking: Asking, worth: Valuer) -> float:
-    return 0.0 if card is None else worth.gold_change(1) - worth.card(card)
 
 
 @register

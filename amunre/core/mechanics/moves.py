@@ -1,6 +1,8 @@
-"""Shared moves of the game that several rule modules use: paying, selling, drawing cards,
-placing farmers and stones, building pyramids. Every gold movement between a player and
-the bank goes through `pay`/`receive` so the bank ledger stays balanced.
+"""The shared moves of the game, which several rule modules carry out: paying, selling,
+drawing cards, placing farmers and stones, building pyramids, scoring points. Every gold
+movement between a player and the bank goes through `pay`/`receive` so the bank ledger
+stays balanced. (How their events read is `events.py`; how their decisions are asked,
+`asking.py`.)
 
 The moves that may ask a player a decision (`pay`: which card to sell when his gold is
 short; `place_stone`, `add_pyramid`, `build_from_stones`, `convert_full_stones`: whether to
@@ -16,6 +18,7 @@ attribute look-up per move.
 Pyramids are built in three phases (stones bought in the market, stones given as offering
 rewards, free stones at acquisition), so the question of the double pyramid is answered
 here once, by the core: `ConstructionRulings` (A-DOUBLESWAP) joins every variant's rulings.
+It lives beside the move that reads it, since it decides how the move plays.
 """
 
 from __future__ import annotations
@@ -25,17 +28,16 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
-from amunre.core.contract import Decision, Event, Statistic, card_actions, ruling
+from amunre.core.contract import ruling
 from amunre.core.decisions import decide
 from amunre.core.errors import RuleModuleError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from amunre.core.contract import Asking, GameLike
+    from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
     from amunre.core.state import GameState
-    from amunre.core.words import Words
 
 R = TypeVar("R")
 
@@ -369,191 +371,3 @@ def score_each(game: GameLike, item: str, event: str, score: Callable[[int, bool
                 fields = {"item": item, **fields}
             game.emit(event, player=player, points=points, total=state.players[player].score, **fields)
 
-
-# -- what these shared moves declare (see amunre.core.contract) ----------------------------------
-def _pay_line(e: dict[str, Any], w: Words) -> str | None:
-    tail = w.reason(e["why"], f"for {e['why']}")
-    return None if tail is None else f"  {w.who(e['player'])} pays {e['amount']} {w.t('gold')} {tail}."
-
-
-def _gold_line(e: dict[str, Any], w: Words) -> str | None:
-    tail = w.reason(e["why"], e["why"])
-    return None if tail is None else f"  {w.who(e['player'])} takes {e['amount']} {w.t('gold')} {tail}."
-
-
-def _sell_line(e: dict[str, Any], w: Words) -> str | None:
-    if e.get("told"):
-        return None
-    return f"  {w.who(e['player'])} sells {w.a(w.card_noun(e['card']))} for 1 {w.t('gold')}."
-
-
-def _cards_line(e: dict[str, Any], w: Words) -> str | None:
-    tail = w.reason(f"cards:{e['why']}", f"({e['why']})")
-    if tail is None:
-        return None
-    return f"  {w.who(e['player'])} takes {w.count(e['count'], 'favor')} {tail}."
-
-
-def _play_line(e: dict[str, Any], w: Words) -> str | None:
-    if e.get("told"):
-        return None
-    where = f" on {w.province(e['province'])}" if e.get("province") is not None else ""
-    return f"  {w.who(e['player'])} plays the {w.card_noun(e['card'])}{where}."
-
-
-def _pyramid_line(e: dict[str, Any], w: Words) -> str | None:
-    where = w.province(e["province"])
-    stones = e.get("stones", 0)
-    made = f"The {w.count(stones, 'stone')} in {where} become" if stones else f"In {where} stands"
-    if e["kind"] == "double":  # with a single already there: the first, or one of several kept single
-        return (f"  {made} {w.a(w.t('pyramid'))}: with a single {w.t('pyramid')} already there it makes "
-                f"{w.a(w.t('double_pyramid'))}.")
-    return f"  {made} {w.a(w.t('pyramid'))}." if stones else f"  {made} a new {w.t('pyramid')}."
-
-
-def _farmer_line(e: dict[str, Any], w: Words) -> str | None:
-    if e.get("told"):
-        return None
-    return (f"  {w.who(e['player'])} places {w.a(w.t('farmer'))} in {w.province(e['province'])}"
-            f"{', off the fields' if e['free'] else ''}.")
-
-
-def _stone_line(e: dict[str, Any], w: Words) -> str | None:
-    if e.get("told"):
-        return None
-    return f"  {w.who(e['player'])} places {w.a(w.t('stone'))} in {w.province(e['province'])}."
-
-
-def _score_line(e: dict[str, Any], w: Words) -> str | None:
-    if e.get("told"):
-        return None
-    return (f"  {w.who(e['player'])} scores {w.count(e['points'], 'points')} for {w.item_label(e['item'])}"
-            f"{total_note(e, w)}.")
-
-
-def total_note(e: dict[str, Any], w: Words) -> str:
-    """"; now 17 points in all": a score line's running total (from a `score` event or a
-    rule's own event that carries `total`), set apart and in points (`Words.total`)."""
-    return f"; {w.total(e['total'])}" if "total" in e else ""
-
-
-EVENTS = {
-    "pay": Event("A player pays gold to the bank (`why` says for what).", _pay_line),
-    "gold": Event("The bank gives a player gold (`why` says for what).", _gold_line),
-    "sell": Event("A player sells a card for 1 gold (`told`: the rule's own line tells the sale).", _sell_line),
-    "cards": Event("A player takes cards into his hand (how many, and why: the reason `cards:<why>` words it).",
-                   _cards_line),
-    "play": Event("A player plays a card (on a province, where it has one; `told`: the line of the action it "
-                  "goes with says it).", _play_line),
-    "farmer": Event("A farmer is placed in a province (`free`: off the fields; `told`: the rule's line says it).",
-                    _farmer_line),
-    "stone": Event("A stone is placed in a province (`told`: the rule's line says it).", _stone_line),
-    "pyramid": Event("A pyramid is built (`kind`: single, or double replacing a single; `stones`: the stones of "
-                     "the province it is built from).", _pyramid_line,
-                     statistics=(Statistic("pyramids_built", "{pyramid} builds (single or double)"),)),
-    "reshuffle": Event("The card discard pile becomes the new draw pile.",
-                       lambda e, w: f"  The {w.t('favor')} discard pile is shuffled into a new draw pile "
-                                    f"({w.plural(e['cards'], 'card', 'cards')})."),
-    "score": Event("A player scores points for a scoring item (`total`: his points now; `told`: the rule's own "
-                   "event, which follows, says what earned them).", _score_line,
-                   statistics=(Statistic("points.{item}", "{points} per player: {item}", lambda e: e["points"],
-                                         "per_player"),)),
-}
-
-def _describe_swap(option: bool, w: Words) -> str:
-    if option:
-        return f"swap two single {w.noun(2, 'pyramid')} for {w.a(w.t('double_pyramid'))}"
-    return f"keep the single {w.noun(2, 'pyramid')}"
-
-
-def _owed(asking: Asking) -> str:
-    """What a payment is for, from the `sell` request's context, in the edition's words: the
-    reason `owed:<why>` its module declares ("the {farmers}", "your bid")."""
-    w = asking.words
-    why = asking.context.get("for", "")
-    return w.reason(f"owed:{why}", None) or f"the {why.replace('_', ' ')}"
-
-
-def _sell_question(asking: Asking) -> str:
-    w = asking.words
-    short = asking.context.get("short", 0)
-    return (f"You are {short} {w.t('gold')} short for {_owed(asking)}: which {w.t('favor')} do you sell "
-            f"for 1 {w.t('gold')}?")
-
-
-def _sell_facts(asking: Asking) -> list[str]:
-    """The shortfall: what the payment costs, what the seat has, how much is missing."""
-    w = asking.words
-    short = asking.context.get("short", 0)
-    gold = w.t("gold")
-    return [f"Cost of {_owed(asking)}: {asking.gold + short} {gold}; you have {asking.gold} {gold}, "
-            f"{short} {gold} short. Each {w.t('favor')} sold brings 1 {gold}."]
-
-
-def _swap_question(asking: Asking) -> str:
-    """Asked before the new pyramid stands, while the view still shows the stones it is built
-    from (context `stones`) and only the singles built before it: one when it is the second,
-    more when the owner kept them single before. The question says so."""
-    w = asking.words
-    where = asking.context.get("province")
-    pyramid, double = w.t("pyramid"), w.a(w.t("double_pyramid"))
-    if where is None:
-        return f"Another single {pyramid} is built: do you swap two single {w.noun(2, 'pyramid')} for {double}?"
-    stones = asking.context.get("stones", 0)
-    built = (f"The {w.count(stones, 'stone')} in {w.province(where)} become a {pyramid}" if stones else
-             f"A {pyramid} is built in {w.province(where)}")
-    singles = asking.view.provinces[where].pyramids
-    if singles <= 1:
-        return (f"{built}, its second single {pyramid}: do you swap the two singles for {double}?")
-    return (f"{built}, where {w.count(singles, 'pyramid')} already stand single: do you swap the new one and one "
-            f"of them for {double}?")
-
-
-def _swap_facts(asking: Asking) -> list[str]:
-    """The province as it stands once the pyramid is built, either way (the view shows it
-    before: the stones still there, the new pyramid not yet)."""
-    w = asking.words
-    where = asking.context.get("province")
-    if where is None:
-        return []
-    prov = asking.view.provinces[where]
-    left = max(0, prov.stones - asking.context.get("stones", 0))
-
-    def standing(singles: int, doubles: int) -> str:
-        parts = [w.count(doubles, "double_pyramid")] if doubles else []
-        parts += [w.count(singles, "pyramid")] if singles else []
-        parts += [w.count(left, "stone")] if left else []
-        return w.join(parts)
-
-    return [f"{w.province(where)} once it is built: {standing(prov.pyramids + 1, prov.doubles)} if you keep them; "
-            f"{standing(prov.pyramids - 1, prov.doubles + 1)} if you swap."]
-
-
-DECISIONS = {
-    "sell": Decision(
-        options="card id: one card of the player's hand",
-        json="an integer card id",
-        describe=lambda option, w: w.card_noun(w.variant.cards[option]),
-        question=_sell_question,
-        facts=_sell_facts,
-        note=lambda card, asking: asking.held(card),
-        actions=card_actions,
-        appraise=lambda card, asking, worth: -worth.card(card),  # the card it misses least
-        context={"short": "count"},
-    ),
-    "double_swap": Decision(
-        options="true (swap the two singles of the province for a double) or false (keep them), "
-                "asked when A-DOUBLESWAP is `optional`, a double and a single are left",
-        json="a boolean",
-        describe=_describe_swap,
-        question=_swap_question,
-        facts=_swap_facts,
-        actions=lambda rule, variant: [True, False],
-        # the same pyramids either way: a double keeps a single piece in the supply
-        appraise=lambda swap, asking, worth: 0.01 if swap else 0.0,
-        context={"province": "province"},
-    ),
-}
-
-#: The `why` of the gold these moves give: a sold card's gold is said by the `sell` line.
-REASONS = {"sell": None}

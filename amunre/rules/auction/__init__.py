@@ -16,6 +16,12 @@ second Bribery on a later turn; with `same_phase` (2016) not. A second Protectio
 change nothing (the first one already lasts the phase), so it is never offered.
 
 An answer is `(province, amount, cards)`, `cards` a tuple of the card ids played with it.
+
+The rule is a package, one concern a file: here its play (`Auction`: its parameters and
+rulings, what it declares, its `run`, and the context each bid question carries); `words.py`
+everything a person reads of it (a bid described, the bid question and its facts, the event
+lines); `valuing.py` what its bids are worth to the planner; `actions.py` its fixed action
+space.
 """
 
 from __future__ import annotations
@@ -24,24 +30,31 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from amunre.core.boardtext import province_line
 from amunre.core.contract import Decision, Event, Rule, Statistic, answers, ruling, takes
 from amunre.core.decisions import Lazy, decide
 from amunre.core.facets import PictureFacet, WordsFacet
 from amunre.core.fields import bounded, bounded_items, doc
 from amunre.core.mechanics import convert_full_stones, means, pay, play_card, receive
 from amunre.core.registry import register
+from amunre.rules.auction.actions import _bid_actions
+from amunre.rules.auction.valuing import _appraise_bids
+from amunre.rules.auction.words import (
+    _acquire_line,
+    _bid_facts,
+    _bid_group,
+    _bid_line,
+    _bid_note,
+    _bid_question,
+    _describe_bid,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import TypeAlias
 
-    from amunre.core.contract import Asking, GameLike
+    from amunre.core.contract import GameLike
     from amunre.core.decisions import Steps
-    from amunre.core.facets.valuation import Valuer
     from amunre.core.model import Variant
-    from amunre.core.view import PlayerView
-    from amunre.core.words import Words
 
     #: A bid: (province, amount, the ids of the cards played with it).
     Bid: TypeAlias = tuple[int, int, tuple[int, ...]]
@@ -79,121 +92,6 @@ class Rulings:
         validator=attrs.validators.in_(("with_bid", "any_turn")))
 
 
-def _describe_bid(option: Bid, w: Words) -> str:
-    province, amount, cards = option
-    return f"bid {amount} on {w.province(province)}" + "".join(
-        f", playing the {w.card_noun(w.variant.cards[c])}" for c in cards)
-
-
-def _bid_group(option: Bid, w: Words) -> tuple[str, str]:
-    """A bid shown among many: under its card (and the cards played with it: `Abu + "bidding
-    blockade"`), by its amount."""
-    province, amount, cards = option
-    return (w.province(province) + "".join(f" + {w.card_label(w.variant.cards[c])}" for c in cards), str(amount))
-
-
-def _bid_question(asking: Asking) -> str:
-    w = asking.words
-    leaving = asking.context.get("moving_from")
-    if leaving is not None:
-        again = ""
-        if any(option[0] == leaving for option in asking.request.options):
-            again = f" (or bid again on it{' with the ' + w.card_noun('bribery') if _bribes(asking) else ''})"
-        return (f"You were outbid on {w.province(leaving)}: move your {w.t('bid_marker')} to another "
-                f"card{again}, and bid how much?")
-    return f"Place your {w.t('bid_marker')}: on which province card, and how much?"
-
-
-def _bribes(asking: Asking) -> bool:
-    """Whether a rebid on the card he was outbid on plays a card (else his Bribery still holds)."""
-    leaving = asking.context.get("moving_from")
-    return any(option[0] == leaving and option[2] for option in asking.request.options)
-
-
-def _bid_facts(asking: Asking) -> list[str]:
-    """Every card on auction: what lies on it, its top bid (bidder, protection), the others on it."""
-    w, view = asking.words, asking.view
-    protected = set(asking.context.get("protected", ()))
-    on_card: dict[int, list[tuple[int, int]]] = {}
-    for player, card, amount in asking.context.get("bids", ()):
-        on_card.setdefault(card, []).append((amount, player))
-    cards = sum(view.hand)
-    can_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
-    lines = [f"The {w.t('province_cards')} on auction (you have {asking.gold} {w.t('gold')}{can_sell}):"]
-    for card in view.on_auction:
-        bids = sorted(on_card.get(card, ()), reverse=True)
-        if bids:
-            amount, player = bids[0]
-            top = f"top bid {amount} by {w.who(player)}"
-            if player in protected:
-                top += f" ({w.card('protection')}: outbidding skips a space)"
-            under = [f"{w.who(q)} at {a}, outbid" for a, q in bids[1:]]
-            status = "; ".join([top] + under)
-        else:
-            status = "no bid yet"
-        lines.append(f"  {w.province(card)}: {status} -- {province_line(view, card, w)}")
-    return lines
-
-
-def _bid_note(option: Bid, asking: Asking) -> str | None:
-    province, amount, cards = option
-    # a card played with the bid can no longer be sold to pay it
-    return asking.must_sell(amount)
-
-
-def _bid_line(e: dict[str, Any], w: Words) -> str:
-    """One line per bid, with the cards played with it (their `play` events have no line)."""
-    who, where, marker = w.who(e["player"]), w.province(e["province"]), w.t("bid_marker")
-    left = e["moved_from"]
-    played = [c for c in e["cards"] if c != "bribery"]
-    over = f", outbidding {w.who(e['outbid'])}" if e.get("outbid") is not None else ""
-    if left is None:
-        text = f"{who} places the {marker} on space {e['amount']} of {where}"
-    elif left == e["province"]:
-        # a rebid on the card he was outbid on: a Bribery played now, or one still in force
-        if "bribery" in e["cards"]:
-            text = (f"{who}, outbid on {where}, plays {w.a(w.card_noun('bribery'))} and raises the {marker} "
-                    f"there to space {e['amount']}")
-        else:
-            text = (f"{who}, outbid on {where}, raises the {marker} there to space {e['amount']} (his "
-                    f"{w.card('bribery')} holds for the whole phase)")
-    else:
-        text = f"{who}, outbid on {w.province(left)}, moves the {marker} to space {e['amount']} of {where}"
-    cards = "".join(f", playing {w.a(w.card_noun(c))}" for c in played)
-    return f"  {text}{over}{cards}."
-
-
-def _acquire_line(e: dict[str, Any], w: Words) -> str:
-    """The price, and what comes with the province: the cards and gold lying on it go to
-    his hand, the stones and pyramids standing in it stay (R-AUC-07)."""
-    gold = w.t("gold")
-    line = f"  {w.who(e['player'])} acquires {w.province(e['province'])} for {e['amount']} {gold}"
-    taken = []
-    if e.get("cards"):
-        taken.append(f"the {w.noun(e['cards'], 'favor')}" if e["cards"] == 1 else
-                     f"the {w.count(e['cards'], 'favor')}")
-    if e.get("gold"):
-        taken.append(f"the {e['gold']} {gold}")
-    if taken:
-        line += f" and takes {w.join(taken)} lying on it"
-    standing = []
-    if e.get("doubles"):
-        standing.append(w.count(e["doubles"], "double_pyramid"))
-    if e.get("pyramids"):
-        standing.append(w.count(e["pyramids"], "pyramid"))
-    if e.get("stones"):
-        standing.append(w.count(e["stones"], "stone"))
-    if standing:
-        line += f"; {w.join(standing)} stand{'s' if len(standing) == 1 and standing[0][:2] == '1 ' else ''} in it"
-    return line + "."
-
-
-def _bid_actions(rule: Auction, variant: Variant) -> list[Bid]:
-    """Every bid the variant can ask: each province, each card combination that can go with a
-    bid (none, Bribery, Protection, both, in the order the options list them), each space."""
-    plays = [(), (rule.bribery,), (rule.protection,), (rule.bribery, rule.protection)]
-    return [(c, amount, cards) for c in range(len(variant.board)) for cards in plays
-            for amount in rule.params.bid_spaces]
 
 
 def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]], protected: Iterable[int],
@@ -202,53 +100,6 @@ def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]]
     [player, card, amount], the players whose bid is protected."""
     return {"moving_from": leaving, "bids": [[q, c, spaces[i]] for q, (c, i) in where],
             "protected": sorted(protected)}
-
-
-# -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
-#: What a province's empty fields add to its worth at an auction, as a share of what farmers
-#: filling them would yield: they must still be bought.
-FIELDS_SHARE = 0.5
-
-
-def province_at_auction(pid: int, asking: Asking, worth: Valuer) -> float:
-    """Holding `pid` through the kingdom, with the gold and cards lying on it and a share of
-    what its fields could yield."""
-    return worth.remember(("at auction", pid), _at_auction, pid, asking.view, worth)
-
-
-def _at_auction(pid: int, view: PlayerView, worth: Valuer) -> float:
-    lying = view.provinces[pid]
-    fields = view.variant.board.provinces[pid].fields
-    held = worth.province(pid)
-    farmed = worth.gain((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
-    return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
-
-
-def _appraise_bids(options: Sequence[Bid], asking: Asking, worth: Valuer) -> list[float]:
-    """Each bid: the province, less its price (cards sold for what gold does not cover) and
-    the cards played; a Protection keeps a bid worth defending. (All at once: many bids share
-    a province and a price.)"""
-    gold = asking.view.me.gold
-    protection = asking.rule.protection
-    per_gold = worth.gold_worth()
-    provinces: dict[int, float] = {}
-    selling: float | None = None  # what a card sold for a gold loses
-    values = []
-    for pid, amount, played in options:
-        province = provinces.get(pid)
-        if province is None:
-            province = provinces[pid] = province_at_auction(pid, asking, worth)
-        surplus = province + (-amount * per_gold if amount else 0.0)  # (as `worth.gold_change(-amount)`)
-        if selling is None:
-            selling = max(0.0, worth.drawn_card() - worth.gold)
-        short = max(0, amount + len(played) - gold) if amount > gold else 0
-        value = surplus - short * selling
-        for card in played:
-            value -= worth.card(card)
-            if card == protection:
-                value += 0.25 * max(0.0, surplus)
-        values.append(value)
-    return values
 
 
 @register

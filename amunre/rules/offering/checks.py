@@ -1,0 +1,19 @@
+"""The offering's conformance checks (`Event.check`): what must hold right after one of its
+events, read by `amunre check`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from amunre.core.state import GameState
+
+
+def _level_placed(event: dict[str, Any], state: GameState) -> str | None:
+    """The conformance check of the `level` event: the level it reports is the game's now, and
+    an offering always sets one (1 at least)."""
+    if state.offering_level != event["level"] or event["level"] < 1:
+        return (f"the level event says {event['level']} (total {event['total']}), "
+                f"the game's level is {state.offering_level}")
+    return None
