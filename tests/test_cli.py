@@ -186,21 +186,40 @@ def test_variants_lists_classic2003(capsys):
     assert code == 0 and any(line.startswith("classic2003 ") for line in out.splitlines()[1:])  # after the header
 
 
-def _started(argv, tmp_path, **kwargs):
+def _started(argv, tmp_path, stdout=subprocess.DEVNULL, **kwargs):
     env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=str(REPO))
     return subprocess.Popen([sys.executable, "-m", "amunre", *argv], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kwargs)
+                            stdout=stdout, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def _read_until(proc, stream, text: str, seconds: float = 60.0) -> str:
+    """What `proc` wrote on `stream` (one of its pipes) up to and including `text`: the sign
+    that it has reached the point a test means to stop it at, however loaded the machine
+    (`seconds` is a generous bound, not a measure). Read from the pipe's file descriptor, so
+    that a later `communicate()` returns the rest."""
+    import selectors
+
+    seen = b""
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while text.encode() not in seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {text!r} within {seconds} s; it wrote: {seen.decode(errors='replace')}"
+            if selector.select(left):
+                chunk = os.read(stream.fileno(), 65536)
+                assert chunk, f"it ended before writing {text!r}: {seen.decode(errors='replace')}"
+                seen += chunk
+    return seen.decode(errors="replace")
 
 
 def test_sigterm_during_check_with_set_removes_its_temporary_variant(tmp_path):
     """SIGTERM unwinds like Ctrl-C: `check --set`'s temporary variant folder goes, exit 143."""
     proc = _started(["check", "classic2003", "--set", "components.starting_gold=21", "--games", "100000",
-                     "--agents", "random"], tmp_path)
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob("amunre-check-*/*.toml")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert list(tmp_path.glob("amunre-check-*")), "check never wrote its temporary variant"
-    time.sleep(0.3)  # into the games
+                     "--agents", "random"], tmp_path, stdout=subprocess.PIPE)
+    # the "checking" line comes once the temporary variant is written, as the games begin
+    _read_until(proc, proc.stdout, "checking classic2003 with --set")
+    assert list(tmp_path.glob("amunre-check-*/*.toml")), "check never wrote its temporary variant"
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
@@ -213,12 +232,10 @@ def test_sigterm_while_a_human_seat_waits_leaves_no_temporary_file_behind(tmp_pa
     need, and no temporary file stays."""
     proc = _started(["run", "--players", "3", "--agents", "human,greedy,greedy", "--log", "game.jsonl", "--set",
                      "components.starting_gold=21"], tmp_path, stdin=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".amunre-*")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.5)  # at the first question
+    asked = _read_until(proc, proc.stderr, "choice [")  # the human seat's first question (it talks on stderr)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, rest = proc.communicate(timeout=60)
+    err = asked + rest
     assert proc.returncode != 0 and "Traceback" not in err, err
     assert "marked incomplete" in err  # the log of the answers so far, and the variant it needs
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "game.jsonl.variant.toml"]

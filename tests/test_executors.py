@@ -137,19 +137,32 @@ def test_an_interrupt_while_waiting_stops_local_workers_promptly():
     running workers are stopped, the executor can run again afterwards."""
     before = own_children()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored
-    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
+    working = threading.Event()  # set at the first result: the workers are up and playing
+    sent: list[float] = []  # when the Ctrl-C went
+    cancelled = False
+
+    def interrupt_once_working() -> None:
+        # From another thread, so that it lands while this one waits in `run` for the next
+        # result (each task takes a second), however long the pool took to start.
+        if working.wait(timeout=120) and not cancelled:
+            sent.append(time.perf_counter())
+            os.kill(os.getpid(), signal.SIGINT)
+
+    interrupter = threading.Thread(target=interrupt_once_working)
     try:
         with ProcessExecutor(2) as executor:
-            start = time.perf_counter()
-            timer.start()
+            interrupter.start()
             with pytest.raises(KeyboardInterrupt):
                 for _ in executor.run(time.sleep, [(1.0,)] * 20):
-                    pass
-            assert time.perf_counter() - start < PROMPT
+                    working.set()
+            assert sent and time.perf_counter() - sent[0] < PROMPT
             assert own_children() <= before
             assert list(executor.run(operator.add, [(1, 2)])) == [(0, 3)]
     finally:
-        timer.cancel()
+        cancelled = True  # no Ctrl-C after the test, whatever failed
+        working.set()
+        if interrupter.is_alive():
+            interrupter.join()
         signal.signal(signal.SIGINT, previous)
 
 

@@ -91,3 +91,38 @@ def test_variants_json_follows_its_schema_and_says_where_from(capsys, folder):
     found = {v["id"]: v for v in doc["variants"]}
     assert found["my-second"]["from"] == str(folder) and found["classic2003"]["from"] == "shipped"
     assert any("is not a folder: skipped" in note for note in doc["notes"])
+
+
+def test_what_a_load_looked_at_adds_up_in_nested_blocks_and_stays_in_its_own_task(folder):
+    """`looked_at`, what `amunre serve`'s lobby keeps a load's result by: an outer block gets
+    what its inner blocks looked at too; two asyncio tasks loading at once on the one thread
+    of an event loop each get their own files, not each other's."""
+    import asyncio
+
+    from amunre.loader import load_variant
+    from amunre.loader.files import looked_at
+
+    def named(paths, name):
+        return any(path.name == name for path in paths)
+
+    with looked_at() as outer:
+        with looked_at() as inner:
+            load_variant("my-house")
+        assert folder / "my-house.toml" in inner and not named(inner, "supermeeple2016.toml")
+        load_variant("supermeeple2016")
+    assert inner <= outer and named(outer, "supermeeple2016.toml")
+
+    async def load(vid, opened, other_opened):
+        with looked_at() as looked:
+            opened.set()
+            await other_opened.wait()  # both blocks open at once
+            load_variant(vid)
+        return looked
+
+    async def both():
+        mine, theirs = asyncio.Event(), asyncio.Event()
+        return await asyncio.gather(load("my-second", mine, theirs), load("supermeeple2016", theirs, mine))
+
+    second, meeple = asyncio.run(both())
+    assert folder / "sub" / "my-second.toml" in second and not named(second, "supermeeple2016.toml")
+    assert named(meeple, "supermeeple2016.toml") and not any(path.name.startswith("my-") for path in meeple)

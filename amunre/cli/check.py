@@ -81,27 +81,25 @@ def command(variant_ref, games, seed, players, agent_kinds, as_json, overrides):
     counts = parse_counts(variant, players)
     check_agents_for(kinds, variant)  # a planner's weights name scoring items of the variant
     folder = None
-    if overrides:
-        # the [replay] invariant reloads the variant from its file: give it one with the changes
-        folder = Path(tempfile.mkdtemp(prefix="amunre-check-"))
-        try:
-            variant = load_variant(write_resolved(variant, overrides, folder / f"{variant.id[:100]}.toml"))
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
     show = sys.stderr.isatty()
-    done = [0]
-    total = games * len(kinds) * len(counts or variant.players)
-
-    def progress(record) -> None:
-        done[0] += 1
-        if show:
-            click.echo(f"\r{done[0]}/{plural(total, 'game')}", nl=False, err=True)
-
-    if not as_json:
-        click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {plural(games, 'game')} per player "
-                           f"count and agent, seeds {seed}..{seed + games - 1}"))
+    # One guard from the temporary folder's making to the end: a Ctrl-C or SIGTERM at any
+    # moment after it exists (even just after the "checking" line) still removes it.
     try:
+        if overrides:
+            # the [replay] invariant reloads the variant from its file: give it one with the changes
+            folder = Path(tempfile.mkdtemp(prefix="amunre-check-"))
+            variant = load_variant(write_resolved(variant, overrides, folder / f"{variant.id[:100]}.toml"))
+        done = [0]
+        total = games * len(kinds) * len(counts or variant.players)
+
+        def progress(record) -> None:
+            done[0] += 1
+            if show:
+                click.echo(f"\r{done[0]}/{plural(total, 'game')}", nl=False, err=True)
+
+        if not as_json:
+            click.echo(literal(f"checking {label}{' with --set' if overrides else ''}: {plural(games, 'game')} "
+                               f"per player count and agent, seeds {seed}..{seed + games - 1}"))
         report = check_variant(variant, seeds=range(seed, seed + games), agents=kinds, players=counts,
                                on_progress=progress)
     except ConformanceError as exc:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 import stat
-import threading
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from amunre.core.arguments import shown
@@ -96,40 +96,46 @@ def variant_locations() -> list[tuple[str, Path, str]]:
     return found
 
 
-_watch = threading.local()
+#: The set the current `looked_at` block collects into (None: no block, or one that looks
+#: away, `_not_looked_at`). A context variable rather than a thread-local: `amunre serve`
+#: runs loads in asyncio tasks and worker threads, and a context variable belongs to the
+#: task (or thread) that set it, and follows work handed on with the context (such as
+#: `asyncio.to_thread`), where a thread-local would be shared by every task of the loop.
+_watched: ContextVar[set[Path] | None] = ContextVar("amunre_looked_at", default=None)
 
 
 @contextmanager
 def looked_at() -> Iterator[set[Path]]:
-    """The set of every path the loader looks for (found or not) or reads in this thread
-    while the block runs: what a load depended on, so that whoever keeps its result knows
-    when it must load again (`amunre serve`'s lobby). A file that was missing is in it too:
-    a board or parent made later changes the result. The files `variant_locations` goes
+    """The set of every path the loader looks for (found or not) or reads in this thread or
+    asyncio task while the block runs: what a load depended on, so that whoever keeps its
+    result knows when it must load again (`amunre serve`'s lobby). A file that was missing
+    is in it too: a board or parent made later changes the result. Blocks nest: an outer
+    block gets the paths of the blocks inside it too. The files `variant_locations` goes
     through to find the variants' ids are not (an id names the file that list gives it: a
     result of `extends = "id"` depends on that list, which its keeper compares whole)."""
-    outer = getattr(_watch, "paths", None)
+    outer = _watched.get()
     paths: set[Path] = set()
-    _watch.paths = paths
+    token = _watched.set(paths)
     try:
         yield paths
     finally:
-        _watch.paths = outer
+        _watched.reset(token)
         if outer is not None:
             outer |= paths
 
 
 @contextmanager
 def _not_looked_at() -> Iterator[None]:
-    outer = getattr(_watch, "paths", None)
-    _watch.paths = None
+    """Paths looked at while this block runs go into no `looked_at` set (see there)."""
+    token = _watched.set(None)
     try:
         yield
     finally:
-        _watch.paths = outer
+        _watched.reset(token)
 
 
 def _look(path: Path) -> None:
-    paths = getattr(_watch, "paths", None)
+    paths = _watched.get()
     if paths is not None:
         paths.add(Path(path))
 

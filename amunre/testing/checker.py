@@ -4,13 +4,16 @@ The driver: it builds the game, answers it step by step, asks the agents ([untou
 reports a failure (`fail`), decides which checks run when, and checks the game's end, its
 determinism and its replay. The invariant families are in `amunre.testing.invariants`: what
 the events show (`events`), the state (`state`), the views (`views`) and the answers
-(`answers`), each a set of functions taking the checker.
+(`answers`), each a set of functions taking the checker. They know it only as the Protocol
+`invariants.checking.Checker` (what they may read and write of it), never this module, which
+imports them: the class fulfils that Protocol, and the two do not import each other.
 """
 
 from __future__ import annotations
 
 import json
 from functools import partial
+from typing import NoReturn
 
 from amunre.core.decisions import from_json_value, is_option, to_json_value
 from amunre.core.engine import Game
@@ -25,6 +28,7 @@ from amunre.testing.invariants.answers import (
     check_request,
     check_roundtrip,
 )
+from amunre.testing.invariants.checking import Checkpoint
 from amunre.testing.invariants.events import BOUNDARY_EVENTS, on_event
 from amunre.testing.invariants.keys import answer_key, context_key, options_key
 from amunre.testing.invariants.state import check_state as check_the_state
@@ -99,7 +103,7 @@ class GameChecker:
         self.view_checks = 0  # decisions whose view and request were compared with a hidden re-draw
         self.view_skips = 0  # re-draws the player could have told apart (another player's public act)
         # (state, rules, one phase?, answers before, events before) at the start of the running phase
-        self._checkpoint = None
+        self._checkpoint: Checkpoint | None = None
         self.asked: list[tuple[int, str]] = []  # (player, kind) of every decision, in order
         comp = variant.components
         self.start_gold = comp.starting_gold
@@ -132,7 +136,7 @@ class GameChecker:
             self.check()
 
     # -- reporting ----------------------------------------------------------------------
-    def fail(self, invariant: str, detail: str):
+    def fail(self, invariant: str, detail: str) -> NoReturn:
         game = self.game
         request = game.pending
         if self._event is not None:  # raised by a listener, while the engine runs

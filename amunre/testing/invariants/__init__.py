@@ -8,5 +8,7 @@ set of plain functions taking the checker (the [names] are the package docstring
 - `views`: [views], what a seat is shown and handed does not depend on what it may not know;
 - `answers`: the pending request and the answers to it ([options], [illegal-answer],
   [round-trip], and the replay of [simultaneous]);
-- `keys`: the type-exact keys by which the checks compare answers, options and contexts.
+- `keys`: the type-exact keys by which the checks compare answers, options and contexts;
+- `checking`: `Checker`, what the families may use of the checker (a Protocol, so that they
+  need not import the checker, which imports them).
 """

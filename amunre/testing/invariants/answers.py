@@ -16,10 +16,10 @@ from amunre.testing.errors import ConformanceError
 from amunre.testing.invariants.keys import answer_key, context_key, options_key
 
 if TYPE_CHECKING:
-    from amunre.testing.checker import GameChecker
+    from amunre.testing.invariants.checking import Checker
 
 
-def check_request(checker: GameChecker) -> None:
+def check_request(checker: Checker) -> None:
     """[options]: the pending decision names a player of the game and has options."""
     request = checker.game.pending
     if not 0 <= request.player < checker.n:
@@ -29,7 +29,7 @@ def check_request(checker: GameChecker) -> None:
         checker.fail("options", "a decision is asked with no legal option")
 
 
-def check_options(checker: GameChecker) -> list[str]:
+def check_options(checker: Checker) -> list[str]:
     """Options are distinct and survive the log's JSON round trip; returns their keys."""
     keys = options_key(checker.game.pending)
     if len(set(keys)) != len(keys):
@@ -41,7 +41,7 @@ def check_options(checker: GameChecker) -> list[str]:
     return keys
 
 
-def illegal_candidates(checker: GameChecker, keys: list[str]) -> list:
+def illegal_candidates(checker: Checker, keys: list[str]) -> list:
     """Answers that are not options: foreign values, wrong types, out-of-range numbers."""
     options = checker.game.pending.options
     candidates: list = [("not-an-option",), "not-an-option", -1, 10**6]
@@ -62,7 +62,7 @@ def illegal_candidates(checker: GameChecker, keys: list[str]) -> list:
     return [c for c in candidates if answer_key(c) not in known]
 
 
-def check_illegal(checker: GameChecker, keys: list[str]) -> None:
+def check_illegal(checker: Checker, keys: list[str]) -> None:
     """[illegal-answer]: each of `illegal_candidates` is refused with `IllegalAnswerError`, and
     leaves the state, the pending request and the answers as they were."""
     game = checker.game
@@ -90,7 +90,7 @@ def check_illegal(checker: GameChecker, keys: list[str]) -> None:
         checker.fail("illegal-answer", f"the refused answers {tried!r} changed the state")
 
 
-def check_roundtrip(checker: GameChecker) -> None:
+def check_roundtrip(checker: Checker) -> None:
     """[round-trip]: the state survives `to_dict`, JSON and `from_dict`, and `clone()` equals it."""
     state = checker.game.state
     data = state.to_dict()
@@ -102,7 +102,7 @@ def check_roundtrip(checker: GameChecker) -> None:
         checker.fail("round-trip", "state.clone() differs from the state")
 
 
-def check_counterfactual(checker: GameChecker, index: int, options: list) -> None:
+def check_counterfactual(checker: Checker, index: int, options: list) -> None:
     """Replay with another answer at `index` (the latest, secret, answer of a batch):
     the next request and the state may not differ."""
     game = checker.game

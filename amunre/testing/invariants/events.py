@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 from amunre.core.facets import EncodingFacet
 
 if TYPE_CHECKING:
-    from amunre.testing.checker import GameChecker
+    from amunre.testing.invariants.checking import Checker
 
 #: Events emitted between two rules run: the state is whole when they arrive.
 BOUNDARY_EVENTS = frozenset({"phase", "round", "kingdom", "scoring", "final_scoring", "game_end"})
 
 
-def on_event(checker: GameChecker, event: dict) -> None:
+def on_event(checker: Checker, event: dict) -> None:
     """The checker's listener: each event as the game emits it (a module's own check of it, the
     gold ledgers, the boundaries)."""
     checker.events.append(event)
@@ -44,7 +44,7 @@ def on_event(checker: GameChecker, event: dict) -> None:
             mark_checkpoint(checker, kind, event)
 
 
-def check_what_modules_show(checker: GameChecker) -> None:
+def check_what_modules_show(checker: Checker) -> None:
     """What each module tells of each province (`WordsFacet.province_facts`), as a seat sees it,
     is a list of phrases: asked once a round, as the human seat and the picture ask it; and
     the fields its observation declares are in its data as a seat sees it."""
@@ -70,7 +70,7 @@ def check_what_modules_show(checker: GameChecker) -> None:
                                      f"its data as a seat sees it (view_state) does not hold")
 
 
-def on_boundary(checker: GameChecker, kind: str, event: dict) -> None:
+def on_boundary(checker: Checker, kind: str, event: dict) -> None:
     """At a phase, round or scoring event: the kingdom's [transition], the province counts, then
     the state in full."""
     state = checker.game.state
@@ -105,7 +105,7 @@ def on_boundary(checker: GameChecker, kind: str, event: dict) -> None:
     checker.check_state()
 
 
-def mark_checkpoint(checker: GameChecker, kind: str, event: dict) -> None:
+def mark_checkpoint(checker: Checker, kind: str, event: dict) -> None:
     """Keep the state where the running phase (or scoring) starts, to replay it re-drawn."""
     game = checker.game
     modules = game.variant.modules

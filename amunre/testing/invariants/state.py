@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from amunre.testing.checker import GameChecker
+    from amunre.testing.invariants.checking import Checker
 
 
-def check_state(checker: GameChecker) -> None:
+def check_state(checker: Checker) -> None:
     """Conservation and structure: cheap enough for every step."""
     state, comp, n = checker.game.state, checker.variant.components, checker.n
     players = state.players

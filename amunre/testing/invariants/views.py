@@ -11,7 +11,7 @@ from amunre.core.errors import IllegalAnswerError
 from amunre.testing.invariants.keys import answer_key, context_key, options_key
 
 if TYPE_CHECKING:
-    from amunre.testing.checker import GameChecker
+    from amunre.testing.invariants.checking import Checker
 
 #: Built-in agents whose answer reads the view: [views] checks that it is the same in two games
 #: the seat cannot tell apart.
@@ -56,7 +56,7 @@ def _rng(seed: int):
     return random.Random(seed)
 
 
-def check_views(checker: GameChecker) -> None:
+def check_views(checker: Checker) -> None:
     """[views]: re-draw what the asked player may not know at the start of this phase (the
     game's seed too), replay the phase with the same answers (the other players' sealed
     answers of a batch under way drawn again), and compare what he is handed: his view,
@@ -71,7 +71,7 @@ def check_views(checker: GameChecker) -> None:
         _check_views_of(checker, seat)
 
 
-def _check_views_of(checker: GameChecker, player: int) -> None:
+def _check_views_of(checker: Checker, player: int) -> None:
     """[views] for one seat (see `check_views`): the one asked, or another."""
     import random
 
@@ -123,7 +123,7 @@ def _check_views_of(checker: GameChecker, player: int) -> None:
     checker.view_skips += 1
 
 
-def _rebuilt(checker: GameChecker, start, rules, one_phase: bool, answers: list) -> tuple[Game, list]:
+def _rebuilt(checker: Checker, start, rules, one_phase: bool, answers: list) -> tuple[Game, list]:
     """This game rebuilt as a re-drawn one is, from the phase's start, so that both are
     made alike; and its events since."""
     events: list = []
@@ -134,7 +134,7 @@ def _rebuilt(checker: GameChecker, start, rules, one_phase: bool, answers: list)
     return same, events
 
 
-def _check_handed(checker: GameChecker, player: int, same: Game, alt: Game) -> None:
+def _check_handed(checker: Checker, player: int, same: Game, alt: Game) -> None:
     """What a search agent is handed is the same in two games he cannot tell apart: this
     one (`same`, rebuilt as `alt` was) and `alt`. His agent's answer, `sample_game()` for
     the same generator in full, and a clone of each sample."""
