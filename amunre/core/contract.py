@@ -38,6 +38,10 @@ A rule module is one file under `amunre/rules/` (or in a plug-in package) holdin
 - each event's `check(event, state)`: an invariant of the game right after the event, which
   the conformance suite (`amunre.testing`) checks at every such event;
 - `provides` / `requires` / `once`: its place in the round's pipeline;
+- `publishes` / `reads_published`: the values it keeps in its own data for the others to
+  read by name (the offering level, the provinces on auction, the theft cards held), and
+  those it reads of another module's, checked when a variant loads; the faces read them
+  through the view (`PlayerView.published`), never by a rule id;
 - `pays_for_holdings`: a phase that pays for what the players hold (the harvest), which
   `amunre.planning.worth` plays on hypothetical positions as it plays the scoring items; `reads`:
   what of a holding its valuation reads (so a change of anything else is not valued again);
@@ -359,6 +363,16 @@ class Rule:
     provides: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     once: bool = False
+    #: The values it publishes, name -> what it is: each one lives in its own data
+    #: (`initial_state`) under that name, only it writes it, and every seat may see it. The
+    #: other modules read it by name (`reads_published`, `published`), the faces through the
+    #: view (`PlayerView.published`): a module that replaces this one publishes the same
+    #: names, and a face shows a value only where some module publishes it. One rule module
+    #: of a variant publishes each name (checked when a variant loads).
+    publishes: dict[str, str] = {}
+    #: The values of other modules it reads (`published(state, name)`): a variant whose
+    #: pipelines hold no module publishing one of them is refused when it loads, naming it.
+    reads_published: tuple[str, ...] = ()
     #: A phase whose outcome follows from what the players hold (the harvest: income for the
     #: provinces, farmers and cards they have): `amunre.planning.worth` plays it on hypothetical
     #: positions, as it plays the scoring items, to value a holding. Its decisions are then
@@ -371,7 +385,8 @@ class Rule:
     #: change of anything else leaves its points as they were, so
     #: `amunre.planning.worth` does not work them out again: they read those aspects of any player's
     #: holding, and of the rest of a position at most what stands for a round (the board, the
-    #: kingdom and round, the theft cards held), not the cards in play or on auction nor a
+    #: kingdom and round, and the values modules publish that stand for a round: the offering
+    #: level, the theft cards held), not the cards in play or on auction nor the rest of a
     #: module's data. Only a module's declared `points_for` / `income_for` are held to it (one
     #: played instead may read anything). None (the default): it may read anything. Tests
     #: change each aspect a module does not declare, and the rest, and check its points stay put.
@@ -404,7 +419,15 @@ class Rule:
         self.params = spec.params
         self.variant = variant
         self.rulings = rulings if rulings is not None else self.Rulings()
+        # where each published value it reads lives: name -> the key of its publisher's data
+        # (filled by `amunre.core.modules.Modules` once every module of the variant is built)
+        self.published_at: dict[str, str] = {}
         self.setup()
+
+    def published(self, state: GameState, name: str) -> Any:
+        """The value another module publishes under `name` (one of its `reads_published`) on
+        `state`: the live value, to read and never to change."""
+        return state.rules[self.published_at[name]][name]
 
     def setup(self) -> None:
         """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""

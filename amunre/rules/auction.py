@@ -125,7 +125,7 @@ def _bid_facts(asking: Asking) -> list[str]:
     cards = sum(view.hand)
     can_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
     lines = [f"The {w.t('province_cards')} on auction (you have {asking.gold} {w.t('gold')}{can_sell}):"]
-    for card in view.on_auction:
+    for card in view.published("on_auction", ()):
         bids = sorted(on_card.get(card, ()), reverse=True)
         if bids:
             amount, player = bids[0]
@@ -315,6 +315,13 @@ class Auction(Rule):
     requires = ("provinces",)
     provides = ("ownership",)
     once = True
+    #: the provinces are on auction from its start to its end: its own data, published for the
+    #: faces (the board picture's panel, the observation); the round's cards come from the draw
+    publishes = {"on_auction": "the provinces on auction, while the auction runs (else none)"}
+    reads_published = ("round_provinces",)
+
+    def initial_state(self, game: GameLike) -> dict[str, Any]:
+        return {"on_auction": []}
 
     def setup(self) -> None:
         self.protection = self.variant.card_id("protection")
@@ -346,7 +353,9 @@ class Auction(Rule):
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
-        cards = list(state.on_auction)
+        mine = state.rules[self.key]
+        cards = list(self.published(state, "round_provinces"))
+        mine["on_auction"] = list(cards)
         n = state.n_players
         spaces = self.params.bid_spaces
         can_sell = self.rulings.sell_cards_to_bid
@@ -466,4 +475,4 @@ class Auction(Rule):
                           stones=prov.stones, pyramids=prov.pyramids, doubles=prov.doubles)
             if free_stones_build and board[c].free_stones:
                 yield from convert_full_stones(game, c)
-        state.on_auction = []
+        mine["on_auction"] = []

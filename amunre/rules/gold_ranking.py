@@ -91,11 +91,16 @@ def _gold_points_line(e: dict[str, Any], w: Words) -> str:
     return f"  {w.who(e['player'])} has the {place} {w.t('gold')} ({e['gold']}{tied}): {result}."
 
 
+#: The published value it reads (`Rule.reads_published`): the theft cards held by seat.
+THEFT_CARDS = "theft_cards"
+
+
 @register
 class GoldRanking(Rule):
     id = "gold_ranking"
     kind = "final_scoring"
     reads = frozenset({"gold"})  # what `points_for`/`income_for` read
+    reads_published = (THEFT_CARDS,)  # the theft cards held (the offering's), which A-THEFTGOLD counts
     summary = "Most gold 6, second 4, third 2; ties share and push the next ranks down."
     spec_ids = ("R-SCO-06", "A-THEFTGOLD", "A-GOLDTIES")
     Params = GoldParams
@@ -133,7 +138,8 @@ class GoldRanking(Rule):
         """Every player's gold as the ranking counts it (a held theft card off with A-THEFTGOLD)."""
         golds = [pl.gold for pl in state.players]
         if self.rulings.theft_counts_in_gold:
-            golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
+            held = self.published(state, THEFT_CARDS)
+            golds = [g - self.params.theft_value * theft for g, theft in zip(golds, held)]
         return golds
 
     def points_for(self, state: GameState, player: int) -> dict[str, float]:

@@ -155,7 +155,7 @@ def _levels(rule: Offering, w: Words) -> str:
 def _offer_facts(asking: Asking) -> list[str]:
     rule: Offering | None
     w, view, rule = asking.words, asking.view, asking.rule
-    theft = view.me.theft
+    theft = view.published(THEFT_CARDS, [0] * view.n_players)[view.player]
     thefts = f" and your {w.t('theft')}" if theft == 1 else f" and {theft} x {w.t('theft')}" if theft else ""
     lines = [f"You have {asking.gold} {w.t('gold')}{thefts}; {level_words(view, w)}."]
     if rule is not None:
@@ -293,10 +293,12 @@ def _start_line(e: dict[str, Any], w: Words) -> str:
 
 def _level_placed(event: dict[str, Any], state: GameState) -> str | None:
     """The conformance check of the `level` event: the level it reports is the game's now, and
-    an offering always sets one (1 at least)."""
-    if state.offering_level != event["level"] or event["level"] < 1:
+    an offering always sets one (1 at least). (A check has no module: the level is found in
+    the data that holds it, the one module of the variant publishing it.)"""
+    level = next((data[LEVEL] for data in state.rules.values() if isinstance(data, dict) and LEVEL in data), None)
+    if level != event["level"] or event["level"] < 1:
         return (f"the level event says {event['level']} (total {event['total']}), "
-                f"the game's level is {state.offering_level}")
+                f"the game's level is {level}")
     return None
 
 
@@ -307,6 +309,11 @@ def level_for(total: int, floors: Iterable[int]) -> int:
         if total >= floor:
             level += 1
     return level
+
+
+#: The names it publishes its data under (`Rule.publishes`): the level, the theft cards by seat.
+LEVEL = "offering_level"
+THEFT_CARDS = "theft_cards"
 
 
 # -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
@@ -438,9 +445,17 @@ class Offering(Rule):
     terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level",
              "reward": "reward", "rewards": "rewards"}
     once = True  # one secret batch per round: a second would mix with the first's reveal
+    publishes = {LEVEL: "the offering level this round's total reached (0 before the first offering)",
+                 THEFT_CARDS: "the theft cards each player holds, by seat"}
 
     def setup(self) -> None:
         self.adjust_card = self.variant.card_id("offering_adjustment")
+
+    def initial_state(self, game: GameLike) -> dict[str, Any]:
+        # the level and the theft cards are this rule's: it sets the one and plays the others
+        # (a theft card is kept when played), dealt as the components say
+        theft = game.variant.components.theft_cards_per_player
+        return {LEVEL: 0, THEFT_CARDS: [theft] * game.state.n_players}
 
     def check(self, variant: Variant) -> list[str]:
         problems = []
@@ -464,7 +479,7 @@ class Offering(Rule):
             # an adjustment card in the offer can no longer count as gold
             top = means(state, p, with_cards) - (adj if with_cards else 0)
             opts.extend(("gold", amount, adj) for amount in range(1, top + 1))
-            if player.theft:
+            if state.rules[self.key][THEFT_CARDS][p]:
                 opts.append(("theft", 0, adj))
         if not opts:  # nothing to give and nothing to steal with
             opts.append(("gold", 0, 0))
@@ -501,9 +516,9 @@ class Offering(Rule):
             total += delta
             if "adjust" in game.hearing:
                 game.emit("adjust", player=p, delta=delta, total=total)
-        state.offering_level = level_for(total, prm.level_floors)
+        level = state.rules[self.key][LEVEL] = level_for(total, prm.level_floors)
         if "level" in game.hearing:
-            game.emit("level", level=state.offering_level, total=total)
+            game.emit("level", level=level, total=total)
 
         for p in order:
             kind, amount, _ = offers[p]

@@ -21,11 +21,16 @@ def _temples_line(e: dict[str, Any], w: Words) -> str:
     return w.scored(e, temples_text(e['temples'], e['level'], w))
 
 
+#: The published value it reads (`Rule.reads_published`): the offering level, by its name.
+LEVEL = "offering_level"
+
+
 @register
 class Temples(Rule):
     id = "temples"
     kind = "scoring"
     reads = frozenset({"provinces", "offering_level"})  # what `points_for`/`income_for` read
+    reads_published = (LEVEL,)  # the offering level (the offering module's): the points per temple
     summary = "Each temple in an own province scores the offering level."
     spec_ids = ("R-SCO-01",)
     Params = NoParams
@@ -38,7 +43,8 @@ class Temples(Rule):
 
     def points_for(self, state: GameState, player: int) -> dict[str, int]:
         board = self.variant.board.provinces
-        return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * state.offering_level}
+        level = state.rules[self.published_at[LEVEL]][LEVEL]
+        return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * level}
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
@@ -47,7 +53,8 @@ class Temples(Rule):
         def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             temples = [[i, board[i].temples] for i in state.players[p].provinces if board[i].temples]
             # a player without a temple has no line of his own
-            return self.points_for(state, p)[self.item_key], {"level": state.offering_level, "temples": temples} \
+            level = self.published(state, LEVEL)
+            return self.points_for(state, p)[self.item_key], {"level": level, "temples": temples} \
                 if heard and temples else None
 
         score_each(game, self.item_key, "temple_points", score)
