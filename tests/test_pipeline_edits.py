@@ -328,3 +328,24 @@ def test_a_lookup_by_id_finds_the_entry_meant():
     with pytest.raises(AmunreError, match="rule 'bonus_cards' cannot be looked up by id"):
         clashing.modules.rule("bonus_cards")
     assert clashing.modules.rule("auction").spec.id == "auction"
+
+
+def test_a_value_read_but_published_by_no_module_is_reported(tmp_path):
+    """`Rule.reads_published`: without the offering, nobody publishes the offering level the
+    harvest and the temples read, nor the theft cards the gold ranking reads; the file is
+    refused at load, each reader named with the value, not in the middle of a game."""
+    path = write(tmp_path, '[[phases]]\nid = "offering"\nremove = true\n')
+    found = problems_of(path)
+    assert any("rule module 'harvest' reads 'offering_level', which no rule module of the variant publishes"
+               in problem and "such as offering" in problem for problem in found), found
+    assert any("'temples' reads 'offering_level'" in problem for problem in found), found
+    assert any("'gold_ranking' reads 'theft_cards'" in problem for problem in found), found
+
+
+def test_two_rule_modules_publishing_one_value_are_reported(tmp_path):
+    """One rule module of a variant publishes each name (its readers would not know whose to
+    read): a second draw of the round's provinces beside the first is refused."""
+    path = write(tmp_path, '[[phases]]\nid = "draft"\nrule = "province_draft"\nafter = "province_draw"\n')
+    found = problems_of(path)
+    assert any("publishes 'round_provinces', which rule module 'province_draw' publishes already" in problem
+               for problem in found), found

@@ -111,8 +111,11 @@ def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, 
     publish(state, "on_auction", [] if published(state, "on_auction") else [pick % len(state.provinces)])
     # (a module reading its data here would fail: it reads more than holdings and the values
     # the modules publish, the offering level and the theft cards held, which stand for a round)
-    state.rules = {key: {name: state.rules[key][name]} for name, key in variant.modules.published_at.items()
-                   if name in ("offering_level", "theft_cards")}
+    kept: dict[str, dict] = {}
+    for name, key in variant.modules.published_at.items():
+        if name in ("offering_level", "theft_cards"):
+            kept.setdefault(key, {})[name] = state.rules[key][name]
+    state.rules = kept
     assert valued() == before
 
 

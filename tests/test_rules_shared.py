@@ -313,7 +313,7 @@ def test_r_prov_01_start_player_draws_one_province_per_player_with_bonus(variant
     deck, stones = len(state.deck), state.supply_stones
     run(game, ["province_draw"])
     assert game.pending is None
-    assert published(state, "on_auction") == [thebes, memphis, dakhla, buto]
+    assert published(state, "round_provinces") == [thebes, memphis, dakhla, buto]
     assert province_deck(game) == [pid("Abu", variant)]
     assert [len(state.provinces[i].cards) for i in (thebes, memphis, dakhla, buto)] == [2, 0, 1, 1]
     assert [state.provinces[i].stones for i in (thebes, memphis, dakhla, buto)] == [0, 2, 0, 0]

@@ -506,7 +506,7 @@ class Worth:
     def _levels(self) -> dict[str, Any] | None:
         """The data of the position that holds the offering level (its publisher's), or None."""
         level_at = self.variant.modules.published_at.get(LEVEL)
-        return None if level_at is None else self._base.rules[level_at]  # type: ignore[no-any-return]
+        return None if level_at is None else self._base.rules[level_at]
 
     def _rescore(self, terms: list[int], state: GameState, held: int) -> float:
         """What the `terms` gained on `state` (changed) from their worth before (`_parts`);
