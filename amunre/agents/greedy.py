@@ -43,6 +43,47 @@ def _prices(variant, kind: str):
 NO_POLICY = object()
 
 
+class _SeatRules(dict):
+    """The rule modules' data as a seat sees it, each module's copied when a policy first
+    reads it (the Treasury's reads only the offering level's holder)."""
+
+    def __init__(self, view):
+        super().__init__()
+        self._view = view
+
+    def __missing__(self, key):
+        data = self[key] = self._view.rule_data(key)
+        return data
+
+
+class _SeatState:
+    """A seat's view, read as a game state by the policies greedy asks (the Treasury's, the
+    bonus cards'): the public board and holdings, and the modules' data as the seat sees it.
+    Cheaper than a whole copy of the position, and it holds nothing the seat may not know."""
+
+    def __init__(self, view):
+        self.n_players = view.n_players
+        self.provinces = view.provinces
+        self.players = view.players
+        self.rules = _SeatRules(view)
+
+
+class _SeatGame:
+    """What a decision's policy is given as its game (`GameLike`): the seat's view of it."""
+
+    hearing: frozenset = frozenset()
+
+    def __init__(self, view):
+        self.variant = view.variant
+        self.state = _SeatState(view)
+
+    def emit(self, _event, **data):
+        pass
+
+    def reveal(self):
+        pass
+
+
 class GreedyAgent:
     name = "greedy"
     #: Decision kind -> the name of the method that answers it: the built-in kinds it knows.
@@ -228,17 +269,16 @@ class GreedyAgent:
     def _policy(self, view, kind: str, p: int, options, name: str):
         """What the module asking `kind` answers by its policy `name` (`Decision.policies`) to
         seat `p` asked with `options`, on the seat's own position (what its view shows:
-        `amunre.planning.worth.seat_table`), or `NO_POLICY` where it declares none of that name."""
+        `_SeatGame`), or `NO_POLICY` where it declares none of that name."""
         from amunre.agents.asking import owner_of
         from amunre.core.decisions import Request
-        from amunre.planning.worth import seat_table
 
         request = Request(p, kind, options, self._context)
         decision = view.variant.modules.decisions.get(kind)
         policy = decision.policies.get(name) if decision is not None else None
         if policy is None:
             return NO_POLICY
-        return policy(owner_of(view.variant, request.kind), seat_table(view), request)
+        return policy(owner_of(view.variant, request.kind), _SeatGame(view), request)
 
     def _treasury(self, view, p, options):
         # the province that yields least, when it yields less than the Treasury's gold; in a

@@ -269,6 +269,13 @@ class PlayerView:
         return {m.key: copy_data(m.view_state(state.rules[m.key], self.player))
                 for m in self._game.variant.modules.stateful if m.key in state.rules}
 
+    def rule_data(self, key: str) -> Any:
+        """One module's data (by its key), as `rules` holds it: the copy of what it shows this
+        player. KeyError for a module that keeps none."""
+        module = self._game.variant.modules.rule(key)
+        data = self._game.state.rules[key]
+        return copy_data(module.view_state(data, self.player)) if module is not None else copy_data(data)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "player": self.player,

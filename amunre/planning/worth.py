@@ -99,12 +99,6 @@ class _Table:
         return PlayerView(self, player)  # type: ignore[arg-type]
 
 
-def seat_table(view: PlayerView) -> _Table:
-    """A game standing at the position `view` shows (`position_of`), nobody watching: what a
-    decision's policy (`Decision.policies`) answers on for a seat, knowing only what it may."""
-    return _Table(view.variant, position_of(view))
-
-
 def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerprint | None = None,
                 before: Fingerprint | None = None) -> GameState:
     """A game state holding everything `view` shows: the board, every player's gold,
