@@ -520,3 +520,21 @@ class FakeTerminal:
 
     def show(self, lines):
         self.shown += [getattr(t, "plain", str(t)) for t in lines]
+
+
+# -- the values rule modules publish (`Rule.publishes`), in a test's words ---------------------
+def published(state, name: str):
+    """The value a rule module of the game publishes under `name` (the offering level, the
+    theft cards by seat, the provinces on auction, the round's province cards), read from
+    the module data that holds it: one module of a variant publishes each name."""
+    holders = [data for data in state.rules.values() if isinstance(data, dict) and name in data]
+    assert len(holders) == 1, f"{len(holders)} modules hold {name!r}"
+    return holders[0][name]
+
+
+def publish(state, name: str, value) -> None:
+    """Set the value published under `name` on a prepared position (as a position file does):
+    `round_provinces` lays out the round's province cards for the auction."""
+    holders = [data for data in state.rules.values() if isinstance(data, dict) and name in data]
+    assert len(holders) == 1, f"{len(holders)} modules hold {name!r}"
+    holders[0][name] = value

@@ -58,15 +58,16 @@ ALLOWED = {
         "kinds by design; it copies no rule (a price comes from the module's params) and answers a kind no "
         "built-in module asks through that module's declarations",
     ("*", "level"):
-        "the offering level is core state (GameState.offering_level, a picture's Snapshot.level): the "
-        "conformance suite's [level] invariant, compare's and arena's level rows and the picture's level "
+        "the offering level is a published value (Rule.publishes `offering_level`, a picture's Snapshot.level): "
+        "the conformance suite's [level] invariant, compare's and arena's level rows and the picture's level "
         "panel are about it, not about the offering's event of that name",
     ("amunre/core/boardtext.py", "offering"):
-        "the edition's word for the offering (a term), in the words of the offering level, core state",
+        "the edition's word for the offering (a term), in the words of the offering level, a published value",
     ("amunre/picture/svg.py", "offering"):
-        "the edition's word for the offering (a term), in the picture's panel of the offering level, core state",
+        "the edition's word for the offering (a term), in the picture's panel of the offering level, a published "
+        "value",
     ("amunre/picture/svg.py", "auction"):
-        "the picture's panel of the provinces on auction, core state (GameState.on_auction)",
+        "the picture's panel of the provinces on auction, a published value (Rule.publishes `on_auction`)",
     ("amunre/rl/pettingzoo.py", "reward"):
         "the environment's `reward` argument (win or score), named in its error message: PettingZoo's word for "
         "what a seat gets, not the offering's event of that name",

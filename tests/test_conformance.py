@@ -426,7 +426,7 @@ def test_a_check_a_module_declares_on_its_event_is_run_at_every_such_event(monke
 def test_the_offering_level_event_check_finds_a_level_the_game_did_not_take():
     check = offering_module.Offering.events["level"].check
     state = GameState.__new__(GameState)
-    state.offering_level = 2
+    state.rules = {"offering": {"offering_level": 2}}  # the offering's own data, where its level lives
     assert check({"level": 2, "total": 9}, state) is None
     assert "the game's level is 2" in check({"level": 3, "total": 14}, state)
 

@@ -13,7 +13,7 @@ from functools import cache
 
 import attrs
 import pytest
-from helpers import finish
+from helpers import finish, published
 
 from amunre.agents import make_agents
 from amunre.core.engine import Game, play_game
@@ -65,7 +65,7 @@ def test_r_draft_01_the_picks_are_asked_in_secret_and_are_the_auction_cards():
         picks[p] = request.options[-1]
         game.answer(picks[p])
     # revealed together: the auction's cards are exactly the picks, in turn order
-    assert game.state.on_auction == [picks[p] for p in order]
+    assert published(game.state, "on_auction") == [picks[p] for p in order]
     assert game.pending.kind == "bid"
     assert [sorted(h) for h in hands(game)] == [sorted(set(before[p]) - {picks[p]}) for p in range(4)]
     assert game.state.rules["province_draft"]["used"] == [picks[p] for p in order]
@@ -84,7 +84,7 @@ def test_r_draft_01_immediate_bonuses_are_placed_on_the_revealed_cards():
         choice = dakhla if dakhla in game.pending.options else game.pending.options[0]
         game.answer(choice)
     prov = game.state.provinces[dakhla]
-    assert dakhla in game.state.on_auction and prov.gold == 12 and len(prov.cards) == 1
+    assert dakhla in published(game.state, "on_auction") and prov.gold == 12 and len(prov.cards) == 1
 
 
 def test_r_draft_01_the_last_pick_of_a_kingdom_is_forced():
@@ -103,8 +103,9 @@ def test_r_draft_02_the_new_kingdom_deals_the_old_kingdoms_cards_again():
     game = Game(expert(), 4, 9)
     old = []
     while game.state.kingdom == 0:
-        if game.pending.kind == "bid" and game.state.on_auction and not old[-4:] == game.state.on_auction:
-            old.extend(game.state.on_auction)
+        on_auction = published(game.state, "on_auction")
+        if game.pending.kind == "bid" and on_auction and not old[-4:] == on_auction:
+            old.extend(on_auction)
         game.answer(game.pending.options[0])
     assert len(old) == 12 and len(set(old)) == 12
     dealt = [pid for hand in hands(game) for pid in hand]

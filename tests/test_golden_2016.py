@@ -21,6 +21,8 @@ from helpers import (
     named_seats,
     pid,
     province_deck,
+    publish,
+    published,
     run,
     state_of,
 )
@@ -84,7 +86,7 @@ def test_e07_g16_01_auction_example():
     game.run_rules(["province_draw"])
     state = game.state
     # the draw places the immediate bonuses on the cards
-    assert state.on_auction == [thebes, dakhla, abydos]
+    assert published(state, "round_provinces") == [thebes, dakhla, abydos]
     assert len(state.provinces[thebes].cards) == 2
     assert len(state.provinces[dakhla].cards) == 1 and state.provinces[dakhla].gold == 12
     assert state.provinces[abydos].stones == 1 and state.supply_stones == stones - 1 == 14
@@ -109,7 +111,7 @@ def test_e07_g16_01_auction_example():
     assert (state.provinces[abydos].stones, state.provinces[abydos].pyramids) == (1, 0)
     # the bonuses left the cards, and the three province cards are used (the discard pile)
     assert all(not state.provinces[i].cards and not state.provinces[i].gold for i in (thebes, dakhla, abydos))
-    assert state.on_auction == []
+    assert published(state, "on_auction") == []
     assert sorted(state.rules["province_draw"]["used"]) == sorted([thebes, dakhla, abydos])
 
 
@@ -123,7 +125,7 @@ def test_g16_02_an_outbid_player_may_return_to_an_earlier_card():
     seb, charles, dan, eve = range(4)
     avaris, sawu, kharga, mendes = (p16(n) for n in ("Avaris", "Sawu", "Kharga", "Mendes"))
     game = game_of(named_seats(("Seb", "Charles", "Dan", "Eve"), gold=20, theft=1), v16(), start_player="Seb")
-    game.state.on_auction = [avaris, sawu, kharga, mendes]
+    publish(game.state, "round_provinces", [avaris, sawu, kharga, mendes])
     requests = run(game, ["auction"], [
         Ask(seb, "bid", (avaris, 3, ())),
         Ask(charles, "bid", (avaris, 10, ())),  # 6 skipped: allowed
@@ -220,14 +222,14 @@ def test_e08_g16_04_offering_tie_example():
     assert game.pending is None  # Seb is not rewarded
     state = game.state
     assert [e["total"] for e in events if e["event"] == "offering_total"] == [6 + 6 - 3] == [9]
-    assert state.offering_level == 2  # the 3>12 tile, with a camel
+    assert published(state, "offering_level") == 2  # the 3>12 tile, with a camel
     assert 2 in _step_params(v16(), "harvest").camel_levels
     assert state.start_player == ARNAUD  # kept: the tie goes to the earlier in turn order
     gold = {SEB: 10 + 3, ARNAUD: 10 - 6, CHARLES: 10 - 6}
     assert [p.gold for p in state.players] == [gold[p] for p in range(3)]
     assert state.bank_paid == 12 and state.bank_given == 3
     assert [sum(p.hand) for p in state.players] == [0, 3, 0]
-    assert [p.theft for p in state.players] == [1, 1, 1]  # Seb's Theft card is back in her hand
+    assert published(state, "theft_cards") == [1, 1, 1]  # Seb's Theft card is back in her hand
     assert _pieces(state, "Thebes") == {"farmers": 1, "stones": 1, "pyramids": 0, "doubles": 0}
 
 
@@ -241,7 +243,7 @@ def test_g16_05_harvest_after_the_offering_tie():
         ("gold", 6, 0), ("gold", 6, 0), ("theft", 0, 0),
         "card", "card", "card", ("stone", thebes), ("farmer", thebes),
     ])
-    assert game.pending is None and game.state.offering_level == 2
+    assert game.pending is None and published(game.state, "offering_level") == 2
     assert game.state.players[CHARLES].gold == 4 + 2 + 7
     assert [game.state.players[p].gold for p in (SEB, ARNAUD)] == [13, 4]  # no income: Buto is empty
 
@@ -283,7 +285,7 @@ def test_g16_06_offering_tile_set_by_the_offering_phase(offers, level):
     run(game, ["offering"], [("theft", 0, 0) if o == "theft" else ("gold", o, 0) for o in offers])
     while game.pending is not None:  # rewards: cards only (nobody holds a province)
         game.answer(game.pending.options[0])
-    assert game.state.offering_level == level
+    assert published(game.state, "offering_level") == level
 
 
 # ---------------------------------------------------------------------------------------
@@ -450,11 +452,11 @@ def test_e07_g16_07_beginning_of_a_game_3_offering():
     assert [e["total"] for e in events if e["event"] == "offering_total"] == [5 + 2 + 6 - 3] == [10]
     adjust = next(r for r in requests if r.kind == "adjust")
     assert adjust.options == [3, 0, -3] and adjust.context == {"total": 10}  # 2016: it may also stay
-    assert state.offering_level == 3
+    assert published(state, "offering_level") == 3
     assert 3 not in _step_params(v16(), "harvest").camel_levels  # no camel on 13>22
     assert state.start_player == ARNAUD4
     assert [p.gold for p in state.players] == [0, 0, 0, 3 + 3]
-    assert state.players[ALEXANDRE].theft == 1
+    assert published(state, "theft_cards")[ALEXANDRE] == 1
     assert _pieces(state, "Buto")["farmers"] == 5
     assert _pieces(state, "Thebes")["stones"] == 2
     assert [sum(p.hand) for p in state.players] == [5 + 1, 0 + 1, 2 - 1 + 1, 1]
@@ -491,7 +493,7 @@ def test_e07_g16_07_beginning_of_a_game_whole_round_with_the_documented_patch():
     assert [p.gold for p in state.players] == [4, 1, 5, 3]  # X15: short of 5 / 2 / 6
     state.players[CHARLES4].gold += 1  # the patch: not a move of the game
     _beginning_offering(game, sales=(c16("nile_frontier"), c16("architect"), None))
-    assert state.start_player == ARNAUD4 and state.offering_level == 3
+    assert state.start_player == ARNAUD4 and published(state, "offering_level") == 3
     run(game, ["harvest"], [Ask(ALEXANDRE, "treasury", p16("Avaris"))])
     assert game.pending is None
     assert [p.gold for p in state.players] == [9, 12, 15, 14]
@@ -500,7 +502,8 @@ def test_e07_g16_07_beginning_of_a_game_whole_round_with_the_documented_patch():
     assert state.bank_paid == 80 and state.bank_given == 49
     # the next round: the new Start Player, Arnaud, draws the 4 provinces (X14)
     run(game, ["province_draw"])
-    assert state.start_player == ARNAUD4 and len(state.on_auction) == 4 and len(province_deck(game)) == 4
+    assert state.start_player == ARNAUD4 and len(published(state, "round_provinces")) == 4
+    assert len(province_deck(game)) == 4
 
 
 # ---------------------------------------------------------------------------------------
@@ -641,9 +644,9 @@ def test_g16_12_setup_counts(n, deck):
     game = Game(v16(), n, 5)  # the first round's draw has happened: n cards are on the board
     state = game.state
     assert len(province_deck(game)) + len(state.rules["province_draw"]["used"]) == deck
-    assert len(state.on_auction) == n
+    assert len(published(state, "on_auction")) == n
     assert [p.gold for p in state.players] == [20] * n == [1 + 2 + 2 + 5 + 10] * n
-    assert [p.theft for p in state.players] == [1] * n
+    assert published(state, "theft_cards") == [1] * n
     assert ([p.hand[c16("architect")] for p in state.players] == [1] * n
             and [sum(p.hand) for p in state.players] == [1] * n)
     face_down = sum(len(prov.cards) for prov in state.provinces)

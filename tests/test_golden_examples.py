@@ -7,7 +7,7 @@ Seats are red, black, blue, white in clockwise order.
 
 from pathlib import Path
 
-from helpers import BLACK, BLUE, RED, WHITE, Ask, card, classic, game_of, pid, province_deck, run, seats
+from helpers import BLACK, BLUE, RED, WHITE, Ask, card, classic, game_of, pid, province_deck, published, run, seats
 
 from amunre.planning.position import read_position, score_position
 from amunre.rules.gold_ranking import gold_ranking
@@ -44,7 +44,7 @@ def test_e01_auction_example():
     ])
     assert game.pending is None  # one bid per card: the auction is over
     state = game.state
-    assert state.on_auction == []
+    assert published(state, "on_auction") == []
     # the drawn provinces carried their immediate bonus: DAKHLA 12 gold + 1 card, ABYDOS 1 stone
     assert [e["provinces"] for e in events if e["event"] == "provinces"] == [[abydos, sawu, dakhla, baharya]]
     # a player leaving a card may not bid on it again
@@ -158,11 +158,11 @@ def test_e04_sacrifice_example():
     assert game.pending is None
     state = game.state
     assert [e["total"] for e in events if e["event"] == "offering_total"] == [9 + 4 - 3 - 3] == [7]
-    assert state.offering_level == 2
+    assert published(state, "offering_level") == 2
     assert state.start_player == RED  # highest offer takes the pharaoh
     assert [p.gold for p in state.players] == [20 - 9, 20 + 3, 20 - 4, 20 + 3]
     assert [sum(p.hand) for p in state.players] == [3, 0, 2, 0]  # highest 3 items, second 2, thieves none
-    assert [p.theft for p in state.players] == [1, 1, 1, 1]  # thieves keep their -3 card
+    assert published(state, "theft_cards") == [1, 1, 1, 1]  # thieves keep their -3 card
 
 
 def test_e05_harvest_example():

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FakeTerminal, card, classic, edition2016, game_of, pid, seats
+from helpers import FakeTerminal, card, classic, edition2016, game_of, pid, publish, seats
 
 from amunre.agents.asking import asking_for, decision_block, option_text
 from amunre.agents.prompt import LeftTheTable, choose, parse_choice
@@ -218,7 +218,7 @@ def test_a_bid_shows_every_card_with_its_top_bid_bidder_and_protection(variant):
     players[1]["hand"] = {"free_farmer": 2}
     game = game_of(players, v)
     on_auction = [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)]
-    game.state.on_auction = list(on_auction)
+    publish(game.state, "round_provinces", list(on_auction))
     game.run_rules(["auction"])
     game.answer((on_auction[0], 1, (card("protection", v),)))  # red, protected
     game.answer((on_auction[0], 6, ()))                            # blue outbids red, skipping a space
@@ -240,7 +240,7 @@ def test_a_bid_shows_every_card_with_its_top_bid_bidder_and_protection(variant):
     assert re.search(rf"\n  Buto \+ {re.escape(label)}:\s+0\) 10\n", text), text  # grouped under its card
     # red protected his first bid: shown on the card while it is the top bid
     game2 = game_of(players, v)
-    game2.state.on_auction = list(on_auction)
+    publish(game2.state, "round_provinces", list(on_auction))
     game2.run_rules(["auction"])
     game2.answer((on_auction[0], 1, (card("protection", v),)))
     assert f"Buto: top bid 1 by red ({v.term('protection')}: outbidding skips a space)" in shown(game2)
@@ -257,7 +257,7 @@ def test_a_sale_says_how_much_is_still_owed(variant):
     players[0]["hand"] = {"architect": 1, "treasury": 2}
     game = game_of(players, v)
     on_auction = [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)]
-    game.state.on_auction = list(on_auction)
+    publish(game.state, "round_provinces", list(on_auction))
     game.run_rules(["auction"])
     game.answer((on_auction[0], 3, ()))
     game.answer((on_auction[1], 0, ()))

@@ -23,6 +23,7 @@ from helpers import (
     keeps_printed,
     pid,
     province_deck,
+    publish,
     run_cli,
     seats,
     step_params,
@@ -160,7 +161,7 @@ def test_a_card_played_with_a_bid_is_said_once_and_a_rebid_does_not_move(path):
     players[RED]["hand"] = {"protection": 1, "bribery": 1}
     game, lines, w = prepared(path, players, kingdom=1)
     abu, sawu, edfu, amarna = (pid(n, variant) for n in ("Abu", "Sawu", "Edfu", "Amarna"))
-    game.state.on_auction = [abu, sawu, edfu, amarna]
+    publish(game.state, "round_provinces", [abu, sawu, edfu, amarna])
     game.run_rules(["auction"])
     feed(game, [
         Ask(RED, "bid", (abu, 0, (protection,))),

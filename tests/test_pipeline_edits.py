@@ -328,3 +328,38 @@ def test_a_lookup_by_id_finds_the_entry_meant():
     with pytest.raises(AmunreError, match="rule 'bonus_cards' cannot be looked up by id"):
         clashing.modules.rule("bonus_cards")
     assert clashing.modules.rule("auction").spec.id == "auction"
+
+
+def test_a_value_read_but_published_by_no_module_is_reported(tmp_path):
+    """`Rule.reads_published` as names a module cannot go without: the auction auctions the
+    round's provinces a draw publishes; without any draw the file is refused at load, the
+    reader named with the value, not in the middle of a game."""
+    path = write(tmp_path, '[[phases]]\nid = "province_draw"\nremove = true\n')
+    found = problems_of(path)
+    assert any("rule module 'auction' reads 'round_provinces', which no rule module of the variant publishes"
+               in problem and "such as province_draft, province_draw" in problem for problem in found), found
+
+
+def test_a_value_read_with_a_stand_in_plays_without_its_publisher(tmp_path):
+    """`Rule.reads_published` as a mapping: what a module reads where nobody publishes the
+    name. A house rule without the offering still loads and plays: the harvest and the temples
+    read the level their mapping gives, the gold ranking no theft cards."""
+    path = write(tmp_path, '[[phases]]\nid = "offering"\nremove = true\n')
+    variant = load_variant(path)
+    assert "offering_level" not in variant.modules.published_at
+    game = play_game(variant, make_agents(["greedy"] * 4, 3), 3)
+    assert game.state.finished
+    for key in ("harvest", "temples"):
+        module = variant.modules.rule(key)
+        assert module.published(game.state, "offering_level") == module.reads_published["offering_level"]
+    ranking = variant.modules.rule("gold_ranking")
+    assert ranking.counted_gold(game.state) == [player.gold for player in game.state.players]
+
+
+def test_two_rule_modules_publishing_one_value_are_reported(tmp_path):
+    """One rule module of a variant publishes each name (its readers would not know whose to
+    read): a second draw of the round's provinces beside the first is refused."""
+    path = write(tmp_path, '[[phases]]\nid = "draft"\nrule = "province_draft"\nafter = "province_draw"\n')
+    found = problems_of(path)
+    assert any("publishes 'round_provinces', which rule module 'province_draw' publishes already" in problem
+               for problem in found), found

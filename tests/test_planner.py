@@ -11,6 +11,7 @@ import statistics
 
 import pytest
 from conftest import variant_files
+from helpers import publish, published
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -109,8 +110,14 @@ def test_a_module_that_declares_what_it_reads_reads_no_more_than_holdings(path, 
 
     before = valued()
     state.in_play = [pick % len(variant.cards)] + state.in_play
-    state.on_auction = [] if state.on_auction else [pick % len(state.provinces)]
-    state.rules = {}  # (a module reading its data here would fail: it reads more than holdings)
+    publish(state, "on_auction", [] if published(state, "on_auction") else [pick % len(state.provinces)])
+    # (a module reading its data here would fail: it reads more than holdings and the values
+    # the modules publish, the offering level and the theft cards held, which stand for a round)
+    kept: dict[str, dict] = {}
+    for name, key in variant.modules.published_at.items():
+        if name in ("offering_level", "theft_cards"):
+            kept.setdefault(key, {})[name] = state.rules[key][name]
+    state.rules = kept
     assert valued() == before
 
 
@@ -141,13 +148,14 @@ def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, s
         if what in ("farmers", "stones", "pyramids") and not mine:
             continue
         # gold enough to pass the others, a level off the current one
-        size = {"gold": 10 * amount, "offering_level": 1 + (state.offering_level + pick) % 6}.get(what, amount)
+        level = published(state, "offering_level")
+        size = {"gold": 10 * amount, "offering_level": 1 + (level + pick) % 6}.get(what, amount)
         change = ((what, at, size),)
         for module in modules:
             if not module.reads.isdisjoint(touched):
                 continue
             before = (module.points_for(state, player), module.income_for(state, player))
-            kept = apply(state, player, change)
+            kept = apply(state, player, change, state.rules.get(variant.modules.published_at.get("offering_level")))
             after = (module.points_for(state, player), module.income_for(state, player))
             undo(state, kept)
             assert before == after, f"{module.key} does not declare {sorted(touched)} among what it reads"

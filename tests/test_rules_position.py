@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import BLUE, RED, card, classic, pid, seats, state_of, with_rulings
+from helpers import BLUE, RED, card, classic, pid, published, seats, state_of, with_rulings
 
 from amunre.cli import main
 from amunre.core.errors import PositionError
@@ -24,9 +24,11 @@ E06 = POSITIONS / "e06_final_scoring.toml"
 
 def test_load_position_builds_the_state():
     state = load_position(E06, classic())
-    assert state.n_players == 4 and state.kingdom == 1 and state.offering_level == 1 and state.start_player == 0
+    assert state.n_players == 4 and state.kingdom == 1 and published(state, "offering_level") == 1
+    assert state.start_player == 0
     blue = state.players[BLUE]
-    assert blue.gold == 4 and blue.score == 24 and blue.theft == 1  # theft defaults to the variant's 1
+    # theft defaults to the variant's 1
+    assert blue.gold == 4 and blue.score == 24 and published(state, "theft_cards")[BLUE] == 1
     assert blue.provinces == [pid("Edfu"), pid("Abu"), pid("Thebes")]
     assert blue.hand[card("upper_lower")] == 1 and sum(blue.hand) == 3
     edfu = state.provinces[pid("Edfu")]

@@ -3,7 +3,23 @@ behaviour as described. Flipped with `attrs.evolve` on the loaded variant (helpe
 """
 
 import pytest
-from helpers import BLACK, BLUE, RED, Ask, card, feed, game_of, pid, province_deck, run, seats, state_of, with_rulings
+from helpers import (
+    BLACK,
+    BLUE,
+    RED,
+    Ask,
+    card,
+    feed,
+    game_of,
+    pid,
+    province_deck,
+    publish,
+    published,
+    run,
+    seats,
+    state_of,
+    with_rulings,
+)
 
 from amunre.core.engine import Game
 from amunre.core.state import UNLIMITED
@@ -42,7 +58,7 @@ def test_a_sell_cards_count_toward_a_bid(sell, top):
     players = seats(4)
     players[RED].update(gold=5, hand={"master_of_farmers": 1})
     game = game_of(players, variant)
-    game.state.on_auction = [pid("Buto"), pid("Mendes"), pid("Avaris"), pid("Kharga")]
+    publish(game.state, "round_provinces", [pid("Buto"), pid("Mendes"), pid("Avaris"), pid("Kharga")])
     run(game, ["auction"])
     assert max(a for c, a, played in game.pending.options) == top  # 5 gold (+ 1 card sold)
 
@@ -70,7 +86,7 @@ def test_a_adjust_whether_an_adjustment_may_leave_the_total(must_move, steps):
     assert game.pending.kind == "adjust" and game.pending.options == steps
     if not must_move:
         feed(game, [0])
-        assert game.state.offering_level == 2  # 3 stays 3
+        assert published(game.state, "offering_level") == 2  # 3 stays 3
 
 
 def _nile_position():
@@ -140,7 +156,7 @@ def test_a_offercards_cards_as_gold_in_the_offering(cards, top):
         while game.pending is not None and game.pending.kind == "sell":
             feed(game, [game.pending.options[0]])
         red = game.state.players[RED]
-        assert red.gold == 0 and game.state.offering_level == 2  # 7
+        assert red.gold == 0 and published(game.state, "offering_level") == 2  # 7
         assert game.state.start_player == RED
 
 
@@ -152,7 +168,7 @@ def test_a_bribery_one_rebid_or_the_whole_phase(scope, rebid):
     players[BLACK]["hand"] = {"bribery": 1}
     buto = pid("Buto")
     game = game_of(players, variant)
-    game.state.on_auction = [buto, pid("Mendes"), pid("Avaris")]
+    publish(game.state, "round_provinces", [buto, pid("Mendes"), pid("Avaris")])
     run(game, ["auction"], [
         (buto, 1, ()), (buto, 3, ()), (pid("Avaris"), 0, ()),
         Ask(RED, "bid", (buto, 6, (BRIBERY,))),
@@ -177,7 +193,7 @@ def test_a_identical_a_second_bribery_on_a_later_bidding_turn(identical, second)
     players[RED]["hand"] = {"bribery": 2}
     buto, mendes = pid("Buto"), pid("Mendes")
     game = game_of(players, variant)
-    game.state.on_auction = [buto, mendes, pid("Avaris")]
+    publish(game.state, "round_provinces", [buto, mendes, pid("Avaris")])
     run(game, ["auction"], [
         Ask(RED, "bid", (buto, 1, ())), Ask(BLACK, "bid", (buto, 3, ())), Ask(BLUE, "bid", (mendes, 0, ())),
         Ask(RED, "bid", (buto, 6, (BRIBERY,))),   # outbid: his first Bribery
@@ -201,7 +217,7 @@ def test_a_protection_only_with_a_bid_or_on_any_turn(timing):
     players[RED]["hand"] = {"protection": 1}
     buto, mendes, avaris = pid("Buto"), pid("Mendes"), pid("Avaris")
     game = game_of(players, variant)
-    game.state.on_auction = [buto, mendes, avaris]
+    publish(game.state, "round_provinces", [buto, mendes, avaris])
     run(game, ["auction"], [
         Ask(RED, "bid", (buto, 1, ())), Ask(BLACK, "bid", (mendes, 0, ())), Ask(BLUE, "bid", (mendes, 1, ())),
     ])
@@ -227,7 +243,7 @@ def test_a_protection_on_any_turn_only_while_the_bid_stays_payable():
         players = seats(3, gold=20)
         players[RED].update(gold=gold, hand={"protection": 1})
         game = game_of(players, variant)
-        game.state.on_auction = [buto, mendes, avaris]
+        publish(game.state, "round_provinces", [buto, mendes, avaris])
         run(game, ["auction"], [
             Ask(RED, "bid", (buto, 6, ())), Ask(BLACK, "bid", (mendes, 0, ())), Ask(BLUE, "bid", (mendes, 1, ())),
         ])

@@ -36,6 +36,8 @@ from helpers import (
     keeps_printed,
     pid,
     province_deck,
+    publish,
+    published,
     run,
     seated,
     seats,
@@ -87,7 +89,7 @@ def variant(request):
 def auction_game(players, provinces, variant, start=0):
     """A game whose auction (running) is over `provinces` (board names)."""
     game = game_of(players, variant, start_player=start)
-    game.state.on_auction = [pid(n, variant) for n in provinces]
+    publish(game.state, "round_provinces", [pid(n, variant) for n in provinces])
     game.run_rules(["auction"])
     return game
 
@@ -163,7 +165,7 @@ def test_r_game_02_setup_gold_theft_builder_seeded_start_player(variant):
     game = Game(variant, n, 7)
     state = game.state
     assert [p.gold for p in state.players] == [comp.starting_gold] * n
-    assert [p.theft for p in state.players] == [comp.theft_cards_per_player] * n
+    assert published(state, "theft_cards") == [comp.theft_cards_per_player] * n
     dealt = [0] * len(variant.cards)
     for kind in comp.starting_cards:
         dealt[card(kind, variant)] += 1
@@ -311,7 +313,7 @@ def test_r_prov_01_start_player_draws_one_province_per_player_with_bonus(variant
     deck, stones = len(state.deck), state.supply_stones
     run(game, ["province_draw"])
     assert game.pending is None
-    assert state.on_auction == [thebes, memphis, dakhla, buto]
+    assert published(state, "round_provinces") == [thebes, memphis, dakhla, buto]
     assert province_deck(game) == [pid("Abu", variant)]
     assert [len(state.provinces[i].cards) for i in (thebes, memphis, dakhla, buto)] == [2, 0, 1, 1]
     assert [state.provinces[i].stones for i in (thebes, memphis, dakhla, buto)] == [0, 2, 0, 0]
@@ -319,7 +321,7 @@ def test_r_prov_01_start_player_draws_one_province_per_player_with_bonus(variant
     assert len(state.deck) == deck - 4 and state.supply_stones == stones - 2
     # as many as there are players
     for n in variant.players:
-        assert len(Game(variant, n, 1).state.on_auction) == n
+        assert len(published(Game(variant, n, 1).state, "on_auction")) == n
 
 
 # ---------------------------------------------------------------------------------------
@@ -822,7 +824,7 @@ def test_r_mkt_07_cards_sell_for_one_gold_the_theft_card_never(variant):
     # gold 0 and only a theft card: nothing can be bought, nothing is asked
     game = _market_game(variant, {"gold": 0, "theft": 1, "provinces": {"Thebes": {}}})
     run(game, ["market"])
-    assert game.pending is None and game.state.players[RED].theft == 1
+    assert game.pending is None and published(game.state, "theft_cards")[RED] == 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -912,7 +914,7 @@ def test_r_off_02_total_minus_three_per_theft_then_adjustments_in_turn_order(var
     ])
     assert [e["total"] for e in events if e["event"] == "offering_total"] == [10 + 4 - 3]
     assert [(e["player"], e["total"]) for e in events if e["event"] == "adjust"] == [(RED, 14), (BLUE, 11)]
-    assert game.state.offering_level == 2
+    assert published(game.state, "offering_level") == 2
     assert game.state.discard.count(card("offering_adjustment", variant)) == 2
     # the adjustment changes the total, not the offer: red (10) still ranks first
     assert game.state.start_player == RED
@@ -943,7 +945,7 @@ def test_r_off_03_level_set_by_the_offering_rule(variant, offers, level):
     game = game_of(seats(3, gold=10, theft=1), variant)
     run(game, ["offering"], [("theft", 0, 0) if o == "theft" else ("gold", o, 0) for o in offers])
     finish(game)
-    assert game.state.offering_level == level
+    assert published(game.state, "offering_level") == level
 
 
 @over("offering", printed=("offering",))
@@ -991,9 +993,9 @@ def test_r_off_05_highest_offer_starts_gold_to_bank_thieves_take_three(variant):
     assert state.start_player == BLUE  # tied with white, earlier from the old start player
     assert [p.gold for p in state.players] == [13, 7, 3, 3]
     assert state.bank_paid == 17 and state.bank_given == 3
-    assert [p.theft for p in state.players] == [1, 1, 1, 1]
+    assert published(state, "theft_cards") == [1, 1, 1, 1]
     assert [sum(p.hand) for p in state.players] == [0, 1, 3, 2]
-    assert state.offering_level == 3  # 3 + 7 + 7 - 3 = 14
+    assert published(state, "offering_level") == 3  # 3 + 7 + 7 - 3 = 14
 
 
 @over("offering", printed=("offering",))
@@ -1003,7 +1005,7 @@ def test_r_off_06_everyone_steals_nobody_rewarded_start_player_unchanged(variant
     assert game.pending is None
     state = game.state
     assert state.start_player == 2
-    assert state.offering_level == 1  # -12
+    assert published(state, "offering_level") == 1  # -12
     assert [p.gold for p in state.players] == [13, 13, 13, 13]
     assert [sum(p.hand) for p in state.players] == [0, 0, 0, 0]
 

@@ -17,6 +17,7 @@ import pytest
 from conftest import variant_files
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
+from helpers import published
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -180,7 +181,7 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others(tables):
     for seat in range(4):
         page = tables.state(table["tokens"][seat])
         assert sum(card["count"] for card in page["hand"]) == sum(game.state.players[seat].hand) + \
-            game.state.players[seat].theft
+            published(game.state, "theft_cards")[seat]
         assert [p["cards"] for p in page["players"]] == [sum(p.hand) for p in game.state.players]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import FakeTerminal, classic, edition2016, game_of, run_cli, seats
+from helpers import FakeTerminal, classic, edition2016, game_of, publish, published, run_cli, seats
 
 from amunre.agents.seatview import full_view, own_view
 from amunre.core.words import Narrator, Words
@@ -150,7 +150,7 @@ def test_the_2016_bid_asks_for_the_scribe_pawn():
 
     v = edition2016()
     game = game_of(seats(3, gold=5), v)
-    game.state.on_auction = [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)]
+    publish(game.state, "round_provinces", [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)])
     lines = narrated(game)
     game.run_rules(["auction"])
     assert question_text(asking_for(game.view(0), game.pending)) == \
@@ -244,7 +244,7 @@ def test_the_full_view_keeps_the_bids_bidders_and_protection(variant):
     players[BLACK]["hand"] = {"free_farmer": 2}
     game = game_of(players, v)
     on_auction = [pid("Buto", v), pid("Edfu", v), pid("Thebes", v)]
-    game.state.on_auction = list(on_auction)
+    publish(game.state, "round_provinces", list(on_auction))
     game.run_rules(["auction"])
     game.answer((on_auction[0], 1, (card("protection", v),)))
     terminal = FakeTerminal(["v", "0"])
@@ -573,7 +573,8 @@ def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns()
 
     # a game whose first auction, red to bid first, shows Abu first and Memphis (the longest line)
     game = next(g for g in (Game(classic(), 3, seed) for seed in range(2000))
-                if g.state.on_auction[0] == pid_of("Abu") and pid_of("Memphis") in g.state.on_auction
+                if published(g.state, "on_auction")[0] == pid_of("Abu")
+                and pid_of("Memphis") in published(g.state, "on_auction")
                 and g.pending.player == RED)
     request = game.pending
     assert request.kind == "bid" and len(request.options) == 21
@@ -595,7 +596,7 @@ def test_the_bid_options_are_a_line_per_card_and_long_lines_wrap_at_80_columns()
     players = seats(3, gold=20)
     players[RED]["hand"] = {"protection": 1, "architect": 1}
     prepared = game_of(players, classic())
-    prepared.state.on_auction = [pid_of("Abu"), pid_of("Mendes"), pid_of("Memphis")]
+    publish(prepared.state, "round_provinces", [pid_of("Abu"), pid_of("Mendes"), pid_of("Memphis")])
     prepared.run_rules(["auction"])
     request = prepared.pending
     assert any(card("protection", classic()) in o[2] for o in request.options) and len(request.options) > 40

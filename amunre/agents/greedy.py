@@ -39,6 +39,51 @@ def _prices(variant, kind: str):
     return None
 
 
+#: What `GreedyAgent._policy` gives where the decision's module declares no policy of that name.
+NO_POLICY = object()
+
+
+class _SeatRules(dict):
+    """The rule modules' data as a seat sees it, each module's copied when a policy first
+    reads it (the Treasury's reads only the offering level's holder)."""
+
+    def __init__(self, view):
+        super().__init__()
+        self._view = view
+
+    def __missing__(self, key):
+        data = self[key] = self._view.rule_data(key)
+        return data
+
+
+class _SeatState:
+    """A seat's view, read as a game state by the policies greedy asks (the Treasury's, the
+    bonus cards'): the public board and holdings, and the modules' data as the seat sees it.
+    Cheaper than a whole copy of the position, and it holds nothing the seat may not know."""
+
+    def __init__(self, view):
+        self.n_players = view.n_players
+        self.provinces = view.provinces
+        self.players = view.players
+        self.rules = _SeatRules(view)
+
+
+class _SeatGame:
+    """What a decision's policy is given as its game (`GameLike`): the seat's view of it."""
+
+    hearing: frozenset = frozenset()
+
+    def __init__(self, view):
+        self.variant = view.variant
+        self.state = _SeatState(view)
+
+    def emit(self, _event, **data):
+        pass
+
+    def reveal(self):
+        pass
+
+
 class GreedyAgent:
     name = "greedy"
     #: Decision kind -> the name of the method that answers it: the built-in kinds it knows.
@@ -221,15 +266,29 @@ class GreedyAgent:
         return options[0]
 
     # -- harvest ------------------------------------------------------------------------
+    def _policy(self, view, kind: str, p: int, options, name: str):
+        """What the module asking `kind` answers by its policy `name` (`Decision.policies`) to
+        seat `p` asked with `options`, on the seat's own position (what its view shows:
+        `_SeatGame`), or `NO_POLICY` where it declares none of that name."""
+        from amunre.agents.asking import owner_of
+        from amunre.core.decisions import Request
+
+        request = Request(p, kind, options, self._context)
+        decision = view.variant.modules.decisions.get(kind)
+        policy = decision.policies.get(name) if decision is not None else None
+        if policy is None:
+            return NO_POLICY
+        return policy(owner_of(view.variant, request.kind), _SeatGame(view), request)
+
     def _treasury(self, view, p, options):
-        harvest = view.rule("harvest")
-        if harvest is None or harvest.id != "harvest":  # a plug-in's kind of that name
+        # the province that yields least, when it yields less than the Treasury's gold; in a
+        # kingdom's last round the card is worth nothing kept, so the poorest one anyway
+        gainful = self._policy(view, "treasury", p, options, "gainful")
+        if gainful is NO_POLICY:  # a module asking a kind of that name otherwise
             return self.rng.choice(options)
-        state, board = view, view.variant.board  # province_income reads the public counts only
-        worst = min(options[1:], key=lambda i: harvest.income(state, board, i))
-        if harvest.income(state, board, worst) < harvest.params.treasury_gold:
-            return worst
-        return None if view.round < 2 else worst
+        if gainful is not None:
+            return gainful
+        return None if view.round < 2 else self._policy(view, "treasury", p, options, "poorest")
 
     def _big_harvest(self, view, p, options):
         provs = view.provinces
@@ -238,13 +297,9 @@ class GreedyAgent:
 
     # -- scoring ------------------------------------------------------------------------
     def _play_bonus(self, view, p, options):
-        rule = view.rule("bonus_cards")
-        if rule is None or rule.id != "bonus_cards":  # a plug-in's kind of that name
-            return self.rng.choice(options)
-        for kind in options[1:]:
-            if rule.met(kind, view, p):
-                return kind
-        return None
+        # the first card held whose condition holds, else none
+        met = self._policy(view, "play_bonus", p, options, "met")
+        return self.rng.choice(options) if met is NO_POLICY else met
 
     def _sell_cards(self, view, p, options):
         return options[-1]

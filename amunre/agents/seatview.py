@@ -13,7 +13,7 @@ import re
 
 from rich.text import Text
 
-from amunre.core.boardtext import holding_line, level_words, lying_on, printed, pyramids_text
+from amunre.core.boardtext import holding_line, level_words, lying_on, printed, pyramids_text, theft_cards
 from amunre.core.facets import WordsFacet
 from amunre.core.words import Words, literal, player_names
 
@@ -45,8 +45,9 @@ def hand_text(view, w: Words) -> str:
         if count:
             name = w.card_noun(view.variant.cards[card])
             parts.append(name if count == 1 else f"{count} x {name}")
-    if view.me.theft:
-        parts.append(w.t("theft") if view.me.theft == 1 else f"{view.me.theft} x {w.t('theft')}")
+    theft = theft_cards(view, view.player)
+    if theft:
+        parts.append(w.t("theft") if theft == 1 else f"{theft} x {w.t('theft')}")
     return ", ".join(parts) or "no cards"
 
 
@@ -97,8 +98,8 @@ def others_text(view, p: int, w: Words) -> str:
     info = view.players[p]
     cards = w.plural(info.hand_size, w.t("favor"), w.t("favor_plural"))
     # "a -3 card" (not "1 -3 card"), "2 x -3 card" as in a hand
-    theft = ("" if not info.theft else f", {w.a(w.t('theft'))}" if info.theft == 1
-             else f", {info.theft} x {w.t('theft')}")
+    held = theft_cards(view, p)
+    theft = "" if not held else f", {w.a(w.t('theft'))}" if held == 1 else f", {held} x {w.t('theft')}"
     provinces = ", ".join(w.province(i) for i in info.provinces) or "no provinces"
     return f"{w.who(p)}: {info.gold} {w.t('gold')}, {w.count(info.score, 'points')}, {cards}{theft}; {provinces}"
 
@@ -108,8 +109,10 @@ def full_view(view) -> list[Text]:
     w = words_for(view)
     names = w.names
     supplies = view.supplies
+    level = level_text(view, w)  # ("" where no module publishes a level)
     out = [line(f"== {where_we_are(view, w)} ==", "bold"),
-           line(f"{w.who(view.start_player)} is {w.t('start_player')}; {level_text(view, w)}", names=names),
+           line(f"{w.who(view.start_player)} is {w.t('start_player')}" + (f"; {level}" if level else ""),
+                names=names),
            line(f"Supply: {w.count(supplies['farmers'], 'farmer')}, {w.count(supplies['stones'], 'stone')}, "
                 f"{w.count(supplies['pyramids'], 'pyramid')}, {w.count(supplies['doubles'], 'double_pyramid')}; "
                 f"{w.t('favor_plural')}: {view.deck_size} in the pile, {len(view.discard)} discarded")]
@@ -126,13 +129,14 @@ def full_view(view) -> list[Text]:
         for pid in info.provinces:
             out.append(line(f"  {w.province(pid)}: {holding_line(view, pid, w)}", names=names))
             out.append(line(f"      {printed(view, pid, w)}", "dim"))
-    if view.on_auction:
-        out.append(line(f"On auction: {', '.join(w.province(i) for i in view.on_auction)}"))
-        for pid in view.on_auction:
+    on_auction = view.published("on_auction", ())
+    if on_auction:
+        out.append(line(f"On auction: {', '.join(w.province(i) for i in on_auction)}"))
+        for pid in on_auction:
             on = lying_on(view, pid, w)
             out.append(line(f"  {w.province(pid)}: {printed(view, pid, w)}" + (f"; on it: {on}" if on else "")))
     left = [pid for pid, prov in enumerate(view.provinces)
-            if prov.owner is None and pid not in view.on_auction and (prov.stones or prov.pyramid_count())]
+            if prov.owner is None and pid not in on_auction and (prov.stones or prov.pyramid_count())]
     if left:
         standing = "; ".join(f"{w.province(pid)} " + ", ".join(
             part for part in (pyramids_text(view.provinces[pid], w),

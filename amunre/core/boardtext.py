@@ -8,6 +8,17 @@ from __future__ import annotations
 
 from amunre.core.facets import WordsFacet
 
+#: The names the board's words read of what the rule modules publish (`Rule.publishes`):
+#: the offering level, the theft cards each player holds. Shown only where one is published.
+LEVEL = "offering_level"
+THEFT_CARDS = "theft_cards"
+
+
+def theft_cards(view, player: int) -> int:
+    """The theft cards `player` holds, as published (0 where no module publishes them)."""
+    held = view.published(THEFT_CARDS)
+    return held[player] if held else 0
+
 
 def _join(parts) -> str:
     parts = [p for p in parts if p]
@@ -59,8 +70,10 @@ def province_line(view, pid: int, w) -> str:
 def level_words(view, w) -> str:
     """The offering level as the edition shows it ("Amun-Re temple on the temple track:
     level 2", "Offering tile 3>12 (level 2)"), and before the first offering, that there is
-    none yet: the first offering sets it."""
-    level = view.offering_level
+    none yet: the first offering sets it. "" where no module publishes a level."""
+    if not view.publishes(LEVEL):
+        return ""
+    level = view.published(LEVEL)
     if level == 0:
         return f"{w.t('offering_level')}: no level yet (the first {w.t('offering')} sets it)"
     name = w.numbered("offering_level", level)

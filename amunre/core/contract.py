@@ -24,6 +24,10 @@ every module declares (the core):
 - `player_counts(counts)`: the player counts it allows among the edition's (all of them,
   unless overridden);
 - `provides` / `requires` / `once`: its place in the round's pipeline;
+- `publishes` / `reads_published`: the values it keeps in its own data for the others to
+  read by name (the offering level, the provinces on auction, the theft cards held), and
+  those it reads of another module's, checked when a variant loads; the faces read them
+  through the view (`PlayerView.published`), never by a rule id;
 - `setup()` and `check(variant)`: what it works out once per variant, and the problems it
   finds with a variant.
 
@@ -402,6 +406,19 @@ class Rule:
     provides: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     once: bool = False
+    #: The values it publishes, name -> what it is: each one lives in its own data
+    #: (`initial_state`) under that name, only it writes it, and every seat may see it. The
+    #: other modules read it by name (`reads_published`, `published`), the faces through the
+    #: view (`PlayerView.published`): a module that replaces this one publishes the same
+    #: names, and a face shows a value only where some module publishes it. One rule module
+    #: of a variant publishes each name (checked when a variant loads).
+    publishes: dict[str, str] = {}
+    #: The values of other modules it reads (`published(state, name)`): a tuple of names it
+    #: cannot go without (a variant whose pipelines hold no module publishing one is refused
+    #: when it loads, naming it), or a mapping of each name to what it reads where no module
+    #: publishes it (the offering level 0, as if no offering were made: a house rule without
+    #: the offering still plays).
+    reads_published: tuple[str, ...] | Mapping[str, Any] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -433,7 +450,18 @@ class Rule:
         vars(self)["params"] = spec.params
         self.variant = variant
         vars(self)["rulings"] = rulings if rulings is not None else self.Rulings()
+        # where each published value it reads lives: name -> the key of its publisher's data
+        # (filled by `amunre.core.modules.Modules` once every module of the variant is built)
+        self.published_at: dict[str, str] = {}
         self.setup()
+
+    def published(self, state: GameState, name: str) -> Any:
+        """The value another module publishes under `name` (one of its `reads_published`) on
+        `state`: the live value, to read and never to change."""
+        key = self.published_at.get(name)
+        if key is None:  # nobody publishes it: what the module reads in its place
+            return self.reads_published[name]  # type: ignore[call-overload]  # (a mapping, checked at load)
+        return state.rules[key][name]
 
     def setup(self) -> None:
         """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""

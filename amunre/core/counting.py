@@ -35,14 +35,13 @@ def farmers_in(state: GameState, owned: Iterable[int]) -> int:
     return sum(state.provinces[i].all_farmers() for i in owned)
 
 
-def province_income(state: GameState | PlayerView, board: Board, pid: int, camel_levels: Container[int],
+def province_income(state: GameState | PlayerView, board: Board, pid: int, level: int, camel_levels: Container[int],
                     bonus: int = 0) -> int:
-    """Gold one province yields at the current offering level: each farmer the level (plus
-    `bonus`), its gold mine, and its caravan at the levels in `camel_levels`. `state` may be
-    a seat's view (it shows every fact this reads)."""
+    """Gold one province yields at offering level `level` (the value the offering publishes):
+    each farmer the level (plus `bonus`), its gold mine, and its caravan at the levels in
+    `camel_levels`. `state` may be a seat's view (it shows every fact this reads)."""
     info = board.provinces[pid]
     prov = state.provinces[pid]
-    level = state.offering_level
     gold = (prov.farmers + prov.free_farmers) * (level + bonus) + info.mine
     if info.caravan and level in camel_levels:
         gold += info.caravan

@@ -1,5 +1,6 @@
-"""Setting up a game (R-GAME-02): supplies, the shuffled card deck, each player's gold,
-theft cards and starting cards, and a seeded random start player.
+"""Setting up a game (R-GAME-02): supplies, the shuffled card deck, each player's gold
+and starting cards, a seeded random start player, and each rule module's own data (the
+theft cards each player holds are the offering's, dealt in its `initial_state`).
 
 The core answers one open question itself, A-SUPPLY (whether farmers, stones and pyramids
 run out), so `SetupRulings` joins the rulings of the modules in every variant.
@@ -48,7 +49,6 @@ def set_up(game: Game) -> None:
     deck = [kind for kind in range(len(variant.cards)) for _ in range(comp.deck.get(variant.cards[kind], 0))]
     for player in state.players:
         player.gold = comp.starting_gold
-        player.theft = comp.theft_cards_per_player
         for kind in comp.starting_cards:
             card = variant.card_id(kind)
             deck.remove(card)

@@ -10,7 +10,8 @@ gathered here too, so one lookup serves every event and decision.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from amunre.core.contract import Decision, Event, Rule, ScoringItem
 from amunre.core.errors import AmunreError
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
     from amunre.core.flow import PlanStep
     from amunre.core.model import RuleSpec, Variant
+    from amunre.core.state import GameState
 
     #: (index of the module, message, what was expected)
     Clash: TypeAlias = tuple[int, str, str]
@@ -54,6 +56,31 @@ def declaration_clashes(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
                            f"expected a {what} name of its own in {cls.id!r} (rename it)")
     yield from _encoding_problems(classes, decisions)
     yield from _reads_problems(classes)
+    yield from _published_problems(classes)
+
+
+def _published_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
+    """(index, message, expected) for a value two rule modules publish (its readers would not
+    know whose to read), and for a value a module reads that no module of the variant
+    publishes and it cannot go without (it would fail in the middle of a game instead)."""
+    from amunre.core.registry import all_rules
+
+    publisher: dict[str, str] = {}
+    for index, cls in enumerate(classes):
+        for name in getattr(cls, "publishes", {}):
+            first = publisher.setdefault(name, cls.id)
+            if first != cls.id:
+                yield (index, f"rule module {cls.id!r} publishes {name!r}, which rule module {first!r} publishes "
+                              "already", f"expected one module publishing {name!r} in a variant: remove one of them")
+    for index, cls in enumerate(classes):
+        reads = getattr(cls, "reads_published", ())
+        for name in reads:
+            # a mapping gives what it reads where nobody publishes the name: it may go without
+            if name not in publisher and not isinstance(reads, Mapping):
+                makers = sorted(r for r, c in all_rules().items() if name in getattr(c, "publishes", {}))
+                yield (index, f"rule module {cls.id!r} reads {name!r}, which no rule module of the variant publishes",
+                       f"expected a module publishing {name!r} in the pipelines"
+                       + (f", such as {', '.join(makers)}" if makers else ""))
 
 
 def _reads_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
@@ -166,7 +193,29 @@ class Modules:
         self.players: tuple[int, ...] = counts
         # the modules that keep data of their own (they override `initial_state`)
         self.stateful = tuple(m for m in self.all if type(m).initial_state is not Rule.initial_state)
+        #: each published value's name -> the key of its publisher's data (`Rule.publishes`)
+        self.published_at: dict[str, str] = {}
+        for module in self.all:
+            for name in module.publishes:
+                self.published_at.setdefault(name, module.key)
+        for module in self.all:
+            module.published_at = {name: self.published_at[name] for name in module.reads_published
+                                   if name in self.published_at}
         self._index()
+
+    def published(self, state: GameState, name: str, default: Any = None) -> Any:
+        """The live value published under `name` on `state` (`Rule.publishes`), `default` when no
+        module of the variant publishes it: to read, never to change."""
+        key = self.published_at.get(name)
+        return default if key is None else state.rules[key][name]
+
+    def set_published(self, state: GameState, name: str, value: Any) -> None:
+        """Set the value published under `name` on a prepared or hypothetical `state` (a
+        position file, the planner's copy of a position), where no module plays; in a game only
+        its publisher writes it. Nothing when no module publishes it."""
+        key = self.published_at.get(name)
+        if key is not None:
+            state.rules[key][name] = value
 
     def players_note(self, n: int) -> str:
         """Why `n` players cannot play the variant, if a rule module rules it out ("" otherwise)."""

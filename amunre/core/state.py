@@ -1,4 +1,5 @@
-"""Game state: the data of one game (players, provinces, supplies, decks, level, start player).
+"""Game state: the data of one game (players, provinces, supplies, decks, start player, and
+each rule module's own data).
 
 Flow data (which phase is running, whose decision is pending) lives in the engine, not
 here. The state is plain attributes on slotted classes with integer ids so the hot path
@@ -20,12 +21,11 @@ UNLIMITED = 10**9
 class PlayerState:
     """One player's holdings. `hand[k]` counts cards of kind k (the variant's `cards[k]`)."""
 
-    __slots__ = ("gold", "hand", "theft", "provinces", "score", "breakdown")
+    __slots__ = ("gold", "hand", "provinces", "score", "breakdown")
 
-    def __init__(self, gold: int = 0, theft: int = 0, n_cards: int = 0):
+    def __init__(self, gold: int = 0, n_cards: int = 0):
         self.gold = gold
         self.hand = [0] * n_cards
-        self.theft = theft
         self.provinces: list[int] = []
         self.score = 0
         # (kingdom index, scoring item key) -> points
@@ -58,12 +58,17 @@ class ProvinceState:
 
 
 class GameState:
-    """Everything about a game that is not control flow."""
+    """Everything about a game that is not control flow.
+
+    It holds what the game's shape gives every variant; what a rule module introduces (the
+    offering level, the provinces on auction, the theft cards held) lives in that module's
+    own data, `rules`, and the others read it by the name it publishes
+    (`amunre.core.contract.Rule.publishes`)."""
 
     __slots__ = (
         "seed", "draws", "n_players", "players", "provinces", "kingdom", "round", "start_player",
-        "offering_level", "supply_farmers", "supply_stones", "supply_pyramids", "supply_doubles",
-        "deck", "discard", "in_play", "on_auction",
+        "supply_farmers", "supply_stones", "supply_pyramids", "supply_doubles",
+        "deck", "discard", "in_play",
         "bank_paid", "bank_given", "finished", "winners", "rules",
     )
 
@@ -77,7 +82,6 @@ class GameState:
         self.kingdom = 0
         self.round = 0
         self.start_player = 0
-        self.offering_level = 0  # 0 until the first offering
         self.supply_farmers = 0
         self.supply_stones = 0
         self.supply_pyramids = 0
@@ -85,7 +89,6 @@ class GameState:
         self.deck: list[int] = []  # favor/power cards, top is the end of the list
         self.discard: list[int] = []
         self.in_play: list[int] = []  # cards played face up until the phase ends
-        self.on_auction: list[int] = []
         self.bank_paid = 0  # gold players paid to the bank
         self.bank_given = 0  # gold the bank paid to players
         self.finished = False
@@ -142,17 +145,17 @@ class GameState:
         data with it: nothing of it is shared with this state."""
         twin = GameState.__new__(GameState)
         twin.seed, twin.n_players, twin.kingdom, twin.round = self.seed, self.n_players, self.kingdom, self.round
-        twin.start_player, twin.offering_level = self.start_player, self.offering_level
+        twin.start_player = self.start_player
         twin.supply_farmers, twin.supply_stones = self.supply_farmers, self.supply_stones
         twin.supply_pyramids, twin.supply_doubles = self.supply_pyramids, self.supply_doubles
         twin.bank_paid, twin.bank_given, twin.finished = self.bank_paid, self.bank_given, self.finished
         twin.deck, twin.discard, twin.in_play = self.deck[:], self.discard[:], self.in_play[:]
-        twin.on_auction, twin.winners = self.on_auction[:], self.winners[:]
+        twin.winners = self.winners[:]
         twin.draws = dict(self.draws)
         players = []
         for p in self.players:
             q = PlayerState.__new__(PlayerState)
-            q.gold, q.hand, q.theft, q.provinces = p.gold, p.hand[:], p.theft, p.provinces[:]
+            q.gold, q.hand, q.provinces = p.gold, p.hand[:], p.provinces[:]
             q.score, q.breakdown = p.score, p.breakdown.copy()
             players.append(q)
         twin.players = players
@@ -170,15 +173,15 @@ class GameState:
         """Make this state equal to `other` (its seed apart) in place: every list, player and
         province object stays the one it was, so that a rule's step under way, which holds
         them, sees the new values (`Game.determinize`)."""
-        for name in ("n_players", "kingdom", "round", "start_player", "offering_level", "supply_farmers",
+        for name in ("n_players", "kingdom", "round", "start_player", "supply_farmers",
                      "supply_stones", "supply_pyramids", "supply_doubles", "bank_paid", "bank_given", "finished"):
             setattr(self, name, getattr(other, name))
-        for name in ("deck", "discard", "in_play", "on_auction", "winners"):
+        for name in ("deck", "discard", "in_play", "winners"):
             getattr(self, name)[:] = getattr(other, name)
         self.draws.clear()
         self.draws.update(other.draws)
         for mine, theirs in zip(self.players, other.players):
-            mine.gold, mine.theft, mine.score = theirs.gold, theirs.theft, theirs.score
+            mine.gold, mine.score = theirs.gold, theirs.score
             mine.hand[:] = theirs.hand
             mine.provinces[:] = theirs.provinces
             mine.breakdown.clear()

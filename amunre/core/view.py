@@ -2,10 +2,11 @@
 
 An agent receives `game.view(player)` and the request, never the state. The view shows
 every public fact of the board (owners, farmers, stones, pyramids, gold lying on
-provinces, how many cards lie face down on them), each player's gold, score, provinces,
-theft cards and hand size, the player's own hand, the offering level, the start player,
-the provinces on auction, the supplies, the size of the draw pile and the face-up cards;
-and each rule module's own data as its `view_state` shows it to this player. It never
+provinces, how many cards lie face down on them), each player's gold, score, provinces
+and hand size, the player's own hand, the start player, the supplies, the size of the draw
+pile and the face-up cards; each value a rule module publishes (`published`: the offering
+level, the provinces on auction, the theft cards held, where the variant's modules
+publish them); and each rule module's own data as its `view_state` shows it to this player. It never
 shows another hand's cards, the draw pile's order, the face-down cards' kinds, the random
 generator, or a sealed answer of a simultaneous batch (those are not in the state).
 
@@ -29,7 +30,6 @@ from amunre.core.state import copy_data
 if TYPE_CHECKING:
     import random
 
-    from amunre.core.contract import Rule
     from amunre.core.engine import Game
     from amunre.core.model import Variant
     from amunre.core.state import GameState, PlayerState, ProvinceState
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 #: A province's public face: (owner, farmers, free_farmers, stones, pyramids, doubles, gold,
 #: cards), the cards lying on it by their number.
 Face = tuple[int | None, int, int, int, int, int, int, int]
-#: A player's public holding: (gold, theft, provinces, score).
-Holding = tuple[int, int, tuple[int, ...], int]
+#: A player's public holding: (gold, provinces, score).
+Holding = tuple[int, tuple[int, ...], int]
 
 
 def face(p: ProvinceState) -> Face:
@@ -49,7 +49,7 @@ def face(p: ProvinceState) -> Face:
 
 def holding(p: PlayerState) -> Holding:
     """The public holding of a player's state."""
-    return (p.gold, p.theft, tuple(p.provinces), p.score)
+    return (p.gold, tuple(p.provinces), p.score)
 
 
 class ProvinceView:
@@ -127,10 +127,6 @@ class PlayerInfo:
         return self._p.score
 
     @property
-    def theft(self) -> int:
-        return self._p.theft
-
-    @property
     def provinces(self) -> tuple[int, ...]:
         return tuple(self._p.provinces)
 
@@ -143,11 +139,11 @@ class PlayerInfo:
         return dict(self._p.breakdown)
 
     def holding(self) -> Holding:
-        """(gold, theft, provinces, score) at once: a search agent reads them at every decision."""
+        """(gold, provinces, score) at once: a search agent reads them at every decision."""
         return holding(self._p)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"gold": self.gold, "score": self.score, "theft": self.theft, "provinces": list(self._p.provinces),
+        return {"gold": self.gold, "score": self.score, "provinces": list(self._p.provinces),
                 "hand_size": self.hand_size, "breakdown": self.breakdown}
 
 
@@ -193,9 +189,19 @@ class PlayerView:
     def variant(self) -> Variant:
         return self._game.variant
 
-    def rule(self, rule_id: str) -> Rule | None:
-        """A rule module of the variant (its params and rulings), by entry id or rule id; None if absent."""
-        return self._game.variant.modules.rule(rule_id)
+    def published(self, name: str, default: Any = None) -> Any:
+        """The value a rule module publishes under `name` (`amunre.core.contract.Rule.publishes`:
+        "offering_level", "on_auction", "theft_cards" by seat, as the built-in modules name
+        them), a copy; `default` when no module of the variant publishes it. Published
+        values are public: every seat sees the same."""
+        key = self._game.variant.modules.published_at.get(name)
+        if key is None:
+            return default
+        return copy_data(self._game.state.rules[key][name])
+
+    def publishes(self, name: str) -> bool:
+        """Whether a rule module of the variant publishes `name` (a face shows it only then)."""
+        return name in self._game.variant.modules.published_at
 
     # -- own holdings ---------------------------------------------------------------------
     @property
@@ -223,14 +229,6 @@ class PlayerView:
     @property
     def start_player(self) -> int:
         return self._game.state.start_player
-
-    @property
-    def offering_level(self) -> int:
-        return self._game.state.offering_level
-
-    @property
-    def on_auction(self) -> tuple[int, ...]:
-        return tuple(self._game.state.on_auction)
 
     @property
     def deck_size(self) -> int:
@@ -274,6 +272,15 @@ class PlayerView:
                                  else state.rules[m.key])
                 for m in self._game.variant.modules.stateful if m.key in state.rules}
 
+    def rule_data(self, key: str) -> Any:
+        """One module's data (by its key), as `rules` holds it: the copy of what it shows this
+        player. KeyError for a module that keeps none."""
+        module = self._game.variant.modules.rule(key)
+        data = self._game.state.rules[key]
+        if isinstance(module, HiddenFacet):  # (without the facet a module shows all of its data)
+            data = module.view_state(data, self.player)
+        return copy_data(data)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "player": self.player,
@@ -283,8 +290,6 @@ class PlayerView:
             "kingdom": self.kingdom,
             "round": self.round,
             "start_player": self.start_player,
-            "offering_level": self.offering_level,
-            "on_auction": list(self.on_auction),
             "deck_size": self.deck_size,
             "discard": list(self.discard),
             "in_play": list(self.in_play),

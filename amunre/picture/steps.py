@@ -26,7 +26,7 @@ class Snapshot(NamedTuple):
     """The public face of a position (see the module docstring)."""
 
     where: str  # kingdom, round and phase, in words
-    level: int  # offering level, 0 before the first offering
+    level: int  # offering level, 0 before the first offering (or where no module publishes one)
     start_player: int
     #: per province: (owner or None, farmers, free farmers, stones, pyramids, doubles,
     #: face-down cards lying on it, gold lying on it)
@@ -88,15 +88,18 @@ def where_text(variant, state, phase_name: str) -> str:
 def snapshot(variant, state, phase_name: str, markers: dict | None = None, game=None) -> Snapshot:
     """The public face of `state` (`markers`: the rule modules' `table_markers`; `game`: the
     game standing there, for what the modules tell of each province, else one is made)."""
-    on_auction = tuple(state.on_auction)
+    # what the rule modules publish, by name: where none does, none is shown
+    published = variant.modules.published
+    on_auction = tuple(published(state, "on_auction", ()))
+    theft = published(state, "theft_cards") or [0] * state.n_players
     shown = tuple(sorted((player, *mark) for player, mark in (markers or {}).items() if mark[0] in on_auction))
     return Snapshot(
         where=where_text(variant, state, phase_name),
-        level=state.offering_level,
+        level=published(state, "offering_level", 0),
         start_player=state.start_player,
         provinces=tuple((p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, len(p.cards), p.gold)
                         for p in state.provinces),
-        players=tuple((p.gold, sum(p.hand), p.theft, p.score) for p in state.players),
+        players=tuple((p.gold, sum(p.hand), held, p.score) for p, held in zip(state.players, theft)),
         on_auction=on_auction,
         markers=shown,
         finished=bool(state.finished),

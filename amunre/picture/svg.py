@@ -341,7 +341,8 @@ class BoardPicture:
         out = [f'<rect x="{x - 10}" y="40" width="{PANEL_W + 20}" height="{self.height - 52}" rx="8" fill="#f8f1de" '
                f'stroke="#c9b68a"/>',
                '<g id="where"></g>',
-               _t(x, 64, text_of(self.term("offering_level")), 12, weight="bold"),
+               # the level's heading only where a module sets levels (it publishes the one reached)
+               _t(x, 64, text_of(self.term("offering_level")), 12, weight="bold") if self.levels else "",
                '<g id="level"></g>',
                _t(x, self.players_y, "Players", 12, weight="bold")]
         for p in range(len(self.names)):

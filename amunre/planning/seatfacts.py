@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from amunre.core.boardtext import theft_cards
 from amunre.core.words import Words
 
 _PARAM = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
@@ -43,8 +44,9 @@ def hand_cards(view, words: Words) -> list[tuple[str, int, str]]:
     variant = view.variant
     out = [(words.card_noun(variant.cards[kind]), count, card_text(variant, variant.cards[kind]))
            for kind, count in enumerate(view.hand) if count]
-    if view.me.theft:
-        out.append((words.t("theft"), view.me.theft, card_text(variant, "theft")))
+    theft = theft_cards(view, view.player)  # (where a module publishes them)
+    if theft:
+        out.append((words.t("theft"), theft, card_text(variant, "theft")))
     return out
 
 

@@ -9,7 +9,8 @@ holding is worth to it now, a change being a tuple of `(what, where, amount)`:
     ("pyramids", province, n)    n more pyramids (a double counting 2)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
-    ("offering_level", None, n)  the offering level set to n
+    ("offering_level", None, n)  the offering level set to n (the value a module publishes
+                                 under that name: a variant without one values it at nothing)
 
 Nothing here knows a rule. The value comes from playing the variant's own modules on a
 hypothetical copy of the position, built from the seat's view (the others' hands unknown, so
@@ -48,10 +49,10 @@ if TYPE_CHECKING:
     #: a province, a card kind or None, as `what` says.
     Change: TypeAlias = "tuple[str, Any, int]"
     #: What `fingerprint` makes of a view: kingdom, round, offering level, the seat's hand,
-    #: every player's holding, every province's face, the cards in play, the provinces on
-    #: auction, the modules' data.
+    #: every player's holding, every province's face, the cards in play, the modules' data
+    #: (the provinces on auction among them).
     Fingerprint: TypeAlias = ("tuple[int, int, int, tuple[int, ...], tuple[Holding, ...], tuple[Face, ...], "
-                              "tuple[int, ...], tuple[int, ...], dict[str, Any]]")
+                              "tuple[int, ...], dict[str, Any]]")
     #: A change of several things at once, valued together.
     Changes: TypeAlias = "tuple[Change, ...]"
     #: What `apply` keeps for `undo`: the seat's holding, the offering level, then each province
@@ -72,6 +73,8 @@ _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int
 _CARD_TOUCHES: dict[tuple[str, ...], list[frozenset[str]]] = {}
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
+#: The published value a change `("offering_level", None, n)` sets (`Rule.publishes`), by its name.
+LEVEL = "offering_level"
 
 
 class _Table:
@@ -99,8 +102,9 @@ class _Table:
 def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerprint | None = None,
                 before: Fingerprint | None = None) -> GameState:
     """A game state holding everything `view` shows: the board, every player's gold,
-    provinces, theft cards and points, the seat's own hand (the others' are unknown: empty),
-    the offering level, the supplies. What is hidden from the seat is not there. `into`: a
+    provinces and points, the seat's own hand (the others' are unknown: empty), the
+    supplies, the rule modules' data as the seat sees it (with what they publish: the
+    offering level, the theft cards held). What is hidden from the seat is not there. `into`: a
     state an earlier call made for the same seat, written over (no new state to build);
     `seen`, the view's `fingerprint` now, and `before`, the one `into` was made from: then
     only the players and provinces that changed are written."""
@@ -115,7 +119,7 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
             if index < len(old_holdings) and old_holdings[index] == info:
                 continue
             player = state.players[index]
-            player.gold, player.theft, held, player.score = info
+            player.gold, held, player.score = info
             player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(seen[3])
@@ -128,34 +132,39 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
             (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
              _) = seen_face
     state.kingdom, state.round = view.kingdom, view.round
-    state.start_player, state.offering_level = view.start_player, view.offering_level
+    state.start_player = view.start_player
     supplies = view.supplies
     state.supply_farmers, state.supply_stones = supplies["farmers"], supplies["stones"]
     state.supply_pyramids, state.supply_doubles = supplies["pyramids"], supplies["doubles"]
-    state.discard, state.in_play, state.on_auction = list(view.discard), list(seen[6]), list(seen[7])
-    state.rules = dict(seen[8])
+    state.discard, state.in_play = list(view.discard), list(seen[6])
+    rules = state.rules = dict(seen[7])
+    level_at = variant.modules.published_at.get(LEVEL)
+    if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
+        rules[level_at] = dict(rules[level_at])
     return state
 
 
 def fingerprint(view: PlayerView) -> Fingerprint:
     """Everything public a holding's worth reads, and the seat's hand: two moments with the
     same fingerprint give every change the same worth. (kingdom, round, offering level,
-    hand, every player's holding, every province's face, the cards in play, the provinces on
-    auction, the rule modules' data as the seat sees it: a module valued by playing it may read
-    any of it.)"""
+    hand, every player's holding, every province's face, the cards in play, the rule
+    modules' data as the seat sees it, the provinces on auction among it: a module valued by
+    playing it may read any of it. The level, which the terms read, stands apart from the
+    data, which they do not.)"""
     hand = view.hand if view.player is not None else ()  # (a spectator's view holds no hand)
-    return (view.kingdom, view.round, view.offering_level, hand, view.holdings(), view.faces(), view.in_play,
-            view.on_auction, view.rules)
+    return (view.kingdom, view.round, view.published(LEVEL, 0), hand, view.holdings(), view.faces(), view.in_play,
+            view.rules)
 
 
-def apply(state: GameState, player: int, change: Changes) -> Kept:
+def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any] | None = None) -> Kept:
     """Make `change` (see the module docstring) to `player`'s holding in `state`; returns
-    what `undo` needs to take it back."""
+    what `undo` needs to take it back. `levels`: the data of `state` that holds the offering
+    level (its publisher's), None where no module publishes one."""
     me = state.players[player]
     kinds = [what for what, _, _ in change]
     # what a change can touch is kept (a hand or a list of provinces only when it may change)
     kept: Kept = [(me, me.gold, me.hand[:] if "cards" in kinds else None,
-                   me.provinces[:] if "own" in kinds else None), state.offering_level]
+                   me.provinces[:] if "own" in kinds else None), (levels, levels[LEVEL] if levels else None)]
     for what, where, _ in change:
         if what in ("own", "farmers", "pyramids", "stones"):
             prov = state.provinces[where]
@@ -168,8 +177,9 @@ def apply(state: GameState, player: int, change: Changes) -> Kept:
             me.gold += amount
         elif what == "cards":
             me.hand[where] += amount
-        elif what == "offering_level":
-            state.offering_level = amount
+        elif what == LEVEL:
+            if levels is not None:
+                levels[LEVEL] = amount
         elif what == "own":
             prov = state.provinces[where]
             if prov.owner is not None and prov.owner != player:
@@ -228,7 +238,9 @@ def _add_stones(prov: ProvinceState, amount: int) -> None:
 
 def undo(state: GameState, kept: Kept) -> None:
     """Take back a change `apply` made (`kept`: what it returned)."""
-    state.offering_level = kept[1]
+    levels, level = kept[1]
+    if levels is not None:
+        levels[LEVEL] = level
     for entry in reversed([kept[0]] + kept[2:]):
         if len(entry) == 4:
             player, player.gold, hand, provinces = entry
@@ -387,10 +399,11 @@ class Worth:
                 and previous.player == self.player and previous._base.n_players == self.view.n_players else None)
         self._base = position_of(self.view, into, self._seen, previous._seen if previous is not None else None)
         highest = self.variant.modules.max_offering_level
-        if self._base.offering_level == 0 and highest:
+        levels = self._levels()
+        if levels is not None and levels[LEVEL] == 0 and highest:
             # before the first offering the level is not set: a holding is valued at the
             # middle level (rounded down), not at none
-            self._base.offering_level = (1 + highest) // 2
+            levels[LEVEL] = (1 + highest) // 2
         # each worked out when a change first touches it (None until then)
         self._parts = kept_parts if kept_parts is not None else [None] * len(self._terms)  # type: ignore[list-item]
 
@@ -403,7 +416,7 @@ class Worth:
         if not terms:
             return 0.0
         held = state.players[self.player].gold
-        kept = apply(state, self.player, change)
+        kept = apply(state, self.player, change, self._levels())
         try:
             return self._rescore(terms, state, held)
         finally:
@@ -469,7 +482,7 @@ class Worth:
         elif what == "own":
             prov = state.provinces[where]
             if prov.owner is not None:  # (held already, or taken from another: the general way)
-                kept = apply(state, self.player, ((what, where, amount),))
+                kept = apply(state, self.player, ((what, where, amount),), self._levels())
                 try:
                     return self._rescore(terms, state, held)
                 finally:
@@ -491,11 +504,19 @@ class Worth:
             total = self._rescore(terms, state, held)
             prov.pyramids -= amount
         else:  # the offering level
-            level = state.offering_level
-            state.offering_level = amount
+            levels = self._levels()
+            if levels is None:  # no module publishes one: nothing reads it
+                return 0.0
+            level = levels[LEVEL]
+            levels[LEVEL] = amount
             total = self._rescore(terms, state, held)
-            state.offering_level = level
+            levels[LEVEL] = level
         return total
+
+    def _levels(self) -> dict[str, Any] | None:
+        """The data of the position that holds the offering level (its publisher's), or None."""
+        level_at = self.variant.modules.published_at.get(LEVEL)
+        return None if level_at is None else self._base.rules[level_at]
 
     def _rescore(self, terms: list[int], state: GameState, held: int) -> float:
         """What the `terms` gained on `state` (changed) from their worth before (`_parts`);

@@ -61,13 +61,16 @@ class ObservationLayout:
             ("phase", len(self.phases) + 1, "the phase, one-hot: the round's phases in order, the scoring, the "
                                            "final scoring, then anything else (setup, game over)"),
             ("start_player", n, "the start player, one-hot by relative seat"),
-            ("offering_level", self.levels, "the offering level, one-hot from 0 (before the first offering)"),
+            ("offering_level", self.levels, "the offering level, one-hot from 0 (before the first offering, or "
+                                            "where no module publishes `offering_level`)"),
             ("hand", cards, "the seat's own cards: how many of each card id"),
-            ("players", 5 * n, "per relative seat: gold, points, theft cards, hand size, provinces held"),
+            ("players", 5 * n, "per relative seat: gold, points, theft cards (as published: `theft_cards`, else "
+                              "0), hand size, provinces held"),
             ("provinces", provinces * (n + 9), "per province id: its owner one-hot by relative seat (the last "
                                                "entry: no owner), then farmers on fields, farmers off the fields, "
                                                "stones, single pyramids, double pyramids, gold lying on it, "
-                                               "face-down cards lying on it, and 1 when it is on auction"),
+                                               "face-down cards lying on it, and 1 when it is on auction "
+                                               "(as published: `on_auction`)"),
             ("supplies", 4, "farmers, stones, single and double pyramids left in the supply"),
             ("cards", 1 + 2 * cards, "the draw pile's size, then the discard pile and the face-up cards: how many "
                                      "of each card id"),
@@ -113,14 +116,16 @@ class ObservationLayout:
         phase = view.phase
         one_hot("phase", self.phases.index(phase) if phase in self.phases else len(self.phases))
         one_hot("start_player", rel(view.start_player))
-        one_hot("offering_level", min(view.offering_level, self.levels - 1))
+        # the values the rule modules publish, by name (none: 0, nobody holds theft cards, none on auction)
+        one_hot("offering_level", min(view.published("offering_level", 0), self.levels - 1))
         out[s["hand"]] = view.hand
         players = []
+        theft = view.published("theft_cards") or [0] * n
         for q in range(n):
             info = view.players[(seat + q) % n]
-            players += [info.gold, info.score, info.theft, info.hand_size, len(info.provinces)]
+            players += [info.gold, info.score, theft[(seat + q) % n], info.hand_size, len(info.provinces)]
         out[s["players"]] = players
-        on_auction = set(view.on_auction)
+        on_auction = set(view.published("on_auction", ()))
         rows = []
         for pid, prov in enumerate(view.provinces):
             owner = [0.0] * (n + 1)

@@ -88,11 +88,17 @@ def _gold_points_line(e: dict[str, Any], w: Words) -> str:
     return f"  {w.who(e['player'])} has the {place} {w.t('gold')} ({e['gold']}{tied}): {result}."
 
 
+#: The published value it reads (`Rule.reads_published`): the theft cards held by seat.
+THEFT_CARDS = "theft_cards"
+
+
 @register
 class GoldRanking(Rule, ValuationFacet):
     id = "gold_ranking"
     kind = "final_scoring"
     reads = frozenset({"gold"})  # what `points_for`/`income_for` read
+    # the theft cards held by seat (the offering's), which A-THEFTGOLD counts; none without them
+    reads_published = {THEFT_CARDS: None}
     summary = "Most gold 6, second 4, third 2; ties share and push the next ranks down."
     spec_ids = ("R-SCO-06", "A-THEFTGOLD", "A-GOLDTIES")
     params = takes(GoldParams)
@@ -128,7 +134,9 @@ class GoldRanking(Rule, ValuationFacet):
         """Every player's gold as the ranking counts it (a held theft card off with A-THEFTGOLD)."""
         golds = [pl.gold for pl in state.players]
         if self.rulings.theft_counts_in_gold:
-            golds = [g - self.params.theft_value * pl.theft for g, pl in zip(golds, state.players)]
+            held = self.published(state, THEFT_CARDS)
+            if held is not None:
+                golds = [g - self.params.theft_value * theft for g, theft in zip(golds, held)]
         return golds
 
     def points_for(self, state: GameState, player: int) -> dict[str, float]:

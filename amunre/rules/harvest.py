@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from amunre.core.board import Board, Province
     from amunre.core.contract import Asking, GameLike
-    from amunre.core.decisions import Steps
+    from amunre.core.decisions import Request, Steps
     from amunre.core.facets.valuation import Valuer
     from amunre.core.state import GameState
     from amunre.core.view import PlayerView
@@ -114,7 +114,28 @@ def _income_note(pid: int, asking: Asking) -> str | None:
     """What the province would yield at this harvest."""
     if asking.rule is None:
         return None
-    return f"it yields {asking.rule.income(asking.view, asking.view.variant.board, pid)} {asking.words.t('gold')} now"
+    view = asking.view
+    yields = asking.rule.income(view, view.variant.board, pid, view.published(LEVEL, 0))
+    return f"it yields {yields} {asking.words.t('gold')} now"
+
+
+def _poorest(rule: Harvest, game: GameLike, request: Request) -> int | None:
+    """The `poorest` policy of the Treasury: the province offered that yields least now (the
+    first of equal ones)."""
+    state = game.state
+    level, board = rule.published(state, LEVEL), rule.variant.board
+    provinces = [pid for pid in request.options if pid is not None]
+    return min(provinces, key=lambda pid: rule.income(state, board, pid, level)) if provinces else None
+
+
+def _gainful(rule: Harvest, game: GameLike, request: Request) -> int | None:
+    """The `gainful` policy of the Treasury: the poorest province, where it yields less than the
+    Treasury's gold; else none."""
+    poorest = _poorest(rule, game, request)
+    if poorest is None:
+        return None
+    level = rule.published(game.state, LEVEL)
+    return poorest if rule.income(game.state, rule.variant.board, poorest, level) < rule.params.treasury_gold else None
 
 
 def _treasury_question(asking: Asking) -> str:
@@ -142,7 +163,8 @@ def _appraise_treasury(pid: int | None, asking: Asking, worth: Valuer) -> float:
     if pid is None:
         return 0.0
     rule: Harvest = asking.rule
-    given_up = rule.income(asking.view, asking.view.variant.board, pid)
+    view = asking.view
+    given_up = rule.income(view, view.variant.board, pid, view.published(LEVEL, 0))
     return worth.gold_change(rule.params.treasury_gold - given_up) - worth.card(rule.treasury)
 
 
@@ -152,6 +174,10 @@ def _appraise_big_harvest(pid: int | None, asking: Asking, worth: Valuer) -> flo
     rule: Harvest = asking.rule
     extra = rule.params.big_harvest_bonus * asking.view.provinces[pid].all_farmers()
     return worth.gold_change(extra) - worth.card(rule.big_harvest)
+
+
+#: The published value it reads (`Rule.reads_published`): the offering level, by its name.
+LEVEL = "offering_level"
 
 
 @register
@@ -171,7 +197,10 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
                              "null or an integer province id",
                              lambda pid, w: f"play it on {w.province(pid)}", note=_income_note,
                              none=lambda w: f"keep the {w.card_noun('treasury')}", question=_treasury_question,
-                             actions=none_or_province_actions, appraise=_appraise_treasury, where=the_province),
+                             actions=none_or_province_actions, appraise=_appraise_treasury, where=the_province,
+                             # the first (keep the card) is what a hypothetical play answers, as before
+                             policies={"keep": lambda rule, game, request: None, "poorest": _poorest,
+                                       "gainful": _gainful}),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
                                 lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
                                 none=lambda w: f"keep the {w.card_noun('big_harvest')}",
@@ -192,6 +221,8 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
     #: it pays for the farmers and provinces held: `amunre.planning.worth` plays it to value them
     pays_for_holdings = True
     reads = frozenset({"provinces", "farmers", "offering_level"})  # what `income_for` reads
+    # the offering level (the offering module's): the income per farmer; 0 in a variant without one
+    reads_published = {LEVEL: 0}
     terms = {TEMPLES_AT_HARVEST: "temples at harvest", "mine": "gold mine", "caravan": "caravan"}
 
     def setup(self) -> None:
@@ -207,24 +238,28 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
         """No card played (its decisions' first option)."""
         board, camels = self.variant.board, self.params.camel_levels
         owned = state.players[player].provinces
+        key = self.published_at.get(LEVEL)
+        level = state.rules[key][LEVEL] if key is not None else 0
         gold = 0
         for pid in owned:  # (a loop: the planner asks this for every holding it values)
-            gold += province_income(state, board, pid, camels)
+            gold += province_income(state, board, pid, level, camels)
         if not self.rulings.temples_score_at_harvest:
             return gold, {}
         temples = sum(board.provinces[i].temples for i in owned)
-        return gold, {TEMPLES_AT_HARVEST: temples * state.offering_level}
+        return gold, {TEMPLES_AT_HARVEST: temples * level}
 
-    def income(self, state: GameState | PlayerView, board: Board, pid: int, bonus: int = 0) -> int:
-        """Gold one province yields at this harvest (see `amunre.core.counting.province_income`)."""
-        return province_income(state, board, pid, self.params.camel_levels, bonus)
+    def income(self, state: GameState | PlayerView, board: Board, pid: int, level: int, bonus: int = 0) -> int:
+        """Gold one province yields at this harvest at offering level `level` (see
+        `amunre.core.counting.province_income`)."""
+        return province_income(state, board, pid, level, self.params.camel_levels, bonus)
 
     def province_facts(self, view: PlayerView, pid: int, w: Words) -> list[str]:
         """"income 5 gold" at the current offering level; before the first offering, which sets
         the level, what the income will depend on ("income after the first sacrifice: 2
         farmers x its level + 1 gold (+3 at level 1 or 2)")."""
-        if view.offering_level:
-            return [f"income {self.income(view, view.variant.board, pid)} {w.t('gold')}"]
+        level = view.published(LEVEL, 0)
+        if level:
+            return [f"income {self.income(view, view.variant.board, pid, level)} {w.t('gold')}"]
         info = view.variant.board.provinces[pid]
         farmers = view.provinces[pid].all_farmers()
         camels = self.params.camel_levels
@@ -243,6 +278,7 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
         board_data = game.variant.board
         board = board_data.provinces
         camel_levels = self.params.camel_levels
+        level = self.published(state, LEVEL)  # (no decision of this step changes it)
         for p in state.turn_order():
             player = state.players[p]
             owned = player.provinces
@@ -261,28 +297,27 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
             for pid in owned:
                 if pid != skip:
                     bonus = self.params.big_harvest_bonus if pid == boost else 0
-                    gold += province_income(state, board_data, pid, camel_levels, bonus)
+                    gold += province_income(state, board_data, pid, level, camel_levels, bonus)
             if skip is not None:
                 gold += self.params.treasury_gold
             receive(game, p, gold, "harvest")
             if "harvest_income" in game.hearing:
                 game.emit("harvest_income", player=p, total=gold,
-                          provinces=self.income_parts(state, board, owned, skip, boost))
+                          provinces=self.income_parts(state, board, owned, skip, boost, level))
             if temples_too:
                 temples = sum(board[i].temples for i in owned)
                 if temples:
                     told = "harvest_temples" in game.hearing
-                    add_points(game, p, TEMPLES_AT_HARVEST, temples * state.offering_level, told=told)
+                    add_points(game, p, TEMPLES_AT_HARVEST, temples * level, told=told)
                     if "harvest_temples" in game.hearing:
-                        game.emit("harvest_temples", player=p, level=state.offering_level,
+                        game.emit("harvest_temples", player=p, level=level,
                                   temples=[[i, board[i].temples] for i in owned if board[i].temples],
-                                  points=temples * state.offering_level, total=player.score)
+                                  points=temples * level, total=player.score)
 
     def income_parts(self, state: GameState, board: Sequence[Province], owned: list[int], skip: int | None,
-                     boost: int | None) -> list[dict[str, int]]:
-        """What each province of a player yields at this harvest, for the `harvest_income` line
-        (the same sums as `amunre.core.counting.province_income`)."""
-        level = state.offering_level
+                     boost: int | None, level: int) -> list[dict[str, int]]:
+        """What each province of a player yields at this harvest at offering level `level`, for
+        the `harvest_income` line (the same sums as `amunre.core.counting.province_income`)."""
         parts = []
         for pid in owned:
             if pid == skip:

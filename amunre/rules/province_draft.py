@@ -94,6 +94,8 @@ class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
     terms = {"province_cards": "province cards", "immediate_bonus": "free material"}
     provides = ("provinces",)
     once = True
+    #: the round's province cards are its own data, published for the auction that follows
+    publishes = {"round_provinces": "the province cards laid out this round, in the order laid out"}
 
     def player_counts(self, counts: tuple[int, ...]) -> tuple[int, ...]:
         if self.rulings.draft_five_players:
@@ -112,12 +114,14 @@ class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
 
     # -- its own state: the hands ----------------------------------------------------------
     def initial_state(self, game: GameLike) -> dict[str, Any]:
-        return {"hands": [[] for _ in range(game.state.n_players)], "used": [], "dealt_from": []}
+        return {"hands": [[] for _ in range(game.state.n_players)], "used": [], "dealt_from": [],
+                "round_provinces": []}
 
     def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
         hand = sorted(data["hands"][player]) if player is not None else []  # (None: a spectator)
         return {"hand": hand, "hand_sizes": [len(h) for h in data["hands"]],
-                "used": sorted(data["used"]), "dealt_from": list(data["dealt_from"])}
+                "used": sorted(data["used"]), "dealt_from": list(data["dealt_from"]),
+                "round_provinces": list(data["round_provinces"])}
 
     def seat_lines(self, data: dict[str, Any], view: PlayerView, words: Words) -> list[str]:
         """The seat's own secret hand: the cards it will put up in the rounds left."""
@@ -139,7 +143,8 @@ class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
             else:
                 hands.append(unseen[:len(hand)])
                 unseen = unseen[len(hand):]
-        return {"hands": hands, "used": list(data["used"]), "dealt_from": list(data["dealt_from"])}
+        return {"hands": hands, "used": list(data["used"]), "dealt_from": list(data["dealt_from"]),
+                "round_provinces": list(data["round_provinces"])}
 
     def start_kingdom(self, game: GameLike) -> None:
         state = game.state
@@ -173,7 +178,7 @@ class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
             mine["hands"][p].remove(pid)
             drawn.append(pid)
         mine["used"].extend(drawn)
-        state.on_auction = drawn
+        mine["round_provinces"] = drawn
         lying = lay_out(game, drawn, board, "picks" in game.hearing)
         if "picks" in game.hearing:
             game.emit("picks", picks=[[p, picks[p]] for p in order], lying=lying, kingdom=state.kingdom)

@@ -55,6 +55,8 @@ class ProvinceDraw(Rule, WordsFacet, HiddenFacet, EncodingFacet):
     terms = {"province_cards": "province cards", "immediate_bonus": "free material"}
     provides = ("provinces",)
     once = True
+    #: the round's province cards are its own data, published for the auction that follows
+    publishes = {"round_provinces": "the province cards laid out this round, in the order laid out"}
 
     def check(self, variant: Variant) -> list[CheckProblem]:
         rounds = variant.edition.rounds_per_kingdom
@@ -70,18 +72,20 @@ class ProvinceDraw(Rule, WordsFacet, HiddenFacet, EncodingFacet):
 
     # -- its own state: the province deck ----------------------------------------------------
     def initial_state(self, game: GameLike) -> dict[str, Any]:
-        return {"deck": [], "used": []}
+        return {"deck": [], "used": [], "round_provinces": []}
 
     def view_state(self, data: dict[str, Any], player: int | None) -> dict[str, Any]:
         # the deck is face down: its size is known, its order is not
-        return {"deck": len(data["deck"]), "used": sorted(data["used"])}
+        return {"deck": len(data["deck"]), "used": sorted(data["used"]),
+                "round_provinces": list(data["round_provinces"])}
 
     def hidden_variants(self, data: dict[str, Any], player: int, rng: random.Random) -> dict[str, Any]:
         # the deck is any of the cards this kingdom is drawn from that nobody has seen drawn: in
         # the first kingdom with `provinces_per_player`, which cards were left out is hidden too.
         # From an order he may know (sorted): the draw must not follow the truth
         unseen = sorted(set(data.get("drawn_from", data["deck"])) - set(data["used"]))
-        redrawn = {"deck": rng.sample(unseen, len(data["deck"])), "used": list(data["used"])}
+        redrawn = {"deck": rng.sample(unseen, len(data["deck"])), "used": list(data["used"]),
+                   "round_provinces": list(data["round_provinces"])}
         if "drawn_from" in data:
             redrawn["drawn_from"] = list(data["drawn_from"])
         return redrawn
@@ -110,7 +114,7 @@ class ProvinceDraw(Rule, WordsFacet, HiddenFacet, EncodingFacet):
         mine = state.rules[self.key]
         drawn = [mine["deck"].pop() for _ in range(state.n_players)]
         mine["used"].extend(drawn)
-        state.on_auction = drawn
+        mine["round_provinces"] = drawn
         lying = lay_out(game, drawn, board, "provinces" in game.hearing)
         if "provinces" in game.hearing:
             game.emit("provinces", player=state.start_player, provinces=list(drawn), lying=lying,

@@ -22,11 +22,17 @@ def _temples_line(e: dict[str, Any], w: Words) -> str:
     return w.scored(e, temples_text(e['temples'], e['level'], w))
 
 
+#: The published value it reads (`Rule.reads_published`): the offering level, by its name.
+LEVEL = "offering_level"
+
+
 @register
 class Temples(Rule, WordsFacet, ValuationFacet):
     id = "temples"
     kind = "scoring"
     reads = frozenset({"provinces", "offering_level"})  # what `points_for`/`income_for` read
+    # the offering level (the offering module's): the points per temple; 0 in a variant without one
+    reads_published = {LEVEL: 0}
     summary = "Each temple in an own province scores the offering level."
     spec_ids = ("R-SCO-01",)
     Params = NoParams
@@ -39,7 +45,9 @@ class Temples(Rule, WordsFacet, ValuationFacet):
 
     def points_for(self, state: GameState, player: int) -> dict[str, int]:
         board = self.variant.board.provinces
-        return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * state.offering_level}
+        key = self.published_at.get(LEVEL)
+        level = state.rules[key][LEVEL] if key is not None else 0
+        return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * level}
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
@@ -48,7 +56,8 @@ class Temples(Rule, WordsFacet, ValuationFacet):
         def score(p: int, heard: bool) -> tuple[int, dict[str, Any] | None]:
             temples = [[i, board[i].temples] for i in state.players[p].provinces if board[i].temples]
             # a player without a temple has no line of his own
-            return self.points_for(state, p)[self.item_key], {"level": state.offering_level, "temples": temples} \
+            level = self.published(state, LEVEL)
+            return self.points_for(state, p)[self.item_key], {"level": level, "temples": temples} \
                 if heard and temples else None
 
         score_each(game, self.item_key, "temple_points", score)

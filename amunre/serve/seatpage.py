@@ -13,6 +13,7 @@ what the seat may not know.
 from __future__ import annotations
 
 from amunre.agents.asking import asking_for, fact_lines, option_text, question_text
+from amunre.core.boardtext import theft_cards
 from amunre.core.view import PlayerView
 from amunre.core.words import Words
 from amunre.picture.steps import snapshot, where_text
@@ -59,7 +60,7 @@ def seat_payload(table, seat: int | None, picture) -> dict:
     request = table.pending
     finished = table.finished
     players = [{"name": table.names[p], "seat": table.seats[p] if table.is_bot(p) else "human",
-                "points": info.score, "gold": info.gold, "cards": info.hand_size, "theft": info.theft,
+                "points": info.score, "gold": info.gold, "cards": info.hand_size, "theft": theft_cards(view, p),
                 "provinces": [words.province(pid) for pid in info.provinces]}
                for p, info in enumerate(view.players)]
     payload = {

@@ -15,7 +15,8 @@ def province_layouts(variant, seed: int, players: int = 4, agent: str = "random"
     seen: list[tuple] = []
     while (request := game.pending) is not None:
         state = game.state
-        if state.on_auction and (not seen or seen[-1][:2] != (state.kingdom, state.round)):
-            seen.append((state.kingdom, state.round, tuple(state.on_auction)))
+        on_auction = variant.modules.published(state, "on_auction", ())  # (as a module publishes it)
+        if on_auction and (not seen or seen[-1][:2] != (state.kingdom, state.round)):
+            seen.append((state.kingdom, state.round, tuple(on_auction)))
         game.answer(agents[request.player].choose(game.view(request.player), request))
     return seen

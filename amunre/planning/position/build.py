@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from amunre.core.engine import Game
 from amunre.core.gamesetup import supply_counts
 from amunre.core.model import Variant
 from amunre.core.state import UNLIMITED, GameState
@@ -17,7 +18,6 @@ def build_state(data: dict, variant: Variant) -> Position:
     kingdom = data.get("kingdom", 1)
     state.kingdom = variant.edition.kingdoms.index(kingdom) if isinstance(kingdom, str) else kingdom - 1
     state.round = variant.edition.rounds_per_kingdom - 1
-    state.offering_level = data.get("offering_level", 1)
     start = data.get("start_player", 0)
     state.start_player = names.index(start) if isinstance(start, str) else start
 
@@ -25,7 +25,6 @@ def build_state(data: dict, variant: Variant) -> Position:
     deck_left = dict(variant.components.deck)
     for p, (entry, player) in enumerate(zip(players, state.players)):
         player.gold = entry.get("gold", 0)
-        player.theft = entry.get("theft", variant.components.theft_cards_per_player)
         player.score = entry.get("score", 0)
         for kind, count in entry.get("hand", {}).items():
             player.hand[variant.card_id(kind)] += count
@@ -60,6 +59,14 @@ def build_state(data: dict, variant: Variant) -> Position:
     deck = [card for card, kind in enumerate(variant.cards) for _ in range(max(0, deck_left.get(kind, 0)))]
     state.random("cards").shuffle(deck)
     state.deck = deck
+    # each rule module's own data, as a game sets it up; then the values a position gives of
+    # what the modules publish: the offering level and each player's theft cards (the
+    # offering's, where the variant has one; the reader refuses them where it has none)
+    Game.from_state(variant, state)
+    modules = variant.modules
+    modules.set_published(state, "offering_level", data.get("offering_level", 1))
+    theft = variant.components.theft_cards_per_player
+    modules.set_published(state, "theft_cards", [entry.get("theft", theft) for entry in players])
     return Position(state=state, names=names, variant=data.get("variant"))
 
 

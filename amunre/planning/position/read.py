@@ -381,8 +381,17 @@ def _semantic_problems(data: dict, variant: Variant, reported=lambda path: False
 
     level = _count(data.get("offering_level"))
     top = variant.modules.max_offering_level or 4  # 4: the printed track, when no rule sets a level
-    if level is not None and level > top:
+    published = variant.modules.published_at
+    if "offering_level" in data and "offering_level" not in published:
+        add(("offering_level",), "the variant has no offering level (no rule module of it publishes "
+                                 "`offering_level`): leave the key out")
+    elif level is not None and level > top:
         add(("offering_level",), f"{level} is above the highest level, {top}")
+    if "theft_cards" not in published:
+        for i, entry in enumerate(players if isinstance(players, list) else ()):
+            if isinstance(entry, dict) and entry.get("theft"):
+                add(("players", i, "theft"), "the variant has no theft cards (no rule module of it publishes "
+                                             "`theft_cards`): leave the key out")
 
     start = data.get("start_player")
     if isinstance(start, bool):

@@ -65,8 +65,12 @@ class ScoreSheet:
 
 def answer_policies(variant: Variant) -> dict[str, tuple[str, ...]]:
     """Decision kind -> the named policies its module offers for answering it unattended
-    (the first is the default), for every decision of the variant that has some."""
-    return {kind: tuple(d.policies) for kind, d in variant.modules.decisions.items() if d.policies}
+    (the first is the default), for every decision a scoring can ask that has some: the
+    scoring modules' and the core's shared moves' (a phase's, the Treasury's say, is never
+    asked while a position is scored)."""
+    phases = {kind for module in variant.modules.phases for kind in module.decisions}
+    return {kind: tuple(d.policies) for kind, d in variant.modules.decisions.items()
+            if d.policies and kind not in phases}
 
 
 def score_position(

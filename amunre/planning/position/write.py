@@ -27,9 +27,13 @@ def position_to_dict(state: GameState, variant: Variant, names=None) -> dict[str
         "variant": variant.id,
         "seed": state.seed,
         "kingdom": variant.edition.kingdoms[state.kingdom],
-        "offering_level": state.offering_level,
         "start_player": names[state.start_player],
     }
+    # what the rule modules publish that a position holds, where the variant has them
+    published = variant.modules.published
+    if variant.modules.published_at.get("offering_level") is not None:
+        data["offering_level"] = published(state, "offering_level")
+    theft = published(state, "theft_cards")
     supplies = {
         key: getattr(state, attr) for key, (attr, _) in SUPPLIES.items() if getattr(state, attr) != UNLIMITED
     }
@@ -37,7 +41,9 @@ def position_to_dict(state: GameState, variant: Variant, names=None) -> dict[str
         data["supplies"] = supplies
     players = []
     for p, player in enumerate(state.players):
-        entry: dict[str, Any] = {"name": names[p], "gold": player.gold, "theft": player.theft}
+        entry: dict[str, Any] = {"name": names[p], "gold": player.gold}
+        if theft is not None:
+            entry["theft"] = theft[p]
         if player.score:
             entry["score"] = player.score
         entry["hand"] = {variant.cards[k]: c for k, c in enumerate(player.hand) if c}

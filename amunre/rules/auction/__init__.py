@@ -159,6 +159,13 @@ class Auction(Rule, WordsFacet, PictureFacet):
     requires = ("provinces",)
     provides = ("ownership",)
     once = True
+    #: the provinces are on auction from its start to its end: its own data, published for the
+    #: faces (the board picture's panel, the observation); the round's cards come from the draw
+    publishes = {"on_auction": "the provinces on auction, while the auction runs (else none)"}
+    reads_published = ("round_provinces",)
+
+    def initial_state(self, game: GameLike) -> dict[str, Any]:
+        return {"on_auction": []}
 
     def setup(self) -> None:
         self.protection = self.variant.card_id("protection")
@@ -190,7 +197,9 @@ class Auction(Rule, WordsFacet, PictureFacet):
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
-        cards = list(state.on_auction)
+        mine = state.rules[self.key]
+        cards = list(self.published(state, "round_provinces"))
+        mine["on_auction"] = list(cards)
         n = state.n_players
         spaces = self.params.bid_spaces
         can_sell = self.rulings.sell_cards_to_bid
@@ -310,4 +319,4 @@ class Auction(Rule, WordsFacet, PictureFacet):
                           stones=prov.stones, pyramids=prov.pyramids, doubles=prov.doubles)
             if free_stones_build and board[c].free_stones:
                 yield from convert_full_stones(game, c)
-        state.on_auction = []
+        mine["on_auction"] = []

@@ -57,7 +57,7 @@ def _bid_facts(asking: Asking) -> list[str]:
     cards = sum(view.hand)
     can_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
     lines = [f"The {w.t('province_cards')} on auction (you have {asking.gold} {w.t('gold')}{can_sell}):"]
-    for card in view.on_auction:
+    for card in view.published("on_auction", ()):
         bids = sorted(on_card.get(card, ()), reverse=True)
         if bids:
             amount, player = bids[0]

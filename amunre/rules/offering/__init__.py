@@ -24,7 +24,7 @@ event; `levels.py` the level a total reaches, which all of them use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -48,7 +48,7 @@ from amunre.core.registry import register
 from amunre.rules.offering.actions import MOST_OFFERED as MOST_OFFERED  # the action space's bound, named here too
 from amunre.rules.offering.actions import _adjust_actions, _offer_actions, _reward_actions
 from amunre.rules.offering.checks import _level_placed
-from amunre.rules.offering.levels import level_for
+from amunre.rules.offering.levels import LEVEL, THEFT_CARDS, level_for
 from amunre.rules.offering.valuing import (
     _appraise_adjust,
     _appraise_offer,
@@ -189,9 +189,17 @@ class Offering(Rule, WordsFacet):
     terms = {"adjusts": "adjusts", "offering": "offering", "offering_level": "offering level",
              "reward": "reward", "rewards": "rewards"}
     once = True  # one secret batch per round: a second would mix with the first's reveal
+    publishes = {LEVEL: "the offering level this round's total reached (0 before the first offering)",
+                 THEFT_CARDS: "the theft cards each player holds, by seat"}
 
     def setup(self) -> None:
         self.adjust_card = self.variant.card_id("offering_adjustment")
+
+    def initial_state(self, game: GameLike) -> dict[str, Any]:
+        # the level and the theft cards are this rule's: it sets the one and plays the others
+        # (a theft card is kept when played), dealt as the components say
+        theft = game.variant.components.theft_cards_per_player
+        return {LEVEL: 0, THEFT_CARDS: [theft] * game.state.n_players}
 
     def check(self, variant: Variant) -> list[str]:
         problems = []
@@ -215,7 +223,7 @@ class Offering(Rule, WordsFacet):
             # an adjustment card in the offer can no longer count as gold
             top = means(state, p, with_cards) - (adj if with_cards else 0)
             opts.extend(("gold", amount, adj) for amount in range(1, top + 1))
-            if player.theft:
+            if state.rules[self.key][THEFT_CARDS][p]:
                 opts.append(("theft", 0, adj))
         if not opts:  # nothing to give and nothing to steal with
             opts.append(("gold", 0, 0))
@@ -252,9 +260,9 @@ class Offering(Rule, WordsFacet):
             total += delta
             if "adjust" in game.hearing:
                 game.emit("adjust", player=p, delta=delta, total=total)
-        state.offering_level = level_for(total, prm.level_floors)
+        level = state.rules[self.key][LEVEL] = level_for(total, prm.level_floors)
         if "level" in game.hearing:
-            game.emit("level", level=state.offering_level, total=total)
+            game.emit("level", level=level, total=total)
 
         for p in order:
             kind, amount, _ = offers[p]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from amunre.core.boardtext import level_words
-from amunre.rules.offering.levels import level_for
+from amunre.rules.offering.levels import THEFT_CARDS, level_for
 
 if TYPE_CHECKING:
     from amunre.core.contract import Asking
@@ -47,7 +47,7 @@ def _levels(rule: Offering, w: Words) -> str:
 def _offer_facts(asking: Asking) -> list[str]:
     rule: Offering | None
     w, view, rule = asking.words, asking.view, asking.rule
-    theft = view.me.theft
+    theft = view.published(THEFT_CARDS, [0] * view.n_players)[view.player]
     thefts = f" and your {w.t('theft')}" if theft == 1 else f" and {theft} x {w.t('theft')}" if theft else ""
     lines = [f"You have {asking.gold} {w.t('gold')}{thefts}; {level_words(view, w)}."]
     if rule is not None:

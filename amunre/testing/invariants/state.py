@@ -45,8 +45,10 @@ def check_state(checker: Checker) -> None:
             checker.fail("cards", f"player {i} holds a negative number of cards: {p.hand}")
         for k, c in enumerate(p.hand):
             counts[k] += c
-        if not 0 <= p.theft <= comp.theft_cards_per_player:
-            checker.fail("theft", f"player {i} holds {p.theft} theft cards (0..{comp.theft_cards_per_player})")
+    # the theft cards held, where a module publishes them (the offering: dealt by the components)
+    for i, held in enumerate(checker.variant.modules.published(state, "theft_cards", ())):
+        if not 0 <= held <= comp.theft_cards_per_player:
+            checker.fail("theft", f"player {i} holds {held} theft cards (0..{comp.theft_cards_per_player})")
     if counts != checker.deck:
         diff = {variant_cards[k]: counts[k] - checker.deck[k] for k in range(len(counts))
                 if counts[k] != checker.deck[k]}
@@ -95,7 +97,7 @@ def check_state(checker: Checker) -> None:
     elif checker.rounds_started and any(c not in (checker.rounds_started - 1, checker.rounds_started) for c in owned):
         checker.fail("province-count", f"in round {checker.rounds_started} the players hold {owned} provinces")
     # level, start player, indexes
-    level = state.offering_level
+    level = checker.variant.modules.published(state, "offering_level", 0)  # (0 where no module publishes one)
     checker.level_seen = checker.level_seen or level >= 1  # once set, a level never returns to none
     low = 1 if checker.level_seen else 0
     high = checker.max_level
