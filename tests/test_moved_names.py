@@ -56,3 +56,20 @@ def test_nothing_in_amunre_imports_an_old_name():
              if path.name not in ("_moved.py", "test_moved_names.py", "play_random.py")
              for m in pattern.finditer(path.read_text(encoding="utf-8"))]
     assert not found, found
+
+
+def test_a_bot_reading_the_views_old_names_of_rule_data_is_told_what_to_read():
+    """The offering level and the provinces on auction moved from the state into their modules'
+    data (published by name): a bot written against `view.offering_level` / `view.on_auction`
+    reads the same values, with a DeprecationWarning naming `view.published`."""
+    from amunre.core.engine import Game
+    from amunre.loader import load_variant
+
+    game = Game(load_variant("classic2003"), 3, 4)
+    while game.pending is not None and game.pending.kind != "bid":
+        game.answer(game.pending.options[0])
+    view = game.view(game.pending.player)
+    with pytest.warns(DeprecationWarning, match=r"view.published\('offering_level', 0\)"):
+        assert view.offering_level == view.published("offering_level", 0)
+    with pytest.warns(DeprecationWarning, match=r"view.published\('on_auction', \(\)\)"):
+        assert view.on_auction == tuple(view.published("on_auction")) != ()

@@ -22,6 +22,7 @@ suite compares across games that differ only in what the player may not know.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from amunre.core.facets import HiddenFacet
@@ -198,6 +199,23 @@ class PlayerView:
         if key is None:
             return default
         return copy_data(self._game.state.rules[key][name])
+
+    # The names of the view from before the rule data moved to its modules: they still read,
+    # with a DeprecationWarning that says what to read instead (a bot written against them).
+    @property
+    def offering_level(self) -> Any:
+        """Deprecated: `published("offering_level", 0)`."""
+        return self._moved("offering_level", 0)
+
+    @property
+    def on_auction(self) -> Any:
+        """Deprecated: `published("on_auction", ())`."""
+        return tuple(self._moved("on_auction", ()))
+
+    def _moved(self, name: str, default: Any) -> Any:
+        warnings.warn(f"PlayerView.{name} is now read by name: view.published({name!r}, {default!r}) "
+                      "(docs/plugins.md, published values)", DeprecationWarning, stacklevel=3)
+        return self.published(name, default)
 
     def publishes(self, name: str) -> bool:
         """Whether a rule module of the variant publishes `name` (a face shows it only then)."""
