@@ -20,7 +20,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import installed_env, offline_build_possible
+from helpers import installed_env, offline_build_possible, problems_of
 
 from amunre.loader.resources import load_schema
 
@@ -502,6 +502,102 @@ def test_a_module_declares_its_params_and_rulings_once_or_as_before(tmp_path, un
         assert (cls.Params, cls.Rulings) == (WellParams, WellRulings)
         module = load_variant(_register(tmp_path, cls)).modules.rule("oasis")
         assert module.params == WellParams() and module.rulings == WellRulings()
+
+
+@pytest.mark.parametrize("body,said", [
+    ({"params": "WellParams"}, "sets params = <class"),
+    ({"rulings": "WellParams"}, "write `rulings = answers(...)`"),
+    ({"publishes": "'well'"}, "declares publishes as 'well': expected a mapping of each name"),
+    ({"publishes": "('well',)"}, "declares publishes as ('well',): expected a mapping"),
+    ({"reads_published": "'offering_level'"}, "declares reads_published as 'offering_level': expected a tuple"),
+    ({"reads_published": "[1, 2]"}, "declares reads_published as [1, 2]: expected a tuple"),
+])
+def test_a_declaration_of_the_wrong_shape_is_refused_when_the_class_is_made(body, said):
+    """Shapes that would pass unseen until a game fails (a string read letter by letter as
+    names, a params class set without `takes`) are refused with what to write instead."""
+    import attrs
+
+    from amunre.core.contract import Rule
+    from amunre.core.errors import RuleModuleError
+
+    @attrs.frozen
+    class WellParams:
+        depth: int = 3
+
+    (name, value), = body.items()
+    with pytest.raises(RuleModuleError, match=re.escape(said)):
+        type("Wells", (Rule,), {"id": "wells", "__module__": "amunre_wells", name: eval(value)})
+
+
+def _failing():
+    from amunre.core.contract import Rule
+
+    class Oasis(Rule):
+        id, kind = "oasis", "phase"
+
+        def run(self, game):
+            raise ValueError("a slip of the plug-in")
+            yield
+
+    return Oasis
+
+
+def test_a_plugin_whose_code_raises_is_named_not_reported_as_a_bug_of_amunre(tmp_path, unregister_oasis):
+    from amunre.agents import make_agents
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
+    from amunre.loader import load_variant
+
+    variant = load_variant(_register(tmp_path, _failing()))
+    with pytest.raises(RuleModuleError) as info:
+        play_game(variant, make_agents(["random"] * 3, 1), 1)
+    said = str(info.value)
+    assert ("rule module 'oasis' (entry 'oasis', test_plugin) raised ValueError: a slip of the plug-in in its run"
+            in said)
+    assert "test_plugin.py:" in said and "a bug in the plug-in's code" in said
+
+
+def test_a_published_value_missing_from_its_modules_data_is_refused_when_the_game_starts(tmp_path, unregister_oasis):
+    from amunre.agents import make_agents
+    from amunre.core.contract import Rule
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
+    from amunre.loader import load_variant
+
+    class Oasis(Rule):
+        id, kind = "oasis", "phase"
+        publishes = {"wells": "the wells dug"}
+
+    variant = load_variant(_register(tmp_path, Oasis))
+    with pytest.raises(RuleModuleError, match="publishes 'wells' but its initial_state holds no such key"):
+        play_game(variant, make_agents(["random"] * 3, 1), 1)
+
+
+def test_a_published_value_read_without_declaring_it_or_misspelt_is_named(tmp_path, unregister_oasis):
+    """Read without a declaration: the error names the module and what to declare. Read with a
+    stand-in under a near miss of a published name: refused at load (it would read its stand-in
+    all game), with the name meant."""
+    from amunre.agents import make_agents
+    from amunre.core.contract import Rule
+    from amunre.core.engine import play_game
+    from amunre.core.errors import RuleModuleError
+    from amunre.loader import load_variant
+
+    class Oasis(Rule):
+        id, kind = "oasis", "phase"
+
+        def run(self, game):
+            self.published(game.state, "offering_level")
+            return
+            yield
+
+    variant = load_variant(_register(tmp_path, Oasis))
+    with pytest.raises(RuleModuleError, match="reads the published value 'offering_level' without declaring it"):
+        play_game(variant, make_agents(["random"] * 3, 1), 1)
+    Oasis.reads_published = {"offering_lvl": 0}
+    (problem,) = problems_of(_register(tmp_path, Oasis))
+    assert "reads 'offering_lvl', which no rule module publishes" in problem and "did you mean 'offering_level'" \
+        in problem, problem
 
 
 def _scoring_plugin(rule_id: str):

@@ -1,4 +1,4 @@
-"""The board as data: provinces read from a board TOML file, and the lookups rules need.
+"""The board as data: provinces (the loader reads them from a board TOML file), and the lookups rules need.
 
 Province ids are their positions in the board file (0-based integers), which keeps the
 hot path on plain ints. Values no source confirms are named in each province's

@@ -54,16 +54,16 @@ never shifts what the other rules draw.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
 import attrs
 
-from amunre.core.errors import RuleModuleError
+from amunre.core.errors import AmunreError, RuleModuleError
 from amunre.core.facets import FACET_OF
 
 if TYPE_CHECKING:
-    from collections.abc import Container, Mapping, Sequence
+    from collections.abc import Container, Sequence
 
     from amunre.core.decisions import Request, Steps
     from amunre.core.facets.valuation import Valuer
@@ -423,6 +423,7 @@ class Rule:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _refuse_hooks_without_facet(cls)
+        _refuse_misdeclared(cls)
         params, rulings = vars(cls).get("params"), vars(cls).get("rulings")
         if isinstance(params, Declared):
             cls.Params = params.kind
@@ -459,9 +460,14 @@ class Rule:
         """The value another module publishes under `name` (one of its `reads_published`) on
         `state`: the live value, to read and never to change."""
         key = self.published_at.get(name)
-        if key is None:  # nobody publishes it: what the module reads in its place
-            return self.reads_published[name]  # type: ignore[call-overload]  # (a mapping, checked at load)
-        return state.rules[key][name]
+        if key is not None:
+            return state.rules[key][name]
+        reads = self.reads_published
+        if isinstance(reads, Mapping) and name in reads:  # nobody publishes it: what it reads in its place
+            return reads[name]
+        raise RuleModuleError(f"rule module {self.id!r} (entry {self.spec.id!r}) reads the published value {name!r} "
+                              "without declaring it: name it in its reads_published (a tuple of the names it cannot "
+                              "go without, or a mapping of each name to what it reads where nobody publishes it)")
 
     def setup(self) -> None:
         """Prepare what the module reads on the hot path (card ids, lookups), once per variant."""
@@ -516,6 +522,40 @@ def _refuse_hooks_without_facet(cls: type) -> None:
                     f"`class {cls.__name__}(Rule, {facet.__name__})`), see docs/plugins.md")
 
 
+def _refuse_misdeclared(cls: type) -> None:
+    """Refuse, when a module's class is made, a declaration of the wrong shape that would
+    otherwise pass unseen until a game fails: `params = MyParams` (not `takes(MyParams)`),
+    `publishes` that is not a mapping of names, `reads_published` that is a single string or
+    holds what is not a name."""
+    where = f"rule module {cls.__module__}.{cls.__qualname__}"
+    for name, maker in (("params", "takes"), ("rulings", "answers")):
+        declared = vars(cls).get(name)
+        if declared is not None and not isinstance(declared, Declared):
+            raise RuleModuleError(f"{where} sets {name} = {declared!r}: write `{name} = {maker}(...)` with its attrs "
+                                  f"class (`from amunre.core.contract import {maker}`), see docs/plugins.md")
+    publishes = vars(cls).get("publishes", {})
+    if not isinstance(publishes, Mapping) or not all(isinstance(key, str) for key in publishes):
+        raise RuleModuleError(f"{where} declares publishes as {publishes!r}: expected a mapping of each name it "
+                              "publishes to what the value is (`publishes = {\"my_value\": \"what it is\"}`)")
+    reads = vars(cls).get("reads_published", ())
+    if isinstance(reads, str) or not isinstance(reads, (tuple, list, Mapping)) \
+            or not all(isinstance(key, str) for key in reads):
+        raise RuleModuleError(f"{where} declares reads_published as {reads!r}: expected a tuple of the names it "
+                              "cannot go without, or a mapping of each name to what it reads where nobody publishes it "
+                              "(`reads_published = (\"offering_level\",)` or `{\"offering_level\": 0}`)")
+
+
+def _plugin_failed(rule: Rule, hook: str, error: Exception) -> RuleModuleError:
+    """The error of a plug-in's code that raised: named the plug-in's, with where it raised
+    (its innermost line), not reported as a bug of amunre's."""
+    import traceback
+
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return RuleModuleError(f"rule module {rule.id!r} (entry {rule.spec.id!r}, {type(rule).__module__}) raised "
+                           f"{type(error).__name__}: {error} in its {hook}{where}: a bug in the plug-in's code")
+
+
 def _checking_moves(run: Callable[[Rule, GameLike], Steps[R]]) -> Callable[[Rule, GameLike], Steps[R]]:
     """A `run` that, at the end of the rule's step, refuses a shared move it set up and never
     carried out (`pay(...)` without `yield from`: a generator, or a `Move`, that never ran,
@@ -528,7 +568,12 @@ def _checking_moves(run: Callable[[Rule, GameLike], Steps[R]]) -> Callable[[Rule
         # (set by name: no part of GameLike, only a checked step's game has it)
         opened: list[Move[Any]] = []
         setattr(game, "_open_moves", opened)
-        result = yield from run(self, game)
+        try:
+            result = yield from run(self, game)
+        except AmunreError:
+            raise
+        except Exception as error:  # any bug of a plug-in's code: said to be its, not amunre's
+            raise _plugin_failed(self, "run", error) from error
         setattr(game, "_open_moves", outer)
         if opened:
             move = opened[0]
@@ -554,6 +599,10 @@ def _no_moves(start_kingdom: Callable[[Rule, GameLike], None]) -> Callable[[Rule
         setattr(game, "_open_moves", opened)
         try:
             start_kingdom(self, game)
+        except AmunreError:
+            raise
+        except Exception as error:  # any bug of a plug-in's code: said to be its, not amunre's
+            raise _plugin_failed(self, "start_kingdom", error) from error
         finally:
             setattr(game, "_open_moves", outer)
         if opened:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from amunre.core.contract import ruling
+from amunre.core.errors import RuleModuleError
 from amunre.core.state import UNLIMITED
 
 if TYPE_CHECKING:
@@ -58,3 +59,10 @@ def set_up(game: Game) -> None:
     state.start_player = state.random("start_player").randrange(state.n_players)
     for module in variant.modules.stateful:
         state.rules[module.key] = module.initial_state(game)
+    for module in variant.modules.all:
+        data = state.rules.get(module.key)
+        missing = [name for name in module.publishes if not isinstance(data, dict) or name not in data]
+        if missing:  # its readers would fail later, in the middle of a game
+            raise RuleModuleError(
+                f"rule module {module.id!r} (entry {module.spec.id!r}) publishes {', '.join(map(repr, missing))} but "
+                "its initial_state holds no such key: a published value lives in its own data under its name")

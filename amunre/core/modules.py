@@ -10,6 +10,7 @@ gathered here too, so one lookup serves every event and decision.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -72,15 +73,24 @@ def _published_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
             if first != cls.id:
                 yield (index, f"rule module {cls.id!r} publishes {name!r}, which rule module {first!r} publishes "
                               "already", f"expected one module publishing {name!r} in a variant: remove one of them")
+    known = {name for c in all_rules().values() for name in getattr(c, "publishes", {})}
     for index, cls in enumerate(classes):
         reads = getattr(cls, "reads_published", ())
         for name in reads:
-            # a mapping gives what it reads where nobody publishes the name: it may go without
-            if name not in publisher and not isinstance(reads, Mapping):
+            if name in publisher:
+                continue
+            if not isinstance(reads, Mapping):
                 makers = sorted(r for r, c in all_rules().items() if name in getattr(c, "publishes", {}))
                 yield (index, f"rule module {cls.id!r} reads {name!r}, which no rule module of the variant publishes",
                        f"expected a module publishing {name!r} in the pipelines"
                        + (f", such as {', '.join(makers)}" if makers else ""))
+                continue
+            # a mapping gives what it reads where nobody publishes the name: it may go without, unless
+            # the name is a slip for one that rule modules do publish (it would read its stand-in all game)
+            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+            if name not in known and close:
+                yield (index, f"rule module {cls.id!r} reads {name!r}, which no rule module publishes (it would "
+                              "read its stand-in all game)", f"expected a published name: did you mean {close[0]!r}?")
 
 
 def _reads_problems(classes: Sequence[type[Rule]]) -> Iterator[Clash]:
