@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from amunre.core.contract import Decision, Event, Rule, ScoringItem
 from amunre.core.errors import AmunreError
-from amunre.core.facets import WordsFacet
+from amunre.core.facets import HiddenFacet, WordsFacet
 from amunre.core.registry import get_rule
 
 if TYPE_CHECKING:
@@ -203,6 +203,9 @@ class Modules:
         self.players: tuple[int, ...] = counts
         # the modules that keep data of their own (they override `initial_state`)
         self.stateful = tuple(m for m in self.all if type(m).initial_state is not Rule.initial_state)
+        #: each stateful module, and whether it hides some of its data (the hidden-information
+        #: facet): what a view shows, worked out once rather than at every view of the data
+        self.shown = tuple((m, isinstance(m, HiddenFacet)) for m in self.stateful)
         #: each published value's name -> the key of its publisher's data (`Rule.publishes`)
         self.published_at: dict[str, str] = {}
         for module in self.all:

@@ -284,11 +284,11 @@ class PlayerView:
         """Each stateful module's data, as it shows it to this player: a copy, so that nothing
         its reader does to it (a hypothetical play of a module, a bot's bookkeeping) reaches
         the game (`view_state` may hand back the game's own data, as the default does)."""
-        state = self._game.state
-        # a module without the hidden-information facet shows all of its data
-        return {m.key: copy_data(m.view_state(state.rules[m.key], self.player) if isinstance(m, HiddenFacet)
-                                 else state.rules[m.key])
-                for m in self._game.variant.modules.stateful if m.key in state.rules}
+        data, player = self._game.state.rules, self.player
+        # a module without the hidden-information facet shows all of its data (`Modules.shown`)
+        # (`hides`: the module is a HiddenFacet, whose view_state the type checker cannot see on a Rule)
+        return {m.key: copy_data(m.view_state(data[m.key], player) if hides else data[m.key])  # type: ignore[attr-defined]
+                for m, hides in self._game.variant.modules.shown if m.key in data}
 
     def rule_data(self, key: str) -> Any:
         """One module's data (by its key), as `rules` holds it: the copy of what it shows this

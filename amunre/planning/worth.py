@@ -152,8 +152,10 @@ def fingerprint(view: PlayerView) -> Fingerprint:
     playing it may read any of it. The level, which the terms read, stands apart from the
     data, which they do not.)"""
     hand = view.hand if view.player is not None else ()  # (a spectator's view holds no hand)
-    return (view.kingdom, view.round, view.published(LEVEL, 0), hand, view.holdings(), view.faces(), view.in_play,
-            view.rules)
+    rules = view.rules  # (a copy: the level is read from it rather than copied once more)
+    level_at = view.variant.modules.published_at.get(LEVEL)
+    level = rules[level_at][LEVEL] if level_at is not None else 0
+    return (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules)
 
 
 def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any] | None = None) -> Kept:
