@@ -212,10 +212,12 @@ class GameState:
 def copy_data(value: Any) -> Any:
     """A deep copy of plain data (lists, dicts, and immutable leaves such as numbers, strings
     and tuples): a rule module's own slice of state."""
-    if isinstance(value, list):
+    # (exact types first: plain data is lists and dicts themselves, and `type(x) is` costs no call)
+    kind = type(value)
+    if kind is list or (kind is not dict and isinstance(value, list)):
         # a leaf is taken as it is without a call: most of a module's data is lists of numbers
         return [v if type(v) in _LEAVES else copy_data(v) for v in value]
-    if isinstance(value, dict):
+    if kind is dict or isinstance(value, dict):
         return {k: v if type(v) in _LEAVES else copy_data(v) for k, v in value.items()}
     return value
 
