@@ -214,11 +214,21 @@ def copy_data(value: Any) -> Any:
     and tuples): a rule module's own slice of state."""
     # (exact types first: plain data is lists and dicts themselves, and `type(x) is` costs no call)
     kind = type(value)
-    if kind is list or (kind is not dict and isinstance(value, list)):
-        # a leaf is taken as it is without a call: most of a module's data is lists of numbers
+    if kind is dict or (kind is not list and isinstance(value, dict)):
+        # a module's data is a dict of numbers and lists of numbers: a leaf is taken as it is and
+        # a list copied here, without a call for either (this runs at every view of the data)
+        copied = {}
+        for key, item in value.items():
+            of = type(item)
+            if of in _LEAVES:
+                copied[key] = item
+            elif of is list:
+                copied[key] = [v if type(v) in _LEAVES else copy_data(v) for v in item]
+            else:
+                copied[key] = copy_data(item)
+        return copied
+    if kind is list or isinstance(value, list):
         return [v if type(v) in _LEAVES else copy_data(v) for v in value]
-    if kind is dict or isinstance(value, dict):
-        return {k: v if type(v) in _LEAVES else copy_data(v) for k, v in value.items()}
     return value
 
 

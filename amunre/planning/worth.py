@@ -267,7 +267,7 @@ class Worth:
 
     __slots__ = ("view", "player", "variant", "weights", "gold", "foresight", "spread", "_income_runs", "_final",
                  "_terms", "_reads", "_term_ids", "_card_touches", "_previous", "_touching", "_evaluators", "_base",
-                 "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_data")
+                 "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
     _terms: Sequence[tuple[Rule | None, int]]
     _reads: tuple[frozenset[str] | None, ...]
@@ -317,8 +317,8 @@ class Worth:
         self._evaluators: list[Callable[[GameState], float]] = []
         # the position, built at the first value asked for (by `_start`, which every reader runs first)
         self._base: GameState = None  # type: ignore[assignment]
-        #: the data of the position that holds the offering level (its publisher's), or None
-        self._level_data: dict[str, Any] | None = None
+        #: the key of the data that holds the offering level (its publisher's), or None
+        self._level_at: str | None = self.variant.modules.published_at.get(LEVEL)
         self._parts: list[float] = []  # each term's worth on it
         self._gains: dict[tuple[object, ...], float] = {}
         # what the decisions' appraisals worked out on the position (`remember`)
@@ -403,8 +403,7 @@ class Worth:
                 and previous.player == self.player and previous._base.n_players == self.view.n_players else None)
         self._base = position_of(self.view, into, self._seen, previous._seen if previous is not None else None)
         highest = self.variant.modules.max_offering_level
-        level_at = self.variant.modules.published_at.get(LEVEL)
-        levels = self._level_data = None if level_at is None else self._base.rules[level_at]
+        levels = self._levels()
         if levels is not None and levels[LEVEL] == 0 and highest:
             # before the first offering the level is not set: a holding is valued at the
             # middle level (rounded down), not at none
@@ -421,7 +420,7 @@ class Worth:
         if not terms:
             return 0.0
         held = state.players[self.player].gold
-        kept = apply(state, self.player, change, self._level_data)
+        kept = apply(state, self.player, change, self._levels())
         try:
             return self._rescore(terms, state, held)
         finally:
@@ -487,7 +486,7 @@ class Worth:
         elif what == "own":
             prov = state.provinces[where]
             if prov.owner is not None:  # (held already, or taken from another: the general way)
-                kept = apply(state, self.player, ((what, where, amount),), self._level_data)
+                kept = apply(state, self.player, ((what, where, amount),), self._levels())
                 try:
                     return self._rescore(terms, state, held)
                 finally:
@@ -509,7 +508,7 @@ class Worth:
             total = self._rescore(terms, state, held)
             prov.pyramids -= amount
         else:  # the offering level
-            levels = self._level_data
+            levels = self._levels()
             if levels is None:  # no module publishes one: nothing reads it
                 return 0.0
             level = levels[LEVEL]
@@ -517,6 +516,12 @@ class Worth:
             total = self._rescore(terms, state, held)
             levels[LEVEL] = level
         return total
+
+    def _levels(self) -> dict[str, Any] | None:
+        """The data of the position that holds the offering level (its publisher's), or None:
+        looked up at each use, as a later worth may write the position over (`position_of`)."""
+        level_at = self._level_at
+        return None if level_at is None else self._base.rules[level_at]
 
     def _rescore(self, terms: list[int], state: GameState, held: int) -> float:
         """What the `terms` gained on `state` (changed) from their worth before (`_parts`);
