@@ -290,6 +290,18 @@ class PlayerView:
         return {m.key: copy_data(m.view_state(data[m.key], player) if hides else data[m.key])  # type: ignore[attr-defined]
                 for m, hides in self._game.variant.modules.shown if m.key in data}
 
+    def rules_unless(self, kept: dict[str, Any] | None) -> dict[str, Any]:
+        """`rules`, or `kept` itself where it holds just what `rules` would now (a copy its
+        reader took before and never changed): no copy is made then. A planner asks at every
+        decision, and the modules' data seldom changes between two."""
+        data, player = self._game.state.rules, self.player
+        # (`hides`: the module is a HiddenFacet, whose view_state the type checker cannot see on a Rule)
+        shown = {m.key: m.view_state(data[m.key], player) if hides else data[m.key]  # type: ignore[attr-defined]
+                 for m, hides in self._game.variant.modules.shown if m.key in data}
+        if kept is not None and kept == shown:  # (compared at C speed; copying is not)
+            return kept
+        return copy_data(shown)
+
     def rule_data(self, key: str) -> Any:
         """One module's data (by its key), as `rules` holds it: the copy of what it shows this
         player. KeyError for a module that keeps none."""

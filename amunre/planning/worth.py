@@ -144,7 +144,7 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
     return state
 
 
-def fingerprint(view: PlayerView) -> Fingerprint:
+def fingerprint(view: PlayerView, before: Fingerprint | None = None) -> Fingerprint:
     """Everything public a holding's worth reads, and the seat's hand: two moments with the
     same fingerprint give every change the same worth. (kingdom, round, offering level,
     hand, every player's holding, every province's face, the cards in play, the rule
@@ -152,7 +152,9 @@ def fingerprint(view: PlayerView) -> Fingerprint:
     playing it may read any of it. The level, which the terms read, stands apart from the
     data, which they do not.)"""
     hand = view.hand if view.player is not None else ()  # (a spectator's view holds no hand)
-    rules = view.rules  # (a copy: the level is read from it rather than copied once more)
+    # (a copy, or the one `before` took where the data has not changed since: the level is read
+    # from it rather than copied once more)
+    rules = view.rules_unless(before[7] if before is not None else None)
     level_at = view.variant.modules.published_at.get(LEVEL)
     level = rules[level_at][LEVEL] if level_at is not None else 0
     return (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules)
@@ -332,7 +334,9 @@ class Worth:
     def key(self) -> tuple[object, ...]:
         """What this worth depends on: the terms and the position (see `fingerprint`)."""
         if self._key is None:
-            self._seen = fingerprint(self.view)  # (`position_of` reads it too)
+            previous = self._previous
+            before = previous._seen if previous is not None and previous._key is not None else None
+            self._seen = fingerprint(self.view, before)  # (`position_of` reads it too)
             self._key = (self.player, self.gold, self.foresight, self.spread, self._term_ids, self._seen)
         return self._key
 
