@@ -300,7 +300,8 @@ class PlayerView:
                  for m, hides in self._game.variant.modules.shown if m.key in data}
         if kept is not None and kept == shown:  # (compared at C speed; copying is not)
             return kept
-        return copy_data(shown)
+        copied: dict[str, Any] = copy_data(shown)
+        return copied
 
     def rule_data(self, key: str) -> Any:
         """One module's data (by its key), as `rules` holds it: the copy of what it shows this
