@@ -335,7 +335,7 @@ class Worth:
         """What this worth depends on: the terms and the position (see `fingerprint`)."""
         if self._key is None:
             previous = self._previous
-            before = previous._seen if previous is not None and previous._key is not None else None
+            before = previous._seen if previous is not None else None
             self._seen = fingerprint(self.view, before)  # (`position_of` reads it too)
             self._key = (self.player, self.gold, self.foresight, self.spread, self._term_ids, self._seen)
         return self._key
@@ -383,8 +383,9 @@ class Worth:
         """Build the position and value each term on it, or take both from `previous` when it
         stood on the same position (the terms' worths and the gains when it differed only in
         what no term reads)."""
+        key = self.key  # now: the view is live, it shows the game as it goes on (and the earlier
+        # fingerprint lends its copy of the modules' data where that has not changed)
         previous, self._previous = self._previous, None
-        key = self.key  # now: the view is live, it shows the game as it goes on
         if previous is not None and previous.variant is self.variant and previous.key == key:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
             self._remembered = previous._remembered
