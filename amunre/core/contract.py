@@ -350,9 +350,9 @@ class ScoringItem:
 class Declared(Generic[D]):
     """What a module declares once of its parameters (`params = takes(Params)`) or rulings
     (`rulings = answers(Rulings)`): the attrs class the loader reads a variant's table into,
-    and the type of `self.params` / `self.rulings` for the type checker. Each instance's own
-    value (set when the module is built for a variant) hides it, so reading one costs no more
-    than reading a plain attribute."""
+    and the type of `self.params` / `self.rulings` for the type checker. The class keeps only
+    the attrs class (`Rule.Params`, `Rule.Rulings`): the declaration itself is taken off when
+    the class is made, so that an instance's own value reads as a plain attribute."""
 
     __slots__ = ("kind",)
 
@@ -424,11 +424,16 @@ class Rule:
         super().__init_subclass__(**kwargs)
         _refuse_hooks_without_facet(cls)
         _refuse_misdeclared(cls)
+        # the declaration gives the class its Params / Rulings and goes: an instance's own value
+        # read past a descriptor of the class's costs about twice a plain attribute's (Python
+        # does not specialise that read), and the rules read their params on the hot path
         params, rulings = vars(cls).get("params"), vars(cls).get("rulings")
         if isinstance(params, Declared):
             cls.Params = params.kind
+            delattr(cls, "params")
         if isinstance(rulings, Declared):
             cls.Rulings = rulings.kind
+            delattr(cls, "rulings")
         # the built-in modules are held to it by a test that reads their code
         # (tests/test_architecture.py), which keeps the check off the hot path of every game.
         # A plug-in's run is checked wherever it comes from: its own, a mixin's, or a built-in
