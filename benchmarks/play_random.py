@@ -28,6 +28,9 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     agent = sys.argv[2] if len(sys.argv) > 2 else "random"
     variant = load_variant("classic2003")
+    # one game first, not timed: the modules a game imports on first use (the agents', the
+    # rules') are loaded then, as `amunre bench` warms up, so that a rate is a game's cost alone
+    play_game(variant, make_agents([agent] * 4, games), games)
     decisions = 0
     start = time.process_time()
     for seed in range(games):
