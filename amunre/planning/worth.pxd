@@ -27,3 +27,4 @@ cdef class Worth:
     cdef public dict _cards
     cdef public object _key
     cdef public object _seen
+    cdef public object _level_at
