@@ -195,10 +195,7 @@ class PlayerView:
         "offering_level", "on_auction", "theft_cards" by seat, as the built-in modules name
         them), a copy; `default` when no module of the variant publishes it. Published
         values are public: every seat sees the same."""
-        key = self._game.variant.modules.published_at.get(name)
-        if key is None:
-            return default
-        return copy_data(self._game.state.rules[key][name])
+        return copy_data(self._game.variant.modules.published(self._game.state, name, default))
 
     # The names of the view from before the rule data moved to its modules: they still read,
     # with a DeprecationWarning that says what to read instead (a bot written against them).
@@ -284,18 +281,15 @@ class PlayerView:
         """Each stateful module's data, as it shows it to this player: a copy, so that nothing
         its reader does to it (a hypothetical play of a module, a bot's bookkeeping) reaches
         the game (`view_state` may hand back the game's own data, as the default does)."""
-        data, player = self._game.state.rules, self.player
-        # a module without the hidden-information facet shows all of its data (`Modules.shown`)
-        # (`hides`: the module is a HiddenFacet, whose view_state the type checker cannot see on a Rule)
-        return {m.key: copy_data(m.view_state(data[m.key], player) if hides else data[m.key])  # type: ignore[attr-defined]
-                for m, hides in self._game.variant.modules.shown if m.key in data}
+        return self.rules_unless(None)
 
     def rules_unless(self, kept: dict[str, Any] | None) -> dict[str, Any]:
         """`rules`, or `kept` itself where it holds just what `rules` would now (a copy its
         reader took before and never changed): no copy is made then. A planner asks at every
         decision, and the modules' data seldom changes between two."""
         data, player = self._game.state.rules, self.player
-        # (`hides`: the module is a HiddenFacet, whose view_state the type checker cannot see on a Rule)
+        # a module without the hidden-information facet shows all of its data (`Modules.shown`;
+        # `hides`: the module is a HiddenFacet, whose view_state the type checker cannot see on a Rule)
         shown = {m.key: m.view_state(data[m.key], player) if hides else data[m.key]  # type: ignore[attr-defined]
                  for m, hides in self._game.variant.modules.shown if m.key in data}
         if kept is not None and kept == shown:  # (compared at C speed; copying is not)
