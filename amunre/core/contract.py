@@ -451,11 +451,13 @@ class Rule:
         # the scoring item its points go to: its entry id, so two entries of one rule score apart
         self.item_key = spec.id
         self.name = spec.name
-        # this entry's parameters and the variant's rulings, set in the instance's own dict: the
-        # type checker reads their types from the module's own `takes(...)` / `answers(...)`
-        vars(self)["params"] = spec.params
+        # this entry's parameters and the variant's rulings: the type checker reads their types
+        # from the module's own `takes(...)` / `answers(...)`. Set by name, not through
+        # `vars(self)`: asking for an instance's dict makes Python 3.11 keep its attributes in a
+        # dict from then on, and every read of them (the rules' hot path) costs about twice
+        setattr(self, "params", spec.params)
         self.variant = variant
-        vars(self)["rulings"] = rulings if rulings is not None else self.Rulings()
+        setattr(self, "rulings", rulings if rulings is not None else self.Rulings())
         # where each published value it reads lives: name -> the key of its publisher's data
         # (filled by `amunre.core.modules.Modules` once every module of the variant is built)
         self.published_at: dict[str, str] = {}

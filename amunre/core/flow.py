@@ -36,7 +36,9 @@ def flow_plan(variant: Variant) -> list[PlanStep]:
     up, start a kingdom, round or phase, discard face-up cards, score, end), or (None, rule)
     where a rule module's `run` takes over. Built once per variant."""
     modules = variant.modules
-    plan: list[PlanStep] | None = modules.__dict__.get("flow_plan")
+    # getattr, not `modules.__dict__`: asking for the dict would slow every later read of the
+    # modules' attributes (Python 3.11 then keeps them in a dict rather than inline)
+    plan: list[PlanStep] | None = getattr(modules, "flow_plan", None)
     if plan is not None:
         return plan
     kingdoms, rounds = variant.edition.kingdoms, variant.edition.rounds_per_kingdom

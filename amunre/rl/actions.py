@@ -169,7 +169,7 @@ def action_space(variant) -> ActionSpace:
     from amunre.loader import as_variant
 
     variant = as_variant(variant)
-    space = variant.modules.__dict__.get("action_space")
+    space = getattr(variant.modules, "action_space", None)  # not __dict__: see amunre.core.flow
     if space is None:
         space = ActionSpace(variant)
         variant.modules.action_space = space
