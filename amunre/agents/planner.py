@@ -13,9 +13,14 @@ A decision whose module declares no appraisal (a plug-in's) is answered by looki
 ahead: in a game drawn from the seat's view (`view.sample_game`), each option is given and the
 seat's position valued the same way, the best taken.
 
-Parameters (`planner:gold=0.6:pyramids=2`): `gold`, the points a gold held is worth to it in
-the game's middle (its thrift); `early`, how much more gold is worth to it before and less
-after (the game's length is the variant's: see `PlannerAgent.gold_now`); and a weight for any
+Parameters (`planner:gold=0.6:pyramids=2`): `horizon`, how far it looks: `game` (the default)
+values a holding over the rest of the game, the kingdoms after this one too
+(`amunre.planning.horizon`), `kingdom` up to this kingdom's scoring and the final one (the
+planner of version 0.9 and before); `later`, the weight of the next kingdom's points against
+this one's (with `horizon=game`); `gold`, the points a gold held is worth to it in the game's
+middle (its thrift); `early`, how much more gold is worth to it before and less after, with
+either horizon (the game's length is the variant's: see `PlannerAgent.gold_now`);
+`foresight`, the share of what the final items make of a gold it counts; and a weight for any
 scoring item key of the variant (`amunre show VARIANT` lists them; 1 if not given), to pit
 styles against each other.
 """
@@ -40,6 +45,13 @@ DEFAULT_EARLY = 1.0
 #: The share of what the final items make of a gold (a gold ranking's points) it counts
 #: before the final scoring, when that is more than its thrift.
 DEFAULT_FORESIGHT = 0.35
+#: How far it looks unless told otherwise (`HORIZONS`).
+DEFAULT_HORIZON = "game"
+#: What each horizon looks at.
+HORIZONS = {"game": "the rest of the game, the kingdoms after this one too",
+            "kingdom": "this kingdom's scoring and the final one only"}
+#: The weight of the next kingdom's points against this one's, unless told otherwise.
+DEFAULT_LATER = 0.5
 #: At most this many options are tried one by one where a decision has no appraisal.
 MOST_LOOKED_AHEAD = 40
 
@@ -48,8 +60,12 @@ class PlannerAgent:
     name = "planner"
 
     def __init__(self, rng, gold: float = DEFAULT_GOLD, weights: dict[str, float] | None = None,
-                 early: float = DEFAULT_EARLY, foresight: float = DEFAULT_FORESIGHT):
+                 early: float = DEFAULT_EARLY, foresight: float = DEFAULT_FORESIGHT,
+                 horizon: str = DEFAULT_HORIZON, later: float = DEFAULT_LATER):
         self.rng = rng
+        self.horizon = horizon
+        # the weight of later kingdoms' points: none when it looks no further than this kingdom
+        self.later = later if horizon == "game" else 0.0
         self.gold = gold
         self.early = early
         self.foresight = foresight
@@ -103,7 +119,10 @@ class PlannerAgent:
 
     def gold_now(self, view) -> float:
         """Points a gold is worth at this round: `gold` in the game's middle, more before (it
-        will still buy what scores), less after (mostly the gold ranking is left), by `early`."""
+        will still buy what scores), less after (mostly the gold ranking is left), by `early`.
+        (Adding what the final items make of a gold to this thrift, rather than taking the
+        larger, and letting the thrift fall to nothing by the end, measured far weaker: 15% of
+        the wins against three planners of either horizon, over 400 games.)"""
         return self.gold * (1 + self.early * (0.5 - _played_share(view)))
 
     # -- what a holding is worth now -------------------------------------------------------
@@ -123,7 +142,8 @@ class PlannerAgent:
         if cards_key != self._cards_key:
             self._cards, self._cards_key = {}, cards_key
         self._worth = Worth(view, self.weights, self._gold_now, runs, final, self._cards,
-                            previous=self._worth, foresight=self.foresight, spread=self._spread_now)
+                            previous=self._worth, foresight=self.foresight, spread=self._spread_now,
+                            later=self.later)
         return self._worth
 
     def _look_ahead(self, view, request) -> list[float]:
@@ -135,9 +155,12 @@ class PlannerAgent:
         for option in request.options[:MOST_LOOKED_AHEAD]:
             twin = sample.clone()
             twin.answer(option)
-            after = Worth(twin.view(me), self.weights, self.gold_now(view), {}, False,
-                          foresight=self.foresight, spread=_spread(view))
-            values.append(after.value(()))
+            seen = twin.view(me)
+            after = Worth(seen, self.weights, self.gold_now(view), {}, False, foresight=self.foresight,
+                          spread=_spread(view), later=self.later)
+            # the points the option scored at once count as what they are (its worth values
+            # what is held, not what is banked)
+            values.append(after.value(()) + seen.me.score)
         return values + [-math.inf] * (len(request.options) - len(values))
 
 
@@ -177,7 +200,8 @@ def check_weights(weights: dict, variant) -> None:
     if unknown:
         written = ", ".join(sorted(key.replace(":", ".") for key in keys))
         raise AmunreError(f"planner: {', '.join(repr(key.replace(':', '.')) for key in unknown)} is no scoring "
-                          f"item of {variant.id} (expected gold, early or foresight, or a weight for one of: "
+                          f"item of {variant.id} (expected horizon, gold, early, foresight or later, or a weight "
+                          f"for one of: "
                           f"{written})")
 
 
@@ -186,14 +210,21 @@ RANGES = {
     "gold": (0.0, 10.0, "points a gold is worth in the game's middle"),
     "early": (-2.0, 2.0, "beyond, gold would be worth less than nothing at one end of the game"),
     "foresight": (0.0, 1.0, "the share of the final items' worth of a gold it counts"),
+    "later": (0.0, 1.0, "the weight of the next kingdom's points against this one's"),
 }
 WEIGHTS = (-100.0, 100.0, "a scoring item's weight")
 
 
 def make(rng, **params) -> PlannerAgent:
-    """The agent of a spec's parameters (text values): `gold`, `early`, `foresight` and item
-    weights (a key's colon written as a dot), each a plain decimal number in its range."""
+    """The agent of a spec's parameters (text values): `horizon` (a name of `HORIZONS`); `gold`,
+    `early`, `foresight`, `later` and item weights (a key's colon written as a dot), each a
+    plain decimal number in its range."""
     values = {}
+    params = dict(params)
+    horizon = params.pop("horizon", DEFAULT_HORIZON)
+    if horizon not in HORIZONS:
+        raise ArgumentValueError(f"planner: horizon={_clipped(horizon)!r} is not a horizon (expected "
+                                 + " or ".join(f"{name} ({meaning})" for name, meaning in HORIZONS.items()) + ")")
     for name, text in params.items():
         low, high, meaning = RANGES.get(name, WEIGHTS)
         value = plain_number(text)
@@ -202,7 +233,8 @@ def make(rng, **params) -> PlannerAgent:
                                      f"({meaning})")
         values[name if name in RANGES else name.replace(".", ":")] = value
     return PlannerAgent(rng, gold=values.pop("gold", DEFAULT_GOLD), early=values.pop("early", DEFAULT_EARLY),
-                        foresight=values.pop("foresight", DEFAULT_FORESIGHT), weights=values)
+                        foresight=values.pop("foresight", DEFAULT_FORESIGHT), horizon=horizon,
+                        later=values.pop("later", DEFAULT_LATER), weights=values)
 
 
 def _clipped(text: str) -> str:

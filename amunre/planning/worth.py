@@ -36,6 +36,8 @@ from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
 from amunre.core.state import GameState
+from amunre.planning.horizon import LaterItem, LaterKingdoms
+from amunre.planning.table import Table
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -75,28 +77,6 @@ _CARD_TOUCHES: dict[tuple[str, ...], list[frozenset[str]]] = {}
 GOLD_HELD = frozenset({"gold"})
 #: The published value a change `("offering_level", None, n)` sets (`Rule.publishes`), by its name.
 LEVEL = "offering_level"
-
-
-class _Table:
-    """What a rule module's `run` needs of a game, for a hypothetical position nobody watches."""
-
-    hearing: frozenset[str] = frozenset()
-
-    def __init__(self, variant: Variant, state: GameState) -> None:
-        self.variant, self.state = variant, state
-        self.n_players = state.n_players
-
-    def emit(self, _event: str, **data: object) -> None:
-        pass
-
-    def reveal(self) -> None:
-        pass
-
-    def view(self, player: int) -> PlayerView:
-        from amunre.core.view import PlayerView
-
-        # (a view of this table has no phase, nor a game to sample: it is not a `Game`)
-        return PlayerView(self, player)  # type: ignore[arg-type]
 
 
 def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerprint | None = None,
@@ -268,18 +248,19 @@ class Worth:
     term reads (the cards in play or on auction, a module's data)."""
 
     __slots__ = ("view", "player", "variant", "weights", "gold", "foresight", "spread", "_income_runs", "_final",
-                 "_terms", "_reads", "_term_ids", "_card_touches", "_previous", "_touching", "_evaluators", "_base",
+                 "_terms", "_reads", "_term_ids", "later", "_kingdom", "_card_touches", "_previous", "_touching",
+                 "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
-    _terms: Sequence[tuple[Rule | None, int]]
+    _terms: Sequence[tuple[Rule | LaterItem | None, int]]
     _reads: tuple[frozenset[str] | None, ...]
     _touching: dict[frozenset[str], list[int]]
-    _term_ids: tuple[tuple[int, int], ...]
+    _term_ids: tuple[tuple[object, int], ...]
     _card_touches: list[frozenset[str]]
 
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
                  final: bool = False, cards: dict[str | tuple[int, int], float] | None = None,
-                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1) -> None:
+                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0) -> None:
         self.view = view
         self.player = view.player
         self.variant = view.variant
@@ -287,9 +268,11 @@ class Worth:
         self.gold = gold
         self.foresight = foresight
         self.spread = max(1, spread)
-        self._income_runs, self._final = income_runs, final
+        self.later = later
+        self._income_runs, self._final, self._kingdom = income_runs, final, view.kingdom
         if previous is not None and previous._income_runs is income_runs and previous._final == final \
-                and previous.variant is self.variant:  # the same terms (a caller keeps its runs for a while)
+                and previous.variant is self.variant and previous._kingdom == self._kingdom \
+                and previous.later == later:  # the same terms (a caller keeps its runs for a while)
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
         else:
@@ -303,13 +286,21 @@ class Worth:
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
             # (unless only the final scoring is left) and at the game's
-            self._terms = (
-                [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
-                + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
+            terms: list[tuple[Rule | LaterItem | None, int]] = [(None, 1)]
+            terms += [(m, runs) for m, runs in income_runs.items() if runs > 0]
+            terms += [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)]
+            # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
+            # after it (`amunre.planning.horizon`)
+            if later and not final:
+                terms += [(item, 0) for item in LaterKingdoms(self.variant, view.kingdom, later).items]
+            self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
-            self._reads = tuple(GOLD_HELD if m is None else declared_reads(m, runs) for m, runs in self._terms)
-            self._term_ids = tuple((id(m), runs) for m, runs in self._terms)
+            self._reads = tuple(GOLD_HELD if m is None
+                                else m.reads(view.n_players, self._like) if isinstance(m, LaterItem)
+                                else declared_reads(m, runs) for m, runs in self._terms)
+            self._term_ids = tuple((m.term_id if isinstance(m, LaterItem) else id(m), runs)
+                                   for m, runs in self._terms)
             # the terms a change of these aspects touches (worked out as changes come)
             self._touching = _TOUCHING.setdefault(self._reads, {})
         while previous is not None and previous._base is None:  # never asked: nothing to lend
@@ -401,7 +392,8 @@ class Worth:
                 # remembered, which may read anything)
                 kept_parts, self._gains = previous._parts, previous._gains
         else:
-            self._evaluators = [self._evaluator(module, runs) for module, runs in self._terms]
+            self._evaluators = [self._evaluator(module, runs, reads)
+                                for (module, runs), reads in zip(self._terms, self._reads)]
         # the earlier worth is done with: its position is written over (when of the same table;
         # tested where it is used, so that the type checker sees there is a previous)
         into = (previous._base if previous is not None and previous.variant is self.variant
@@ -540,7 +532,13 @@ class Worth:
                 total += (state.players[self.player].gold - held) * self.gold
         return total
 
-    def _evaluator(self, module: Rule | None, runs: int) -> Callable[[GameState], float]:
+    def _like(self) -> GameState:
+        """A position of this seat's table (the players, the board): what the transition is
+        tried on to learn what it carries (`amunre.planning.horizon.carried`)."""
+        return position_of(self.view)
+
+    def _evaluator(self, module: Rule | LaterItem | None, runs: int, reads: frozenset[str] | None = None
+                   ) -> Callable[[GameState], float]:
         """One term of the seat's worth as a function of a position: the gold it holds (no
         module), a phase's gold and points (`income_for`) times the `runs` it has left, or
         a scoring item's points (`points_for`); as the module declares them, else by
@@ -548,6 +546,8 @@ class Worth:
         me, gold, weights, variant = self.player, self.gold, self.weights, self.variant
         if module is None:
             return lambda state: state.players[me].gold * gold
+        if isinstance(module, LaterItem):
+            return module.evaluator(me, reads or frozenset(), _item_points(variant, weights))
         if runs:
             income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
@@ -651,6 +651,15 @@ class Worth:
         return self.one("offering_level", None, level)
 
 
+def _item_points(variant: Variant, weights: dict[str, float]) -> Callable[[Rule, GameState, int], float]:
+    """A scoring item's weighted points for a player on a position: as it declares them, else
+    by playing it on a copy."""
+    def points(module: Rule, state: GameState, player: int) -> float:
+        found = module.points_for(state, player) if isinstance(module, ValuationFacet) else None
+        return _weighted(found if found is not None else played(module, state, player, variant)[1], weights)
+    return points
+
+
 def _weighted(points: Mapping[str, float], weights: dict[str, float]) -> float:
     """Points by item, each at its item's weight (1 unless given)."""
     if not weights:
@@ -676,7 +685,7 @@ def played(module: Rule, state: GameState, player: int, variant: Variant) -> tup
 
 def _play(module: Rule, state: GameState, variant: Variant) -> None:
     """Run `module` on a hypothetical position, its decisions answered by its first policy."""
-    table = _Table(variant, state)
+    table = Table(variant, state)
     declarations = variant.modules.decisions
     step = module.run(table)
     answer: object = None

@@ -1,0 +1,244 @@
+"""What a seat's holding brings it in the kingdoms after the one being played: the planner's
+horizon past the kingdom's scoring.
+
+A pyramid built in the Old Kingdom still stands in the New one, and gold or cards kept are
+still held there; a province's owner and its farmers are not. What carries over is not known
+here: it is what the variant's own transition does (the core's, R-GAME-05, and each rule
+module's `start_kingdom`), played on copies of the position. The model, in full:
+
+- The next kingdom's position is made by playing the transition on a copy of the position
+  (`project`). What the transition leaves as it was is *carried*: found once per variant and
+  player count by playing it on a marked position (`carried`): in both editions the stones,
+  the pyramids, the gold and the cards held. A later kingdom's points follow what is carried
+  as it is now; what the transition clears is cleared the same way from any position.
+- A province nobody holds after the transition goes back to auction, where the seat is taken
+  to win it as often as any other seat: 1 time in n. So a later kingdom's scoring counts what
+  the seat gets holding only what it keeps (`alone`), plus 1/n of what it would add by
+  holding every province that went back (`with_all` - `alone`). A pyramid built now on a
+  province that goes back is worth a share of the points it will score for whoever holds it.
+- Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
+  count at `later` to the power of how many kingdoms away it is (the planner's `later`
+  parameter: the future is less sure than the present).
+- The offering level of a later kingdom is taken at the middle level (the rounds in between
+  set it again), and its harvests are left out: what they pay follows from farmers and
+  offerings not yet bought, which nothing held now changes (the cards held apart, a small
+  share left out knowingly).
+"""
+
+from __future__ import annotations
+
+import weakref
+from operator import attrgetter
+from typing import TYPE_CHECKING
+
+from amunre.core.facets.valuation import ASPECTS, CARD_KIND, ValuationFacet
+from amunre.core.flow import between_kingdoms
+from amunre.planning.table import Table
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from amunre.core.contract import Rule
+    from amunre.core.model import Variant
+    from amunre.core.modules import Modules
+    from amunre.core.state import GameState
+
+#: The aspects of a holding the transition may carry, each as `carried` tests it.
+CARRIABLE = ("provinces", "farmers", "stones", "pyramids", "gold", "cards")
+#: What each variant's transition carries, by its modules and the player count (`carried`).
+_CARRIED: weakref.WeakKeyDictionary[Modules, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+#: The published value that is the offering level (`Rule.publishes`), by its name.
+LEVEL = "offering_level"
+
+
+def project(state: GameState, variant: Variant, kingdom: int) -> None:
+    """Play the variant's transition into `kingdom` on `state` (a copy: it is changed): the
+    core's between kingdoms, then every module's `start_kingdom`, as the game plays them."""
+    table = Table(variant, state)
+    state.kingdom, state.round = kingdom, 0
+    between_kingdoms(table)  # type: ignore[arg-type]  # (what it reads of a game, a table has)
+    for rule in variant.modules.all:
+        rule.start_kingdom(table)
+
+
+def carried(variant: Variant, n_players: int, like: Callable[[], GameState]) -> frozenset[str]:
+    """The aspects of a holding (`CARRIABLE`) the variant's transition leaves as they were,
+    for `n_players`: played once on a copy of a position (`like()`, asked only then) with every
+    province held, farmed and built on and every player holding gold and cards, and compared."""
+    modules = variant.modules
+    by_count = _CARRIED.setdefault(modules, {})
+    found = by_count.get(n_players)
+    if found is not None:
+        return found
+    probe = like().copy()
+    n = probe.n_players
+    for index, prov in enumerate(probe.provinces):
+        prov.owner, prov.farmers, prov.stones, prov.pyramids, prov.doubles = index % n, 1, 1, 1, 1
+    for seat, player in enumerate(probe.players):
+        player.provinces = [index for index in range(len(probe.provinces)) if index % n == seat]
+        player.gold, player.hand = 5 + seat, [1] * len(player.hand)
+    before = probe.copy()
+    project(probe, variant, min(probe.kingdom + 1, len(variant.edition.kingdoms) - 1))
+    pairs = list(zip(before.provinces, probe.provinces))
+    holders = list(zip(before.players, probe.players))
+    same = {
+        "provinces": all(a.owner == b.owner for a, b in pairs) and all(a.provinces == b.provinces for a, b in holders),
+        "farmers": all(a.farmers == b.farmers for a, b in pairs),
+        "stones": all(a.stones == b.stones for a, b in pairs),
+        "pyramids": all((a.pyramids, a.doubles) == (b.pyramids, b.doubles) for a, b in pairs),
+        "gold": all(a.gold == b.gold for a, b in holders),
+        "cards": all(a.hand == b.hand for a, b in holders),
+    }
+    found = by_count[n] = frozenset(aspect for aspect, kept in same.items() if kept)
+    return found
+
+
+def _carry(state: GameState, into: GameState, carries: frozenset[str]) -> None:
+    """Write the aspects `carries` of `state` (changed by a change being valued) into the
+    projected position `into`."""
+    if "provinces" in carries:
+        for prov, there in zip(state.provinces, into.provinces):
+            there.owner = prov.owner
+        for player, there_player in zip(state.players, into.players):
+            there_player.provinces[:] = player.provinces
+    if "farmers" in carries:
+        for prov, there in zip(state.provinces, into.provinces):
+            there.farmers, there.free_farmers = prov.farmers, prov.free_farmers
+    if "stones" in carries:
+        for prov, there in zip(state.provinces, into.provinces):
+            there.stones = prov.stones
+    if "pyramids" in carries:
+        for prov, there in zip(state.provinces, into.provinces):
+            there.pyramids, there.doubles = prov.pyramids, prov.doubles
+    for player, there_player in zip(state.players, into.players):
+        if "gold" in carries:
+            there_player.gold = player.gold
+        if "cards" in carries:
+            there_player.hand[:] = player.hand
+
+
+class LaterKingdoms:
+    """What a seat's worth counts of the kingdoms after `kingdom` (see the module docstring):
+    one term a scoring item (`items`), each at the sum of the weights of the later kingdoms it
+    scores in (`later` the next one, `later` squared the one after), all read on one projected
+    position a seat (`projection`)."""
+
+    def __init__(self, variant: Variant, kingdom: int, later: float) -> None:
+        self.variant, self.kingdom, self.later = variant, kingdom, later
+        modules = variant.modules
+        scoring_in = getattr(modules, "scoring_in", lambda _: modules.scoring)  # TEMPORARY until merged
+        weights: dict[Rule, float] = {}
+        for ahead in range(kingdom + 1, len(variant.edition.kingdoms)):
+            for module in scoring_in(ahead):
+                weights[module] = weights.get(module, 0.0) + later ** (ahead - kingdom)
+        #: a term for each item that scores in a later kingdom, in pipeline order
+        self.items = tuple(LaterItem(self, module, weight) for module, weight in weights.items() if weight)
+        self._projections: dict[int, GameState] = {}
+
+    def projection(self, player: int, state: GameState) -> GameState:
+        """The position at the next kingdom's start as `player`'s terms read it: made from the
+        first position they are asked on (`project`), the offering level at its middle."""
+        found = self._projections.get(player)
+        if found is None:
+            found = self._projections[player] = state.copy()
+            project(found, self.variant, self.kingdom + 1)
+            _middle_level(found, self.variant)
+        return found
+
+
+class LaterItem:
+    """One scoring item's points in the kingdoms after this one, as a term of a seat's worth:
+    what the seat gets holding what it keeps, plus 1/n of what it adds holding every province
+    that went back, times `weight`."""
+
+    def __init__(self, later: LaterKingdoms, module: Rule, weight: float) -> None:
+        self.later, self.module, self.weight = later, module, weight
+        #: what tells this term from another of a seat's worth (`Worth`'s key)
+        self.term_id = ("later kingdoms", later.kingdom, later.later, module.key)
+
+    def reads(self, n_players: int, like: Callable[[], GameState]) -> frozenset[str]:
+        """What of a holding a change must touch to change this term: what the transition
+        carries (`carried`) and the item reads (any of it, for an item valued by playing it)."""
+        carries = carried(self.later.variant, n_players, like)
+        module = self.module
+        declared = module.reads if isinstance(module, ValuationFacet) and _declares(module) else None
+        read = ASPECTS | {CARD_KIND} if declared is None else declared
+        return frozenset(aspect for aspect in read if aspect.partition(":")[0] in carries
+                         or aspect.startswith(CARD_KIND) and "cards" in carries)
+
+    def evaluator(self, player: int, reads: frozenset[str],
+                  points: Callable[[Rule, GameState, int], float]) -> Callable[[GameState], float]:
+        """This term for `player` as a function of a position (`reads`: what it reads of one,
+        from `reads`); `points(module, state, player)` gives an item's weighted points, as
+        the seat's worth values its own kingdom's items. Kept by what it reads of the
+        position: the same holdings give the same points."""
+        later, module, weight = self.later, self.module, self.weight
+        carries = frozenset(aspect.partition(":")[0] for aspect in reads)
+        signature = _signature(carries)
+        known: dict[tuple[object, ...], float] = {}
+
+        def later_points(state: GameState) -> float:
+            key = signature(state)
+            found = known.get(key)
+            if found is None:
+                there = later.projection(player, state)
+                _carry(state, there, carries)
+                returned = [index for index, prov in enumerate(there.provinces) if prov.owner is None]
+                alone = points(module, there, player)
+                me = there.players[player]
+                held = len(me.provinces)
+                for index in returned:
+                    there.provinces[index].owner = player
+                me.provinces.extend(returned)
+                try:
+                    with_all = points(module, there, player)
+                finally:
+                    del me.provinces[held:]
+                    for index in returned:
+                        there.provinces[index].owner = None
+                if len(known) >= KNOWN_MOST:
+                    known.clear()
+                found = known[key] = weight * (alone + (with_all - alone) / there.n_players)
+            return found
+        return later_points
+
+
+#: At most this many positions' points a later item keeps (`LaterItem.evaluator`).
+KNOWN_MOST = 4096
+
+
+def _signature(carries: frozenset[str]) -> Callable[[GameState], tuple[object, ...]]:
+    """What a later item's points follow from, of a position: the aspects it reads that the
+    transition carries (the rest is the projection's, the same from any position)."""
+    of_provinces = attrgetter(*[name for aspect, names in _PROVINCE_FIELDS if aspect in carries for name in names]) \
+        if any(aspect in carries for aspect, _ in _PROVINCE_FIELDS) else None
+    gold, cards = "gold" in carries, "cards" in carries
+
+    def signature(state: GameState) -> tuple[object, ...]:
+        # (attrgetter and map: read in C, this is asked at every change valued)
+        key: tuple[object, ...] = tuple(map(of_provinces, state.provinces)) if of_provinces is not None else ()
+        if gold:
+            key += tuple(player.gold for player in state.players)
+        if cards:
+            key += tuple(tuple(player.hand) for player in state.players)
+        return key
+    return signature
+
+
+#: The fields of a province each aspect a later item may read is held in.
+_PROVINCE_FIELDS = (("provinces", ("owner",)), ("farmers", ("farmers", "free_farmers")), ("stones", ("stones",)),
+                    ("pyramids", ("pyramids", "doubles")))
+
+
+def _declares(module: ValuationFacet) -> bool:
+    """Whether a scoring item declares its points (rather than being played for them)."""
+    return type(module).points_for is not ValuationFacet.points_for
+
+
+def _middle_level(state: GameState, variant: Variant) -> None:
+    """The offering level of a projected position at the middle level (rounded down): the
+    rounds before that kingdom's scoring set it again."""
+    modules = variant.modules
+    at, highest = modules.published_at.get(LEVEL), modules.max_offering_level
+    if at is not None and highest:
+        state.rules[at] = dict(state.rules[at], **{LEVEL: (1 + highest) // 2})
