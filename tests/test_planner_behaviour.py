@@ -90,6 +90,18 @@ CASES = [
              "provinces it buys: more gold is paid per province in the auction"),
 ]
 
+#: Changes that act in a later kingdom than the one they are decided in: the first kingdom's
+#: play moves for the planner that looks over the whole game (`horizon=game`), and does not move
+#: at all for the one that looks to its kingdom's end (`horizon=kingdom`): the same games.
+LATER_CASES = [
+    Case("pyramids-worth-2-in-the-last-kingdom", "a later kingdom's scoring value",
+         extends='[[scoring]]\nid = "pyramids_again"\nrule = "pyramids"\nafter = "pyramids"\n'
+                 'kingdoms = ["New Kingdom"]\n',
+         statistic="pyramids_first_kingdom", direction=+1,
+         why="a second pyramids item scores at the New Kingdom's end only, and a pyramid built in the Old "
+             "Kingdom still stands then: more are built in the Old Kingdom"),
+]
+
 #: Why the planner does not pass a case yet (it stays marked until it does: strict).
 NOT_YET: dict[str, str] = {}
 
@@ -103,15 +115,20 @@ class _Extra:
     """What the compare rows (`StatsCollector`) do not count: complete sets scored, items bought
     in the market, and the gold bid for provinces with temples or with a caravan."""
 
-    listens_to = frozenset({"set_points", "purchase", "acquire"})
+    listens_to = frozenset({"set_points", "purchase", "acquire", "pyramid", "transition"})
 
     def __init__(self, variant):
         self.board = variant.board.provinces
         self.sets = self.items = self.temple_gold = self.caravan_gold = 0
+        self.first_kingdom, self.pyramids_first_kingdom = True, 0
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
-        if name == "set_points":
+        if name == "transition":  # (the first kingdom is over)
+            self.first_kingdom = False
+        elif name == "pyramid":
+            self.pyramids_first_kingdom += self.first_kingdom
+        elif name == "set_points":
             self.sets += event["sets"]
         elif name == "purchase":
             self.items += event["count"]
@@ -126,7 +143,7 @@ def variant_of(case_id: str):
     """The changed variant of a case (classic2003 itself for "base")."""
     if case_id == "base":
         return load_variant(BASE)
-    case = next(c for c in CASES if c.id == case_id)
+    case = next(c for c in CASES + LATER_CASES if c.id == case_id)
     if not case.extends:
         return load_variant(BASE, case.change)
     with tempfile.TemporaryDirectory(prefix="amunre-behaviour-") as folder:
@@ -155,6 +172,7 @@ def records(case_id: str, agent: str, games: int) -> tuple[dict, ...]:
             "items_bought": extra.items / PLAYERS,  # cards, farmers and stones per player
             "temple_gold": extra.temple_gold,  # per game
             "caravan_gold": extra.caravan_gold,  # per game
+            "pyramids_first_kingdom": extra.pyramids_first_kingdom,  # per game, built in the first kingdom
             "answers": tuple(game.answers),
         })
     return tuple(out)
@@ -201,3 +219,22 @@ def test_greedy_does_not_see_a_scoring_or_ruling_change(case):
     base, changed = records("base", "greedy", games), records(case.id, "greedy", games)
     assert [r["answers"] for r in base] == [r["answers"] for r in changed], line
     assert all(b[case.statistic] == c[case.statistic] for b, c in zip(base, changed)) and result.diff == 0, line
+
+
+@pytest.mark.parametrize("case", LATER_CASES, ids=lambda c: c.id)
+def test_a_change_in_a_later_kingdom_moves_the_first_kingdoms_play(case):
+    """The planner that looks over the whole game plays the first kingdom otherwise when only a
+    later kingdom's rules changed (paired over the same seeds, significantly, the expected way)."""
+    result, line = compared(case, "planner")
+    assert result.diff * case.direction > 0 and result.p < ALPHA, line
+
+
+@pytest.mark.parametrize("case", LATER_CASES, ids=lambda c: c.id)
+def test_the_planner_of_one_kingdom_does_not_see_a_later_kingdoms_change(case):
+    """With `horizon=kingdom` the first kingdom's statistic does not move in any game: what
+    the looking-ahead planner does differently comes from its horizon alone."""
+    agent, games = "planner:horizon=kingdom", GAMES * case.games
+    base = [r[case.statistic] for r in records("base", agent, games)]
+    changed = [r[case.statistic] for r in records(case.id, agent, games)]
+    assert base == changed, compared(case, agent)[1]
+    assert sum(base) > 0  # (something is counted: a statistic that never moves would prove nothing)
