@@ -288,8 +288,12 @@ class Worth:
         self.foresight = foresight
         self.spread = max(1, spread)
         self._income_runs, self._final = income_runs, final
+        modules = self.variant.modules
+        scoring = modules.scoring_in(view.kingdom)  # the items scored at this kingdom's end
+        # the same terms as the last worth's (a caller keeps its runs for a while, in a kingdom
+        # whose scoring is the same)
         if previous is not None and previous._income_runs is income_runs and previous._final == final \
-                and previous.variant is self.variant:  # the same terms (a caller keeps its runs for a while)
+                and previous.variant is self.variant and modules.scoring_in(previous.view.kingdom) is scoring:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
         else:
@@ -299,13 +303,12 @@ class Worth:
             if found is None:
                 found = _CARD_TOUCHES.setdefault(kinds, [TOUCHES["cards"] | {CARD_KIND + name} for name in kinds])
             self._card_touches = found
-            modules = self.variant.modules
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
             # (unless only the final scoring is left) and at the game's
             self._terms = (
                 [(None, 1)] + [(m, runs) for m, runs in income_runs.items() if runs > 0]
-                + [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)])
+                + [(m, 0) for m in ([] if final else list(scoring)) + list(modules.final_scoring)])
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
             self._reads = tuple(GOLD_HELD if m is None else declared_reads(m, runs) for m, runs in self._terms)
