@@ -3,11 +3,12 @@ prove the suite reads its expectations from each variant.
 
 A drawn house rule extends a shipped edition and changes, each with some chance: the player
 counts, the kingdoms and their rounds, the starting gold and supplies, the deck, any numeric
-param of any pipeline entry within the range its rule module declares, and any ruling to one of
-its values. Sizes that only lengthen a game (more kingdoms, rounds or players) are kept near
-the editions' so that a drawn rule plays in a second; every other number ranges over what the
-format allows. Only files the loader accepts are kept: a draw that breaks a rule between two
-numbers (more provinces than the board has, say) is drawn again.
+param of any pipeline entry within the range its rule module declares, the kingdoms one scoring
+item scores in, and any ruling to one of its values. Sizes that only lengthen a game (more
+kingdoms, rounds or players) are kept near the editions' so that a drawn rule plays in a second;
+every other number ranges over what the format allows. Only files the loader accepts are kept:
+a draw that breaks a rule between two numbers (more provinces than the board has, say) is drawn
+again.
 """
 
 from __future__ import annotations
@@ -95,6 +96,12 @@ def house_rule(draw, vid: str) -> str:
                 params.setdefault(spec.id, {})[field.name] = draw(values)
     if params:
         data["params"] = params
+    kingdoms = edition.get("kingdoms", list(parent.edition.kingdoms))
+    if parent.scoring and draw(st.integers(0, 3)) == 0:
+        # one scoring item scores in some kingdoms only (by their names, each once, any order)
+        spec = draw(st.sampled_from(parent.scoring))
+        chosen = draw(st.lists(st.sampled_from(kingdoms), min_size=1, max_size=len(kingdoms), unique=True))
+        data["scoring"] = [{"id": spec.id, "kingdoms": chosen}]
     rulings = {}
     for owner in parent.rulings._by_class:
         for field in attrs.fields(owner):

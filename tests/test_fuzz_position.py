@@ -105,7 +105,7 @@ def scores_to_the_end(variant, position: Position) -> int:
     sheet = score_position(variant, position.state, final=True, names=position.names)
     assert len(sheet.totals) == len(position.names)
     game = Game.from_state(variant, position.state.clone())
-    game.run_rules(list(game.scoring) + list(game.final_scoring))
+    game.run_rules(list(game.variant.modules.scoring_in(game.state.kingdom)) + list(game.final_scoring))
     decisions = 0
     while (request := game.pending) is not None:
         decisions += 1

@@ -319,12 +319,13 @@ def test_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path):
         "Edfu": {"doubles": 1, "pyramids": 1}, "Abu": {"doubles": 1, "pyramids": 1}, "Thebes": {"pyramids": 1}})
     players[RED].update(provinces={"Memphis": {"pyramids": 2, "stones": 1}, "Buto": {}, "Mendes": {}})
     game, lines, w = prepared(path, players, rulings={"nile_min_pyramids": 1}, offering_level=1)  # A-NILE
-    game.run_rules(list(game.scoring))
+    scored = game.variant.modules.scoring_in(game.state.kingdom)  # the items of this kingdom's end (its rulings)
+    game.run_rules(list(scored))
     while game.pending is not None:  # play every bonus card held
         game.answer(game.pending.options[-1])
     said = "\n".join(lines)
     points = w.t("points")
-    item = {s.rule: w.item_label(s.id) for s in variant.scoring}
+    item = {m.id: w.item_label(m.spec.id) for m in scored}
 
     def line_of(player, key):
         return next(line for line in lines if line.startswith(f"  {player} scores") and f" for {key}" in line)
@@ -363,7 +364,7 @@ def test_kingdom_scoring_shows_what_earned_the_points_with_running_totals(path):
     assert re.search(rf"Thebes 1; now \d+ {points} in all\.$", line_of("blue", item["pyramids"]))
     totals = [int(m) for m in re.findall(rf"now (\d+) (?:{re.escape(points)}|{re.escape(points[:-1])}) in all", blue)]
     assert len(totals) >= 6 and totals == sorted(totals) and totals[-1] == game.state.players[BLUE].score
-    if len(variant.scoring) == 5 and keeps_printed(variant, [s.rule for s in variant.scoring]):
+    if len(scored) == 5 and keeps_printed(variant, [m.id for m in scored]):
         # temples 1, pyramids 7, set 3, two Nile sides 10, one card met 3
         assert totals[-1] == 10 + 1 + 7 + 3 + 10 + 3
     assert f"  {points[:1].upper() + points[1:]} after" not in said  # the engine says that after a whole kingdom
@@ -377,8 +378,9 @@ def test_scoring_lines_follow_the_variants_order(path):
     start = next(i for i, line in enumerate(lines) if line.startswith(f"=== {variant.term('scoring')} of"))
     end = next(i for i, line in enumerate(lines) if i > start and line.startswith("  ") and " after the " in line)
     section = lines[start:end]
-    labels = [w for s in variant.scoring for w in ([f"for {words(variant).item_label(s.id)}"]
-                                                   if s.rule != "nile_sides" else ["side of the Nile"])]
+    # the first kingdom's items (an entry may score in later kingdoms only)
+    labels = [w for s in (m.spec for m in variant.modules.scoring_in(0))
+              for w in ([f"for {words(variant).item_label(s.id)}"] if s.rule != "nile_sides" else ["side of the Nile"])]
     firsts = [next((i for i, line in enumerate(section) if label in line), None) for label in labels]
     seen = [i for i in firsts if i is not None]
     assert seen == sorted(seen) and len(seen) >= 3

@@ -134,7 +134,7 @@ def _full_game(variant, n=4, seed=3, agents="greedy", listeners=()):
 @over("gold_ranking")
 def test_r_game_01_the_variants_kingdoms_of_its_rounds_then_game_end(variant):
     """The variant's kingdoms (two in both editions) of its rounds (three in both), each ending
-    with a scoring; the gold ranking once, after the last."""
+    with a scoring of the items that score at its end; the gold ranking once, after the last."""
     edition = variant.edition
     rounds, kingdoms = edition.rounds_per_kingdom, len(edition.kingdoms)
     n = _seat_count(variant)
@@ -149,6 +149,16 @@ def test_r_game_01_the_variants_kingdoms_of_its_rounds_then_game_end(variant):
     # every player acquired exactly one province per round of each kingdom
     acquired = [e["player"] for e in events if e["event"] == "acquire"]
     assert sorted(acquired) == sorted(list(range(n)) * rounds * kingdoms)
+    # each kingdom's scoring scores the items of its own end only (`Modules.scoring_in`: an
+    # entry may name the kingdoms it scores in)
+    kingdom, scored = None, {k: set() for k in range(kingdoms)}
+    for e in events:
+        if e["event"] in ("scoring", "scoring_end"):
+            kingdom = e["kingdom"] if e["event"] == "scoring" else None
+        elif e["event"] == "score" and kingdom is not None:
+            scored[kingdom].add(e["item"])
+    for k in range(kingdoms):
+        assert scored[k] <= {item.key for m in variant.modules.scoring_in(k) for item in m.score_items()}, k
     # the gold ranking scores once, after the last kingdom only
     keys = {k for p in game.state.players for k in p.breakdown}
     assert f"{kingdoms - 1}:gold_ranking" in keys

@@ -4,8 +4,9 @@ between them, where each rule module's `run` takes over.
 
 Order of play: setup -> for each kingdom: every rule's `start_kingdom`, then each round runs
 the phase pipeline in order (cards played face up are discarded when a phase ends) -> the
-kingdom's scoring items -> between kingdoms the transition (R-GAME-05); after the last kingdom
-the final scoring items, then the winners (R-GAME-06).
+kingdom's scoring items (`Modules.scoring_in`: an entry that names its `kingdoms` scores at
+their ends only) -> between kingdoms the transition (R-GAME-05); after the last kingdom the
+final scoring items, then the winners (R-GAME-06).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def flow_plan(variant: Variant) -> list[PlanStep]:
                 plan.append((_end_phase_step, None))
             plan.append((_round_end_step, (k, r)))
         plan.append((_scoring_step, k))
-        for rule in modules.scoring:
+        for rule in modules.scoring_in(k):  # the entries that score at this kingdom's end
             plan += [(None, rule), (_end_phase_step, None)]
         plan.append((_scoring_end_step, k))
     plan.append((_final_scoring_step, None))

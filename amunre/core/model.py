@@ -111,6 +111,10 @@ class RuleSpec:
                   "entries by it (default: the rule id).", default="")
     group: str | None = doc("The id of the group this entry is a step of, if any.", default=None)
     heading: str | None = doc("The name of that group: the phase heading its steps run under.", default=None)
+    kingdoms: tuple[int, ...] | None = doc(
+        "A `[[scoring]]` entry only: the kingdoms at whose end it scores, by the edition's kingdom names "
+        "(`kingdoms = [\"New Kingdom\"]`); held as 0-based kingdom indexes in play order. Left out: it "
+        "scores at the end of every kingdom.", default=None)
 
     def __attrs_post_init__(self) -> None:
         if not self.id:

@@ -161,6 +161,12 @@ class Modules:
         self.scoring = build(variant.scoring)
         self.final_scoring = build(variant.final_scoring)
         self.all = self.phases + self.scoring + self.final_scoring
+        # what scores at each kingdom's end, worked out once (the flow and the planner read it);
+        # a kingdom whose scoring is every entry's shares the very tuple `scoring`
+        self._scoring_in: dict[int, tuple[Rule, ...]] = {}
+        for k in range(len(variant.edition.kingdoms)):
+            chosen = tuple(m for m in self.scoring if m.spec.kingdoms is None or k in m.spec.kingdoms)
+            self._scoring_in[k] = self.scoring if len(chosen) == len(self.scoring) else chosen
         # the round as the players see it: (entry or group id, heading, its steps); face-up
         # cards are discarded when a whole phase ends
         rounds: list[tuple[str, str, list[Rule]]] = []
@@ -215,6 +221,16 @@ class Modules:
             module.published_at = {name: self.published_at[name] for name in module.reads_published
                                    if name in self.published_at}
         self._index()
+
+    def scoring_in(self, kingdom: int) -> tuple[Rule, ...]:
+        """The kingdom-scoring modules (in pipeline order) that score at the end of the kingdom
+        with this 0-based index: those whose entry names no `kingdoms`, and those naming it.
+        The same tuple at every call; `scoring` itself where every entry scores there."""
+        try:
+            return self._scoring_in[kingdom]
+        except (KeyError, TypeError):
+            raise AmunreError(f"no kingdom {kingdom!r} in this variant (expected an index from 0 to "
+                              f"{len(self._scoring_in) - 1})") from None
 
     def published(self, state: GameState, name: str, default: Any = None) -> Any:
         """The live value published under `name` on `state` (`Rule.publishes`), `default` when no

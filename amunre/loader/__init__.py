@@ -39,7 +39,14 @@ from amunre.loader.checks import MIN_PLAYERS, card_kinds, check_meaning, check_r
 from amunre.loader.files import allowed_folders, available_variants, inside, resolve_path, variant_files
 from amunre.loader.merge import resolve_extends
 from amunre.loader.overrides import apply_overrides
-from amunre.loader.pipelines import PIPELINES, build_specs, check_declarations, check_ids, rules_used
+from amunre.loader.pipelines import (
+    PIPELINES,
+    build_specs,
+    check_declarations,
+    check_ids,
+    check_kingdoms,
+    rules_used,
+)
 from amunre.loader.problems import Problems, control_character_problems, report_at
 from amunre.loader.resources import variants_dir
 from amunre.loader.rulings import compose_rulings, declared_rulings
@@ -88,14 +95,22 @@ def load_variant(id_or_path: str | os.PathLike[str], overrides: Sequence[str] = 
     def report(where, what, expected=None):
         report_at(problems, origins, label, where, what, expected, dedupe=True)
 
+    def closeness(key: tuple) -> int:
+        """0: a `--set` (or `--sweep`) argument wrote it, 1: the file being loaded, 2: a parent."""
+        written_by = (origins.find(key) or ("",))[0]
+        return 0 if written_by in problems.arguments else 1 if written_by == label else 2
+
     if problems.orphaned:
         # its parent was not found: the keys it lacks may be the parent's, and a rule's checks
         # need the merged pipeline; its unknown keys, wrong types and values are its own
         control_character_problems(data, report)
+        check_kingdoms(data, report, closeness)
         schema_problems("variant", data, lambda where, what, expected=None:
                         None if what == "missing" or typed_layer_owns(where) else report(where, what, expected))
         raise problems.error(fallback=label)
     control_character_problems(data, report)
+    # before the shape layer: at an entry's `kingdoms` its words say more than the schema's
+    check_kingdoms(data, report, closeness)
     # inside [rulings] and params the typed layer knows the modules in use (plug-ins too)
     schema_problems("variant", data, lambda where, what, expected=None:
                     None if typed_layer_owns(where) else report(where, what, expected))
@@ -109,11 +124,6 @@ def load_variant(id_or_path: str | os.PathLike[str], overrides: Sequence[str] = 
     edition = part("edition", Edition)
     components = part("components", Components)
     rules = all_rules()
-
-    def closeness(key: tuple) -> int:
-        """0: a `--set` (or `--sweep`) argument wrote it, 1: the file being loaded, 2: a parent."""
-        written_by = (origins.find(key) or ("",))[0]
-        return 0 if written_by in problems.arguments else 1 if written_by == label else 2
 
     check_ids(data, report, closeness, rules)
     check_declarations(data, report, rules)

@@ -2,11 +2,11 @@
 
 `compare(a, b)` returns the differences grouped as a reader looks for them: the edition,
 its words (terminology, card names included), the components and deck, the round's phase
-structure (ids, rules, names, groups and their steps, order), the scorings (their items and
-order), every entry's params by entry id, and the rulings with their SPEC ids. Values are
-plain JSON data (`amunre diff --json`); `text(value)` words one for a table
-(`amunre diff`, `docs/editions.md`). Both sides are effective values: defaults filled in,
-`extends` and overrides applied.
+structure (ids, rules, names, groups and their steps, order), the scorings (their items,
+the kingdoms an item scores in where it names them, and order), every entry's params by
+entry id, and the rulings with their SPEC ids. Values are plain JSON data (`amunre diff
+--json`); `text(value)` words one for a table (`amunre diff`, `docs/editions.md`). Both
+sides are effective values: defaults filled in, `extends` and overrides applied.
 """
 
 from __future__ import annotations
@@ -49,7 +49,16 @@ def _entries(variant, pipeline: str) -> dict[str, dict]:
             out[gid] = {"name": entry.get("name", gid), "steps": [entry_id(s) for s in entry["steps"]]}
     for spec in getattr(variant, pipeline):
         out[spec.id] = {"rule": spec.rule, "name": spec.name, **({"group": spec.group} if spec.group else {})}
+        if spec.kingdoms is not None:  # only where set: an entry of every kingdom reads as before
+            out[spec.id]["kingdoms"] = entry_kingdoms(variant, spec)
     return out
+
+
+def entry_kingdoms(variant, spec) -> list[str]:
+    """The kingdoms a scoring entry names (`RuleSpec.kingdoms`, 0-based indexes) as a file
+    names them: by the edition's names, in play order, each once."""
+    names = variant.edition.kingdoms
+    return list(dict.fromkeys(names[k] for k in spec.kingdoms or ()))
 
 
 def _terms(variant) -> dict[str, str]:
@@ -180,7 +189,9 @@ def text(value: Any) -> str:
             return f"group {_quoted(value.get('name'))}: " + ", ".join(str(s) for s in value["steps"])
         if "rule" in value:
             group = f", in {value['group']}" if value.get("group") else ""
-            return f"{value['rule']} {_quoted(value.get('name'))}{group}"
+            only = (f", only at the end of: {', '.join(str(k) for k in value['kingdoms'])}"
+                    if isinstance(value.get("kingdoms"), list) else "")
+            return f"{value['rule']} {_quoted(value.get('name'))}{group}{only}"
         return "{" + ", ".join(f"{k} = {text(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
         parts = []

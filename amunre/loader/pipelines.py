@@ -4,13 +4,16 @@ An entry names a rule module (`rule`), or groups several entries under one headi
 (`steps`, e.g. the 2016 Auction Phase, which starts by drawing the provinces). Every entry
 has an id, unique across the variant's pipelines (default: its rule id), by which a file
 that `extends` another edits it (see `amunre.loader.merge`) and the core and the agents look
-its module up (`Modules.rule`); `check_ids` holds them to it. `flat_entries` walks the
-entries with their key paths, groups opened; `build_specs` types them into `RuleSpec`s.
+its module up (`Modules.rule`); `check_ids` holds them to it. A `[[scoring]]` entry may name
+the kingdoms at whose end it scores (`kingdoms`, checked by `check_kingdoms`). `flat_entries`
+walks the entries with their key paths, groups opened; `build_specs` types them into
+`RuleSpec`s.
 """
 
 from __future__ import annotations
 
 from amunre.core.model import RuleSpec
+from amunre.loader.problems import did_you_mean, show
 from amunre.loader.shape import field_names, structure
 from amunre.loader.unsettled import Unsettled, settle
 
@@ -106,6 +109,89 @@ def check_ids(data: dict, report, closeness=lambda path: 0, rules: dict | None =
                    "expected an id that is no other entry's rule id")
 
 
+def kingdom_names(data: dict) -> list[str] | None:
+    """The edition's kingdom names in play order, as the merged data gives them; None when
+    they are not a list (the shape layer reports that)."""
+    edition = data.get("edition")
+    names = edition.get("kingdoms") if isinstance(edition, dict) else None
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else None
+
+
+def _every_entry(entries, path: tuple):
+    """(key path, entry) of every entry, groups and their steps included."""
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if isinstance(entry, dict):
+            yield path + (i,), entry
+            yield from _every_entry(entry.get("steps"), path + (i, "steps"))
+
+
+def check_kingdoms(data: dict, report, closeness=lambda path: 0) -> None:
+    """An entry's `kingdoms` (the kingdoms at whose end it scores): only on a `[[scoring]]`
+    entry of a rule, never on a phase, a final scoring item or a group; a non-empty list of the
+    edition's kingdom names, each once. Run before the shape layer, whose words for the same
+    keys (an unknown key, too few or repeated items) say less. A name no kingdom has is reported
+    at that key or at `edition.kingdoms`, whichever was written closest to the user
+    (`closeness`: a house rule that renames its parent's kingdoms is told so at its own line)."""
+    names = kingdom_names(data)
+    for pipeline in PIPELINES:
+        for at, entry in _every_entry(data.get(pipeline), (pipeline,)):
+            if "kingdoms" not in entry:
+                continue
+            key, value = at + ("kingdoms",), entry["kingdoms"]
+            if pipeline != "scoring":
+                when = "once per round" if pipeline == "phases" else "once, after the last kingdom's scoring"
+                report(key, f"`kingdoms` belongs to [[scoring]] entries only: a [[{pipeline}]] entry runs {when}",
+                       "expected no `kingdoms` here; a [[scoring]] entry, scored at a kingdom's end, takes it")
+            elif "steps" in entry:
+                report(key, "a group of `steps` has no `kingdoms` of its own",
+                       "expected `kingdoms` on each step it applies to")
+            elif not isinstance(value, list):
+                continue  # its type is the shape layer's to report
+            elif not value:
+                report(key, "an empty list: the entry would score at no kingdom's end",
+                       "expected one or more of the edition's kingdoms"
+                       + (f": {', '.join(names)}" if names else "")
+                       + "; leave `kingdoms` out to score at the end of every kingdom")
+            else:
+                given = [name for name in value if isinstance(name, str)]  # others: the shape layer's
+                wrong = list(dict.fromkeys(name for name in given if names is not None and name not in names))
+                seen: set[str] = set()
+                twice: list[str] = []
+                for name in given:
+                    if name in seen and name not in twice:
+                        twice.append(name)
+                    seen.add(name)
+                where = min([key, ("edition", "kingdoms")], key=closeness) if wrong else key
+                parts = []
+                if wrong:
+                    # said at the edition's kingdoms (a house rule renamed them): which entry names them
+                    named = "" if where == key else f"the [[scoring]] entry {entry_id(entry)!r} names "
+                    parts.append(named + ", ".join(show(name) for name in wrong)
+                                 + (", which" if named else "")
+                                 + (" is not a kingdom" if len(wrong) == 1 else " are not kingdoms")
+                                 + " of this edition")
+                if twice:
+                    parts.append(", ".join(show(name) for name in twice) + (" is" if len(twice) == 1 else " are")
+                                 + " named twice")
+                if not parts:
+                    continue
+                hint = did_you_mean(wrong[0], names) if wrong and names else ""
+                report(where, "; ".join(parts), f"{hint}expected each of the edition's kingdoms at most once"
+                       + (f": {', '.join(names)}" if names else ""))
+
+
+def resolve_kingdoms(value, names: list[str] | None) -> tuple[int, ...] | None:
+    """A scoring entry's `kingdoms` as 0-based kingdom indexes, each once, in play order;
+    None when it has none (every kingdom). Names that are not the edition's are left out
+    (`check_kingdoms` reports them)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or names is None:
+        return ()
+    # (an edition that names two kingdoms alike: the name is each of them)
+    return tuple(k for k, name in enumerate(names) if name in value)
+
+
 def check_declarations(data: dict, report, rules: dict) -> None:
     """A decision kind or an event belongs to one rule module (or the core): a module of the
     pipelines that declares one another module (or the core) declares already is reported at
@@ -138,6 +224,7 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
     params do not type (reported) or whose rule is unknown (reported by `check_meaning`)
     gets `Unsettled` params, so that the other entries' checks still run."""
     specs = []
+    names = kingdom_names(data)
     for path, entry, group in flat_entries(data.get(pipeline, []), (pipeline,)):
         rule_id = entry.get("rule")
         cls = rules.get(rule_id) if isinstance(rule_id, str) else None
@@ -151,7 +238,9 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
             params = settle(raw, cls.Params, f"{pipeline} params") if cls else Unsettled(f"{pipeline} params")
         eid = entry_id(entry) or ""
         name = entry.get("name", eid)  # the play-by-play and the final table tell entries apart by it
+        kingdoms = resolve_kingdoms(entry.get("kingdoms"), names) if pipeline == "scoring" else None
         specs.append(RuleSpec(rule=rule_id if isinstance(rule_id, str) else "", params=params, id=eid,
                               name=name if isinstance(name, str) else eid,
-                              group=group[0] if group else None, heading=group[1] if group else None))
+                              group=group[0] if group else None, heading=group[1] if group else None,
+                              kingdoms=kingdoms))
     return tuple(specs)

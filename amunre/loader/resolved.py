@@ -15,7 +15,7 @@ from pathlib import Path
 
 import tomli_w
 
-from amunre.loader.compare import ordered_rulings
+from amunre.loader.compare import entry_kingdoms, ordered_rulings
 from amunre.loader.overrides import option_of
 from amunre.loader.pipelines import PIPELINES, entry_id
 from amunre.loader.resources import variants_dir
@@ -52,7 +52,10 @@ def resolved_data(variant) -> dict:
                 gid = entry_id(raw)
                 return {"id": gid, "name": raw.get("name", gid), "steps": [entry(step) for step in raw["steps"]]}
             spec = next(specs)  # noqa: B023 - called within this iteration only
-            return {"id": spec.id, "rule": spec.rule, "name": spec.name, "params": json_value(spec.params)}
+            out = {"id": spec.id, "rule": spec.rule, "name": spec.name}
+            if spec.kingdoms is not None:  # (only where set: every kingdom is the default)
+                out["kingdoms"] = entry_kingdoms(variant, spec)
+            return {**out, "params": json_value(spec.params)}
 
         data[pipeline] = [entry(raw) for raw in variant.resolved.get(pipeline) or []]
     data["rulings"] = json_value(ordered_rulings(variant))

@@ -51,6 +51,14 @@ _EXTRA = {
 
 PIPELINE_KINDS = {"phases": "phase", "scoring": "scoring", "final_scoring": "final_scoring"}
 
+#: A `[[scoring]]` entry's `kingdoms` (which names are the edition's the loader checks).
+KINGDOMS_KEY = {
+    "type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "maxItems": 10,
+    "uniqueItems": True,
+    "description": "The kingdoms at whose end this entry scores, by the names in edition.kingdoms "
+                   "(default: every kingdom).",
+}
+
 
 def json_value(value: Any) -> Any:
     """A Python default as JSON: tuples become arrays, attrs objects tables."""
@@ -193,6 +201,7 @@ def _entry(pipeline: str, rules: dict) -> dict:
             "before": {"type": "string", "minLength": 1,
                        "description": "In a file that extends another: put this entry before the entry with this id."},
             "remove": {"type": "boolean", "description": "In a file that extends another: drop the inherited entry."},
+            **({"kingdoms": KINGDOMS_KEY} if pipeline == "scoring" else {}),
         },
         "allOf": [
             {"if": {"required": ["rule"], "properties": {"rule": {"const": rule_id}}},

@@ -126,10 +126,9 @@ class LaterKingdoms:
     def __init__(self, variant: Variant, kingdom: int, later: float) -> None:
         self.variant, self.kingdom, self.later = variant, kingdom, later
         modules = variant.modules
-        scoring_in = getattr(modules, "scoring_in", lambda _: modules.scoring)  # TEMPORARY until merged
         weights: dict[Rule, float] = {}
         for ahead in range(kingdom + 1, len(variant.edition.kingdoms)):
-            for module in scoring_in(ahead):
+            for module in modules.scoring_in(ahead):
                 weights[module] = weights.get(module, 0.0) + later ** (ahead - kingdom)
         #: a term for each item that scores in a later kingdom, in pipeline order
         self.items = tuple(LaterItem(self, module, weight) for module, weight in weights.items() if weight)

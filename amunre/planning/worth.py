@@ -270,9 +270,12 @@ class Worth:
         self.spread = max(1, spread)
         self.later = later
         self._income_runs, self._final, self._kingdom = income_runs, final, view.kingdom
+        modules = self.variant.modules
+        # the same terms as the last worth's: a caller keeps its runs for a while, in one kingdom
+        # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
         if previous is not None and previous._income_runs is income_runs and previous._final == final \
                 and previous.variant is self.variant and previous._kingdom == self._kingdom \
-                and previous.later == later:  # the same terms (a caller keeps its runs for a while)
+                and previous.later == later:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
         else:
@@ -282,13 +285,13 @@ class Worth:
             if found is None:
                 found = _CARD_TOUCHES.setdefault(kinds, [TOUCHES["cards"] | {CARD_KIND + name} for name in kinds])
             self._card_touches = found
-            modules = self.variant.modules
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
             # (unless only the final scoring is left) and at the game's
             terms: list[tuple[Rule | LaterItem | None, int]] = [(None, 1)]
             terms += [(m, runs) for m, runs in income_runs.items() if runs > 0]
-            terms += [(m, 0) for m in ([] if final else list(modules.scoring)) + list(modules.final_scoring)]
+            terms += [(m, 0) for m in ([] if final else list(modules.scoring_in(view.kingdom)))
+                      + list(modules.final_scoring)]
             # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
             # after it (`amunre.planning.horizon`)
             if later and not final:

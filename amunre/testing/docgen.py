@@ -147,6 +147,9 @@ def _entry_table() -> str:
         "| `after`, `before` | string | at the end | In a file that `extends` another: insert this new entry after "
         "or before the entry with that id (or move an inherited one there). |",
         "| `remove` | boolean | `false` | In a file that `extends` another: drop the inherited entry with this id. |",
+        "| `kingdoms` | array of strings | every kingdom | A `[[scoring]]` entry only: the kingdoms at whose end it "
+        "scores, by the names in `edition.kingdoms` (`kingdoms = [\"New Kingdom\"]`), each once. An error on a "
+        "phase, a final scoring item or a group. |",
     ])
 
 

@@ -80,8 +80,9 @@ def score_position(
     final: bool = False,
     names=None,
 ) -> ScoreSheet:
-    """Score a position with the variant's own scoring rule modules (`scoring`, and
-    `final_scoring` too when `final` says this is the last kingdom).
+    """Score a position with the variant's own scoring rule modules (those scoring at the end
+    of the position's kingdom, `Modules.scoring_in`, and `final_scoring` too when `final` says
+    this is the last kingdom).
 
     The modules run through the engine on a copy of `state` (the argument is not changed)
     and their decisions are answered by the policies their modules declare: `answers` maps
@@ -98,7 +99,8 @@ def score_position(
         chosen[kind] = policy
     names = tuple(names) if names is not None else default_names(state.n_players)
     game = Game.from_state(variant, state.clone())
-    rules = list(game.scoring) + (list(game.final_scoring) if final else [])
+    # the items of the position's kingdom's end (an entry may score in some kingdoms only)
+    rules = list(variant.modules.scoring_in(game.state.kingdom)) + (list(game.final_scoring) if final else [])
     items: list[ScoreItem] = []
     before = tuple(p.score for p in game.state.players)
     used: dict[str, int] = {}

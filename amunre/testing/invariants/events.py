@@ -116,5 +116,7 @@ def mark_checkpoint(checker: Checker, kind: str, event: dict) -> None:
             return
         rules, one_phase = steps, True
     else:
-        rules, one_phase = (modules.scoring if kind == "scoring" else modules.final_scoring), False
+        # the scoring of this kingdom's end: its own items only (an entry may name its kingdoms)
+        scoring = modules.scoring_in(game.state.kingdom) if kind == "scoring" else modules.final_scoring
+        rules, one_phase = scoring, False
     checker._checkpoint = (game.state.clone(), rules, one_phase, len(game.answers_so_far()), len(checker.events))
