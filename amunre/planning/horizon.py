@@ -18,7 +18,7 @@ module's `start_kingdom`), played on copies of the position. The model, in full:
   province that goes back is worth a share of the points it will score for whoever holds it.
 - Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
   count at `later` to the power of how many kingdoms away it is (the planner's `later`
-  parameter: the future is less sure than the present).
+  parameter, 1 unless told otherwise: who will hold what is already in the share).
 - The offering level of a later kingdom is taken at the middle level (the rounds in between
   set it again), and its harvests are left out: what they pay follows from farmers and
   offerings not yet bought, which nothing held now changes (the cards held apart, a small
