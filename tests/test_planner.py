@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import statistics
+import sys
+from pathlib import Path
 
 import pytest
 from conftest import variant_files
@@ -418,3 +420,36 @@ def test_a_spectators_view_gives_a_position_without_a_hand():
     state = position_of(PlayerView(game, None))
     assert all(not any(player.hand) for player in state.players)
     assert [p.gold for p in state.players] == [p.gold for p in game.state.players]
+
+
+@pytest.fixture
+def tribute():
+    """The free-tribute plug-in phase registered in-process (as an installed package's would be)."""
+    plugins = Path(__file__).resolve().parent / "plugins"
+    sys.path.insert(0, str(plugins))
+    try:
+        from tribute_rule import Tribute
+
+        from amunre.core.registry import RULES, all_rules
+
+        all_rules()
+        RULES["tribute"] = Tribute
+        yield load_variant(plugins / "tribute.toml")
+        RULES.pop("tribute", None)
+    finally:
+        sys.path.remove(str(plugins))
+
+
+@pytest.mark.parametrize("spec", ["planner", "planner:horizon=kingdom"])
+def test_points_an_option_scores_at_once_count_without_an_appraisal(tribute, spec):
+    """A plug-in's yes/no decision that scores points for nothing, declaring no appraisal: the
+    planner looks one step ahead, and the points the option scores at once count there, so it
+    takes the gift every time it is offered, at either horizon."""
+    from tribute_rule import POINTS
+
+    rounds = len(tribute.edition.kingdoms) * tribute.edition.rounds_per_kingdom
+    for seed in range(2):
+        game = play_game(tribute, make_agents([spec] * 4, seed), seed)
+        for player in game.state.players:  # taken at every round by every seat
+            assert sum(points for key, points in player.breakdown.items()
+                       if key.endswith(":tribute")) == POINTS * rounds, player.breakdown
