@@ -240,6 +240,9 @@ def test_a_scoring_change_greedy_does_not_see_changes_how_the_planner_builds():
     ("planner:gold=1e1", "gold='1e1' is not a number from 0 to 10"),
     ("planner:early=3", "early='3' is not a number from -2 to 2"),
     ("planner:foresight=nan", "foresight='nan' is not a number from 0 to 1"),
+    ("planner:later=1.5", "later='1.5' is not a number from 0 to 1"),
+    ("planner:horizon=forever", "horizon='forever' is not a horizon (expected game ("),
+    ("planner:horizon=" + "k" * 100, "horizon='" + "k" * 40 + "...' is not a horizon"),
     ("planner:pyramids=nan", "pyramids='nan' is not a number from -100 to 100"),
     ("planner:pyramids=" + "9" * 100, "pyramids='" + "9" * 40 + "...' is not a number"),
 ])

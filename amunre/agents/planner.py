@@ -16,7 +16,7 @@ seat's position valued the same way, the best taken.
 Parameters (`planner:gold=0.6:pyramids=2`): `horizon`, how far it looks: `game` (the default)
 values a holding over the rest of the game, the kingdoms after this one too
 (`amunre.planning.horizon`), `kingdom` up to this kingdom's scoring and the final one (the
-planner of version 0.9 and before); `later`, the weight of the next kingdom's points against
+planner of version 0.4.0, which plays the very same games); `later`, the weight of the next kingdom's points against
 this one's (with `horizon=game`); `gold`, the points a gold held is worth to it in the game's
 middle (its thrift); `early`, how much more gold is worth to it before and less after, with
 either horizon (the game's length is the variant's: see `PlannerAgent.gold_now`);
