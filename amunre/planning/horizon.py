@@ -119,19 +119,28 @@ def _carry(state: GameState, into: GameState, carries: frozenset[str]) -> None:
 
 class LaterKingdoms:
     """What a seat's worth counts of the kingdoms after `kingdom` (see the module docstring):
-    one term a scoring item (`items`), each at the sum of the weights of the later kingdoms it
-    scores in (`later` the next one, `later` squared the one after), all read on one projected
-    position a seat (`projection`)."""
+    each scoring item at the sum of the weights of the later kingdoms it scores in (`later`
+    the next one, `later` squared the one after), the items that read the same aspects as one
+    term (`terms`), all read on one projected position a seat (`projection`). An item that
+    reads nothing the transition carries gives the same points from any position now: it is
+    left out (it would change no choice)."""
 
-    def __init__(self, variant: Variant, kingdom: int, later: float) -> None:
+    def __init__(self, variant: Variant, kingdom: int, later: float, n_players: int,
+                 like: Callable[[], GameState]) -> None:
         self.variant, self.kingdom, self.later = variant, kingdom, later
         modules = variant.modules
         weights: dict[Rule, float] = {}
         for ahead in range(kingdom + 1, len(variant.edition.kingdoms)):
             for module in modules.scoring_in(ahead):
                 weights[module] = weights.get(module, 0.0) + later ** (ahead - kingdom)
-        #: a term for each item that scores in a later kingdom, in pipeline order
-        self.items = tuple(LaterItem(self, module, weight) for module, weight in weights.items() if weight)
+        carries = carried(variant, n_players, like)
+        by_reads: dict[frozenset[str], list[tuple[Rule, float]]] = {}
+        for module, weight in weights.items():
+            reads = _carried_reads(module, carries)
+            if weight and reads:
+                by_reads.setdefault(reads, []).append((module, weight))
+        #: a term for each set of aspects some later items read, in pipeline order
+        self.terms = tuple(LaterTerm(self, tuple(items), reads) for reads, items in by_reads.items())
         self._projections: dict[int, GameState] = {}
 
     def projection(self, player: int, state: GameState) -> GameState:
@@ -145,36 +154,40 @@ class LaterKingdoms:
         return found
 
 
-class LaterItem:
-    """One scoring item's points in the kingdoms after this one, as a term of a seat's worth:
-    what the seat gets holding what it keeps, plus 1/n of what it adds holding every province
-    that went back, times `weight`."""
+def _carried_reads(module: Rule, carries: frozenset[str]) -> frozenset[str]:
+    """What of a holding a change must touch to change a later item's points: what the
+    transition carries (`carries`) and the item reads (any of it, for an item valued by
+    playing it)."""
+    declared = module.reads if isinstance(module, ValuationFacet) and _declares(module) else None
+    read = ASPECTS | {CARD_KIND} if declared is None else declared
+    return frozenset(aspect for aspect in read if aspect.partition(":")[0] in carries
+                     or aspect.startswith(CARD_KIND) and "cards" in carries)
 
-    def __init__(self, later: LaterKingdoms, module: Rule, weight: float) -> None:
-        self.later, self.module, self.weight = later, module, weight
+
+class LaterTerm:
+    """Some scoring items' points in the kingdoms after this one (`items`: each with its
+    weight), as a term of a seat's worth: what the seat gets holding what it keeps, plus 1/n of
+    what it adds holding every province that went back. `reads`: what of a holding they read
+    that the transition carries (a change of anything else leaves the term as it was)."""
+
+    def __init__(self, later: LaterKingdoms, items: tuple[tuple[Rule, float], ...], reads: frozenset[str]) -> None:
+        self.later, self.items, self.reads = later, items, reads
         #: what tells this term from another of a seat's worth (`Worth`'s key)
-        self.term_id = ("later kingdoms", later.kingdom, later.later, module.key)
+        self.term_id = ("later kingdoms", later.kingdom, later.later) + tuple(module.key for module, _ in items)
 
-    def reads(self, n_players: int, like: Callable[[], GameState]) -> frozenset[str]:
-        """What of a holding a change must touch to change this term: what the transition
-        carries (`carried`) and the item reads (any of it, for an item valued by playing it)."""
-        carries = carried(self.later.variant, n_players, like)
-        module = self.module
-        declared = module.reads if isinstance(module, ValuationFacet) and _declares(module) else None
-        read = ASPECTS | {CARD_KIND} if declared is None else declared
-        return frozenset(aspect for aspect in read if aspect.partition(":")[0] in carries
-                         or aspect.startswith(CARD_KIND) and "cards" in carries)
-
-    def evaluator(self, player: int, reads: frozenset[str],
-                  points: Callable[[Rule, GameState, int], float]) -> Callable[[GameState], float]:
-        """This term for `player` as a function of a position (`reads`: what it reads of one,
-        from `reads`); `points(module, state, player)` gives an item's weighted points, as
-        the seat's worth values its own kingdom's items. Kept by what it reads of the
-        position: the same holdings give the same points."""
-        later, module, weight = self.later, self.module, self.weight
-        carries = frozenset(aspect.partition(":")[0] for aspect in reads)
+    def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
+                  ) -> Callable[[GameState], float]:
+        """This term for `player` as a function of a position; `points(module, state, player)`
+        gives an item's weighted points, as the seat's worth values its own kingdom's items.
+        Kept by what it reads of the position (`_signature`): the same holdings give the same
+        points."""
+        later, items = self.later, self.items
+        carries = frozenset(aspect.partition(":")[0] for aspect in self.reads)
         signature = _signature(carries)
         known: dict[tuple[object, ...], float] = {}
+
+        def scored(there: GameState) -> float:
+            return sum(weight * points(module, there, player) for module, weight in items)
 
         def later_points(state: GameState) -> float:
             key = signature(state)
@@ -183,31 +196,31 @@ class LaterItem:
                 there = later.projection(player, state)
                 _carry(state, there, carries)
                 returned = [index for index, prov in enumerate(there.provinces) if prov.owner is None]
-                alone = points(module, there, player)
+                alone = scored(there)
                 me = there.players[player]
                 held = len(me.provinces)
                 for index in returned:
                     there.provinces[index].owner = player
                 me.provinces.extend(returned)
                 try:
-                    with_all = points(module, there, player)
+                    with_all = scored(there)
                 finally:
                     del me.provinces[held:]
                     for index in returned:
                         there.provinces[index].owner = None
                 if len(known) >= KNOWN_MOST:
                     known.clear()
-                found = known[key] = weight * (alone + (with_all - alone) / there.n_players)
+                found = known[key] = alone + (with_all - alone) / there.n_players
             return found
         return later_points
 
 
-#: At most this many positions' points a later item keeps (`LaterItem.evaluator`).
+#: At most this many positions' points a later term keeps (`LaterTerm.evaluator`).
 KNOWN_MOST = 4096
 
 
 def _signature(carries: frozenset[str]) -> Callable[[GameState], tuple[object, ...]]:
-    """What a later item's points follow from, of a position: the aspects it reads that the
+    """What a later term's points follow from, of a position: the aspects it reads that the
     transition carries (the rest is the projection's, the same from any position)."""
     of_provinces = attrgetter(*[name for aspect, names in _PROVINCE_FIELDS if aspect in carries for name in names]) \
         if any(aspect in carries for aspect, _ in _PROVINCE_FIELDS) else None

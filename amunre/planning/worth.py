@@ -36,7 +36,7 @@ from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
 from amunre.core.state import GameState
-from amunre.planning.horizon import LaterItem, LaterKingdoms
+from amunre.planning.horizon import LaterKingdoms, LaterTerm
 from amunre.planning.table import Table
 
 if TYPE_CHECKING:
@@ -252,7 +252,7 @@ class Worth:
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
-    _terms: Sequence[tuple[Rule | LaterItem | None, int]]
+    _terms: Sequence[tuple[Rule | LaterTerm | None, int]]
     _reads: tuple[frozenset[str] | None, ...]
     _touching: dict[frozenset[str], list[int]]
     _term_ids: tuple[tuple[object, int], ...]
@@ -288,21 +288,22 @@ class Worth:
             # the terms of the seat's worth: the gold it holds; each phase that pays for holdings,
             # times the runs it has left in the kingdom; each item scored at this kingdom's end
             # (unless only the final scoring is left) and at the game's
-            terms: list[tuple[Rule | LaterItem | None, int]] = [(None, 1)]
+            terms: list[tuple[Rule | LaterTerm | None, int]] = [(None, 1)]
             terms += [(m, runs) for m, runs in income_runs.items() if runs > 0]
             terms += [(m, 0) for m in ([] if final else list(modules.scoring_in(view.kingdom)))
                       + list(modules.final_scoring)]
             # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
             # after it (`amunre.planning.horizon`)
             if later and not final:
-                terms += [(item, 0) for item in LaterKingdoms(self.variant, view.kingdom, later).items]
+                terms += [(term, 0) for term in
+                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like).terms]
             self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
             self._reads = tuple(GOLD_HELD if m is None
-                                else m.reads(view.n_players, self._like) if isinstance(m, LaterItem)
+                                else m.reads if isinstance(m, LaterTerm)
                                 else declared_reads(m, runs) for m, runs in self._terms)
-            self._term_ids = tuple((m.term_id if isinstance(m, LaterItem) else id(m), runs)
+            self._term_ids = tuple((m.term_id if isinstance(m, LaterTerm) else id(m), runs)
                                    for m, runs in self._terms)
             # the terms a change of these aspects touches (worked out as changes come)
             self._touching = _TOUCHING.setdefault(self._reads, {})
@@ -395,8 +396,7 @@ class Worth:
                 # remembered, which may read anything)
                 kept_parts, self._gains = previous._parts, previous._gains
         else:
-            self._evaluators = [self._evaluator(module, runs, reads)
-                                for (module, runs), reads in zip(self._terms, self._reads)]
+            self._evaluators = [self._evaluator(module, runs) for module, runs in self._terms]
         # the earlier worth is done with: its position is written over (when of the same table;
         # tested where it is used, so that the type checker sees there is a previous)
         into = (previous._base if previous is not None and previous.variant is self.variant
@@ -540,8 +540,7 @@ class Worth:
         tried on to learn what it carries (`amunre.planning.horizon.carried`)."""
         return position_of(self.view)
 
-    def _evaluator(self, module: Rule | LaterItem | None, runs: int, reads: frozenset[str] | None = None
-                   ) -> Callable[[GameState], float]:
+    def _evaluator(self, module: Rule | LaterTerm | None, runs: int) -> Callable[[GameState], float]:
         """One term of the seat's worth as a function of a position: the gold it holds (no
         module), a phase's gold and points (`income_for`) times the `runs` it has left, or
         a scoring item's points (`points_for`); as the module declares them, else by
@@ -549,8 +548,8 @@ class Worth:
         me, gold, weights, variant = self.player, self.gold, self.weights, self.variant
         if module is None:
             return lambda state: state.players[me].gold * gold
-        if isinstance(module, LaterItem):
-            return module.evaluator(me, reads or frozenset(), _item_points(variant, weights))
+        if isinstance(module, LaterTerm):
+            return module.evaluator(me, _item_points(variant, weights))
         if runs:
             income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
