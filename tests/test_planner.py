@@ -170,7 +170,7 @@ def test_a_module_is_blind_to_the_holdings_it_does_not_read(path, seed, steps, s
        picks=st.lists(st.tuples(st.sampled_from(sorted(TOUCHES)), st.integers(0, 2**16), st.integers(-3, 6)),
                       min_size=1, max_size=6))
 def test_a_gain_is_made_and_taken_back_and_the_same_however_it_is_worked_out(path, seed, steps, seat, picks):
-    """`Worth.gain`: each change is made on the seat's position and taken back (the position
+    """`Worth.points_of`: each change is made on the seat's position and taken back (the position
     after is the one before), and a lone change, which is made in place, is worth exactly what
     the same change is worth worked out the general way (with a change of nothing beside it)."""
     variant = load_variant(path)
@@ -178,7 +178,7 @@ def test_a_gain_is_made_and_taken_back_and_the_same_however_it_is_worked_out(pat
     player = seat % game.n_players
     view = game.view(player)
     worth = Worth(view, {}, 0.5, {}, False)
-    worth.value(())  # the position is built
+    worth.whole(())  # the position is built
     before = worth._base.to_dict()
     for what, pick, amount in picks:
         where = {"cards": pick % max(1, len(variant.cards)), "gold": None, "offering_level": None}.get(
@@ -187,9 +187,9 @@ def test_a_gain_is_made_and_taken_back_and_the_same_however_it_is_worked_out(pat
             continue
         if what == "offering_level":
             amount = 1 + pick % max(1, variant.modules.max_offering_level)
-        alone = worth.gain(((what, where, amount),))
+        alone = worth.points_of(((what, where, amount),))
         assert worth._base.to_dict() == before, what
-        beside = worth.gain(((what, where, amount), ("gold", None, 0)))
+        beside = worth.points_of(((what, where, amount), ("gold", None, 0)))
         assert worth._base.to_dict() == before, what
         assert alone == beside, (what, where, amount)
 
@@ -406,11 +406,11 @@ def test_a_module_played_for_its_points_is_valued_again_when_anything_moved(monk
     game = _position(variant, 3, 60)
     view, weights, runs = game.view(0), {}, {}  # (the same: a planner's next decision)
     first = Worth(view, weights, 0.22, runs)
-    before = first.value()
+    before = first.whole()
     game.state.in_play = [*game.state.in_play, 0]
     kept, fresh = Worth(view, weights, 0.22, runs, previous=first), Worth(view, weights, 0.22, runs)
-    assert fresh.value() == pytest.approx(before + 1)
-    assert kept.value() == fresh.value()
+    assert fresh.whole() == pytest.approx(before + 1)
+    assert kept.whole() == fresh.whole()
 
 
 def test_a_spectators_view_gives_a_position_without_a_hand():

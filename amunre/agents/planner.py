@@ -35,7 +35,7 @@ from amunre.core.contract import Asking
 from amunre.core.errors import AmunreError, ArgumentValueError
 from amunre.core.facets import ValuationFacet
 from amunre.core.words import Words
-from amunre.planning.worth import Worth
+from amunre.planning.worth import CardWorths, Worth
 
 #: Points a gold held is worth to the planner in the game's middle unless told otherwise.
 DEFAULT_GOLD = 0.22
@@ -78,7 +78,7 @@ class PlannerAgent:
         self._checked = None  # the variant whose item keys the weights were checked against
         self._words: Words | None = None
         self._worth = None
-        self._cards_key, self._cards = None, {}
+        self._card_worths = CardWorths()
         self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
         self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
         self._gold_now, self._spread_now = gold, 1  # and what a gold is worth then, and `_spread`
@@ -136,17 +136,11 @@ class PlannerAgent:
         the phase asking are the same (nothing is worked out before a value is asked for)."""
         when = (id(owner), view.kingdom, view.round)
         if when != self._when:  # they change with the round and the phase asking only
-            found = _income_runs(view, modules, owner)
-            if found != self._runs:  # (the same from another phase: the very same, so the worth's terms stay)
-                self._runs = found
+            self._runs = _income_runs(view, modules, owner)
             self._when = when
             self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
         runs, final = self._runs
-        # what cards are worth changes with the provinces it holds, not with each purchase or bid
-        cards_key = (view.kingdom, final, len(view.me.provinces))
-        if cards_key != self._cards_key:
-            self._cards, self._cards_key = {}, cards_key
-        self._worth = Worth(view, self.weights, self._gold_now, runs, final, self._cards,
+        self._worth = Worth(view, self.weights, self._gold_now, runs, final, self._card_worths.at(view, final),
                             previous=self._worth, foresight=self.foresight, spread=self._spread_now,
                             later=self.later)
         return self._worth
@@ -165,7 +159,7 @@ class PlannerAgent:
                           spread=_spread(view), later=self.later)
             # the points the option scored at once count as what they are (its worth values
             # what is held, not what is banked)
-            values.append(after.value(()) + seen.me.score)
+            values.append(after.whole(()) + seen.me.score)
         return values + [-math.inf] * (len(request.options) - len(values))
 
 

@@ -13,6 +13,8 @@ cdef class Worth:
     cdef public Py_ssize_t spread
     cdef public object _income_runs
     cdef public bint _final
+    cdef public double later
+    cdef public Py_ssize_t _kingdom
     cdef public object _terms
     cdef public tuple _reads
     cdef public tuple _term_ids

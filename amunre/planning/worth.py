@@ -1,40 +1,66 @@
-"""What a change of one seat's holding is worth, as the variant's own rule modules value it.
+"""The planner's valuation: what a change of one seat's holding is worth to it, in points,
+by the variant's own rules. Nothing here knows a rule.
 
-`Worth(view, weights, gold)` answers `gain(change)`: how many points a change of the seat's
-holding is worth to it now, a change being a tuple of `(what, where, amount)`:
+The model. A seat's worth on a position is a sum of terms, each a function of the position:
+
+- the gold it holds, at its thrift (`gold` points a gold: what gold may still buy);
+- each phase that pays for holdings (`pays_for_holdings`: the harvest), times the runs it has
+  left in this kingdom: its gold at the thrift, and its points;
+- each scoring item of this kingdom's end (`Modules.scoring_in`) and each final item: the
+  points it would give the seat were it scored on the position now;
+- looking past this kingdom (`later`), the later kingdoms' items on the position the variant's
+  transition makes of this one (`amunre.planning.horizon`).
+
+Points count at their item's weight (a strategy: `planner:pyramids=2`). A term's points come
+from its module: its declared formula (`ValuationFacet.points_for` / `income_for`), else from
+playing the module on a copy of the position (`played`), its decisions answered by their first
+policy. So a house rule that changes a value, an income, a ruling or the pipeline changes
+what a holding is worth, with no line here changed.
+
+A change (`Change`: what, where, amount) is worth what it adds to the worth. It is made on the
+position, the terms it touches are valued again, and it is taken back (`apply` and `undo`, or
+in place for one change). A term is touched when the change touches an aspect of a holding it
+reads (`TOUCHES`, `ValuationFacet.reads`; a module valued by playing it reads everything):
 
     ("own", province, 1)         the seat holds the province (until the kingdom's scoring)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (every `STONES_PER_PYRAMID` become a pyramid)
+    ("stones", province, n)      n more stones (every `STONES_PER_PYRAMID` a pyramid, as
+                                 `amunre.core.mechanics` builds them)
     ("pyramids", province, n)    n more pyramids (a double counting 2)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
     ("offering_level", None, n)  the offering level set to n (the value a module publishes
                                  under that name: a variant without one values it at nothing)
 
-Nothing here knows a rule. The value comes from playing the variant's own modules on a
-hypothetical copy of the position, built from the seat's view (the others' hands unknown, so
-empty): every kingdom scoring item (the points it would give the seat at this kingdom's
-scoring), every final scoring item (at the game's end), and every phase that declares
-`pays_for_holdings` (the harvest: its gold and points, once for each time it still runs in
-this kingdom). Points count by their scoring item's weight (a strategy: `planner:pyramids=2`),
-gold at `gold` points each. A module's decisions on the way are answered by its first
-declared policy, else its first option. So a house rule that changes a scoring value, an
-income or a ruling changes what a holding is worth, with no line of the planner changed.
+The position (`position_of`) is built from the seat's view alone: the others' hands are
+unknown, so empty; the modules' data is what the seat is shown of it, copied (a thought never
+writes into the live game).
 
-A decision's `appraise(option, asking, worth)` (`amunre.core.contract.Decision`) turns an option
-into such changes, with its own module's prices; the `planner` agent picks the best. A `Worth`
-is the valuation facet's `Valuer` (`amunre.core.facets.valuation`), which the rule modules type against.
+What is kept, and by what key:
+
+- a worth's position, its terms' values and the changes' points are lent to the next worth of
+  the same seat (`Worth(previous=...)`) when its `key` is equal (the seat, thrift, foresight,
+  spread, terms, and what the seat sees, `Seen`); the terms' values and the points too when
+  only what no term reads moved (the cards in play or on auction, a module's data);
+- the terms a change of some aspects touches, by what the terms read (`_TOUCHING`);
+- what each card kind is worth to a seat (`CardWorths`), by kingdom, whether only the final
+  scoring is left, and how many provinces it holds;
+- a later kingdom's points, by what they read of the position (`amunre.planning.horizon`).
+
+A decision's `appraise(option, asking, worth)` (`amunre.core.contract.Decision`) turns an
+option into changes with its own module's prices and asks `points_of`; the `planner` agent
+takes the best. A `Worth` is the valuation facet's `Valuer` (`amunre.core.facets.valuation`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
+from amunre.core.mechanics import STONES_PER_PYRAMID, pyramids_from_stones  # noqa: F401 - named in the docstring
 from amunre.core.state import GameState
 from amunre.planning.horizon import LaterKingdoms, LaterTerm
 from amunre.planning.table import Table
@@ -47,24 +73,91 @@ if TYPE_CHECKING:
     from amunre.core.state import PlayerState, ProvinceState
     from amunre.core.view import Face, Holding, PlayerView
 
-    #: One change of a holding, `(what, where, amount)` (see the module docstring); `where` is
-    #: a province, a card kind or None, as `what` says.
-    Change: TypeAlias = "tuple[str, Any, int]"
-    #: What `fingerprint` makes of a view: kingdom, round, offering level, the seat's hand,
-    #: every player's holding, every province's face, the cards in play, the modules' data
-    #: (the provinces on auction among them).
-    Fingerprint: TypeAlias = ("tuple[int, int, int, tuple[int, ...], tuple[Holding, ...], tuple[Face, ...], "
-                              "tuple[int, ...], dict[str, Any]]")
-    #: A change of several things at once, valued together.
-    Changes: TypeAlias = "tuple[Change, ...]"
-    #: What `apply` keeps for `undo`: the seat's holding, the offering level, then each province
-    #: and other player the change touches, each a tuple read back by position.
-    Kept: TypeAlias = "list[Any]"
+    #: Several changes made together, valued together.
+    Changes: TypeAlias = "tuple[Change | tuple[str, Any, int], ...]"
+
+
+class Change(NamedTuple):
+    """One change of a seat's holding (see the module docstring); a plain tuple
+    `(what, where, amount)` is one too. `where`: a province, a card kind or None, as `what` says."""
+
+    what: str
+    where: Any
+    amount: int
+
+
+class Seen(NamedTuple):
+    """What a seat sees of the game that its worth reads (`seen_by`): two moments that look
+    the same give every change the same points."""
+
+    kingdom: int
+    round: int
+    #: the offering level (the value its publisher publishes; 0 without one)
+    level: int
+    hand: tuple[int, ...]
+    #: every player's (gold, provinces, points)
+    holdings: tuple[Holding, ...]
+    #: every province's face (owner, farmers, stones, pyramids, ...)
+    faces: tuple[Face, ...]
+    in_play: tuple[int, ...]
+    #: the rule modules' data as the seat is shown it (the provinces on auction among it)
+    rules: dict[str, Any]
+
+    def same_holdings(self, other: Seen) -> bool:
+        """Whether `other` differs from this at most in what no declared term reads: the
+        cards in play and the modules' data (the provinces on auction among it)."""
+        return self[:6] == other[:6]
+
+
+class WorthKey(NamedTuple):
+    """What a `Worth` depends on (`Worth.key`): two worths with equal keys value every change
+    the same."""
+
+    player: int | None
+    gold: float
+    foresight: float
+    spread: int
+    #: each term's identity and runs (`Worth._term_ids`)
+    terms: tuple[tuple[object, int], ...]
+    seen: Seen
+
+    def same_terms(self, other: WorthKey) -> bool:
+        """Whether `other` is the same seat, thrift and terms (on another position, maybe)."""
+        return self[:5] == other[:5]
+
+
+class _PlayerBefore(NamedTuple):
+    """A player's holding before a change (`Undo`); a hand or provinces of None: not changed."""
+
+    player: PlayerState
+    gold: int
+    hand: list[int] | None
+    provinces: list[int] | None
+
+
+class _ProvinceBefore(NamedTuple):
+    """A province before a change (`Undo`)."""
+
+    province: ProvinceState
+    owner: int | None
+    farmers: int
+    stones: int
+    pyramids: int
+
+
+class Undo(NamedTuple):
+    """What `apply` keeps to take a change back (`undo`): the players and provinces it
+    touched as they were, and the offering level (`levels`: the data holding it, or None)."""
+
+    players: list[_PlayerBefore]
+    provinces: list[_ProvinceBefore]
+    levels: dict[str, Any] | None
+    level: int | None
+
 
 #: What a `Worth.remember`ed function makes (a number, mostly).
 _Made = TypeVar("_Made")
-#: Stones that become one pyramid in a province (the core's construction, `mechanics`).
-STONES_PER_PYRAMID = 3
+#: What more stones touch when they complete no pyramid.
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("gold worth",)
@@ -79,21 +172,22 @@ GOLD_HELD = frozenset({"gold"})
 LEVEL = "offering_level"
 
 
-def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerprint | None = None,
-                before: Fingerprint | None = None) -> GameState:
+def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | None = None,
+                before: Seen | None = None) -> GameState:
     """A game state holding everything `view` shows: the board, every player's gold,
     provinces and points, the seat's own hand (the others' are unknown: empty), the
     supplies, the rule modules' data as the seat sees it (with what they publish: the
     offering level, the theft cards held). What is hidden from the seat is not there. `into`: a
     state an earlier call made for the same seat, written over (no new state to build);
-    `seen`, the view's `fingerprint` now, and `before`, the one `into` was made from: then
+    `seen`, what the view shows now (`seen_by`), and `before`, what `into` was made from: then
     only the players and provinces that changed are written."""
     variant = view.variant
     state = into if into is not None else GameState(view.n_players, len(variant.board), 0, len(variant.cards))
     if seen is None:
-        seen = fingerprint(view)
-    holdings, faces = seen[4], seen[5]
-    old_holdings, old_faces = (before[4], before[5]) if into is not None and before is not None else ((), ())
+        seen = seen_by(view)
+    holdings, faces = seen.holdings, seen.faces
+    old_holdings, old_faces = ((before.holdings, before.faces) if into is not None and before is not None
+                               else ((), ()))
     if holdings != old_holdings:
         for index, info in enumerate(holdings):
             if index < len(old_holdings) and old_holdings[index] == info:
@@ -102,7 +196,7 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
             player.gold, held, player.score = info
             player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
-        state.players[view.player].hand = list(seen[3])
+        state.players[view.player].hand = list(seen.hand)
     if faces != old_faces:
         provinces = state.provinces
         for index, seen_face in enumerate(faces):
@@ -116,46 +210,43 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Fingerpri
     supplies = view.supplies
     state.supply_farmers, state.supply_stones = supplies["farmers"], supplies["stones"]
     state.supply_pyramids, state.supply_doubles = supplies["pyramids"], supplies["doubles"]
-    state.discard, state.in_play = list(view.discard), list(seen[6])
-    rules = state.rules = dict(seen[7])
+    state.discard, state.in_play = list(view.discard), list(seen.in_play)
+    rules = state.rules = dict(seen.rules)
     level_at = variant.modules.published_at.get(LEVEL)
     if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
         rules[level_at] = dict(rules[level_at])
     return state
 
 
-def fingerprint(view: PlayerView, before: Fingerprint | None = None) -> Fingerprint:
-    """Everything public a holding's worth reads, and the seat's hand: two moments with the
-    same fingerprint give every change the same worth. (kingdom, round, offering level,
-    hand, every player's holding, every province's face, the cards in play, the rule
-    modules' data as the seat sees it, the provinces on auction among it: a module valued by
-    playing it may read any of it. The level, which the terms read, stands apart from the
-    data, which they do not.)"""
+def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
+    """What the seat sees now that its worth reads (`Seen`): everything public and its hand. A
+    module valued by playing it may read any of it; the level, which the terms read, stands
+    apart from the modules' data, which they do not. `before`: what it saw at its last
+    decision, whose copy of the modules' data is taken where that has not changed since."""
     hand = view.hand if view.player is not None else ()  # (a spectator's view holds no hand)
-    # (a copy, or the one `before` took where the data has not changed since: the level is read
-    # from it rather than copied once more)
-    rules = view.rules_unless(before[7] if before is not None else None)
+    rules = view.rules_unless(before.rules if before is not None else None)
     level_at = view.variant.modules.published_at.get(LEVEL)
     level = rules[level_at][LEVEL] if level_at is not None else 0
-    return (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules)
+    return Seen(view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules)
 
 
-def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any] | None = None) -> Kept:
+def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any] | None = None) -> Undo:
     """Make `change` (see the module docstring) to `player`'s holding in `state`; returns
     what `undo` needs to take it back. `levels`: the data of `state` that holds the offering
     level (its publisher's), None where no module publishes one."""
     me = state.players[player]
     kinds = [what for what, _, _ in change]
     # what a change can touch is kept (a hand or a list of provinces only when it may change)
-    kept: Kept = [(me, me.gold, me.hand[:] if "cards" in kinds else None,
-                   me.provinces[:] if "own" in kinds else None), (levels, levels[LEVEL] if levels else None)]
+    kept = Undo([_PlayerBefore(me, me.gold, me.hand[:] if "cards" in kinds else None,
+                               me.provinces[:] if "own" in kinds else None)], [],
+                levels, levels[LEVEL] if levels else None)
     for what, where, _ in change:
         if what in ("own", "farmers", "pyramids", "stones"):
             prov = state.provinces[where]
-            kept.append((prov, prov.owner, prov.farmers, prov.stones, prov.pyramids))
+            kept.provinces.append(_ProvinceBefore(prov, prov.owner, prov.farmers, prov.stones, prov.pyramids))
             if what == "own" and prov.owner is not None and prov.owner != player:
                 other = state.players[prov.owner]
-                kept.append((other, other.gold, other.hand[:], other.provinces[:]))
+                kept.players.append(_PlayerBefore(other, other.gold, other.hand[:], other.provinces[:]))
     for what, where, amount in change:
         if what == "gold":
             me.gold += amount
@@ -213,28 +304,45 @@ def _not_declared(state: GameState, player: int) -> None:
 
 
 def _add_stones(prov: ProvinceState, amount: int) -> None:
-    """`amount` more stones in a province, every `STONES_PER_PYRAMID` of them a pyramid."""
-    prov.stones += amount
-    while prov.stones >= STONES_PER_PYRAMID:
-        prov.stones -= STONES_PER_PYRAMID
-        prov.pyramids += 1
+    """`amount` more stones in a province, turned into pyramids as the construction builds
+    them (`amunre.core.mechanics.pyramids_from_stones`)."""
+    built, prov.stones = pyramids_from_stones(prov.stones + amount)
+    prov.pyramids += built
 
 
-def undo(state: GameState, kept: Kept) -> None:
+def undo(state: GameState, kept: Undo) -> None:
     """Take back a change `apply` made (`kept`: what it returned)."""
-    levels, level = kept[1]
-    if levels is not None:
-        levels[LEVEL] = level
-    for entry in reversed([kept[0]] + kept[2:]):
-        if len(entry) == 4:
-            player, player.gold, hand, provinces = entry
-            if hand is not None:
-                player.hand[:] = hand
-            if provinces is not None:
-                player.provinces[:] = provinces
-        else:
-            prov = entry[0]
-            prov.owner, prov.farmers, prov.stones, prov.pyramids = entry[1:]
+    if kept.levels is not None:
+        kept.levels[LEVEL] = kept.level
+    for before in reversed(kept.provinces):
+        before.province.owner, before.province.farmers = before.owner, before.farmers
+        before.province.stones, before.province.pyramids = before.stones, before.pyramids
+    for held in reversed(kept.players):
+        held.player.gold = held.gold
+        if held.hand is not None:
+            held.player.hand[:] = held.hand
+        if held.provinces is not None:
+            held.player.provinces[:] = held.provinces
+
+
+class CardWorths:
+    """What each card kind is worth to one seat (`Worth.card`, `Worth.drawn_card`), kept
+    across its decisions while the key stays the same: the kingdom, whether only the final
+    scoring is left, and how many provinces the seat holds (what a card brings changes with
+    those, and hardly with each purchase or bid)."""
+
+    __slots__ = ("key", "worths")
+
+    def __init__(self) -> None:
+        self.key: tuple[int, bool, int] | None = None
+        self.worths: dict[str | tuple[int, int], float] = {}
+
+    def at(self, view: PlayerView, final: bool) -> dict[str | tuple[int, int], float]:
+        """The card worths for the seat's position now (new ones when the key moved)."""
+        key = (view.kingdom, final, len(view.me.provinces))
+        if key != self.key:
+            self.key, self.worths = key, {}
+        return self.worths
 
 
 class Worth:
@@ -273,7 +381,7 @@ class Worth:
         modules = self.variant.modules
         # the same terms as the last worth's: a caller keeps its runs for a while, in one kingdom
         # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
-        if previous is not None and previous._income_runs is income_runs and previous._final == final \
+        if previous is not None and previous._income_runs == income_runs and previous._final == final \
                 and previous.variant is self.variant and previous._kingdom == self._kingdom \
                 and previous.later == later:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
@@ -322,23 +430,24 @@ class Worth:
         self._remembered: dict[object, Any] = {}
         # what each card kind is worth, which changes slowly: a caller may keep it for longer
         self._cards: dict[str | tuple[int, int], float] = {} if cards is None else cards
-        self._key: tuple[object, ...] | None = None
-        self._seen: Fingerprint | None = None  # the view's fingerprint when the key was made
+        self._key: WorthKey | None = None
+        self._seen: Seen | None = None  # what the seat saw when the key was made
 
     @property
-    def key(self) -> tuple[object, ...]:
-        """What this worth depends on: the terms and the position (see `fingerprint`)."""
+    def key(self) -> WorthKey:
+        """What this worth depends on: the seat, its thrift, the terms and what it sees."""
         if self._key is None:
             previous = self._previous
             before = previous._seen if previous is not None else None
-            self._seen = fingerprint(self.view, before)  # (`position_of` reads it too)
-            self._key = (self.player, self.gold, self.foresight, self.spread, self._term_ids, self._seen)
+            self._seen = seen_by(self.view, before)  # (`position_of` reads it too)
+            self._key = WorthKey(self.player, self.gold, self.foresight, self.spread, self._term_ids, self._seen)
         return self._key
 
-    def gain(self, change: Changes) -> float:
-        """Points the change is worth to the seat (see the module docstring)."""
+    def points_of(self, change: Changes) -> float:
+        """Points the changes, made together, are worth to the seat now (see the module
+        docstring)."""
         if len(change) == 1:
-            return self.one(*change[0])
+            return self.points_of_one(*change[0])
         found = self._gains.get(change)
         if found is None:
             if self._base is None:
@@ -346,11 +455,14 @@ class Worth:
                 found = self._gains.get(change)
                 if found is not None:
                     return found
-            found = self._gains[change] = self._gain(change)
+            found = self._gains[change] = self._points_of_several(change)
         return found
 
-    def one(self, what: str, where: Any, amount: int) -> float:
-        """`gain` of the one change `(what, where, amount)` (kept by that flat key: most
+    #: the name `points_of` had before (a plug-in's appraisal may use it)
+    gain = points_of
+
+    def points_of_one(self, what: str, where: Any, amount: int) -> float:
+        """`points_of` the one change `(what, where, amount)` (kept by that flat key: most
         changes valued are one)."""
         key = (what, where, amount)
         found = self._gains.get(key)
@@ -360,14 +472,15 @@ class Worth:
                 found = self._gains.get(key)
                 if found is not None:
                     return found
-            found = self._gains[key] = self._gain_one(what, where, amount)
+            found = self._gains[key] = self._points_of_one_change(what, where, amount)
         return found
 
-    def value(self, change: Changes = ()) -> float:
-        """The seat's whole worth after the change (its gold, income to come and points)."""
+    def whole(self, change: Changes = ()) -> float:
+        """The seat's whole worth after the change: every term's value (its gold, income to
+        come and points to come), not only what the change adds."""
         if self._base is None:
             self._start()
-        gain = self.gain(change)
+        gain = self.points_of(change)
         parts = self._parts
         for index, _term in enumerate(self._terms):
             if parts[index] is None:
@@ -379,7 +492,7 @@ class Worth:
         stood on the same position (the terms' worths and the gains when it differed only in
         what no term reads)."""
         key = self.key  # now: the view is live, it shows the game as it goes on (and the earlier
-        # fingerprint lends its copy of the modules' data where that has not changed)
+        # sight lends its copy of the modules' data where that has not changed)
         previous, self._previous = self._previous, None
         if previous is not None and previous.variant is self.variant and previous.key == key:
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
@@ -387,10 +500,10 @@ class Worth:
             self._evaluators = previous._evaluators  # the same terms
             return
         kept_parts: list[float] | None = None
-        if previous is not None and previous.weights is self.weights and previous.key[:5] == key[:5]:
+        if previous is not None and previous.weights is self.weights and previous.key.same_terms(key):
             # the same seat, thrift and terms on another position: the same functions of it
             self._evaluators = previous._evaluators
-            if previous._seen[:6] == self._seen[:6] and None not in self._reads:  # type: ignore[index]  # (keyed)
+            if key.seen.same_holdings(previous.key.seen) and None not in self._reads:
                 # only what no term reads moved (the cards in play or on auction, a module's
                 # data): each term's worth and each change's gain stay (not what an appraisal
                 # remembered, which may read anything)
@@ -411,36 +524,37 @@ class Worth:
         # each worked out when a change first touches it (None until then)
         self._parts = kept_parts if kept_parts is not None else [None] * len(self._terms)  # type: ignore[list-item]
 
-    def _gain(self, change: Changes) -> float:
-        """Several changes (or none: `value`) made on the position together, each term they
+    def _points_of_several(self, change: Changes) -> float:
+        """Several changes (or none: `whole`) made on the position together, each term they
         can change valued again (a term's module declares what it `reads`; a change of
         anything else leaves it as it was)."""
         state = self._base
-        terms = self._ready(frozenset().union(*(self._touched(state, *one) for one in change)))
+        terms = self._terms_valued(frozenset().union(*(self._aspects_touched(state, *one) for one in change)))
         if not terms:
             return 0.0
         held = state.players[self.player].gold
         kept = apply(state, self.player, change, self._levels())
         try:
-            return self._rescore(terms, state, held)
+            return self._points_gained(terms, state, held)
         finally:
             undo(state, kept)
 
-    def _gain_one(self, what: str, where: Any, amount: int) -> float:
-        """`_gain` of one change, made on the position and taken back in place (nothing kept)."""
+    def _points_of_one_change(self, what: str, where: Any, amount: int) -> float:
+        """`_points_of_several` for one change, made on the position and taken back in place
+        (nothing kept)."""
         state = self._base
-        terms = self._ready(self._touched(state, what, where, amount))
+        terms = self._terms_valued(self._aspects_touched(state, what, where, amount))
         if not terms:  # (a card of a kind no term reads, say: nothing to make and take back)
             return 0.0
         me = state.players[self.player]
         try:
-            return self._in_place(state, me, me.gold, what, where, amount, terms)
+            return self._made_in_place(state, me, me.gold, what, where, amount, terms)
         except BaseException:  # a module failed midway: the position is built again when next asked
             self._base, self._previous, self._key = None, None, None  # type: ignore[assignment]
             self._gains, self._remembered = {}, {}
             raise
 
-    def _ready(self, touched: frozenset[str]) -> list[int]:
+    def _terms_valued(self, touched: frozenset[str]) -> list[int]:
         """The terms a change of the `touched` aspects touches (their indexes: a term whose
         module reads none of them stays as it was), each valued on the position."""
         terms = self._touching.get(touched)
@@ -453,11 +567,12 @@ class Worth:
                 parts[index] = self._evaluators[index](self._base)
         return terms
 
-    def _touched(self, state: GameState, what: str, where: Any, amount: int) -> frozenset[str]:
+    def _aspects_touched(self, state: GameState, what: str, where: Any, amount: int) -> frozenset[str]:
         """What of a holding one change touches (`TOUCHES`; stones that complete no pyramid
         only the stones, a card its kind as well)."""
         if what == "stones":
-            return TOUCHES["stones"] if state.provinces[where].stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
+            built, _ = pyramids_from_stones(state.provinces[where].stones + amount)
+            return TOUCHES["stones"] if built else STONES_ONLY
         if what == "cards":
             return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
         touched = TOUCHES.get(what)
@@ -465,47 +580,47 @@ class Worth:
             raise _unknown(what)
         return touched
 
-    def _in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
+    def _made_in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
                   terms: list[int]) -> float:
-        """`_gain` of one change, made on the position and taken back."""
+        """What one change adds, made on the position and taken back."""
         if what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids
             _add_stones(prov, amount)
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             prov.stones, prov.pyramids = stones, pyramids
         elif what == "gold":
             me.gold = held + amount
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             me.gold = held
         elif what == "cards":
             hand = me.hand
             hand[where] += amount
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             hand[where] -= amount
         elif what == "own":
             prov = state.provinces[where]
             if prov.owner is not None:  # (held already, or taken from another: the general way)
                 kept = apply(state, self.player, ((what, where, amount),), self._levels())
                 try:
-                    return self._rescore(terms, state, held)
+                    return self._points_gained(terms, state, held)
                 finally:
                     undo(state, kept)
             owned = me.provinces
             prov.owner = self.player
             owned.append(where)
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             owned.pop()
             prov.owner = None
         elif what == "farmers":
             prov = state.provinces[where]
             prov.farmers += amount
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             prov.farmers -= amount
         elif what == "pyramids":
             prov = state.provinces[where]
             prov.pyramids += amount
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             prov.pyramids -= amount
         else:  # the offering level
             levels = self._levels()
@@ -513,7 +628,7 @@ class Worth:
                 return 0.0
             level = levels[LEVEL]
             levels[LEVEL] = amount
-            total = self._rescore(terms, state, held)
+            total = self._points_gained(terms, state, held)
             levels[LEVEL] = level
         return total
 
@@ -523,7 +638,7 @@ class Worth:
         level_at = self._level_at
         return None if level_at is None else self._base.rules[level_at]
 
-    def _rescore(self, terms: list[int], state: GameState, held: int) -> float:
+    def _points_gained(self, terms: list[int], state: GameState, held: int) -> float:
         """What the `terms` gained on `state` (changed) from their worth before (`_parts`);
         `held`, the gold the seat held before."""
         parts, evaluate = self._parts, self._evaluators
@@ -592,7 +707,8 @@ class Worth:
         found = self._remembered.get(GOLD_WORTH)
         if found is None:
             spread = self.spread
-            scored = (self.one("gold", None, spread) - self.one("gold", None, -spread)) / (2 * spread)
+            more, fewer = self.points_of_one("gold", None, spread), self.points_of_one("gold", None, -spread)
+            scored = (more - fewer) / (2 * spread)
             # gold held in `scored`
             found = self._remembered[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))
         return found
@@ -619,38 +735,38 @@ class Worth:
         view = self.view
         fields = self.variant.board.provinces
         room = [pid for pid in view.me.provinces if view.provinces[pid].farmers < fields[pid].fields]
-        return max([self.one("farmers", pid, 1) for pid in room], default=0.0)
+        return max([self.points_of_one("farmers", pid, 1) for pid in room], default=0.0)
 
     def best_stones(self, count: int = 1) -> float:
         """`count` more stones in the seat's best province for them (0 without a province)."""
-        return max([self.one("stones", pid, count) for pid in self.view.me.provinces], default=0.0)
+        return max([self.points_of_one("stones", pid, count) for pid in self.view.me.provinces], default=0.0)
 
     def province(self, pid: int) -> float:
         """Holding `pid` through this kingdom, with what lies on it."""
-        return self.one("own", pid, 1)
+        return self.points_of_one("own", pid, 1)
 
     def farmers(self, pid: int, count: int = 1) -> float:
-        return self.one("farmers", pid, count)
+        return self.points_of_one("farmers", pid, count)
 
     def stones(self, pid: int, count: int = 1) -> float:
         """The pyramids they complete (stones toward the next one count nothing: a share of
         it measured weaker against greedy, 27% and 32% wins at 0.8 and 0.4 of a pyramid per
         stone, 39% at none, over 800 games each)."""
-        return self.one("stones", pid, count)
+        return self.points_of_one("stones", pid, count)
 
     def pyramids(self, pid: int, count: int = 1) -> float:
-        return self.one("pyramids", pid, count)
+        return self.points_of_one("pyramids", pid, count)
 
     def card(self, kind: int, count: int = 1) -> float:
         """Holding `count` more cards of `kind` (at least what a card sells for: 1 gold)."""
         found = self._cards.get((kind, count))
         if found is None:
-            found = self._cards[kind, count] = max(self.one("cards", kind, count), count * self.gold)
+            found = self._cards[kind, count] = max(self.points_of_one("cards", kind, count), count * self.gold)
         return found
 
     def level(self, level: int) -> float:
         """This round's offering at `level` rather than where it stands."""
-        return self.one("offering_level", None, level)
+        return self.points_of_one("offering_level", None, level)
 
 
 def _item_points(variant: Variant, weights: dict[str, float]) -> Callable[[Rule, GameState, int], float]:

@@ -116,7 +116,7 @@ class GoldRanking(Rule, ValuationFacet):
             policies={"none": lambda rule, game, request: min(request.options),
                       "all": lambda rule, game, request: max(request.options)},
             # cards are worth nothing after the ranking: a sale that changes nothing still sells
-            appraise=lambda count, asking, worth: worth.gain((("gold", None, count),)) + 1e-6 * count,
+            appraise=lambda count, asking, worth: worth.points_of((("gold", None, count),)) + 1e-6 * count,
             actions=lambda rule, variant: count_actions(min(variant.components.deck_size, MOST_SOLD)),
         ),
     }

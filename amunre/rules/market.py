@@ -123,7 +123,7 @@ def _appraise_architect(pid: int | None, asking: Asking, worth: Valuer) -> float
     if pid is None:
         return 0.0
     need = asking.rule.params.architect_stones
-    return (worth.gain((("pyramids", pid, 1), ("stones", pid, -need)))
+    return (worth.points_of((("pyramids", pid, 1), ("stones", pid, -need)))
             - worth.card(asking.rule.architect))
 
 

@@ -16,7 +16,8 @@ A change of a holding is a tuple `(what, where, amount)`:
 
     ("own", province, 1)         the seat holds the province (until the kingdom's scoring)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (every three, `STONES_PER_PYRAMID`, become a pyramid)
+    ("stones", province, n)      n more stones (every three become a pyramid, as
+                                 `amunre.core.mechanics.pyramids_from_stones` says)
     ("pyramids", province, n)    n more pyramids (a double counting 2)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
@@ -62,7 +63,7 @@ class Valuer(Protocol):
     #: Points a gold is worth to the seat when nothing scores it (its thrift).
     gold: float
 
-    def gain(self, change: tuple[Change, ...]) -> float:
+    def points_of(self, change: tuple[Change, ...]) -> float:
         """Points the changes, made together, are worth."""
         ...
 

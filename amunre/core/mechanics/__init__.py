@@ -27,6 +27,7 @@ from amunre.core.mechanics.events import (  # noqa: F401
 from amunre.core.mechanics.moves import (  # noqa: F401
     MOVES,
     SPEC_IDS,
+    STONES_PER_PYRAMID,
     ConstructionRulings,
     Move,
     add_points,
@@ -44,6 +45,7 @@ from amunre.core.mechanics.moves import (  # noqa: F401
     place_farmer,
     place_stone,
     play_card,
+    pyramids_from_stones,
     receive,
     score_each,
     sell_card,

@@ -305,10 +305,20 @@ def convert_full_stones(game: GameLike, province: int) -> Steps[None] | Move[Non
     return Move(game, _convert_full_stones, (province,), opened)
 
 
+#: Stones in a province that become one pyramid at once (R-MKT-05).
+STONES_PER_PYRAMID = 3
+
+
+def pyramids_from_stones(stones: int) -> tuple[int, int]:
+    """(pyramids built, stones left) of `stones` stones in one province, as the construction
+    builds them (supplies allowing): what a valuation of more stones asks of this module."""
+    return divmod(stones, STONES_PER_PYRAMID)
+
+
 def _convert_full_stones(game: GameLike, province: int) -> Steps[None]:
     prov = game.state.provinces[province]
-    while prov.stones >= 3:
-        built = yield from _build_from_stones(game, province, 3)
+    while prov.stones >= STONES_PER_PYRAMID:
+        built = yield from _build_from_stones(game, province, STONES_PER_PYRAMID)
         if not built:
             break
 
@@ -331,7 +341,7 @@ def _place_stone(game: GameLike, player: int | None, province: int, told: bool =
             game.emit("stone", player=player, province=province, told=True)
         else:
             game.emit("stone", player=player, province=province)
-    if state.provinces[province].stones >= 3:
+    if state.provinces[province].stones >= STONES_PER_PYRAMID:
         yield from _convert_full_stones(game, province)
 
 

@@ -31,7 +31,7 @@ def _at_auction(pid: int, view: PlayerView, worth: Valuer) -> float:
     lying = view.provinces[pid]
     fields = view.variant.board.provinces[pid].fields
     held = worth.province(pid)
-    farmed = worth.gain((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
+    farmed = worth.points_of((("own", pid, 1), ("farmers", pid, fields))) - held if fields else 0.0
     return held + worth.gold_change(lying.gold) + lying.cards * worth.drawn_card() + FIELDS_SHARE * farmed
 
 
