@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
-from amunre.core.mechanics import STONES_PER_PYRAMID, pyramids_from_stones  # noqa: F401 - named in the docstring
+from amunre.core.mechanics import STONES_PER_PYRAMID, pyramids_from_stones
 from amunre.core.state import GameState
 from amunre.planning.horizon import LaterKingdoms, LaterTerm
 from amunre.planning.table import Table
@@ -124,6 +124,11 @@ class WorthKey(NamedTuple):
     def same_terms(self, other: WorthKey) -> bool:
         """Whether `other` is the same seat, thrift and terms (on another position, maybe)."""
         return self[:5] == other[:5]
+
+
+#: Makes a named tuple of its fields in order: `tuple.__new__`, in C, where the class's own
+#: `__new__` is a Python function (these are made thousands of times a game).
+_new = tuple.__new__
 
 
 class _PlayerBefore(NamedTuple):
@@ -227,7 +232,7 @@ def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
     rules = view.rules_unless(before.rules if before is not None else None)
     level_at = view.variant.modules.published_at.get(LEVEL)
     level = rules[level_at][LEVEL] if level_at is not None else 0
-    return Seen(view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules)
+    return _new(Seen, (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules))
 
 
 def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any] | None = None) -> Undo:
@@ -237,16 +242,16 @@ def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any]
     me = state.players[player]
     kinds = [what for what, _, _ in change]
     # what a change can touch is kept (a hand or a list of provinces only when it may change)
-    kept = Undo([_PlayerBefore(me, me.gold, me.hand[:] if "cards" in kinds else None,
-                               me.provinces[:] if "own" in kinds else None)], [],
-                levels, levels[LEVEL] if levels else None)
+    kept = _new(Undo, ([_new(_PlayerBefore, (me, me.gold, me.hand[:] if "cards" in kinds else None,
+                                              me.provinces[:] if "own" in kinds else None))], [],
+                       levels, levels[LEVEL] if levels else None))
     for what, where, _ in change:
         if what in ("own", "farmers", "pyramids", "stones"):
             prov = state.provinces[where]
-            kept.provinces.append(_ProvinceBefore(prov, prov.owner, prov.farmers, prov.stones, prov.pyramids))
+            kept.provinces.append(_new(_ProvinceBefore, (prov, prov.owner, prov.farmers, prov.stones, prov.pyramids)))
             if what == "own" and prov.owner is not None and prov.owner != player:
                 other = state.players[prov.owner]
-                kept.players.append(_PlayerBefore(other, other.gold, other.hand[:], other.provinces[:]))
+                kept.players.append(_new(_PlayerBefore, (other, other.gold, other.hand[:], other.provinces[:])))
     for what, where, amount in change:
         if what == "gold":
             me.gold += amount
@@ -440,7 +445,8 @@ class Worth:
             previous = self._previous
             before = previous._seen if previous is not None else None
             self._seen = seen_by(self.view, before)  # (`position_of` reads it too)
-            self._key = WorthKey(self.player, self.gold, self.foresight, self.spread, self._term_ids, self._seen)
+            self._key = _new(WorthKey, (self.player, self.gold, self.foresight, self.spread, self._term_ids,
+                                        self._seen))
         return self._key
 
     def points_of(self, change: Changes) -> float:
@@ -571,8 +577,8 @@ class Worth:
         """What of a holding one change touches (`TOUCHES`; stones that complete no pyramid
         only the stones, a card its kind as well)."""
         if what == "stones":
-            built, _ = pyramids_from_stones(state.provinces[where].stones + amount)
-            return TOUCHES["stones"] if built else STONES_ONLY
+            # (the construction's own number, `amunre.core.mechanics`: read at every stone valued)
+            return TOUCHES["stones"] if state.provinces[where].stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
         if what == "cards":
             return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
         touched = TOUCHES.get(what)
