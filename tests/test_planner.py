@@ -456,3 +456,58 @@ def test_points_an_option_scores_at_once_count_without_an_appraisal(tribute, spe
         for player in game.state.players:  # taken at every round by every seat
             assert sum(points for key, points in player.breakdown.items()
                        if key.endswith(":tribute")) == POINTS * rounds, player.breakdown
+
+
+@pytest.mark.parametrize("path", variant_files())
+def test_what_the_transition_carries_is_what_the_rules_say(path):
+    """R-GAME-05: between kingdoms the provinces lose their owners and farmers, and pyramids,
+    stones, gold and cards stay. The planner learns it by playing each variant's transition."""
+    from amunre.planning.horizon import carried
+
+    variant = load_variant(path)
+    if len(variant.edition.kingdoms) < 2:
+        pytest.skip(f"{variant.id} has one kingdom: nothing is carried into another")
+    players = variant.edition.players[0]
+    game = Game(variant, players, 1)
+    assert carried(variant, players, 1, lambda: position_of(game.view(0))) == {"stones", "pyramids", "gold", "cards"}
+
+
+@pytest.fixture
+def ruins():
+    """The plug-in whose pyramids and stones fall between kingdoms, registered in-process."""
+    plugins = Path(__file__).resolve().parent / "plugins"
+    sys.path.insert(0, str(plugins))
+    try:
+        from ruins_rule import Ruins
+
+        from amunre.core.registry import RULES, all_rules
+
+        all_rules()
+        RULES["ruins"] = Ruins
+        yield load_variant(plugins / "ruins.toml")
+        RULES.pop("ruins", None)
+    finally:
+        sys.path.remove(str(plugins))
+
+
+def test_a_transition_that_clears_pyramids_makes_them_worth_nothing_later(ruins):
+    """A house rule whose pyramids fall between kingdoms, in a plug-in the planner knows
+    nothing of: looking past the kingdom, an Old Kingdom pyramid is worth what it scores in
+    the Old Kingdom alone, where in classic2003 it is worth more."""
+    from amunre.planning.horizon import carried
+
+    worths = {}
+    for variant in (load_variant("classic2003"), ruins):
+        game = Game(variant, 4, 3)
+        agents = make_agents(["planner"] * 4, 3)
+        while not (game.state.round == 1 and game.view(game.pending.player).me.provinces):
+            request = game.pending
+            game.answer(agents[request.player].choose(game.view(request.player), request))
+        view = game.view(game.pending.player)
+        province = view.me.provinces[0]
+        worths[variant.id] = [Worth(view, {}, 0.22, {}, later=later).pyramids(province) for later in (0.0, 1.0)]
+    assert carried(ruins, 4, 1, lambda: None) == {"gold", "cards"}
+    alone, looking = worths["classic2003-ruins"]
+    assert looking == alone
+    alone, looking = worths["classic2003"]
+    assert looking > alone

@@ -7,18 +7,24 @@ here: it is what the variant's own transition does (the core's, R-GAME-05, and e
 module's `start_kingdom`), played on copies of the position. The model, in full:
 
 - The next kingdom's position is made by playing the transition on a copy of the position
-  (`project`). What the transition leaves as it was is *carried*: found once per variant and
-  player count by playing it on a marked position (`carried`): in both editions the stones,
-  the pyramids, the gold and the cards held. A later kingdom's points follow what is carried
-  as it is now; what the transition clears is cleared the same way from any position.
+  (`project`). What the transition leaves as it was is *carried*: found once per variant,
+  player count and kingdom by playing it on two marked positions (`carried`): in both
+  editions the stones, the pyramids, the gold and the cards held. A later kingdom's points
+  follow what is carried as it stands now; what the transition clears is cleared the same way
+  from any position (checked on the two: an aspect it changes otherwise counts as carried).
 - A province nobody holds after the transition goes back to auction, where the seat is taken
   to win it as often as any other seat: 1 time in n. So a later kingdom's scoring counts what
   the seat gets holding only what it keeps (`alone`), plus 1/n of what it would add by
-  holding every province that went back (`with_all` - `alone`). A pyramid built now on a
-  province that goes back is worth a share of the points it will score for whoever holds it.
+  holding every province that went back (`with_all` - `alone`), the others holding nothing
+  new in both. For an item that adds up over provinces (the pyramids) that is the seat's
+  expectation; for one that compares players (a majority, the fewest pyramids) it is a
+  rougher guess, the seat winning every contest with all the provinces. A pyramid built now
+  on a province that goes back is worth a share of the points it will score for whoever
+  holds it.
 - Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
   count at `later` to the power of how many kingdoms away it is (the planner's `later`
-  parameter, 1 unless told otherwise: who will hold what is already in the share).
+  parameter, 1 unless told otherwise: who will hold what is already in the share), all on
+  the next kingdom's projected position (a kingdom further on is not projected again).
 - The offering level of a later kingdom is taken at the middle level (the rounds in between
   set it again), and its harvests are left out: what they pay follows from farmers and
   offerings not yet bought, which nothing held now changes (the cards held apart, a small
@@ -45,8 +51,9 @@ if TYPE_CHECKING:
 
 #: The aspects of a holding the transition may carry, each as `carried` tests it.
 CARRIABLE = ("provinces", "farmers", "stones", "pyramids", "gold", "cards")
-#: What each variant's transition carries, by its modules and the player count (`carried`).
-_CARRIED: weakref.WeakKeyDictionary[Modules, dict[int, frozenset[str]]] = weakref.WeakKeyDictionary()
+#: What each variant's transition carries, by its modules, then the player count and the
+#: kingdom it leads into (`carried`).
+_CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str]]] = weakref.WeakKeyDictionary()
 #: The published value that is the offering level (`Rule.publishes`), by its name.
 LEVEL = "offering_level"
 
@@ -61,36 +68,62 @@ def project(state: GameState, variant: Variant, kingdom: int) -> None:
         rule.start_kingdom(table)
 
 
-def carried(variant: Variant, n_players: int, like: Callable[[], GameState]) -> frozenset[str]:
-    """The aspects of a holding (`CARRIABLE`) the variant's transition leaves as they were,
-    for `n_players`: played once on a copy of a position (`like()`, asked only then) with every
-    province held, farmed and built on and every player holding gold and cards, and compared."""
-    modules = variant.modules
-    by_count = _CARRIED.setdefault(modules, {})
-    found = by_count.get(n_players)
+def carried(variant: Variant, n_players: int, kingdom: int, like: Callable[[], GameState]) -> frozenset[str]:
+    """The aspects of a holding (`CARRIABLE`) the variant's transition into `kingdom` leaves as
+    they were, for `n_players`: played on two copies of a position (`like()`, asked only
+    then), each with every province held, farmed and built on and every player holding gold
+    and cards, marked differently, and compared. An aspect the transition neither leaves nor
+    clears the same way from both (a house rule's that halves the gold, say) counts as
+    carried: a later kingdom then reads it as it stands now, the nearest this model comes."""
+    by_count = _CARRIED.setdefault(variant.modules, {})
+    found = by_count.get((n_players, kingdom))
     if found is not None:
         return found
-    probe = like().copy()
+    position = like()
+    probes = [_marked(position, mark) for mark in (1, 2)]
+    befores = [probe.copy() for probe in probes]
+    for probe in probes:
+        project(probe, variant, kingdom)
+    kept, cleared_alike = set(CARRIABLE), set(CARRIABLE)
+    for aspect in CARRIABLE:
+        after = [_aspect(probe, aspect) for probe in probes]
+        if any(_aspect(before, aspect) != now for before, now in zip(befores, after)):
+            kept.discard(aspect)
+        if after[0] != after[1]:
+            cleared_alike.discard(aspect)
+    found = by_count[n_players, kingdom] = frozenset(aspect for aspect in CARRIABLE
+                                                      if aspect in kept or aspect not in cleared_alike)
+    return found
+
+
+def _marked(position: GameState, mark: int) -> GameState:
+    """A copy of `position` with every province held (by turns, from seat `mark`), farmed and
+    built on, and every player holding gold and cards: the counts differ by `mark`."""
+    probe = position.copy()
     n = probe.n_players
     for index, prov in enumerate(probe.provinces):
-        prov.owner, prov.farmers, prov.stones, prov.pyramids, prov.doubles = index % n, 1, 1, 1, 1
+        prov.owner = (index + mark) % n
+        prov.farmers, prov.stones, prov.pyramids, prov.doubles = mark, mark, mark, mark - 1
     for seat, player in enumerate(probe.players):
-        player.provinces = [index for index in range(len(probe.provinces)) if index % n == seat]
-        player.gold, player.hand = 5 + seat, [1] * len(player.hand)
-    before = probe.copy()
-    project(probe, variant, min(probe.kingdom + 1, len(variant.edition.kingdoms) - 1))
-    pairs = list(zip(before.provinces, probe.provinces))
-    holders = list(zip(before.players, probe.players))
-    same = {
-        "provinces": all(a.owner == b.owner for a, b in pairs) and all(a.provinces == b.provinces for a, b in holders),
-        "farmers": all(a.farmers == b.farmers for a, b in pairs),
-        "stones": all(a.stones == b.stones for a, b in pairs),
-        "pyramids": all((a.pyramids, a.doubles) == (b.pyramids, b.doubles) for a, b in pairs),
-        "gold": all(a.gold == b.gold for a, b in holders),
-        "cards": all(a.hand == b.hand for a, b in holders),
-    }
-    found = by_count[n] = frozenset(aspect for aspect, kept in same.items() if kept)
-    return found
+        player.provinces = [index for index, prov in enumerate(probe.provinces) if prov.owner == seat]
+        player.gold, player.hand = 5 * mark + seat, [mark] * len(player.hand)
+    return probe
+
+
+def _aspect(state: GameState, aspect: str) -> tuple[object, ...]:
+    """What a position holds of one aspect (`CARRIABLE`), for every province or player."""
+    provinces, players = state.provinces, state.players
+    if aspect == "provinces":
+        return tuple(prov.owner for prov in provinces) + tuple(tuple(player.provinces) for player in players)
+    if aspect == "farmers":
+        return tuple((prov.farmers, prov.free_farmers) for prov in provinces)
+    if aspect == "stones":
+        return tuple(prov.stones for prov in provinces)
+    if aspect == "pyramids":
+        return tuple((prov.pyramids, prov.doubles) for prov in provinces)
+    if aspect == "gold":
+        return tuple(player.gold for player in players)
+    return tuple(tuple(player.hand) for player in players)  # the cards
 
 
 def _carry(state: GameState, into: GameState, carries: frozenset[str]) -> None:
@@ -133,7 +166,12 @@ class LaterKingdoms:
         for ahead in range(kingdom + 1, len(variant.edition.kingdoms)):
             for module in modules.scoring_in(ahead):
                 weights[module] = weights.get(module, 0.0) + later ** (ahead - kingdom)
-        carries = carried(variant, n_players, like)
+        self._projections: dict[int, GameState] = {}
+        self._returned: dict[int, list[int]] = {}
+        if not any(weights.values()):  # (the last kingdom: nothing after it)
+            self.terms: tuple[LaterTerm, ...] = ()
+            return
+        carries = carried(variant, n_players, kingdom + 1, like)
         by_reads: dict[frozenset[str], list[tuple[Rule, float]]] = {}
         for module, weight in weights.items():
             reads = _carried_reads(module, carries)
@@ -141,7 +179,14 @@ class LaterKingdoms:
                 by_reads.setdefault(reads, []).append((module, weight))
         #: a term for each set of aspects some later items read, in pipeline order
         self.terms = tuple(LaterTerm(self, tuple(items), reads) for reads, items in by_reads.items())
-        self._projections: dict[int, GameState] = {}
+
+    def returned(self, player: int, there: GameState) -> list[int]:
+        """The provinces nobody holds in `player`'s projection (`projection`), where ownership
+        is not carried: the same from any position."""
+        found = self._returned.get(player)
+        if found is None:
+            found = self._returned[player] = _returned(there)
+        return found
 
     def projection(self, player: int, state: GameState) -> GameState:
         """The position at the next kingdom's start as `player`'s terms read it: made from the
@@ -154,14 +199,18 @@ class LaterKingdoms:
         return found
 
 
+def _returned(there: GameState) -> list[int]:
+    """The provinces nobody holds on a projected position: gone back to auction."""
+    return [index for index, prov in enumerate(there.provinces) if prov.owner is None]
+
+
 def _carried_reads(module: Rule, carries: frozenset[str]) -> frozenset[str]:
     """What of a holding a change must touch to change a later item's points: what the
     transition carries (`carries`) and the item reads (any of it, for an item valued by
     playing it)."""
     declared = module.reads if isinstance(module, ValuationFacet) and _declares(module) else None
     read = ASPECTS | {CARD_KIND} if declared is None else declared
-    return frozenset(aspect for aspect in read if aspect.partition(":")[0] in carries
-                     or aspect.startswith(CARD_KIND) and "cards" in carries)
+    return frozenset(aspect for aspect in read if aspect.partition(":")[0] in carries)
 
 
 class LaterTerm:
@@ -170,10 +219,10 @@ class LaterTerm:
     what it adds holding every province that went back. `reads`: what of a holding they read
     that the transition carries (a change of anything else leaves the term as it was)."""
 
-    def __init__(self, later: LaterKingdoms, items: tuple[tuple[Rule, float], ...], reads: frozenset[str]) -> None:
-        self.later, self.items, self.reads = later, items, reads
+    def __init__(self, kingdoms: LaterKingdoms, items: tuple[tuple[Rule, float], ...], reads: frozenset[str]) -> None:
+        self.kingdoms, self.items, self.reads = kingdoms, items, reads
         #: what tells this term from another of a seat's worth (`Worth`'s key)
-        self.term_id = ("later kingdoms", later.kingdom, later.later) + tuple(module.key for module, _ in items)
+        self.term_id = ("later kingdoms", kingdoms.kingdom, kingdoms.later) + tuple(module.key for module, _ in items)
 
     def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
                   ) -> Callable[[GameState], float]:
@@ -181,8 +230,10 @@ class LaterTerm:
         gives an item's weighted points, as the seat's worth values its own kingdom's items.
         Kept by what it reads of the position (`_signature`): the same holdings give the same
         points."""
-        later, items = self.later, self.items
+        kingdoms, items = self.kingdoms, self.items
         carries = frozenset(aspect.partition(":")[0] for aspect in self.reads)
+        # the provinces that went back: the same from any position unless ownership is carried
+        owners_carried = "provinces" in carries
         signature = _signature(carries)
         known: dict[tuple[object, ...], float] = {}
 
@@ -193,9 +244,9 @@ class LaterTerm:
             key = signature(state)
             found = known.get(key)
             if found is None:
-                there = later.projection(player, state)
+                there = kingdoms.projection(player, state)
                 _carry(state, there, carries)
-                returned = [index for index, prov in enumerate(there.provinces) if prov.owner is None]
+                returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))
                 alone = scored(there)
                 me = there.players[player]
                 held = len(me.provinces)

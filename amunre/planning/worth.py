@@ -26,7 +26,7 @@ reads (`TOUCHES`, `ValuationFacet.reads`; a module valued by playing it reads ev
     ("farmers", province, n)     n more farmers on its fields
     ("stones", province, n)      n more stones (every `STONES_PER_PYRAMID` a pyramid, as
                                  `amunre.core.mechanics` builds them)
-    ("pyramids", province, n)    n more pyramids (a double counting 2)
+    ("pyramids", province, n)    n more single pyramids
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
     ("offering_level", None, n)  the offering level set to n (the value a module publishes
@@ -114,6 +114,8 @@ class WorthKey(NamedTuple):
     the same."""
 
     player: int | None
+    #: the scoring items' weights, as sorted (item, weight) pairs
+    weights: tuple[tuple[str, float], ...]
     gold: float
     foresight: float
     spread: int
@@ -122,8 +124,9 @@ class WorthKey(NamedTuple):
     seen: Seen
 
     def same_terms(self, other: WorthKey) -> bool:
-        """Whether `other` is the same seat, thrift and terms (on another position, maybe)."""
-        return self[:5] == other[:5]
+        """Whether `other` is the same seat, weights, thrift and terms (on another position,
+        maybe)."""
+        return self[:6] == other[:6]
 
 
 #: Makes a named tuple of its fields in order: `tuple.__new__`, in C, where the class's own
@@ -445,7 +448,8 @@ class Worth:
             previous = self._previous
             before = previous._seen if previous is not None else None
             self._seen = seen_by(self.view, before)  # (`position_of` reads it too)
-            self._key = _new(WorthKey, (self.player, self.gold, self.foresight, self.spread, self._term_ids,
+            weights = tuple(sorted(self.weights.items())) if self.weights else ()
+            self._key = _new(WorthKey, (self.player, weights, self.gold, self.foresight, self.spread, self._term_ids,
                                         self._seen))
         return self._key
 
@@ -506,7 +510,7 @@ class Worth:
             self._evaluators = previous._evaluators  # the same terms
             return
         kept_parts: list[float] | None = None
-        if previous is not None and previous.weights is self.weights and previous.key.same_terms(key):
+        if previous is not None and previous.key.same_terms(key):
             # the same seat, thrift and terms on another position: the same functions of it
             self._evaluators = previous._evaluators
             if key.seen.same_holdings(previous.key.seen) and None not in self._reads:
@@ -708,7 +712,7 @@ class Worth:
     def gold_worth(self) -> float:
         """Points one gold is worth to the seat: its thrift, or what the items that score the
         gold held (a gold ranking) make of a gold, if that is more. Those count `foresight`
-        of their points before the final scoring (the others' gold at the end is not known),
+        of their points (the others' gold at the end is not known),
         averaged over `spread` gold either way of the seat's gold (a ranking pays by steps)."""
         found = self._remembered.get(GOLD_WORTH)
         if found is None:
