@@ -21,7 +21,7 @@ import math
 
 from amunre import __version__
 from amunre.compare.jobs import rotations
-from amunre.compare.report import diff_text, digits_of, headers, shown_label, value_text
+from amunre.compare.report import diff_text, digits_of, headers, shown_label, successes, value_text
 from amunre.compare.stats import LEVEL
 
 #: Rows drawn as sweep curves, when the table has them (then the scoring items' points).
@@ -201,7 +201,8 @@ def _table(comparison, rows) -> str:
                 cells.append("<td class=\"num\">—</td>")
             else:
                 cells.append(f"<td class=\"num\" data-key=\"{e(row.key)}\" data-column=\"{c}\" "
-                             f"data-mean=\"{_exact(estimate.mean)}\">{e(value_text(row, estimate))}</td>")
+                             f"data-mean=\"{_exact(estimate.mean)}\"{_successes(row, estimate)}>"
+                             f"{e(value_text(row, estimate))}</td>")
             if c:
                 paired = row.versus[c]
                 if paired is None:
@@ -220,14 +221,21 @@ def _table(comparison, rows) -> str:
             text = diff_text(row, trend, max(2, digits_of(row))) if trend is not None else ""
             cells.append(f"<td class=\"num{mark}\">{e(text)}</td>")
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
-    legend = (f"± and (low–high): {LEVEL:.0%} interval of the mean (win rates and shares of games: Wilson's). "
-              "Δ: difference from the first column, game by game; bold green or red: significant after Holm's "
+    legend = (f"± and (low–high): {LEVEL:.0%} interval of the mean (a proportion of games, such as a win rate: "
+              "Wilson's, with its count \"k of n\"; a shared win counts its share). "
+              "Δ: difference from the first column, game by game (two proportions: Newcombe's paired score "
+              "interval); bold green or red: significant after Holm's "
               "correction over every Δ of the table. r: the per-game correlation of the two columns (what the "
               "common seeds buy: the higher, the narrower Δ's interval).")
     if sloped:
         legend += " slope: change per unit of the swept value (least squares, game by game; Holm over the slopes)."
     return (f"<table><thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(body)}</tbody></table>"
             f"<p class=\"note\">{e(legend)}</p>")
+
+
+def _successes(row, estimate) -> str:
+    """A proportion's count as the JSON's `successes` (`data-successes`), else nothing."""
+    return f" data-successes=\"{_exact(successes(estimate))}\"" if row.kind == "rate" else ""
 
 
 def _exact(x: float) -> str:
