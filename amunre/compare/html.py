@@ -38,8 +38,9 @@ h1 { font-size: 26px; margin: 10px 0 4px; } h2 { font-size: 20px; margin: 34px 0
 p.lede { color: #444; margin: 4px 0 14px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 14px; }
 th, td { padding: 4px 9px; border-bottom: 1px solid #e3e3dc; vertical-align: top; }
-th { text-align: left; background: #efefe8; position: sticky; top: 0; overflow-wrap: anywhere; max-width: 260px; }
+th { text-align: left; background: #efefe8; position: sticky; top: 0; max-width: 260px; }
 td { overflow-wrap: anywhere; }
+th, td:first-child { overflow-wrap: normal; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.up { color: #0b6b2e; font-weight: 600; } td.down { color: #a3261b; font-weight: 600; }
 tr.group td { border-top: 2px solid #c9c9bf; }
@@ -107,13 +108,24 @@ def _run_facts(comparison) -> str:
     e = html.escape
     items = []
     for column in comparison.columns:
-        source = column.variant.source or "(shipped)"
-        items.append(f"<dt>{e(column.label)}</dt><dd>{e(column.variant.id)} from {e(str(source))}</dd>")
+        items.append(f"<dt>{e(column.label)}</dt><dd>{e(_named(column))}</dd>")
     if comparison.settings:
         items.append(f"<dt>--set</dt><dd>{e('; '.join(comparison.settings))}</dd>")
     if comparison.interrupted:
         items.append(f"<dt>stopped</dt><dd>interrupted: {comparison.games} of {comparison.games_asked} games</dd>")
     return "<dl>" + "".join(items) + "</dl>"
+
+
+def _named(column) -> str:
+    """Where a column's variant comes from, in words a co-designer can use: a shipped variant
+    by its id (never the place pip put it), a designer's file by the path he gave."""
+    from amunre.loader.resources import shipped_name
+
+    variant = column.variant
+    if shipped_name(variant.source) is not None and column.named in ("", variant.id):
+        return f"{variant.id}, shipped with amunre"
+    named = column.named if column.named and column.named != variant.id else variant.source
+    return f"{variant.id} from {named}" if named else variant.id
 
 
 #: Groups of rule differences shown folded: the words an edition uses, not its rules.

@@ -33,6 +33,9 @@ class Column:
     variant: object
     job: Job
     setting: str = ""  # the `--sweep` KEY=VALUE of this column, if any
+    #: the variant as the user named it (`amunre.cli.file_names.variant_shown`): a shipped
+    #: variant's id, a designer's file by the path he gave; "" where not known
+    named: str = ""
 
 
 @attrs.define
