@@ -339,6 +339,10 @@ def _print_differences(console, columns, overrides, differences, terminal: bool)
         first_settings = ((first.setting,) if first.setting else ()) + tuple(overrides)
         heading, a_name, b_name = side_names(first.variant, column.variant, settings, first_settings)
         console.print(Text(heading), soft_wrap=False)
+        for line in block["lines"][1:]:  # the plug-ins each side needs, said under the heading
+            if " needs the plug-in rule" not in line:
+                break
+            console.print(Text(line))
         groups = block["diff"]["groups"]
         if not any(groups.values()):
             console.print(Text("no differences in the effective rules"))

@@ -107,8 +107,12 @@ def _summary_line(comparison) -> str:
 def _run_facts(comparison) -> str:
     e = html.escape
     items = []
+    from amunre.loader.compare import plugins_text
+
     for column in comparison.columns:
-        items.append(f"<dt>{e(column.label)}</dt><dd>{e(_named(column))}</dd>")
+        needs = plugins_text(column.variant)
+        items.append(f"<dt>{e(column.label)}</dt><dd>{e(_named(column))}"
+                     f"{f'; {e(needs)}' if needs else ''}</dd>")
     if comparison.settings:
         items.append(f"<dt>--set</dt><dd>{e('; '.join(comparison.settings))}</dd>")
     if comparison.interrupted:
