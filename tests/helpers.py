@@ -135,9 +135,21 @@ def with_rulings(variant=None, **changes):
     return attrs.evolve(variant, rulings=variant.rulings.evolve(**changes))
 
 
+def has_rule(variant, rule) -> bool:
+    """Whether the variant's pipeline (phases, scoring, final scoring) has an entry of `rule`."""
+    return any(s.rule == rule for s in variant.phases + variant.scoring + variant.final_scoring)
+
+
 def step_params(variant, rule):
-    """The params of a rule module as the variant's pipeline gives them (its first entry)."""
-    return next(s for s in variant.phases + variant.scoring + variant.final_scoring if s.rule == rule).params
+    """The params of a rule module as the variant's pipeline gives them (its first entry). A
+    variant without it (a designer's, whose plug-in replaces a built-in rule) is a mistake of
+    the test that asks, said so: a shared test asks only for what the variant has (`has_rule`)."""
+    for s in variant.phases + variant.scoring + variant.final_scoring:
+        if s.rule == rule:
+            return s.params
+    rules = ", ".join(s.rule for s in variant.phases + variant.scoring + variant.final_scoring)
+    raise LookupError(f"variant {variant.id} has no entry of the rule {rule!r} (its rules: {rules}): a test shared "
+                      f"by every variant must check has_rule(variant, {rule!r}) first, or use variant_files_using")
 
 
 def pid(name: str, variant=None) -> int:

@@ -554,3 +554,69 @@ def test_diff_json_follows_its_schema(capsys, pair):
     doc = json.loads(out)
     jsonschema.validate(doc, load_schema("diff"))
     assert doc["b"]["set"] == ["components.starting_gold=25"] and any(doc["groups"].values())
+
+
+@pytest.fixture
+def installed_tall(tmp_path, monkeypatch):
+    """The `tall_pyramids` plug-in (tests/plugins/tall_pyramids_rule.py) installed as a
+    package would be: its module and a dist-info whose `amunre.rules` entry point names it,
+    on the path, and the registry loaded again with it (put back afterwards)."""
+    from amunre.core import registry
+
+    plugins = Path(__file__).resolve().parent / "plugins"
+    site = tmp_path / "site"
+    (site / "amunre_tall_pyramids-0.1.dist-info").mkdir(parents=True)
+    shutil.copy(plugins / "tall_pyramids_rule.py", site / "tall_pyramids_rule.py")
+    (site / "amunre_tall_pyramids-0.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: amunre-tall-pyramids\nVersion: 0.1\n", encoding="utf-8")
+    (site / "amunre_tall_pyramids-0.1.dist-info" / "entry_points.txt").write_text(
+        "[amunre.rules]\ntall_pyramids = tall_pyramids_rule:TallPyramids\n", encoding="utf-8")
+    registry.all_rules()
+    packages = registry.__dict__.setdefault("PLUGIN_PACKAGES", {})
+    kept = [(table, dict(table)) for table in (registry.RULES, registry.BROKEN_PLUGINS, packages)]
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(registry, "_loaded", False)
+    try:
+        registry.all_rules()
+        assert "tall_pyramids" in registry.RULES, registry.BROKEN_PLUGINS
+        yield plugins / "tall.toml"
+    finally:
+        for table, before in kept:
+            table.clear()
+            table.update(before)
+        monkeypatch.setattr(registry, "_loaded", True)
+
+
+TALL_NEEDS = ("classic2003-tall needs the plug-in rule tall_pyramids (module tall_pyramids_rule, "
+              "package amunre-tall-pyramids)")
+
+
+def test_diff_and_the_compare_report_name_the_plugin_a_variant_needs(capsys, tmp_path, installed_tall):
+    """A variant whose rules are not all built in says so, naming each such rule id, the
+    module its class comes from and the package that registers it: in `amunre diff` (plain
+    and JSON), in compare's rule differences and on its HTML page. Built-in rules alone: no word."""
+    tall = str(installed_tall)
+    code, out, err = run_cli(capsys, "diff", "classic2003", tall)
+    assert code == 0, err
+    assert out.splitlines()[1] == TALL_NEEDS, out
+    code, out, err = run_cli(capsys, "diff", "classic2003", tall, "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("diff"))
+    assert doc["a"]["plugins"] == []
+    assert doc["b"]["plugins"] == [{"rule": "tall_pyramids", "module": "tall_pyramids_rule",
+                                    "package": "amunre-tall-pyramids"}]
+    code, out, err = run_cli(capsys, "diff", "classic2003", "supermeeple2016")
+    assert code == 0 and "plug-in" not in out, out
+    code, out, err = run_cli(capsys, "compare", "classic2003", tall, "--games", "2", "--workers", "1")
+    assert code == 0, err
+    assert TALL_NEEDS in out, out
+    pytest.importorskip("matplotlib", reason="the report's pictures need the plot extra: pip install '.[plot]'")
+    page = tmp_path / "report.html"
+    code, out, err = run_cli(capsys, "compare", "classic2003", tall, "--games", "2", "--workers", "1", "--json",
+                             "--html", str(page))
+    assert code == 0, err
+    assert json.loads(out)["differences"][0]["lines"][1] == TALL_NEEDS
+    html_text = page.read_text(encoding="utf-8")
+    assert ("needs the plug-in rule tall_pyramids (module tall_pyramids_rule, package amunre-tall-pyramids)"
+            in html_text)

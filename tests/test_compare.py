@@ -447,6 +447,60 @@ def test_one_game_has_no_interval_but_a_proportions(capsys):
     assert stats.wilson(0, 1) == pytest.approx((0.0, 0.7934506), abs=1e-6)
 
 
+def test_newcombes_paired_interval_matches_his_published_example():
+    """Newcombe (1998), example (a): 36 pairs both positive, 12 first only, 2 second only, 0
+    neither: a difference of 0.2, his method 10 interval 0.0569 to 0.3404."""
+    first = [1] * 36 + [0] * 12 + [1] * 2
+    other = [1] * 36 + [1] * 12 + [0] * 2
+    a, b, d = stats.Moments.of(first), stats.Moments.of(other), stats.Moments.of(y - x for x, y in zip(first, other))
+    correlation, _ = stats.pairing_of(a, b, d)
+    found = stats.proportion_difference(a, b, d, correlation)
+    assert (found.diff, found.low, found.high) == pytest.approx((0.2, 0.0569, 0.3404), abs=1e-4)
+    assert found.p < 0.05
+    # every game moved alike is no certainty, and from one pair on there is an interval
+    ones, zeros = stats.Moments.of([1] * 5), stats.Moments.of([0] * 5)
+    five = stats.proportion_difference(zeros, ones, ones)
+    assert 0 < five.low < 1 and five.high == 1.0 and 0 < five.p < 0.05
+    one = stats.proportion_difference(stats.Moments.of([0]), stats.Moments.of([1]), stats.Moments.of([1]))
+    assert -1 < one.low < 0 < one.high == 1.0 and one.p > 0.05
+    same = stats.proportion_difference(ones, ones, stats.Moments.of([0] * 5))
+    assert same.diff == 0 and same.p == 1.0 and same.low < 0 < same.high
+
+
+@pytest.mark.parametrize("extra", [["--agents", "random"], ["--players", "3", "--agents", "greedy,random,random"]],
+                         ids=["one-agent", "rotated"])
+def test_every_proportion_has_wilsons_interval_and_its_count(capsys, extra):
+    """A proportion of games (a seat's win rate, an item's largest-item win rate, an agent's
+    win rate per seat) is never `100.0% (100.0%–100.0%)` or `0.0% (0.0%–0.0%)` (a t-interval
+    on a proportion): Wilson's interval of its count, shown as `k of n` in the table, the
+    JSON and the CSV; the difference of two is Newcombe's paired interval, never a point."""
+    argv = ["compare", "classic2003", "supermeeple2016", "--games", "5", "--workers", "1", "--seed", "2", *extra]
+    code, out, err = run_cli(capsys, *argv, "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("compare"))
+    rates = [row for row in doc["rows"] if row["kind"] == "rate"]
+    assert {row["key"].split(".")[0] for row in rates} >= {"win", "item_wins", "close", "tie_break"}
+    assert any(row["key"].startswith("item_wins.") for row in rates)
+    for row in rates:
+        for value in row["values"]:
+            if value is None:
+                continue
+            k, n = value["successes"], value["n"]
+            assert k == pytest.approx(value["mean"] * n) and 0 <= k <= n, row["key"]
+            assert (value["low"], value["high"]) == pytest.approx(stats.wilson(k, n)), row["key"]
+            assert value["low"] < value["high"], row["key"]  # never a point
+        for versus in row["versus_first"][1:]:
+            if versus is not None:
+                assert versus["low"] < versus["high"] and -1 <= versus["low"] and versus["high"] <= 1, row["key"]
+    assert all(v is None or v["successes"] is None for row in doc["rows"] if row["kind"] != "rate"
+               for v in row["values"])
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0, err
+    assert "(0.0%–0.0%)" not in out and "(100.0%–100.0%)" not in out
+    assert " of 5)" in out or (" of 2)" in out and "--players" in extra)
+
+
 def test_a_second_ctrl_c_ends_the_run_at_once(tmp_path):
     """Two Ctrl-C 0.2 s apart with local workers (the second while the first stops them):
     the run ends with 130 and the games finished, never hangs (it did: the exit waited for

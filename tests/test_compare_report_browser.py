@@ -13,13 +13,49 @@ from test_viewer_browser import browser, console_errors, open_page, requests_see
 pytest.importorskip("matplotlib", reason="the report's pictures need the plot extra: pip install '.[plot]'")
 
 
+#: A designer's own file, given by a path relative to where he runs the command.
+HOUSE = """extends = "classic2003"
+
+[edition]
+id = "my-house-rule"
+name = "classic2003 with a longer kingdom"
+summary = "A designer's file, named on the page by the path he gave."
+
+[components]
+starting_gold = 25
+"""
+
+#: Every word of a table's headings and first column on one line: [element, word] of each
+#: word the layout split over two lines (a Range over it has more than one line box).
+SPLIT_WORDS = """
+const split = [];
+for (const cell of document.querySelectorAll("th, td:first-child")) {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) split.push([cell.tagName, match[0]]);
+    }
+  }
+}
+return split;
+"""
+
+
 @pytest.mark.parametrize("argv", [
     ["classic2003", "supermeeple2016", "--agents", "greedy"],
     ["classic2003", "--sweep", "components.starting_gold=15,25", "--agents", "planner,greedy,greedy,greedy"],
-], ids=["editions", "sweep-mixed-lineup"])
-def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, argv):  # noqa: F811
+    ["classic2003", "house/my-house.toml", "--agents", "random"],
+], ids=["editions", "sweep-mixed-lineup", "designers-file"])
+def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, monkeypatch, argv):  # noqa: F811
     from selenium.webdriver.common.by import By
 
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "my-house.toml").write_text(HOUSE, encoding="utf-8")
     page = tmp_path / "report.html"
     code, out, err = run_cli(capsys, "compare", *argv, "--games", "16", "--workers", "1", "--json",
                              "--html", str(page))
@@ -39,6 +75,21 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, a
     diffs = browser.find_elements(By.CSS_SELECTOR, "td[data-diff]")
     assert len(diffs) == sum(1 for row in doc["rows"] for p in row["versus_first"] if p is not None)
     assert len(browser.find_elements(By.CSS_SELECTOR, "figure svg")) >= 3  # forest, scores, items (and curves)
+    # each rate's count is the JSON's
+    counted = browser.find_elements(By.CSS_SELECTOR, "td[data-successes]")
+    assert counted and all(float(cell.get_attribute("data-successes")) == rows[cell.get_attribute("data-key")][
+        "values"][int(cell.get_attribute("data-column"))]["successes"] for cell in counted)
+    assert all(f" of {rows[cell.get_attribute('data-key')]['values'][int(cell.get_attribute('data-column'))]['n']})"
+               in cell.text for cell in counted)
+    # a shipped variant named by its id, a designer's file by the path he gave; never where pip put it
+    facts = browser.find_element(By.TAG_NAME, "dl").text
+    assert "classic2003, shipped with amunre" in facts, facts
+    assert "/variants/" not in facts and "site-packages" not in facts and str(tmp_path) not in facts, facts
+    if "house/my-house.toml" in argv:
+        assert "my-house-rule from house/my-house.toml" in facts, facts
+    # no word of a heading or a row's name is split over two lines ("editio/n")
+    split = browser.execute_script(SPLIT_WORDS)
+    assert not split, f"words split over two lines: {split}"
     if "--sweep" in argv:
         assert browser.find_element(By.ID, "figure-sweep")
         assert "win rate per seat, planner" in browser.find_element(By.TAG_NAME, "table").text.lower() or \
@@ -46,6 +97,7 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, a
     # readable at 1280x800: nothing wider than the window
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 1280
     shot = tmp_path / "report.png"
+    browser.execute_script("window.scrollTo(0, 0)")
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     with capsys.disabled():
         print(f"\nscreenshot of the comparison report: {shot}")

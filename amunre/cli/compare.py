@@ -22,6 +22,7 @@ from amunre.cli.common import (
     set_option,
     variant_arg,
 )
+from amunre.cli.file_names import variant_shown
 from amunre.cli.progress import games_progress
 from amunre.core.engine import MAX_SEED
 from amunre.core.errors import AmunreError, VariantError
@@ -236,8 +237,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     specs = _columns(list(refs), sweep, overrides)
     count = _players([v for _, v, _ in specs], players)
     agents = _lineup(lineup, count)
-    columns = [Column(label, variant, job_for(variant, (), count, agents), setting)
-               for label, variant, setting in specs]
+    # each column's variant as the user named it: a shipped one by its id, a file by his path
+    named = [variant_shown(variant, refs[0] if sweep else refs[c]) for c, (_, variant, _) in enumerate(specs)]
+    columns = [Column(label, variant, job_for(variant, (), count, agents), setting, named[c])
+               for c, (label, variant, setting) in enumerate(specs)]
 
     turns = rotations(agents)
     total = math.ceil(games / turns) * turns * len(columns)  # whole rotations of a mixed lineup
@@ -336,6 +339,10 @@ def _print_differences(console, columns, overrides, differences, terminal: bool)
         first_settings = ((first.setting,) if first.setting else ()) + tuple(overrides)
         heading, a_name, b_name = side_names(first.variant, column.variant, settings, first_settings)
         console.print(Text(heading), soft_wrap=False)
+        for line in block["lines"][1:]:  # the plug-ins each side needs, said under the heading
+            if " needs the plug-in rule" not in line:
+                break
+            console.print(Text(line))
         groups = block["diff"]["groups"]
         if not any(groups.values()):
             console.print(Text("no differences in the effective rules"))

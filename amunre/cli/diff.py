@@ -14,13 +14,13 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.cli.common import dump_json, literal, make_console, many_variants, set_option, variant_arg
-from amunre.loader.compare import compare, compare_json, key_text, side_names, text
+from amunre.loader.compare import compare, compare_json, key_text, plugin_lines, side_names, text
 
 
 def plain_lines(a, b, groups: dict, b_settings=(), a_settings=()) -> list[str]:
     """The comparison as plain text: a heading per group, then key, A's value, B's value."""
     heading, a_name, b_name = side_names(a, b, b_settings, a_settings)
-    lines = [heading]
+    lines = [heading] + plugin_lines(a, b)
     if not any(groups.values()):
         return lines + ["no differences in the effective rules"]
     for name, rows in groups.items():
@@ -58,6 +58,8 @@ def command(refs, as_json, overrides):
     console = make_console()
     heading, a_name, b_name = side_names(a, b, overrides)
     console.print(Text(heading))
+    for line in plugin_lines(a, b):
+        console.print(Text(line))
     if not any(groups.values()):
         console.print("no differences in the effective rules")
     for name, rows in groups.items():

@@ -40,11 +40,12 @@ CLOSE = 2
 #: The core events the collector hears beside the modules' statistics: the first start
 #: player, each round, and the scores at each kingdom's end.
 CORE_EVENTS = frozenset({"setup", "round", "scoring_end"})
-#: Rows per scoring item (`item_rows`): key prefix -> (label, per-game mode).
+#: Rows per scoring item (`item_rows`): key prefix -> (label, per-game mode): shares of the
+#: points within a game ("fraction": a mean) and a proportion of games ("rate": Wilson's).
 ITEM_ROWS = {
     "item_share.winner.": ("{item}: winner's share of {points}", "fraction"),
     "item_share.others.": ("{item}: the others' share of {points}", "fraction"),
-    "item_wins.": ("{item}: win rate where it is a player's largest item", "fraction"),
+    "item_wins.": ("{item}: win rate where it is a player's largest item", "rate"),
 }
 
 

@@ -21,7 +21,7 @@ import math
 
 from amunre import __version__
 from amunre.compare.jobs import rotations
-from amunre.compare.report import diff_text, digits_of, headers, shown_label, value_text
+from amunre.compare.report import diff_text, digits_of, headers, shown_label, successes, value_text
 from amunre.compare.stats import LEVEL
 
 #: Rows drawn as sweep curves, when the table has them (then the scoring items' points).
@@ -38,8 +38,9 @@ h1 { font-size: 26px; margin: 10px 0 4px; } h2 { font-size: 20px; margin: 34px 0
 p.lede { color: #444; margin: 4px 0 14px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 14px; }
 th, td { padding: 4px 9px; border-bottom: 1px solid #e3e3dc; vertical-align: top; }
-th { text-align: left; background: #efefe8; position: sticky; top: 0; overflow-wrap: anywhere; max-width: 260px; }
+th { text-align: left; background: #efefe8; position: sticky; top: 0; max-width: 260px; }
 td { overflow-wrap: anywhere; }
+th, td:first-child { overflow-wrap: normal; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.up { color: #0b6b2e; font-weight: 600; } td.down { color: #a3261b; font-weight: 600; }
 tr.group td { border-top: 2px solid #c9c9bf; }
@@ -106,14 +107,29 @@ def _summary_line(comparison) -> str:
 def _run_facts(comparison) -> str:
     e = html.escape
     items = []
+    from amunre.loader.compare import plugins_text
+
     for column in comparison.columns:
-        source = column.variant.source or "(shipped)"
-        items.append(f"<dt>{e(column.label)}</dt><dd>{e(column.variant.id)} from {e(str(source))}</dd>")
+        needs = plugins_text(column.variant)
+        items.append(f"<dt>{e(column.label)}</dt><dd>{e(_named(column))}"
+                     f"{f'; {e(needs)}' if needs else ''}</dd>")
     if comparison.settings:
         items.append(f"<dt>--set</dt><dd>{e('; '.join(comparison.settings))}</dd>")
     if comparison.interrupted:
         items.append(f"<dt>stopped</dt><dd>interrupted: {comparison.games} of {comparison.games_asked} games</dd>")
     return "<dl>" + "".join(items) + "</dl>"
+
+
+def _named(column) -> str:
+    """Where a column's variant comes from, in words a co-designer can use: a shipped variant
+    by its id (never the place pip put it), a designer's file by the path he gave."""
+    from amunre.loader.resources import shipped_name
+
+    variant = column.variant
+    if shipped_name(variant.source) is not None and column.named in ("", variant.id):
+        return f"{variant.id}, shipped with amunre"
+    named = column.named if column.named and column.named != variant.id else variant.source
+    return f"{variant.id} from {named}" if named else variant.id
 
 
 #: Groups of rule differences shown folded: the words an edition uses, not its rules.
@@ -201,7 +217,8 @@ def _table(comparison, rows) -> str:
                 cells.append("<td class=\"num\">—</td>")
             else:
                 cells.append(f"<td class=\"num\" data-key=\"{e(row.key)}\" data-column=\"{c}\" "
-                             f"data-mean=\"{_exact(estimate.mean)}\">{e(value_text(row, estimate))}</td>")
+                             f"data-mean=\"{_exact(estimate.mean)}\"{_successes(row, estimate)}>"
+                             f"{e(value_text(row, estimate))}</td>")
             if c:
                 paired = row.versus[c]
                 if paired is None:
@@ -220,14 +237,21 @@ def _table(comparison, rows) -> str:
             text = diff_text(row, trend, max(2, digits_of(row))) if trend is not None else ""
             cells.append(f"<td class=\"num{mark}\">{e(text)}</td>")
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
-    legend = (f"± and (low–high): {LEVEL:.0%} interval of the mean (win rates and shares of games: Wilson's). "
-              "Δ: difference from the first column, game by game; bold green or red: significant after Holm's "
+    legend = (f"± and (low–high): {LEVEL:.0%} interval of the mean (a proportion of games, such as a win rate: "
+              "Wilson's, with its count \"k of n\"; a shared win counts its share). "
+              "Δ: difference from the first column, game by game (two proportions: Newcombe's paired score "
+              "interval); bold green or red: significant after Holm's "
               "correction over every Δ of the table. r: the per-game correlation of the two columns (what the "
               "common seeds buy: the higher, the narrower Δ's interval).")
     if sloped:
         legend += " slope: change per unit of the swept value (least squares, game by game; Holm over the slopes)."
     return (f"<table><thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(body)}</tbody></table>"
             f"<p class=\"note\">{e(legend)}</p>")
+
+
+def _successes(row, estimate) -> str:
+    """A proportion's count as the JSON's `successes` (`data-successes`), else nothing."""
+    return f" data-successes=\"{_exact(successes(estimate))}\"" if row.kind == "rate" else ""
 
 
 def _exact(x: float) -> str:

@@ -178,7 +178,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
         if turns > 1:
             for spec in sorted(set(job.agents)):
-                meta[agent_key(spec)] = (f"win rate per seat, {spec}", "fraction", agent_key(spec))
+                meta[agent_key(spec)] = (f"win rate per seat, {spec}", "rate", agent_key(spec))
         rows.append(meta)
     return tally_batch(records, rows, games, keep_records, seat_records, slope)
 

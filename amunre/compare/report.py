@@ -47,7 +47,8 @@ def _value_lines(row, estimate, digits: int) -> list[str]:
     if row.kind in ("rate", "share"):
         if math.isnan(estimate.low):
             return [_percent(estimate.mean)]
-        return [_percent(estimate.mean), f"({_percent(estimate.low)}–{_percent(estimate.high)})"]
+        lines = [_percent(estimate.mean), f"({_percent(estimate.low)}–{_percent(estimate.high)})"]
+        return lines + [count_text(estimate)] if row.kind == "rate" else lines
     if math.isnan(estimate.low):  # one game: no spread, no interval
         return [_number(estimate.mean, digits)]
     lines = [f"{_number(estimate.mean, digits)} ± {_number((estimate.high - estimate.low) / 2, digits)}"]
@@ -56,10 +57,24 @@ def _value_lines(row, estimate, digits: int) -> list[str]:
     return lines
 
 
+def successes(estimate) -> float:
+    """The games a proportion counts (a shared win its share), as a number of the JSON."""
+    return round(estimate.mean * estimate.n, 6)
+
+
+def count_text(estimate) -> str:
+    """A proportion's count: `3 of 5`, `2.5 of 5` with a shared win."""
+    k = successes(estimate)
+    return f"{k:.0f} of {estimate.n}" if abs(k - round(k)) < 5e-6 else f"{k:.1f} of {estimate.n}"
+
+
 def value_text(row, estimate, digits: int | None = None) -> str:
-    """A column's number for a row on one line: `22.74 ± 0.70 (sd 4.99)`, `25.0% (19.5%–31.4%)`;
+    """A column's number for a row on one line: `22.74 ± 0.70 (sd 4.99)`, `25.0% (19.5%–31.4%; 10 of 40)`;
     a mean and its ± with the same decimals (`digits_of`)."""
-    return " ".join(_value_lines(row, estimate, digits_of(row) if digits is None else digits))
+    lines = _value_lines(row, estimate, digits_of(row) if digits is None else digits)
+    if row.kind == "rate" and len(lines) == 3:  # the count inside the interval's brackets
+        return f"{lines[0]} {lines[1][:-1]}; {lines[2]})"
+    return " ".join(lines)
 
 
 def _signed(x: float, digits: int) -> str:
@@ -157,12 +172,14 @@ def legend(comparison, rows=()) -> str:
     first = comparison.columns[0].label
     games = f"{comparison.games} game{'' if comparison.games == 1 else 's'}"
     lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {games} "
-             f"(win rates: Wilson's interval; a shared win counts its share)."]
+             f"(a proportion of games, such as a win rate: Wilson's interval, with its count \"k of n\"; "
+             f"a shared win counts its share)."]
     if comparison.games == 1:
         lines[0] += " From one game only a proportion of games has an interval; a mean needs two."
     if len(comparison.columns) > 1:
         lines.append(f"Δ: difference from {first} (pt: percentage points), game by game on the same seeds; "
-                     f"▲/▼: significant at 5% (paired t-test, Holm's correction over every Δ of the table).")
+                     f"▲/▼: significant at 5% (paired t-test, Holm's correction over every Δ of the table); "
+                     f"between two proportions the interval and its test are Newcombe's paired score interval's.")
     if any(row.trend is not None for row in rows):
         lines.append("slope: the change per unit of the swept value (least squares, game by game), ▲/▼ as for Δ "
                      "(Holm over the slopes).")
@@ -209,9 +226,10 @@ def _plain_number(x):
 def to_json(comparison, rows, differences: list) -> dict:
     """The comparison as data (`schemas/compare.schema.json`)."""
 
-    def estimate(e):
+    def estimate(e, kind):
         return None if e is None else {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low),
-                                       "high": _finite(e.high), "n": e.n}
+                                       "high": _finite(e.high), "n": e.n,
+                                       "successes": successes(e) if kind == "rate" else None}
 
     def versus(p):
         return None if p is None else {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high),
@@ -231,7 +249,7 @@ def to_json(comparison, rows, differences: list) -> dict:
         "level": LEVEL,
         "columns": [{"label": c.label, "variant": c.variant.id, "source": c.variant.source, "setting": c.setting}
                     for c in comparison.columns],
-        "rows": [{"key": r.key, "label": r.label, "kind": r.kind, "values": [estimate(v) for v in r.values],
+        "rows": [{"key": r.key, "label": r.label, "kind": r.kind, "values": [estimate(v, r.kind) for v in r.values],
                   "versus_first": [versus(p) for p in r.versus],
                   "versus_previous": [versus(p) for p in r.adjacent] or [None] * len(r.values),
                   "trend": versus(r.trend)} for r in rows],
@@ -245,7 +263,7 @@ def _finite(x):
 
 
 CSV_FIELDS = ["key", "label", "kind", "column", "variant", "setting", "set", "mean", "sd", "low", "high", "n",
-              "diff", "diff_low", "diff_high", "p", "p_holm", "significant", "correlation", "pairing",
+              "successes", "diff", "diff_low", "diff_high", "p", "p_holm", "significant", "correlation", "pairing",
               "step", "step_low", "step_high", "step_p_holm", "step_significant",
               "slope", "slope_low", "slope_high", "slope_p_holm", "slope_significant"]
 
@@ -264,7 +282,8 @@ def to_csv(comparison, rows) -> str:
             line = {"key": row.key, "label": row.label, "kind": row.kind, "column": column.label,
                     "variant": column.variant.id, "setting": column.setting, "set": settings}
             if e is not None:
-                line.update(mean=_finite(e.mean), sd=_finite(e.sd), low=_finite(e.low), high=_finite(e.high), n=e.n)
+                line.update(mean=_finite(e.mean), sd=_finite(e.sd), low=_finite(e.low), high=_finite(e.high), n=e.n,
+                            successes=successes(e) if row.kind == "rate" else None)
             if p is not None:
                 line.update(diff=_finite(p.diff), diff_low=_finite(p.low), diff_high=_finite(p.high),
                             p=_finite(p.p), p_holm=_finite(p.p_holm), significant=p.significant,

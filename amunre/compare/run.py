@@ -33,6 +33,9 @@ class Column:
     variant: object
     job: Job
     setting: str = ""  # the `--sweep` KEY=VALUE of this column, if any
+    #: the variant as the user named it (`amunre.cli.file_names.variant_shown`): a shipped
+    #: variant's id, a designer's file by the path he gave; "" where not known
+    named: str = ""
 
 
 @attrs.define
@@ -41,7 +44,7 @@ class Row:
 
     key: str
     label: str
-    kind: str  # "mean", "rate" (a Wilson interval) or "share"
+    kind: str  # "mean", "rate" (a proportion of games: Wilson's interval, Newcombe's for a Δ) or "share"
     values: list  # an Estimate per column, None where the column has no such number
     versus: list  # a Paired per column (None for the first and where not comparable)
     adjacent: list = attrs.Factory(list)  # a Paired per column against the one before it (a sweep's steps)
@@ -153,7 +156,6 @@ def summarize(comparison: Comparison) -> list[Row]:
     of each column."""
     columns = comparison.columns
     tally = comparison.tally
-    averaged = rotations(tuple(comparison.agents)) > 1
     rows_meta = tally.rows or [{} for _ in columns]
     modes: dict[str, str] = {}
     labels: dict[str, str] = {}
@@ -182,9 +184,12 @@ def summarize(comparison: Comparison) -> list[Row]:
     rows = []
     for key in sorted(labels, key=lambda k: _row_order(k, item_order)):
         mode = modes[key]
+        # a proportion of games ("rate": each game 0 or 1, or a share of a win) has Wilson's
+        # interval; with rotations a seed's number is the mean of its rotations', still in
+        # [0, 1], and Wilson's interval over the seeds holds for it too (a value in [0, 1] of
+        # mean p varies at most as p(1 - p) does): wider than Student's, never collapsed to a
+        # point. A share within a game (of the points, of the rounds) is a mean: Student's.
         kind = "rate" if mode == "rate" or key in CORE_RATES else "share" if mode in ("share", "fraction") else "mean"
-        if kind == "rate" and averaged:  # a seed's rate over its rotations is a fraction: Student's interval
-            kind = "share"
         has = [_has_row(rows_meta[c], key, mode, groups) for c in range(len(columns))]
         values = []
         for c in range(len(columns)):
@@ -195,17 +200,26 @@ def summarize(comparison: Comparison) -> list[Row]:
                 values.append(stats.rate_of(m))
             elif kind == "share":  # a share lies in [0, 1], whatever Student's interval says
                 e = stats.estimate_of(m)  # a mean of per-game shares: no interval from one game
-                values.append(e if math.isnan(e.low) else attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
+                if not math.isnan(e.low) and e.sd == 0:
+                    # the same share in every game (an item nobody scored: 0 each time) is no
+                    # certainty: Wilson's interval, which holds for any mean of values in [0, 1]
+                    low, high = stats.wilson(m.mean * m.n, m.n)
+                    values.append(attrs.evolve(e, low=low, high=high))
+                else:
+                    values.append(e if math.isnan(e.low) else
+                                  attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high)))
             else:
                 values.append(stats.estimate_of(m))
         # (called within this iteration only: the row's key, mode and columns are this one's)
         def compared(found: list, c: int, before: int):
             d = moments(found[c], key, mode) if has[before] and has[c] and found else None  # noqa: B023
-            if d is None or d.n < 2:
+            if d is None or d.n < (1 if kind == "rate" else 2):  # noqa: B023
                 return None
-            correlation, pairing = stats.pairing_of(
-                moments(tally.values[before], key, mode) or stats.Moments.zeros(0),  # noqa: B023
-                moments(tally.values[c], key, mode) or stats.Moments.zeros(0), d)  # noqa: B023
+            first = moments(tally.values[before], key, mode) or stats.Moments.zeros(0)  # noqa: B023
+            other = moments(tally.values[c], key, mode) or stats.Moments.zeros(0)  # noqa: B023
+            correlation, pairing = stats.pairing_of(first, other, d)
+            if kind == "rate":  # noqa: B023 (two proportions of the same seeds: Newcombe's paired interval)
+                return attrs.evolve(stats.proportion_difference(first, other, d, correlation), pairing=pairing)
             return attrs.evolve(stats.paired_of(d), correlation=correlation, pairing=pairing)
 
         versus = [None] + [compared(tally.versus, c, 0) for c in range(1, len(columns))]

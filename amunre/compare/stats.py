@@ -1,6 +1,7 @@
 """The statistics of `amunre compare`, written out (no SciPy): means with Student-t
-confidence intervals, Wilson intervals for win rates, the paired t-test on common random
-numbers, and Holm's correction over the rows of a table.
+confidence intervals, Wilson intervals for every proportion of games (win rates), the paired
+t-test on common random numbers (Newcombe's paired score interval for a difference of two
+proportions), and Holm's correction over the rows of a table.
 
 Why these: every variant plays the same seeds, so the per-game difference between two
 variants removes most of the luck of the deal, and a paired test on those differences is
@@ -108,18 +109,70 @@ def estimate_of(m: Moments) -> Estimate:
     return Estimate(m.mean, m.sd, m.mean - half, m.mean + half, m.n)
 
 
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """Wilson's 95% score interval for a proportion (a shared win counts its share)."""
+def wilson(successes: float, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (a shared win counts its share). The one
+    interval of every proportion: compare's rows of games and the arena's win rates."""
     if n <= 0:
         return math.nan, math.nan
-    z = normal_quantile(0.5 + LEVEL / 2)
+    return _wilson_z(successes, n, normal_quantile(0.5 + level / 2))
+
+
+def _wilson_z(successes: float, n: int, z: float) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     # no success (or no failure) puts that end at 0 (or 1) exactly, not at a rounding error
     low = 0.0 if successes <= 0 else max(0.0, centre - half)
     high = 1.0 if successes >= n else min(1.0, centre + half)
     return low, high
+
+
+def proportion_difference(first: Moments, other: Moments, d: Moments, correlation: float = math.nan) -> Paired:
+    """`other` minus `first` for two proportions of the same games (each game a 0 or 1, or a
+    share of a win), paired by seed: Newcombe's hybrid score interval for paired proportions
+    (1998, his method 10). Each column's Wilson interval gives the distance on its side, and
+    the two are combined with the per-game correlation of the columns (the phi coefficient of
+    the 2x2 table for 0/1 games; 0 where a column does not vary, as Newcombe sets it). Unlike
+    the paired t-interval it never collapses to a point when every game moved alike (5 of 5
+    against 0 of 5 is not a certainty) and it holds from one pair on. The difference is the
+    mean of the per-game differences (`d`); each side's proportion and its Wilson interval
+    are the column's own over its games (the same games where every game has the row). The
+    p-value inverts the interval: the largest level at which it still excludes 0."""
+    n = d.n
+    if n < 1 or first.n < 1 or other.n < 1:
+        return Paired(d.mean if n else math.nan, math.nan, math.nan, 1.0, n, correlation=correlation)
+    diff = d.mean
+    phi = 0.0 if math.isnan(correlation) else correlation
+    p1, p2 = first.mean, other.mean
+
+    def bounds(z: float) -> tuple[float, float]:
+        l1, u1 = _wilson_z(p1 * first.n, first.n, z)
+        l2, u2 = _wilson_z(p2 * other.n, other.n, z)
+        below = (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2
+        above = (u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2
+        return max(-1.0, diff - math.sqrt(max(0.0, below))), min(1.0, diff + math.sqrt(max(0.0, above)))
+
+    low, high = bounds(normal_quantile(0.5 + LEVEL / 2))
+    if diff == 0:
+        p = 1.0
+    else:
+        # the z at which the end nearer 0 reaches it (the interval widens with z): bisection
+        def excludes(z: float) -> bool:
+            lo, hi = bounds(z)
+            return lo > 0 or hi < 0
+
+        z_low, z_high = 0.0, 40.0
+        if excludes(z_high):
+            p = 0.0
+        else:
+            for _ in range(80):
+                mid = (z_low + z_high) / 2
+                if excludes(mid):
+                    z_low = mid
+                else:
+                    z_high = mid
+            p = math.erfc(z_high / math.sqrt(2))
+    return Paired(diff, low, high, p, n, correlation=correlation)
 
 
 def rate(values) -> Estimate:

@@ -30,6 +30,10 @@ BROKEN_PLUGINS: dict[str, str] = {}
 _loaded = False
 _LOADING = threading.RLock()  # (re-entrant: a plug-in's import may look a rule up)
 
+#: The installed package (distribution) of each plug-in loaded through its entry point:
+#: rule id -> package name (`plugin_origin`).
+PLUGIN_PACKAGES: dict[str, str] = {}
+
 #: Where a rule id may appear in a variant file.
 KINDS = ("phase", "scoring", "final_scoring")
 
@@ -74,6 +78,10 @@ def _load_all() -> None:
             BROKEN_PLUGINS[entry.name] = f"{entry.value}: {wrong}"
             continue
         RULES[entry.name] = cls
+        dist = getattr(entry, "dist", None)  # the installed package that declares the entry point
+        name = dist.metadata["Name"] if dist is not None and dist.metadata is not None else None
+        if name:
+            PLUGIN_PACKAGES[entry.name] = name
 
 
 def _not_a_module(entry: EntryPoint, cls: object) -> str | None:
@@ -90,7 +98,7 @@ def _not_a_module(entry: EntryPoint, cls: object) -> str | None:
     taken = RULES.get(entry.name)
     if taken is not None and taken is not cls:  # the same class: it also registered itself with @register
         where = f"{taken.__module__}:{taken.__qualname__}"
-        owner = (f"the built-in rule module {where}" if taken.__module__.startswith("amunre.rules.")
+        owner = (f"the built-in rule module {where}" if is_built_in(taken)
                  else f"the plug-in {where}")
         return f"its name {entry.name!r} is already the id of {owner}, so it was not loaded"
     return None
@@ -100,6 +108,21 @@ def all_rules() -> dict[str, type[Rule]]:
     """Every registered rule module, built-in and plug-in, by id."""
     _load_builtin_and_plugins()
     return RULES
+
+
+def is_built_in(cls: type) -> bool:
+    """Whether a rule class is one of amunre's own modules (not a plug-in's)."""
+    return cls.__module__ == BUILT_IN_RULES or cls.__module__.startswith(BUILT_IN_RULES + ".")
+
+
+def plugin_origin(rule_id: str) -> dict[str, str | None] | None:
+    """None for a built-in rule module (or an unknown id); for a plug-in, where it comes from:
+    {"rule": its id, "module": the module its class is defined in, "package": the installed
+    package whose entry point registered it (None when not known: registered otherwise)}."""
+    cls = all_rules().get(rule_id)
+    if cls is None or is_built_in(cls):
+        return None
+    return {"rule": rule_id, "module": cls.__module__, "package": PLUGIN_PACKAGES.get(rule_id)}
 
 
 def get_rule(rule_id: str) -> type[Rule]:

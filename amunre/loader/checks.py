@@ -33,6 +33,13 @@ def card_kinds(components, modules) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+def unknown_rule(rule_id: str, rules: dict) -> tuple[str, str]:
+    """(what, expected) of a rule id no module has (a plug-in that failed to load said so)."""
+    broken = BROKEN_PLUGINS.get(rule_id)
+    return (f"unknown rule module {rule_id!r}" + (f": its plug-in failed to load ({broken})" if broken else ""),
+            did_you_mean(rule_id, rules) + one_of(rules))
+
+
 def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
     """Rule ids, the order of the round's phases, player counts and cards of the merged data;
     a problem that comes from several keys is reported at the one written closest to the
@@ -45,10 +52,7 @@ def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:
                 continue
             cls = rules.get(rule_id)
             if cls is None:
-                broken = BROKEN_PLUGINS.get(rule_id)
-                report(at + ("rule",), f"unknown rule module {rule_id!r}"
-                       + (f": its plug-in failed to load ({broken})" if broken else ""),
-                       did_you_mean(rule_id, rules) + one_of(rules))
+                report(at + ("rule",), *unknown_rule(rule_id, rules))
             elif rule_id in BROKEN_PLUGINS:
                 # a plug-in claims the id too: using either one without a word would be a guess
                 report(at + ("rule",), f"rule module {rule_id!r} is claimed by a plug-in that was not loaded "

@@ -147,9 +147,43 @@ def compare(a, b) -> dict[str, list[dict]]:
 def compare_json(a, b, b_settings=(), a_settings=()) -> dict:
     """The comparison as one JSON document (`amunre diff --json`); `b_settings` are the
     `--set KEY=VALUE` texts laid over B (`a_settings` over A: a `--sweep`'s first value)."""
-    return {"a": {"id": a.id, "source": a.source, "set": list(a_settings)},
-            "b": {"id": b.id, "source": b.source, "set": list(b_settings)},
+    return {"a": {"id": a.id, "source": a.source, "set": list(a_settings), "plugins": plugins(a)},
+            "b": {"id": b.id, "source": b.source, "set": list(b_settings), "plugins": plugins(b)},
             "groups": compare(a, b)}
+
+
+def plugins(variant) -> list[dict]:
+    """The rule modules the variant uses that are not built into amunre, in pipeline order:
+    what a co-designer must install to play it (`registry.plugin_origin`: the rule id, the
+    module its class comes from, its package where known)."""
+    from amunre.core.registry import plugin_origin
+
+    out, seen = [], set()
+    for spec in variant.phases + variant.scoring + variant.final_scoring:
+        if spec.rule not in seen:
+            seen.add(spec.rule)
+            origin = plugin_origin(spec.rule)
+            if origin is not None:
+                out.append(origin)
+    return out
+
+
+def plugins_text(variant) -> str | None:
+    """`needs the plug-in rule tall_pyramids (module tallpyramids, package amunre-tallpyramids)`,
+    or None for a variant of built-in rules only."""
+    found = plugins(variant)
+    if not found:
+        return None
+    each = [f"{p['rule']} (module {p['module']}" + (f", package {p['package']})" if p["package"] else ")")
+            for p in found]
+    return f"needs the plug-in rule{'' if len(each) == 1 else 's'} {', '.join(each)}"
+
+
+def plugin_lines(*variants) -> list[str]:
+    """A line per variant that needs plug-ins (`plugins_text`), naming it; said once where
+    two sides read alike (a variant against itself with `--set`)."""
+    lines = [f"{variant.id} {said}" for variant in variants if (said := plugins_text(variant))]
+    return list(dict.fromkeys(lines))
 
 
 def side_names(a, b, b_settings=(), a_settings=()) -> tuple[str, str, str]:

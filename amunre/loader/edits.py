@@ -88,18 +88,20 @@ def _apply(base: list, edit: dict, at: tuple, seen: set, report) -> None:
         return
     seen.add(eid)
     after, before = edit.get("after"), edit.get("before")
+    found = _find(base, eid)
     if after is not None and before is not None:
         report(at + ("before",), "an entry goes either `after` or `before` another", "expected one of them")
+        _check_unplaced(edit, found, at, report)
         return
     anchor = after if after is not None else before
     ids = _ids(base)
     key = "after" if after is not None else "before"
-    found = _find(base, eid)
     if anchor is not None:
         inside = _ids(found[0][found[1]].get("steps") or []) if found and isinstance(found[0][found[1]], dict) else []
         if anchor == eid or anchor in inside:
             report(at + (key,), f"entry {eid!r} cannot be placed next to itself or one of its own steps",
                    "expected the id of another entry")
+            _check_unplaced(edit, found, at, report)
             return
         if not isinstance(anchor, str) or anchor not in ids:
             report(at + (key,), f"no entry {anchor!r} to place it next to",
@@ -107,6 +109,7 @@ def _apply(base: list, edit: dict, at: tuple, seen: set, report) -> None:
             if found is None and "rule" not in edit and "steps" not in edit and edit.get("remove") is not True:
                 # a new entry: what it lacks is known without its place, and reported with it
                 report(at, "an entry needs `rule` (a rule module id) or `steps` (a group)", "expected rule = \"...\"")
+            _check_unplaced(edit, found, at, report)
             return
     if "remove" in edit and not isinstance(edit["remove"], bool):
         report(at + ("remove",), f"wrong type: {got(edit['remove'])}", "expected true or false")
@@ -155,6 +158,29 @@ def _apply(base: list, edit: dict, at: tuple, seen: set, report) -> None:
         return
     holder, i = _find(base, anchor)
     holder.insert(i + 1 if after is not None else i, entry)
+
+
+def _check_unplaced(edit: dict, found, at: tuple, report) -> None:
+    """What an entry left out of the pipeline (its place is wrong: reported) says about itself
+    wherever it would stand, so that one mistake does not hide another: an unknown rule id,
+    params its rule does not take or values out of range. The entry stays out (nothing is
+    half-applied); only a new entry or one that replaces the rule of its id is a whole entry
+    to check (an edit of an entry's keys needs the entry it edits)."""
+    from amunre.core.registry import all_rules
+    from amunre.loader.checks import unknown_rule
+    from amunre.loader.pipelines import typed_params
+
+    rule_id = edit.get("rule")
+    if not isinstance(rule_id, str) or edit.get("remove") is True:
+        return
+    if found is not None and found[0][found[1]].get("rule") == rule_id:
+        return
+    rules = all_rules()
+    cls = rules.get(rule_id)
+    if cls is None:
+        report(at + ("rule",), *unknown_rule(rule_id, rules))
+    elif isinstance(edit.get("params"), dict):
+        typed_params(rule_id, cls, edit["params"], at + ("params",), report)
 
 
 def strip_sources(entries, path: tuple, out: list) -> list:

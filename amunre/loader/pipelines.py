@@ -219,6 +219,13 @@ def rules_used(data: dict) -> set[str]:
             if isinstance(e.get("rule"), str)}
 
 
+def typed_params(rule_id: str, cls, raw: dict, path: tuple, report):
+    """A rule entry's params table typed by its module's `Params`, or None after reporting
+    every bad key (at `path`, the entry's `params`)."""
+    hint = "unknown parameter" if field_names(cls.Params) else f"unknown parameter (rule {rule_id!r} takes none)"
+    return structure(raw, cls.Params, path, report, hint)
+
+
 def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
     """The typed entries of one pipeline, groups flattened, one per rule entry. An entry whose
     params do not type (reported) or whose rule is unknown (reported by `check_meaning`)
@@ -231,9 +238,7 @@ def build_specs(data: dict, pipeline: str, rules: dict, report) -> tuple:
         raw = entry.get("params", {})
         params = None
         if cls is not None and isinstance(raw, dict):
-            hint = ("unknown parameter" if field_names(cls.Params)
-                    else f"unknown parameter (rule {rule_id!r} takes none)")
-            params = structure(raw, cls.Params, path + ("params",), report, hint)
+            params = typed_params(rule_id, cls, raw, path + ("params",), report)
         if params is None:
             params = settle(raw, cls.Params, f"{pipeline} params") if cls else Unsettled(f"{pipeline} params")
         eid = entry_id(entry) or ""

@@ -286,10 +286,25 @@ def _allowed(cls, name) -> str:
 
 
 def structure(data: Any, cls, path: tuple, report, extra_hint: str = ""):
-    """`cls` from `data`, or None after reporting every bad field."""
+    """`cls` from `data`, or None after reporting every bad field.
+
+    An unknown key stops the conversion before the values of the known ones are checked
+    (their validators run when the class is made), so a misspelt key would hide a bad value
+    beside it: the known keys are then converted again on their own and their problems
+    reported too (a key they lack is not one: the misspelt key may be meant for it)."""
     try:
         return _converter.structure(data, cls)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a reported problem
-        for where, what, expected in _cattrs_problems(exc, path, cls, extra_hint):
+        found = list(_cattrs_problems(exc, path, cls, extra_hint))
+        if isinstance(data, dict) and attrs.has(cls):
+            names = set(field_names(cls))
+            known = {key: value for key, value in data.items() if key in names}
+            if len(known) < len(data):
+                try:
+                    _converter.structure(known, cls)
+                except Exception as more:  # noqa: BLE001 - as above
+                    found += [problem for problem in _cattrs_problems(more, path, cls, extra_hint)
+                              if problem not in found and problem[1] != "missing"]
+        for where, what, expected in found:
             report(where, what, expected)
         return None
