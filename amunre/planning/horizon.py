@@ -298,10 +298,17 @@ def _declares(module: ValuationFacet) -> bool:
     return type(module).points_for is not ValuationFacet.points_for
 
 
+def middle_level(variant: Variant) -> int | None:
+    """The middle of the offering levels the variant's modules can reach (rounded down), at
+    which a holding is valued where the level is not known (not yet set, or set again before
+    a later kingdom's scoring); None without an offering."""
+    highest = variant.modules.max_offering_level
+    return (1 + highest) // 2 if highest else None
+
+
 def _middle_level(state: GameState, variant: Variant) -> None:
-    """The offering level of a projected position at the middle level (rounded down): the
-    rounds before that kingdom's scoring set it again."""
-    modules = variant.modules
-    at, highest = modules.published_at.get(LEVEL), modules.max_offering_level
-    if at is not None and highest:
-        state.rules[at] = dict(state.rules[at], **{LEVEL: (1 + highest) // 2})
+    """The offering level of a projected position at the middle level: the rounds before
+    that kingdom's scoring set it again."""
+    at, middle = variant.modules.published_at.get(LEVEL), middle_level(variant)
+    if at is not None and middle is not None:
+        state.rules[at] = dict(state.rules[at], **{LEVEL: middle})

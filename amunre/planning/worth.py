@@ -62,7 +62,7 @@ from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
 from amunre.core.mechanics import STONES_PER_PYRAMID, pyramids_from_stones
 from amunre.core.state import GameState
-from amunre.planning.horizon import LaterKingdoms, LaterTerm
+from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
 
 if TYPE_CHECKING:
@@ -238,24 +238,24 @@ def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
     return _new(Seen, (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules))
 
 
-def apply(state: GameState, player: int, change: Changes, levels: dict[str, Any] | None = None) -> Undo:
-    """Make `change` (see the module docstring) to `player`'s holding in `state`; returns
+def apply(state: GameState, player: int, changes: Changes, levels: dict[str, Any] | None = None) -> Undo:
+    """Make `changes` (see the module docstring) to `player`'s holding in `state`; returns
     what `undo` needs to take it back. `levels`: the data of `state` that holds the offering
     level (its publisher's), None where no module publishes one."""
     me = state.players[player]
-    kinds = [what for what, _, _ in change]
-    # what a change can touch is kept (a hand or a list of provinces only when it may change)
+    kinds = [what for what, _, _ in changes]
+    # what a changes can touch is kept (a hand or a list of provinces only when it may changes)
     kept = _new(Undo, ([_new(_PlayerBefore, (me, me.gold, me.hand[:] if "cards" in kinds else None,
                                               me.provinces[:] if "own" in kinds else None))], [],
                        levels, levels[LEVEL] if levels else None))
-    for what, where, _ in change:
+    for what, where, _ in changes:
         if what in ("own", "farmers", "pyramids", "stones"):
             prov = state.provinces[where]
             kept.provinces.append(_new(_ProvinceBefore, (prov, prov.owner, prov.farmers, prov.stones, prov.pyramids)))
             if what == "own" and prov.owner is not None and prov.owner != player:
                 other = state.players[prov.owner]
                 kept.players.append(_new(_PlayerBefore, (other, other.gold, other.hand[:], other.provinces[:])))
-    for what, where, amount in change:
+    for what, where, amount in changes:
         if what == "gold":
             me.gold += amount
         elif what == "cards":
@@ -453,19 +453,19 @@ class Worth:
                                         self._seen))
         return self._key
 
-    def points_of(self, change: Changes) -> float:
+    def points_of(self, changes: Changes) -> float:
         """Points the changes, made together, are worth to the seat now (see the module
         docstring)."""
-        if len(change) == 1:
-            return self.points_of_one(*change[0])
-        found = self._gains.get(change)
+        if len(changes) == 1:
+            return self.points_of_one(*changes[0])
+        found = self._gains.get(changes)
         if found is None:
             if self._base is None:
                 self._start()
-                found = self._gains.get(change)
+                found = self._gains.get(changes)
                 if found is not None:
                     return found
-            found = self._gains[change] = self._points_of_several(change)
+            found = self._gains[changes] = self._points_of_several(changes)
         return found
 
     #: the name `points_of` had before (a plug-in's appraisal may use it)
@@ -485,14 +485,14 @@ class Worth:
             found = self._gains[key] = self._points_of_one_change(what, where, amount)
         return found
 
-    def whole(self, change: Changes = ()) -> float:
-        """The seat's whole worth after the change: every term's value (its gold, income to
-        come and points to come), not only what the change adds."""
+    def whole(self, changes: Changes = ()) -> float:
+        """The seat's whole worth after the changes: every term's value (its gold, income to
+        come and points to come), not only what the changes add."""
         if self._base is None:
             self._start()
-        gain = self.points_of(change)
+        gain = self.points_of(changes)
         parts = self._parts
-        for index, _term in enumerate(self._terms):
+        for index in range(len(self._terms)):
             if parts[index] is None:
                 parts[index] = self._evaluators[index](self._base)
         return sum(parts) + gain
@@ -525,25 +525,26 @@ class Worth:
         into = (previous._base if previous is not None and previous.variant is self.variant
                 and previous.player == self.player and previous._base.n_players == self.view.n_players else None)
         self._base = position_of(self.view, into, self._seen, previous._seen if previous is not None else None)
-        highest = self.variant.modules.max_offering_level
         levels = self._levels()
-        if levels is not None and levels[LEVEL] == 0 and highest:
+        if levels is not None and levels[LEVEL] == 0:
             # before the first offering the level is not set: a holding is valued at the
-            # middle level (rounded down), not at none
-            levels[LEVEL] = (1 + highest) // 2
+            # middle level, not at none
+            middle = middle_level(self.variant)
+            if middle is not None:
+                levels[LEVEL] = middle
         # each worked out when a change first touches it (None until then)
         self._parts = kept_parts if kept_parts is not None else [None] * len(self._terms)  # type: ignore[list-item]
 
-    def _points_of_several(self, change: Changes) -> float:
+    def _points_of_several(self, changes: Changes) -> float:
         """Several changes (or none: `whole`) made on the position together, each term they
         can change valued again (a term's module declares what it `reads`; a change of
         anything else leaves it as it was)."""
         state = self._base
-        terms = self._terms_valued(frozenset().union(*(self._aspects_touched(state, *one) for one in change)))
+        terms = self._terms_valued(frozenset().union(*(self._aspects_touched(state, *one) for one in changes)))
         if not terms:
             return 0.0
         held = state.players[self.player].gold
-        kept = apply(state, self.player, change, self._levels())
+        kept = apply(state, self.player, changes, self._levels())
         try:
             return self._points_gained(terms, state, held)
         finally:

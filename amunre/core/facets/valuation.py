@@ -63,7 +63,7 @@ class Valuer(Protocol):
     #: Points a gold is worth to the seat when nothing scores it (its thrift).
     gold: float
 
-    def points_of(self, change: tuple[Change, ...]) -> float:
+    def points_of(self, changes: tuple[Change, ...]) -> float:
         """Points the changes, made together, are worth."""
         ...
 
