@@ -8,7 +8,7 @@ cdef class Worth:
     cdef public object player
     cdef public object variant
     cdef public dict weights
-    cdef public double gold
+    cdef public double thrift
     cdef public double foresight
     cdef public Py_ssize_t spread
     cdef public object _income_runs

@@ -356,14 +356,15 @@ class CardWorths:
 class Worth:
     """The worth of changes of one seat's holding at one moment (see the module docstring).
 
-    `weights`: scoring item key -> weight (1 if absent); `gold`: points per gold held;
+    `weights`: scoring item key -> weight (1 if absent); `gold`: points per gold held (its
+    `thrift`: what gold may still buy);
     `income_runs`: income module -> how many times it still runs this kingdom (the planner
     works it out from where the game stands). Nothing is worked out until a value is asked
     for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
     out when the position it stood on is the same (`key` tells), or differs only in what no
     term reads (the cards in play or on auction, a module's data)."""
 
-    __slots__ = ("view", "player", "variant", "weights", "gold", "foresight", "spread", "_income_runs", "_final",
+    __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs", "_final",
                  "_terms", "_reads", "_term_ids", "later", "_kingdom", "_card_touches", "_previous", "_touching",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
@@ -381,7 +382,7 @@ class Worth:
         self.player = view.player
         self.variant = view.variant
         self.weights = weights
-        self.gold = gold
+        self.thrift = gold
         self.foresight = foresight
         self.spread = max(1, spread)
         self.later = later
@@ -449,7 +450,7 @@ class Worth:
             before = previous._seen if previous is not None else None
             self._seen = seen_by(self.view, before)  # (`position_of` reads it too)
             weights = tuple(sorted(self.weights.items())) if self.weights else ()
-            self._key = _new(WorthKey, (self.player, weights, self.gold, self.foresight, self.spread, self._term_ids,
+            self._key = _new(WorthKey, (self.player, weights, self.thrift, self.foresight, self.spread, self._term_ids,
                                         self._seen))
         return self._key
 
@@ -470,6 +471,11 @@ class Worth:
 
     #: the name `points_of` had before (a plug-in's appraisal may use it)
     gain = points_of
+
+    @property
+    def gold(self) -> float:
+        """The name `thrift` had before (a plug-in's appraisal may read it)."""
+        return self.thrift
 
     def points_of_one(self, what: str, where: Any, amount: int) -> float:
         """`points_of` the one change `(what, where, amount)` (kept by that flat key: most
@@ -671,7 +677,7 @@ class Worth:
         module), a phase's gold and points (`income_for`) times the `runs` it has left, or
         a scoring item's points (`points_for`); as the module declares them, else by
         playing it on a copy."""
-        me, gold, weights, variant = self.player, self.gold, self.weights, self.variant
+        me, gold, weights, variant = self.player, self.thrift, self.weights, self.variant
         if module is None:
             return lambda state: state.players[me].gold * gold
         if isinstance(module, LaterTerm):
@@ -721,7 +727,7 @@ class Worth:
             more, fewer = self.points_of_one("gold", None, spread), self.points_of_one("gold", None, -spread)
             scored = (more - fewer) / (2 * spread)
             # gold held in `scored`
-            found = self._remembered[GOLD_WORTH] = max(self.gold, self.foresight * (scored - self.gold))
+            found = self._remembered[GOLD_WORTH] = max(self.thrift, self.foresight * (scored - self.thrift))
         return found
 
     def weight(self, item: str) -> float:
@@ -772,7 +778,7 @@ class Worth:
         """Holding `count` more cards of `kind` (at least what a card sells for: 1 gold)."""
         found = self._cards.get((kind, count))
         if found is None:
-            found = self._cards[kind, count] = max(self.points_of_one("cards", kind, count), count * self.gold)
+            found = self._cards[kind, count] = max(self.points_of_one("cards", kind, count), count * self.thrift)
         return found
 
     def level(self, level: int) -> float:

@@ -76,7 +76,7 @@ def _short(asking: Asking, cost: int) -> int:
 
 def _paying(asking: Asking, worth: Valuer, cost: int) -> float:
     """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
-    return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.gold)
+    return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.thrift)
 
 
 def _appraise_buy_cards(count: int, asking: Asking, worth: Valuer) -> float:

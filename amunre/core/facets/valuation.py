@@ -60,8 +60,8 @@ CARD_KIND = "cards:"
 class Valuer(Protocol):
     """What a seat's changes of holding are worth to it now, in points (what an appraisal asks)."""
 
-    #: Points a gold is worth to the seat when nothing scores it (its thrift).
-    gold: float
+    #: Points a gold is worth to the seat when nothing scores it: what gold may still buy.
+    thrift: float
 
     def points_of(self, changes: tuple[Change, ...]) -> float:
         """Points the changes, made together, are worth."""

@@ -44,7 +44,7 @@ def _appraise_offer(option: Offer, asking: Asking, worth: Valuer) -> float:
     others = worth.remember("others' offers", _others_offers, view)
     total = sum(others) + (amount if kind == "gold" else -prm.theft_value)
     if kind == "theft":
-        value = prm.theft_value * worth.gold
+        value = prm.theft_value * worth.thrift
     else:
         rank = sum(1 for o in others if o >= amount)
         items = prm.rewards[min(rank, 2)] if rank < 2 or len(prm.rewards) > 2 else 0
