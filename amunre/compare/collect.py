@@ -88,7 +88,7 @@ class StatsCollector:
                 self._by_event[name] = list(event.statistics)
         self.listens_to = frozenset(self._by_event) | CORE_EVENTS
         self._kingdoms = len(variant.edition.kingdoms)
-        self._kingdom_keys: dict[str, tuple[str, ...]] = {}  # row key -> its by-kingdom keys, made once
+        self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
@@ -157,7 +157,7 @@ class StatsCollector:
         self.groups[key] = stat.key
         # its rows per kingdom: the same words (the table names the kingdom) and mode; a share
         # is of its group's events in the same kingdom
-        self._kingdom_keys[key] = keys = tuple(kingdom_key(key, k) for k in range(self._kingdoms))
+        self.kingdom_keys[key] = keys = tuple(kingdom_key(key, k) for k in range(self._kingdoms))
         for k, by_kingdom in enumerate(keys):
             self.labels[by_kingdom] = self.labels[key]
             self.modes[by_kingdom] = stat.per_game
@@ -210,12 +210,12 @@ class StatsCollector:
                     for key, value in more.items():
                         into[key] = into.get(key, 0) + value
         always = self._always
-        for key in [k for k in self._kingdom_keys if k in sums or k in always]:
+        for key in [k for k in self.kingdom_keys if k in sums or k in always]:
             mode, group = self.modes[key], self.groups[key]
             value = _per_game(mode, sums.get(key), counts.get(key, 0), group_counts.get(group, 0), n)
             if value is not None:
                 values[key] = value
-            for by_kingdom, (k_sums, k_counts, k_groups) in zip(self._kingdom_keys[key], self._per_kingdom):
+            for by_kingdom, (k_sums, k_counts, k_groups) in zip(self.kingdom_keys[key], self._per_kingdom):
                 value = _per_game(mode, k_sums.get(key), k_counts.get(key, 0), k_groups.get(group, 0), n)
                 if value is not None:
                     values[by_kingdom] = value

@@ -21,8 +21,7 @@ import math
 
 from amunre import __version__
 from amunre.compare.jobs import rotations
-from amunre.compare.report import (BY_KINGDOM_NOTE, diff_text, digits_of, headers, shown_label, successes,
-                                   value_text)
+from amunre.compare.report import BY_KINGDOM_NOTE, diff_text, digits_of, headers, shown_label, successes, value_text
 from amunre.compare.stats import LEVEL
 
 #: Rows drawn as sweep curves, when the table has them (then the scoring items' points).

@@ -189,13 +189,14 @@ def legend(comparison, rows=(), by_kingdom=()) -> str:
         lines.append("slope: the change per unit of the swept value (least squares, game by game), ▲/▼ as for Δ "
                      "(Holm over the slopes).")
     if by_kingdom:
-        lines.append(BY_KINGDOM_NOTE + (" Holm's correction runs over the by-kingdom rows apart from the main "
-                                        "table's." if len(comparison.columns) > 1 else ""))
+        apart = " Holm's correction runs over the by-kingdom rows apart from the main table's."
+        lines.append("By kingdom: " + BY_KINGDOM_NOTE[:1].lower() + BY_KINGDOM_NOTE[1:] +
+                     (apart if len(comparison.columns) > 1 else ""))
     return "\n".join(lines)
 
 
 #: What the by-kingdom table holds, in a sentence (the terminal's legend, the page's note).
-BY_KINGDOM_NOTE = ("By kingdom: each rule module's row counted within each kingdom, from the end of the kingdom "
+BY_KINGDOM_NOTE = ("Each rule module's row counted within each kingdom, from the end of the kingdom "
                    "before's scoring to the end of its own (the final scoring is the last kingdom's): a sum or a "
                    "per-player row adds up over the kingdoms to the game's; a mean or a share is of the kingdom's "
                    "own events. Kingdoms are compared by their place in the game.")

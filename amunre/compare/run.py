@@ -18,8 +18,15 @@ from collections.abc import Callable
 import attrs
 
 from amunre.compare import stats
-from amunre.compare.collect import (CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, kingdom_of, missing_means_zero,
-                                    seat_key)
+from amunre.compare.collect import (
+    CORE_RATES,
+    CORE_ROWS,
+    ITEM_ROWS,
+    core_label,
+    kingdom_of,
+    missing_means_zero,
+    seat_key,
+)
 from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)
 from amunre.compare.ordered import merge_in_order
 from amunre.compare.tally import Tally, merge, slope_weights
