@@ -202,23 +202,30 @@ class StatsCollector:
         values.update(_item_values(self.variant, state, winners, win))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        sums, counts, group_counts = self._per_kingdom[0]
-        if self._kingdoms > 1:  # the game's: the kingdoms' together
-            sums, counts, group_counts = dict(sums), dict(counts), dict(group_counts)
-            for more_sums, more_counts, more_groups in self._per_kingdom[1:]:
-                for into, more in ((sums, more_sums), (counts, more_counts), (group_counts, more_groups)):
-                    for key, value in more.items():
-                        into[key] = into.get(key, 0) + value
-        always = self._always
-        for key in [k for k in self.kingdom_keys if k in sums or k in always]:
-            mode, group = self.modes[key], self.groups[key]
-            value = _per_game(mode, sums.get(key), counts.get(key, 0), group_counts.get(group, 0), n)
-            if value is not None:
-                values[key] = value
-            for by_kingdom, (k_sums, k_counts, k_groups) in zip(self.kingdom_keys[key], self._per_kingdom):
-                value = _per_game(mode, k_sums.get(key), k_counts.get(key, 0), k_groups.get(group, 0), n)
+        per_kingdom, always = self._per_kingdom, self._always
+        for key, split in self.kingdom_keys.items():
+            totals = [sums.get(key) for sums, _, _ in per_kingdom]
+            if key not in always and totals.count(None) == len(totals):
+                continue  # not a row of this game
+            mode = self.modes[key]
+            if mode == "sum" or mode == "per_player":  # the kingdoms' add up to the game's
+                whole = 0
+                for by_kingdom, total in zip(split, totals):
+                    total = total or 0
+                    whole += total
+                    values[by_kingdom] = total / n if mode == "per_player" else total
+                values[key] = whole / n if mode == "per_player" else whole
+                continue
+            group, count, events = self.groups[key], 0, 0
+            for by_kingdom, total, (_, counts, groups) in zip(split, totals, per_kingdom):
+                value = _per_game(mode, total, counts.get(key, 0), groups.get(group, 0), n)
                 if value is not None:
                     values[by_kingdom] = value
+                count += counts.get(key, 0)
+                events += groups.get(group, 0)
+            whole = _per_game(mode, sum(total for total in totals if total is not None), count, events, n)
+            if whole is not None:
+                values[key] = whole
         return values
 
 
