@@ -181,7 +181,8 @@ def _group(key: str) -> str:
 
 def _explain(comparison, rows, by_kingdom=()) -> str:
     """The significant differences in words, the largest effects first; then those of the
-    by-kingdom rows (their own Holm family), which say when in the game a change acts."""
+    by-kingdom rows (their own Holm family), the earliest kingdom first: when in the game a
+    change acts."""
     e = html.escape
     if len(comparison.columns) < 2:
         return "<p>One column: no difference to test; the table below gives its numbers.</p>"
@@ -196,7 +197,9 @@ def _explain(comparison, rows, by_kingdom=()) -> str:
         more = f" and {len(marked) - 8} more" if len(marked) > 8 else ""
         said.append(f"<li>{e(column.label)} against {e(comparison.columns[0].label)}: {shown}{more}.</li>")
     for c, column in enumerate(comparison.columns[1:], start=1):
-        marked = [row for row in by_kingdom if row.versus[c] is not None and row.versus[c].significant]
+        # the earliest kingdom first: where a change acts before the kingdom it scores in
+        marked = sorted((row for row in by_kingdom if row.versus[c] is not None and row.versus[c].significant),
+                        key=lambda row: row.kingdom)
         if marked:
             shown = ", ".join(f"{e(shown_label(row.label))} {e(diff_text(row, row.versus[c]))}" for row in marked[:8])
             more = f" and {len(marked) - 8} more" if len(marked) > 8 else ""
