@@ -302,9 +302,13 @@ def test_a_sweep_has_a_column_per_value_on_the_same_seeds(capsys, tmp_path):
     assert gold["versus_first"][1]["diff"] > 0 and gold["versus_first"][1]["significant"]
     assert "starting_gold" in " ".join(doc["differences"][0]["lines"])
     lines = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
-    assert len(lines) == 2 * len(doc["rows"])
+    assert len(lines) == 2 * (len(doc["rows"]) + len(doc["by_kingdom"]))  # the JSON's rows, by kingdom too
     row = next(line for line in lines if line["key"] == "auction_price" and line["column"].endswith("=40"))
     assert float(row["diff"]) == pytest.approx(gold["versus_first"][1]["diff"])
+    first = next(r for r in doc["by_kingdom"] if r["key"] == "kingdom1.auction_price")
+    row = next(line for line in lines if line["key"] == "kingdom1.auction_price" and line["column"].endswith("=40"))
+    assert float(row["p_holm"]) == pytest.approx(first["versus_first"][1]["p_holm"])
+    assert first["trend"] is not None  # a numeric sweep's slope, by kingdom too
 
 
 def test_the_plot_is_written(capsys, tmp_path):

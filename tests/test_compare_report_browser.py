@@ -64,16 +64,28 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, m
     browser.set_window_size(1280, 800)
     url = open_page(browser, page)
     cells = browser.find_elements(By.CSS_SELECTOR, "td[data-mean]")
-    rows = {row["key"]: row for row in doc["rows"]}
+    both = doc["rows"] + doc["by_kingdom"]  # the main table's rows and the by-kingdom section's
+    rows = {row["key"]: row for row in both}
     shown = 0
     for cell in cells:
         row = rows[cell.get_attribute("data-key")]
         value = row["values"][int(cell.get_attribute("data-column"))]
         assert value is not None and float(cell.get_attribute("data-mean")) == value["mean"]
         shown += 1
-    assert shown == sum(1 for row in doc["rows"] for v in row["values"] if v is not None and v["mean"] is not None)
+    assert shown == sum(1 for row in both for v in row["values"] if v is not None and v["mean"] is not None)
     diffs = browser.find_elements(By.CSS_SELECTOR, "td[data-diff]")
-    assert len(diffs) == sum(1 for row in doc["rows"] for p in row["versus_first"] if p is not None)
+    assert len(diffs) == sum(1 for row in both for p in row["versus_first"] if p is not None)
+    # the by-kingdom section: after the table, a row per statistic and kingdom in the edition's kingdom names
+    heading = browser.find_element(By.ID, "by-kingdom")
+    assert heading.text == "By kingdom"
+    assert heading.location["y"] > browser.find_element(By.ID, "table").location["y"]
+    section = heading.find_element(By.XPATH, "following-sibling::table[1]")
+    keys = [cell.get_attribute("data-key") for cell in section.find_elements(By.CSS_SELECTOR, "td[data-key]")]
+    assert keys and {row["key"] for row in doc["by_kingdom"]} == set(keys)
+    labels = [td.text for td in section.find_elements(By.CSS_SELECTOR, "tbody td:first-child")]
+    assert labels == [row["label"][:1].upper() + row["label"][1:] for row in doc["by_kingdom"]]
+    assert any(label.endswith(", Old Kingdom") for label in labels)
+    assert any(label.endswith(", New Kingdom") for label in labels)
     assert len(browser.find_elements(By.CSS_SELECTOR, "figure svg")) >= 3  # forest, scores, items (and curves)
     # each rate's count is the JSON's
     counted = browser.find_elements(By.CSS_SELECTOR, "td[data-successes]")
@@ -99,8 +111,11 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, m
     shot = tmp_path / "report.png"
     browser.execute_script("window.scrollTo(0, 0)")
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    by_kingdom = tmp_path / "report-by-kingdom.png"
+    browser.execute_script("arguments[0].scrollIntoView()", heading)
+    assert browser.save_screenshot(str(by_kingdom)) and by_kingdom.stat().st_size > 10_000
     with capsys.disabled():
-        print(f"\nscreenshot of the comparison report: {shot}")
+        print(f"\nscreenshots of the comparison report: {shot}, its by-kingdom section: {by_kingdom}")
     errors = console_errors(browser)
     assert not errors, f"the page logged console errors: {errors}"
     own, leaving = requests_seen(browser, url)

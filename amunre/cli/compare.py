@@ -192,7 +192,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     from amunre.compare.executors import make_executor
     from amunre.compare.jobs import job_for, rotations
     from amunre.compare.report import legend, table, to_csv, to_json
-    from amunre.compare.run import Column, run_comparison, summarize
+    from amunre.compare.run import Column, run_comparison, summarize, summarize_by_kingdom
     from amunre.gamelog import write_atomically
 
     if scheduler and workers:
@@ -255,10 +255,11 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         if not comparison.games:
             sys.exit(143 if comparison.interrupted == "Terminated" else 130)
     rows = summarize(comparison)
+    by_kingdom = summarize_by_kingdom(comparison)
     differences = _differences(columns, overrides)
     # the results reach the terminal first: a file that then fails to write loses nothing
     if as_json:
-        click.echo(dump_json(to_json(comparison, rows, differences)))
+        click.echo(dump_json(to_json(comparison, rows, differences, by_kingdom)))
     else:
         console = make_console()
         # a terminal gets everything fitted to its width; piped output keeps its wide lines
@@ -271,10 +272,12 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
                  f"({', '.join(agents)}{rotated}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
         console.print(Text(title), soft_wrap=not terminal)
         console.print(table(comparison, rows, width=console.width if terminal else None))
-        console.print(Text(legend(comparison, rows)), soft_wrap=not terminal)
+        if by_kingdom:  # the modules' rows within each kingdom: when in the game a change acts
+            console.print(table(comparison, by_kingdom, title="By kingdom", width=console.width if terminal else None))
+        console.print(Text(legend(comparison, rows, by_kingdom)), soft_wrap=not terminal)
         _print_differences(console, columns, overrides, differences, terminal)
     if csv_path:
-        write_atomically(csv_path, to_csv(comparison, rows), what="the CSV", argument="--csv")
+        write_atomically(csv_path, to_csv(comparison, rows + by_kingdom), what="the CSV", argument="--csv")
         if not as_json:
             click.echo(literal(f"CSV written to {csv_path}"))
     if records_path:
@@ -292,7 +295,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     if html_path:
         from amunre.compare.html import write_report
 
-        write_report(plot, comparison, rows, differences, html_path)
+        write_report(plot, comparison, rows, differences, html_path, by_kingdom)
         if not as_json:
             click.echo(literal(f"report written to {html_path}"))
     if comparison.interrupted:

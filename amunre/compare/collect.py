@@ -11,6 +11,13 @@ as their `Event.statistics` declare (`amunre.core.contract.Statistic`): points p
 pyramids built, the price paid in the auction, the offering levels reached. A new rule
 module's statistics therefore appear in compare without a change here.
 
+Each rule module's row is also counted per kingdom (`kingdom_key`: `kingdom1.pyramids_built`),
+in the same per-game mode: a kingdom's events run from the end of the kingdom before's scoring
+(the core's `scoring_end`, heard anyway for the lead rows) to the end of its own, so what its
+start and its scoring do counts in it, and the final scoring counts in the last kingdom. A sum
+(and a per-player sum) over the kingdoms is the whole game's; a mean or a share is the
+kingdom's own events' (docs/compare.md, "By kingdom").
+
 `StatsCollector` listens only to the events that declare statistics (`listens_to`), so the
 rules build no other event and recording costs little over a bare playout.
 """
@@ -53,6 +60,23 @@ def seat_key(seat: int) -> str:
     return f"win.seat{seat + 1}"
 
 
+#: A by-kingdom row's key is its row's key after this prefix and the kingdom's number (from 1).
+KINGDOM_PREFIX = "kingdom"
+
+
+def kingdom_key(key: str, kingdom: int) -> str:
+    """The key of row `key` in kingdom `kingdom` (counted from 0): `kingdom1.pyramids_built`."""
+    return f"{KINGDOM_PREFIX}{kingdom + 1}.{key}"
+
+
+def kingdom_of(key: str) -> tuple[int, str] | None:
+    """A by-kingdom row's kingdom (from 0) and its row's key; None for any other row."""
+    if not key.startswith(KINGDOM_PREFIX):
+        return None
+    number, dot, row = key[len(KINGDOM_PREFIX):].partition(".")
+    return (int(number) - 1, row) if dot and number.isdigit() and int(number) > 0 else None
+
+
 class StatsCollector:
     """A listener for one game at a time: `reset()`, play, then `record(game)`."""
 
@@ -63,6 +87,8 @@ class StatsCollector:
             if event.statistics:
                 self._by_event[name] = list(event.statistics)
         self.listens_to = frozenset(self._by_event) | CORE_EVENTS
+        self._kingdoms = len(variant.edition.kingdoms)
+        self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
@@ -88,9 +114,12 @@ class StatsCollector:
         self._always.add(key)
 
     def reset(self) -> None:
-        self._sums: dict[str, float] = {}
-        self._counts: dict[str, int] = {}
-        self._group_counts: dict[str, int] = {}
+        # per kingdom: the rows' sums, their events' counts, and each share group's events;
+        # an event adds to the current kingdom's only (the game's are their sums, at the end)
+        self._per_kingdom: list[tuple[dict[str, float], dict[str, int], dict[str, int]]] = [
+            ({}, {}, {}) for _ in range(self._kingdoms)]
+        self._kingdom = 0
+        self._sums, self._counts, self._group_counts = self._per_kingdom[0]
         self._start_player: int | None = None
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
@@ -104,6 +133,9 @@ class StatsCollector:
                 self._start_player = event["start_player"]
             else:
                 self._kingdom_scores.append(list(event["scores"]))
+                if self._kingdom + 1 < self._kingdoms:  # the next kingdom begins (the final scoring is the last's)
+                    self._kingdom += 1
+                    self._sums, self._counts, self._group_counts = self._per_kingdom[self._kingdom]
             return
         for stat in self._by_event[name]:
             key = stat.key.format_map(event) if "{" in stat.key else stat.key
@@ -123,6 +155,13 @@ class StatsCollector:
         self.labels[key] = stat.label.format_map(fields)
         self.modes[key] = stat.per_game
         self.groups[key] = stat.key
+        # its rows per kingdom: the same words (the table names the kingdom) and mode; a share
+        # is of its group's events in the same kingdom
+        self.kingdom_keys[key] = keys = tuple(kingdom_key(key, k) for k in range(self._kingdoms))
+        for k, by_kingdom in enumerate(keys):
+            self.labels[by_kingdom] = self.labels[key]
+            self.modes[by_kingdom] = stat.per_game
+            self.groups[by_kingdom] = kingdom_key(stat.key, k)
 
     def seats(self, game, lineup) -> list[dict]:
         """The seats' records of the finished `game` (`seat_records`)."""
@@ -163,21 +202,43 @@ class StatsCollector:
         values.update(_item_values(self.variant, state, winners, win))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        for key in [k for k in self.modes if k in self._sums or k in self._always]:
+        per_kingdom, always = self._per_kingdom, self._always
+        for key, split in self.kingdom_keys.items():
+            totals = [sums.get(key) for sums, _, _ in per_kingdom]
+            if key not in always and totals.count(None) == len(totals):
+                continue  # not a row of this game
             mode = self.modes[key]
-            total = self._sums.get(key)
-            if mode == "mean":
-                if total is not None:
-                    values[key] = total / self._counts[key]
-            elif mode == "share":
-                group = self._group_counts.get(self.groups[key], 0)
-                if group:
-                    values[key] = (total or 0) / group
-            elif mode == "per_player":
-                values[key] = (total or 0) / n
-            else:
-                values[key] = total or 0
+            if mode == "sum" or mode == "per_player":  # the kingdoms' add up to the game's
+                whole = 0
+                for by_kingdom, total in zip(split, totals):
+                    total = total or 0
+                    whole += total
+                    values[by_kingdom] = total / n if mode == "per_player" else total
+                values[key] = whole / n if mode == "per_player" else whole
+                continue
+            group, count, events = self.groups[key], 0, 0
+            for by_kingdom, total, (_, counts, groups) in zip(split, totals, per_kingdom):
+                value = _per_game(mode, total, counts.get(key, 0), groups.get(group, 0), n)
+                if value is not None:
+                    values[by_kingdom] = value
+                count += counts.get(key, 0)
+                events += groups.get(group, 0)
+            whole = _per_game(mode, sum(total for total in totals if total is not None), count, events, n)
+            if whole is not None:
+                values[key] = whole
         return values
+
+
+def _per_game(mode: str, total: float | None, count: int, group: int, players: int) -> float | None:
+    """A row's number for a game (or a kingdom of it) from its events' `total` (None: none),
+    their `count` and its share group's events (`Statistic.per_game`); None for no number."""
+    if mode == "mean":
+        return total / count if total is not None and count else None
+    if mode == "share":
+        return (total or 0) / group if group else None
+    if mode == "per_player":
+        return (total or 0) / players
+    return total or 0
 
 
 def seat_records(variant, game, lineup) -> list[dict]:

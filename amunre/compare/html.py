@@ -21,7 +21,7 @@ import math
 
 from amunre import __version__
 from amunre.compare.jobs import rotations
-from amunre.compare.report import diff_text, digits_of, headers, shown_label, successes, value_text
+from amunre.compare.report import BY_KINGDOM_NOTE, diff_text, digits_of, headers, shown_label, successes, value_text
 from amunre.compare.stats import LEVEL
 
 #: Rows drawn as sweep curves, when the table has them (then the scoring items' points).
@@ -54,15 +54,17 @@ details summary { cursor: pointer; color: #345; margin: 6px 0; }
 """
 
 
-def write_report(plt, comparison, rows, differences: list, path: str) -> None:
+def write_report(plt, comparison, rows, differences: list, path: str, by_kingdom=()) -> None:
     """Write the page to `path`, whole or not at all."""
     from amunre.gamelog import write_atomically
 
-    write_atomically(path, report_page(plt, comparison, rows, differences), what="the report", argument="--html")
+    write_atomically(path, report_page(plt, comparison, rows, differences, by_kingdom), what="the report",
+                     argument="--html")
 
 
-def report_page(plt, comparison, rows, differences: list) -> str:
-    """The whole page as text."""
+def report_page(plt, comparison, rows, differences: list, by_kingdom=()) -> str:
+    """The whole page as text; `by_kingdom`: the by-kingdom rows (`run.summarize_by_kingdom`),
+    a section of their own after the table."""
     e = html.escape
     columns = comparison.columns
     title = " vs ".join(column.label for column in columns) if len(columns) > 1 else columns[0].label
@@ -74,12 +76,13 @@ def report_page(plt, comparison, rows, differences: list) -> str:
              _run_facts(comparison),
              "<h2 id=\"rules\">What differs in the rules</h2>", _differences_html(differences, columns),
              "<h2 id=\"differences\">What it does to play</h2>",
-             _explain(comparison, rows),
+             _explain(comparison, rows, by_kingdom),
              _figure(_forest(plt, comparison, rows), "forest",
                      "Each row's difference from the first column, game by game on the same seeds, in standard "
                      "deviations of the first column (so that rows of different units share one scale); the bar is "
                      f"the {LEVEL:.0%} interval, a filled dot a difference significant after Holm's correction."),
              "<h2 id=\"table\">The table</h2>", _table(comparison, rows),
+             _by_kingdom(comparison, by_kingdom),
              "<h2 id=\"pictures\">Pictures</h2>",
              _figure(_scores(plt, comparison), "scores", "How the winning score is distributed in each column."),
              _figure(_items(plt, comparison, rows), "items",
@@ -176,8 +179,10 @@ def _group(key: str) -> str:
     return "rules"
 
 
-def _explain(comparison, rows) -> str:
-    """The significant differences in words, the largest effects first."""
+def _explain(comparison, rows, by_kingdom=()) -> str:
+    """The significant differences in words, the largest effects first; then those of the
+    by-kingdom rows (their own Holm family), the earliest kingdom first: when in the game a
+    change acts."""
     e = html.escape
     if len(comparison.columns) < 2:
         return "<p>One column: no difference to test; the table below gives its numbers.</p>"
@@ -191,10 +196,28 @@ def _explain(comparison, rows) -> str:
         shown = ", ".join(f"{e(shown_label(row.label))} {e(diff_text(row, row.versus[c]))}" for row in marked[:8])
         more = f" and {len(marked) - 8} more" if len(marked) > 8 else ""
         said.append(f"<li>{e(column.label)} against {e(comparison.columns[0].label)}: {shown}{more}.</li>")
+    for c, column in enumerate(comparison.columns[1:], start=1):
+        # the earliest kingdom first: where a change acts before the kingdom it scores in
+        marked = sorted((row for row in by_kingdom if row.versus[c] is not None and row.versus[c].significant),
+                        key=lambda row: row.kingdom)
+        if marked:
+            shown = ", ".join(f"{e(shown_label(row.label))} {e(diff_text(row, row.versus[c]))}" for row in marked[:8])
+            more = f" and {len(marked) - 8} more" if len(marked) > 8 else ""
+            said.append(f"<li>By kingdom, {e(column.label)} against {e(comparison.columns[0].label)}: "
+                        f"{shown}{more} (<a href=\"#by-kingdom\">the by-kingdom table</a>).</li>")
     return "<ul>" + "".join(said) + "</ul>"
 
 
-def _table(comparison, rows) -> str:
+def _by_kingdom(comparison, rows) -> str:
+    """The by-kingdom section: the rule modules' rows within each kingdom, a statistic's
+    kingdoms together, with its own Holm family."""
+    if not rows:
+        return ""
+    return (f"<h2 id=\"by-kingdom\">By kingdom</h2><p class=\"note\">{html.escape(BY_KINGDOM_NOTE)}</p>"
+            + _table(comparison, rows, "the by-kingdom rows (a family apart from the main table's)"))
+
+
+def _table(comparison, rows, family: str = "every Δ of the table") -> str:
     e = html.escape
     names = headers(comparison)
     sloped = any(row.trend is not None for row in rows)
@@ -208,7 +231,7 @@ def _table(comparison, rows) -> str:
     body = []
     last = None
     for row in rows:
-        group = _group(row.key)
+        group = row.row if row.kingdom is not None else _group(row.key)
         cls = " class=\"group\"" if last is not None and group != last else ""
         last = group
         cells = [f"<td>{e(shown_label(row.label))}</td>"]
@@ -241,7 +264,7 @@ def _table(comparison, rows) -> str:
               "Wilson's, with its count \"k of n\"; a shared win counts its share). "
               "Δ: difference from the first column, game by game (two proportions: Newcombe's paired score "
               "interval); bold green or red: significant after Holm's "
-              "correction over every Δ of the table. r: the per-game correlation of the two columns (what the "
+              f"correction over {family}. r: the per-game correlation of the two columns (what the "
               "common seeds buy: the higher, the narrower Δ's interval).")
     if sloped:
         legend += " slope: change per unit of the swept value (least squares, game by game; Holm over the slopes)."

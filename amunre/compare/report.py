@@ -146,11 +146,16 @@ def table(comparison, rows, title: str | None = None, width: int | None = None) 
         out.add_column(Text("slope"), justify="right", no_wrap=True)
     last_group = None
     for r, row in enumerate(rows):
-        group = row.key.split(".")[0] if row.key.startswith(("win.", "points.", "offering_level.")) else row.key
-        if last_group is not None and group != last_group and (row.key.startswith(("win.", "points.")) or
-                                                               last_group in ("win", "points")):
-            out.add_section()
-        last_group = group
+        if row.kingdom is not None:  # the by-kingdom table: a statistic's kingdoms together
+            if last_group is not None and row.row != last_group:
+                out.add_section()
+            last_group = row.row
+        else:
+            group = row.key.split(".")[0] if row.key.startswith(("win.", "points.", "offering_level.")) else row.key
+            if last_group is not None and group != last_group and (row.key.startswith(("win.", "points.")) or
+                                                                   last_group in ("win", "points")):
+                out.add_section()
+            last_group = group
         cells = []
         for c, estimate in enumerate(row.values):
             if stacked:
@@ -168,7 +173,7 @@ def table(comparison, rows, title: str | None = None, width: int | None = None) 
     return out
 
 
-def legend(comparison, rows=()) -> str:
+def legend(comparison, rows=(), by_kingdom=()) -> str:
     first = comparison.columns[0].label
     games = f"{comparison.games} game{'' if comparison.games == 1 else 's'}"
     lines = [f"± and (low–high): {LEVEL:.0%} confidence interval of the mean over {games} "
@@ -183,7 +188,18 @@ def legend(comparison, rows=()) -> str:
     if any(row.trend is not None for row in rows):
         lines.append("slope: the change per unit of the swept value (least squares, game by game), ▲/▼ as for Δ "
                      "(Holm over the slopes).")
+    if by_kingdom:
+        apart = " Holm's correction runs over the by-kingdom rows apart from the main table's."
+        lines.append("By kingdom: " + BY_KINGDOM_NOTE[:1].lower() + BY_KINGDOM_NOTE[1:] +
+                     (apart if len(comparison.columns) > 1 else ""))
     return "\n".join(lines)
+
+
+#: What the by-kingdom table holds, in a sentence (the terminal's legend, the page's note).
+BY_KINGDOM_NOTE = ("Each rule module's row counted within each kingdom, from the end of the kingdom "
+                   "before's scoring to the end of its own (the final scoring is the last kingdom's): a sum or a "
+                   "per-player row adds up over the kingdoms to the game's; a mean or a share is of the kingdom's "
+                   "own events. Kingdoms are compared by their place in the game.")
 
 
 #: The game's fields each line of a records CSV repeats (`records_csv`).
@@ -195,20 +211,33 @@ def records_csv(comparison) -> str:
     (`amunre run --seed SEED` replays it, agents as the line's), the column, the seat, its
     agent, rank (1: a winner), points, gold, pyramids and stones in its provinces, the game's
     closeness and length fields, then its points by scoring item (`points.ITEM`, empty where
-    the column's variant has no such item). docs/compare.md lists them."""
+    the column's variant has no such item), then the game's by-kingdom rows (`kingdomK.ROW`,
+    the by-kingdom table's keys and order: the same on each of the game's lines; empty where
+    the column has no such row or kingdom, or a mean has no event in it). docs/compare.md
+    lists them."""
+    from amunre.compare.collect import missing_means_zero
+    from amunre.compare.run import summarize_by_kingdom
+
     items: list[str] = []
     for column in comparison.columns:
         for item in column.variant.modules.item_labels:
             if item not in items:
                 items.append(item)
+    by_kingdom = [row.key for row in summarize_by_kingdom(comparison)]
+    metas = comparison.tally.rows or [{} for _ in comparison.columns]
     fields = (["seed", "rotation", "column", "variant", "seat", "agent", "rank", "points", "gold", "pyramids",
-               "stones"] + list(GAME_FIELDS) + [f"points.{item}" for item in items])
+               "stones"] + list(GAME_FIELDS) + [f"points.{item}" for item in items] + by_kingdom)
     out = io.StringIO()
     writer = csv.DictWriter(out, fields, lineterminator="\n")
     writer.writeheader()
     for record in comparison.tally.records:
-        for column, values, seats in zip(comparison.columns, record["values"], record["seats"]):
+        for column, values, seats, meta in zip(comparison.columns, record["values"], record["seats"], metas):
             game = {name: _plain_number(values.get(name)) for name in GAME_FIELDS}
+            for key in by_kingdom:  # a count without its events in this game is 0; a mean, none
+                value = values.get(key)
+                if value is None and key in meta and missing_means_zero(meta[key][1]):
+                    value = 0
+                game[key] = _plain_number(value)
             for seat in seats:
                 line = {"seed": record["seed"], "rotation": record["rotation"], "column": column.label,
                         "variant": column.variant.id, **{k: seat[k] for k in ("seat", "agent", "rank", "points",
@@ -223,8 +252,9 @@ def _plain_number(x):
     return int(x) if isinstance(x, float) and x.is_integer() else x
 
 
-def to_json(comparison, rows, differences: list) -> dict:
-    """The comparison as data (`schemas/compare.schema.json`)."""
+def to_json(comparison, rows, differences: list, by_kingdom=()) -> dict:
+    """The comparison as data (`schemas/compare.schema.json`); `by_kingdom`: the by-kingdom
+    rows (`run.summarize_by_kingdom`)."""
 
     def estimate(e, kind):
         return None if e is None else {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low),
@@ -235,6 +265,12 @@ def to_json(comparison, rows, differences: list) -> dict:
         return None if p is None else {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high),
                                        "p": _finite(p.p), "p_holm": _finite(p.p_holm), "significant": p.significant,
                                        "n": p.n, "correlation": _finite(p.correlation), "pairing": _finite(p.pairing)}
+
+    def row(r):
+        return {"key": r.key, "label": r.label, "kind": r.kind, "values": [estimate(v, r.kind) for v in r.values],
+                "versus_first": [versus(p) for p in r.versus],
+                "versus_previous": [versus(p) for p in r.adjacent] or [None] * len(r.values),
+                "trend": versus(r.trend)}
 
     doc = {
         "schema_version": SCHEMA_VERSION,
@@ -249,10 +285,9 @@ def to_json(comparison, rows, differences: list) -> dict:
         "level": LEVEL,
         "columns": [{"label": c.label, "variant": c.variant.id, "source": c.variant.source, "setting": c.setting}
                     for c in comparison.columns],
-        "rows": [{"key": r.key, "label": r.label, "kind": r.kind, "values": [estimate(v, r.kind) for v in r.values],
-                  "versus_first": [versus(p) for p in r.versus],
-                  "versus_previous": [versus(p) for p in r.adjacent] or [None] * len(r.values),
-                  "trend": versus(r.trend)} for r in rows],
+        "rows": [row(r) for r in rows],
+        "by_kingdom": [{**row(r), "row": r.row, "kingdom": r.kingdom + 1, "kingdoms": list(r.kingdoms)}
+                       for r in by_kingdom],
         "differences": differences,
     }
     return doc

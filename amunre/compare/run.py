@@ -18,7 +18,15 @@ from collections.abc import Callable
 import attrs
 
 from amunre.compare import stats
-from amunre.compare.collect import CORE_RATES, CORE_ROWS, ITEM_ROWS, core_label, missing_means_zero, seat_key
+from amunre.compare.collect import (
+    CORE_RATES,
+    CORE_ROWS,
+    ITEM_ROWS,
+    core_label,
+    kingdom_of,
+    missing_means_zero,
+    seat_key,
+)
 from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)
 from amunre.compare.ordered import merge_in_order
 from amunre.compare.tally import Tally, merge, slope_weights
@@ -49,6 +57,11 @@ class Row:
     versus: list  # a Paired per column (None for the first and where not comparable)
     adjacent: list = attrs.Factory(list)  # a Paired per column against the one before it (a sweep's steps)
     trend: object = None  # a numeric sweep's slope per unit of the swept value (a Paired), else None
+    #: a by-kingdom row's (`summarize_by_kingdom`): its kingdom (from 0), the whole game's row
+    #: it splits, and per column that kingdom's name there (None where the column has no such kingdom)
+    kingdom: int | None = None
+    row: str = ""
+    kingdoms: list = attrs.Factory(list)
 
 
 @attrs.define
@@ -153,10 +166,9 @@ def _has_row(meta: dict, key: str, mode: str, groups: dict) -> bool:
 def summarize(comparison: Comparison) -> list[Row]:
     """Every row, in table order: the game's own, the seats' win rates, points per scoring
     item (in the first column's order), the modules' other statistics; Holm over the rows
-    of each column."""
+    of each column. The by-kingdom rows are apart (`summarize_by_kingdom`)."""
     columns = comparison.columns
-    tally = comparison.tally
-    rows_meta = tally.rows or [{} for _ in columns]
+    rows_meta = comparison.tally.rows or [{} for _ in columns]
     modes: dict[str, str] = {}
     labels: dict[str, str] = {}
     for c, column in enumerate(columns):
@@ -167,13 +179,78 @@ def summarize(comparison: Comparison) -> list[Row]:
             labels.setdefault(seat_key(seat), core_label(column.variant, seat_key(seat)))
             modes.setdefault(seat_key(seat), "rate")
         for key, (label, mode, _) in rows_meta[c].items():
-            labels.setdefault(key, label)
-            modes.setdefault(key, mode)
-    groups = {key: meta[2] for column_meta in rows_meta for key, meta in column_meta.items()}
+            if kingdom_of(key) is None:
+                labels.setdefault(key, label)
+                modes.setdefault(key, mode)
+    item_order = _item_order(columns)
+    rows = _rows(comparison, sorted(labels, key=lambda k: _row_order(k, item_order)), labels, modes)
+    _adjust(rows, len(columns))
+    return rows
+
+
+def summarize_by_kingdom(comparison: Comparison) -> list[Row]:
+    """The rule modules' rows per kingdom, a row per statistic and kingdom (the statistic's
+    kingdoms together, in the main table's order), the kingdoms compared by their place in the
+    game: the label names the kingdom in each column's words where they differ, and says which
+    columns have no such kingdom (their cell is empty). Holm's correction runs over these rows
+    as a family of their own, apart from the main table's (docs/compare.md, "By kingdom")."""
+    columns = comparison.columns
+    rows_meta = comparison.tally.rows or [{} for _ in columns]
+    modes: dict[str, str] = {}
+    labels: dict[str, str] = {}
+    place: dict[str, tuple[int, str]] = {}
+    for column_meta in rows_meta:
+        for key, (label, mode, _) in column_meta.items():
+            found = kingdom_of(key)
+            if found is not None and key not in labels:
+                labels[key], modes[key], place[key] = label, mode, found
+    item_order = _item_order(columns)
+    ordered = sorted(labels, key=lambda k: (_row_order(place[k][1], item_order), place[k][0]))
+    rows = _rows(comparison, ordered, labels, modes)
+    for row in rows:
+        row.kingdom, row.row = place[row.key]
+        row.kingdoms = [_kingdom_name(column.variant, row.kingdom) for column in columns]
+        row.label = f"{row.label}, {kingdom_words(columns, row.kingdom, row.kingdoms)}"
+    _adjust(rows, len(columns))
+    return rows
+
+
+def _kingdom_name(variant, kingdom: int) -> str | None:
+    names = variant.edition.kingdoms
+    return names[kingdom] if kingdom < len(names) else None
+
+
+def kingdom_words(columns, kingdom: int, names: list) -> str:
+    """A kingdom in a by-kingdom row's label: its name where every column has it under one
+    name (`Old Kingdom`); else its place and each name with the columns that use it, and the
+    columns that have no such kingdom (`kingdom 2 (New Kingdom in classic2003; Middle Kingdom
+    in three-kingdoms; none in short)`)."""
+    if None not in names and len(set(names)) == 1:
+        return names[0]
+    by_name: dict[str | None, list[str]] = {}
+    for column, name in zip(columns, names):
+        by_name.setdefault(name, []).append(column.label)
+    parts = [f"{name} in {', '.join(labels)}" for name, labels in by_name.items() if name is not None]
+    if None in by_name:
+        parts.append(f"none in {', '.join(by_name[None])}")
+    return f"kingdom {kingdom + 1} ({'; '.join(parts)})"
+
+
+def _item_order(columns) -> dict[str, int]:
     item_order: dict[str, int] = {}
     for column in columns:
         for item in column.variant.modules.item_labels:
             item_order.setdefault(item, len(item_order))
+    return item_order
+
+
+def _rows(comparison: Comparison, keys: list[str], labels: dict[str, str], modes: dict[str, str]) -> list[Row]:
+    """The rows of `keys`, in that order: each column's estimate, its paired difference from the
+    first column and from the one before, a numeric sweep's trend (Holm's correction not yet)."""
+    columns = comparison.columns
+    tally = comparison.tally
+    rows_meta = tally.rows or [{} for _ in columns]
+    groups = {key: meta[2] for column_meta in rows_meta for key, meta in column_meta.items()}
 
     def moments(found: dict, key: str, mode: str):
         m = found.get(key) if found else None
@@ -182,7 +259,7 @@ def summarize(comparison: Comparison) -> list[Row]:
         return m if m is not None and m.n else None
 
     rows = []
-    for key in sorted(labels, key=lambda k: _row_order(k, item_order)):
+    for key in keys:
         mode = modes[key]
         # a proportion of games ("rate": each game 0 or 1, or a share of a win) has Wilson's
         # interval; with rotations a seed's number is the mean of its rotations', still in
@@ -229,17 +306,20 @@ def summarize(comparison: Comparison) -> list[Row]:
         trend = stats.paired_of(slope) if slope is not None and slope.n >= 2 else None
         if any(value is not None for value in values):  # a row no column has says nothing
             rows.append(Row(key, labels[key], kind, values, versus, adjacent, trend))
-    # Holm over a whole family at once: every difference from the first column in the table;
-    # every step between neighbouring columns; every trend
-    _holm([(row.versus, c) for row in rows for c in range(1, len(columns)) if row.versus[c] is not None])
-    _holm([(row.adjacent, c) for row in rows for c in range(2, len(columns)) if row.adjacent[c] is not None])
-    if len(columns) > 1:
+    return rows
+
+
+def _adjust(rows: list[Row], columns: int) -> None:
+    """Holm's correction over the rows as families, in place: every difference from the first
+    column; every step between neighbouring columns; every trend."""
+    _holm([(row.versus, c) for row in rows for c in range(1, columns) if row.versus[c] is not None])
+    _holm([(row.adjacent, c) for row in rows for c in range(2, columns) if row.adjacent[c] is not None])
+    if columns > 1:
         for row in rows:
             row.adjacent[1] = row.versus[1]
     trends = [row for row in rows if row.trend is not None]
     for row, adjusted in zip(trends, stats.holm([row.trend.p for row in trends])):
         row.trend = attrs.evolve(row.trend, p_holm=adjusted)
-    return rows
 
 
 def _holm(family: list[tuple[list, int]]) -> None:
