@@ -54,7 +54,8 @@ CARRIABLE = ("provinces", "farmers", "stones", "pyramids", "gold", "cards")
 #: What each variant's transition carries, by its modules, then the player count and the
 #: kingdom it leads into (`carried`).
 _CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str]]] = weakref.WeakKeyDictionary()
-#: The published value that is the offering level (`Rule.publishes`), by its name.
+#: The published value that is the offering level (`Rule.publishes`), by its name: what a
+#: change `("offering_level", None, n)` sets (`amunre.planning.worth`).
 LEVEL = "offering_level"
 
 

@@ -60,9 +60,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
-from amunre.core.mechanics import STONES_PER_PYRAMID, pyramids_from_stones
+from amunre.core.mechanics import CARD_SALE_PRICE, STONES_PER_PYRAMID, pyramids_from_stones
 from amunre.core.state import GameState
-from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
+from amunre.planning.horizon import LEVEL, LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
 
 if TYPE_CHECKING:
@@ -176,8 +176,6 @@ _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int
 _CARD_TOUCHES: dict[tuple[str, ...], list[frozenset[str]]] = {}
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
-#: The published value a change `("offering_level", None, n)` sets (`Rule.publishes`), by its name.
-LEVEL = "offering_level"
 
 
 def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | None = None,
@@ -775,10 +773,12 @@ class Worth:
         return self.points_of_one("pyramids", pid, count)
 
     def card(self, kind: int, count: int = 1) -> float:
-        """Holding `count` more cards of `kind` (at least what a card sells for: 1 gold)."""
+        """Holding `count` more cards of `kind` (at least what they sell for,
+        `amunre.core.mechanics.CARD_SALE_PRICE` a card)."""
         found = self._cards.get((kind, count))
         if found is None:
-            found = self._cards[kind, count] = max(self.points_of_one("cards", kind, count), count * self.thrift)
+            sold = count * CARD_SALE_PRICE * self.thrift
+            found = self._cards[kind, count] = max(self.points_of_one("cards", kind, count), sold)
         return found
 
     def level(self, level: int) -> float:

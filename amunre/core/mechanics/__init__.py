@@ -25,6 +25,7 @@ from amunre.core.mechanics.events import (  # noqa: F401
     total_note,
 )
 from amunre.core.mechanics.moves import (  # noqa: F401
+    CARD_SALE_PRICE,
     MOVES,
     SPEC_IDS,
     STONES_PER_PYRAMID,

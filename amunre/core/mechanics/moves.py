@@ -73,9 +73,13 @@ def means(state: GameState, player: int, can_sell: bool = True) -> int:
     return gold + sum(state.players[player].hand) if can_sell else gold
 
 
+#: The gold a card sells for (R-MKT-07).
+CARD_SALE_PRICE = 1
+
+
 def sell_card(game: GameLike, player: int, kind: int, told: bool = False) -> None:
-    """Discard a card face up and take 1 gold (allowed at any time). `told`: the rule
-    selling it narrates the sale itself (several cards in one line)."""
+    """Discard a card face up and take `CARD_SALE_PRICE` gold (allowed at any time). `told`:
+    the rule selling it narrates the sale itself (several cards in one line)."""
     hand = game.state.players[player].hand
     hand[kind] -= 1
     game.state.discard.append(kind)
@@ -84,7 +88,7 @@ def sell_card(game: GameLike, player: int, kind: int, told: bool = False) -> Non
             game.emit("sell", player=player, card=game.variant.cards[kind], told=True)
         else:
             game.emit("sell", player=player, card=game.variant.cards[kind])
-    receive(game, player, 1, "sell")
+    receive(game, player, CARD_SALE_PRICE, "sell")
 
 
 class Move(Generic[R]):
