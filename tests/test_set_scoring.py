@@ -24,9 +24,14 @@ SUPPLIES = {"pyramids": 0, "doubles": 0, "stones": 0}
 
 
 def _item(variant, players, key):
-    """The points of one scoring item, per player, when `variant` scores the position."""
+    """The points of one scoring item, per player, when `variant` scores the position (in the
+    first kingdom whose end scores the item: an entry may score only in some, `kingdoms`)."""
     variant = seated(variant, len(players))
-    sheet = score_position(variant, state_of(players, variant, supplies=SUPPLIES))
+    state = state_of(players, variant, supplies=SUPPLIES)
+    scoring_in = variant.modules.scoring_in
+    state.kingdom = next((k for k in range(len(variant.edition.kingdoms))
+                          if any(m.item_key == key for m in scoring_in(k))), state.kingdom)
+    sheet = score_position(variant, state)
     return list(next(item for item in sheet.items if item.key == key).points)
 
 
