@@ -425,22 +425,29 @@ def test_a_spectators_view_gives_a_position_without_a_hand():
     assert [p.gold for p in state.players] == [p.gold for p in game.state.players]
 
 
-@pytest.fixture
-def tribute():
-    """The free-tribute plug-in phase registered in-process (as an installed package's would be)."""
+def _test_plugin(module: str, rule: str, variant_file: str):
+    """A test plug-in of tests/plugins/ registered in-process (as an installed package's would
+    be), yielding the variant file that uses it; unregistered afterwards."""
+    import importlib
+
+    from amunre.core.registry import RULES, all_rules
+
     plugins = Path(__file__).resolve().parent / "plugins"
     sys.path.insert(0, str(plugins))
     try:
-        from tribute_rule import Tribute
-
-        from amunre.core.registry import RULES, all_rules
-
         all_rules()
-        RULES["tribute"] = Tribute
-        yield load_variant(plugins / "tribute.toml")
-        RULES.pop("tribute", None)
+        RULES[rule] = next(cls for cls in vars(importlib.import_module(module)).values()
+                           if getattr(cls, "id", None) == rule)
+        yield load_variant(plugins / variant_file)
+        RULES.pop(rule, None)
     finally:
         sys.path.remove(str(plugins))
+
+
+@pytest.fixture
+def tribute():
+    """The free-tribute plug-in phase (tests/plugins/tribute_rule.py)."""
+    yield from _test_plugin("tribute_rule", "tribute", "tribute.toml")
 
 
 @pytest.mark.parametrize("spec", ["planner", "planner:horizon=kingdom"])
@@ -474,20 +481,8 @@ def test_what_the_transition_carries_is_what_the_rules_say(path):
 
 @pytest.fixture
 def ruins():
-    """The plug-in whose pyramids and stones fall between kingdoms, registered in-process."""
-    plugins = Path(__file__).resolve().parent / "plugins"
-    sys.path.insert(0, str(plugins))
-    try:
-        from ruins_rule import Ruins
-
-        from amunre.core.registry import RULES, all_rules
-
-        all_rules()
-        RULES["ruins"] = Ruins
-        yield load_variant(plugins / "ruins.toml")
-        RULES.pop("ruins", None)
-    finally:
-        sys.path.remove(str(plugins))
+    """The plug-in whose pyramids and stones fall between kingdoms (tests/plugins/ruins_rule.py)."""
+    yield from _test_plugin("ruins_rule", "ruins", "ruins.toml")
 
 
 def test_a_transition_that_clears_pyramids_makes_them_worth_nothing_later(ruins):
