@@ -550,3 +550,26 @@ def publish(state, name: str, value) -> None:
     holders = [data for data in state.rules.values() if isinstance(data, dict) and name in data]
     assert len(holders) == 1, f"{len(holders)} modules hold {name!r}"
     holders[0][name] = value
+
+
+#: The folder of the test plug-ins (modules and the variant files that use them).
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+
+@contextmanager
+def registered_plugin(module: str, rule: str):
+    """A test plug-in of tests/plugins/ (`module`, defining the rule module `rule`) registered
+    in-process, as an installed package's would be; unregistered afterwards. A variant loaded
+    meanwhile keeps its modules (they are made when it loads)."""
+    from amunre.core.registry import RULES, all_rules
+
+    sys.path.insert(0, str(PLUGINS))
+    try:
+        all_rules()
+        RULES[rule] = next(cls for cls in vars(importlib.import_module(module)).values()
+                           if getattr(cls, "id", None) == rule)
+        yield
+    finally:
+        RULES.pop(rule, None)
+        sys.path.remove(str(PLUGINS))
+

@@ -679,7 +679,7 @@ class Worth:
         if module is None:
             return lambda state: state.players[me].gold * gold
         if isinstance(module, LaterTerm):
-            return module.evaluator(me, _item_points(variant, weights))
+            return module.evaluator(me, _item_points(variant, weights, gold))
         if runs:
             income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
@@ -786,10 +786,15 @@ class Worth:
         return self.points_of_one("offering_level", None, level)
 
 
-def _item_points(variant: Variant, weights: dict[str, float]) -> Callable[[Rule, GameState, int], float]:
-    """A scoring item's weighted points for a player on a position: as it declares them, else
-    by playing it on a copy."""
+def _item_points(variant: Variant, weights: dict[str, float], gold: float) -> Callable[[Rule, GameState, int], float]:
+    """A scoring item's weighted points for a player on a position, or an income phase's run's
+    (its gold at `gold` points each, and its points): as it declares them, else by playing it
+    on a copy."""
     def points(module: Rule, state: GameState, player: int) -> float:
+        if isinstance(module, ValuationFacet) and module.pays_for_holdings:
+            income = module.income_for(state, player)
+            gained, scored = income if income is not None else played(module, state, player, variant)
+            return gained * gold + _weighted(scored, weights)
         found = module.points_for(state, player) if isinstance(module, ValuationFacet) else None
         return _weighted(found if found is not None else played(module, state, player, variant)[1], weights)
     return points
