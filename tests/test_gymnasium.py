@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,8 @@ from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.loader import load_variant
 from amunre.rl.gymnasium import ENV_ID, AmunreEnv
 from amunre.rl.rewards import final_rewards
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def play_out(env, seed: int, choose) -> tuple[list, float, int]:
@@ -150,6 +153,17 @@ def test_an_illegal_action_ends_the_episode_or_raises():
 def test_bad_arguments_are_clear_errors(kwargs, message):
     with pytest.raises(AmunreError, match=message):
         gymnasium.make(ENV_ID, **kwargs)
+
+
+def test_the_example_in_docs_research_md_runs(capsys):
+    code = (REPO / "docs" / "research.md").read_text(encoding="utf-8").split("```python\n")[1].split("```")[0]
+    assert "amunre/AmunRe-v0" in code
+    names: dict = {}
+    exec(compile(code, "docs/research.md", "exec"), names)
+    game = names["env"].unwrapped.game
+    assert game.finished and game.seed == 7
+    assert names["reward"] == final_rewards(game.state, "win")[0]
+    assert capsys.readouterr().out == f"reward of the learning seat: {names['reward']}\n"
 
 
 def test_render_ansi_tells_the_play_by_play():
