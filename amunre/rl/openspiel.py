@@ -72,9 +72,9 @@ SHORT_NAME = "python_amunre"
 #: The seed is dealt a byte at a time, most significant first; the first byte keeps it below 2^63.
 SEED_BYTES = 8
 FIRST_BYTE_OUTCOMES = 128
-#: The most decisions a player is asked in one round (`max_game_length`): random and greedy
-#: games of the shipped variants ask 8 to 13 (classic2003, 4 players: 220 at most in 20 random
-#: games); far beyond it, a bound the checks hold every game to.
+#: The most decisions a player is asked in one round (`max_game_length`): random games ask about
+#: ten (classic2003, 4 players: 202 a game on average, 220 at most in 20 random games); a bound
+#: far beyond that, which OpenSpiel's checks hold every game to.
 MOST_DECISIONS_PER_PLAYER_ROUND = 100
 #: The player counts the game type admits (each variant checks its own: `Variant.players`).
 FEWEST_PLAYERS, MOST_PLAYERS = 3, 5
