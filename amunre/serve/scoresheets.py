@@ -32,7 +32,8 @@ class ScoreSheets:
             self._kingdom = event["kingdom"]
             self._title = f"{event['name']}: {self.words.t('scoring')}"
         elif name == "final_scoring":
-            self._title = self.words.t("final_scoring")
+            final = self.words.t("final_scoring")
+            self._title = final[:1].upper() + final[1:]
         elif name == "score":
             row = self._rows.setdefault(event["item"], [0] * self.players)
             row[event["player"]] += event["points"]

@@ -187,10 +187,13 @@
     const final = $("final-sheets"); clear(final);
     if (data.finished) for (const sheet of sheets) final.appendChild(sheetTable(sheet, data.players));
     // a scoring that happened while the page was open is shown over the board, until closed
-    if (sheetsSeen !== null && sheets.length > sheetsSeen && !data.finished) {
-      const newest = sheets[sheets.length - 1];
-      text($("sheet-pop-title"), newest.title);
-      const body = $("sheet-pop-body"); clear(body); body.appendChild(sheetTable(newest, data.players));
+    // (and at the end of a game watched here, every sheet)
+    if (sheetsSeen !== null && sheets.length > sheetsSeen) {
+      const shown = data.finished ? sheets : sheets.slice(-1);
+      text($("sheet-pop-title"), data.finished ? "The score sheets" : "");
+      $("sheet-pop-title").hidden = !data.finished;
+      const body = $("sheet-pop-body"); clear(body);
+      for (const sheet of shown) body.appendChild(sheetTable(sheet, data.players));
       $("sheet-pop").hidden = false;
     }
     sheetsSeen = sheets.length;
@@ -314,13 +317,15 @@
     t.appendChild(total);
   }
 
+  // the play-by-play follows the newest line unless the reader scrolled up (a resize of its
+  // pane moves nothing: only the reader's scrolling decides)
+  let followLines = true;
+  function linesScrolled() { const l = $("lines"); followLines = l.scrollTop + l.clientHeight >= l.scrollHeight - 4; }
   function renderLines(data) {
     const list = $("lines");
-    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     clear(list);
     for (const line of data.lines) list.appendChild(el("li", line));
-    if (atBottom || !list.dataset.seen) list.scrollTop = list.scrollHeight;
-    list.dataset.seen = "1";
+    if (followLines) list.scrollTop = list.scrollHeight;
   }
 
   async function answer(index) {
@@ -382,6 +387,7 @@
     });
     $("show-all").addEventListener("click", () => { onlyProvince = null; renderBoard(shown); renderDecision(shown); });
     for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+    $("lines").addEventListener("scroll", linesScrolled);
     $("sheet-pop-close").addEventListener("click", () => { $("sheet-pop").hidden = true; });
     $("sound").addEventListener("click", () => {
       store("amunre.sound", stored("amunre.sound") === "on" ? "off" : "on"); soundButton();
