@@ -13,6 +13,9 @@ every module declares (the core):
   variant's `[rulings]` table is composed from the `Rulings` of the modules in its pipeline;
 - `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
   hold cards some registered module declares;
+- `held_cards`: the cards it deals besides the deck's, which are held and never drawn (kind
+  -> what the card does: the offering's theft card), so that every card a player can hold
+  has its help text;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
   form, how one option reads; its other fields are facets: words, encoding, valuation);
 - `events`: the events it emits (`Event`: what it reports, how it is narrated, the
@@ -403,6 +406,7 @@ class Rule:
     Params: type = NoParams
     Rulings: type = NoRulings
     cards: dict[str, str] = {}
+    held_cards: dict[str, str] = {}
     decisions: dict[str, Decision] = {}
     events: dict[str, Event] = {}
     # Pipeline contract, checked when a variant loads: what a phase makes available to the

@@ -230,6 +230,9 @@ def _declarations(cls) -> list[str]:
     parts = []
     if cls.cards:
         parts += ["Cards it plays:", ""] + [f"- `{k}`: {_cell(v)}" for k, v in cls.cards.items()] + [""]
+    if cls.held_cards:
+        parts += ["Cards it deals besides the deck's (held, never drawn):", ""] + [
+            f"- `{k}`: {_cell(v)}" for k, v in cls.held_cards.items()] + [""]
     if cls.decisions:
         parts += ["Decisions it asks (details in [decisions.md](decisions.md)): "
                   + ", ".join(f"`{k}`" for k in cls.decisions) + ".", ""]

@@ -129,7 +129,19 @@
     const list = document.createElement("datalist"); list.id = "kinds";
     for (const k of KINDS) list.appendChild(option(k, k));
     document.body.appendChild(list);
-    variants = await (await fetch("/api/variants")).json();
+    // (the list takes a moment on a server's first visit: the form says so, and waits)
+    $("open-button").disabled = true;
+    try {
+      const response = await fetch("/api/variants");
+      if (!response.ok) throw new Error("the server answered " + response.status);
+      variants = await response.json();
+    } catch (e) {
+      $("loading").textContent = "The variants could not be loaded (" + e.message + "): reload the page to try again.";
+      $("loading").classList.add("bad");
+      return;
+    }
+    $("loading").hidden = true;
+    $("open-button").disabled = false;
     const select = $("variant");
     for (const v of variants) if (!v.problems) select.appendChild(option(v.id, v.id + " — " + v.name));
     const bad = variants.filter((v) => v.problems);
