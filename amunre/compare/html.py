@@ -43,6 +43,7 @@ th, td { padding: 4px 9px; border-bottom: 1px solid #e3e3dc; vertical-align: top
 th { text-align: left; background: #efefe8; position: sticky; top: 0; max-width: 260px; }
 td { overflow-wrap: anywhere; }
 th, td:first-child { overflow-wrap: normal; }
+td:first-child code { white-space: nowrap; } /* a key and its SPEC id (A-ADJUST) stay whole */
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.up { color: #0b6b2e; font-weight: 600; } td.down { color: #a3261b; font-weight: 600; }
 tr.group td { border-top: 2px solid #c9c9bf; }

@@ -31,8 +31,8 @@ from amunre.compare import stats
 BALANCE = "balance"
 UNIFORMITY = "outcome_uniformity"
 LABELS = {
-    BALANCE: "balance: 1 less the largest gap between two seats' win rates (Ludii's Balance)",
-    UNIFORMITY: "outcome uniformity: 1 less the mean variance of a seat's rank utility (Ludii's)",
+    BALANCE: "balance of the seats' win rates (Ludii's Balance)",
+    UNIFORMITY: "outcome uniformity of the seats' ranks (Ludii's)",
 }
 
 
@@ -71,35 +71,52 @@ class Contributions:
     """Per outcome, a column's linearised contribution to one number (their mean is it)."""
 
     value: float
-    of: dict  # ranks tuple -> the game's contribution
+    of: dict  # a seed's outcome (its rotations' ranks tuples) -> its contribution
+
+
+def _games(counts: Counter) -> Counter:
+    """Games per ranks tuple, from units (seeds) per tuple of their rotations' ranks."""
+    games: Counter = Counter()
+    for unit, k in counts.items():
+        for ranks in unit:
+            games[ranks] += k
+    return games
+
+
+def _per_unit(counts: Counter, per_game: dict) -> dict:
+    """A unit's contribution: the mean of its rotations' games' (one observation per seed)."""
+    return {unit: sum(per_game[ranks] for ranks in unit) / len(unit) for unit in counts}
 
 
 def balance_contributions(counts: Counter) -> Contributions | None:
-    """Balance over the games `counts` holds (ranks tuple -> games): its value, and per
-    outcome 1 less the gap between the seats with the highest and the lowest win rate."""
-    n = sum(counts.values())
+    """Balance over the seeds `counts` holds (their rotations' ranks tuples -> seeds): its
+    value, and per seed the mean over its games of 1 less the gap between the seats with the
+    highest and the lowest win rate in the column."""
+    games = _games(counts)
+    n = sum(games.values())
     if not n:
         return None
-    seats = len(next(iter(counts)))
-    rates = [sum(win_shares(ranks)[s] * k for ranks, k in counts.items()) / n for s in range(seats)]
+    seats = len(next(iter(games)))
+    rates = [sum(win_shares(ranks)[s] * k for ranks, k in games.items()) / n for s in range(seats)]
     most, least = rates.index(max(rates)), rates.index(min(rates))
-    of = {ranks: 1 - (win_shares(ranks)[most] - win_shares(ranks)[least]) for ranks in counts}
-    return Contributions(balance(rates), of)
+    of = {ranks: 1 - (win_shares(ranks)[most] - win_shares(ranks)[least]) for ranks in games}
+    return Contributions(balance(rates), _per_unit(counts, of))
 
 
 def uniformity_contributions(counts: Counter) -> Contributions | None:
-    """Outcome uniformity over the games `counts` holds: its value, and per outcome 1 less
-    the seats' mean squared distance from their mean utility (times n/(n-1), as the sample
-    variance is)."""
-    n = sum(counts.values())
+    """Outcome uniformity over the games of the seeds `counts` holds: its value, and per seed
+    the mean over its games of 1 less the seats' mean squared distance from their mean
+    utility (times n/(n-1) over the n games, as the sample variance is)."""
+    games = _games(counts)
+    n = sum(games.values())
     if n < 2:
         return None
-    seats = len(next(iter(counts)))
-    means = [sum(utilities(ranks)[s] * k for ranks, k in counts.items()) / n for s in range(seats)]
+    seats = len(next(iter(games)))
+    means = [sum(utilities(ranks)[s] * k for ranks, k in games.items()) / n for s in range(seats)]
     of = {ranks: 1 - sum((u - m) ** 2 for u, m in zip(utilities(ranks), means)) / seats * n / (n - 1)
-          for ranks in counts}
-    value = sum(of[ranks] * k for ranks, k in counts.items()) / n
-    return Contributions(value, of)
+          for ranks in games}
+    value = sum(of[ranks] * k for ranks, k in games.items()) / n
+    return Contributions(value, _per_unit(counts, of))
 
 
 def _moments(weighted) -> stats.Moments:
@@ -124,7 +141,7 @@ def outcome_rows(comparison) -> list:
     from amunre.compare.tally import slope_weights
 
     joint: Counter = comparison.tally.outcomes
-    joint = Counter({games: k for games, k in joint.items() if games and all(games)})
+    joint = Counter({units: k for units, k in joint.items() if units and all(all(unit) for unit in units)})
     columns = len(comparison.columns)
     if not joint:
         return []

@@ -39,8 +39,9 @@ class Tally:
     #: the paired units the moments count: the games, or with a rotated lineup the seeds (the
     #: rotations of a seed share its deal, so they are one observation, their numbers averaged)
     units: int = 0
-    #: how many games ended in each joint outcome: per game, every column's ranks of the seats
-    #: (`collect.RANKS`), a tuple of tuples; a finite set of outcomes, so the memory is bounded.
+    #: how many seeds ended in each joint outcome: per seed, every column's ranks of the seats
+    #: (`collect.RANKS`) in each rotation of the lineup; a finite set of outcomes, so the memory
+    #: is bounded.
     #: The one-number outcome rows are read from it (`amunre.compare.outcomes`)
     outcomes: Counter = attrs.Factory(Counter)
 
@@ -61,7 +62,7 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
     slope of a row against the swept value is the weighted sum of its columns' numbers."""
     modes = {key: meta[1] for column_rows in rows for key, meta in column_rows.items()}
     # the ranks are no row: taken out of the records before anything else reads them
-    outcomes = Counter(zip(*([record.pop(RANKS, ()) for record in column_records] for column_records in records)))
+    outcomes = _outcomes([[record.pop(RANKS, ()) for record in column_records] for column_records in records], games)
     scores = [Counter(record["winning_score"] for record in column_records) for column_records in records]
     kept = ([{"seed": seed, "rotation": rotation, "values": [column_records[i] for column_records in records],
               "seats": [column_seats[i] for column_seats in seats] if seats else []}
@@ -97,6 +98,15 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
             if per_game:
                 trend[key] = Moments.of(per_game)
     return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=len(records[0]), outcomes=outcomes)
+
+
+def _outcomes(ranks: list[list[tuple]], games: list[tuple[int, int]]) -> Counter:
+    """The joint outcomes of a batch: per seed, every column's ranks in each of its rotations
+    (a tuple of rank tuples per column: a seed's rotations are one observation), counted."""
+    by_seed: dict[int, list[int]] = {}
+    for i, (seed, _) in enumerate(games):
+        by_seed.setdefault(seed, []).append(i)
+    return Counter(tuple(tuple(column[i] for i in found) for column in ranks) for found in by_seed.values())
 
 
 def _per_seed(column_records: list[dict], games: list[tuple[int, int]], modes: dict) -> list[dict]:

@@ -99,9 +99,10 @@ class Target:
     sentence: str
 
 
-def family_of(key: str, points_templates: frozenset = frozenset(), template: str = "") -> str:
+def family_of(key: str, points_templates: frozenset = frozenset()) -> str:
     """The family of a row key: the game's own rows by name; a rule module's by its kind
-    (a statistic of the core's score event is points, any other what the players did)."""
+    (a statistic of the core's score event, `points_templates`, is points; any other, what
+    the players did)."""
     found = kingdom_of(key)
     if found is not None:
         key = found[1]
@@ -111,22 +112,24 @@ def family_of(key: str, points_templates: frozenset = frozenset(), template: str
         return "seats"
     if key in LENGTH:
         return "length"
-    if key == "winning_score" or key.startswith(tuple(ITEM_ROWS)) or (template and template in points_templates):
+    if key == "winning_score" or key.startswith(tuple(ITEM_ROWS)) or any(
+            re.fullmatch(_pattern(template), key) for template in points_templates):
         return "points"
     return "play"
 
 
-def points_templates(comparison) -> frozenset:
-    """The statistic keys declared on the core's score event by each column's modules."""
+def _pattern(template: str) -> str:
+    """A statistic's key template as a pattern of its keys (`points.{item}` matches `points.temples`)."""
+    return re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(template))
+
+
+def points_templates(variants) -> frozenset:
+    """The statistic keys declared on the core's score event by these variants' modules."""
     out = set()
-    for column in comparison.columns:
-        event = column.variant.modules.events.get(SCORE_EVENT)
+    for variant in variants:
+        event = variant.modules.events.get(SCORE_EVENT)
         out.update(stat.key for stat in (event.statistics if event else ()))
     return frozenset(out)
-
-
-def _templates(comparison) -> dict:
-    return {key: meta[2] for metas in (comparison.tally.rows or []) for key, meta in metas.items()}
 
 
 def alpha_used(rows, columns: int) -> tuple[float, int]:
@@ -203,10 +206,10 @@ def verdicts(comparison, rows) -> list[Verdict]:
     if len(columns) < 2:
         return []
     alpha, m = alpha_used(rows, len(columns))
-    templates, scoring = _templates(comparison), points_templates(comparison)
+    scoring = points_templates([column.variant for column in columns])
     by_family: dict[str, list] = {family: [] for family in FAMILIES}
     for row in rows:
-        by_family[family_of(row.key, scoring, templates.get(row.key, ""))].append(row)
+        by_family[family_of(row.key, scoring)].append(row)
     out = []
     for c in range(1, len(columns)):
         name, first = columns[c].label, columns[0].label
@@ -251,12 +254,21 @@ def verdicts(comparison, rows) -> list[Verdict]:
             else:
                 why = (" (every game alike in both: sized on the columns' own spread)" if basis == "unpaired"
                        else "")
-                said += (f"; these {p.n:,} games would find ±{amount_text(lead, smallest, False)} with "
+                said += (f"; these {_units(comparison, p.n)} would find ±{amount_text(lead, smallest, False)} with "
                          f"{power.POWER:.0%} power at α = {_alpha_text(alpha)} ({1 - LEVEL:.0%} over Holm's "
                          f"{m} differences){why}.")
             out.append(Verdict(c, family, said, lead.key, False, lead.values[0].mean, lead.values[c].mean,
                                p.diff, p.low, p.high, (), smallest, alpha, sd, p.n, basis))
     return out
+
+
+def _units(comparison, n: int) -> str:
+    """What a difference's `n` counts: games, or with a rotated lineup seeds (their rotations
+    one observation)."""
+    from amunre.compare.jobs import rotations
+
+    turns = rotations(tuple(comparison.agents))
+    return f"{n:,} games" if turns == 1 else f"{n:,} seeds ({n * turns:,} games: each seed's {turns} rotations)"
 
 
 def _alpha_text(alpha: float) -> str:
@@ -371,8 +383,7 @@ def row_kind(key: str, variants, players: int) -> str | None:
             continue
         for event in variant.modules.events.values():
             for stat in event.statistics:
-                pattern = re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(stat.key))
-                if re.fullmatch(pattern, base):
+                if re.fullmatch(_pattern(stat.key), base):
                     return "percent" if stat.per_game == "share" else "number"
     return None
 
