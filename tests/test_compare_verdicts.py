@@ -83,7 +83,7 @@ def test_a_do_nothing_rule_says_no_detectable_difference_with_a_power_figure(cap
         # the very same games: sized on the columns' own spread, and said so
         assert v["basis"] == "unpaired" and "every game alike" in v["sentence"]
         assert v["detectable"] > 0 and v["detectable"] == pytest.approx(power.detectable(v["sd"], 12, alpha))
-        assert f"these 12 games would find ±" in v["sentence"] and "80% power" in v["sentence"]
+        assert "these 12 games would find ±" in v["sentence"] and "80% power" in v["sentence"]
     _check_sentences_are_the_rows(doc)
 
 

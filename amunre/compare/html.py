@@ -178,7 +178,6 @@ FOLDED_GROUPS = ("terminology",)
 def _differences_html(differences: list, columns) -> str:
     """Each column's rule differences from the first, a table per group as `amunre diff`
     groups them (the edition's words folded away, a click opens them)."""
-    from amunre.compare.rule_names import shown_key
     from amunre.loader.compare import text
 
     if not differences:

@@ -133,13 +133,11 @@ def _within(e: stats.Estimate) -> stats.Estimate:
     return e if math.isnan(e.low) else attrs.evolve(e, low=max(0.0, e.low), high=min(1.0, e.high))
 
 
-def outcome_rows(comparison) -> list:
-    """The Balance and outcome uniformity rows (`run.Row`), every column's value with its
-    interval, its paired difference from the first column and from the one before, and a
-    numeric sweep's slope (Holm's correction not yet: `run.summarize` adds them to the table)."""
-    from amunre.compare.run import Row, swept_values
-    from amunre.compare.tally import slope_weights
-
+def outcome_rows(comparison, slope: tuple[float, ...] | None) -> list[tuple]:
+    """The Balance and outcome uniformity rows as (key, label, values, versus, adjacent,
+    trend): every column's value with its interval, its paired difference from the first
+    column and from the one before, and with `slope` (a numeric sweep's least-squares weights)
+    its slope (Holm's correction not yet: `run.summarize` makes them rows of the table)."""
     joint: Counter = comparison.tally.outcomes
     joint = Counter({units: k for units, k in joint.items() if units and all(all(unit) for unit in units)})
     columns = len(comparison.columns)
@@ -149,8 +147,6 @@ def outcome_rows(comparison) -> list:
     for games, k in joint.items():
         for c in range(columns):
             per_column[c][games[c]] += k
-    xs = swept_values(comparison.columns)
-    slope = slope_weights(xs) if xs else None
     rows = []
     for key, contributions in ((BALANCE, balance_contributions), (UNIFORMITY, uniformity_contributions)):
         found = [contributions(counts) for counts in per_column]
@@ -175,5 +171,5 @@ def outcome_rows(comparison) -> list:
         if slope is not None:
             m = _moments((sum(w * f.of[g] for w, f, g in zip(slope, found, games)), k) for games, k in joint.items())
             trend = stats.paired_of(m) if m.n >= 2 else None
-        rows.append(Row(key, LABELS[key], "mean", values, versus, adjacent, trend))
+        rows.append((key, LABELS[key], values, versus, adjacent, trend))
     return rows

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import attrs
 
+
 def words(doc: str) -> str:
     """A field's documentation as plain words (the code marks around values dropped)."""
     return " ".join(doc.replace("`", "").split()).rstrip(".")

@@ -188,7 +188,9 @@ def summarize(comparison: Comparison) -> list[Row]:
     from amunre.compare.outcomes import outcome_rows
 
     after = max((i + 1 for i, row in enumerate(rows) if row.key.startswith("win.")), default=len(rows))
-    rows[after:after] = outcome_rows(comparison)
+    xs = swept_values(columns)
+    rows[after:after] = [Row(key, label, "mean", values, versus, adjacent, trend) for key, label, values, versus,
+                         adjacent, trend in outcome_rows(comparison, slope_weights(xs) if xs else None)]
     _adjust(rows, len(columns))
     return rows
 
