@@ -205,7 +205,7 @@ class StatsCollector:
             values["leader_wins"] = sum(win(p) for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
         values.update(_item_values(self.variant, state, winners, win))
-        values[RANKS] = tuple(ranks(state))  # type: ignore[assignment] (taken out by the tally)
+        values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         per_kingdom, always = self._per_kingdom, self._always
