@@ -120,3 +120,22 @@ def test_a_house_rule_extends_another_by_relative_path(tmp_path):
     variant = load_variant(child)
     assert variant.components.starting_gold == 25 and variant.edition.rounds_per_kingdom == 4
     assert variant.players == (3,)
+
+
+def test_cheap_stones_prices_stones_alone_flat():
+    """Stones cost their own flat price, cards and farmers the shared rising one: every purchase
+    of a seeded game is charged by its kind's table, and stones are bought where the edition's
+    prices would have made them dearer."""
+    from amunre.rules.market import price
+
+    variant = house("cheap-stones")
+    market = next(s.params for s in variant.phases if s.rule == "market")
+    assert market.stones_price_step == 0 and market.stones_first_price == market.first_price
+    assert [market.price(what, 3) for what in ("cards", "farmers")] == [price(3, market.first_price,
+                                                                              market.price_step)] * 2
+    events: list = []
+    play_game(variant, make_agents(["greedy"] * 4, 4), 3, [events.append])
+    purchases = [e for e in events if e["event"] == "purchase"]
+    assert {e["what"] for e in purchases} == {"cards", "farmers", "stones"}
+    assert all(e["price"] == market.price(e["what"], e["count"]) for e in purchases)
+    assert any(e["what"] == "stones" and e["count"] > 1 for e in purchases)
