@@ -60,7 +60,8 @@ def variant_label(path) -> str:
 #: what it expects from the params.
 PRINTED = {
     "auction": {"bid_spaces": (0, 1, 3, 6, 10, 15, 21, 28, 36), "protection_skip": 2},
-    "market": {"architect_stones": 2, "first_price": 1, "price_step": 1},
+    "market": {"architect_stones": 2, "first_price": 1, "price_step": 1, "cards_first_price": 1, "cards_price_step": 1,
+               "farmers_first_price": 1, "farmers_price_step": 1, "stones_first_price": 1, "stones_price_step": 1},
     "offering": {"level_floors": (3, 13, 23), "rewards": (3, 2, 1), "theft_value": 3, "adjustment": 3},
     "harvest": {"treasury_gold": 8, "big_harvest_bonus": 1, "camel_levels": (1, 2)},
     "pyramids": {"single": 1, "double": 2},

@@ -82,6 +82,8 @@ def default_text(field: attrs.Attribute) -> str:
     default = field.default
     if default is attrs.NOTHING:
         return "required"
+    if "follows" in field.metadata:  # (`amunre.core.fields.follows`: another field's value)
+        return f"as `{field.metadata['follows']}`"
     if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
         default = default.factory()
     if field.converter is not None and not isinstance(default, (str, bytes)):
@@ -204,6 +206,8 @@ def _example(cls) -> str:
     if fields:
         lines.append(f"[{pipeline}.params]")
         for field in fields:
+            if "follows" in field.metadata:
+                continue  # its default is another key's value: the example leaves it to that key
             text = default_text(field)
             lines.append(f"{field.name} = {text.strip('`')}" if text != "required" else f"{field.name} = ...")
     lines.append("```")
