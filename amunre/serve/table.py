@@ -231,6 +231,16 @@ class Table:
                 return True
         return False
 
+    def give_to_bot(self, seat: int, kind: str, seats: list[str]) -> None:
+        """Seat `seat` is the bot `kind` from now on (`seats`: the table's seats as kept): it
+        never answered (nobody held its token), so its bot is made as `make_agents` makes
+        it, from the seed and its seat, and stands where a bot there from the start would
+        stand; a log of the game replays with it re-run."""
+        self.agents[seat] = make_agent(kind, self.record.seed, seat)
+        self.seats = list(seats)
+        self.record.seats = list(seats)
+        self.version += 1
+
     def close(self) -> None:
         """Stop the table for good (its creator closed it): nothing is pending any more."""
         self.closed, self.failure = True, CLOSED

@@ -108,7 +108,7 @@
     }
     $("no-invitation").hidden = invited.length > 0; $("invite-note").hidden = invited.length === 0;
     $("spectator-link").href = data.spectator; $("spectator-link").textContent = data.spectator;
-    $("close-link").href = data.close; $("close-link").textContent = data.close;
+    $("creator-link").href = data.creator; $("creator-link").textContent = data.creator;
     $("close-button").disabled = false; $("close-said").textContent = "";
     $("links").hidden = false;
     $("links").scrollIntoView({ block: "start" }); // (below the form: what was asked for is shown)
@@ -116,7 +116,7 @@
 
   // The creator's link closes the table: its token is the link's fragment, sent as a bearer.
   async function closeTable() {
-    const token = decodeURIComponent(new URL($("close-link").href).hash.slice(1));
+    const token = decodeURIComponent(new URL($("creator-link").href).hash.slice(1));
     $("close-button").disabled = true;
     const response = await fetch("/api/close", { method: "POST", body: "{}", cache: "no-store",
       headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token } });

@@ -202,6 +202,43 @@
   function showTab(name) {
     for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("on", b.dataset.tab === name);
     for (const t of document.querySelectorAll("#tabs-box .tab")) t.hidden = t.id !== name;
+    if (name === "chat-box") { chatUnread = 0; chatTab(); const l = $("chat-lines"); l.scrollTop = l.scrollHeight; }
+  }
+
+  // -- the chat: what the seats typed, as text (never HTML); new messages counted on its tab --
+  let chatSeen = null, chatUnread = 0;
+  function chatTab() { text($("chat-tab"), "chat" + (chatUnread ? " (" + chatUnread + " new)" : "")); }
+  function renderChat(list) {
+    $("chat-tab").hidden = false;
+    const box = $("chat-lines"); const follow = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+    clear(box);
+    for (const m of list) {
+      const li = el("li", null, "seat" + m.seat); li.dataset.number = m.number;
+      li.appendChild(el("b", m.name + (shown && m.seat === shown.seat ? " (you)" : "") + ":"));
+      li.appendChild(document.createTextNode(m.text));  // (text, never HTML)
+      box.appendChild(li);
+    }
+    const newest = list.length ? list[list.length - 1].number : -1;
+    if (chatSeen !== null && newest > chatSeen && $("chat-box").hidden)
+      chatUnread += list.filter((m) => m.number > chatSeen && !(shown && m.seat === shown.seat)).length;
+    chatSeen = newest;
+    chatTab();
+    if (follow) box.scrollTop = box.scrollHeight;
+  }
+  async function loadChat() {
+    try {
+      const response = await fetch("/api/chat", { headers: { "Authorization": "Bearer " + token }, cache: "no-store" });
+      if (response.status === 404) { $("chat-tab").hidden = true; return; }  // (the server runs with --no-chat)
+      if (response.ok) renderChat((await response.json()).messages);
+    } catch (e) { /* the server is away: asked again when the page reconnects */ }
+  }
+  async function say(event) {
+    event.preventDefault();
+    const input = $("chat-text"); const message = input.value;
+    if (!message.trim()) return;
+    text($("chat-error"), "");
+    try { const data = await api("/api/chat", { text: message }); input.value = ""; renderChat(data.messages); }
+    catch (e) { text($("chat-error"), e.message); }
   }
 
   function renderBoard(data) {
@@ -349,22 +386,22 @@
   function connect() {
     socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/live");
     socket.onopen = () => socket.send(JSON.stringify({ token: token }));
-    socket.onmessage = (e) => render(JSON.parse(e.data));
+    socket.onmessage = (e) => { const data = JSON.parse(e.data); if (data.chat) renderChat(data.chat); else render(data); };
     socket.onclose = (e) => {
       if (e.code === 4403 || e.code === 4401 || e.code === 4404) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
       if (e.code === 4409) { status("The table stopped: " + (e.reason || "reload the page to see why"), true); return; }
       if (e.code === 4429) {  // the server or the table has as many live connections as it takes: ask now and then
         status("The server is busy: this page asks for news every 10 seconds.", true);
-        setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 10000);
+        setTimeout(() => { api("/api/state").then(render).catch(() => {}); loadChat(); connect(); }, 10000);
         return;
       }
       if (e.code === 4503) {
         status("The server is setting the table up again after a restart…", true);
-        setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 2000);
+        setTimeout(() => { api("/api/state").then(render).catch(() => {}); loadChat(); connect(); }, 2000);
         return;
       }
       status("Connection lost: trying again…", true);
-      setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 1500);
+      setTimeout(() => { api("/api/state").then(render).catch(() => {}); loadChat(); connect(); }, 1500);
     };
   }
 
@@ -405,7 +442,11 @@
     });
     $("log-link").addEventListener("click", (e) => { e.preventDefault(); fetchOpen("/api/log", "application/x-ndjson", "amunre-" + shown.table + ".jsonl"); });
     if (!token) { status("This page needs its link's token (the part after #).", true); return; }
+    const watching = location.pathname === "/watch";
+    $("chat-form").hidden = watching; $("chat-watch").hidden = !watching;
+    $("chat-form").addEventListener("submit", say);
     api("/api/state").then(render).catch((e) => status(e.message, true));
+    loadChat();
     connect();
   });
 
