@@ -46,7 +46,7 @@
     return span;
   }
 
-  function seatItem(seat, played) {
+  function seatItem(data, seat, played) {
     const li = el("li"); li.dataset.state = seat.state; li.dataset.seat = seat.seat;
     li.appendChild(el("b", seat.name + " (seat " + (seat.seat + 1) + "): "));
     if (seat.state === "bot") li.appendChild(el("span", "a bot: " + seat.kind));
@@ -54,6 +54,9 @@
       li.appendChild(el("span", "your own seat: "));
       const a = el("a", "play your seat"); a.href = seat.link; a.target = "_blank"; a.className = "own-link";
       li.appendChild(a);
+      // (remembered as a seat taken in this browser, as the lobby does: its page then asks no question)
+      try { localStorage.setItem("amunre.seat." + data.table + "." + seat.seat, decodeURIComponent(new URL(seat.link).hash.slice(1))); }
+      catch (e) { /* private mode */ }
     } else if (seat.state === "taken") {
       li.appendChild(el("span", "taken" + (seat.taken ? " on " + seat.taken.replace("T", " at ").replace("Z", " UTC") : "")
         + ": the link its player was given is theirs alone"));
@@ -74,7 +77,7 @@
       + (STATES[data.state] || data.state) + ".";
     const played = data.state === "played";
     const list = $("seat-list"); while (list.firstChild) list.removeChild(list.firstChild);
-    for (const seat of data.seats) list.appendChild(seatItem(seat, played));
+    for (const seat of data.seats) list.appendChild(seatItem(data, seat, played));
     const watch = $("spectator-link");
     if (data.spectator) { watch.href = data.spectator; watch.textContent = data.spectator; }
     else watch.textContent = "(not known here: the table was opened by an older server)";
