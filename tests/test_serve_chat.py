@@ -81,8 +81,9 @@ def test_a_message_reaches_every_page_as_typed_and_the_server_adds_nothing(clien
 
 def test_a_message_is_kept_as_plain_text(client):
     tokens = opened(client)
+    longest = "x" * chat_rules.MAX_CHARACTERS
     for typed, kept in (("two\nlines\r\nhere\tok", "two lines here ok"), ("a\u202eb\u2066c\x07d\x1b[31me", "abcd[31me"),
-                        ("  spaced   out  ", "spaced out"), ("x" * chat_rules.MAX_CHARACTERS, "x" * chat_rules.MAX_CHARACTERS)):
+                        ("  spaced   out  ", "spaced out"), (longest, longest)):
         assert say(client, tokens[0], typed).json()["messages"][-1]["text"] == kept
         client.app.state.server.rate.clock.now += chat_rules.RATE_SECONDS
 

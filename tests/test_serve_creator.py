@@ -124,8 +124,8 @@ def test_bad_requests_to_give_a_seat_to_a_bot_change_nothing(tmp_path):
             (post("/api/creator/bot", headers=raw(token, "text/plain"), content=b"{}"), 415, "application/json"),
             (post("/api/creator/bot", headers=raw(token, origin="http://evil.example"),
                   content=b'{"seat": 1, "bot": "random"}'), 403, "another site"),
-            (post("/api/creator/bot", headers=auth(token), json={"seat": 0, "bot": "random"}), 409, "taken by a person"),
-            (post("/api/creator/bot", headers=auth(token), json={"seat": 3, "bot": "random"}), 409, "taken by a person"),
+            (post("/api/creator/bot", headers=auth(token), json={"seat": 0, "bot": "random"}), 409, "by a person"),
+            (post("/api/creator/bot", headers=auth(token), json={"seat": 3, "bot": "random"}), 409, "by a person"),
             (post("/api/creator/bot", headers=auth(token), json={"seat": 2, "bot": "greedy"}), 409, "a bot's already"),
         ]
         for reply, status, said in cases:
