@@ -20,6 +20,7 @@ import attrs
 
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector, seat_key
+from amunre.compare.rescore import GameWatcher, Rescorer, rescore_problem, same_game, tally_rescored
 from amunre.compare.tally import Tally, tally_batch
 from amunre.core import arguments
 from amunre.core.engine import Game, play_on
@@ -156,14 +157,23 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     turns = rotations(jobs[0].agents)
     games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
     records, seat_records, rows = [], [], []
-    for job in jobs:
-        variant = load_job_variant(job)
+    variants = [load_job_variant(job) for job in jobs]
+    # the first column's games re-scored by each other column's scoring, where it can read them
+    rescorers = [None] + [None if rescore_problem(variants[0], variant) else Rescorer(variant, variants[0])
+                          for variant in variants[1:]]
+    rescored: list[list | None] = [None if rescorer is None else [] for rescorer in rescorers]
+    identical, guessed = [len(games)] + [0] * (len(jobs) - 1), [0] * len(jobs)
+    first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
+    for c, (job, variant) in enumerate(zip(jobs, variants)):
         collector = StatsCollector(variant)
+        watcher = GameWatcher(collector.listens_to, len(jobs) > 1, c == 0 and any(rescorers))
         column, seats = [], []
-        for seed, rotation in games:
+        for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
-            game = Game(variant, job.players, seed, [collector])
+            watcher.start(None)
+            game = Game(variant, job.players, seed, [collector, watcher])
+            watcher.game = game  # (its scorings come after the first decision: the game is known by then)
             play_on(game, make_agents(list(lineup), seed))
             values = collector.record(game)
             if turns > 1:  # each agent's win rate per seat it plays
@@ -173,6 +183,17 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             column.append(values)
             if keep_records:
                 seats.append(collector.seats(game, lineup))
+            if len(jobs) == 1:
+                continue
+            if c == 0:
+                first_games.append((game.answers, watcher.events))
+                for other, rescorer in enumerate(rescorers):
+                    if rescorer is not None:
+                        numbers, guess = rescorer.rescore(watcher.scorings, game.answers)
+                        rescored[other].append(numbers)  # type: ignore[union-attr]
+                        guessed[other] += guess
+            elif same_game(*first_games[i], game.answers, watcher.events):
+                identical[c] += 1
         records.append(column)
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
@@ -180,7 +201,13 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             for spec in sorted(set(job.agents)):
                 meta[agent_key(spec)] = (f"win rate per seat, {spec}", "rate", agent_key(spec))
         rows.append(meta)
-    return tally_batch(records, rows, games, keep_records, seat_records, slope)
+    tally = tally_batch(records, rows, games, keep_records, seat_records, slope)
+    if len(jobs) > 1:
+        tally.rescore = tally_rescored(records, rescored, identical, guessed, games)
+        if keep_records:  # each game's re-scored rows and whether it is the first column's, per column
+            for i, kept in enumerate(tally.records):
+                kept["rescored"] = [None if found is None else found[i] for found in rescored]
+    return tally
 
 
 _MASK = (1 << 64) - 1

@@ -14,6 +14,7 @@ that row's numbers and of its pairs.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import attrs
 
@@ -39,6 +40,9 @@ class Tally:
     #: the paired units the moments count: the games, or with a rotated lineup the seeds (the
     #: rotations of a seed share its deal, so they are one observation, their numbers averaged)
     units: int = 0
+    #: with two columns or more: identical games and the first column's games re-scored by each
+    #: other column's scoring (`amunre.compare.rescore.RescoreTally`)
+    rescore: Any = None
 
 
 def slope_weights(xs: list[float]) -> tuple[float, ...] | None:
@@ -137,6 +141,8 @@ def merge(total: Tally, part: Tally) -> Tally:
     for into, more in zip(total.winning_scores, part.winning_scores):
         into.update(more)
     total.records += part.records
+    if part.rescore is not None:
+        total.rescore = part.rescore if total.rescore is None else total.rescore.merge(part.rescore)
     total.games += part.games
     total.units += part.units
     return total
