@@ -162,7 +162,8 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     rescorers = [None] + [None if rescore_problem(variants[0], variant) else Rescorer(variant, variants[0])
                           for variant in variants[1:]]
     rescored: list[list | None] = [None if rescorer is None else [] for rescorer in rescorers]
-    identical, guessed = [len(games)] + [0] * (len(jobs) - 1), [0] * len(jobs)
+    guessed = [0] * len(jobs)
+    same = [[True] * len(games)] + [[False] * len(games) for _ in jobs[1:]]  # per column and game: the first's?
     first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
     for c, (job, variant) in enumerate(zip(jobs, variants)):
         collector = StatsCollector(variant)
@@ -192,8 +193,8 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                         numbers, guess = rescorer.rescore(watcher.scorings, game.answers)
                         rescored[other].append(numbers)  # type: ignore[union-attr]
                         guessed[other] += guess
-            elif same_game(*first_games[i], game.answers, watcher.events):
-                identical[c] += 1
+            else:
+                same[c][i] = same_game(*first_games[i], game.answers, watcher.events)
         records.append(column)
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
@@ -203,10 +204,11 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         rows.append(meta)
     tally = tally_batch(records, rows, games, keep_records, seat_records, slope)
     if len(jobs) > 1:
-        tally.rescore = tally_rescored(records, rescored, identical, guessed, games)
-        if keep_records:  # each game's re-scored rows and whether it is the first column's, per column
+        tally.rescore = tally_rescored(records, rescored, [sum(flags) for flags in same], guessed, games)
+        if keep_records:  # per column, each game's re-scoring and whether it is the first column's game
             for i, kept in enumerate(tally.records):
                 kept["rescored"] = [None if found is None else found[i] for found in rescored]
+                kept["identical"] = [flags[i] for flags in same]
     return tally
 
 

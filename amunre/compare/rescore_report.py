@@ -1,0 +1,203 @@
+"""How the re-scored column and the identical games read: terminal lines and tables, the
+JSON's `identical` and `rescored`, and the `--html` page's section (`amunre.compare.rescore`).
+
+For each column after the first: "k of N games identical" to the first column's, and the
+first column's games re-scored by its scoring, next to the first column and the column itself:
+`arithmetic` (re-scored less the first column: what the rule adds with play unchanged) and
+`play` (the column less re-scored: what changed play adds), each a paired difference with its
+95% interval; or, where its scoring cannot read the first's positions, why in one line.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from rich.table import Table
+from rich.text import Text
+
+from amunre.compare.report import shown_label, value_text
+from amunre.compare.stats import LEVEL
+
+#: What the two differences mean, said once under the table and on the page.
+NOTE = (f"Re-scored: the first column's games, each kingdom's scoring (and the final scoring) re-run by this "
+        f"column's scoring items on the position the game had when that scoring began, its decisions answered "
+        f"as the game answered them. Arithmetic: re-scored less the first column (what the rule adds with play "
+        f"unchanged); play: this column less re-scored (what changed play adds); the two add up to Δ. Both "
+        f"game by game on the same seeds, with {LEVEL:.0%} intervals (no correction over the rows).")
+
+
+def identical_text(found, first: str) -> str:
+    """`supermeeple2016: 0 of 400 games identical to classic2003's (the same answers and events)`."""
+    return (f"{found.label}: {found.identical} of {found.games} games identical to {first}'s "
+            f"(the same answers and events)")
+
+
+def absent_text(found) -> str:
+    """Why a column has no re-scored column, in one line."""
+    return f"No re-scoring of the first column's games by {found.label}'s scoring: {found.absent}"
+
+
+def _digits(row, main) -> int:
+    means = [abs(e.mean) for e in ([row.value] + list(main.values if main else [])) if e is not None]
+    return 1 if means and max(means) >= 100 else 2
+
+
+def _signed(x: float, digits: int) -> str:
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def difference_text(paired, digits: int) -> str:
+    """A difference with its interval: `+5.35 (+4.63 to +6.07)`; one game: the difference alone."""
+    if paired is None:
+        return ""
+    if math.isnan(paired.low):
+        return _signed(paired.diff, digits)
+    return f"{_signed(paired.diff, digits)} ({_signed(paired.low, digits)} to {_signed(paired.high, digits)})"
+
+
+def _main_value(main, c: int):
+    return main.values[c] if main is not None and c < len(main.values) else None
+
+
+def terminal_parts(comparison, rescored, rows) -> list:
+    """What the terminal prints after the main table: per column after the first, its
+    re-scoring as a table (or why there is none, in one line), then the note."""
+    by_key = {row.key: row for row in rows}
+    first = comparison.columns[0].label
+    out: list = []
+    for found in rescored:
+        if found.absent:
+            out.append(Text(absent_text(found)))
+            continue
+        table = Table(title=Text(f"{first}'s games re-scored by {found.label}'s scoring"))
+        table.add_column("", ratio=1, min_width=12, overflow="fold")
+        for heading in (first, "re-scored", "arithmetic", "play", found.label):
+            table.add_column(Text(heading), justify="right", no_wrap=True)
+        for row in found.rows:
+            main = by_key.get(row.key)
+            digits = _digits(row, main)
+            cells = [_cell(main, _main_value(main, 0), digits), value_text(row, row.value, digits),
+                     difference_text(row.arithmetic, digits), difference_text(row.play, digits),
+                     _cell(main, _main_value(main, found.column), digits)]
+            table.add_row(Text(shown_label(row.label)), *(Text(cell) for cell in cells))
+        out.append(table)
+        if found.guessed:
+            out.append(Text(_guessed_text(found)))
+    if any(not found.absent for found in rescored):
+        out.append(Text(NOTE))
+    return out
+
+
+def _cell(main, estimate, digits: int) -> str:
+    return "—" if main is None or estimate is None else value_text(main, estimate, digits)
+
+
+def _guessed_text(found) -> str:
+    return (f"In {found.guessed} of {found.games} games a decision of {found.label}'s scoring was not one the game "
+            f"answered: its first policy answered it.")
+
+
+def to_json_part(rescored) -> dict:
+    """The JSON's `identical` and `rescored`, one entry per column after the first."""
+
+    def estimate(e):
+        return {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low), "high": _finite(e.high),
+                "n": e.n}
+
+    def difference(p):
+        return {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high), "p": _finite(p.p), "n": p.n}
+
+    return {
+        "identical": [{"column": found.label, "identical": found.identical, "games": found.games}
+                      for found in rescored],
+        "rescored": [{"column": found.label, "absent": found.absent or None, "guessed": found.guessed,
+                      "rows": [{"key": row.key, "label": row.label, "value": estimate(row.value),
+                                "arithmetic": difference(row.arithmetic), "play": difference(row.play)}
+                               for row in found.rows]}
+                     for found in rescored],
+    }
+
+
+def _finite(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+def html_identical(comparison, rescored) -> str:
+    """The identical games, a line per column, for the top of the page."""
+    if not rescored:
+        return ""
+    e = html.escape
+    return "<ul class=\"identical\">" + "".join(
+        f"<li data-column=\"{found.column}\" data-identical=\"{found.identical}\" data-games=\"{found.games}\">"
+        f"{e(identical_text(found, comparison.columns[0].label))}</li>" for found in rescored) + "</ul>"
+
+
+def html_section(comparison, rescored, rows) -> str:
+    """The page's section: a table per column after the first (each number cell carries the
+    JSON's exact value), or the line that says why there is none."""
+    if not rescored:
+        return ""
+    e = html.escape
+    by_key = {row.key: row for row in rows}
+    first = comparison.columns[0].label
+    parts = ["<h2 id=\"rescored\">How much is arithmetic</h2>"]
+    for found in rescored:
+        if found.absent:
+            parts.append(f"<p class=\"absent\" data-column=\"{found.column}\">{e(absent_text(found))}</p>")
+            continue
+        parts.append(f"<h3>{e(first)}'s games re-scored by {e(found.label)}'s scoring</h3>")
+        head = "".join(f"<th>{e(name)}</th>" for name in ("row", first, "re-scored", "arithmetic", "play",
+                                                          found.label))
+        body = []
+        for row in found.rows:
+            main = by_key.get(row.key)
+            digits = _digits(row, main)
+            cells = [f"<td>{e(shown_label(row.label))}</td>",
+                     f"<td class=\"num\">{e(_cell(main, _main_value(main, 0), digits))}</td>",
+                     _number_cell(found, row, "value", row.value.mean, value_text(row, row.value, digits)),
+                     _number_cell(found, row, "arithmetic", row.arithmetic.diff,
+                                  difference_text(row.arithmetic, digits)),
+                     _number_cell(found, row, "play", row.play.diff, difference_text(row.play, digits)),
+                     f"<td class=\"num\">{e(_cell(main, _main_value(main, found.column), digits))}</td>"]
+            body.append(f"<tr>{''.join(cells)}</tr>")
+        parts.append(f"<table class=\"rescored\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+                     f"</table>")
+        if found.guessed:
+            parts.append(f"<p class=\"note\">{e(_guessed_text(found))}</p>")
+    parts.append(f"<p class=\"note\">{e(NOTE)}</p>")
+    return "".join(parts)
+
+
+def _number_cell(found, row, what: str, exact: float, text: str) -> str:
+    value = "" if exact is None or not math.isfinite(exact) else repr(float(exact))
+    return (f"<td class=\"num\" data-rescored=\"{found.column}\" data-key=\"{html.escape(row.key)}\" "
+            f"data-what=\"{what}\" data-value=\"{value}\">{html.escape(text)}</td>")
+
+
+#: A records line's re-scored fields begin so (`rescored.winning_score`, `rescored.points.pyramids`).
+RESCORED_PREFIX = "rescored."
+
+
+def records_fields(comparison) -> list[str]:
+    """`--records`' fields for the identical games and re-scorings: `identical` (1 where the
+    line's game is the first column's, answer for answer and event for event; empty on the first
+    column's lines), then `rescored.ROW` per score row (the seed's first-column game re-scored by
+    the line's column's scoring; empty where it has none): none with one column."""
+    from amunre.compare.rescore import POINTS, SCORE_ROWS
+
+    if len(comparison.columns) < 2:
+        return []
+    items: list[str] = []
+    for column in comparison.columns:
+        items += [item for item in column.variant.modules.item_labels if item not in items]
+    return ["identical"] + [RESCORED_PREFIX + key for key in list(SCORE_ROWS) + [POINTS + item for item in items]]
+
+
+def records_values(record: dict, c: int) -> dict:
+    """A kept game's `identical` and `rescored.ROW` fields for column `c` (none for the first)."""
+    if not c or "identical" not in record:
+        return {}
+    found = record["rescored"][c] or {}
+    return {"identical": int(record["identical"][c]), **{RESCORED_PREFIX + key: value for key, value in found.items()}}
