@@ -191,7 +191,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                 for other, rescorer in enumerate(rescorers):
                     if rescorer is not None:
                         numbers, guess = rescorer.rescore(watcher.scorings, game.answers)
-                        rescored[other].append(numbers)  # type: ignore[union-attr]
+                        rescored[other].append(numbers)
                         guessed[other] += guess
             else:
                 same[c][i] = same_game(*first_games[i], game.answers, watcher.events)

@@ -148,8 +148,9 @@ def html_section(comparison, rescored, rows) -> str:
             parts.append(f"<p class=\"absent\" data-column=\"{found.column}\">{e(absent_text(found))}</p>")
             continue
         parts.append(f"<h3>{e(first)}'s games re-scored by {e(found.label)}'s scoring</h3>")
-        head = "".join(f"<th>{e(name)}</th>" for name in ("row", first, "re-scored", "arithmetic", "play",
-                                                          found.label))
+        # (a variant id is one word: its hyphens do not break it)
+        head = "".join(f"<th style=\"white-space: nowrap\">{e(name)}</th>"
+                       for name in ("row", first, "re-scored", "arithmetic", "play", found.label))
         body = []
         for row in found.rows:
             main = by_key.get(row.key)
