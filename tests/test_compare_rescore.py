@@ -74,47 +74,58 @@ def test_a_do_nothing_house_rule_plays_the_same_games_and_re_scores_to_the_first
         assert row.arithmetic.diff == pytest.approx(0, abs=1e-9) and row.play.diff == pytest.approx(0, abs=1e-9)
 
 
+class PyramidsHeld:
+    """Hears a game's scorings: (kingdom, player, singles, doubles) each time its `pyramids`
+    entry scores a player (one line per player and scoring)."""
+
+    listens_to = frozenset({"scoring", "pyramid_points"})
+
+    def __init__(self):
+        self.kingdom, self.held = 0, []
+
+    def __call__(self, event):
+        if event["event"] == "scoring":
+            self.kingdom = event["kingdom"]
+        elif event["item"] == "pyramids":
+            self.held.append((self.kingdom, event["player"], sum(s for _, s, _ in event["provinces"]),
+                              sum(d for _, _, d in event["provinces"])))
+
+
+def _pyramid_points(entries, held, item=None) -> list[float]:
+    """Each player's points from the pyramids `entries` ((item, params, kingdoms) of a variant's
+    pyramids entries; `item`: that one only) on the pyramids `held` at each scoring."""
+    per_player = [0.0] * 4
+    for kingdom, player, singles, doubles in held:
+        for key, params, scored_in in entries:
+            if kingdom in scored_in and item in (None, key):
+                per_player[player] += params.single * singles + params.double * doubles
+    return per_player
+
+
 def _expected_monumental(first, other, games: int, seed: int) -> dict[str, list[float]]:
     """Per game of `first` (random seats, as compare plays them): the winning score re-scored by
     `other` and its points per player of each of its pyramid items, worked out from the pyramids
     each player held at each scoring (the `pyramid_points` events) and `other`'s parameters."""
     kingdoms = len(first.edition.kingdoms)
-    # each pyramids entry of each variant: its item and the kingdoms it scores in
-    entries = {variant.id: [(m.item_key, m.params, {k for k in range(kingdoms) if m in variant.modules.scoring_in(k)})
-                            for m in variant.modules.scoring if isinstance(m, Pyramids)] for variant in (first, other)}
+
+    def entries(variant):  # each pyramids entry: its item, parameters and the kingdoms it scores in
+        return [(m.item_key, m.params, {k for k in range(kingdoms) if m in variant.modules.scoring_in(k)})
+                for m in variant.modules.scoring if isinstance(m, Pyramids)]
+
+    before, after = entries(first), entries(other)
     out: dict[str, list[float]] = {"winning_score": [], "first_winning_score": []}
     for index in range(games):
         play_seed = game_seed(seed, index)
-        held = []  # (kingdom, player, singles, doubles) at each scoring
-
-        class Heard:
-            listens_to = frozenset({"scoring", "pyramid_points"})
-            kingdom = 0
-
-            def __call__(self, event):
-                if event["event"] == "scoring":
-                    Heard.kingdom = event["kingdom"]
-                elif event["item"] == "pyramids":  # the first variant's own entry: one line per player
-                    held.append((Heard.kingdom, event["player"], sum(s for _, s, _ in event["provinces"]),
-                                 sum(d for _, _, d in event["provinces"])))
-
-        game = Game(first, 4, play_seed, [Heard()])
+        heard = PyramidsHeld()
+        game = Game(first, 4, play_seed, [heard])
         play_on(game, make_agents(["random"] * 4, play_seed))
-
-        def points(variant, item=None):
-            per_player = [0.0] * 4
-            for kingdom, player, singles, doubles in held:
-                for key, params, scored_in in entries[variant.id]:
-                    if kingdom in scored_in and item in (None, key):
-                        per_player[player] += params.single * singles + params.double * doubles
-            return per_player
-
         scores = [p.score for p in game.state.players]
-        rescored = [s - a + b for s, a, b in zip(scores, points(first), points(other))]
+        rescored = [s - a + b for s, a, b in zip(scores, _pyramid_points(before, heard.held),
+                                                 _pyramid_points(after, heard.held))]
         out["winning_score"].append(max(rescored))
         out["first_winning_score"].append(max(scores))
-        for key, _, _ in entries[other.id]:
-            out.setdefault(POINTS + key, []).append(sum(points(other, key)) / 4)
+        for key, _, _ in after:
+            out.setdefault(POINTS + key, []).append(sum(_pyramid_points(after, heard.held, key)) / 4)
     return out
 
 

@@ -277,7 +277,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         for found in rescored:  # at the top: whether the columns played the very same games
             console.print(Text(identical_text(found, columns[0].label)), soft_wrap=not terminal)
         console.print(table(comparison, rows, width=console.width if terminal else None))
-        for part in terminal_parts(comparison, rescored, rows):
+        for part in terminal_parts(comparison, rescored, rows, console.width if terminal else None):
             console.print(part, soft_wrap=not terminal and isinstance(part, Text))
         if by_kingdom:  # the modules' rows within each kingdom: when in the game a change acts
             console.print(table(comparison, by_kingdom, title="By kingdom", width=console.width if terminal else None))

@@ -190,8 +190,8 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                 first_games.append((game.answers, watcher.events))
                 for other, rescorer in enumerate(rescorers):
                     if rescorer is not None:
-                        numbers, guess = rescorer.rescore(watcher.scorings, game.answers)
-                        rescored[other].append(numbers)
+                        rows_found, guess = rescorer.rescore(watcher.scorings, game.answers)
+                        rescored[other].append(rows_found)
                         guessed[other] += guess
             else:
                 same[c][i] = same_game(*first_games[i], game.answers, watcher.events)

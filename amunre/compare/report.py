@@ -216,7 +216,7 @@ def records_csv(comparison) -> str:
     the column has no such row or kingdom, or a mean has no event in it). docs/compare.md
     lists them."""
     from amunre.compare.collect import missing_means_zero
-    from amunre.compare.rescore_report import records_fields, records_values
+    from amunre.compare.rescore import records_fields, records_values
     from amunre.compare.run import summarize_by_kingdom
 
     items: list[str] = []
@@ -296,7 +296,7 @@ def to_json(comparison, rows, differences: list, by_kingdom=(), rescored=None) -
         "differences": differences,
     }
     if rescored is not None:
-        from amunre.compare.rescore_report import to_json_part
+        from amunre.compare.rescore import to_json_part
 
         doc.update(to_json_part(rescored))
     return doc

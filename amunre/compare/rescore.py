@@ -20,6 +20,10 @@ keep).
 
 Identical games: the watcher also keeps each game's events that compare hears; two columns
 play the same game on a seed when its answers and those events are equal (`same_game`).
+
+A batch's re-scorings and identical games are a `RescoreTally` (merged with the run's tally),
+summed up per column by `summarize_rescored`; `to_json_part` and `records_fields` give them to
+`--json` and `--records`.
 """
 
 from __future__ import annotations
@@ -302,3 +306,56 @@ def summarize_rescored(comparison) -> list[Rescored]:
         out.append(Rescored(c, column.label, part.identical[c] if part is not None else 0,
                             comparison.games, absent, rows, part.guessed[c] if part is not None else 0))
     return out
+
+
+# -- as data: the JSON's part and the records' fields ----------------------------------------
+
+
+def to_json_part(rescored) -> dict:
+    """The JSON's `identical` and `rescored`, one entry per column after the first."""
+
+    def estimate(e):
+        return {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low), "high": _finite(e.high),
+                "n": e.n}
+
+    def difference(p):
+        return {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high), "p": _finite(p.p), "n": p.n}
+
+    return {
+        "identical": [{"column": found.label, "identical": found.identical, "games": found.games}
+                      for found in rescored],
+        "rescored": [{"column": found.label, "absent": found.absent or None, "guessed": found.guessed,
+                      "rows": [{"key": row.key, "label": row.label, "value": estimate(row.value),
+                                "arithmetic": difference(row.arithmetic), "play": difference(row.play)}
+                               for row in found.rows]}
+                     for found in rescored],
+    }
+
+
+def _finite(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+#: A records line's re-scored fields begin so (`rescored.winning_score`, `rescored.points.pyramids`).
+RESCORED_PREFIX = "rescored."
+
+
+def records_fields(comparison) -> list[str]:
+    """`--records`' fields for the identical games and re-scorings: `identical` (1 where the
+    line's game is the first column's, answer for answer and event for event; empty on the first
+    column's lines), then `rescored.ROW` per score row (the seed's first-column game re-scored by
+    the line's column's scoring; empty where it has none): none with one column."""
+    if len(comparison.columns) < 2:
+        return []
+    items: list[str] = []
+    for column in comparison.columns:
+        items += [item for item in column.variant.modules.item_labels if item not in items]
+    return ["identical"] + [RESCORED_PREFIX + key for key in list(SCORE_ROWS) + [POINTS + item for item in items]]
+
+
+def records_values(record: dict, c: int) -> dict:
+    """A kept game's `identical` and `rescored.ROW` fields for column `c` (none for the first)."""
+    if not c or "identical" not in record:
+        return {}
+    found = record["rescored"][c] or {}
+    return {"identical": int(record["identical"][c]), **{RESCORED_PREFIX + key: value for key, value in found.items()}}

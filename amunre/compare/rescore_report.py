@@ -1,5 +1,5 @@
-"""How the re-scored column and the identical games read: terminal lines and tables, the
-JSON's `identical` and `rescored`, and the `--html` page's section (`amunre.compare.rescore`).
+"""How the re-scored column and the identical games read on a terminal and on the `--html`
+page (`amunre.compare.rescore`; the JSON's part is `rescore.to_json_part`).
 
 For each column after the first: "k of N games identical" to the first column's, and the
 first column's games re-scored by its scoring, next to the first column and the column itself:
@@ -16,7 +16,7 @@ import math
 from rich.table import Table
 from rich.text import Text
 
-from amunre.compare.report import shown_label, value_text
+from amunre.compare.report import LABEL_WIDTH, STACKED_LABEL_WIDTH, _value_lines, shown_label, value_text
 from amunre.compare.stats import LEVEL
 
 #: What the two differences mean, said once under the table and on the page.
@@ -61,9 +61,12 @@ def _main_value(main, c: int):
     return main.values[c] if main is not None and c < len(main.values) else None
 
 
-def terminal_parts(comparison, rescored, rows) -> list:
+def terminal_parts(comparison, rescored, rows, width: int | None = None) -> list:
     """What the terminal prints after the main table: per column after the first, its
-    re-scoring as a table (or why there is none, in one line), then the note."""
+    re-scoring as a table (or why there is none, in one line), then the note. A table as wide as
+    its lines (`width` None: piped output, or a terminal wide enough) also shows the first column
+    and the column itself; narrower, it shows the re-scored number and the two differences,
+    each number above its interval."""
     by_key = {row.key: row for row in rows}
     first = comparison.columns[0].label
     out: list = []
@@ -71,16 +74,24 @@ def terminal_parts(comparison, rescored, rows) -> list:
         if found.absent:
             out.append(Text(absent_text(found)))
             continue
-        table = Table(title=Text(f"{first}'s games re-scored by {found.label}'s scoring"))
-        table.add_column("", ratio=1, min_width=12, overflow="fold")
-        for heading in (first, "re-scored", "arithmetic", "play", found.label):
-            table.add_column(Text(heading), justify="right", no_wrap=True)
+        lines = []
         for row in found.rows:
             main = by_key.get(row.key)
             digits = _digits(row, main)
-            cells = [_cell(main, _main_value(main, 0), digits), value_text(row, row.value, digits),
-                     difference_text(row.arithmetic, digits), difference_text(row.play, digits),
-                     _cell(main, _main_value(main, found.column), digits)]
+            lines.append((row, [_cell(main, _main_value(main, 0), digits), value_text(row, row.value, digits),
+                                difference_text(row.arithmetic, digits), difference_text(row.play, digits),
+                                _cell(main, _main_value(main, found.column), digits)]))
+        headings = [first, "re-scored", "arithmetic", "play", found.label]
+        widths = [max([len(headings[i])] + [len(cells[i]) for _, cells in lines]) for i in range(len(headings))]
+        stacked = width is not None and LABEL_WIDTH + sum(widths) + 3 * (len(widths) + 1) + 1 > width
+        table = Table(title=Text(f"{first}'s games re-scored by {found.label}'s scoring"), leading=1 if stacked else 0)
+        table.add_column("", ratio=1, min_width=STACKED_LABEL_WIDTH if stacked else 12, overflow="fold")
+        for heading in (headings[1:4] if stacked else headings):
+            table.add_column(Text(heading), justify="right", no_wrap=True)
+        for row, cells in lines:
+            if stacked:  # each number above its interval (or sd)
+                cells = ["\n".join(_value_lines(row, row.value, _digits(row, by_key.get(row.key)))),
+                         cells[2].replace(" (", "\n("), cells[3].replace(" (", "\n(")]
             table.add_row(Text(shown_label(row.label)), *(Text(cell) for cell in cells))
         out.append(table)
         if found.guessed:
@@ -97,31 +108,6 @@ def _cell(main, estimate, digits: int) -> str:
 def _guessed_text(found) -> str:
     return (f"In {found.guessed} of {found.games} games a decision of {found.label}'s scoring was not one the game "
             f"answered: its first policy answered it.")
-
-
-def to_json_part(rescored) -> dict:
-    """The JSON's `identical` and `rescored`, one entry per column after the first."""
-
-    def estimate(e):
-        return {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low), "high": _finite(e.high),
-                "n": e.n}
-
-    def difference(p):
-        return {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high), "p": _finite(p.p), "n": p.n}
-
-    return {
-        "identical": [{"column": found.label, "identical": found.identical, "games": found.games}
-                      for found in rescored],
-        "rescored": [{"column": found.label, "absent": found.absent or None, "guessed": found.guessed,
-                      "rows": [{"key": row.key, "label": row.label, "value": estimate(row.value),
-                                "arithmetic": difference(row.arithmetic), "play": difference(row.play)}
-                               for row in found.rows]}
-                     for found in rescored],
-    }
-
-
-def _finite(x):
-    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
 
 
 def html_identical(comparison, rescored) -> str:
@@ -175,30 +161,3 @@ def _number_cell(found, row, what: str, exact: float, text: str) -> str:
     value = "" if exact is None or not math.isfinite(exact) else repr(float(exact))
     return (f"<td class=\"num\" data-rescored=\"{found.column}\" data-key=\"{html.escape(row.key)}\" "
             f"data-what=\"{what}\" data-value=\"{value}\">{html.escape(text)}</td>")
-
-
-#: A records line's re-scored fields begin so (`rescored.winning_score`, `rescored.points.pyramids`).
-RESCORED_PREFIX = "rescored."
-
-
-def records_fields(comparison) -> list[str]:
-    """`--records`' fields for the identical games and re-scorings: `identical` (1 where the
-    line's game is the first column's, answer for answer and event for event; empty on the first
-    column's lines), then `rescored.ROW` per score row (the seed's first-column game re-scored by
-    the line's column's scoring; empty where it has none): none with one column."""
-    from amunre.compare.rescore import POINTS, SCORE_ROWS
-
-    if len(comparison.columns) < 2:
-        return []
-    items: list[str] = []
-    for column in comparison.columns:
-        items += [item for item in column.variant.modules.item_labels if item not in items]
-    return ["identical"] + [RESCORED_PREFIX + key for key in list(SCORE_ROWS) + [POINTS + item for item in items]]
-
-
-def records_values(record: dict, c: int) -> dict:
-    """A kept game's `identical` and `rescored.ROW` fields for column `c` (none for the first)."""
-    if not c or "identical" not in record:
-        return {}
-    found = record["rescored"][c] or {}
-    return {"identical": int(record["identical"][c]), **{RESCORED_PREFIX + key: value for key, value in found.items()}}
