@@ -6,8 +6,12 @@ Plays the same seeded classic2003 games with random agents three ways, in turn, 
 times: bare (no listener), with compare's statistics collector (`amunre.compare.collect`;
 one for the run, reset before each game, as `amunre.compare.jobs.play_batch` keeps one per
 column of a batch), and with a listener that hears every event (what a log or a narration
-costs at least).
-Prints the median CPU seconds of each and the ratios to bare.
+costs at least). Then the same seeds played twice each, as a two-column comparison of
+classic2003 with itself plays them: bare, and through `amunre.compare.jobs.play_batch` (the
+statistics of both columns and, where the checkout has them, the first column's games
+re-scored by the second's scoring and the two compared game by game for identical games).
+Prints the median CPU seconds of each and the ratios to bare (the pairs' to the bare pairs).
+Run it on two checkouts in turn (PYTHONPATH) to measure before and after in one run.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import time
 
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector
-from amunre.core.engine import Game
+from amunre.compare.jobs import game_seed, job_for, play_batch
+from amunre.core.engine import Game, play_on
 from amunre.loader import load_variant
 
 
@@ -37,6 +42,24 @@ def play(variant, seeds, listener_for) -> float:
     return time.process_time() - start
 
 
+def bare_pairs(variant, games: int) -> float:
+    """Each seed of a compare run (seed 0) played bare twice, as two columns play it."""
+    start = time.process_time()
+    for index in range(games):
+        seed = game_seed(0, index)
+        for _ in range(2):
+            play_on(Game(variant, 4, seed), make_agents(["random"] * 4, seed))
+    return time.process_time() - start
+
+
+def compared_pairs(variant, games: int) -> float:
+    """The same seeds in a two-column comparison of the variant with itself (one batch)."""
+    job = job_for(variant, (), 4, ["random"])
+    start = time.process_time()
+    play_batch((job, job), 0, 0, games)
+    return time.process_time() - start
+
+
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 7
@@ -45,13 +68,18 @@ def main() -> None:
     ways = {"bare": lambda: None, "statistics": lambda: StatsCollector(variant),
             "every event": lambda: (lambda event: None)}
     times: dict[str, list[float]] = {name: [] for name in ways}
+    pairs: dict[str, list[float]] = {"bare pairs": [], "two columns": []}
     for _ in range(repeats):
         for name, listener_for in ways.items():
             times[name].append(play(variant, seeds, listener_for))
-    bare = statistics.median(times["bare"])
-    for name, values in times.items():
-        median = statistics.median(values)
-        print(f"{name:>12}: {median:.3f} s CPU for {games} games (median of {repeats}), x{median / bare:.2f} of bare")
+        pairs["bare pairs"].append(bare_pairs(variant, games))
+        pairs["two columns"].append(compared_pairs(variant, games))
+    for group in (times, pairs):
+        bare = statistics.median(next(iter(group.values())))
+        for name, values in group.items():
+            median = statistics.median(values)
+            print(f"{name:>12}: {median:.3f} s CPU for {games} games (median of {repeats}), "
+                  f"x{median / bare:.2f} of {next(iter(group))}")
 
 
 if __name__ == "__main__":

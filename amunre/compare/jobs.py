@@ -20,7 +20,15 @@ import attrs
 
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector, seat_key
-from amunre.compare.rescore import GameWatcher, Rescorer, rescore_problem, same_game, tally_rescored
+from amunre.compare.rescore import (
+    SCORING_EVENTS,
+    EventLog,
+    GameWatcher,
+    Rescorer,
+    rescore_problem,
+    same_game,
+    tally_rescored,
+)
 from amunre.compare.tally import Tally, tally_batch
 from amunre.core import arguments
 from amunre.core.engine import Game, play_on
@@ -167,13 +175,20 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
     for c, (job, variant) in enumerate(zip(jobs, variants)):
         collector = StatsCollector(variant)
-        watcher = GameWatcher(collector.listens_to, len(jobs) > 1, c == 0 and any(rescorers))
+        listeners: list = [collector]
+        if len(jobs) > 1:  # the events compare hears (and the scorings'), to tell identical games
+            listeners.append(EventLog(collector.listens_to | SCORING_EVENTS))
+        watcher = GameWatcher()  # the first column's positions at each scoring, to re-score
+        if c == 0 and any(rescorers):
+            listeners.append(watcher)
         column, seats = [], []
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
             watcher.start(None)
-            game = Game(variant, job.players, seed, [collector, watcher])
+            if len(listeners) > 1:
+                listeners[1] = EventLog(listeners[1].listens_to)
+            game = Game(variant, job.players, seed, listeners)
             watcher.game = game  # (its scorings come after the first decision: the game is known by then)
             play_on(game, make_agents(list(lineup), seed))
             values = collector.record(game)
@@ -187,14 +202,15 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             if len(jobs) == 1:
                 continue
             if c == 0:
-                first_games.append((game.answers, watcher.events))
+                first_games.append((game.answers, listeners[1]))
+                last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
                 for other, rescorer in enumerate(rescorers):
-                    if rescorer is not None:
-                        rows_found, guess = rescorer.rescore(watcher.scorings, game.answers)
+                    if rescorer is not None:  # (the last to read the positions reads them, not copies)
+                        rows_found, guess = rescorer.rescore(watcher.scorings, game.answers, keep=other != last)
                         rescored[other].append(rows_found)
                         guessed[other] += guess
             else:
-                same[c][i] = same_game(*first_games[i], game.answers, watcher.events)
+                same[c][i] = same_game(*first_games[i], game.answers, listeners[1])
         records.append(column)
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}

@@ -34,6 +34,8 @@ from typing import Any
 import attrs
 
 from amunre.compare.stats import Moments
+from amunre.planning.table import Table
+from amunre.planning.worth import declares_formula
 
 #: The game's own rows that a re-scoring gives (then `points.ITEM` per scoring item); rows about
 #: play (purchases, length) have no re-scored value.
@@ -67,32 +69,37 @@ def rescore_problem(first, other) -> str:
     return ""
 
 
-class GameWatcher:
-    """A listener for one game at a time (`start(game)` right after the game is made, then play):
-    with `keep_events`, every event it hears (the collector's, `hears`); with `snapshots`, a
-    copy of the position and the answers so far as each scoring begins, and the answers when it
-    ends (`scorings`: [position, first answer, end answer or None for the game's end])."""
+class EventLog(list):
+    """A listener that keeps every event it hears (`listens_to`), in order: a game's events
+    that compare hears, for `same_game`. Appending is its call (no Python frame per event)."""
 
-    def __init__(self, hears: frozenset[str], keep_events: bool, snapshots: bool):
-        self.keep_events, self.snapshots = keep_events, snapshots
-        # every column's watcher hears the scoring events, so that two columns' kept events compare
-        self.listens_to = (hears if keep_events else frozenset()) | SCORING_EVENTS
+    __call__ = list.append  # (each event is a fresh dict: kept as it is)
+
+    def __init__(self, hears: frozenset[str]):
+        super().__init__()
+        self.listens_to = hears
+
+
+class GameWatcher:
+    """A listener for one game at a time (`start(game)` before it plays, its `game` set once
+    made): a copy of the position and the answers so far as each scoring begins, and the answers
+    when it ends (`scorings`: [position, first answer, end answer or None for the game's end])."""
+
+    listens_to = SCORING_EVENTS
+
+    def __init__(self):
         self.game: Any = None
-        self.events: list[dict] = []
         self.scorings: list[list] = []
 
     def start(self, game) -> None:
-        self.game, self.events, self.scorings = game, [], []
+        self.game, self.scorings = game, []
 
     def __call__(self, event: dict) -> None:
-        if self.keep_events:
-            self.events.append(event)  # (a fresh dict per event: kept as it is)
-        if self.snapshots:
-            name = event["event"]
-            if name == "scoring" or name == "final_scoring":
-                self.scorings.append([self.game.state.copy(), len(self.game.answers), None])
-            elif name == "scoring_end":
-                self.scorings[-1][2] = len(self.game.answers)
+        name = event["event"]
+        if name == "scoring_end":
+            self.scorings[-1][2] = len(self.game.answers)
+        else:  # a kingdom's scoring or the final scoring begins
+            self.scorings.append([self.game.state.copy(), len(self.game.answers), None])
 
 
 def same_game(answers: list, events: list, other_answers: list, other_events: list) -> bool:
@@ -110,27 +117,36 @@ class Rescorer:
             item for item in (first.modules.item_labels if first is not None else ()) if
             item not in variant.modules.item_labels)
         modules = variant.modules
-        self._scorings = [modules.scoring_in(k) for k in range(len(variant.edition.kingdoms))]
-        self._scorings.append(modules.final_scoring)
+        # each scoring's modules, and whether a module is scored by its declared formula: one that
+        # asks no decision and declares its points (the valuation facet; its points are its run's,
+        # which a test checks for every module that declares them) needs no run
+        self._scorings = [[(module, not module.decisions and declares_formula(module, 0)) for module in scoring]
+                          for scoring in [modules.scoring_in(k) for k in range(len(variant.edition.kingdoms))]
+                          + [modules.final_scoring]]
 
-    def rescore(self, scorings: list[list], answers: list) -> tuple[dict[str, float], bool]:
+    def rescore(self, scorings: list[list], answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of the game whose positions and answers these are, scored by this
-        variant's items; and whether some decision was not answered as the game answered it."""
-        from amunre.planning.table import Table
-
+        variant's items; and whether some decision was not answered as the game answered it.
+        Without `keep`, it scores the positions themselves (the last to read them) rather than copies."""
         n = scorings[0][0].n_players
         totals = [0.0] * n
         by_item = dict.fromkeys(self.items, 0.0)
         guessed = False
         for modules, (position, start, end) in zip(self._scorings, scorings):
-            state = position.copy()
+            state = position.copy() if keep else position
             for player in state.players:
                 player.breakdown = {}
             given = iter(answers[start:len(answers) if end is None else end])
             table = Table(self.variant, state)
-            for module in modules:
-                guessed |= _play(module, table, given, self.variant.modules.decisions)
-            for p, player in enumerate(state.players):
+            for module, formula in modules:
+                if not formula:
+                    guessed |= _play(module, table, given, self.variant.modules.decisions)
+                    continue
+                for p in range(n):
+                    for item, points in module.points_for(state, p).items():
+                        totals[p] += points
+                        by_item[item] = by_item.get(item, 0.0) + points
+            for p, player in enumerate(state.players):  # the points of the modules played
                 for key, value in player.breakdown.items():
                     item = key.partition(":")[2]
                     totals[p] += value
