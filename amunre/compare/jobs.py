@@ -145,7 +145,9 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     column each), each in every rotation of a mixed lineup (`rotations`), and tally them
     (`amunre.compare.tally`): the numbers per row and their difference from the first column,
     game by game; every game's record, and each seat's, with `keep_records`; with `slope` (a
-    numeric sweep's weights, `tally.slope_weights`), each row's slope against the swept value."""
+    numeric sweep's weights, `tally.slope_weights`), each row's slope against the swept value.
+    With two columns or more, also the games each column plays identically to the first and the
+    first column's games re-scored by each other column's scoring (`amunre.compare.rescore`)."""
     # (checked once a batch: a batch plays games for seconds)
     jobs = tuple(arguments.listed("jobs", jobs, "a tuple of Jobs (job_for), one a column"))
     if not jobs:
@@ -175,21 +177,21 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
     for c, (job, variant) in enumerate(zip(jobs, variants)):
         collector = StatsCollector(variant)
-        listeners: list = [collector]
-        if len(jobs) > 1:  # the events compare hears (and the scorings'), to tell identical games
-            listeners.append(EventLog(collector.listens_to | SCORING_EVENTS))
-        watcher = GameWatcher()  # the first column's positions at each scoring, to re-score
-        if c == 0 and any(rescorers):
-            listeners.append(watcher)
+        # with two columns or more, a game's events compare hears (and the scorings'), to tell
+        # identical games; the first column's positions at each scoring, to re-score
+        logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None
+        watcher = GameWatcher() if c == 0 and any(rescorers) else None
         column, seats = [], []
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
-            watcher.start(None)
-            if len(listeners) > 1:
-                listeners[1] = EventLog(listeners[1].listens_to)
+            log = EventLog(logged) if logged is not None else None
+            listeners = [collector] + [one for one in (log, watcher) if one is not None]
+            if watcher is not None:
+                watcher.start(None)
             game = Game(variant, job.players, seed, listeners)
-            watcher.game = game  # (its scorings come after the first decision: the game is known by then)
+            if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
+                watcher.game = game
             play_on(game, make_agents(list(lineup), seed))
             values = collector.record(game)
             if turns > 1:  # each agent's win rate per seat it plays
@@ -199,18 +201,18 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             column.append(values)
             if keep_records:
                 seats.append(collector.seats(game, lineup))
-            if len(jobs) == 1:
+            if log is None:
                 continue
-            if c == 0:
-                first_games.append((game.answers, listeners[1]))
-                last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
-                for other, rescorer in enumerate(rescorers):
-                    if rescorer is not None:  # (the last to read the positions reads them, not copies)
-                        rows_found, guess = rescorer.rescore(watcher.scorings, game.answers, keep=other != last)
-                        rescored[other].append(rows_found)
-                        guessed[other] += guess
-            else:
-                same[c][i] = same_game(*first_games[i], game.answers, listeners[1])
+            if c:
+                same[c][i] = same_game(*first_games[i], game.answers, log)
+                continue
+            first_games.append((game.answers, log))
+            last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
+            for other, rescorer in enumerate(rescorers):
+                if rescorer is not None and watcher is not None:  # (the last reads the positions, not copies)
+                    rows_found, guess = rescorer.rescore(watcher.scorings, game.answers, keep=other != last)
+                    rescored[other].append(rows_found)
+                    guessed[other] += guess
         records.append(column)
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
