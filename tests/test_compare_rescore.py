@@ -25,8 +25,9 @@ from amunre.compare.jobs import game_seed, job_for
 from amunre.compare.rescore import POINTS, SCORE_ROWS, rescore_problem, summarize_rescored
 from amunre.compare.run import Column, run_comparison, summarize
 from amunre.core.engine import Game, play_on
-from amunre.loader import load_variant
+from amunre.loader import as_variant, load_variant
 from amunre.loader.resources import load_schema
+from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.pyramids import Pyramids
 
 #: A house rule that changes nothing but its name.
@@ -202,3 +203,58 @@ def test_json_records_and_terminal_agree(tmp_path, capsys):
     shown = f"{winning['arithmetic']['diff']:+.2f} ({winning['arithmetic']['low']:+.2f} to"
     assert shown in out, shown
     assert not math.isnan(winning["arithmetic"]["low"])
+
+
+#: A house rule that pays more for gold: its final scoring (which asks each player how many
+#: cards to sell) differs, so it is played again on each game's last position.
+RICHER_GOLD = "final_scoring.gold_ranking.params.points=[9, 6, 3]"
+
+
+class GoldCounted:
+    """Hears the gold as the ranking counted it (after the sales), once per game."""
+
+    listens_to = frozenset({"gold_counted"})
+
+    def __call__(self, event):
+        self.gold = list(event["gold"])
+
+
+def test_a_scoring_that_asks_decisions_is_played_again_with_the_games_answers():
+    """The gold ranking asks each player how many cards to sell: re-scored with the game's own
+    answers, its points are the house rule's for the gold the game counted."""
+    first, other = load_variant("classic2003"), as_variant("classic2003", [RICHER_GOLD])
+    (ranking,) = other.modules.final_scoring
+    assert ranking.params.points != first.modules.final_scoring[0].params.points
+    comparison = run_comparison(_columns(first, other), GAMES, SEED, Inline())
+    (found,) = summarize_rescored(comparison)
+    assert not found.absent and found.guessed == 0
+    expected = []
+    for index in range(GAMES):
+        play_seed = game_seed(SEED, index)
+        heard = GoldCounted()
+        play_on(Game(first, 4, play_seed, [heard]), make_agents(["random"] * 4, play_seed))
+        expected.append(sum(gold_ranking(heard.gold, ranking.params.points, ranking.rulings.gold_ties)) / 4)
+    rows = {row.key: row for row in found.rows}
+    assert rows["points.gold_ranking"].value.mean == pytest.approx(sum(expected) / GAMES)
+    first_points = {row.key: row for row in summarize(comparison)}["points.gold_ranking"].values[0].mean
+    assert rows["points.gold_ranking"].arithmetic.diff == pytest.approx(sum(expected) / GAMES - first_points)
+    assert rows["points.gold_ranking"].arithmetic.diff > 0
+
+
+def test_every_scoring_played_again_on_the_kept_positions_gives_the_games_own_scores(tmp_path, monkeypatch):
+    """The kept positions and the game's answers reproduce its scores when every module is
+    played again (no points copied from the game): the machinery a changed scoring relies on."""
+    from amunre.compare import rescore
+
+    def every(kingdom, first_modules, other_modules):
+        return rescore.ScoringPlan(kingdom, (), tuple((m, rescore._formula(m)) for m in other_modules))
+
+    monkeypatch.setattr(rescore, "scoring_plan", every)
+    first, same = load_variant("classic2003"), _file(tmp_path, NOTHING, "nothing.toml")
+    comparison = run_comparison(_columns(first, same), GAMES, SEED, Inline())
+    (found,) = summarize_rescored(comparison)
+    assert found.guessed == 0
+    rows = {row.key: row for row in summarize(comparison)}
+    for row in found.rows:
+        assert row.value.mean == pytest.approx(rows[row.key].values[0].mean, abs=1e-9), row.key
+        assert row.arithmetic.diff == pytest.approx(0, abs=1e-9) and row.arithmetic.high == row.arithmetic.low

@@ -180,7 +180,8 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         # with two columns or more, a game's events compare hears (and the scorings'), to tell
         # identical games; the first column's positions at each scoring, to re-score
         logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None
-        watcher = GameWatcher() if c == 0 and any(rescorers) else None
+        positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
+        watcher = GameWatcher(positions) if c == 0 and positions else None
         column, seats = [], []
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
@@ -208,9 +209,11 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                 continue
             first_games.append((game.answers, log))
             last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
+            scorings = watcher.scorings if watcher is not None else {}
             for other, rescorer in enumerate(rescorers):
-                if rescorer is not None and watcher is not None:  # (the last reads the positions, not copies)
-                    rows_found, guess = rescorer.rescore(watcher.scorings, game.answers, keep=other != last)
+                if rescorer is not None:  # (the last reads the positions, not copies)
+                    rows_found, guess = rescorer.rescore(game.state.players, scorings, game.answers,
+                                                         keep=other != last)
                     rescored[other].append(rows_found)
                     guessed[other] += guess
         records.append(column)

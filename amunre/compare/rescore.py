@@ -82,24 +82,30 @@ class EventLog(list):
 
 class GameWatcher:
     """A listener for one game at a time (`start(game)` before it plays, its `game` set once
-    made): a copy of the position and the answers so far as each scoring begins, and the answers
-    when it ends (`scorings`: [position, first answer, end answer or None for the game's end])."""
+    made): for each scoring whose place (each kingdom's, then the final) is in `positions`, a
+    copy of the position and the answers so far as it begins, and the answers when it ends
+    (`scorings`: place -> [position, first answer, end answer or None for the game's end])."""
 
     listens_to = SCORING_EVENTS
 
-    def __init__(self):
+    def __init__(self, positions: frozenset[int]):
+        self.positions = positions
         self.game: Any = None
-        self.scorings: list[list] = []
+        self.scorings: dict[int, list] = {}
+        self._place = -1
 
     def start(self, game) -> None:
-        self.game, self.scorings = game, []
+        self.game, self.scorings, self._place = game, {}, -1
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
         if name == "scoring_end":
-            self.scorings[-1][2] = len(self.game.answers)
-        else:  # a kingdom's scoring or the final scoring begins
-            self.scorings.append([self.game.state.copy(), len(self.game.answers), None])
+            if self._place in self.scorings:
+                self.scorings[self._place][2] = len(self.game.answers)
+            return
+        self._place += 1  # a kingdom's scoring or the final scoring begins
+        if self._place in self.positions:
+            self.scorings[self._place] = [self.game.state.copy(), len(self.game.answers), None]
 
 
 def same_game(answers: list, events: list, other_answers: list, other_events: list) -> bool:
@@ -107,54 +113,133 @@ def same_game(answers: list, events: list, other_answers: list, other_events: li
     return answers == other_answers and events == other_events
 
 
-class Rescorer:
-    """Another variant's scoring, applied to the positions a first-variant game kept."""
+def _same_module(a, b) -> bool:
+    """Whether two modules score alike: one rule, entry, parameters and rulings."""
+    return type(a) is type(b) and a.key == b.key and a.params == b.params and a.rulings == b.rulings
 
-    def __init__(self, variant, first=None):
+
+def _formula(module) -> bool:
+    """Whether a module is scored by its declared formula: it asks no decision and declares its
+    points (the valuation facet; its points are its run's, which a test checks for every module
+    that declares them, and it changes nothing else), so it needs no run."""
+    return not module.decisions and declares_formula(module, 0)
+
+
+@attrs.frozen
+class ScoringPlan:
+    """How one scoring (a kingdom's, or the final one) of the other variant is re-scored: the
+    items whose points are the first game's own (`copied`: its module is the first variant's,
+    seeing the same position), and the modules played again on the position, in order
+    (`played`, each with whether its formula scores it); `kingdom`: whose points are copied."""
+
+    kingdom: int
+    copied: tuple[str, ...]
+    played: tuple[tuple[Any, bool], ...]
+
+
+def scoring_plan(kingdom: int, first_modules, other_modules) -> ScoringPlan:
+    """A scoring's plan: where the modules that ask decisions or change the position (those not
+    scored by a formula) are the first variant's, one for one and in order, each module the
+    first variant also has scores as it did in the game; a new formula module is worked out on
+    the position, unless it follows a module played in the game, whose changes it would miss:
+    then, as when those modules differ, every module is played again on the position in order
+    (their decisions answered as the game answered them)."""
+    ours = [m for m in other_modules if not _formula(m)]
+    theirs = [m for m in first_modules if not _formula(m)]
+    by_key = {m.key: m for m in first_modules}
+    items = {m.key: tuple(item.key for item in m.score_items()) for m in other_modules}
+    every = ScoringPlan(kingdom, (), tuple((m, _formula(m)) for m in other_modules))
+    if len(ours) != len(theirs) or not all(_same_module(a, b) for a, b in zip(ours, theirs)):
+        return every
+    copied: list[str] = []
+    worked_out = []
+    seen_played = False
+    for module in other_modules:
+        if module.key in by_key and _same_module(module, by_key[module.key]):
+            copied += items[module.key]
+        elif seen_played:  # a new formula module after one the game played: it would see another position
+            return every
+        else:
+            worked_out.append((module, True))
+        seen_played |= not _formula(module)
+    return ScoringPlan(kingdom, tuple(copied), tuple(worked_out))
+
+
+class Rescorer:
+    """Another variant's scoring, applied to the positions and points a first-variant game kept."""
+
+    def __init__(self, variant, first):
         self.variant = variant
         # its scoring items, and the first variant's that it lacks (they score 0 once re-scored)
         self.items = tuple(variant.modules.item_labels) + tuple(
-            item for item in (first.modules.item_labels if first is not None else ()) if
-            item not in variant.modules.item_labels)
-        modules = variant.modules
-        # each scoring's modules, and whether a module is scored by its declared formula: one that
-        # asks no decision and declares its points (the valuation facet; its points are its run's,
-        # which a test checks for every module that declares them) needs no run
-        self._scorings = [[(module, not module.decisions and declares_formula(module, 0)) for module in scoring]
-                          for scoring in [modules.scoring_in(k) for k in range(len(variant.edition.kingdoms))]
-                          + [modules.final_scoring]]
+            item for item in first.modules.item_labels if item not in variant.modules.item_labels)
+        kingdoms = len(variant.edition.kingdoms)
+        ours, theirs = variant.modules, first.modules
+        self.plans = [scoring_plan(k, theirs.scoring_in(k), ours.scoring_in(k)) for k in range(kingdoms)]
+        self.plans.append(scoring_plan(kingdoms - 1, theirs.final_scoring, ours.final_scoring))
+        #: the first variant's scoring items: their points in the game are replaced by the re-scoring
+        self.scored_items = frozenset(item.key for m in theirs.scoring + theirs.final_scoring
+                                      for item in m.score_items())
+        #: the scorings (by place: each kingdom's, then the final) whose position must be kept
+        self.positions = frozenset(s for s, plan in enumerate(self.plans) if plan.played)
 
-    def rescore(self, scorings: list[list], answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
-        """The score rows of the game whose positions and answers these are, scored by this
-        variant's items; and whether some decision was not answered as the game answered it.
-        Without `keep`, it scores the positions themselves (the last to read them) rather than copies."""
-        n = scorings[0][0].n_players
+    def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
+        """The score rows of a first-variant game whose players ended as `players`, with these
+        positions (`GameWatcher.scorings`) and answers, scored by this variant's items; and
+        whether some decision was not answered as the game answered it. Points scored outside
+        the scorings (by a phase, in the rounds) stay as the game scored them. Without `keep`, it
+        plays on the positions themselves (the last to read them) rather than on copies."""
+        n = len(players)
         totals = [0.0] * n
         by_item = dict.fromkeys(self.items, 0.0)
+        for p, player in enumerate(players):  # what no scoring item scored stays as it was
+            totals[p] = player.score
+            for key, value in player.breakdown.items():
+                item = key.partition(":")[2]
+                if item in self.scored_items:
+                    totals[p] -= value
+                else:
+                    by_item[item] = by_item.get(item, 0.0) + value
         guessed = False
-        for modules, (position, start, end) in zip(self._scorings, scorings):
-            state = position.copy() if keep else position
-            for player in state.players:
-                player.breakdown = {}
-            given = iter(answers[start:len(answers) if end is None else end])
-            table = Table(self.variant, state)
-            for module, formula in modules:
-                if not formula:
-                    guessed |= _play(module, table, given, self.variant.modules.decisions)
-                    continue
-                for p in range(n):
-                    for item, points in module.points_for(state, p).items():
-                        totals[p] += points
-                        by_item[item] = by_item.get(item, 0.0) + points
-            for p, player in enumerate(state.players):  # the points of the modules played
-                for key, value in player.breakdown.items():
-                    item = key.partition(":")[2]
+        for s, plan in enumerate(self.plans):
+            for item in plan.copied:
+                key = f"{plan.kingdom}:{item}"
+                for p, player in enumerate(players):
+                    value = player.breakdown.get(key, 0)
                     totals[p] += value
                     by_item[item] = by_item.get(item, 0.0) + value
+            if plan.played:
+                guessed |= self._play(plan, scorings[s], answers, keep, totals, by_item)
         values = score_rows(totals)
         for item, points in by_item.items():
             values[POINTS + item] = points / n
         return values, guessed
+
+    def _play(self, plan: ScoringPlan, kept: list, answers: list, keep: bool, totals: list[float],
+              by_item: dict[str, float]) -> bool:
+        """Play a plan's modules on the kept position, adding their points; whether some decision
+        was not the game's."""
+        position, start, end = kept
+        state = position.copy() if keep else position
+        for player in state.players:
+            player.breakdown = {}
+        given = iter(answers[start:len(answers) if end is None else end])
+        table = Table(self.variant, state)
+        guessed = False
+        for module, formula in plan.played:
+            if not formula:
+                guessed |= _play(module, table, given, self.variant.modules.decisions)
+                continue
+            for p in range(len(totals)):
+                for item, points in module.points_for(state, p).items():
+                    totals[p] += points
+                    by_item[item] = by_item.get(item, 0.0) + points
+        for p, player in enumerate(state.players):  # the points of the modules played
+            for key, value in player.breakdown.items():
+                item = key.partition(":")[2]
+                totals[p] += value
+                by_item[item] = by_item.get(item, 0.0) + value
+        return guessed
 
 
 def score_rows(scores: list[float]) -> dict[str, float]:
