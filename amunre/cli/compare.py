@@ -212,6 +212,8 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     from amunre.compare.executors import make_executor
     from amunre.compare.jobs import job_for, rotations
     from amunre.compare.report import legend, table, to_csv, to_json
+    from amunre.compare.rescore import summarize_rescored
+    from amunre.compare.rescore_report import identical_text, terminal_parts
     from amunre.compare.run import Column, run_comparison, summarize, summarize_by_kingdom
     from amunre.gamelog import write_atomically
 
@@ -280,12 +282,13 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             sys.exit(143 if comparison.interrupted == "Terminated" else 130)
     rows = summarize(comparison)
     by_kingdom = summarize_by_kingdom(comparison)
+    rescored = summarize_rescored(comparison)  # identical games; how much is arithmetic
     differences = _differences(columns, overrides)
     found = verdicts.verdicts(comparison, rows)
     sized = verdicts.targets(comparison, rows, by_kingdom, asked)
     # the results reach the terminal first: a file that then fails to write loses nothing
     if as_json:
-        click.echo(dump_json({**to_json(comparison, rows, differences, by_kingdom),
+        click.echo(dump_json({**to_json(comparison, rows, differences, by_kingdom, rescored),
                               **verdicts.to_json(found, sized)}))
     else:
         console = make_console()
@@ -298,9 +301,13 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players "
                  f"({', '.join(agents)}{rotated}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
         console.print(Text(title), soft_wrap=not terminal)
+        for one in rescored:  # at the top: whether the columns played the very same games
+            console.print(Text(identical_text(one, columns[0].label)), soft_wrap=not terminal)
         for line in verdicts.lines(comparison, found, sized):  # the verdicts in words, first
             console.print(Text(line), soft_wrap=not terminal)
         console.print(table(comparison, rows, width=console.width if terminal else None))
+        for part in terminal_parts(comparison, rescored, rows, console.width if terminal else None):
+            console.print(part, soft_wrap=not terminal and isinstance(part, Text))
         if by_kingdom:  # the modules' rows within each kingdom: when in the game a change acts
             console.print(table(comparison, by_kingdom, title="By kingdom", width=console.width if terminal else None))
         console.print(Text(legend(comparison, rows, by_kingdom)), soft_wrap=not terminal)
@@ -324,7 +331,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     if html_path:
         from amunre.compare.html import write_report
 
-        write_report(plot, comparison, rows, differences, html_path, by_kingdom, (found, sized))
+        write_report(plot, comparison, rows, differences, html_path, by_kingdom, rescored, (found, sized))
         if not as_json:
             click.echo(literal(f"report written to {html_path}"))
     if comparison.interrupted:

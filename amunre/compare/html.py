@@ -58,18 +58,22 @@ details summary { cursor: pointer; color: #345; margin: 6px 0; }
 """
 
 
-def write_report(plt, comparison, rows, differences: list, path: str, by_kingdom=(), said=None) -> None:
+def write_report(plt, comparison, rows, differences: list, path: str, by_kingdom=(), rescored=(), said=None) -> None:
     """Write the page to `path`, whole or not at all."""
     from amunre.gamelog import write_atomically
 
-    write_atomically(path, report_page(plt, comparison, rows, differences, by_kingdom, said), what="the report",
-                     argument="--html")
+    write_atomically(path, report_page(plt, comparison, rows, differences, by_kingdom, rescored, said),
+                     what="the report", argument="--html")
 
 
-def report_page(plt, comparison, rows, differences: list, by_kingdom=(), said=None) -> str:
+def report_page(plt, comparison, rows, differences: list, by_kingdom=(), rescored=(), said=None) -> str:
     """The whole page as text; `by_kingdom`: the by-kingdom rows (`run.summarize_by_kingdom`),
-    a section of their own after the table; `said`: the verdicts and targets in words
-    (`verdicts.verdicts`, `verdicts.targets`), the page's first section (made here if not given)."""
+    a section of their own after the table; `rescored` (`rescore.summarize_rescored`): the
+    identical games at the top, the re-scorings in a section after the table; `said`: the
+    verdicts and targets in words (`verdicts.verdicts`, `verdicts.targets`), the page's first
+    section (made here if not given)."""
+    from amunre.compare.rescore_report import html_identical, html_section
+
     if said is None:
         from amunre.compare import verdicts
 
@@ -81,7 +85,7 @@ def report_page(plt, comparison, rows, differences: list, by_kingdom=(), said=No
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>amunre compare: {e(title)}</title><style>{STYLE}</style></head><body><main>",
              f"<h1>{e(title)}</h1>",
-             f"<p class=\"lede\">{_summary_line(comparison)}</p>",
+             f"<p class=\"lede\">{_summary_line(comparison)}</p>", html_identical(comparison, rescored),
              _verdicts_html(comparison, *said),
              _run_facts(comparison),
              "<h2 id=\"rules\">What differs in the rules</h2>", _differences_html(differences, columns),
@@ -92,6 +96,7 @@ def report_page(plt, comparison, rows, differences: list, by_kingdom=(), said=No
                      "deviations of the first column (so that rows of different units share one scale); the bar is "
                      f"the {LEVEL:.0%} interval, a filled dot a difference significant after Holm's correction."),
              "<h2 id=\"table\">The table</h2>", _table(comparison, rows),
+             html_section(comparison, rescored, rows),
              _by_kingdom(comparison, by_kingdom),
              "<h2 id=\"pictures\">Pictures</h2>",
              _figure(_scores(plt, comparison), "scores", "How the winning score is distributed in each column."),

@@ -14,6 +14,7 @@ that row's numbers and of its pairs.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import attrs
 
@@ -44,6 +45,9 @@ class Tally:
     #: is bounded.
     #: The one-number outcome rows are read from it (`amunre.compare.outcomes`)
     outcomes: Counter = attrs.Factory(Counter)
+    #: with two columns or more: identical games and the first column's games re-scored by each
+    #: other column's scoring (`amunre.compare.rescore.RescoreTally`)
+    rescore: Any = None
 
 
 def slope_weights(xs: list[float]) -> tuple[float, ...] | None:
@@ -154,6 +158,8 @@ def merge(total: Tally, part: Tally) -> Tally:
         into.update(more)
     total.outcomes.update(part.outcomes)
     total.records += part.records
+    if part.rescore is not None:
+        total.rescore = part.rescore if total.rescore is None else total.rescore.merge(part.rescore)
     total.games += part.games
     total.units += part.units
     return total
