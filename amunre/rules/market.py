@@ -41,6 +41,7 @@ from amunre.core.facets import WordsFacet
 from amunre.core.fields import bounded, doc, follows
 from amunre.core.gamesetup import supply_counts
 from amunre.core.mechanics import (
+    CARD_SALE_PRICE,
     build_from_stones,
     can_add_pyramid,
     field_capacity,
@@ -101,8 +102,9 @@ def _short(asking: Asking, cost: int) -> int:
 
 
 def _paying(asking: Asking, worth: Valuer, cost: int) -> float:
-    """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
-    return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.thrift)
+    """Paying `cost` gold, selling cards (each worth more than what it sells for) for what is short."""
+    selling = max(0.0, worth.drawn_card() - CARD_SALE_PRICE * worth.thrift)
+    return -worth.gold_change(-cost) + _short(asking, cost) * selling
 
 
 def _appraise_buy_cards(count: int, asking: Asking, worth: Valuer) -> float:
