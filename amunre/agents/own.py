@@ -34,7 +34,7 @@ from amunre.core.errors import ArgumentValueError
 #: What an own agent's spec looks like, for the messages.
 SHAPE = "LOCATION:NAME, e.g. mypkg.bots:Cautious or ./my_bot.py:Cautious:caution=0.7"
 
-_resolved: dict[str, Any] = {}
+_resolved: dict[tuple[str, str], Any] = {}
 _RESOLVING = threading.Lock()
 
 
@@ -59,12 +59,13 @@ def describe(kind: str) -> str:
 def factory_of(kind: str) -> Any:
     """The object a `LOCATION:NAME` kind names, loaded once per process; an
     ArgumentValueError naming the spec and what went wrong when it cannot be had."""
-    found = _resolved.get(kind)
+    key = (os.getcwd(), kind)  # (a relative path or a module on the current directory reads from there)
+    found = _resolved.get(key)
     if found is None:
         with _RESOLVING:
-            found = _resolved.get(kind)
+            found = _resolved.get(key)
             if found is None:
-                found = _resolved[kind] = _load(kind)
+                found = _resolved[key] = _load(kind)
     return found
 
 
