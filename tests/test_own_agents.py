@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import run_cli, write
@@ -231,3 +232,41 @@ def test_a_builtin_agents_bug_stays_a_bug_of_amunre(monkeypatch):
     game = Game(load_variant("classic2003"), 3, 1)
     with pytest.raises(ZeroDivisionError):
         play_reporting(game, [GreedyAgent(None)] * 3, ["greedy"] * 3)
+
+
+# -- the example agent ------------------------------------------------------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "my_agent.py"
+
+
+def test_the_example_agent_plays_in_the_arena_against_the_builtins(capsys):
+    """examples/my_agent.py, as docs/agents.md runs it: a file spec with a parameter, the
+    seats rotated, against greedy and random; it keeps to its cap in every offer it makes."""
+    code, out, err = run_cli(capsys, "arena", "--variant", "long-kingdoms", "--agents",
+                             f"{EXAMPLE}:Thrifty:share=0.5,greedy,random", "--games", "6", "--workers", "1", "--json")
+    assert code == 0, err
+    entries = json.loads(out)["agents"]
+    assert entries[0]["spec"].endswith("my_agent.py:Thrifty:share=0.5") and entries[0]["seats"] == [2, 2, 2]
+    assert len(EXAMPLE.read_text(encoding="utf-8").splitlines()) <= 30
+
+
+def test_the_example_agent_offers_at_most_its_share():
+    from amunre.core.engine import Game
+    from amunre.loader import load_variant
+
+    game = Game(load_variant("classic2003"), 4, 3)
+    thrifty = make_agent(f"{EXAMPLE}:Thrifty:share=0.5", 3, 0)
+    others = [make_agent("greedy", 3, seat) for seat in range(1, 4)]
+    offers = 0
+    while game.pending is not None:
+        request = game.pending
+        view = game.view(request.player)
+        if request.player == 0:
+            choice = thrifty.choose(view, request)
+            if request.kind == "offer" and choice[0] == "gold":
+                offers += 1
+                assert choice[1] <= 0.5 * view.me.gold
+        else:
+            choice = others[request.player - 1].choose(view, request)
+        game.answer(choice)
+    assert offers > 0

@@ -92,7 +92,7 @@ def _import(kind: str, location: str):
         top = location.split(".")[0]
         if exc.name != top or os.getcwd() in sys.path or "" in sys.path:
             raise _cannot_load(kind, exc) from None
-    except BaseException as exc:  # noqa: BLE001 - the researcher's module failed while importing (sys.exit too)
+    except BaseException as exc:  # the researcher's code failed, sys.exit too: said as its failure
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise _cannot_load(kind, exc) from None
@@ -100,7 +100,7 @@ def _import(kind: str, location: str):
     sys.path.append(os.getcwd())
     try:
         return importlib.import_module(location)
-    except BaseException as exc:  # noqa: BLE001 - as above
+    except BaseException as exc:  # the researcher's code failed, sys.exit too: said as its failure
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise _cannot_load(kind, exc) from None
@@ -124,7 +124,7 @@ def _load_file(kind: str, location: str):
     sys.modules[module_name] = module  # (a dataclass or pickle in it looks its module up by name)
     try:
         spec.loader.exec_module(module)
-    except BaseException as exc:  # noqa: BLE001 - the researcher's file failed while loading (sys.exit too)
+    except BaseException as exc:  # the researcher's file failed while loading, sys.exit too
         del sys.modules[module_name]
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -160,7 +160,7 @@ def make_own(kind: str, params: dict[str, str], rng) -> Any:
         arguments["rng"] = rng
     try:
         return factory(**arguments)
-    except BaseException as exc:  # noqa: BLE001 - the researcher's constructor (sys.exit too)
+    except BaseException as exc:  # the researcher's code failed, sys.exit too: said as its failure
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise ArgumentValueError(f"agent {kind!r} could not be made: {failure(exc)}") from None

@@ -35,7 +35,7 @@ def play_reporting(game, agents: Sequence, specs: Sequence[str]) -> None:
             request = game.pending
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # noqa: BLE001 - sorted below: the agent's failure, or raised again
+    except BaseException as exc:  # sorted below: the agent's failure, or raised again
         if request is None or _is_builtin(specs[request.player]):
             raise
         if choosing:

@@ -15,8 +15,8 @@ from rich.text import Text
 
 from amunre.agents import check_agents_for, make_agents
 from amunre.agents.human import Handover, HumanAgent
-from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.playing import play_reporting
+from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.seatview import line as seat_line
 from amunre.agents.terminal import Terminal
 from amunre.cli.common import (

@@ -207,7 +207,8 @@ class PlayerView:
     # -- the rules (public) ---------------------------------------------------------------
     @property
     def variant(self) -> Variant:
-        """The variant played (its edition, components, params, rulings, modules, terms): shared by every game of it, so read it and never change it."""
+        """The variant played (its edition, components, params, rulings, modules, terms): shared
+        by every game of it, so read it and never change it."""
         return self._game.variant
 
     def published(self, name: str, default: Any = None) -> Any:
@@ -338,7 +339,8 @@ class PlayerView:
         return copy_data(data)
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole view as JSON-able data (what the conformance suite compares across games that differ only in what the seat may not know)."""
+        """The whole view as JSON-able data (what the conformance suite compares across games
+        that differ only in what the seat may not know)."""
         return {
             "player": self.player,
             "hand": list(self.hand),

@@ -325,7 +325,8 @@ def members_table(cls) -> str:
         elif inspect.isfunction(member):
             parameters = list(inspect.signature(member).parameters.values())[1:]
             function = member
-            shown = f"`{name}({', '.join(p.name if p.default is p.empty else f'{p.name}={p.default!r}' for p in parameters)})`"
+            listed = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in parameters)
+            shown = f"`{name}({listed})`"
         else:
             continue
         doc = inspect.getdoc(function)
