@@ -9,8 +9,8 @@ on, its seat rotated, and the weights are saved for `amunre arena` (examples/lea
     .venv/bin/python examples/selfplay_train.py                          # 1000 games, about 10 CPU s
     .venv/bin/python examples/selfplay_train.py --games 400 --rate 0.5 --out /tmp/policy.npz
 
-Measured once (classic2003, the defaults): 84.5% of 200 held-out games won against three
-random seats, where the equal share is 25%.
+Measured once (classic2003, the defaults, 12 CPU s in all): 86.0% of 200 held-out games won
+against three random seats (95% interval from 80.5%), where the equal share is 25%.
 """
 
 from __future__ import annotations
