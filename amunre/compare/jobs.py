@@ -19,6 +19,7 @@ from pathlib import Path
 import attrs
 
 from amunre.agents import make_agents
+from amunre.agents.playing import play_reporting
 from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.rescore import (
     SCORING_EVENTS,
@@ -31,7 +32,7 @@ from amunre.compare.rescore import (
 )
 from amunre.compare.tally import Tally, tally_batch
 from amunre.core import arguments
-from amunre.core.engine import Game, play_on
+from amunre.core.engine import Game
 from amunre.core.errors import ArgumentValueError
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
@@ -193,7 +194,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             game = Game(variant, job.players, seed, listeners)
             if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
                 watcher.game = game
-            play_on(game, make_agents(list(lineup), seed))
+            play_reporting(game, make_agents(list(lineup), seed), lineup)
             values = collector.record(game)
             if turns > 1:  # each agent's win rate per seat it plays
                 for spec in sorted(set(lineup)):

@@ -6,6 +6,8 @@
   docstring and its `Params` fields with their defaults.
 - `docs/decisions.md`, `docs/rules-index.md`: the decision kinds; each SPEC id's module,
   variant files and tests.
+- `docs/agent-view.md`: what an agent's `choose(view, request)` is handed, attribute by
+  attribute, from the docstrings of `PlayerView`, `PlayerInfo`, `ProvinceView` and `Request`.
 - `docs/editions.md`: `amunre diff` of the shipped editions (classic2003 and
   supermeeple2016, expert2016 and supermeeple2016 when it is shipped).
 - `schemas/variant.schema.json`: the variant file's JSON Schema (`amunre.loader.schema`).
@@ -301,6 +303,56 @@ def decisions_markdown() -> str:
 
 
 # --------------------------------------------------------------------------------------
+# docs/agent-view.md
+
+
+def members_table(cls) -> str:
+    """A markdown table of what an agent may read of `cls`: each public attribute, property
+    and method in the order the class defines them, its type and its meaning (the plain
+    attributes' from the class's `ATTRIBUTES`, the others' from their docstrings). One
+    without a meaning is an error: the reference must say what everything is."""
+    rows = ["| attribute | type | meaning |", "|---|---|---|"]
+    plain = getattr(cls, "ATTRIBUTES", {})
+    init_types = getattr(cls.__init__, "__annotations__", {})
+    for name in plain:
+        kind = str(init_types.get(name, "")).replace(" | None", "")
+        rows.append(f"| `{name}` | {_code(kind)} | {_cell(plain[name])} |")
+    for name, member in vars(cls).items():
+        if name.startswith("_") or name in plain or name == "ATTRIBUTES":
+            continue
+        if isinstance(member, property):
+            function, shown = member.fget, f"`{name}`"
+        elif inspect.isfunction(member):
+            parameters = list(inspect.signature(member).parameters.values())[1:]
+            function = member
+            listed = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in parameters)
+            shown = f"`{name}({listed})`"
+        else:
+            continue
+        doc = inspect.getdoc(function)
+        if not doc:
+            raise ValueError(f"{cls.__module__}.{cls.__name__}.{name} has no docstring (docs/agent-view.md says "
+                             f"what every attribute an agent may read is: write one)")
+        kind = str(function.__annotations__.get("return", ""))
+        rows.append(f"| {shown} | {_code(kind)} | {_cell(doc)} |")
+    return "\n".join(rows)
+
+
+def _code(text: str) -> str:
+    return f"`{text}`".replace("|", "\\|") if text else ""
+
+
+def agent_view_markdown() -> str:
+    """docs/agent-view.md: what `choose(view, request)` is handed, attribute by attribute."""
+    from amunre.core.decisions import Request
+    from amunre.core.view import PlayerInfo, PlayerView, ProvinceView
+
+    return render("agent-view.md", {"generated": GENERATED, "view": members_table(PlayerView),
+                                    "player_info": members_table(PlayerInfo), "province": members_table(ProvinceView),
+                                    "request": members_table(Request)})
+
+
+# --------------------------------------------------------------------------------------
 # docs/rules-index.md
 
 #: The core's own modules that implement SPEC ids (each has a `SPEC_IDS` tuple).
@@ -404,7 +456,7 @@ def editions_markdown() -> str:
 
 DOCS = {"variant-format.md": variant_format_markdown, "rule-modules.md": rule_modules_markdown,
         "decisions.md": decisions_markdown, "rules-index.md": rules_index_markdown,
-        "editions.md": editions_markdown}
+        "editions.md": editions_markdown, "agent-view.md": agent_view_markdown}
 
 
 def _schema_text() -> str:
