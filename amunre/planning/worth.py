@@ -350,6 +350,11 @@ def undo(state: GameState, kept: Undo) -> None:
             held.player.provinces[:] = held.provinces
 
 
+#: What `CardWorths` keeps a value under: (kind, count) for a holding of cards, ("drawn",
+#: thrift) for a card drawn blind at that thrift.
+CardKey = tuple[int, int] | tuple[str, float]
+
+
 class CardWorths:
     """What each card kind is worth to one seat (`Worth.card`, `Worth.drawn_card`), kept
     across its decisions while the key stays the same: the kingdom, whether only the final
@@ -360,9 +365,9 @@ class CardWorths:
 
     def __init__(self) -> None:
         self.key: tuple[int, bool, int] | None = None
-        self.worths: dict[str | tuple[int, int], float] = {}
+        self.worths: dict[CardKey, float] = {}
 
-    def at(self, view: PlayerView, final: bool) -> dict[str | tuple[int, int], float]:
+    def at(self, view: PlayerView, final: bool) -> dict[CardKey, float]:
         """The card worths for the seat's position now (new ones when the key moved)."""
         key = (view.kingdom, final, len(view.me.provinces))
         if key != self.key:
@@ -393,7 +398,7 @@ class Worth:
     _card_touches: list[frozenset[str]]
 
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
-                 final: bool = False, cards: dict[str | tuple[int, int], float] | None = None,
+                 final: bool = False, cards: dict[CardKey, float] | None = None,
                  previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0) -> None:
         self.view = view
         self.player = view.player
@@ -455,7 +460,7 @@ class Worth:
         # what the decisions' appraisals worked out on the position (`remember`)
         self._remembered: dict[object, Any] = {}
         # what each card kind is worth, which changes slowly: a caller may keep it for longer
-        self._cards: dict[str | tuple[int, int], float] = {} if cards is None else cards
+        self._cards: dict[CardKey, float] = {} if cards is None else cards
         self._key: WorthKey | None = None
         self._seen: Seen | None = None  # what the seat saw when the key was made
 
