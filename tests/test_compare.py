@@ -143,9 +143,11 @@ def test_the_closeness_lead_and_strategy_numbers_are_the_games_own(path):
 def test_the_collector_hears_only_the_events_with_statistics():
     variant = load_variant("classic2003")
     collector = StatsCollector(variant)
-    assert collector.listens_to == {"score", "pyramid", "acquire", "level"} | CORE_EVENTS
+    declaring = {name for name, event in variant.modules.events.items() if event.statistics}
+    assert {"score", "pyramid", "acquire", "level", "purchase", "offers", "bid", "pass", "play"} <= declaring
+    assert collector.listens_to == declaring | CORE_EVENTS
     game = Game(variant, 4, 1, [collector])
-    assert "bid" not in game.hearing and "acquire" in game.hearing
+    assert "pay" not in game.hearing and "decision" not in game.hearing and "acquire" in game.hearing
 
 
 def test_a_games_record_does_not_depend_on_the_games_before_it_in_the_batch():

@@ -24,7 +24,10 @@ rules build no other event and recording costs little over a bare playout.
 
 from __future__ import annotations
 
-from amunre.core.words import item_label
+from typing import Any
+
+from amunre.core.contract import Statistic
+from amunre.core.words import Words, item_label
 
 #: The game's own rows, in table order: key -> label (terms in braces).
 CORE_ROWS = {
@@ -56,6 +59,13 @@ ITEM_ROWS = {
 }
 
 
+#: A row of options per decision has this prefix and the decision's kind (`options.bid`).
+OPTIONS_PREFIX = "options."
+#: Those rows, one per decision kind asked: the engine counts them (`Game.listen`'s
+#: `options_offered`), no event; `{decision}` is the decision's `title` in the variant's terms.
+_OPTIONS_ROW = Statistic(OPTIONS_PREFIX + "{decision}", "options per decision: {decision}", per_game="mean")
+
+
 def seat_key(seat: int) -> str:
     return f"win.seat{seat + 1}"
 
@@ -82,11 +92,20 @@ class StatsCollector:
 
     def __init__(self, variant):
         self.variant = variant
-        self._by_event: dict[str, list] = {}
+        self._words: Words | None = None  # for labels a template cannot say, made when one needs it
+        # per event: (statistic, its key where it has no fields else None, whether it keeps a
+        # count: a mean's and a share's do, a sum's needs none) for the few lines of `__call__`
+        self._by_event: dict[str, list[tuple[Any, str | None, bool]]] = {}
         for name, event in variant.modules.events.items():
             if event.statistics:
-                self._by_event[name] = list(event.statistics)
+                self._by_event[name] = [(stat, None if "{" in stat.key else stat.key,
+                                         stat.per_game in ("mean", "share")) for stat in event.statistics]
         self.listens_to = frozenset(self._by_event) | CORE_EVENTS
+        #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
+        #: [times asked, options offered in all]; `_offered_before` what it held at the last
+        #: kingdom's end, so a kingdom's own asks are the difference
+        self.options_offered: dict[str, list[int]] = {}
+        self._offered_before: dict[str, list[int]] = {}
         self._kingdoms = len(variant.edition.kingdoms)
         self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
@@ -95,7 +114,7 @@ class StatsCollector:
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
-            for stat in self._by_event.get("score", ()):
+            for stat, _, _ in self._by_event.get("score", ()):
                 self._always_row(stat, {"event": "score", "item": item})
             for prefix, (label, mode) in ITEM_ROWS.items():
                 key = prefix + item
@@ -123,6 +142,8 @@ class StatsCollector:
         self._start_player: int | None = None
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
+        self.options_offered.clear()  # (the dict the next game's engine fills: the same one)
+        self._offered_before = {}
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
@@ -134,25 +155,53 @@ class StatsCollector:
             else:
                 self._kingdom_scores.append(list(event["scores"]))
                 if self._kingdom + 1 < self._kingdoms:  # the next kingdom begins (the final scoring is the last's)
+                    self._count_options()
                     self._kingdom += 1
                     self._sums, self._counts, self._group_counts = self._per_kingdom[self._kingdom]
             return
-        for stat in self._by_event[name]:
-            key = stat.key.format_map(event) if "{" in stat.key else stat.key
+        sums, counts = self._sums, self._counts
+        for stat, key, counted in self._by_event[name]:
+            if key is None:
+                key = stat.key.format_map(event)
             if key not in self.modes:
                 self._learn(stat, key, event)
             value = stat.value(event)
             if value is None:
                 continue
-            self._sums[key] = self._sums.get(key, 0) + value
-            self._counts[key] = self._counts.get(key, 0) + 1
-            if stat.per_game == "share":
-                self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
+            sums[key] = sums.get(key, 0) + value
+            if counted:
+                counts[key] = counts.get(key, 0) + 1
+                if stat.per_game == "share":
+                    self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
+
+    def _count_options(self) -> None:
+        """The current kingdom's options per decision: the engine's counts since the kingdom
+        before's end, as a mean row per decision kind (`options_key`)."""
+        before, sums, counts = self._offered_before, self._sums, self._counts
+        for kind, (asked, options) in self.options_offered.items():
+            asked_before, options_before = before.get(kind, (0, 0))
+            if asked > asked_before:
+                key = OPTIONS_PREFIX + kind
+                if key not in self.modes:
+                    self._learn_options(kind, key)
+                sums[key] = sums.get(key, 0) + options - options_before
+                counts[key] = counts.get(key, 0) + asked - asked_before
+        self._offered_before = {kind: (asked, options) for kind, (asked, options) in self.options_offered.items()}
+
+    def _learn_options(self, kind: str, key: str) -> None:
+        decision = self.variant.modules.decisions.get(kind)
+        title = decision.title if decision is not None and decision.title else kind.replace("_", " ")
+        self._learn(_OPTIONS_ROW, key, {"decision": title.format_map(_Words(self.variant, {}))})
 
     def _learn(self, stat, key: str, event: dict) -> None:
         # the fields that make the rows (those in the key) fill the label; other names are terms
-        fields = _Words(self.variant, {name: event[name] for name in _fields(stat.key)})
-        self.labels[key] = stat.label.format_map(fields)
+        fields = {name: event[name] for name in _fields(stat.key)}
+        if callable(stat.label):
+            if self._words is None:
+                self._words = Words(self.variant)
+            self.labels[key] = stat.label(fields, self._words)
+        else:
+            self.labels[key] = stat.label.format_map(_Words(self.variant, fields))
         self.modes[key] = stat.per_game
         self.groups[key] = stat.key
         # its rows per kingdom: the same words (the table names the kingdom) and mode; a share
@@ -169,6 +218,7 @@ class StatsCollector:
 
     def record(self, game) -> dict[str, float]:
         """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
+        self._count_options()  # the last kingdom's
         state = game.state
         n = state.n_players
         scores = [p.score for p in state.players]
