@@ -24,7 +24,10 @@ rules build no other event and recording costs little over a bare playout.
 
 from __future__ import annotations
 
+import string
 from typing import Any
+
+import attrs
 
 from amunre.core.contract import Statistic
 from amunre.core.words import Words, item_label
@@ -66,6 +69,25 @@ OPTIONS_PREFIX = "options."
 _OPTIONS_ROW = Statistic(OPTIONS_PREFIX + "{decision}", "options per decision: {decision}", per_game="mean")
 
 
+#: A statistic made ready for `StatsCollector.__call__`: (the statistic, its key (a key without
+#: fields), its key's prefix (a key `prefix{field}`) or None (any other template), that field
+#: or None, its `value`, whether its events are counted (a mean's and a share's)).
+_Ready = tuple[Statistic, str | None, str | None, Any, bool]
+#: `Statistic.value`'s default: an event counts 1.
+_COUNT_ONE = attrs.fields(Statistic).value.default
+
+
+def _ready(stat: Statistic) -> _Ready:
+    parts = list(_FORMATTER.parse(stat.key))
+    counted = stat.per_game in ("mean", "share")
+    value = None if stat.value is _COUNT_ONE else stat.value  # (None: 1 an event, no call)
+    if len(parts) == 1 and parts[0][1] is None:  # no field: the key itself
+        return stat, stat.key, None, value, counted
+    if len(parts) == 1 and parts[0][1] and not parts[0][2] and not parts[0][3] and parts[0][1].isidentifier():
+        return stat, parts[0][0], parts[0][1], value, counted  # `prefix{field}`: joined, not formatted
+    return stat, None, None, value, counted
+
+
 def seat_key(seat: int) -> str:
     return f"win.seat{seat + 1}"
 
@@ -93,13 +115,11 @@ class StatsCollector:
     def __init__(self, variant):
         self.variant = variant
         self._words: Words | None = None  # for labels a template cannot say, made when one needs it
-        # per event: (statistic, its key where it has no fields else None, whether it keeps a
-        # count: a mean's and a share's do, a sum's needs none) for the few lines of `__call__`
-        self._by_event: dict[str, list[tuple[Any, str | None, bool]]] = {}
+        # per event, each statistic made ready for the few lines of `__call__` (`_Ready`)
+        self._by_event: dict[str, list[_Ready]] = {}
         for name, event in variant.modules.events.items():
             if event.statistics:
-                self._by_event[name] = [(stat, None if "{" in stat.key else stat.key,
-                                         stat.per_game in ("mean", "share")) for stat in event.statistics]
+                self._by_event[name] = [_ready(stat) for stat in event.statistics]
         self.listens_to = frozenset(self._by_event) | CORE_EVENTS
         #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
         #: [times asked, options offered in all]; `_offered_before` what it held at the last
@@ -114,7 +134,7 @@ class StatsCollector:
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
-            for stat, _, _ in self._by_event.get("score", ()):
+            for stat, *_ in self._by_event.get("score", ()):
                 self._always_row(stat, {"event": "score", "item": item})
             for prefix, (label, mode) in ITEM_ROWS.items():
                 key = prefix + item
@@ -159,17 +179,23 @@ class StatsCollector:
                     self._kingdom += 1
                     self._sums, self._counts, self._group_counts = self._per_kingdom[self._kingdom]
             return
-        sums, counts = self._sums, self._counts
-        for stat, key, counted in self._by_event[name]:
-            if key is None:
+        sums, modes = self._sums, self.modes
+        for stat, key, field, value_of, counted in self._by_event[name]:
+            if field is not None:  # `prefix{field}`
+                key = key + str(event[field])
+            elif key is None:  # any other template
                 key = stat.key.format_map(event)
-            if key not in self.modes:
+            if key not in modes:
                 self._learn(stat, key, event)
-            value = stat.value(event)
-            if value is None:
-                continue
+            if value_of is None:
+                value = 1
+            else:
+                value = value_of(event)
+                if value is None:
+                    continue
             sums[key] = sums.get(key, 0) + value
-            if counted:
+            if counted:  # a mean's and a share's events are counted, a sum's need not be
+                counts = self._counts
                 counts[key] = counts.get(key, 0) + 1
                 if stat.per_game == "share":
                     self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
@@ -252,20 +278,35 @@ class StatsCollector:
         values.update(_item_values(self.variant, state, winners, win))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        per_kingdom, always = self._per_kingdom, self._always
+        per_kingdom, modes = self._per_kingdom, self.modes
+        # (a set first: of the rows ever seen, a game has some; the others cost one lookup)
+        played = self._always.union(*[sums for sums, _, _ in per_kingdom])
         for key, split in self.kingdom_keys.items():
-            totals = [sums.get(key) for sums, _, _ in per_kingdom]
-            if key not in always and totals.count(None) == len(totals):
+            if key not in played:
                 continue  # not a row of this game
-            mode = self.modes[key]
+            mode = modes[key]
             if mode == "sum" or mode == "per_player":  # the kingdoms' add up to the game's
                 whole = 0
-                for by_kingdom, total in zip(split, totals):
-                    total = total or 0
+                per_player = mode == "per_player"
+                for by_kingdom, (sums, _, _) in zip(split, per_kingdom):
+                    total = sums.get(key, 0)
                     whole += total
-                    values[by_kingdom] = total / n if mode == "per_player" else total
-                values[key] = whole / n if mode == "per_player" else whole
+                    values[by_kingdom] = total / n if per_player else total
+                values[key] = whole / n if per_player else whole
                 continue
+            if mode == "mean":  # of each kingdom's events; the game's of all of them
+                whole, events = 0, 0
+                for by_kingdom, (sums, counts, _) in zip(split, per_kingdom):
+                    count = counts.get(key)
+                    if count:
+                        total = sums[key]
+                        values[by_kingdom] = total / count
+                        whole += total
+                        events += count
+                if events:
+                    values[key] = whole / events
+                continue
+            totals = [sums.get(key) for sums, _, _ in per_kingdom]
             group, count, events = self.groups[key], 0, 0
             for by_kingdom, total, (_, counts, groups) in zip(split, totals, per_kingdom):
                 value = _per_game(mode, total, counts.get(key, 0), groups.get(group, 0), n)
@@ -366,10 +407,11 @@ def missing_means_zero(mode: str) -> bool:
     return mode in ("sum", "per_player", "share")
 
 
-def _fields(template: str) -> list[str]:
-    import string
+_FORMATTER = string.Formatter()
 
-    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+def _fields(template: str) -> list[str]:
+    return [name for _, name, _, _ in _FORMATTER.parse(template) if name]
 
 
 class _Words(dict):
