@@ -67,6 +67,8 @@ OPTIONS_PREFIX = "options."
 #: Those rows, one per decision kind asked: the engine counts them (`Game.listen`'s
 #: `options_offered`), no event; `{decision}` is the decision's `title` in the variant's terms.
 _OPTIONS_ROW = Statistic(OPTIONS_PREFIX + "{decision}", "options per decision: {decision}", per_game="mean")
+#: A row of how often a game decides a kind that declares `Decision.counted` (`decided.bid`).
+DECIDED_PREFIX = "decided."
 
 
 #: A statistic made ready for `StatsCollector.__call__`: (the statistic, its key (a key without
@@ -201,23 +203,33 @@ class StatsCollector:
                     self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
 
     def _count_options(self) -> None:
-        """The current kingdom's options per decision: the engine's counts since the kingdom
-        before's end, as a mean row per decision kind (`options_key`)."""
+        """The current kingdom's decisions, from the engine's counts since the kingdom before's
+        end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`), and for a
+        kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`)."""
         before, sums, counts = self._offered_before, self._sums, self._counts
-        for kind, (asked, options) in self.options_offered.items():
-            asked_before, options_before = before.get(kind, (0, 0))
+        decisions = self.variant.modules.decisions
+        for kind, (asked, options, forced) in self.options_offered.items():
+            asked_before, options_before, forced_before = before.get(kind, (0, 0, 0))
             if asked > asked_before:
                 key = OPTIONS_PREFIX + kind
                 if key not in self.modes:
-                    self._learn_options(kind, key)
+                    self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})
                 sums[key] = sums.get(key, 0) + options - options_before
                 counts[key] = counts.get(key, 0) + asked - asked_before
-        self._offered_before = {kind: (asked, options) for kind, (asked, options) in self.options_offered.items()}
+            decided = asked + forced - asked_before - forced_before
+            decision = decisions.get(kind)
+            if decided and decision is not None and decision.counted:
+                key = DECIDED_PREFIX + kind
+                if key not in self.modes:
+                    self._learn(Statistic(key, decision.counted), key, {})
+                sums[key] = sums.get(key, 0) + decided
+        self._offered_before = {kind: tuple(tally) for kind, tally in self.options_offered.items()}
 
-    def _learn_options(self, kind: str, key: str) -> None:
+    def _title(self, kind: str) -> str:
+        """A decision kind in the variant's words: its `Decision.title`, else its kind spaced."""
         decision = self.variant.modules.decisions.get(kind)
         title = decision.title if decision is not None and decision.title else kind.replace("_", " ")
-        self._learn(_OPTIONS_ROW, key, {"decision": title.format_map(_Words(self.variant, {}))})
+        return title.format_map(_Words(self.variant, {}))
 
     def _learn(self, stat, key: str, event: dict) -> None:
         # the fields that make the rows (those in the key) fill the label; other names are terms

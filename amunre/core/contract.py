@@ -169,6 +169,10 @@ class Decision:
     #: What the decision is, in a few words with terms in braces ("buying {stones}"): how
     #: `amunre compare` names its row of options per decision; None: its kind, spaced.
     title: str | None = attrs.field(default=None, kw_only=True)
+    #: The words of a row of `amunre compare` that counts how often a game decides it (asked,
+    #: or forced where it has one option), terms in braces ("bids ({bid_marker} placed or
+    #: moved)"); None: no such row. The engine counts it where it asks: no event is built.
+    counted: str | None = attrs.field(default=None, kw_only=True)
     question: Callable[[Asking], str] | None = attrs.field(default=None, kw_only=True)
     facts: Callable[[Asking], list[str]] | None = attrs.field(default=None, kw_only=True)
     note: Callable[[Any, Asking], str | None] | None = attrs.field(default=None, kw_only=True)
@@ -324,7 +328,7 @@ class Statistic:
 
     key: str
     label: str | Callable[[dict[str, Any], Words], str]
-    value: Callable[[dict[str, Any]], float] = attrs.field(default=lambda event: 1)
+    value: Callable[[dict[str, Any]], float | None] = attrs.field(default=lambda event: 1)
     per_game: str = attrs.field(default="sum", validator=attrs.validators.in_(("sum", "per_player", "mean", "share")))
     #: `always(rule)`: the fields of the rows every game has, from the module instance (every
     #: offering level it can reach): a game without their event counts 0 for them

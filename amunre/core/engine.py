@@ -97,8 +97,8 @@ class Game(Branching):
     #: run` shows a person what was decided for his seat. A clone or a determinized game tells
     #: nobody (an agent's search plays those).
     on_forced: Callable[[Request], None] | None = None
-    #: Per decision kind asked in this game, [times asked, options offered in all], or None:
-    #: kept only for a listener that asks for it with an `options_offered` dict (compare's
+    #: Per decision kind of this game, [times asked, options offered in all, times forced], or
+    #: None: kept only for a listener that asks for it with an `options_offered` dict (compare's
     #: options per decision), a count where the engine asks rather than an event per decision.
     _offered: dict[str, list[int]] | None = None
 
@@ -229,8 +229,8 @@ class Game(Branching):
         """Add a listener: a callable taking each event (a dict). One with a `listens_to`
         attribute (a set of event names) hears only those: rules skip building the others,
         which keeps a statistics listener nearly free (`amunre.compare.collect`). One with
-        an `options_offered` dict has the engine count in it, per decision kind asked, the
-        times asked and the options offered in all (`[asked, options]`)."""
+        an `options_offered` dict has the engine count in it, per decision kind, the times
+        asked, the options offered in all and the times forced (`[asked, options, forced]`)."""
         if not callable(listener):
             raise arguments.wrong_type("listener", listener, "a callable (it gets each event, a dict)")
         wanted = getattr(listener, "listens_to", None)
@@ -355,7 +355,7 @@ class Game(Branching):
             if self._offered is not None:  # (a listener counts the options of each kind asked)
                 tally = self._offered.get(pending.kind)
                 if tally is None:
-                    self._offered[pending.kind] = [1, len(pending.options)]
+                    self._offered[pending.kind] = [1, len(pending.options), 0]
                 else:
                     tally[0] += 1
                     tally[1] += len(pending.options)
@@ -367,6 +367,12 @@ class Game(Branching):
         `on_forced`, and recorded among the inputs when the game keeps checkpoints (a
         determinized game gives it again, blind)."""
         self.forced += 1
+        if self._offered is not None:
+            tally = self._offered.get(request.kind)
+            if tally is None:
+                self._offered[request.kind] = [0, 0, 1]
+            else:
+                tally[2] += 1
         if self.on_forced is not None:
             self.on_forced(request)
         choice = request.options[0]

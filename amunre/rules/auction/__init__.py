@@ -137,6 +137,7 @@ class Auction(Rule, WordsFacet, PictureFacet):
             where=lambda option: option[0],  # the province card bid on
             context={"moving_from": "province", "protected": "seats", "bids": "bids"},
             title="placing the {bid_marker}",
+            counted="bids ({bid_marker} placed or moved)",  # (each bid is one: counted where asked)
         ),
         "protect": Decision(
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
@@ -152,8 +153,7 @@ class Auction(Rule, WordsFacet, PictureFacet):
     }
     events = {
         "bid": Event("A player places or moves his bid marker (with the cards played; `outbid`: the player "
-                     "whose top bid it beats, or null).", _bid_line,
-                     statistics=(Statistic("bids", "bids ({bid_marker} placed or moved)"),)),
+                     "whose top bid it beats, or null).", _bid_line),
         "pass": Event("A player who was not outbid passes.",
                       lambda e, w: f"  {w.who(e['player'])} is not outbid and passes.",
                       statistics=(Statistic("passes", "passes in the auction (not outbid)"),)),
