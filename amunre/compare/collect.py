@@ -134,6 +134,7 @@ class StatsCollector:
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
+        self._share_rows: list[str] = []  # the share rows, of `kingdom_keys`
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
             for stat, *_ in self._by_event.get("score", ()):
@@ -245,6 +246,8 @@ class StatsCollector:
         # its rows per kingdom: the same words (the table names the kingdom) and mode; a share
         # is of its group's events in the same kingdom
         self.kingdom_keys[key] = keys = tuple(kingdom_key(key, k) for k in range(self._kingdoms))
+        if stat.per_game == "share":
+            self._share_rows.append(key)
         for k, by_kingdom in enumerate(keys):
             self.labels[by_kingdom] = self.labels[key]
             self.modes[by_kingdom] = stat.per_game
@@ -290,46 +293,55 @@ class StatsCollector:
         values.update(_item_values(self.variant, state, winners, win))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        per_kingdom, modes = self._per_kingdom, self.modes
-        # (a set first: of the rows ever seen, a game has some; the others cost one lookup)
-        played = self._always.union(*[sums for sums, _, _ in per_kingdom])
-        for key, split in self.kingdom_keys.items():
-            if key not in played:
-                continue  # not a row of this game
+        self._module_values(values, n)
+        return values
+
+    def _module_values(self, values: dict[str, float], n: int) -> None:
+        """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
+        by kingdom over the rows that had events there (a game has few of the rows ever seen),
+        then the zeros a sum has without events, then the shares."""
+        per_kingdom, modes, split_of = self._per_kingdom, self.modes, self.kingdom_keys
+        wholes: dict[str, float] = {}  # a row's total over the kingdoms
+        events: dict[str, int] = {}  # a mean's events over the kingdoms
+        for k, (sums, counts, _) in enumerate(per_kingdom):
+            for key, total in sums.items():
+                mode = modes[key]
+                if mode == "share":
+                    continue  # (below: a share is of its group's events)
+                wholes[key] = wholes.get(key, 0) + total
+                if mode == "mean":
+                    count = counts[key]
+                    values[split_of[key][k]] = total / count
+                    events[key] = events.get(key, 0) + count
+                else:
+                    values[split_of[key][k]] = total / n if mode == "per_player" else total
+        for key in self._always:  # a row every game has: 0 without its events
+            if key not in wholes and (modes[key] == "sum" or modes[key] == "per_player"):
+                wholes[key] = 0
+        for key, whole in wholes.items():
             mode = modes[key]
-            if mode == "sum" or mode == "per_player":  # the kingdoms' add up to the game's
-                whole = 0
-                per_player = mode == "per_player"
-                for by_kingdom, (sums, _, _) in zip(split, per_kingdom):
-                    total = sums.get(key, 0)
-                    whole += total
-                    values[by_kingdom] = total / n if per_player else total
-                values[key] = whole / n if per_player else whole
+            if mode == "mean":  # the game's mean is of all its events, not of the kingdoms' means
+                values[key] = whole / events[key]
                 continue
-            if mode == "mean":  # of each kingdom's events; the game's of all of them
-                whole, events = 0, 0
-                for by_kingdom, (sums, counts, _) in zip(split, per_kingdom):
-                    count = counts.get(key)
-                    if count:
-                        total = sums[key]
-                        values[by_kingdom] = total / count
-                        whole += total
-                        events += count
-                if events:
-                    values[key] = whole / events
-                continue
+            per_player = mode == "per_player"
+            values[key] = whole / n if per_player else whole
+            for by_kingdom in split_of[key]:  # a kingdom without its events: 0
+                if by_kingdom not in values:
+                    values[by_kingdom] = 0 / n if per_player else 0
+        for key in self._share_rows:
             totals = [sums.get(key) for sums, _, _ in per_kingdom]
-            group, count, events = self.groups[key], 0, 0
-            for by_kingdom, total, (_, counts, groups) in zip(split, totals, per_kingdom):
-                value = _per_game(mode, total, counts.get(key, 0), groups.get(group, 0), n)
+            if key not in self._always and totals.count(None) == len(totals):
+                continue  # not a row of this game
+            group, count, group_events = self.groups[key], 0, 0
+            for by_kingdom, total, (_, counts, groups) in zip(split_of[key], totals, per_kingdom):
+                value = _per_game("share", total, counts.get(key, 0), groups.get(group, 0), n)
                 if value is not None:
                     values[by_kingdom] = value
                 count += counts.get(key, 0)
-                events += groups.get(group, 0)
-            whole = _per_game(mode, sum(total for total in totals if total is not None), count, events, n)
+                group_events += groups.get(group, 0)
+            whole = _per_game("share", sum(total for total in totals if total is not None), count, group_events, n)
             if whole is not None:
                 values[key] = whole
-        return values
 
 
 def _per_game(mode: str, total: float | None, count: int, group: int, players: int) -> float | None:
