@@ -144,11 +144,11 @@ def test_the_collector_hears_only_the_events_with_statistics():
     variant = load_variant("classic2003")
     collector = StatsCollector(variant)
     declaring = {name for name, event in variant.modules.events.items() if event.statistics}
-    assert {"score", "pyramid", "acquire", "level", "purchase", "offers", "pass", "play"} <= declaring
+    assert {"score", "pyramid", "acquire", "level", "offers", "pass", "play"} <= declaring
     assert collector.listens_to == declaring | CORE_EVENTS
     game = Game(variant, 4, 1, [collector])
-    # the bids and the options per decision are counted where the engine asks: no event
-    assert not {"pay", "bid", "decision", "answer"} & game.hearing and "acquire" in game.hearing
+    # the bids, the purchases and the options per decision are counted where the engine asks
+    assert not {"pay", "bid", "purchase", "decision", "answer"} & game.hearing and "acquire" in game.hearing
 
 
 def test_a_games_record_does_not_depend_on_the_games_before_it_in_the_batch():

@@ -2,7 +2,8 @@
 modules that ask them (purchases by kind, gold offered, thefts, the offering level reached,
 bids, passes, provinces taken and the price by province, cards played by kind), and the
 options per decision by decision kind, which the engine counts where it asks (and so the
-bids: a decision kind that declares `Decision.counted` gets a row of how often it is decided).
+bids and the purchases: a decision kind that declares `Decision.counted` gets a row of how
+often it is decided, one that declares `Decision.summed` a row of the sum of its answers).
 
 Every expectation is worked out again from the same game's full event log (a second listener
 that hears everything: its `answer`, `decision` and the modules' own events), never a printed
@@ -20,7 +21,7 @@ import pytest
 from helpers import Inline
 
 from amunre.agents import make_agents
-from amunre.compare.collect import DECIDED_PREFIX, OPTIONS_PREFIX, StatsCollector, kingdom_key
+from amunre.compare.collect import DECIDED_PREFIX, OPTIONS_PREFIX, SUMMED_PREFIX, StatsCollector, kingdom_key
 from amunre.compare.jobs import job_for
 from amunre.compare.run import Column, run_comparison, summarize, summarize_by_kingdom
 from amunre.core.engine import Game, play_on
@@ -64,11 +65,14 @@ def games(request):
 def test_purchases_by_kind_are_the_answers_to_the_buying_questions(games):
     variant, played = games
     for collector, values, log in played:
-        bought = {what: sum(_answers(log, f"buy_{what}")) for what in ("cards", "farmers", "stones")}
-        assert {what: values[f"bought.{what}"] for what in bought} == bought
-        assert sum(bought.values()) == sum(e["count"] for e in log if e["event"] == "purchase") > 0
+        bought = {what: sum(e["count"] for e in log if e["event"] == "purchase" and e["what"] == what)
+                  for what in ("cards", "farmers", "stones")}
+        assert {what: values[f"{SUMMED_PREFIX}buy_{what}"] for what in bought} == bought
+        assert sum(bought.values()) > 0
+        # and the answers to the buying questions say as much (a purchase is never forced: 0 or more)
+        assert bought == {what: sum(_answers(log, f"buy_{what}")) for what in bought}
         for what, term in (("cards", "favor_plural"), ("farmers", "farmers"), ("stones", "stones")):
-            assert collector.labels[f"bought.{what}"] == f"{variant.term(term)} bought"
+            assert collector.labels[f"{SUMMED_PREFIX}buy_{what}"] == f"{variant.term(term)} bought"
 
 
 def test_gold_offered_thefts_and_the_level_reached_are_the_offers_answers(games):
@@ -151,7 +155,7 @@ def _names(template: str) -> list[str]:
 def test_each_new_row_is_also_counted_per_kingdom_and_a_sum_adds_up(games):
     variant, played = games
     kingdoms = len(variant.edition.kingdoms)
-    new = ("bought.", "offered", "thefts", "decided.", "passes", "provinces_taken", "played.")
+    new = (SUMMED_PREFIX, "offered", "thefts", DECIDED_PREFIX, "passes", "provinces_taken", "played.")
     for collector, values, _ in played:
         for key, value in values.items():
             if key.startswith(new) and collector.modes[key] in ("sum", "per_player"):
@@ -178,7 +182,7 @@ def test_the_rows_read_in_each_editions_words():
     """The same rows, each edition's words: where the editions' terms differ, so do the labels."""
     labels = {edition: _played(load_variant(edition), 0)[0].labels for edition in EDITIONS}
     variants = {edition: load_variant(edition) for edition in EDITIONS}
-    for key, term in (("bought.cards", "favor_plural"), ("thefts", "theft"), ("offered", "offering"),
+    for key, term in (("summed.buy_cards", "favor_plural"), ("thefts", "theft"), ("offered", "offering"),
                       ("decided.bid", "bid_marker")):
         words = [variants[e].term(term) for e in EDITIONS]
         assert all(w in labels[e][key] for w, e in zip(words, EDITIONS))
@@ -229,7 +233,7 @@ def test_a_plugins_decision_gets_its_rows_from_its_own_declarations(toll):
         assert by_kingdom[kingdom_key(key, 0)].values[1] is not None
 
 
-def test_a_listener_whose_options_offered_is_not_a_dict_is_refused_and_not_added():
+def test_a_listener_whose_engine_counts_are_not_dicts_is_refused_and_not_added():
     variant = load_variant("classic2003")
     game = Game(variant, 4, 0)
 
@@ -241,4 +245,7 @@ def test_a_listener_whose_options_offered_is_not_a_dict_is_refused_and_not_added
 
     with pytest.raises(ArgumentTypeError, match="listener.options_offered"):
         game.listen(Odd())
-    assert game.listeners == [] and game._offered is None
+    Odd.options_offered, Odd.answers_summed = {}, ("buy_cards",)
+    with pytest.raises(ArgumentTypeError, match="listener.answers_summed"):
+        game.listen(Odd())
+    assert game.listeners == [] and game._offered is None and game._summed is None

@@ -69,6 +69,8 @@ OPTIONS_PREFIX = "options."
 _OPTIONS_ROW = Statistic(OPTIONS_PREFIX + "{decision}", "options per decision: {decision}", per_game="mean")
 #: A row of how often a game decides a kind that declares `Decision.counted` (`decided.bid`).
 DECIDED_PREFIX = "decided."
+#: A row of the sum of a game's answers to a kind that declares `Decision.summed` (`summed.buy_cards`).
+SUMMED_PREFIX = "summed."
 
 
 #: A statistic made ready for `StatsCollector.__call__`: (the statistic, its key (a key without
@@ -127,7 +129,12 @@ class StatsCollector:
         #: [times asked, options offered in all]; `_offered_before` what it held at the last
         #: kingdom's end, so a kingdom's own asks are the difference
         self.options_offered: dict[str, list[int]] = {}
-        self._offered_before: dict[str, list[int]] = {}
+        self._offered_before: dict[str, tuple[int, ...]] = {}
+        #: filled by the engine too: the sum of the answers to each decision kind that
+        #: declares `Decision.summed` (0 for each before a game)
+        self.answers_summed: dict[str, float] = {
+            kind: 0 for kind, decision in variant.modules.decisions.items() if decision.summed}
+        self._summed_before: dict[str, float] = {}
         self._kingdoms = len(variant.edition.kingdoms)
         self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
@@ -165,8 +172,12 @@ class StatsCollector:
         self._start_player: int | None = None
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
-        self.options_offered.clear()  # (the dict the next game's engine fills: the same one)
+        self.options_offered.clear()  # (the dicts the next game's engine fills: the same ones)
         self._offered_before = {}
+        summed = self.answers_summed
+        for kind in summed:
+            summed[kind] = 0
+        self._summed_before = dict(summed)
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
@@ -205,8 +216,9 @@ class StatsCollector:
 
     def _count_options(self) -> None:
         """The current kingdom's decisions, from the engine's counts since the kingdom before's
-        end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`), and for a
-        kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`)."""
+        end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`); for a
+        kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`),
+        and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`)."""
         before, sums, counts = self._offered_before, self._sums, self._counts
         decisions = self.variant.modules.decisions
         for kind, (asked, options, forced) in self.options_offered.items():
@@ -225,6 +237,12 @@ class StatsCollector:
                     self._learn(Statistic(key, decision.counted), key, {})
                 sums[key] = sums.get(key, 0) + decided
         self._offered_before = {kind: tuple(tally) for kind, tally in self.options_offered.items()}
+        for kind, total in self.answers_summed.items():  # every game has these rows (0 without an answer)
+            key = SUMMED_PREFIX + kind
+            if key not in self.modes:
+                self._learn(Statistic(key, decisions[kind].summed), key, {})
+            sums[key] = sums.get(key, 0) + total - self._summed_before[kind]
+        self._summed_before = dict(self.answers_summed)
 
     def _title(self, kind: str) -> str:
         """A decision kind in the variant's words: its `Decision.title`, else its kind spaced."""

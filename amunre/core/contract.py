@@ -173,6 +173,10 @@ class Decision:
     #: or forced where it has one option), terms in braces ("bids ({bid_marker} placed or
     #: moved)"); None: no such row. The engine counts it where it asks: no event is built.
     counted: str | None = attrs.field(default=None, kw_only=True)
+    #: The words of a row of `amunre compare` that sums a game's answers to it, where an answer
+    #: is a number ("{stones} bought": a purchase's answer is how many); None: no such row.
+    #: Summed where the engine is answered (a forced answer too): no event is built.
+    summed: str | None = attrs.field(default=None, kw_only=True)
     question: Callable[[Asking], str] | None = attrs.field(default=None, kw_only=True)
     facts: Callable[[Asking], list[str]] | None = attrs.field(default=None, kw_only=True)
     note: Callable[[Any, Asking], str | None] | None = attrs.field(default=None, kw_only=True)

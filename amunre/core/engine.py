@@ -101,6 +101,9 @@ class Game(Branching):
     #: None: kept only for a listener that asks for it with an `options_offered` dict (compare's
     #: options per decision), a count where the engine asks rather than an event per decision.
     _offered: dict[str, list[int]] | None = None
+    #: Per decision kind a listener names in its `answers_summed` dict, the sum of this game's
+    #: answers to it (numbers: how many bought), or None: kept for that listener only.
+    _summed: dict[str, float] | None = None
 
     def __init__(
         self, variant: Variant, n_players: int, seed: int, listeners: Iterable[Listener] | None = None,
@@ -230,7 +233,9 @@ class Game(Branching):
         attribute (a set of event names) hears only those: rules skip building the others,
         which keeps a statistics listener nearly free (`amunre.compare.collect`). One with
         an `options_offered` dict has the engine count in it, per decision kind, the times
-        asked, the options offered in all and the times forced (`[asked, options, forced]`)."""
+        asked, the options offered in all and the times forced (`[asked, options, forced]`);
+        one with an `answers_summed` dict ({kind: 0, ...}) has it sum the answers to those
+        kinds (numbers), forced ones included."""
         if not callable(listener):
             raise arguments.wrong_type("listener", listener, "a callable (it gets each event, a dict)")
         wanted = getattr(listener, "listens_to", None)
@@ -240,10 +245,16 @@ class Game(Branching):
         if offered is not None and not isinstance(offered, dict):
             raise arguments.wrong_type("listener.options_offered", offered,
                                        "a dict (the engine counts each decision kind's asks and options in it)")
+        summed = getattr(listener, "answers_summed", None)
+        if summed is not None and not isinstance(summed, dict):
+            raise arguments.wrong_type("listener.answers_summed", summed,
+                                       "a dict of decision kinds (the engine sums the answers to each in it)")
         self.listeners.append(listener)
         self.listening = True
         if offered is not None:
             self._offered = offered
+        if summed is not None:
+            self._summed = summed
         if wanted is None:
             self._catch_all.append(listener)
             for targets in self._routes.values():
@@ -289,6 +300,8 @@ class Game(Branching):
                 f"expected one of {shown}{more}"
             )
         self._since.append(choice)
+        if self._summed is not None and request.kind in self._summed:  # (a listener sums these answers)
+            self._summed[request.kind] += choice  # type: ignore[operator]
         # as `_give` and `_record` do (spelled out here: this is every decision's path)
         if request.simultaneous:
             self._sealed.append((request, choice))
@@ -376,6 +389,8 @@ class Game(Branching):
         if self.on_forced is not None:
             self.on_forced(request)
         choice = request.options[0]
+        if self._summed is not None and request.kind in self._summed:
+            self._summed[request.kind] += choice
         if self._tracking:
             self._since.append(Forced(choice))
         return choice

@@ -27,7 +27,6 @@ from amunre.core.contract import (
     Decision,
     Event,
     Rule,
-    Statistic,
     count_actions,
     none_or_province_actions,
     province_actions,
@@ -282,11 +281,6 @@ _ITEM_TERMS = {"cards": "favor", "farmers": "farmer", "stones": "stone"}
 _ITEMS_TERMS = {"cards": "favor_plural", "farmers": "farmers", "stones": "stones"}
 
 
-#: What the players bought, a row per kind in the variant's words (0 in a game without one).
-_BOUGHT = Statistic("bought.{what}", lambda fields, w: f"{w.t(_ITEMS_TERMS[fields['what']])} bought",
-                    lambda e: e["count"], always=lambda rule: [{"what": what} for what in _ITEMS_TERMS])
-
-
 def _buy_decision(what: str, options: str, facts: Callable[[Asking], list[str]], bound: Callable[[Variant], int],
                   appraise: Callable[[int, Asking, Valuer], float], where: str = "") -> Decision:
     """How many `what` (cards, farmers, stones) a player buys: the three purchases are asked
@@ -295,7 +289,7 @@ def _buy_decision(what: str, options: str, facts: Callable[[Asking], list[str]],
     one, many = _ITEM_TERMS[what], _ITEMS_TERMS[what]
     return Decision(
         options, "an integer", _buying(f"buy_{what}", one, many), note=_price_note, facts=facts,
-        title=f"buying {{{many}}}",
+        title=f"buying {{{many}}}", summed=f"{{{many}}} bought",
         question=lambda a: f"How many {a.words.t(many)} do you buy{where}?",
         actions=_buy_actions(bound), appraise=appraise)
 
@@ -360,8 +354,7 @@ class Market(Rule, WordsFacet):
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "
                           "gold.", lambda e, w: f"  {w.who(e['player'])} buys "
                                                 f"{w.count(e['count'], _ITEM_TERMS[e['what']])} for {e['price']} "
-                                                f"{w.t('gold')}.",
-                          statistics=(_BOUGHT,)),
+                                                f"{w.t('gold')}."),
     }
     #: the `purchase` line says what the gold paid for and the cards bought; `owed:` what a
     #: purchase is, where a card sale must cover it
