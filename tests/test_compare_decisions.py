@@ -219,16 +219,18 @@ def test_a_plugins_decision_gets_its_rows_from_its_own_declarations(toll):
             assert values[OPTIONS_PREFIX + "toll"] == pytest.approx(sum(asked) / len(asked))
         # decided once per player and round, asked or (a seat with no gold) forced
         assert values[DECIDED_PREFIX + "toll"] == len(paid) == 4 * sum(1 for e in log if e["event"] == "round")
+        assert values[SUMMED_PREFIX + "toll"] == sum(paid)  # its answers: the gold paid
     assert collector.labels["toll_paid"] == "gold paid in road toll per player"
     assert collector.labels[OPTIONS_PREFIX + "toll"] == "options per decision: paying the road toll"
     assert collector.labels[DECIDED_PREFIX + "toll"] == "road toll questions"
+    assert collector.labels[SUMMED_PREFIX + "toll"] == "gold paid in road toll (a game)"
     # and in a comparison: rows the first column lacks, with their by-kingdom rows
     columns = [Column(label, variant, job_for(variant, (), 4, ["random"]))
                for label, variant in (("classic2003", load_variant("classic2003")), ("toll", toll))]
     comparison = run_comparison(columns, 4, 1, Inline())
     main = {row.key: row for row in summarize(comparison)}
     by_kingdom = {row.key: row for row in summarize_by_kingdom(comparison)}
-    for key in ("toll_paid", OPTIONS_PREFIX + "toll", DECIDED_PREFIX + "toll"):
+    for key in ("toll_paid", OPTIONS_PREFIX + "toll", DECIDED_PREFIX + "toll", SUMMED_PREFIX + "toll"):
         assert main[key].values[0] is None and main[key].values[1] is not None
         assert by_kingdom[kingdom_key(key, 0)].values[1] is not None
 

@@ -2,8 +2,8 @@
 
 `toll` asks every player, in turn order, how much of a toll of up to 3 gold he pays (he may
 pay what he holds, 0 included); each gold paid scores a point. Its decision declares a
-`title`, so compare's row of options per decision reads in its words, and `counted`, a row
-of how often it is decided; and its `toll` event
+`title`, so compare's row of options per decision reads in its words, `counted`, a row of
+how often it is decided, and `summed`, a row of the sum of its answers; and its `toll` event
 declares a statistic, the gold paid per player, so compare has that row too: nothing in
 amunre names either (tests/test_compare_decisions.py).
 """
@@ -26,7 +26,7 @@ class Toll(Rule, WordsFacet):
     terms = {"toll": "toll"}
     decisions = {"toll": Decision(options="0..3 gold, no more than he holds", json="an integer",
                                   describe=lambda amount, words: f"pay {amount}", title="paying the {toll}",
-                                  counted="{toll} questions")}
+                                  counted="{toll} questions", summed="{gold} paid in {toll} (a game)")}
     events = {"toll": Event("A player pays `amount` gold of toll (0: none).",
                             lambda e, w: f"  {w.who(e['player'])} pays {e['amount']} of {w.t('toll')}.",
                             statistics=(Statistic("toll_paid", "{gold} paid in {toll} per player",
