@@ -60,7 +60,8 @@ def variant_label(path) -> str:
 #: what it expects from the params.
 PRINTED = {
     "auction": {"bid_spaces": (0, 1, 3, 6, 10, 15, 21, 28, 36), "protection_skip": 2},
-    "market": {"architect_stones": 2, "first_price": 1, "price_step": 1},
+    "market": {"architect_stones": 2, "first_price": 1, "price_step": 1, "cards_first_price": 1, "cards_price_step": 1,
+               "farmers_first_price": 1, "farmers_price_step": 1, "stones_first_price": 1, "stones_price_step": 1},
     "offering": {"level_floors": (3, 13, 23), "rewards": (3, 2, 1), "theft_value": 3, "adjustment": 3},
     "harvest": {"treasury_gold": 8, "big_harvest_bonus": 1, "camel_levels": (1, 2)},
     "pyramids": {"single": 1, "double": 2},
@@ -550,3 +551,26 @@ def publish(state, name: str, value) -> None:
     holders = [data for data in state.rules.values() if isinstance(data, dict) and name in data]
     assert len(holders) == 1, f"{len(holders)} modules hold {name!r}"
     holders[0][name] = value
+
+
+#: The folder of the test plug-ins (modules and the variant files that use them).
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+
+@contextmanager
+def registered_plugin(module: str, rule: str):
+    """A test plug-in of tests/plugins/ (`module`, defining the rule module `rule`) registered
+    in-process, as an installed package's would be; unregistered afterwards. A variant loaded
+    meanwhile keeps its modules (they are made when it loads)."""
+    from amunre.core.registry import RULES, all_rules
+
+    sys.path.insert(0, str(PLUGINS))
+    try:
+        all_rules()
+        RULES[rule] = next(cls for cls in vars(importlib.import_module(module)).values()
+                           if getattr(cls, "id", None) == rule)
+        yield
+    finally:
+        RULES.pop(rule, None)
+        sys.path.remove(str(PLUGINS))
+

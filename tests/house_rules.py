@@ -63,6 +63,19 @@ def _ruling_values(owner, field) -> list:
     return [default]
 
 
+def drawn_params(params) -> dict:
+    """Parameter name -> a strategy for its values, of every numeric parameter of a module's
+    `params` (an integer or a list of integers, with the range its module declares): the ones a
+    drawn house rule may change (each market price key among them, each kind's too)."""
+    hints = typing.get_type_hints(type(params))
+    found = {}
+    for field in attrs.fields(type(params)):
+        values = _value_in(field_schema(type(params), field, hints), getattr(params, field.name))
+        if values is not None:
+            found[field.name] = values
+    return found
+
+
 @st.composite
 def house_rule(draw, vid: str) -> str:
     """The TOML text of a valid house rule with id `vid` (see the module's docstring)."""
@@ -89,11 +102,9 @@ def house_rule(draw, vid: str) -> str:
         data["components"] = components
     params: dict = {}
     for spec in parent.phases + parent.scoring + parent.final_scoring:
-        hints = typing.get_type_hints(type(spec.params))
-        for field in attrs.fields(type(spec.params)):
-            values = _value_in(field_schema(type(spec.params), field, hints), getattr(spec.params, field.name))
-            if values is not None and draw(st.integers(0, 4)) == 0:
-                params.setdefault(spec.id, {})[field.name] = draw(values)
+        for name, values in drawn_params(spec.params).items():
+            if draw(st.integers(0, 4)) == 0:
+                params.setdefault(spec.id, {})[name] = draw(values)
     if params:
         data["params"] = params
     kingdoms = edition.get("kingdoms", list(parent.edition.kingdoms))

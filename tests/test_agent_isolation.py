@@ -15,6 +15,7 @@ still fail, and `amunre check` runs it for any agent named, an installed package
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import textwrap
@@ -343,3 +344,21 @@ def test_amunre_check_passes_an_agent_that_only_thinks_on_what_it_is_handed(inst
     assert run.returncode == 0, run.stdout + run.stderr
     assert "all invariants held" in run.stdout
 
+
+
+def _arena(env, lineup) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "amunre", "arena", "--variant", str(TALLY), "--agents", lineup,
+                           "--games", "3", "--workers", "2", "--json"], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def test_arena_seats_an_installed_agent_in_worker_processes_and_names_its_failure(installed):
+    """An entry point's agent plays in the arena as a built-in does; when its choose raises,
+    the run stops with its name, seat and decision (exit 1), not amunre's traceback."""
+    run = _arena(installed, "tidy,greedy,random")
+    assert run.returncode == 0, run.stderr
+    assert [entry["seats"] for entry in json.loads(run.stdout)["agents"]] == [[1, 1, 1]] * 3
+    run = _arena(installed, "greedy,raising,random")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stderr.startswith("error: agent 'raising' in seat ") and "at decision " in run.stderr
+    assert "raised RuntimeError: its own bug (" in run.stderr and "Traceback" not in run.stderr

@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from house_rules import house_rule
+from house_rules import drawn_params, house_rule
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -55,3 +55,21 @@ def test_the_shared_tests_pass_on_house_rules_with_any_numbers(tmp_path_factory,
         passed = [line.split("::")[0] for line in child.stdout.splitlines()
                   if f"{PREFIX}-{i}" in line and " PASSED" in line]
         assert set(passed) >= set(SHARED) - {"tests/test_set_scoring.py"} and len(passed) >= 30, (i, passed, shown)
+
+
+def test_the_drawn_house_rules_change_every_price_of_the_market():
+    """The numbers a drawn house rule may change include the market's shared price table and
+    each kind's own (cards, farmers, stones), each over its whole declared range: the shared
+    tests above are then run on house rules whose kinds cost differently."""
+    from hypothesis import find
+
+    from amunre.loader import load_variant
+    from amunre.rules.market import ITEMS
+
+    market = next(s.params for s in load_variant("classic2003").phases if s.rule == "market")
+    drawn = drawn_params(market)
+    keys = {"first_price", "price_step"} | {f"{what}_{key}" for what in ITEMS for key in ("first_price", "price_step")}
+    assert keys <= set(drawn)
+    for key in keys:
+        assert find(drawn[key], lambda value: value == 0) == 0
+        assert find(drawn[key], lambda value: value >= 100) == 100

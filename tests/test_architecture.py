@@ -71,6 +71,9 @@ ALLOWED = {
     ("amunre/rl/pettingzoo.py", "reward"):
         "the environment's `reward` argument (win or score), named in its error message: PettingZoo's word for "
         "what a seat gets, not the offering's event of that name",
+    ("amunre/rl/gymnasium.py", "reward"):
+        "the environment's `reward` argument (win or score), named in its error message: Gymnasium's word for "
+        "what the learning seat gets, not the offering's event of that name",
 }
 
 

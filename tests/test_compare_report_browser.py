@@ -63,6 +63,16 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, m
     doc = json.loads(out)
     browser.set_window_size(1280, 800)
     url = open_page(browser, page)
+    # the verdicts in words come first, on the first screen, each the JSON's sentence and numbers
+    section = browser.find_element(By.ID, "verdicts")
+    said = section.find_elements(By.CSS_SELECTOR, "dd[data-family]")
+    assert [dd.text for dd in said] == [v["sentence"] for v in doc["verdicts"]] and said
+    screen = browser.execute_script("return window.innerHeight")
+    for dd, verdict in zip(said, doc["verdicts"]):
+        assert dd.is_displayed() and dd.location["y"] + dd.size["height"] <= screen, dd.text
+        assert float(dd.get_attribute("data-low")) == verdict["low"]
+        assert float(dd.get_attribute("data-high")) == verdict["high"]
+    assert section.location["y"] < browser.find_element(By.ID, "rules").location["y"]
     cells = browser.find_elements(By.CSS_SELECTOR, "td[data-mean]")
     both = doc["rows"] + doc["by_kingdom"]  # the main table's rows and the by-kingdom section's
     rows = {row["key"]: row for row in both}
@@ -94,7 +104,7 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, m
     assert all(f" of {rows[cell.get_attribute('data-key')]['values'][int(cell.get_attribute('data-column'))]['n']})"
                in cell.text for cell in counted)
     # a shipped variant named by its id, a designer's file by the path he gave; never where pip put it
-    facts = browser.find_element(By.TAG_NAME, "dl").text
+    facts = browser.find_element(By.CSS_SELECTOR, "dl:not(.verdicts)").text
     assert "classic2003, shipped with amunre" in facts, facts
     assert "/variants/" not in facts and "site-packages" not in facts and str(tmp_path) not in facts, facts
     if "house/my-house.toml" in argv:

@@ -196,6 +196,7 @@ VALUES = {
     "max_tables": ["1", "100", "0", "x"], "max_bot_playouts": ["0", "1000", "-1", "x"],
     "max_stored": ["1", "1000", "0", "x"],
     "allowed": ["192.168.1.5", "games.example.org:8443", "[::1]", "a b", "host:0", "http://x", ""],
+    "target_differences": ["winning_score=2", "close=5pt", "margin=0", "nosuch=1", "=", "winning_score=x"],
 }
 
 

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import game_of, run, seats
+from helpers import game_of, run, run_cli, seats, write
 
 from amunre.agents import make_agents
 from amunre.core.engine import Game, play_game
@@ -120,3 +120,45 @@ def test_a_house_rule_extends_another_by_relative_path(tmp_path):
     variant = load_variant(child)
     assert variant.components.starting_gold == 25 and variant.edition.rounds_per_kingdom == 4
     assert variant.players == (3,)
+
+
+def test_cheap_stones_prices_stones_alone_flat():
+    """Stones cost their own flat price, cards and farmers the shared rising one: every purchase
+    of a seeded game is charged by its kind's table, and stones are bought where the edition's
+    prices would have made them dearer."""
+    from amunre.rules.market import price
+
+    variant = house("cheap-stones")
+    market = next(s.params for s in variant.phases if s.rule == "market")
+    assert market.stones_price_step == 0 and market.stones_first_price == market.first_price
+    assert [market.price(what, 3) for what in ("cards", "farmers")] == [price(3, market.first_price,
+                                                                              market.price_step)] * 2
+    events: list = []
+    play_game(variant, make_agents(["greedy"] * 4, 4), 3, [events.append])
+    purchases = [e for e in events if e["event"] == "purchase"]
+    assert {e["what"] for e in purchases} == {"cards", "farmers", "stones"}
+    assert all(e["price"] == market.price(e["what"], e["count"]) for e in purchases)
+    assert any(e["what"] == "stones" and e["count"] > 1 for e in purchases)
+
+
+def test_cheap_stones_through_validate_diff_and_show(capsys, tmp_path):
+    """`validate` accepts it, `diff` against its parent names the one price it changes, and
+    `show` writes every kind's table out, in a file that loads with the same market params."""
+    import json
+
+    variant = house("cheap-stones")
+    code, out, _ = run_cli(capsys, "validate", variant.source)
+    assert code == 0 and out.strip().endswith("ok")
+    parent = tomllib.loads(Path(variant.source).read_text(encoding="utf-8"))["extends"]
+    code, out, _ = run_cli(capsys, "diff", parent, "cheap-stones", "--json")
+    assert code == 0
+    market = next(s for s in variant.phases if s.rule == "market")
+    before = next(s for s in load_variant(parent).phases if s.rule == "market").params
+    assert json.loads(out)["groups"]["params"] == [{"key": f"phases.{market.id}.stones_price_step",
+                                                   "a": before.stones_price_step, "b": market.params.stones_price_step}]
+    code, out, _ = run_cli(capsys, "show", "cheap-stones")
+    assert code == 0
+    for what in ("cards", "farmers", "stones"):
+        assert f"{what}_price_step = {getattr(market.params, f'{what}_price_step')}\n" in out
+    shown = load_variant(write(tmp_path / "cheap-stones.toml", out))
+    assert [s.params for s in shown.phases if s.rule == "market"] == [market.params]

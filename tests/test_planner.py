@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 import statistics
-import sys
-from pathlib import Path
 
 import pytest
 from conftest import variant_files
-from helpers import publish, published
+from helpers import PLUGINS, publish, published, registered_plugin
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -426,22 +424,9 @@ def test_a_spectators_view_gives_a_position_without_a_hand():
 
 
 def _test_plugin(module: str, rule: str, variant_file: str):
-    """A test plug-in of tests/plugins/ registered in-process (as an installed package's would
-    be), yielding the variant file that uses it; unregistered afterwards."""
-    import importlib
-
-    from amunre.core.registry import RULES, all_rules
-
-    plugins = Path(__file__).resolve().parent / "plugins"
-    sys.path.insert(0, str(plugins))
-    try:
-        all_rules()
-        RULES[rule] = next(cls for cls in vars(importlib.import_module(module)).values()
-                           if getattr(cls, "id", None) == rule)
-        yield load_variant(plugins / variant_file)
-        RULES.pop(rule, None)
-    finally:
-        sys.path.remove(str(plugins))
+    """A test plug-in of tests/plugins/ registered in-process, yielding the variant file that uses it."""
+    with registered_plugin(module, rule):
+        yield load_variant(PLUGINS / variant_file)
 
 
 @pytest.fixture
@@ -468,7 +453,8 @@ def test_points_an_option_scores_at_once_count_without_an_appraisal(tribute, spe
 @pytest.mark.parametrize("path", variant_files())
 def test_what_the_transition_carries_is_what_the_rules_say(path):
     """R-GAME-05: between kingdoms the provinces lose their owners and farmers, and pyramids,
-    stones, gold and cards stay. The planner learns it by playing each variant's transition."""
+    stones, gold and cards stay, unless a module of the variant keeps the farmers or the owners
+    (`Rule.keeps_between_kingdoms`). The planner learns it by playing each variant's transition."""
     from amunre.planning.horizon import carried
 
     variant = load_variant(path)
@@ -476,7 +462,10 @@ def test_what_the_transition_carries_is_what_the_rules_say(path):
         pytest.skip(f"{variant.id} has one kingdom: nothing is carried into another")
     players = variant.edition.players[0]
     game = Game(variant, players, 1)
-    assert carried(variant, players, 1, lambda: position_of(game.view(0))) == {"stones", "pyramids", "gold", "cards"}
+    kept = variant.modules.kept_between_kingdoms
+    expected = {"stones", "pyramids", "gold", "cards"} | ({"farmers"} if "farmers" in kept else set()) \
+        | ({"provinces"} if "owners" in kept else set())
+    assert carried(variant, players, 1, lambda: position_of(game.view(0))) == expected
 
 
 @pytest.fixture
@@ -506,3 +495,67 @@ def test_a_transition_that_clears_pyramids_makes_them_worth_nothing_later(ruins)
     assert looking == alone
     alone, looking = worths["classic2003"]
     assert looking > alone
+
+
+@pytest.fixture
+def farmers_stay():
+    """The plug-in whose farmers stay on their provinces (tests/plugins/farmers_stay_rule.py)."""
+    yield from _test_plugin("farmers_stay_rule", "farmers_stay", "farmers-stay.toml")
+
+
+def _room_for_a_farmer(variant, view) -> list[int]:
+    """The seat's provinces with a field free."""
+    fields = variant.board.provinces
+    return [pid for pid in view.me.provinces if view.provinces[pid].farmers < fields[pid].fields]
+
+
+def _first_kingdom_view(variant, seed: int):
+    """The view of the seat to answer at the first decision of the Old Kingdom from its second
+    round on at which it holds a province with a field free (planners in every seat)."""
+    game = Game(variant, 4, seed)
+    agents = make_agents(["planner"] * 4, seed)
+    while not (game.state.round >= 1 and _room_for_a_farmer(variant, game.view(game.pending.player))):
+        assert game.state.kingdom == 0, "no seat held a province with a field free in the Old Kingdom"
+        request = game.pending
+        game.answer(agents[request.player].choose(game.view(request.player), request))
+    return game.view(game.pending.player)
+
+
+def test_farmers_that_stay_pay_a_share_of_the_next_kingdoms_harvests(farmers_stay):
+    """A house rule whose farmers stay on their provinces into the next kingdom (R-GAME-05 kept
+    in part, declared by a plug-in the planner knows nothing of): the transition played on two
+    positions says the farmers are carried, the game keeps them, and looking past the kingdom a
+    farmer bought in the Old Kingdom is worth more than its own kingdom's harvests, where in
+    classic2003 the next kingdom adds nothing to it (its farmers go back to the supply)."""
+    from amunre.planning.horizon import carried
+
+    worths = {}
+    for variant in (load_variant("classic2003"), farmers_stay):
+        view = _first_kingdom_view(variant, 3)
+        room = _room_for_a_farmer(variant, view)
+        worths[variant.id] = [Worth(view, {}, 0.22, {}, later=later).farmers(room[0]) for later in (0.0, 1.0)]
+    assert carried(farmers_stay, 4, 1, lambda: None) == {"farmers", "stones", "pyramids", "gold", "cards"}
+    alone, looking = worths["classic2003"]
+    assert looking == alone
+    alone, looking = worths["classic2003-farmers-stay"]
+    assert looking > alone
+
+
+def test_a_kept_transition_leaves_the_farmers_and_clears_the_owners(farmers_stay):
+    """R-GAME-05 with the farmers kept: after the transition every province has the farmers it
+    had and no owner, and the supply has not taken them back."""
+    from amunre.planning.horizon import project
+
+    game = Game(farmers_stay, 4, 5)
+    agents = make_agents(["planner"] * 4, 5)
+    while game.state.round < 2:  # into the Old Kingdom's last round: farmers stand on the board
+        request = game.pending
+        game.answer(agents[request.player].choose(game.view(request.player), request))
+    state = game.state.copy()
+    farmers = [(prov.farmers, prov.free_farmers) for prov in state.provinces]
+    supply = state.supply_farmers
+    assert any(f or g for f, g in farmers), "some farmer stands on the board"
+    project(state, farmers_stay, 1)
+    assert [(prov.farmers, prov.free_farmers) for prov in state.provinces] == farmers
+    assert all(prov.owner is None for prov in state.provinces) and state.supply_farmers == supply
+

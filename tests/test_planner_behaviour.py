@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import nullcontext
 from functools import cache
 from pathlib import Path
 
 import attrs
 import pytest
+from helpers import registered_plugin
 from hypothesis import settings
 
 from amunre.agents import make_agents
@@ -53,6 +55,7 @@ class Case:
     direction: int = 1
     why: str = ""
     games: int = 1  # times GAMES: a statistic with more noise than the others needs more
+    plugin: tuple[str, ...] = ()  # a test plug-in the change uses: (module in tests/plugins/, rule id)
 
 
 CASES = [
@@ -100,6 +103,11 @@ LATER_CASES = [
          statistic="pyramids_first_kingdom", direction=+1,
          why="a second pyramids item scores at the New Kingdom's end only, and a pyramid built in the Old "
              "Kingdom still stands then: more are built in the Old Kingdom"),
+    Case("farmers-stay", "farmers kept into the next kingdom",
+         extends='[[phases]]\nid = "farmers_stay"\nrule = "farmers_stay"\nname = "farmers stay"\nafter = "harvest"\n',
+         plugin=("farmers_stay_rule", "farmers_stay"), statistic="farmers_first_kingdom", direction=+1,
+         why="a plug-in keeps every province's farmers on it into the New Kingdom, where whoever holds the "
+             "province then harvests them: a farmer bought in the Old Kingdom pays a share more, so more are bought"),
 ]
 
 #: Why the planner does not pass a case yet (it stays marked until it does: strict).
@@ -120,7 +128,7 @@ class _Extra:
     def __init__(self, variant):
         self.board = variant.board.provinces
         self.sets = self.items = self.temple_gold = self.caravan_gold = 0
-        self.first_kingdom, self.pyramids_first_kingdom = True, 0
+        self.first_kingdom, self.pyramids_first_kingdom, self.farmers_first_kingdom = True, 0, 0
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
@@ -132,6 +140,8 @@ class _Extra:
             self.sets += event["sets"]
         elif name == "purchase":
             self.items += event["count"]
+            if event["what"] == "farmers":
+                self.farmers_first_kingdom += event["count"] * self.first_kingdom
         else:  # the same seed draws the same provinces: only what is bid for them differs
             province = self.board[event["province"]]
             self.temple_gold += event["amount"] if province.temples else 0
@@ -146,11 +156,14 @@ def variant_of(case_id: str):
     case = next(c for c in CASES + LATER_CASES if c.id == case_id)
     if not case.extends:
         return load_variant(BASE, case.change)
-    with tempfile.TemporaryDirectory(prefix="amunre-behaviour-") as folder:
+    with tempfile.TemporaryDirectory(prefix="amunre-behaviour-") as folder, \
+            (registered_plugin(*case.plugin) if case.plugin else nullcontext()):
         path = Path(folder) / f"{case.id}.toml"
         path.write_text(f'extends = "{BASE}"\n[edition]\nid = "{case.id}"\nname = "{BASE}, {case.kind}"\n'
                         + case.extends, encoding="utf-8")
-        return load_variant(path)
+        variant = load_variant(path)
+        variant.modules  # noqa: B018 - made now, while the plug-in is registered: it may go afterwards
+        return variant
 
 
 @cache
@@ -173,6 +186,7 @@ def records(case_id: str, agent: str, games: int) -> tuple[dict, ...]:
             "temple_gold": extra.temple_gold,  # per game
             "caravan_gold": extra.caravan_gold,  # per game
             "pyramids_first_kingdom": extra.pyramids_first_kingdom,  # per game, built in the first kingdom
+            "farmers_first_kingdom": extra.farmers_first_kingdom,  # per game, bought in the first kingdom
             "answers": tuple(game.answers),
         })
     return tuple(out)

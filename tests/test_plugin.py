@@ -511,6 +511,8 @@ def test_a_module_declares_its_params_and_rulings_once_or_as_before(tmp_path, un
     ({"publishes": "('well',)"}, "declares publishes as ('well',): expected a mapping"),
     ({"reads_published": "'offering_level'"}, "declares reads_published as 'offering_level': expected a tuple"),
     ({"reads_published": "[1, 2]"}, "declares reads_published as [1, 2]: expected a tuple"),
+    ({"keeps_between_kingdoms": "frozenset({'pyramids'})"}, "expected a frozenset of 'farmers', 'owners'"),
+    ({"keeps_between_kingdoms": "'farmers'"}, "declares keeps_between_kingdoms as 'farmers': expected a frozenset"),
 ])
 def test_a_declaration_of_the_wrong_shape_is_refused_when_the_class_is_made(body, said):
     """Shapes that would pass unseen until a game fails (a string read letter by letter as

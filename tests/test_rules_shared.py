@@ -531,16 +531,16 @@ def _market_game(variant, red: dict, start="red", **top):
 @over("market")
 @pytest.mark.parametrize("gold", [0, 1, 7, 30, 200])
 def test_r_mkt_02_the_stones_offered_are_those_the_variants_prices_allow(variant, gold):
-    """At the variant's prices (first_price, price_step: 1 and 1 in both editions), a player
-    with `gold` and no card to sell is offered every count of stones he can pay for, up to the
-    supply, and no more; what he buys costs exactly that price."""
+    """At the variant's prices of stones (`stones_first_price`, `stones_price_step`: the shared
+    1 and 1 in both editions), a player with `gold` and no card to sell is offered every count of
+    stones he can pay for, up to the supply, and no more; what he buys costs exactly that price."""
     variant = with_rulings(variant, finite_supply=True)
     market = step_params(variant, "market")
     game = _market_game(variant, {"gold": gold, "provinces": {"Buto": {}}}, supplies={"stones": 12})
     run(game, ["market"])  # Buto shows no card symbol: no cards to buy
     while game.pending is not None and game.pending.kind != "buy_stones":
         game.answer(0)  # (farmers: none)
-    affordable = [n for n in range(13) if price(n, market.first_price, market.price_step) <= gold]
+    affordable = [n for n in range(13) if market.price("stones", n) <= gold]
     if game.pending is None:  # nothing to buy: not asked
         assert affordable == [0]
         return
@@ -549,7 +549,7 @@ def test_r_mkt_02_the_stones_offered_are_those_the_variants_prices_allow(variant
     feed(game, [Ask(RED, "buy_stones", most)])
     while game.pending is not None:  # (where the stones go, a pyramid's swap)
         game.answer(game.pending.options[0])
-    assert game.state.players[RED].gold == gold - price(most, market.first_price, market.price_step)
+    assert game.state.players[RED].gold == gold - market.price("stones", most)
 
 
 @over("market", printed=("market",))
@@ -610,6 +610,59 @@ def test_r_mkt_02_a_house_rule_sets_the_first_price_and_the_step():
     feed(game, [Ask(RED, "buy_farmers", 2)])
     assert game.state.players[RED].gold == 16 - 7
     assert [(e["what"], e["count"], e["price"]) for e in bought if e["event"] == "purchase"] == [("farmers", 2, 7)]
+
+
+def test_r_mkt_02_a_kind_left_out_follows_the_shared_price_table():
+    """Every kind's own keys left out, each kind costs what the shared `first_price` and
+    `price_step` say, in a file and under a house rule that changes only the shared ones."""
+    from amunre.loader import load_variant
+    from amunre.rules.market import ITEMS, PriceTable
+
+    for variant in (load_variant("classic2003"), load_variant("expert2016")):
+        market = step_params(variant, "market")
+        assert {what: market.prices(what) for what in ITEMS} == dict.fromkeys(
+            ITEMS, PriceTable(market.first_price, market.price_step))
+    changed = step_params(load_variant("classic2003", ["params.market.first_price=2", "params.market.price_step=3"]),
+                          "market")
+    assert all(changed.prices(what) == PriceTable(2, 3) for what in ITEMS)
+    assert (changed.stones_first_price, changed.stones_price_step) == (2, 3)
+
+
+def test_r_mkt_02_each_kind_has_its_own_price_table():
+    """Stones at 2 gold each and cards rising by 3 (1, 5, 12, ...), farmers at the shared prices:
+    each kind's table in what the market offers, charges, reports and says at the table, and in
+    what greedy weighs a purchase by."""
+    from amunre.agents.asking import asking_for, fact_lines, option_text
+    from amunre.agents.greedy import _prices
+    from amunre.loader import load_variant
+
+    variant = load_variant("classic2003", ["params.market.stones_first_price=2", "params.market.stones_price_step=0",
+                                           "params.market.cards_price_step=3"])
+    market = step_params(variant, "market")
+    assert [market.price("cards", n) for n in range(1, 4)] == [1, 5, 12]
+    assert [market.price("farmers", n) for n in range(1, 4)] == [price(n) for n in range(1, 4)]
+    assert [market.price("stones", n) for n in range(1, 4)] == [2, 4, 6]
+    assert _prices(variant, "buy_stones")(5) == 10 and _prices(variant, "buy_farmers")(3) == 6
+    game = _market_game(variant, {"gold": 12, "provinces": {"Thebes": {}}})
+    bought = []
+    game.listen(bought.append)
+    run(game, ["market"])
+    asking = asking_for(game.view(RED), game.pending)
+    assert game.pending.kind == "buy_cards" and game.pending.options == [0, 1, 2]  # Thebes' card limit
+    assert option_text(asking, 2) == "buy 2 power cards for 5 gold"
+    assert fact_lines(asking)[-1].startswith("Each more costs more (1, 5, 12, 22, ...); you have 12 gold")
+    feed(game, [Ask(RED, "buy_cards", 0)])
+    assert game.pending.kind == "buy_farmers" and game.pending.options == [0, 1, 2, 3, 4]  # 10 gold for 4
+    feed(game, [Ask(RED, "buy_farmers", 0)])
+    while game.pending.kind != "buy_stones":  # (the Free Farmer's question)
+        game.answer(game.pending.options[0])
+    asking = asking_for(game.view(RED), game.pending)
+    assert game.pending.options == list(range(7))  # 12 gold: 6 stones at 2
+    assert option_text(asking, 5) == "buy 5 building stones for 10 gold"
+    assert fact_lines(asking)[-1].startswith("Each costs 2 gold; you have 12 gold")
+    feed(game, [Ask(RED, "buy_stones", 5)])
+    assert game.state.players[RED].gold == 12 - 10
+    assert [(e["what"], e["count"], e["price"]) for e in bought if e["event"] == "purchase"] == [("stones", 5, 10)]
 
 
 @over("market", printed=("market",))

@@ -214,3 +214,46 @@ def test_diff_says_where_an_entry_scores_in_plain_words(capsys):
     rows = json.loads(out)["groups"]["scoring"]
     assert {"key": "scoring.pyramids_again", "a": None,
             "b": {"rule": "pyramids", "name": "pyramids (New Kingdom bonus)", "kingdoms": ["New Kingdom"]}} in rows
+
+
+def _doc_example(heading: str) -> str:
+    """The first TOML example under `heading` in docs/variant-format.md."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "variant-format.md").read_text(encoding="utf-8")
+    section = doc[doc.index(f"## {heading}\n"):]
+    return re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+
+
+def test_values_per_kingdom_as_the_variant_format_shows_them(tmp_path):
+    """docs/variant-format.md's "Values per kingdom" example: one rule in two entries, each
+    scoring in its own kingdom with its own points; a seeded game's Nile sides score the Old
+    Kingdom's entry's points in the Old Kingdom and the other's in the New, under one name."""
+    variant = load_variant(write(tmp_path / "rising-nile.toml", _doc_example("Values per kingdom")))
+    entries = {s.id: s for s in variant.scoring if s.rule == "nile_sides"}
+    assert set(entries) == {"nile_sides", "nile_sides_new"}
+    assert entries["nile_sides"].name == entries["nile_sides_new"].name
+    events: list = []
+    play_game(variant, make_agents(["greedy"] * 4, 4), 2, [events.append])
+    scored = _scored_by_kingdom(events)
+    for k, kingdom in enumerate(variant.edition.kingdoms):
+        (eid,) = [s.id for s in entries.values() if s.kingdoms is None or k in s.kingdoms]
+        nile = {item: points for item, points in scored[k].items() if item.startswith("nile_sides")}
+        assert nile and all(item.startswith(f"{eid}_") for item in nile), (kingdom, nile)
+        assert {p for points in nile.values() for p in points} <= {0, entries[eid].params.points}, (kingdom, nile)
+    assert entries["nile_sides"].params.points != entries["nile_sides_new"].params.points
+
+
+def test_the_prices_example_of_the_variant_format_is_the_shipped_cheap_stones():
+    """docs/variant-format.md's "Prices per kind" example sets what variants/house/cheap-stones.toml
+    sets: the same market params once loaded."""
+    import tomllib
+
+    example = tomllib.loads(_doc_example("Prices per kind"))
+    shipped = load_variant("cheap-stones")
+    assert example["extends"] == tomllib.loads(open(shipped.source, encoding="utf-8").read())["extends"]
+    settings = [f"params.market.{key}={value}" for key, value in example["params"]["market"].items()]
+    changed = load_variant(example["extends"], settings)
+    market = [s.params for s in changed.phases if s.rule == "market"]
+    assert market == [s.params for s in shipped.phases if s.rule == "market"]

@@ -186,7 +186,7 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
     the friend opening it then is told it was taken, and warned; opened again where it was
     taken, it leads back to the seat; a seat's link opened in a browser that did not take it
     warns. The creator's link and button close the table, and the seat's page then says it
-    is closed. Screenshots: /tmp/amunre-lobby-*.png, /tmp/amunre-seat-*.png,
+    is closed, as his own page does. Screenshots: /tmp/amunre-lobby-*.png, /tmp/amunre-seat-*.png,
     /tmp/amunre-invitation-spent.png."""
     serving = Serving(tmp_path / "tables", "--max-bot-playouts", "200")
     driver = start_chromium(tmp_path / "profile", "1280,900")
@@ -229,11 +229,11 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
         driver.find_element("id", "open-button").click()
         wait_for(driver, "return !document.getElementById('links').hidden", "the table opened")
         assert driver.execute_script("return document.getElementById('open-error').textContent") == ""
-        close_link = driver.find_element("id", "close-link").get_attribute("href")
+        creator_link = driver.find_element("id", "creator-link").get_attribute("href")
         own_link = driver.find_element("id", "own-link").get_attribute("href")
         invitations = driver.execute_script("return [...document.querySelectorAll('#invitation-list input')]"
                                             ".map(i => i.value)")
-        assert "/close#" in close_link and "/seat#" in own_link
+        assert "/creator#" in creator_link and "/seat#" in own_link
         assert len(invitations) == 2 and all("/join#" in link for link in invitations)
         assert not driver.execute_script("return document.querySelector('#invitation-list a')")  # (not to click)
         driver.save_screenshot("/tmp/amunre-lobby-opened.png")
@@ -293,8 +293,8 @@ def test_the_lobby_says_when_a_seed_may_be_chosen_and_closes_the_table_it_opened
         status = wait_for(driver, "return document.getElementById('status').textContent", "the seat's page")
         assert status.startswith("This table is closed")
         driver.save_screenshot("/tmp/amunre-seat-closed.png")
-        driver.get(close_link)
-        wait_for(driver, "return document.body.dataset.state", "the closing page")
+        driver.get(creator_link)
+        wait_for(driver, "return document.body.dataset.state", "the creator's page")
         assert driver.execute_script("return document.body.dataset.state") == "closed"
         assert not driver.find_element("id", "close-button").is_enabled()
         driver.save_screenshot("/tmp/amunre-close-page.png")

@@ -168,3 +168,37 @@ def test_without_the_web_stack_the_command_names_the_extra(monkeypatch):
     result = CliRunner().invoke(cli, ["serve", "--port", "0"])
     assert result.exit_code == 2
     assert "pip install 'amunre[serve]'" in result.output and "uvicorn" in result.output
+
+
+def test_a_seat_given_to_a_bot_and_a_message_survive_a_kill(tmp_path):
+    """What the creator's link did and what a seat said are acknowledged once kept: a kill -9
+    right after loses neither. And `--no-chat` turns the chat off."""
+    data = tmp_path / "tables"
+    serving = Serving(data)
+    try:
+        reply = serving.client.post("/api/tables", json={"variant": "classic2003", "players": 3, "sit": 0,
+                                                         "seats": ["human", "human", "human"]})
+        table = reply.json()
+        creator, own = table["creator"].split("#")[1], table["seats"][0]["link"].split("#")[1]
+        reply = serving.client.post("/api/creator/bot", headers=auth(creator), json={"seat": 2, "bot": "random"})
+        assert reply.status_code == 200, reply.text
+        reply = serving.client.post("/api/chat", headers=auth(own), json={"text": "hello <b>all</b>"})
+        assert reply.status_code == 200, reply.text
+    finally:
+        serving.kill()  # at once after both were acknowledged
+    serving = Serving(data, "--no-chat")
+    try:
+        assert state(serving, own)["players"][2]["seat"] == "random"
+        seats = serving.client.get("/api/creator", headers=auth(creator)).json()["seats"]
+        assert [s["state"] for s in seats] == ["yours", "invited", "bot"]
+        reply = serving.client.get("/api/chat", headers=auth(own))
+        assert reply.status_code == 404 and "--no-chat" in reply.json()["error"]
+    finally:
+        serving.kill()
+    serving = Serving(data)
+    try:
+        state(serving, own)
+        messages = serving.client.get("/api/chat", headers=auth(own)).json()["messages"]
+        assert messages == [{"number": 0, "seat": 0, "name": "red", "text": "hello <b>all</b>"}]
+    finally:
+        serving.stop()

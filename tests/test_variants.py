@@ -327,6 +327,34 @@ bribery_scope = true
 """
 
 
+def test_bad_prices_are_each_reported_at_their_own_key(tmp_path):
+    """A negative price, one too high, a misspelt kind key (with the key meant), a wrong type and
+    a bad value of another parameter beside them: each is reported, at its line, none hidden
+    behind another (a wrong type, or a first value out of range, once hid the rest)."""
+    bad = write(tmp_path / "prices.toml", """
+extends = "classic2003"
+[edition]
+id = "bad-prices"
+name = "bad prices"
+[params.market]
+stones_price_step = -1
+cards_first_price = 101
+stone_first_price = 2
+farmers_price_step = "two"
+architect_stones = 0
+""")
+    keys = ("architect_stones, cards_first_price, cards_price_step, farmers_first_price, farmers_price_step, "
+            "first_price, price_step, stones_first_price, stones_price_step")
+    assert problems_of(bad) == [
+        f"{bad}:6: params.market.stones_price_step: -1 is out of range (expected a value >= 0)",
+        f"{bad}:7: params.market.cards_first_price: 101 is out of range (expected a value <= 100)",
+        f"{bad}:8: params.market.stone_first_price: unknown parameter (did you mean 'stones_first_price'? "
+        f"expected one of: {keys})",
+        f"{bad}:9: params.market.farmers_price_step: wrong type: got \"two\", a string (expected an integer)",
+        f"{bad}:10: params.market.architect_stones: 0 is out of range (expected a value >= 1)",
+    ]
+
+
 def test_bad_file_reports_every_problem_with_lines(tmp_path):
     bad = write(tmp_path / "bad.toml", BAD)
     problems = problems_of(bad)
@@ -345,7 +373,8 @@ def test_bad_file_reports_every_problem_with_lines(tmp_path):
         "offering, province_draft, province_draw, pyramids, temples)",
         f"{bad}:24: phases[2].params.architect_stones: wrong type: got 2.5, a float (expected an integer)",
         f"{bad}:25: phases[2].params.speed: unknown parameter "
-        "(expected one of: architect_stones, first_price, price_step)",
+        "(expected one of: architect_stones, cards_first_price, cards_price_step, farmers_first_price, "
+        "farmers_price_step, first_price, price_step, stones_first_price, stones_price_step)",
         f"{bad}:28: phases[3].rule: 'pyramids' is a scoring rule, not a phase rule "
         "(expected in [[phases]] one of: auction, harvest, market, offering, province_draft, province_draw)",
         f"{bad}:31: rulings.nile_compare: \"sideways\" is not allowed (expected one of: \"province\", \"side_total\")",

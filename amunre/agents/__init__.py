@@ -6,7 +6,9 @@ from the game seed, so agent randomness never touches the game's generator.
 
 A spec is a kind, optionally with parameters after colons: `greedy`, `mcts:iterations=400`,
 `mcts:iterations=200:exploration=1.0` (a comma separates seats in `--agents`, so parameters
-use colons).
+use colons). A kind is a built-in agent's, an installed package's (`PLUGIN_GROUP`), or one's
+own code named by where it is, `mypkg.bots:Cautious` or `./my_bot.py:Cautious`
+(`amunre.agents.own`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,17 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """(kind, {parameter: value text}) of an agent spec such as `mcts:iterations=400`."""
     arguments.text("spec", spec, f"expected an agent spec such as 'random' or 'mcts:iterations=400'; agents: "
                    f"{', '.join(agent_names())}")
-    kind, *parts = spec.split(":")
+    from amunre.agents.own import join_drive
+
+    kind, *parts = join_drive(spec.split(":"))
+    kind = kind.strip()
+    if parts and "=" not in parts[0] and kind not in _factories():  # LOCATION:NAME, one's own code
+        name = parts.pop(0).strip()
+        if not kind or not name.isidentifier():
+            raise ArgumentValueError(f"agent {arguments.shown(spec)}: {arguments.shown(name)} is not a Python name "
+                                     f"(expected one's own agent as LOCATION:NAME, e.g. mypkg.bots:Cautious or "
+                                     f"./my_bot.py:Cautious)")
+        kind = f"{kind}:{name}"
     params: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition("=")
@@ -51,7 +63,18 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise ArgumentValueError(f"agent {arguments.shown(spec)} sets {arguments.shown(key)} twice (expected each "
                                      f"parameter once)")
         params[key] = value.strip()
-    return kind.strip(), params
+    return kind, params
+
+
+def is_own(kind: str) -> bool:
+    """Whether a spec's kind (`split_spec`) names one's own code, `LOCATION:NAME`."""
+    return ":" in kind
+
+
+def is_known(kind: str) -> bool:
+    """Whether a spec's kind names an agent: a built-in or installed kind, or one's own code
+    (which `make_agent` then loads, saying what is wrong if it cannot)."""
+    return is_own(kind) or kind in _factories()
 
 
 def make_agent(spec: str, seed: int, player: int):
@@ -60,6 +83,14 @@ def make_agent(spec: str, seed: int, player: int):
     kind, params = split_spec(spec)
     seed = arguments.seed(seed)
     player = arguments.whole_number("player", player, low=0, hint="expected a seat number: 0, 1, ...")
+    if is_own(kind):
+        from amunre.agents.own import make_own
+
+        agent = make_own(kind, params, agent_rng(seed, player))
+        if not callable(getattr(agent, "choose", None)):
+            raise ArgumentValueError(f"agent {kind!r} made {type(agent).__name__}, which has no choose(view, "
+                                     "request) (expected an agent)")
+        return agent
     try:
         factory = _factories()[kind]
     except KeyError:

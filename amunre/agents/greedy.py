@@ -32,10 +32,12 @@ def _built_in_kinds(variant) -> frozenset:
 
 def _prices(variant, kind: str):
     """What `count` items of the decision `kind` cost in this variant, as the module asking it
-    prices them (the market's params: `price(count)`), or None where it says nothing of a price."""
+    prices them (the market's `price_table(kind)`, each kind its own), or None where it says
+    nothing of a price."""
     for module in variant.modules.all:
         if kind in module.decisions:
-            return getattr(module.params, "price", None)
+            table = getattr(module, "price_table", None)
+            return table(kind).price if table is not None else None
     return None
 
 

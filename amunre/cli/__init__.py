@@ -4,7 +4,8 @@ Exit codes, the same for every command:
 
 - 0: done (for `check` and `validate`: everything passed);
 - 1: the command ran and found a failure (`check`: an invariant broke; `validate`: a file
-  has problems), or a question was aborted;
+  has problems; `arena`, `compare`: one's own agent raised or answered no option, said as
+  the agent's, `AgentError`), or a question was aborted;
 - 2: bad input: a bad option, argument or file. Every domain error (`AmunreError`) and
   every usage error becomes one clear message on stderr starting `error: `; no traceback;
 - 3: an internal error, a bug in amunre: any other exception. It is never disguised as a
@@ -69,7 +70,7 @@ import click  # noqa: E402
 
 from amunre import __version__  # noqa: E402
 from amunre.cli.common import literal  # noqa: E402
-from amunre.core.errors import AmunreError  # noqa: E402
+from amunre.core.errors import AgentError, AmunreError  # noqa: E402
 
 #: Exit code of an internal error (a bug): apart from 1 (a failure found) and 2 (bad input).
 INTERNAL_ERROR = 3
@@ -84,7 +85,7 @@ class CleanErrors(click.Group):
             return super().invoke(ctx)
         except AmunreError as exc:
             click.echo(f"error: {literal(exc)}", err=True)
-            sys.exit(2)
+            sys.exit(1 if isinstance(exc, AgentError) else 2)
         except Terminated:
             click.echo("terminated", err=True)
             sys.exit(143)

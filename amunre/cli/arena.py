@@ -8,7 +8,7 @@ import sys
 import click
 from rich.text import Text
 
-from amunre.agents import DEFAULT_AGENT, agent_names
+from amunre.agents import DEFAULT_AGENT, agent_names, is_known, split_spec
 from amunre.cli.common import (
     WholeNumber,
     dump_json,
@@ -32,9 +32,10 @@ def _lineup(text: str, variant) -> tuple[str, ...]:
     the variant's smallest count above the agents named."""
     bots = [name for name in agent_names() if name != "human"]
     for spec in text.split(","):
-        kind = spec.split(":")[0].strip()
-        if kind and kind not in agent_names():
-            raise AmunreError(f"unknown agent {kind!r} in --agents (expected agent kinds from: {', '.join(bots)})")
+        kind = split_spec(spec)[0] if spec.strip() else ""
+        if kind and not is_known(kind):
+            raise AmunreError(f"unknown agent {kind!r} in --agents (expected agent kinds from: {', '.join(bots)}, "
+                              f"or one's own as LOCATION:NAME, e.g. ./my_bot.py:MyAgent)")
     specs = tuple(parse_bot_kinds(text))
     allowed = variant.players
     seats = next((n for n in sorted(allowed, key=lambda n: (n != 4, n)) if n >= len(specs)), None)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from amunre.agents import DEFAULT_AGENT, agent_names, check_spec, split_spec
+from amunre.agents import DEFAULT_AGENT, agent_names, check_spec, is_known, split_spec
 from amunre.core.engine import MAX_SEED, new_seed
 from amunre.core.errors import AmunreError
 from amunre.core.words import CONTROL, literal
@@ -86,7 +86,7 @@ def parse_agents(text: str | None, players: int, default: str = DEFAULT_AGENT) -
     for name in names:
         if not name:
             raise AmunreError(f"--agents has an empty name in {text!r} (expected names from: {', '.join(known)})")
-        if split_spec(name)[0] not in known:
+        if not is_known(split_spec(name)[0]):
             raise AmunreError(f"unknown agent {split_spec(name)[0]!r} in --agents (available: {', '.join(known)})")
         check_spec(name)
     if len(names) == 1:
@@ -115,9 +115,10 @@ def parse_bot_kinds(text: str) -> list[str]:
         if not kind:
             raise AmunreError(f"--agents has an empty name in {text!r} (expected agent kinds from: {', '.join(bots)})")
         name = split_spec(kind)[0]
-        if name not in agent_names():
-            raise AmunreError(f"--agents: unknown agent {name!r} (choose from {', '.join(bots)})")
-        if name not in bots:
+        if not is_known(name):
+            raise AmunreError(f"--agents: unknown agent {name!r} (choose from {', '.join(bots)}, or one's own "
+                              f"as LOCATION:NAME, e.g. ./my_bot.py:MyAgent)")
+        if name == "human":
             raise AmunreError(f"--agents: {name!r} cannot play unattended (choose from {', '.join(bots)})")
         check_spec(kind)
     return kinds

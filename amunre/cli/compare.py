@@ -31,6 +31,22 @@ from amunre.loader.problems import printable
 DEFAULT_GAMES = 1000
 
 
+class TargetDifference(click.ParamType):
+    """`--target-difference ROW=VALUE`: checked as text here, the row against the variants
+    once they are loaded (`amunre.compare.verdicts.check_targets`)."""
+
+    name = "ROW=VALUE"
+
+    def convert(self, value, param, ctx):
+        from amunre.compare.verdicts import parse_target
+
+        try:
+            parse_target(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
 def split_values(text: str) -> list[str]:
     """`15,20,[1, 2],"a,b"` -> its values: commas inside brackets, braces or quotes stay.
     ValueError, saying what is wrong, when a bracket or a quote is left open or closes
@@ -180,18 +196,24 @@ def _lineup(text, players):
               help="Also write the numbers as CSV, a line per row and column.")
 @click.option("--plot", "plot_path", multiple=True, metavar="FILE.png",
               help="Also draw score distributions and points per scoring item (needs amunre[plot]).")
+@click.option("--target-difference", "target_differences", multiple=True, type=TargetDifference(),
+              metavar="ROW=VALUE", help="Also say how many games would find a difference of VALUE in row ROW (a key "
+                                        "of --json; a proportion in percentage points, e.g. close=5pt), repeatable.")
 @click.option("--html", "html_path", multiple=True, metavar="FILE.html",
               help="Also write a report to read in a browser: the rules' differences, the table and its pictures, "
                    "in one file (needs amunre[plot]).")
 def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overrides, as_json, records_path, csv_path,
-            plot_path, html_path):
+            target_differences, plot_path, html_path):
     """Play the same seeded games under several variants and show what the rule differences
     do: winning score, win rate per seat, points per scoring item, gold, pyramids, auction
     prices, offering levels, tie-breaks and decisions, each with a 95% interval, differences
     from the first variant tested game by game (see docs/compare.md)."""
+    from amunre.compare import verdicts
     from amunre.compare.executors import make_executor
     from amunre.compare.jobs import job_for, rotations
     from amunre.compare.report import legend, table, to_csv, to_json
+    from amunre.compare.rescore import summarize_rescored
+    from amunre.compare.rescore_report import identical_text, terminal_parts
     from amunre.compare.run import Column, run_comparison, summarize, summarize_by_kingdom
     from amunre.gamelog import write_atomically
 
@@ -237,6 +259,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     specs = _columns(list(refs), sweep, overrides)
     count = _players([v for _, v, _ in specs], players)
     agents = _lineup(lineup, count)
+    try:  # every row asked about is one these variants can have, before any game
+        asked = verdicts.check_targets(target_differences, [v for _, v, _ in specs], count)
+    except ValueError as exc:
+        raise AmunreError(f"--target-difference {exc}") from None
     # each column's variant as the user named it: a shipped one by its id, a file by his path
     named = [variant_shown(variant, refs[0] if sweep else refs[c]) for c, (_, variant, _) in enumerate(specs)]
     columns = [Column(label, variant, job_for(variant, (), count, agents), setting, named[c])
@@ -256,10 +282,14 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
             sys.exit(143 if comparison.interrupted == "Terminated" else 130)
     rows = summarize(comparison)
     by_kingdom = summarize_by_kingdom(comparison)
+    rescored = summarize_rescored(comparison)  # identical games; how much is arithmetic
     differences = _differences(columns, overrides)
+    found = verdicts.verdicts(comparison, rows)
+    sized = verdicts.targets(comparison, rows, by_kingdom, asked)
     # the results reach the terminal first: a file that then fails to write loses nothing
     if as_json:
-        click.echo(dump_json(to_json(comparison, rows, differences, by_kingdom)))
+        click.echo(dump_json({**to_json(comparison, rows, differences, by_kingdom, rescored),
+                              **verdicts.to_json(found, sized)}))
     else:
         console = make_console()
         # a terminal gets everything fitted to its width; piped output keeps its wide lines
@@ -271,7 +301,13 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         title = (f"{comparison.games} game{'' if comparison.games == 1 else 's'} per column, {count} players "
                  f"({', '.join(agents)}{rotated}), seed {seed}{setting}{swept}; {rate:,.0f} games/s ({where})")
         console.print(Text(title), soft_wrap=not terminal)
+        for one in rescored:  # at the top: whether the columns played the very same games
+            console.print(Text(identical_text(one, columns[0].label)), soft_wrap=not terminal)
+        for line in verdicts.lines(comparison, found, sized):  # the verdicts in words, first
+            console.print(Text(line), soft_wrap=not terminal)
         console.print(table(comparison, rows, width=console.width if terminal else None))
+        for part in terminal_parts(comparison, rescored, rows, console.width if terminal else None):
+            console.print(part, soft_wrap=not terminal and isinstance(part, Text))
         if by_kingdom:  # the modules' rows within each kingdom: when in the game a change acts
             console.print(table(comparison, by_kingdom, title="By kingdom", width=console.width if terminal else None))
         console.print(Text(legend(comparison, rows, by_kingdom)), soft_wrap=not terminal)
@@ -295,7 +331,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     if html_path:
         from amunre.compare.html import write_report
 
-        write_report(plot, comparison, rows, differences, html_path, by_kingdom)
+        write_report(plot, comparison, rows, differences, html_path, by_kingdom, rescored, (found, sized))
         if not as_json:
             click.echo(literal(f"report written to {html_path}"))
     if comparison.interrupted:
@@ -329,7 +365,8 @@ def _print_differences(console, columns, overrides, differences, terminal: bool)
     its plain lines."""
     from rich.table import Table
 
-    from amunre.loader.compare import key_text, side_names, text
+    from amunre.compare.rule_names import shown_key
+    from amunre.loader.compare import side_names, text
 
     first = columns[0]
     for column, block in zip(columns[1:], differences):
@@ -356,7 +393,8 @@ def _print_differences(console, columns, overrides, differences, terminal: bool)
             for heading_text in ("key", a_name, b_name):
                 shown.add_column(Text(heading_text))
             for row in rows:
-                shown.add_row(Text(key_text(row)), Text(text(row["a"])), Text(text(row["b"])))
+                shown.add_row(Text(shown_key(name, row, (first.variant, column.variant))), Text(text(row["a"])),
+                              Text(text(row["b"])))
             console.print(shown)
 
 

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from amunre.agents import check_agents_for, make_agents
 from amunre.agents.human import Handover, HumanAgent
+from amunre.agents.playing import play_reporting
 from amunre.agents.prompt import QUIT, LeftTheTable
 from amunre.agents.seatview import line as seat_line
 from amunre.agents.terminal import Terminal
@@ -31,7 +32,7 @@ from amunre.cli.common import (
     variant_arg,
     write_resolved,
 )
-from amunre.core.engine import Game, play_on
+from amunre.core.engine import Game
 from amunre.core.errors import AmunreError
 from amunre.core.flow_words import end_of, tie_line
 from amunre.core.results import game_result, item_label, item_order, scoring_groups
@@ -398,8 +399,8 @@ def command(variant_name, players, seed, agents, as_json, log_path, quiet, verbo
                        err=True)
         _interrupted(None, stop, variant_temp, None, recorder, agent_list, variant_name, overrides)
     try:
-        if tell is None:
-            play_on(game, seats)
+        if tell is None:  # (one's own agent that fails is reported as its own, not as amunre's bug)
+            play_reporting(game, seats, agent_list)
         else:
             play_with_people(game, seats, tell)
     except (KeyboardInterrupt, click.Abort) as stop:

@@ -82,7 +82,9 @@ def _bound(host: str, port: int) -> socket.socket:
               help="The most tables kept, played or over: opening one more forgets the oldest finished, closed or "
                    "stopped one, else the one nobody has answered at for longest if that is over an hour (a game "
                    "being played is never forgotten; with none to forget, the lobby is refused).")
-def command(folders, host, port, allowed, data, max_tables, max_bot_playouts, max_stored):
+@click.option("--no-chat", "no_chat", is_flag=True,
+              help="No chat at the tables: the pages show none, and the server takes no message.")
+def command(folders, host, port, allowed, data, max_tables, max_bot_playouts, max_stored, no_chat):
     """Play in the browser: open tables of any variant (the shipped ones, and every variant
     file in each VARIANT_FOLDER), with people and bots, each person at their own private
     link. Every answer is on the disk before it is acknowledged: stop the server (even
@@ -105,7 +107,7 @@ def command(folders, host, port, allowed, data, max_tables, max_bot_playouts, ma
     bound_port = sock.getsockname()[1]
     hosts = allowed_hosts(host, bound_port, allowed)  # (at the port taken: --port 0 takes any)
     # (the data folder checked and locked before anything is said)
-    app = build_app(data, max_tables, max_bot_playouts, hosts, max_stored)
+    app = build_app(data, max_tables, max_bot_playouts, hosts, max_stored, chat=not no_chat)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"amunre serve: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound_port}/ "
                f"(tables kept in {literal(str(data))}; Ctrl-C stops)", err=True)

@@ -26,10 +26,11 @@ from collections.abc import Callable
 import attrs
 
 from amunre.agents import make_agents
+from amunre.agents.playing import play_reporting
 from amunre.compare import stats
 from amunre.compare.jobs import Job, game_seed, load_job_variant
 from amunre.compare.ordered import merge_in_order
-from amunre.core.engine import Game, play_on
+from amunre.core.engine import Game
 
 SCHEMA_VERSION = 1
 
@@ -85,7 +86,8 @@ def play_rotations(job: Job, run_seed: int, first: int, count: int) -> ArenaTall
         for turn in range(n):
             seed = game_seed(run_seed, rotation * n + turn)
             game = Game(variant, n, seed)
-            play_on(game, make_agents(seating(job.agents, turn), seed))
+            lineup = seating(job.agents, turn)
+            play_reporting(game, make_agents(lineup, seed), lineup)
             state = game.state
             winners = state.winners
             for entry in range(n):

@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from amunre.core.contract import Statistic
+from amunre.core.standing import ranks
 from amunre.core.words import Words, item_label
 
 #: The game's own rows, in table order: key -> label (terms in braces).
@@ -95,6 +96,10 @@ def _ready(stat: Statistic) -> _Ready:
 def seat_key(seat: int) -> str:
     return f"win.seat{seat + 1}"
 
+
+#: The record's key of the seats' final ranks (a tuple, 1: a winner): not a row, the tally
+#: takes it out for the one-number outcome rows (`amunre.compare.outcomes`).
+RANKS = "ranks"
 
 #: A by-kingdom row's key is its row's key after this prefix and the kingdom's number (from 1).
 KINGDOM_PREFIX = "kingdom"
@@ -309,6 +314,7 @@ class StatsCollector:
             values["leader_wins"] = sum(win(p) for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
         values.update(_item_values(self.variant, state, winners, win))
+        values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._module_values(values, n)

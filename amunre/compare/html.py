@@ -4,7 +4,7 @@ The page holds what changed in the rules (as `amunre diff` says it), what it doe
 table, with each column's difference from the first and, for a numeric sweep, the slope), how
 sure we are (every interval, Holm's correction), and the pictures: each row's difference with
 its interval (a forest plot), the winning scores' distributions, the points per scoring item,
-and for a numeric sweep the curves of the main rows with their interval bands.
+and for a numeric sweep the curves of the main rows with their paired interval bands.
 
 Everything is inside the file: the pictures are inline SVG drawn by matplotlib (the `plot`
 extra), the style is inline, there is no script and nothing is loaded. Every string from a
@@ -18,6 +18,8 @@ import datetime
 import html
 import io
 import math
+
+import attrs
 
 from amunre import __version__
 from amunre.compare.jobs import rotations
@@ -41,12 +43,14 @@ th, td { padding: 4px 9px; border-bottom: 1px solid #e3e3dc; vertical-align: top
 th { text-align: left; background: #efefe8; position: sticky; top: 0; max-width: 260px; }
 td { overflow-wrap: anywhere; }
 th, td:first-child { overflow-wrap: normal; }
+td:first-child code { white-space: nowrap; } /* a key and its SPEC id (A-ADJUST) stay whole */
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.up { color: #0b6b2e; font-weight: 600; } td.down { color: #a3261b; font-weight: 600; }
 tr.group td { border-top: 2px solid #c9c9bf; }
 .figure { background: #fff; border: 1px solid #e3e3dc; margin: 10px 0; padding: 6px; }
 .figure svg { width: 100%; height: auto; display: block; }
 .note { color: #555; font-size: 13px; }
+dl.verdicts dt { font-weight: 600; color: #1d2428; } dl.verdicts dd.found { color: #0b3d6b; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 6px 0; }
 dt { color: #555; } dd { margin: 0; }
 h3 { font-size: 16px; margin: 18px 0 4px; }
@@ -54,17 +58,26 @@ details summary { cursor: pointer; color: #345; margin: 6px 0; }
 """
 
 
-def write_report(plt, comparison, rows, differences: list, path: str, by_kingdom=()) -> None:
+def write_report(plt, comparison, rows, differences: list, path: str, by_kingdom=(), rescored=(), said=None) -> None:
     """Write the page to `path`, whole or not at all."""
     from amunre.gamelog import write_atomically
 
-    write_atomically(path, report_page(plt, comparison, rows, differences, by_kingdom), what="the report",
-                     argument="--html")
+    write_atomically(path, report_page(plt, comparison, rows, differences, by_kingdom, rescored, said),
+                     what="the report", argument="--html")
 
 
-def report_page(plt, comparison, rows, differences: list, by_kingdom=()) -> str:
+def report_page(plt, comparison, rows, differences: list, by_kingdom=(), rescored=(), said=None) -> str:
     """The whole page as text; `by_kingdom`: the by-kingdom rows (`run.summarize_by_kingdom`),
-    a section of their own after the table."""
+    a section of their own after the table; `rescored` (`rescore.summarize_rescored`): the
+    identical games at the top, the re-scorings in a section after the table; `said`: the
+    verdicts and targets in words (`verdicts.verdicts`, `verdicts.targets`), the page's first
+    section (made here if not given)."""
+    from amunre.compare.rescore_report import html_identical, html_section
+
+    if said is None:
+        from amunre.compare import verdicts
+
+        said = (verdicts.verdicts(comparison, rows), [])
     e = html.escape
     columns = comparison.columns
     title = " vs ".join(column.label for column in columns) if len(columns) > 1 else columns[0].label
@@ -72,7 +85,8 @@ def report_page(plt, comparison, rows, differences: list, by_kingdom=()) -> str:
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>amunre compare: {e(title)}</title><style>{STYLE}</style></head><body><main>",
              f"<h1>{e(title)}</h1>",
-             f"<p class=\"lede\">{_summary_line(comparison)}</p>",
+             f"<p class=\"lede\">{_summary_line(comparison)}</p>", html_identical(comparison, rescored),
+             _verdicts_html(comparison, *said),
              _run_facts(comparison),
              "<h2 id=\"rules\">What differs in the rules</h2>", _differences_html(differences, columns),
              "<h2 id=\"differences\">What it does to play</h2>",
@@ -82,6 +96,7 @@ def report_page(plt, comparison, rows, differences: list, by_kingdom=()) -> str:
                      "deviations of the first column (so that rows of different units share one scale); the bar is "
                      f"the {LEVEL:.0%} interval, a filled dot a difference significant after Holm's correction."),
              "<h2 id=\"table\">The table</h2>", _table(comparison, rows),
+             html_section(comparison, rescored, rows),
              _by_kingdom(comparison, by_kingdom),
              "<h2 id=\"pictures\">Pictures</h2>",
              _figure(_scores(plt, comparison), "scores", "How the winning score is distributed in each column."),
@@ -90,8 +105,11 @@ def report_page(plt, comparison, rows, differences: list, by_kingdom=()) -> str:
              ]
     curves = _curves(plt, comparison, rows)
     if curves is not None:
-        parts.append(_figure(curves, "sweep", f"The main rows against the swept value, each with its {LEVEL:.0%} "
-                                              "interval band."))
+        parts.append(_figure(curves, "sweep", f"The main rows against the swept value. The band is the {LEVEL:.0%} "
+                                              "paired interval of each value's difference from the first value, "
+                                              "game by game on the same seeds, drawn around the first value's mean "
+                                              "plus that difference: a trend the games share shows as the table "
+                                              "tests it."))
     parts.append(f"<p class=\"note\">Written by amunre {e(__version__)} on "
                  f"{datetime.date.today().isoformat()}. How to read each row: docs/compare.md in the amunre "
                  f"repository.</p></main></body></html>\n")
@@ -105,6 +123,29 @@ def _summary_line(comparison) -> str:
     return html.escape(f"{games} game{'' if games == 1 else 's'} per column, {comparison.players} players "
                        f"({', '.join(comparison.agents)}{rotated}), every column on the same seeds "
                        f"(run seed {comparison.seed}).")
+
+
+def _verdicts_html(comparison, found, sized) -> str:
+    """The verdicts: a sentence per family and column (the JSON's `verdicts`), each carrying
+    its numbers (`data-*`), then the games a `--target-difference` asks for."""
+    from amunre.compare.verdicts import FAMILIES
+
+    if not found and not sized:
+        return ""
+    e = html.escape
+    items = []
+    for v in found:
+        cls = "found" if v.detected else "none"
+        items.append(f"<dt>{e(FAMILIES[v.family])}</dt><dd class=\"{cls}\" data-family=\"{e(v.family)}\" "
+                     f"data-column=\"{v.column}\" data-key=\"{e(v.key)}\" data-diff=\"{_exact(v.diff)}\" "
+                     f"data-low=\"{_exact(v.low)}\" data-high=\"{_exact(v.high)}\">{e(v.sentence)}</dd>")
+    for t in sized:
+        items.append(f"<dt>Games needed</dt><dd data-target=\"{e(t.key)}\" data-column=\"{t.column}\" "
+                     f"data-games=\"{'' if t.games is None else t.games}\">{e(t.sentence)}</dd>")
+    return ("<section id=\"verdicts\"><h2>Verdict</h2><dl class=\"verdicts\">" + "".join(items) + "</dl>"
+            "<p class=\"note\">A sentence per family of rows: the row that moved most among those marked after "
+            "Holm's correction, or, where none is, the smallest difference these games could have found "
+            "(docs/compare.md, \"The verdicts\").</p></section>")
 
 
 def _run_facts(comparison) -> str:
@@ -142,21 +183,22 @@ FOLDED_GROUPS = ("terminology",)
 def _differences_html(differences: list, columns) -> str:
     """Each column's rule differences from the first, a table per group as `amunre diff`
     groups them (the edition's words folded away, a click opens them)."""
-    from amunre.loader.compare import key_text, text
+    from amunre.loader.compare import text
 
     if not differences:
         return "<p>One column: nothing to set side by side.</p>"
     e = html.escape
     first = columns[0].label
     out = []
-    for block in differences:
+    for c, block in enumerate(differences, start=1):
+        sides = (columns[0].variant, columns[c].variant) if c < len(columns) else (columns[0].variant,)
         groups = {name: rows for name, rows in block["diff"]["groups"].items() if rows}
         out.append(f"<h3>{e(block['column'])} against {e(first)}</h3>")
         if not groups:
             out.append("<p>No differences in the effective rules.</p>")
             continue
         for name, rows in groups.items():
-            body = "".join(f"<tr><td><code>{e(key_text(row))}</code></td><td>{e(text(row['a']))}</td>"
+            body = "".join(f"<tr><td>{_key_cell(name, row, sides)}</td><td>{e(text(row['a']))}</td>"
                            f"<td>{e(text(row['b']))}</td></tr>" for row in rows)
             shown = (f"<table><thead><tr><th>{e(name)}</th><th>{e(first)}</th><th>{e(block['column'])}</th>"
                      f"</tr></thead><tbody>{body}</tbody></table>")
@@ -165,6 +207,16 @@ def _differences_html(differences: list, columns) -> str:
                          f"wording</summary>{shown}</details>")
             out.append(shown)
     return "".join(out)
+
+
+def _key_cell(group: str, row: dict, variants) -> str:
+    """A difference's key: the module's words for it, the key (and a ruling's SPEC id) beside."""
+    from amunre.compare.rule_names import key_name
+    from amunre.loader.compare import key_text
+
+    name = key_name(group, row["key"], variants)
+    code = f"<code>{html.escape(key_text(row))}</code>"
+    return f"{html.escape(name)} {code}" if name else code
 
 
 def _group(key: str) -> str:
@@ -225,7 +277,7 @@ def _table(comparison, rows, family: str = "every Δ of the table") -> str:
     for c, name in enumerate(names):
         head.append(f"<th>{e(name)}</th>")
         if c:
-            head.append("<th>Δ</th><th>r</th>")
+            head.append("<th>Δ</th><th title=\"per-game correlation with the first column\">r<sup>*</sup></th>")
     if sloped:
         head.append("<th>slope</th>")
     body = []
@@ -257,19 +309,39 @@ def _table(comparison, rows, family: str = "every Δ of the table") -> str:
         if sloped:
             trend = row.trend
             mark = (" up" if trend.diff > 0 else " down") if trend is not None and trend.significant else ""
-            text = diff_text(row, trend, max(2, digits_of(row))) if trend is not None else ""
-            cells.append(f"<td class=\"num{mark}\">{e(text)}</td>")
+            text = _slope_text(row, trend) if trend is not None else ""
+            data = (f" data-slope=\"{_exact(trend.diff)}\" data-slope-low=\"{_exact(trend.low)}\" "
+                    f"data-slope-high=\"{_exact(trend.high)}\"" if trend is not None else "")
+            cells.append(f"<td class=\"num{mark}\"{data}>{e(text)}</td>")
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
     legend = (f"± and (low–high): {LEVEL:.0%} interval of the mean (a proportion of games, such as a win rate: "
               "Wilson's, with its count \"k of n\"; a shared win counts its share). "
               "Δ: difference from the first column, game by game (two proportions: Newcombe's paired score "
               "interval); bold green or red: significant after Holm's "
-              f"correction over {family}. r: the per-game correlation of the two columns (what the "
-              "common seeds buy: the higher, the narrower Δ's interval).")
+              f"correction over {family}.")
     if sloped:
-        legend += " slope: change per unit of the swept value (least squares, game by game; Holm over the slopes)."
+        legend += (f" slope: change per unit of the swept value (least squares, game by game), with its {LEVEL:.0%} "
+                   "interval over the games' own slopes; Holm over the slopes.")
+    footnote = ("* r: the per-game correlation of that column with the first, on the same seeds (from -1 to 1). "
+                "It says how much the common seeds helped the row: the higher r, the more of the two columns' luck "
+                "the games share and the narrower Δ's interval against two independent runs (about √(1 − r) as "
+                "wide for columns of equal spread); near 0, pairing bought nothing; empty where a column does not "
+                "vary.")
     return (f"<table><thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-            f"<p class=\"note\">{e(legend)}</p>")
+            f"<p class=\"note\">{e(legend)}</p><p class=\"note footnote\">{e(footnote)}</p>")
+
+
+def _slope_text(row, trend) -> str:
+    """A slope with its interval, marked as the table marks: `+0.120 (+0.050 to +0.190) ▲`."""
+    digits = max(2, digits_of(row))
+
+    def plain(x: float) -> str:  # a number of the slope's, unmarked
+        return diff_text(row, attrs.evolve(trend, diff=x, p_holm=1.0), digits)
+
+    if math.isnan(trend.low):
+        return diff_text(row, trend, digits)
+    mark = (" ▲" if trend.diff > 0 else " ▼") if trend.significant else ""
+    return f"{plain(trend.diff)} ({plain(trend.low)} to {plain(trend.high)}){mark}"
 
 
 def _successes(row, estimate) -> str:
@@ -344,7 +416,7 @@ def _curves(plt, comparison, rows) -> str | None:
     by_key = {row.key: row for row in rows}
     chosen = [by_key[key] for key in CURVE_ROWS if key in by_key]
     chosen += [row for row in rows if row.key.startswith("points.")]
-    chosen = [row for row in chosen if all(v is not None and not math.isnan(v.low) for v in row.values)]
+    chosen = [row for row in chosen if paired_band(row) is not None]
     chosen = chosen[:MOST_CURVES]
     if not chosen:
         return None
@@ -355,8 +427,8 @@ def _curves(plt, comparison, rows) -> str | None:
     for axes, row in zip([a for line in grid for a in line], chosen):
         scale = 100 if row.kind in ("rate", "share") else 1
         means = [v.mean * scale for v in row.values]
-        axes.fill_between(xs, [v.low * scale for v in row.values], [v.high * scale for v in row.values],
-                          alpha=0.25)
+        lows, highs = paired_band(row)
+        axes.fill_between(xs, [x * scale for x in lows], [x * scale for x in highs], alpha=0.25)
         axes.plot(xs, means, "o-")
         axes.set_title(_wrap(shown_label(row.label)), fontsize=9)
         axes.set_xlabel(key, fontsize=8)
@@ -367,6 +439,23 @@ def _curves(plt, comparison, rows) -> str | None:
         axes.set_visible(False)
     figure.tight_layout()
     return _svg(plt, figure)
+
+
+def paired_band(row) -> tuple[list[float], list[float]] | None:
+    """A sweep curve's band: at each value after the first, the first value's mean plus the
+    paired interval of the difference from it (game by game on the same seeds, `Row.versus`),
+    so that a trend the games share shows as it is tested; at the first value, its mean (the
+    reference, no width). None where a value or a difference is missing."""
+    first = row.values[0]
+    if first is None or any(v is None for v in row.values):
+        return None
+    lows, highs = [first.mean], [first.mean]
+    for p in row.versus[1:]:
+        if p is None or math.isnan(p.low):
+            return None
+        lows.append(first.mean + p.low)
+        highs.append(first.mean + p.high)
+    return lows, highs
 
 
 def _wrap(label: str, width: int = 42) -> str:

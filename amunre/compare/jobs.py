@@ -19,10 +19,20 @@ from pathlib import Path
 import attrs
 
 from amunre.agents import make_agents
+from amunre.agents.playing import play_reporting
 from amunre.compare.collect import StatsCollector, seat_key
+from amunre.compare.rescore import (
+    SCORING_EVENTS,
+    EventLog,
+    GameWatcher,
+    Rescorer,
+    rescore_problem,
+    same_game,
+    tally_rescored,
+)
 from amunre.compare.tally import Tally, tally_batch
 from amunre.core import arguments
-from amunre.core.engine import Game, play_on
+from amunre.core.engine import Game
 from amunre.core.errors import ArgumentValueError
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
@@ -136,7 +146,9 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     column each), each in every rotation of a mixed lineup (`rotations`), and tally them
     (`amunre.compare.tally`): the numbers per row and their difference from the first column,
     game by game; every game's record, and each seat's, with `keep_records`; with `slope` (a
-    numeric sweep's weights, `tally.slope_weights`), each row's slope against the swept value."""
+    numeric sweep's weights, `tally.slope_weights`), each row's slope against the swept value.
+    With two columns or more, also the games each column plays identically to the first and the
+    first column's games re-scored by each other column's scoring (`amunre.compare.rescore`)."""
     # (checked once a batch: a batch plays games for seconds)
     jobs = tuple(arguments.listed("jobs", jobs, "a tuple of Jobs (job_for), one a column"))
     if not jobs:
@@ -156,15 +168,33 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     turns = rotations(jobs[0].agents)
     games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
     records, seat_records, rows = [], [], []
-    for job in jobs:
-        variant = load_job_variant(job)
+    variants = [load_job_variant(job) for job in jobs]
+    # the first column's games re-scored by each other column's scoring, where it can read them
+    rescorers = [None] + [None if rescore_problem(variants[0], variant) else Rescorer(variant, variants[0])
+                          for variant in variants[1:]]
+    rescored: list[list | None] = [None if rescorer is None else [] for rescorer in rescorers]
+    guessed = [0] * len(jobs)
+    same = [[True] * len(games)] + [[False] * len(games) for _ in jobs[1:]]  # per column and game: the first's?
+    first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
+    for c, (job, variant) in enumerate(zip(jobs, variants)):
         collector = StatsCollector(variant)
+        # with two columns or more, a game's events compare hears (and the scorings'), to tell
+        # identical games; the first column's positions at each scoring, to re-score
+        logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None
+        positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
+        watcher = GameWatcher(positions) if c == 0 and positions else None
         column, seats = [], []
-        for seed, rotation in games:
+        for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
-            game = Game(variant, job.players, seed, [collector])
-            play_on(game, make_agents(list(lineup), seed))
+            log = EventLog(logged) if logged is not None else None
+            listeners = [collector] + [one for one in (log, watcher) if one is not None]
+            if watcher is not None:
+                watcher.start(None)
+            game = Game(variant, job.players, seed, listeners)
+            if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
+                watcher.game = game
+            play_reporting(game, make_agents(list(lineup), seed), lineup)
             values = collector.record(game)
             if turns > 1:  # each agent's win rate per seat it plays
                 for spec in sorted(set(lineup)):
@@ -173,6 +203,20 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             column.append(values)
             if keep_records:
                 seats.append(collector.seats(game, lineup))
+            if log is None:
+                continue
+            if c:
+                same[c][i] = same_game(*first_games[i], game.answers, log)
+                continue
+            first_games.append((game.answers, log))
+            last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
+            scorings = watcher.scorings if watcher is not None else {}
+            for other, rescorer in enumerate(rescorers):
+                if rescorer is not None:  # (the last reads the positions, not copies)
+                    rows_found, guess = rescorer.rescore(game.state.players, scorings, game.answers,
+                                                         keep=other != last)
+                    rescored[other].append(rows_found)
+                    guessed[other] += guess
         records.append(column)
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
@@ -180,7 +224,14 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             for spec in sorted(set(job.agents)):
                 meta[agent_key(spec)] = (f"win rate per seat, {spec}", "rate", agent_key(spec))
         rows.append(meta)
-    return tally_batch(records, rows, games, keep_records, seat_records, slope)
+    tally = tally_batch(records, rows, games, keep_records, seat_records, slope)
+    if len(jobs) > 1:
+        tally.rescore = tally_rescored(records, rescored, [sum(flags) for flags in same], guessed, games)
+        if keep_records:  # per column, each game's re-scoring and whether it is the first column's game
+            for i, kept in enumerate(tally.records):
+                kept["rescored"] = [None if found is None else found[i] for found in rescored]
+                kept["identical"] = [flags[i] for flags in same]
+    return tally
 
 
 _MASK = (1 << 64) - 1

@@ -216,6 +216,7 @@ def records_csv(comparison) -> str:
     the column has no such row or kingdom, or a mean has no event in it). docs/compare.md
     lists them."""
     from amunre.compare.collect import missing_means_zero
+    from amunre.compare.rescore import records_fields, records_values
     from amunre.compare.run import summarize_by_kingdom
 
     items: list[str] = []
@@ -226,13 +227,16 @@ def records_csv(comparison) -> str:
     by_kingdom = [row.key for row in summarize_by_kingdom(comparison)]
     metas = comparison.tally.rows or [{} for _ in comparison.columns]
     fields = (["seed", "rotation", "column", "variant", "seat", "agent", "rank", "points", "gold", "pyramids",
-               "stones"] + list(GAME_FIELDS) + [f"points.{item}" for item in items] + by_kingdom)
+               "stones"] + list(GAME_FIELDS) + [f"points.{item}" for item in items] + by_kingdom
+              + records_fields(comparison))
     out = io.StringIO()
     writer = csv.DictWriter(out, fields, lineterminator="\n")
     writer.writeheader()
     for record in comparison.tally.records:
-        for column, values, seats, meta in zip(comparison.columns, record["values"], record["seats"], metas):
+        for c, (column, values, seats, meta) in enumerate(zip(comparison.columns, record["values"], record["seats"],
+                                                              metas)):
             game = {name: _plain_number(values.get(name)) for name in GAME_FIELDS}
+            game.update({name: _plain_number(value) for name, value in records_values(record, c).items()})
             for key in by_kingdom:  # a count without its events in this game is 0; a mean, none
                 value = values.get(key)
                 if value is None and key in meta and missing_means_zero(meta[key][1]):
@@ -252,9 +256,10 @@ def _plain_number(x):
     return int(x) if isinstance(x, float) and x.is_integer() else x
 
 
-def to_json(comparison, rows, differences: list, by_kingdom=()) -> dict:
+def to_json(comparison, rows, differences: list, by_kingdom=(), rescored=None) -> dict:
     """The comparison as data (`schemas/compare.schema.json`); `by_kingdom`: the by-kingdom
-    rows (`run.summarize_by_kingdom`)."""
+    rows (`run.summarize_by_kingdom`); `rescored`: the identical games and re-scorings
+    (`rescore.summarize_rescored`)."""
 
     def estimate(e, kind):
         return None if e is None else {"mean": _finite(e.mean), "sd": _finite(e.sd), "low": _finite(e.low),
@@ -290,6 +295,10 @@ def to_json(comparison, rows, differences: list, by_kingdom=()) -> dict:
                        for r in by_kingdom],
         "differences": differences,
     }
+    if rescored is not None:
+        from amunre.compare.rescore import to_json_part
+
+        doc.update(to_json_part(rescored))
     return doc
 
 

@@ -184,6 +184,13 @@ def summarize(comparison: Comparison) -> list[Row]:
                 modes.setdefault(key, mode)
     item_order = _item_order(columns)
     rows = _rows(comparison, sorted(labels, key=lambda k: _row_order(k, item_order)), labels, modes)
+    # the one-number balance rows after the seats' win rates, in the same Holm family
+    from amunre.compare.outcomes import outcome_rows
+
+    after = max((i + 1 for i, row in enumerate(rows) if row.key.startswith("win.")), default=len(rows))
+    xs = swept_values(columns)
+    rows[after:after] = [Row(key, label, "mean", values, versus, adjacent, trend) for key, label, values, versus,
+                         adjacent, trend in outcome_rows(comparison, slope_weights(xs) if xs else None)]
     _adjust(rows, len(columns))
     return rows
 

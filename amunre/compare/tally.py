@@ -14,10 +14,11 @@ that row's numbers and of its pairs.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import attrs
 
-from amunre.compare.collect import missing_means_zero
+from amunre.compare.collect import RANKS, missing_means_zero
 from amunre.compare.stats import Moments
 
 
@@ -39,6 +40,14 @@ class Tally:
     #: the paired units the moments count: the games, or with a rotated lineup the seeds (the
     #: rotations of a seed share its deal, so they are one observation, their numbers averaged)
     units: int = 0
+    #: how many seeds ended in each joint outcome: per seed, every column's ranks of the seats
+    #: (`collect.RANKS`) in each rotation of the lineup; a finite set of outcomes, so the memory
+    #: is bounded.
+    #: The one-number outcome rows are read from it (`amunre.compare.outcomes`)
+    outcomes: Counter = attrs.Factory(Counter)
+    #: with two columns or more: identical games and the first column's games re-scored by each
+    #: other column's scoring (`amunre.compare.rescore.RescoreTally`)
+    rescore: Any = None
 
 
 def slope_weights(xs: list[float]) -> tuple[float, ...] | None:
@@ -56,6 +65,8 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
     `slope`: a numeric sweep's least-squares weights per column (`slope_weights`): each game's
     slope of a row against the swept value is the weighted sum of its columns' numbers."""
     modes = {key: meta[1] for column_rows in rows for key, meta in column_rows.items()}
+    # the ranks are no row: taken out of the records before anything else reads them
+    outcomes = _outcomes([[record.pop(RANKS, ()) for record in column_records] for column_records in records], games)
     scores = [Counter(record["winning_score"] for record in column_records) for column_records in records]
     kept = ([{"seed": seed, "rotation": rotation, "values": [column_records[i] for column_records in records],
               "seats": [column_seats[i] for column_seats in seats] if seats else []}
@@ -90,7 +101,16 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
             per_game = [sum(w * v for w, v in zip(slope, game)) for game in zip(*columns) if None not in game]
             if per_game:
                 trend[key] = Moments.of(per_game)
-    return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=len(records[0]))
+    return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=len(records[0]), outcomes=outcomes)
+
+
+def _outcomes(ranks: list[list[tuple]], games: list[tuple[int, int]]) -> Counter:
+    """The joint outcomes of a batch: per seed, every column's ranks in each of its rotations
+    (a tuple of rank tuples per column: a seed's rotations are one observation), counted."""
+    by_seed: dict[int, list[int]] = {}
+    for i, (seed, _) in enumerate(games):
+        by_seed.setdefault(seed, []).append(i)
+    return Counter(tuple(tuple(column[i] for i in found) for column in ranks) for found in by_seed.values())
 
 
 def _per_seed(column_records: list[dict], games: list[tuple[int, int]], modes: dict) -> list[dict]:
@@ -136,7 +156,10 @@ def merge(total: Tally, part: Tally) -> Tally:
             into[key] = after if before is None else before if after is None else before.merge(after)
     for into, more in zip(total.winning_scores, part.winning_scores):
         into.update(more)
+    total.outcomes.update(part.outcomes)
     total.records += part.records
+    if part.rescore is not None:
+        total.rescore = part.rescore if total.rescore is None else total.rescore.merge(part.rescore)
     total.games += part.games
     total.units += part.units
     return total

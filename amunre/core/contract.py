@@ -13,6 +13,9 @@ every module declares (the core):
   variant's `[rulings]` table is composed from the `Rulings` of the modules in its pipeline;
 - `cards`: the card kinds it plays (kind -> what the card does); a variant's deck may only
   hold cards some registered module declares;
+- `held_cards`: the cards it deals besides the deck's, which are held and never drawn (kind
+  -> what the card does: the offering's theft card), so that every card a player can hold
+  has its help text;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
   form, how one option reads; its other fields are facets: words, encoding, valuation);
 - `events`: the events it emits (`Event`: what it reports, how it is narrated, the
@@ -400,6 +403,11 @@ def answers(rulings: type[D]) -> Declared[D]:
     return Declared(rulings)
 
 
+#: What of the board a module may keep for the next kingdom (`Rule.keeps_between_kingdoms`):
+#: each province's farmers (those on its fields and the free ones), each province's owner.
+KEEPABLE = ("farmers", "owners")
+
+
 class Rule:
     """A pluggable rule module; see the module docstring for every declaration."""
 
@@ -412,6 +420,7 @@ class Rule:
     Params: type = NoParams
     Rulings: type = NoRulings
     cards: dict[str, str] = {}
+    held_cards: dict[str, str] = {}
     decisions: dict[str, Decision] = {}
     events: dict[str, Event] = {}
     # Pipeline contract, checked when a variant loads: what a phase makes available to the
@@ -433,6 +442,10 @@ class Rule:
     #: publishes it (the offering level 0, as if no offering were made: a house rule without
     #: the offering still plays).
     reads_published: tuple[str, ...] | Mapping[str, Any] = ()
+    #: What of the board it keeps for the next kingdom, where the rulebook's transition
+    #: (R-GAME-05, the core's) clears it: any of `KEEPABLE`. A house rule says so here; the
+    #: transition asks every module of the variant (`Modules.kept_between_kingdoms`).
+    keeps_between_kingdoms: frozenset[str] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -558,6 +571,10 @@ def _refuse_misdeclared(cls: type) -> None:
     if not isinstance(publishes, Mapping) or not all(isinstance(key, str) for key in publishes):
         raise RuleModuleError(f"{where} declares publishes as {publishes!r}: expected a mapping of each name it "
                               "publishes to what the value is (`publishes = {\"my_value\": \"what it is\"}`)")
+    keeps = vars(cls).get("keeps_between_kingdoms", frozenset())
+    if not isinstance(keeps, (frozenset, set, tuple)) or not set(keeps) <= set(KEEPABLE):
+        raise RuleModuleError(f"{where} declares keeps_between_kingdoms as {keeps!r}: expected a frozenset of "
+                              f"{', '.join(repr(k) for k in KEEPABLE)} (what of the board stays for the next kingdom)")
     reads = vars(cls).get("reads_published", ())
     if isinstance(reads, str) or not isinstance(reads, (tuple, list, Mapping)) \
             or not all(isinstance(key, str) for key in reads):

@@ -30,6 +30,21 @@ class Request:
 
     __slots__ = ("player", "kind", "options", "context", "simultaneous")
 
+    #: What each attribute holds (docs/agent-view.md is made from these).
+    ATTRIBUTES = {
+        "player": "The seat asked: 0, 1, ... (the view handed with it is this seat's).",
+        "kind": "The decision's kind, `bid`, `offer`, `buy_farmers`, ...: docs/decisions.md lists every kind, "
+                "the module that asks it and its options' shape.",
+        "options": "The legal answers, a list of the engine's own values (numbers, ids, tuples, None): answer with "
+                   "one of them, compared by value and type. At least two: a decision with one option is never "
+                   "asked. Read it, never change it (the engine checks the answer against this very list).",
+        "context": "Facts about the question for showing or thinking on (the bid to beat, the gold still owed...), "
+                   "keyed by name; the keys each kind's module declares (`Decision.context`). Never another "
+                   "seat's secret. It may be worked out only when first read.",
+        "simultaneous": "True when the answers of a batch are sealed and revealed together (the offering, the "
+                        "expert province draft): the other seats' answers of the batch are not known yet.",
+    }
+
     def __init__(self, player: int, kind: str, options: list[Any], context: Mapping[str, Any] | None = None,
                  simultaneous: bool = False):
         self.player = player
@@ -39,6 +54,7 @@ class Request:
         self.simultaneous = simultaneous
 
     def to_dict(self) -> dict[str, Any]:
+        """The request as JSON-able data (tuples as lists, the context worked out)."""
         return {
             "player": self.player,
             "kind": self.kind,

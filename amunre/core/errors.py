@@ -85,3 +85,10 @@ class ReplayError(AmunreError):
 class RuleModuleError(AmunreError):
     """A rule module broke the rule-author contract (docs/architecture.md) while it ran: a
     plug-in's bug, not the user's input. The message names the module and the fix."""
+
+
+class AgentError(AmunreError):
+    """An agent of one's own (a module, a file or an installed package's) failed while a game
+    was played: it raised, or answered something that is not an option. The message names the
+    agent, its seat and the decision; the command line exits 1 (a failure found, as `amunre
+    check`'s `[agent]`), not 2 (bad input)."""

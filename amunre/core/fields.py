@@ -28,6 +28,15 @@ def doc(text: str, **kw: Any) -> Any:
     return attrs.field(metadata={"doc": text}, **kw)
 
 
+def follows(name: str, text: str, **kw: Any) -> Any:
+    """An attrs field carrying its own documentation whose default is the value of the field
+    `name` before it in the same class: a specific key that falls back to a shared one (the
+    market's price of one kind, which is the shared price unless set). The generated docs,
+    the schema and the loader's stand-ins read the field it follows from `metadata["follows"]`."""
+    return attrs.field(default=attrs.Factory(lambda self: getattr(self, name), takes_self=True),
+                       metadata={"doc": text, "follows": name}, **kw)
+
+
 def bounded(low: int, high: int) -> list[Validator[int]]:
     """A validator: a whole number from `low` to `high`. Every count and parameter declares
     its range, so a variant that loads always plays a finite game in bounded memory."""

@@ -148,13 +148,18 @@ def round_summary(game: Game) -> dict[str, Any]:
             "scores": [p.score for p in state.players], "provinces": provinces}
 
 def between_kingdoms(game: Game) -> None:
-    """R-GAME-05: provinces lose owners and farmers; pyramids and stones stay."""
+    """R-GAME-05: provinces lose owners and farmers; pyramids and stones stay. A house rule's
+    module may keep the farmers or the owners (`Rule.keeps_between_kingdoms`)."""
     state = game.state
-    for prov in state.provinces:
-        state.supply_farmers += prov.farmers + prov.free_farmers
-        prov.farmers = prov.free_farmers = 0
-        prov.owner = None
-    for player in state.players:
-        player.provinces = []
+    kept = game.variant.modules.kept_between_kingdoms
+    if "farmers" not in kept:
+        for prov in state.provinces:
+            state.supply_farmers += prov.farmers + prov.free_farmers
+            prov.farmers = prov.free_farmers = 0
+    if "owners" not in kept:
+        for prov in state.provinces:
+            prov.owner = None
+        for player in state.players:
+            player.provinces = []
     if "transition" in game.hearing:
         game.emit("transition")

@@ -205,6 +205,9 @@ class Modules:
             allowed = module.player_counts(counts)
             self.players_ruled_out.update((n, module.id) for n in counts if n not in allowed)
             counts = allowed
+        #: what of the board stays for the next kingdom where R-GAME-05 clears it: what any
+        #: module keeps (`Rule.keeps_between_kingdoms`)
+        self.kept_between_kingdoms: frozenset[str] = frozenset().union(*(m.keeps_between_kingdoms for m in self.all))
         #: the player counts the variant is played by: the edition's, as its modules allow
         self.players: tuple[int, ...] = counts
         # the modules that keep data of their own (they override `initial_state`)

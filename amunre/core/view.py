@@ -64,30 +64,37 @@ class ProvinceView:
     # (properties written out, not `property(lambda ...)`: so that their types are known)
     @property
     def owner(self) -> int | None:
+        """The seat that holds it, or None."""
         return self._p.owner
 
     @property
     def farmers(self) -> int:
+        """Farmers on its fields."""
         return self._p.farmers
 
     @property
     def free_farmers(self) -> int:
+        """Farmers placed by a card (the free farmer), not on a field."""
         return self._p.free_farmers
 
     @property
     def stones(self) -> int:
+        """Stones not yet built into a pyramid."""
         return self._p.stones
 
     @property
     def pyramids(self) -> int:
+        """Single pyramids (1 each toward the count)."""
         return self._p.pyramids
 
     @property
     def doubles(self) -> int:
+        """Double pyramids (2 each toward the count, where the edition has them)."""
         return self._p.doubles
 
     @property
     def gold(self) -> int:
+        """Gold lying on it, taken by whoever acquires it."""
         return self._p.gold
 
     @property
@@ -96,6 +103,7 @@ class ProvinceView:
         return len(self._p.cards)
 
     def pyramid_count(self) -> int:
+        """Its pyramids as the scoring counts them: singles plus twice the doubles."""
         return self._p.pyramid_count()
 
     def public(self) -> Face:
@@ -104,9 +112,11 @@ class ProvinceView:
         return face(self._p)
 
     def all_farmers(self) -> int:
+        """Every farmer on it: on the fields and placed by a card."""
         return self._p.all_farmers()
 
     def to_dict(self) -> dict[str, Any]:
+        """Its public face as a dict (what the conformance suite compares)."""
         return {k: getattr(self, k) for k in ("owner", "farmers", "free_farmers", "stones", "pyramids", "doubles",
                                                "gold", "cards")}
 
@@ -121,22 +131,27 @@ class PlayerInfo:
 
     @property
     def gold(self) -> int:
+        """Gold held."""
         return self._p.gold
 
     @property
     def score(self) -> int:
+        """Points so far."""
         return self._p.score
 
     @property
     def provinces(self) -> tuple[int, ...]:
+        """Ids of the provinces he holds."""
         return tuple(self._p.provinces)
 
     @property
     def hand_size(self) -> int:
+        """How many cards he holds (which, only he knows)."""
         return sum(self._p.hand)
 
     @property
     def breakdown(self) -> dict[str, int]:
+        """His points so far by scoring item key (the keys of `amunre run --json`'s breakdown), a copy."""
         return dict(self._p.breakdown)
 
     def holding(self) -> Holding:
@@ -144,6 +159,7 @@ class PlayerInfo:
         return holding(self._p)
 
     def to_dict(self) -> dict[str, Any]:
+        """What everyone knows of him as a dict."""
         return {"gold": self.gold, "score": self.score, "provinces": list(self._p.provinces),
                 "hand_size": self.hand_size, "breakdown": self.breakdown}
 
@@ -152,6 +168,9 @@ class PlayerView:
     """Everything `player` may know of `game`, read live from its state."""
 
     __slots__ = ("_game", "player", "_players", "_provinces")
+
+    #: What each plain attribute holds (docs/agent-view.md is made from these and the docstrings).
+    ATTRIBUTES = {"player": "The seat this view is of: 0, 1, ... (the request's `player`)."}
 
     _players: tuple[PlayerInfo, ...] | None
     _provinces: tuple[ProvinceView, ...] | None
@@ -188,6 +207,8 @@ class PlayerView:
     # -- the rules (public) ---------------------------------------------------------------
     @property
     def variant(self) -> Variant:
+        """The variant played (its edition, components, params, rulings, modules, terms): shared
+        by every game of it, so read it and never change it."""
         return self._game.variant
 
     def published(self, name: str, default: Any = None) -> Any:
@@ -221,6 +242,7 @@ class PlayerView:
     # -- own holdings ---------------------------------------------------------------------
     @property
     def me(self) -> PlayerInfo:
+        """`players[player]`: the seat's own public facts."""
         return self.players[self.player]
 
     @property
@@ -231,43 +253,53 @@ class PlayerView:
     # -- public facts ---------------------------------------------------------------------
     @property
     def n_players(self) -> int:
+        """How many play."""
         return self._game.state.n_players
 
     @property
     def kingdom(self) -> int:
+        """The kingdom, from 0 (the Old Kingdom in the printed editions)."""
         return self._game.state.kingdom
 
     @property
     def round(self) -> int:
+        """The round of the kingdom, from 0."""
         return self._game.state.round
 
     @property
     def start_player(self) -> int:
+        """The seat that starts the round (the pharaoh)."""
         return self._game.state.start_player
 
     @property
     def deck_size(self) -> int:
+        """Cards left in the draw pile (its order is hidden)."""
         return len(self._game.state.deck)
 
     @property
     def discard(self) -> tuple[int, ...]:
+        """The discard pile: each card's id, in the order discarded."""
         return tuple(self._game.state.discard)
 
     @property
     def in_play(self) -> tuple[int, ...]:
+        """Cards played face up this phase, by id, until the phase ends."""
         return tuple(self._game.state.in_play)
 
     @property
     def phase(self) -> str:
+        """The running phase's or scoring's name (`auction`, `offering`, ...; `setup` before the first)."""
         return self._game.phase_name
 
     @property
     def supplies(self) -> dict[str, int]:
+        """What the general supply still holds: farmers, stones, pyramids, doubles."""
         s = self._game.state
         return {"farmers": s.supply_farmers, "stones": s.supply_stones, "pyramids": s.supply_pyramids,
                 "doubles": s.supply_doubles}
 
     def turn_order(self) -> list[int]:
+        """The seats from the start player on, clockwise."""
         return self._game.state.turn_order()
 
     def sample_game(self, rng: random.Random) -> Game:
@@ -307,6 +339,8 @@ class PlayerView:
         return copy_data(data)
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole view as JSON-able data (what the conformance suite compares across games
+        that differ only in what the seat may not know)."""
         return {
             "player": self.player,
             "hand": list(self.hand),

@@ -47,7 +47,7 @@ def _variant_for(head: dict, where: str, variant):
 
 
 def _check_header(head: dict, where: str, variant) -> None:
-    from amunre.agents import agent_names, check_spec, split_spec
+    from amunre.agents import agent_names, check_spec, is_known, split_spec
 
     if head["amunre"] != __version__:
         raise ReplayError(f"{where}:1: amunre: the log was written by amunre {excerpt(head['amunre'])}, this is "
@@ -63,11 +63,11 @@ def _check_header(head: dict, where: str, variant) -> None:
     for seat, name in enumerate(agents):
         try:
             kind = split_spec(name)[0]
-            if kind in known:
+            if is_known(kind):
                 check_spec(name)
         except AmunreError as exc:
             raise ReplayError(f"{where}:1: agents/{seat}: {exc}") from None
-        if kind not in known:
+        if not is_known(kind):
             raise ReplayError(f"{where}:1: agents/{seat}: unknown agent {excerpt(name)} "
                               f"(expected one of {', '.join(known)})")
 

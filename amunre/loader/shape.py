@@ -291,7 +291,9 @@ def structure(data: Any, cls, path: tuple, report, extra_hint: str = ""):
     An unknown key stops the conversion before the values of the known ones are checked
     (their validators run when the class is made), so a misspelt key would hide a bad value
     beside it: the known keys are then converted again on their own and their problems
-    reported too (a key they lack is not one: the misspelt key may be meant for it)."""
+    reported too (a key they lack is not one: the misspelt key may be meant for it). A wrong
+    type, or a first value out of range, would hide the others alike (the class is never
+    made, or its validators stop at the first): each key given is then checked on its own."""
     try:
         return _converter.structure(data, cls)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a reported problem
@@ -305,6 +307,31 @@ def structure(data: Any, cls, path: tuple, report, extra_hint: str = ""):
                 except Exception as more:  # noqa: BLE001 - as above
                     found += [problem for problem in _cattrs_problems(more, path, cls, extra_hint)
                               if problem not in found and problem[1] != "missing"]
+            found += [problem for problem in _each_field_problems(known, cls, path) if problem not in found]
         for where, what, expected in found:
             report(where, what, expected)
         return None
+
+
+def _each_field_problems(data: dict, cls, path: tuple):
+    """(path, what, expected) of each key of `data` (fields of `cls`) typed and validated on
+    its own. A validator that needs the other fields (it reads the instance) cannot run alone:
+    what it would say waits for the whole class, as before."""
+    attrs.resolve_types(cls)
+    fields = attrs.fields_dict(cls)
+    for name, raw in data.items():
+        field = fields[name]
+        try:
+            value = typed_value(raw, field.type)
+        except Exception as exc:  # noqa: BLE001 - a wrong type, said as the whole class says it
+            yield from _cattrs_problems(exc, path + (name,), cls)
+            continue
+        try:
+            if field.converter is not None:
+                value = field.converter(value)
+            if field.validator is not None:
+                field.validator(None, field, value)
+        except (ValueError, TypeError) as exc:
+            yield from _leaf(exc, path, None, cls)
+        except Exception:  # noqa: BLE001 - a validator that reads the instance: see above
+            continue

@@ -55,17 +55,19 @@ def settle(data: Any, cls, what: str) -> Unsettled:
         attrs.resolve_types(cls)
         for field in attrs.fields(cls):
             try:
-                settled[field.name] = _settle_field(data, field)
+                settled[field.name] = _settle_field(data, field, settled)
             except Exception:  # noqa: BLE001 - a field that fails stays undecided
                 continue
     return Unsettled(what, settled)
 
 
-def _settle_field(data: dict, field: attrs.Attribute):
+def _settle_field(data: dict, field: attrs.Attribute, settled: dict):
     if field.name in data:
         value = typed_value(data[field.name], field.type)
         if field.converter is not None:
             value = field.converter(value)
+    elif "follows" in field.metadata:  # (`amunre.core.fields.follows`: another field's value)
+        value = settled[field.metadata["follows"]]  # undecided while that one is
     elif isinstance(field.default, attrs.Factory) and not field.default.takes_self:
         value = field.default.factory()
     elif field.default is not attrs.NOTHING:

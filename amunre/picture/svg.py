@@ -269,9 +269,14 @@ class BoardPicture:
         where = [f for f in ("half", "side", "nile") if f in provisional]
         if where:
             out.append(_provisional(x + 3, y + 3, BOX_W - 6, BOX_H - 6, p.name, where))
+        w = self.words
+        if p.fields:  # (a tooltip on each group of printed symbols: what it is, in the edition's words)
+            out.append(f"<g><title>{w.plural(p.fields, 'field space', 'field spaces')}</title>")
         for i in range(p.fields):
             out.append(f'<rect x="{x + 8 + i * 20}" y="{y + 28}" width="16" height="16" fill="#fffdf6" '
                        f'stroke="#7a6a48"/>')
+        if p.fields:
+            out.append('</g>')
         if "fields" in provisional:
             out.append(_provisional(x + 5, y + 25, max(p.fields, 1) * 20 + 2, 22, p.name, ["fields"]))
         # printed symbols: card symbols (the card limit), then temples
@@ -279,14 +284,18 @@ class BoardPicture:
         icons = []
         for i in range(p.card_limit):
             icons.append(_card(cx + i * 12, y + 79))
+        if p.card_limit:
+            icons = [f'<g><title>{text_of(w.count(p.card_limit, "card_symbols"))} (the most '
+                     f'{text_of(w.t("favor_plural"))} bought here at once)</title>{"".join(icons)}</g>']
         if p.card_limit == 0 and "card_limit" in provisional:
             icons.append(_t(cx + 2, y + 90, "0", SMALL, fill=DIM))
         width = max(p.card_limit * 12, 12 if "card_limit" in provisional else 0)
         if "card_limit" in provisional:
             icons.append(_provisional(cx - 3, y + 76, width + 4, 19, p.name, ["card_limit"]))
         tx = cx + width + (10 if width else 0)
-        for i in range(p.temples):
-            icons.append(_temple(tx + i * 17, y + 79))
+        if p.temples:
+            icons.append(f'<g><title>{text_of(w.count(p.temples, "temple"))}</title>'
+                         + "".join(_temple(tx + i * 17, y + 79) for i in range(p.temples)) + '</g>')
         if p.temples == 0 and "temples" in provisional:
             icons.append(_t(tx + 2, y + 90, "0", SMALL, fill=DIM))
         if "temples" in provisional:

@@ -26,9 +26,11 @@ module's `start_kingdom`), played on copies of the position. The model, in full:
   parameter, 1 unless told otherwise: who will hold what is already in the share), all on
   the next kingdom's projected position (a kingdom further on is not projected again).
 - The offering level of a later kingdom is taken at the middle level (the rounds in between
-  set it again), and its harvests are left out: what they pay follows from farmers and
-  offerings not yet bought, which nothing held now changes (the cards held apart, a small
-  share left out knowingly).
+  set it again). Its harvests (each phase that pays for holdings, once a round) count like
+  its scoring items, their gold at the seat's thrift, where they read something carried: in
+  the editions they read farmers and owners, which the transition clears, so what they will
+  pay follows from what is not yet bought and they are left out; a house rule that keeps the
+  farmers (`Rule.keeps_between_kingdoms`) makes a farmer bought now pay a share of them.
 """
 
 from __future__ import annotations
@@ -164,9 +166,17 @@ class LaterKingdoms:
         self.variant, self.kingdom, self.later = variant, kingdom, later
         modules = variant.modules
         weights: dict[Rule, float] = {}
+        # each phase that pays for holdings (the harvest) runs once a round: a later kingdom's
+        # runs count as its scoring items do, and only where they read what is carried (kept
+        # farmers, say): what is bought there is not held now
+        income = [module for module in modules.phases
+                  if isinstance(module, ValuationFacet) and module.pays_for_holdings]
+        runs = variant.edition.rounds_per_kingdom
         for ahead in range(kingdom + 1, len(variant.edition.kingdoms)):
             for module in modules.scoring_in(ahead):
                 weights[module] = weights.get(module, 0.0) + later ** (ahead - kingdom)
+            for module in income:
+                weights[module] = weights.get(module, 0.0) + runs * later ** (ahead - kingdom)
         self._projections: dict[int, GameState] = {}
         self._returned: dict[int, list[int]] = {}
         if not any(weights.values()):  # (the last kingdom: nothing after it)
@@ -228,7 +238,8 @@ class LaterTerm:
     def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
                   ) -> Callable[[GameState], float]:
         """This term for `player` as a function of a position; `points(module, state, player)`
-        gives an item's weighted points, as the seat's worth values its own kingdom's items.
+        gives an item's weighted points (an income phase's: one run's gold at the thrift and
+        its points), as the seat's worth values its own kingdom's terms.
         Kept by what it reads of the position (`_signature`): the same holdings give the same
         points."""
         kingdoms, items = self.kingdoms, self.items
@@ -295,7 +306,10 @@ _PROVINCE_FIELDS = (("provinces", ("owner",)), ("farmers", ("farmers", "free_far
 
 
 def _declares(module: ValuationFacet) -> bool:
-    """Whether a scoring item declares its points (rather than being played for them)."""
+    """Whether a scoring item declares its points, or an income phase its income (rather than
+    being played for them)."""
+    if module.pays_for_holdings:
+        return type(module).income_for is not ValuationFacet.income_for
     return type(module).points_for is not ValuationFacet.points_for
 
 

@@ -21,10 +21,10 @@ _PARAM = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
 
 def card_text(variant, kind: str) -> str:
     """What a card kind does, as the module that plays it declares it, each parameter it
-    names (`big_harvest_bonus`) written as this variant's value; "" for a card no module
-    declares (the theft card, which is the core's)."""
+    names (`big_harvest_bonus`) written as this variant's value; a card a module deals besides
+    the deck (`Rule.held_cards`: the theft card) too; "" for a card no module declares."""
     for module in variant.modules.all:
-        text = module.cards.get(kind)
+        text = module.cards.get(kind, module.held_cards.get(kind))
         if text is None:
             continue
         params = module.params

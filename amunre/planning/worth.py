@@ -20,17 +20,26 @@ what a holding is worth, with no line here changed.
 A change (`Change`: what, where, amount) is worth what it adds to the worth. It is made on the
 position, the terms it touches are valued again, and it is taken back (`apply` and `undo`, or
 in place for one change). A term is touched when the change touches an aspect of a holding it
-reads (`TOUCHES`, `ValuationFacet.reads`; a module valued by playing it reads everything):
+reads (`TOUCHES`, `ValuationFacet.reads`; a module valued by playing it reads everything of
+this kingdom's position, and, as a later kingdom's item, everything the transition carries):
 
-    ("own", province, 1)         the seat holds the province (until the kingdom's scoring)
+    ("own", province, 1)         the seat holds the province (for this kingdom; past it, as
+                                 the variant's transition leaves it: `amunre.planning.horizon`)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (every `STONES_PER_PYRAMID` a pyramid, as
+    ("stones", province, n)      n more stones (some become pyramids: `pyramids_from_stones`, as
                                  `amunre.core.mechanics` builds them)
-    ("pyramids", province, n)    n more single pyramids
+    ("pyramids", province, n)    n more single pyramids (a double counts as two where scored)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
     ("offering_level", None, n)  the offering level set to n (the value a module publishes
                                  under that name: a variant without one values it at nothing)
+
+Gold is valued two ways, for two questions. As a term of the worth, the gold held counts at the
+thrift and the final items (a gold ranking) count it as they would score it now, in full: so
+`points_of` with a gold change is what the position would score. What an appraisal pays with
+is `gold_change` (`gold_worth`): the thrift, or the final items' worth of a gold averaged over
+`spread` gold either way and counted at `foresight` (the others' gold at the end is not known),
+whichever is more. Decisions price what they pay with `gold_change`, never with `points_of`.
 
 The position (`position_of`) is built from the seat's view alone: the others' hands are
 unknown, so empty; the modules' data is what the seat is shown of it, copied (a thought never
@@ -43,9 +52,17 @@ What is kept, and by what key:
   spread, terms, and what the seat sees, `Seen`); the terms' values and the points too when
   only what no term reads moved (the cards in play or on auction, a module's data);
 - the terms a change of some aspects touches, by what the terms read (`_TOUCHING`);
-- what each card kind is worth to a seat (`CardWorths`), by kingdom, whether only the final
-  scoring is left, and how many provinces it holds;
-- a later kingdom's points, by what they read of the position (`amunre.planning.horizon`).
+- what each card kind's holding adds to a seat's worth (`CardWorths`), by kingdom, whether
+  only the final scoring is left, and how many provinces it holds: an approximation (a card's
+  worth moves a little with the level, the gold, the pyramids); its floor, what the cards sell
+  for at the thrift now, is applied when it is read. One planner seat keeps one; mcts's
+  playouts share their planner's across sampled games of the same seat;
+- what a worth's decisions work out once for its position (`remember`: the gold's worth, a
+  province on auction's worth);
+- a later kingdom's projected position, made once per later-kingdoms model from the first
+  position a term is asked on (the same from any position in what the transition clears), and
+  its points by what they read of the position (`amunre.planning.horizon`);
+- in the planner: the income phases' runs, by the module asking, the kingdom and the round.
 
 A decision's `appraise(option, asking, worth)` (`amunre.core.contract.Decision`) turns an
 option into changes with its own module's prices and asks `points_of`; the `planner` agent
@@ -60,7 +77,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
-from amunre.core.mechanics import CARD_SALE_PRICE, STONES_PER_PYRAMID, pyramids_from_stones
+from amunre.core.mechanics import CARD_SALE_PRICE, pyramids_from_stones
 from amunre.core.state import GameState
 from amunre.planning.horizon import LEVEL, LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
@@ -106,7 +123,8 @@ class Seen(NamedTuple):
     def same_holdings(self, other: Seen) -> bool:
         """Whether `other` differs from this at most in what no declared term reads: the
         cards in play and the modules' data (the provinces on auction among it)."""
-        return self[:6] == other[:6]
+        return (self.kingdom == other.kingdom and self.round == other.round and self.level == other.level
+                and self.hand == other.hand and self.holdings == other.holdings and self.faces == other.faces)
 
 
 class WorthKey(NamedTuple):
@@ -126,7 +144,8 @@ class WorthKey(NamedTuple):
     def same_terms(self, other: WorthKey) -> bool:
         """Whether `other` is the same seat, weights, thrift and terms (on another position,
         maybe)."""
-        return self[:6] == other[:6]
+        return (self.player == other.player and self.weights == other.weights and self.gold == other.gold
+                and self.foresight == other.foresight and self.spread == other.spread and self.terms == other.terms)
 
 
 #: Makes a named tuple of its fields in order: `tuple.__new__`, in C, where the class's own
@@ -587,7 +606,7 @@ class Worth:
         only the stones, a card its kind as well)."""
         if what == "stones":
             # (the construction's own number, `amunre.core.mechanics`: read at every stone valued)
-            return TOUCHES["stones"] if state.provinces[where].stones + amount >= STONES_PER_PYRAMID else STONES_ONLY
+            return TOUCHES["stones"] if pyramids_from_stones(state.provinces[where].stones + amount)[0] else STONES_ONLY
         if what == "cards":
             return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
         touched = TOUCHES.get(what)
@@ -679,7 +698,7 @@ class Worth:
         if module is None:
             return lambda state: state.players[me].gold * gold
         if isinstance(module, LaterTerm):
-            return module.evaluator(me, _item_points(variant, weights))
+            return module.evaluator(me, _item_points(variant, weights, gold))
         if runs:
             income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
@@ -740,9 +759,9 @@ class Worth:
             total = sum(count for _, count in counts)
             return sum(self.card(kind) * count for kind, count in counts) / total if total else 0.0
 
-        found = self._cards.get("drawn")
+        found = self._cards.get(("drawn", self.thrift))  # (at this thrift: each kind's floor)
         if found is None:
-            found = self._cards["drawn"] = drawn()
+            found = self._cards["drawn", self.thrift] = drawn()
         return found
 
     def best_farmer(self) -> float:
@@ -776,20 +795,24 @@ class Worth:
         """Holding `count` more cards of `kind` (at least what they sell for,
         `amunre.core.mechanics.CARD_SALE_PRICE` a card)."""
         found = self._cards.get((kind, count))
-        if found is None:
-            sold = count * CARD_SALE_PRICE * self.thrift
-            found = self._cards[kind, count] = max(self.points_of_one("cards", kind, count), sold)
-        return found
+        if found is None:  # (kept without the floor: the thrift moves every round)
+            found = self._cards[kind, count] = self.points_of_one("cards", kind, count)
+        return max(found, count * CARD_SALE_PRICE * self.thrift)
 
     def level(self, level: int) -> float:
         """This round's offering at `level` rather than where it stands."""
         return self.points_of_one("offering_level", None, level)
 
 
-def _item_points(variant: Variant, weights: dict[str, float]) -> Callable[[Rule, GameState, int], float]:
-    """A scoring item's weighted points for a player on a position: as it declares them, else
-    by playing it on a copy."""
+def _item_points(variant: Variant, weights: dict[str, float], gold: float) -> Callable[[Rule, GameState, int], float]:
+    """A scoring item's weighted points for a player on a position, or an income phase's run's
+    (its gold at `gold` points each, and its points): as it declares them, else by playing it
+    on a copy."""
     def points(module: Rule, state: GameState, player: int) -> float:
+        if isinstance(module, ValuationFacet) and module.pays_for_holdings:
+            income = module.income_for(state, player)
+            gained, scored = income if income is not None else played(module, state, player, variant)
+            return gained * gold + _weighted(scored, weights)
         found = module.points_for(state, player) if isinstance(module, ValuationFacet) else None
         return _weighted(found if found is not None else played(module, state, player, variant)[1], weights)
     return points

@@ -1,9 +1,14 @@
-"""The optional extra `amunre[rl]` (pettingzoo, with gymnasium, and numpy): whether it is installed,
-and the one clear error naming it when it is not (`require_extra`).
+"""The optional extras of the rl layer, whether they are installed, and the one clear error
+naming the extra when one is not:
 
-The modules that use the extra (`amunre.rl.observation`, `amunre.rl.pettingzoo`) import it
-themselves and call `require_extra()` before they use it; the action space
-(`amunre.rl.actions`) needs none of it.
+- `amunre[rl]` (pettingzoo, gymnasium, numpy): the PettingZoo environment, the Gymnasium
+  environment and the observation encoder they share (`require_extra`, `require_gymnasium`);
+- `amunre[openspiel]` (open_spiel, and the packages of `rl` for the shared encoder): the
+  OpenSpiel game (`require_openspiel`).
+
+The modules that use an extra (`amunre.rl.observation`, `amunre.rl.pettingzoo`,
+`amunre.rl.gymnasium`, `amunre.rl.openspiel`) import it themselves and call its `require_*`
+before they use it; the action space (`amunre.rl.actions`) needs none of it.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ else:
 
 
 class MissingExtraError(AmunreError, ImportError):
-    """The environment's optional dependencies are not installed."""
+    """An environment's optional dependencies are not installed."""
 
 
 def require_extra() -> None:
@@ -31,3 +36,26 @@ def require_extra() -> None:
         raise MissingExtraError(
             f"the PettingZoo environment needs the optional extra: pip install 'amunre[rl]' "
             f"(pettingzoo and numpy; {_MISSING})")
+
+
+def require_gymnasium() -> None:
+    """Raise a clear error naming the extra when gymnasium (or the rest of `amunre[rl]`) is missing."""
+    if _MISSING is not None:
+        raise MissingExtraError(
+            f"the Gymnasium environment needs the optional extra: pip install 'amunre[rl]' "
+            f"(gymnasium, pettingzoo and numpy; {_MISSING})")
+
+
+def require_openspiel() -> None:
+    """Raise a clear error naming the extra when OpenSpiel (or the encoder's numpy) is missing.
+    OpenSpiel is imported only here, when asked: it is a large compiled package."""
+    try:
+        import pyspiel  # noqa: F401 - only whether it imports
+    except ImportError as error:
+        missing: ImportError | None = error
+    else:
+        missing = _MISSING
+    if missing is not None:
+        raise MissingExtraError(
+            f"the OpenSpiel game needs the optional extra: pip install 'amunre[openspiel]' "
+            f"(open_spiel, with numpy, gymnasium and pettingzoo for the shared observation encoder; {missing})")

@@ -44,6 +44,7 @@ from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.rl.actions import ActionSpace, action_space
 from amunre.rl.extra import MissingExtraError, require_extra  # noqa: F401 - MissingExtraError: named here too
 from amunre.rl.observation import BOUND, ObservationLayout
+from amunre.rl.rewards import REWARDS, final_rewards
 
 try:  # the optional extra `amunre[rl]` (require_extra() names it when it is missing)
     import numpy as np
@@ -56,7 +57,6 @@ except ImportError:  # pragma: no cover - tested with the extra installed
 
 #: The environment's name and version (PettingZoo's `metadata["name"]`).
 NAME = "amunre_v0"
-REWARDS = ("win", "score")
 
 
 def action_mask(space: ActionSpace, game, seat: int):
@@ -203,15 +203,8 @@ class AmunreEnv(AECEnv):
 
     def final_rewards(self) -> dict[str, float]:
         """The rewards once the game is over (see the module docstring)."""
-        state = self.game.state
-        if self.reward_kind == "win":
-            winners = state.winners
-            return {name: (1.0 / len(winners) if seat in winners else 0.0)
-                    for name, seat in self.agent_name_mapping.items()}
-        scores = [p.score for p in state.players]
-        total, others = sum(scores), max(1, self.n_players - 1)
-        return {name: float(scores[seat] - (total - scores[seat]) / others)
-                for name, seat in self.agent_name_mapping.items()}
+        by_seat = final_rewards(self.game.state, self.reward_kind)
+        return {name: by_seat[seat] for name, seat in self.agent_name_mapping.items()}
 
     def action_to_string(self, action: int) -> str:
         """An action id in the edition's words (`ActionSpace.to_string`)."""

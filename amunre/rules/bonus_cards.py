@@ -130,11 +130,14 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
     spec_ids = ("R-SCO-05",)
     params = takes(BonusParams)
     cards = {
-        "master_of_scribes": "Scores at a kingdom's end with `scribes_symbols` card symbols over own provinces.",
-        "master_of_farmers": "Scores at a kingdom's end with `farmers_needed` farmers over own provinces.",
-        "upper_lower": "Scores when all own provinces lie in one half of Egypt.",
-        "west_east": "Scores when all own provinces lie on one side of the Nile.",
-        "nile_frontier": "Scores when all own provinces lie on the Nile, or none does.",
+        "master_of_scribes": "Scores `points` points at a kingdom's scoring if own provinces show at least "
+                             "`scribes_symbols` card symbols.",
+        "master_of_farmers": "Scores `points` points at a kingdom's scoring if own provinces hold at least "
+                             "`farmers_needed` farmers.",
+        "upper_lower": "Scores `points` points at a kingdom's scoring if all own provinces lie in one half of Egypt.",
+        "west_east": "Scores `points` points at a kingdom's scoring if all own provinces lie on one side of the Nile.",
+        "nile_frontier": "Scores `points` points at a kingdom's scoring if all own provinces lie on the Nile, or "
+                         "none does.",
     }
     events = {
         "bonus_played": Event("A player plays a bonus card at a scoring: whether its condition is `met`, what it "

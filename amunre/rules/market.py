@@ -3,7 +3,9 @@ farmers, then stones, in that order (a kind once passed is closed for the turn).
 
 n items of one kind cost n x `first_price` + `price_step` x n(n-1)/2 gold: each further item
 costs `price_step` more than the one before, so 1, 3, 6, 10, ... at the defaults (the
-rulebooks' triangular prices; a house rule may change them). Cards bought are limited by the
+rulebooks' triangular prices; a house rule may change them). Each kind has its own price table,
+which is the shared one unless set (`stones_first_price`, `stones_price_step`, and alike for
+cards and farmers): "cheaper stones only" is data. Cards bought are limited by the
 highest card limit among the player's provinces; farmers go at once onto empty field spaces
 of his provinces; stones go at once into his provinces and every third stone in a province
 becomes a pyramid.
@@ -19,7 +21,7 @@ he plays each card at most once in it, under either reading of identical cards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -36,9 +38,10 @@ from amunre.core.contract import (
 )
 from amunre.core.decisions import decide
 from amunre.core.facets import WordsFacet
-from amunre.core.fields import bounded, doc
+from amunre.core.fields import bounded, doc, follows
 from amunre.core.gamesetup import supply_counts
 from amunre.core.mechanics import (
+    CARD_SALE_PRICE,
     build_from_stones,
     can_add_pyramid,
     field_capacity,
@@ -68,6 +71,30 @@ def price(count: int, first: int = 1, step: int = 1) -> int:
     return count * first + step * count * (count - 1) // 2
 
 
+#: The kinds of item on sale, in the order of a market turn; each is bought by the decision
+#: `buy_<kind>` and has its own price table (`Params.prices`).
+ITEMS = ("cards", "farmers", "stones")
+
+
+@attrs.frozen
+class PriceTable:
+    """What items of one kind cost in a market turn: the first `first_price`, each further one
+    `price_step` more than the one before."""
+
+    first_price: int
+    price_step: int
+
+    def price(self, count: int) -> int:
+        """Gold for `count` items of this kind."""
+        return price(count, self.first_price, self.price_step)
+
+    def said(self, gold: str) -> str:
+        """The table in words: "Each more costs more (1, 3, 6, 10, ...)" or "Each costs 1 gold"."""
+        if self.price_step:
+            return f"Each more costs more ({', '.join(str(self.price(n)) for n in range(1, 5))}, ...)"
+        return f"Each costs {self.first_price} {gold}"
+
+
 # -- what its options are worth to the planner (`Decision.appraise`, `amunre.planning.worth`) ---------
 def _short(asking: Asking, cost: int) -> int:
     """Cards the seat must sell to pay `cost`."""
@@ -75,12 +102,13 @@ def _short(asking: Asking, cost: int) -> int:
 
 
 def _paying(asking: Asking, worth: Valuer, cost: int) -> float:
-    """Paying `cost` gold, selling cards (each worth more than its 1 gold) for what is short."""
-    return -worth.gold_change(-cost) + _short(asking, cost) * max(0.0, worth.drawn_card() - worth.thrift)
+    """Paying `cost` gold, selling cards (each worth more than what it sells for) for what is short."""
+    selling = max(0.0, worth.drawn_card() - CARD_SALE_PRICE * worth.thrift)
+    return -worth.gold_change(-cost) + _short(asking, cost) * selling
 
 
 def _appraise_buy_cards(count: int, asking: Asking, worth: Valuer) -> float:
-    return count * worth.drawn_card() - _paying(asking, worth, asking.rule.params.price(count))
+    return count * worth.drawn_card() - _paying(asking, worth, asking.rule.params.price("cards", count))
 
 
 def _appraise_buy_farmers(count: int, asking: Asking, worth: Valuer) -> float:
@@ -95,7 +123,7 @@ def _appraise_buy_farmers(count: int, asking: Asking, worth: Valuer) -> float:
         pid = max(open_, key=worth.farmers)
         gained += worth.farmers(pid)
         room[pid] -= 1
-    return gained - _paying(asking, worth, asking.rule.params.price(count))
+    return gained - _paying(asking, worth, asking.rule.params.price("farmers", count))
 
 
 def _appraise_place_farmer(pid: int, asking: Asking, worth: Valuer) -> float:
@@ -109,7 +137,7 @@ def _appraise_free_farmer(pid: int | None, asking: Asking, worth: Valuer) -> flo
 
 
 def _appraise_buy_stones(count: int, asking: Asking, worth: Valuer) -> float:
-    return worth.best_stones(count) - _paying(asking, worth, asking.rule.params.price(count))
+    return worth.best_stones(count) - _paying(asking, worth, asking.rule.params.price("stones", count))
 
 
 def _appraise_place_stone(pid: int, asking: Asking, worth: Valuer) -> float:
@@ -127,27 +155,50 @@ def _appraise_architect(pid: int | None, asking: Asking, worth: Valuer) -> float
             - worth.card(asking.rule.architect))
 
 
-def affordable(count_max: int, budget: int, params: Params) -> int:
-    """The largest count <= count_max whose price (at `params`) fits the budget."""
+def affordable(count_max: int, budget: int, table: PriceTable) -> int:
+    """The largest count <= count_max whose price (at `table`) fits the budget."""
     n = 0
-    while n < count_max and params.price(n + 1) <= budget:
+    while n < count_max and table.price(n + 1) <= budget:
         n += 1
     return n
+
+
+def _first_price(item: str) -> Any:
+    return follows("first_price", f"Gold the first {item} bought in a market turn costs; left out, `first_price`.",
+                   validator=bounded(0, 100))
+
+
+def _price_step(item: str) -> Any:
+    return follows("price_step", f"How much more each further {item} bought in a market turn costs than the one "
+                                 "before; left out, `price_step`.", validator=bounded(0, 100))
 
 
 @attrs.frozen
 class Params:
     architect_stones: int = doc("Stones an Architect needs to build a pyramid.", default=2, validator=bounded(1, 3))
-    first_price: int = doc("Gold the first item of a kind costs in a market turn (R-MKT-02).", default=1,
-                           validator=bounded(0, 100))
+    first_price: int = doc("Gold the first item of a kind costs in a market turn (R-MKT-02); the shared price "
+                           "table: that of every kind whose own keys are left out.",
+                           default=1, validator=bounded(0, 100))
     price_step: int = doc("How much more each further item of a kind costs than the one before in a market turn "
                           "(R-MKT-02: 1, with a `first_price` of 1, makes the prices 1, 3, 6, 10, ...; 0 a flat "
-                          "`first_price` each).",
-                          default=1, validator=bounded(0, 100))
+                          "`first_price` each); the shared price table: that of every kind whose own keys are "
+                          "left out.", default=1, validator=bounded(0, 100))
+    # each kind's own table, the shared one unless set (a kind's keys left out follow
+    # `first_price` and `price_step`, so every older file means what it meant)
+    cards_first_price: int = _first_price("card")
+    cards_price_step: int = _price_step("card")
+    farmers_first_price: int = _first_price("farmer")
+    farmers_price_step: int = _price_step("farmer")
+    stones_first_price: int = _first_price("stone")
+    stones_price_step: int = _price_step("stone")
 
-    def price(self, count: int) -> int:
-        """Gold for `count` items of one kind at these prices."""
-        return price(count, self.first_price, self.price_step)
+    def prices(self, what: str) -> PriceTable:
+        """The price table of one kind of item (`what`: one of `ITEMS`)."""
+        return PriceTable(getattr(self, f"{what}_first_price"), getattr(self, f"{what}_price_step"))
+
+    def price(self, what: str, count: int) -> int:
+        """Gold for `count` items of kind `what` (one of `ITEMS`) at these prices."""
+        return self.prices(what).price(count)
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
@@ -164,30 +215,28 @@ def _params_in(variant: Variant, kind: str) -> Params:
     return Params()
 
 
-def _buying(kind: str, one: str, many: str) -> Callable[[int, Words], str]:
-    """`describe` of a quantity to buy: how many of what, for how much."""
+def _buying(what: str, one: str, many: str) -> Callable[[int, Words], str]:
+    """`describe` of a quantity of `what` to buy: how many of what, for how much."""
     def describe(option: int, w: Words) -> str:
         if not option:
             return f"buy no {w.t(many)}"
-        cost = _params_in(w.variant, kind).price(option)
+        cost = _params_in(w.variant, f"buy_{what}").price(what, option)
         return f"buy {w.plural(option, w.t(one), w.t(many))} for {cost} {w.t('gold')}"
     return describe
 
 
-def _price_note(option: int, asking: Asking) -> str | None:
-    return asking.must_sell(_params_of(asking).price(option)) if option else None
+def _price_note(what: str) -> Callable[[int, Asking], str | None]:
+    """`note` of a quantity of `what` to buy: the cards to sell for its price, if any."""
+    def note(option: int, asking: Asking) -> str | None:
+        return asking.must_sell(_params_of(asking).price(what, option)) if option else None
+    return note
 
 
-def _prices(asking: Asking) -> str:
+def _prices(asking: Asking, what: str) -> str:
     w = asking.words
     cards = sum(asking.view.hand)
     to_sell = f" and {w.plural(cards, w.t('favor'), w.t('favor_plural'))} to sell" if cards else ""
-    params = _params_of(asking)
-    if params.price_step:
-        rising = ", ".join(str(params.price(n)) for n in range(1, 5))
-        how = f"Each more costs more ({rising}, ...)"
-    else:
-        how = f"Each costs {params.first_price} {w.t('gold')}"
+    how = _params_of(asking).prices(what).said(w.t("gold"))
     return f"{how}; you have {asking.gold} {w.t('gold')}{to_sell}."
 
 
@@ -196,7 +245,7 @@ def _cards_facts(asking: Asking) -> list[str]:
     board = view.variant.board.provinces
     best = max(view.me.provinces, key=lambda i: board[i].card_limit, default=None)
     limit = f" ({w.province(best)} lets you buy up to {board[best].card_limit})" if best is not None else ""
-    return [f"You may buy {w.t('favor_plural')}, drawn from the pile{limit}.", _prices(asking)]
+    return [f"You may buy {w.t('favor_plural')}, drawn from the pile{limit}.", _prices(asking, "cards")]
 
 
 def _fields_facts(asking: Asking) -> list[str]:
@@ -205,14 +254,15 @@ def _fields_facts(asking: Asking) -> list[str]:
     empty = [f"{w.province(i)} {board[i].fields - view.provinces[i].farmers} of {board[i].fields}"
              for i in view.me.provinces]
     return [f"Empty fields: {', '.join(empty) or 'none'}; {w.t('farmers')} left in the supply: "
-            f"{view.supplies['farmers']}.", _prices(asking)]
+            f"{view.supplies['farmers']}.", _prices(asking, "farmers")]
 
 
 def _stones_facts(asking: Asking) -> list[str]:
     w, view = asking.words, asking.view
     held = [f"{w.province(i)} {view.provinces[i].stones}" for i in view.me.provinces]
     return [f"Your {w.t('stones')}: {', '.join(held) or 'none'} (a third {w.t('stone')} in a province builds a "
-            f"{w.t('pyramid')} at once); left in the supply: {view.supplies['stones']}.", _prices(asking)]
+            f"{w.t('pyramid')} at once); left in the supply: {view.supplies['stones']}.",
+            _prices(asking, "stones")]
 
 
 def _field_note(pid: int, asking: Asking) -> str:
@@ -288,7 +338,7 @@ def _buy_decision(what: str, options: str, facts: Callable[[Asking], list[str]],
     what they say of the kind (`facts`, and `where` the items go), its bound and its worth."""
     one, many = _ITEM_TERMS[what], _ITEMS_TERMS[what]
     return Decision(
-        options, "an integer", _buying(f"buy_{what}", one, many), note=_price_note, facts=facts,
+        options, "an integer", _buying(what, one, many), note=_price_note(what), facts=facts,
         title=f"buying {{{many}}}", summed=f"{{{many}}} bought",
         question=lambda a: f"How many {a.words.t(many)} do you buy{where}?",
         actions=_buy_actions(bound), appraise=appraise)
@@ -365,6 +415,11 @@ class Market(Rule, WordsFacet):
         self.free_farmer = self.variant.card_id("free_farmer")
         self.architect = self.variant.card_id("architect")
 
+    def price_table(self, kind: str) -> PriceTable:
+        """The prices of the purchase decision `kind` (`buy_cards`, `buy_farmers`, `buy_stones`):
+        what an agent that weighs a purchase by its cost reads (`amunre.agents.greedy`)."""
+        return self.params.prices(kind.removeprefix("buy_"))
+
     def run(self, game: GameLike) -> Steps[None]:
         for p in game.state.turn_order():
             yield from self.turn(game, p)
@@ -411,12 +466,13 @@ class Market(Rule, WordsFacet):
         """Ask `p` how many `what` (cards, farmers, stones) he buys, up to `most` and what his
         means afford at this market's prices, and make him pay: how many he bought (none, and
         nothing asked, when he can afford none)."""
-        n = affordable(most, means(game.state, p), self.params)
+        table = self.params.prices(what)
+        n = affordable(most, means(game.state, p), table)
         if not n:
             return 0
         count: int = yield from decide(p, f"buy_{what}", list(range(n + 1)))
         if count:
-            cost = self.params.price(count)
+            cost = table.price(count)
             yield from pay(game, p, cost, what)
             _bought(game, p, what, count, cost)
         return count

@@ -3,8 +3,9 @@ and the API below, and the live WebSocket. The tables behind them are `amunre.se
 a request is read, or refused, by `amunre.serve.requests`.
 
 Pages: `/` the lobby (open a table), `/join` an invitation to take a seat, `/seat` a seat's
-page and `/watch` the spectator's, both the same page, and `/close` the creator's page that
-closes the table: which one it is, and which table, depends on the token in the link's
+page and `/watch` the spectator's, both the same page, and `/creator` the creator's own page
+(every seat's link again, an empty seat given to a bot, the table closed; `/close`, the
+older name of his link, opens it too): which one it is, and which table, depends on the token in the link's
 fragment (`/seat#TOKEN`), which the browser never sends in a request line, so it never
 reaches an access log. The page sends it as `Authorization: Bearer TOKEN` (and as the first
 message of its live WebSocket).
@@ -27,11 +28,16 @@ changes nothing):
     GET  /api/state            the page data of the token's seat (`amunre.serve.seatpage`)
     POST /api/answer           {number, option}: answer decision `number` with option index `option`
     POST /api/undo             {number}: take back the seat's last answer (decision `number` pending)
+    GET  /api/creator          with the creator's token: the table, every seat's link or state again
+    POST /api/creator/bot      {seat, bot}, with the creator's token: give an empty seat to a bot
     GET  /api/close            with the creator's token: the table it closes, and whether it is
     POST /api/close            {}, with the creator's token: close the table for good
+    GET  /api/chat             the table's chat (its last messages); a 404 with --no-chat
+    POST /api/chat             {text}, with a seat's token: say something (`amunre.serve.chat`)
     GET  /api/log              the game's log, once the game is over (`amunre replay` reads it)
     GET  /api/replay           the replay viewer page of the finished game
-    WS   /api/live             first message {"token"}; then the page data at each change
+    WS   /api/live             first message {"token"}; then the page data at each change, and
+                               {"chat": [...]} at each message said
 
 An answer is kept in the store (`amunre.serve.store`) before it is acknowledged. Bots answer
 in worker threads, one table at a time each, so a thinking bot blocks no other table.
@@ -40,6 +46,7 @@ in worker threads, one table at a time each, so a thinking bot blocks no other t
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from pathlib import Path
@@ -70,16 +77,17 @@ MAX_LIVE = 1000
 REPLAY_LINKS_KEPT = 1000
 #: The files `/static/` serves, and their types.
 STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript",
-          "close.js": "text/javascript", "join.js": "text/javascript"}
+          "creator.js": "text/javascript", "join.js": "text/javascript"}
 
 
 def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,
-              hosts: AllowedHosts | None = None, max_stored: int = MAX_STORED_TABLES) -> Starlette:
+              hosts: AllowedHosts | None = None, max_stored: int = MAX_STORED_TABLES, chat: bool = True) -> Starlette:
     """The application of a data folder (its store opened and checked now: a folder that is
     not one, or that another server uses, is an AmunreError before anything is served).
     `hosts`: the names a request's `Host` may give (`amunre.serve.hosts`; the command always
-    gives them; None, any: a test's client in this process)."""
-    server = Server(data, max_tables, max_bot_playouts, max_stored)
+    gives them; None, any: a test's client in this process). `chat`: whether the tables have
+    a chat (`amunre serve --no-chat`: none)."""
+    server = Server(data, max_tables, max_bot_playouts, max_stored, chat)
 
     def guarded(handler):
         async def endpoint(request: Request):
@@ -101,8 +109,8 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
     async def seat_page(request):
         return _page("seat.html")
 
-    async def close_page(request):
-        return _page("close.html")
+    async def creator_page(request):
+        return _page("creator.html")
 
     async def join_page(request):
         return _page("join.html")
@@ -126,7 +134,9 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
                   "link": next((f"{base}seat#{t}" for t, s in tokens.items() if s == seat), None)}
                  for seat, kind in enumerate(table.seats)]
         spectator = next(f"{base}watch#{t}" for t, s in tokens.items() if s is None)
-        opened = {"table": table.id, "seats": seats, "spectator": spectator, "close": f"{base}close#{closer}"}
+        # (his own link: the links again, a seat to a bot, closing; `close`, its older name, is the same token)
+        opened = {"table": table.id, "seats": seats, "spectator": spectator, "creator": f"{base}creator#{closer}",
+                  "close": f"{base}close#{closer}"}
         if table.seed_chosen:  # a seed drawn here is never told (it tells every hidden card)
             opened["seed"] = table.record.seed
         return JSONResponse(opened, status_code=201)
@@ -159,17 +169,40 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         await server.undo(table, seat, body.get("number"))
         return JSONResponse({"ok": True, "version": table.version})
 
+    async def creator(request):
+        """The creator's page data: the table, every seat's link (or state) again, the
+        spectator's; never anything a seat hides (no hand, no seed)."""
+        token = _token(request)
+        return creator_said(server.created_by(token), token, request)
+
+    def creator_said(table, token: str, request: Request) -> JSONResponse:
+        said = dict(_table_said(table), **server.links_again(table, token, str(request.base_url)), chat=server.chat_on)
+        return JSONResponse(said, headers={"Cache-Control": "no-store"})
+
+    async def to_bot(request):
+        """Give an empty seat to a bot: {seat, bot}."""
+        table = server.created_by(_token(request))
+        body = await read_json(request, ("seat", "bot"))
+        await server.give_to_bot(table, body.get("seat"), body.get("bot"))
+        return creator_said(table, _token(request), request)
+
+    async def chat(request):
+        """GET: the table's messages; POST {text}: a seat says something."""
+        table, seat = await seated(request)
+        if request.method == "POST":
+            if seat is None:
+                raise Refused(403, "a spectator's link says nothing in the chat (only a seat's does)")
+            body = await read_json(request, ("text",))
+            await server.say(table, seat, body.get("text"))
+        return JSONResponse({"messages": server.chat_of(table)}, headers={"Cache-Control": "no-store"})
+
     async def closing(request):
         """GET: the table the creator's token closes, as its page shows it; POST: close it."""
-        table = server.closed_by(_token(request))
+        table = server.created_by(_token(request))
         if request.method == "POST":
             await read_json(request, ())  # (JSON from this server's own page only, as every POST)
             closed_now = await server.close(table)
-        state = ("closed" if table.closed else "stopped" if table.failure is not None
-                 else "over" if table.finished else "played")
-        record = table.record
-        said = {"table": table.id, "variant": record.variant_id, "players": record.players, "seats": record.seats,
-                "state": state}
+        said = _table_said(table)
         if request.method == "POST":
             said["closed_now"] = closed_now
         return JSONResponse(said, headers={"Cache-Control": "no-store"})
@@ -246,11 +279,14 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         server.watchers.setdefault(table.id, set()).add(wake)
         gone = asyncio.ensure_future(_until_closed(websocket))
         try:
-            sent = None
+            sent, said = None, server.chat_versions.get(table.id, 0)
             while not gone.done():
                 if sent != table.version:
                     sent = table.version
                     await websocket.send_text(server.payload_text(table, seat))
+                if said != server.chat_versions.get(table.id, 0):  # (the page asked for the chat as it opened)
+                    said = server.chat_versions.get(table.id, 0)
+                    await websocket.send_text(json.dumps({"chat": server.chat_of(table)}, ensure_ascii=False))
                 waiting = asyncio.ensure_future(wake.wait())
                 await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
                 waiting.cancel()
@@ -276,7 +312,8 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
     from contextlib import asynccontextmanager
 
     app = Starlette(routes=[
-        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page), Route("/close", close_page),
+        Route("/", lobby), Route("/seat", seat_page), Route("/watch", seat_page), Route("/close", creator_page),
+        Route("/creator", creator_page),
         Route("/join", join_page),
         Route("/static/{name}", static),
         Route("/api/variants", guarded(variants)),
@@ -286,6 +323,9 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         Route("/api/answer", guarded(answer), methods=["POST"]),
         Route("/api/undo", guarded(undo), methods=["POST"]),
         Route("/api/close", guarded(closing), methods=["GET", "POST"]),
+        Route("/api/creator", guarded(creator)),
+        Route("/api/creator/bot", guarded(to_bot), methods=["POST"]),
+        Route("/api/chat", guarded(chat), methods=["GET", "POST"]),
         Route("/api/log", guarded(log)),
         Route("/api/replay", guarded(replay_link), methods=["POST"]),
         Route("/replay/{key}", guarded(replay)),
@@ -294,6 +334,16 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
         middleware=[] if hosts is None else [Middleware(HostCheck, allowed=hosts)])
     app.state.server = server
     return app
+
+
+def _table_said(table) -> dict:
+    """A table as its creator's page names it: variant, players, seats' kinds, and whether it
+    is being played, over, closed or stopped."""
+    state = ("closed" if table.closed else "stopped" if table.failure is not None
+             else "over" if table.finished else "played")
+    record = table.record
+    return {"table": table.id, "variant": record.variant_id, "players": record.players, "seats": list(record.seats),
+            "state": state}
 
 
 async def _until_closed(websocket: WebSocket) -> None:

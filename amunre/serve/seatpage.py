@@ -43,6 +43,12 @@ def _decision(view, request) -> dict:
             "facts": fact_lines(asking), "options": options}
 
 
+def _cards_text(words: Words, cards: int, theft: int) -> str:
+    """A player's cards in the edition's words: "2 power cards, 1 -3 card"."""
+    said = words.count(cards, "favor", "favor_plural")
+    return said + (f", {words.count(theft, 'theft')}" if theft else "")
+
+
 def _projection(view, words: Words) -> dict:
     title, sheet = projection(view, words)
     return {"title": title, "items": [{"name": item.name, "points": list(item.points)} for item in sheet.items],
@@ -61,6 +67,7 @@ def seat_payload(table, seat: int | None, picture) -> dict:
     finished = table.finished
     players = [{"name": table.names[p], "seat": table.seats[p] if table.is_bot(p) else "human",
                 "points": info.score, "gold": info.gold, "cards": info.hand_size, "theft": theft_cards(view, p),
+                "cards_text": _cards_text(words, info.hand_size, theft_cards(view, p)),
                 "provinces": [words.province(pid) for pid in info.provinces]}
                for p, info in enumerate(view.players)]
     payload = {
@@ -81,6 +88,8 @@ def seat_payload(table, seat: int | None, picture) -> dict:
                                                  "in its data folder)"),
         "board": picture.document(snapshot(variant, state, game.phase_name, table.markers, game)),
         "lines": table.lines[-LINES_KEPT:],
+        "sheets": table.scoresheets.sheets,
+        "last_move": table.lastmove.as_data(),  # (every kingdom's scoring so far, from the events all are told)
         "finished": finished,
         "failure": table.failure,
         "closed": table.closed,  # (its creator closed it: `failure` says so too)

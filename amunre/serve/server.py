@@ -1,7 +1,8 @@
 """The tables of `amunre serve`, live (`Server`): opening them (within --max-tables and
 --max-stored-tables), claiming invitations, answering and taking back, the bots answering in
-threads of their own, closing tables and forgetting them to make room, and the page data and
-replay pages they are shown by (`amunre.serve.app` routes the requests to it)."""
+threads of their own, what the creator's link may do (show the links again, give an empty
+seat to a bot, close the table), the chat, forgetting tables to make room, and the page data
+and replay pages they are shown by (`amunre.serve.app` routes the requests to it)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.core.words import player_names
 from amunre.gamelog.messages import excerpt
 from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
+from amunre.serve.chat import MESSAGES_KEPT, Rate, cleaned, messages
+from amunre.serve.links import invitation_role, made_link, seat_role, spectator_role
 from amunre.serve.requests import Refused
 from amunre.serve.seatpage import seat_payload
-from amunre.serve.store import Store, TableRecord
+from amunre.serve.store import Store, TableRecord, digest
 from amunre.serve.table import HUMAN, NotYourTurn, Table
 from amunre.serve.variants import Offered, freeze, shown_problems, thaw
 
@@ -45,8 +48,11 @@ class Server:
     """The tables of a data folder, live."""
 
     def __init__(self, data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,
-                 max_stored: int = MAX_STORED_TABLES):
+                 max_stored: int = MAX_STORED_TABLES, chat: bool = True):
         self.data = Path(data)
+        self.chat_on = chat  # (off: `amunre serve --no-chat`)
+        self.rate = Rate()
+        self.chat_versions: dict[str, int] = {}  # a table's chat changes counted (the live pages are sent it)
         self.store = Store(self.data)
         self.max_tables = max_tables
         self.max_bot_playouts = max_bot_playouts
@@ -223,14 +229,16 @@ class Server:
         self.opening += 1  # (counted from here: tables asked for at once cannot pass the limit together)
         record = TableRecord(secrets.token_hex(6), variant.id, variant_text, board_text, players, seed, seats,
                              time.time())
+        # the creator's own token; the links he is given are made from it (so that his link
+        # shows them again: `amunre.serve.links`)
+        closer = secrets.token_urlsafe(24)
         # every human seat but the creator's own is an invitation: its seat's token is made
         # only when someone takes it, and given to him alone
-        invitations = {secrets.token_urlsafe(24): seat for seat, kind in enumerate(seats)
+        invitations = {made_link(closer, record.id, invitation_role(seat)): seat for seat, kind in enumerate(seats)
                        if kind == HUMAN and seat != sit}
-        tokens: dict[str, int | None] = {secrets.token_urlsafe(24): None}
+        tokens: dict[str, int | None] = {made_link(closer, record.id, spectator_role()): None}
         if sit is not None:
-            tokens[secrets.token_urlsafe(24)] = sit
-        closer = secrets.token_urlsafe(24)
+            tokens[made_link(closer, record.id, seat_role(sit))] = sit
         # built (and its bots made) before it is stored: a table that cannot start is never kept
         try:
             table = await anyio.to_thread.run_sync(self._built, record)  # (not stored yet: no answers)
@@ -283,8 +291,9 @@ class Server:
         then from memory, with its kept variant files."""
         self.store.forget(table_id)
         for kept in (self.tables, self.ready, self.locks, self.watchers, self.pictures, self.replay_pages,
-                     self.building):
+                     self.building, self.chat_versions):
             kept.pop(table_id, None)
+        self.rate.forget(table_id)
         for key in [key for key in self.cache if key[0] == table_id]:
             del self.cache[key]
         shutil.rmtree(self.data / "variants" / table_id, ignore_errors=True)
@@ -326,6 +335,9 @@ class Server:
         if found.closed:
             raise Refused(409, f"this table was closed by whoever opened it: there is no seat to take "
                                f"(the invitation of {which} is left as it was)", said)
+        if found.bot is not None:
+            raise Refused(409, f"whoever opened the table gave {which} to a bot ({found.bot}) before anyone took it: "
+                               "there is no seat to take (ask them for another table)", said)
         return said, token
 
     async def seat_of(self, token) -> tuple[Table, int | None]:
@@ -351,16 +363,106 @@ class Server:
                                f"their past answers once more ({waiting} tables to go): try again in a moment")
         return self.tables[table_id]
 
-    def closed_by(self, token):
-        """The table a creator's token closes, or a 401/403 refusal (a seat's token closes none)."""
+    def created_by(self, token):
+        """The table whose creator's token this is, or a 401/403 refusal (a seat's token, an
+        invitation, the spectator's, are none: they close no table)."""
         if not isinstance(token, str) or not token:
-            raise Refused(401, "no token: open the page from the link that closes the table (the part after # is "
+            raise Refused(401, "no token: open the page from the creator's link of the table (the part after # is "
                                "the token)")
         table_id = self.store.find_closer(token) if len(token) < 200 else None
         if table_id is None:
-            raise Refused(403, "this token closes no table here (only the link given to whoever opened the table "
-                               "does)")
+            raise Refused(403, "this token is no table's creator's link here: it closes no table and gives no seat "
+                               "(only the link given to whoever opened the table does)")
         return self._ready(table_id)
+
+    closed_by = created_by  # (the name the closing link had)
+
+    def links_again(self, table, creator: str, base: str) -> dict:
+        """What the creator's link shows of a table's links: each seat's (a bot's; an
+        invitation not yet taken, to hand out again; one taken, and when, but never the token
+        its taker was given; the creator's own seat's link) and the spectator's. Links made
+        before they were made from the creator's token (an older server) are said to be
+        unknown."""
+        tokens, invited = self.store.links_of(table.id)
+        seats = []
+        for seat, kind in enumerate(table.record.seats if isinstance(table, _Broken) else table.seats):
+            entry = {"seat": seat, "name": player_names(table.record.players)[seat], "kind": kind}
+            own, offered = made_link(creator, table.id, seat_role(seat)), made_link(creator, table.id,
+                                                                                    invitation_role(seat))
+            invitation = invited.get(digest(offered))
+            if kind != HUMAN:
+                entry["state"] = "bot"
+            elif tokens.get(digest(own), -1) == seat:
+                entry.update(state="yours", link=f"{base}seat#{own}")
+            elif invitation is not None and invitation[1] is None:
+                entry.update(state="invited", invitation=f"{base}join#{offered}")
+            elif invitation is not None:
+                entry.update(state="taken", taken=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(invitation[1])))
+            else:
+                entry["state"] = "taken" if seat in tokens.values() else "unknown"
+            seats.append(entry)
+        spectator = made_link(creator, table.id, spectator_role())
+        return {"seats": seats,
+                "spectator": f"{base}watch#{spectator}" if digest(spectator) in tokens else None}
+
+    async def give_to_bot(self, table, seat, kind) -> None:
+        """Give an empty human seat (nobody has taken it) to the bot `kind`: kept, then its
+        bot made and asked when its turn comes. A 4xx refusal and nothing changed otherwise:
+        a seat that is no number of this table's, a bot the table cannot take, a seat a person
+        took (or a bot's), a table no longer played."""
+        from amunre.agents import check_agents_for, check_spec
+
+        if type(seat) is not int or not isinstance(kind, str):
+            raise Refused(400, "expected {\"seat\": a seat's number, from 0, \"bot\": an agent such as \"planner\"}")
+        if not 0 <= seat < table.record.players:
+            raise Refused(422, f"seat: {seat} is no seat of this table (expected 0 to {table.record.players - 1})")
+        if isinstance(table, _Broken) or table.closed or table.failure is not None:
+            raise Refused(409, "the table is closed or stopped: its seats no longer change")
+        if table.finished:
+            raise Refused(409, "the game is over already: its seats no longer change")
+        try:
+            kind = check_spec(kind.strip())
+            check_agents_for([kind], table.variant)
+        except AmunreError as exc:
+            raise Refused(422, f"bot: {exc}") from None
+        if kind == HUMAN:
+            raise Refused(422, "bot: expected an agent such as \"planner\", \"greedy\", \"mcts\", \"random\"")
+        costly = self.too_costly([*table.seats[:seat], kind, *table.seats[seat + 1:]])
+        if costly is not None:
+            raise Refused(422, f"bot: {costly}: ask for less")
+        async with self.lock_of(table):
+            if table.seats[seat] != HUMAN:
+                raise Refused(409, f"seat {seat + 1} ({table.names[seat]}) is a bot's already ({table.seats[seat]})")
+            seats = await anyio.to_thread.run_sync(self.store.give_to_bot, table.id, seat, kind)
+            if seats is None:
+                raise Refused(409, f"seat {seat + 1} ({table.names[seat]}) was taken by a person: it is theirs")
+            table.give_to_bot(seat, kind, seats)
+        self.changed(table)
+        self._spawn(self.run_bots(table))
+
+    # -- the chat ----------------------------------------------------------------------------------
+    def chat_of(self, table) -> list[dict]:
+        """The table's kept messages, the oldest first (a 404 where the chat is off)."""
+        self._chat_is_on()
+        return messages(self.store.chat(table.id), table.record.players)
+
+    async def say(self, table, seat: int, text) -> None:
+        """Keep a message of a seat: within its size and rate, then on the disk, then sent to
+        every live page of the table; or a 4xx refusal and nothing kept."""
+        self._chat_is_on()
+        text = cleaned(text)
+        if table.closed:
+            raise Refused(409, "this table was closed by whoever opened it: its chat is closed too")
+        async with self.lock_of(table):
+            self.rate.take(table.id, seat)
+            await anyio.to_thread.run_sync(self.store.add_chat, table.id, seat, text, MESSAGES_KEPT)
+            self.chat_versions[table.id] = self.chat_versions.get(table.id, 0) + 1
+        for event in self.watchers.get(table.id, ()):  # (what players say is no answer: the table stays as idle)
+            event.set()
+
+    def _chat_is_on(self) -> None:
+        if not self.chat_on:
+            raise Refused(404, "the chat is off on this server (it was started with --no-chat)")
 
     async def close(self, table) -> bool:
         """Close a table for good: marked so on the disk first, then stopped (nobody asked,

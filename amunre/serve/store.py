@@ -7,8 +7,12 @@ exactly (`amunre.core.engine`). Every answer is committed (`synchronous=FULL`) b
 acknowledges it, so a killed process loses nothing it said it had.
 
 The tokens that open a seat or the spectator's page, the invitations to take a seat, and
-the one that lets the table's creator close it, are never stored: only their SHA-256 digests
-are, so the file alone opens no seat, takes none and closes no table. A closed table is
+the creator's own (his link: it shows the others again, gives an empty seat to a bot, closes
+the table) are never stored: only their SHA-256 digests are, so the file alone opens no
+seat, takes none and closes no table. (The links handed out when a table is opened are made
+from the creator's token, `amunre.serve.links`: his link makes them again; the file cannot.)
+A seat given to a bot is kept as the table's seats (`Store.give_to_bot`); the table's chat
+as its last messages (`Store.add_chat`). A closed table is
 kept, marked closed. A table is removed for good only to make room (`Store.forget`, when the
 server keeps as many as `--max-stored-tables` and one more is opened).
 
@@ -67,6 +71,13 @@ CREATE TABLE IF NOT EXISTS activity (
     table_id TEXT PRIMARY KEY REFERENCES tables(id),
     at REAL NOT NULL             -- when someone last answered or took back at it
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,     -- counts the table's messages from 0 (the oldest beyond the last kept dropped)
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,          -- what the seat typed, as it was kept (text only, never HTML)
+    PRIMARY KEY (table_id, number)
+);
 CREATE TABLE IF NOT EXISTS answers (
     table_id TEXT NOT NULL REFERENCES tables(id),
     number INTEGER NOT NULL,
@@ -82,7 +93,8 @@ CREATE TABLE IF NOT EXISTS answers (
 _COLUMNS = {"tables": ["id", "created", "variant_id", "variant_text", "board_text", "players", "seed", "seats"],
             "tokens": ["digest", "table_id", "seat"], "answers": ["table_id", "number", "seat", "answer", "reveals"],
             "closers": ["digest", "table_id"], "closed": ["table_id", "at"],
-            "invitations": ["digest", "table_id", "seat", "taken"], "activity": ["table_id", "at"]}
+            "invitations": ["digest", "table_id", "seat", "taken"], "activity": ["table_id", "at"],
+            "chat": ["table_id", "number", "seat", "text"]}
 
 
 def digest(token: str) -> str:
@@ -105,9 +117,11 @@ class Claim:
     """What opening an invitation did (`Store.claim`): `taken` says when its seat was taken,
     now (`fresh`) or before; a closed table's invitation takes nothing (`closed`)."""
 
-    def __init__(self, table_id: str, seat: int, players: int, taken: float | None, fresh: bool, closed: bool):
+    def __init__(self, table_id: str, seat: int, players: int, taken: float | None, fresh: bool, closed: bool,
+                 bot: str | None = None):
         self.table_id, self.seat, self.players = table_id, seat, players
         self.taken, self.fresh, self.closed = taken, fresh, closed
+        self.bot = bot  # (the bot its creator gave the seat to before anyone took it: nothing taken)
 
 
 class Store:
@@ -168,7 +182,8 @@ class Store:
     def add_table(self, record: TableRecord, tokens: dict[str, int | None], closer: str | None = None,
                   invitations: dict[str, int] | None = None) -> None:
         """A new table, its tokens (token -> seat, None for the spectator), its creator's
-        token that closes it and its invitations (token -> seat), in one transaction."""
+        token (his own link: it shows the others again, gives an empty seat to a bot, closes the
+        table) and its invitations (token -> seat), in one transaction."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -204,15 +219,16 @@ class Store:
         where it is not yet (and the lock makes the others wait until it is)."""
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            row = self._db.execute("SELECT invitations.table_id, seat, taken, players, closed.at IS NOT NULL "
+            row = self._db.execute("SELECT invitations.table_id, seat, taken, players, closed.at IS NOT NULL, seats "
                                    "FROM invitations JOIN tables ON tables.id = invitations.table_id "
                                    "LEFT JOIN closed ON closed.table_id = invitations.table_id WHERE digest = ?",
                                    (digest(invitation),)).fetchone()
             if row is None:
                 return None
-            table_id, seat, taken, players, closed = row
-            if taken is not None or closed:
-                return Claim(table_id, seat, players, taken, False, bool(closed))
+            table_id, seat, taken, players, closed, seats = row
+            kind = json.loads(seats)[seat]
+            if taken is not None or closed or kind != "human":
+                return Claim(table_id, seat, players, taken, False, bool(closed), None if kind == "human" else kind)
             now = time.time()
             changed = self._db.execute("UPDATE invitations SET taken = ? WHERE digest = ? AND taken IS NULL",
                                        (now, digest(invitation))).rowcount
@@ -234,6 +250,50 @@ class Store:
             row = self._db.execute("SELECT table_id FROM closers WHERE digest = ?", (digest(token),)).fetchone()
         return None if row is None else row[0]
 
+    def links_of(self, table_id: str) -> tuple[dict[str, int | None], dict[str, tuple[int, float | None]]]:
+        """What is kept of a table's links: its tokens' digests (-> seat, None: the
+        spectator's) and its invitations' (-> (seat, when taken or None))."""
+        with self._lock:
+            tokens = self._db.execute("SELECT digest, seat FROM tokens WHERE table_id = ?", (table_id,)).fetchall()
+            invited = self._db.execute("SELECT digest, seat, taken FROM invitations WHERE table_id = ?",
+                                       (table_id,)).fetchall()
+        return dict(tokens), {row[0]: (row[1], row[2]) for row in invited}
+
+    def give_to_bot(self, table_id: str, seat: int, kind: str) -> list[str] | None:
+        """Make human `seat` of a table the bot `kind`, where nobody sits there yet (no seat
+        token; its invitation, if any, not taken): the table's seats as they are now (on the
+        disk when this returns), or None and nothing changed. Under the same lock as
+        `claim`: an invitation taken at the same moment either takes the seat first (then
+        this changes nothing) or finds it a bot's (and takes nothing)."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            row = self._db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
+            seated = self._db.execute("SELECT 1 FROM tokens WHERE table_id = ? AND seat = ?",
+                                      (table_id, seat)).fetchone()
+            seats = None if row is None else json.loads(row[0])
+            if seats is None or seated is not None or seats[seat] != "human":
+                return None
+            seats[seat] = kind
+            self._db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
+            return seats
+
+    def chat(self, table_id: str) -> list[tuple[int, int, str]]:
+        """(number, seat, text) of each message kept of a table, the oldest first."""
+        with self._lock:
+            return [tuple(row) for row in self._db.execute(
+                "SELECT number, seat, text FROM chat WHERE table_id = ? ORDER BY number", (table_id,)).fetchall()]
+
+    def add_chat(self, table_id: str, seat: int, text: str, kept: int) -> int:
+        """Keep a message of `seat` (on the disk when this returns), and only the `kept`
+        newest of the table; its number."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            last = self._db.execute("SELECT MAX(number) FROM chat WHERE table_id = ?", (table_id,)).fetchone()[0]
+            number = 0 if last is None else last + 1
+            self._db.execute("INSERT INTO chat VALUES (?, ?, ?, ?)", (table_id, number, seat, text))
+            self._db.execute("DELETE FROM chat WHERE table_id = ? AND number <= ?", (table_id, number - kept))
+            return number
+
     def close_table(self, table_id: str) -> None:
         """Mark a table closed (on the disk when this returns; again: nothing changes)."""
         with self._lock, self._db:
@@ -241,10 +301,10 @@ class Store:
 
     def forget(self, table_id: str) -> None:
         """Remove a table and everything kept of it (its answers, tokens, invitations,
-        closing token), in one transaction: its links open nothing any more."""
+        creator's token, chat), in one transaction: its links open nothing any more."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            for name in ("answers", "tokens", "invitations", "closers", "closed", "activity"):
+            for name in ("answers", "tokens", "invitations", "closers", "closed", "activity", "chat"):
                 self._db.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
             self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 

@@ -27,6 +27,8 @@ from amunre.core.errors import AmunreError
 from amunre.core.words import player_names
 from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
 from amunre.picture.steps import Follower
+from amunre.serve.lastmove import LastMove
+from amunre.serve.scoresheets import ScoreSheets
 
 HUMAN = "human"
 #: Why a closed table stopped, as its pages say.
@@ -72,9 +74,11 @@ class Table:
         table.version, table.failure, table.agents, table.changed_at = 1, None, {}, time.monotonic()
         table.recorder = Recorder()
         table.follower = Follower(game.variant, table.names, hide_seed=True)
+        table.scoresheets = ScoreSheets(game.variant, table.names)
+        table.lastmove = LastMove(game.variant, table.names)
         for event in events:
-            table.recorder(event)
-            table.follower(event)
+            for listener in (table.recorder, table.follower, table.scoresheets, table.lastmove):
+                listener(event)
         table.game = game
         given = len(game.answers_so_far())
         table.answered_by, table.reveals = [-1] * given, [True] * given
@@ -85,7 +89,11 @@ class Table:
         self.recorder = Recorder()
         # the play-by-play (never the seed) and the bid markers
         self.follower = Follower(self.variant, self.names, hide_seed=True)
-        self.game = Game(self.variant, self.record.players, self.record.seed, [self.recorder, self.follower])
+        # the score sheets and the last move, from events the whole table is told
+        self.scoresheets = ScoreSheets(self.variant, self.names)
+        self.lastmove = LastMove(self.variant, self.names)
+        self.game = Game(self.variant, self.record.players, self.record.seed,
+                         [self.recorder, self.follower, self.scoresheets, self.lastmove])
         self.answered_by: list[int] = []  # the seat of each answer
         self.reveals: list[bool] = []
 
@@ -222,6 +230,16 @@ class Table:
             if len(shown) > 1:
                 return True
         return False
+
+    def give_to_bot(self, seat: int, kind: str, seats: list[str]) -> None:
+        """Seat `seat` is the bot `kind` from now on (`seats`: the table's seats as kept): it
+        never answered (nobody held its token), so its bot is made as `make_agents` makes
+        it, from the seed and its seat, and stands where a bot there from the start would
+        stand; a log of the game replays with it re-run."""
+        self.agents[seat] = make_agent(kind, self.record.seed, seat)
+        self.seats = list(seats)
+        self.record.seats = list(seats)
+        self.version += 1
 
     def close(self) -> None:
         """Stop the table for good (its creator closed it): nothing is pending any more."""

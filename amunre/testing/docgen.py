@@ -6,6 +6,8 @@
   docstring and its `Params` fields with their defaults.
 - `docs/decisions.md`, `docs/rules-index.md`: the decision kinds; each SPEC id's module,
   variant files and tests.
+- `docs/agent-view.md`: what an agent's `choose(view, request)` is handed, attribute by
+  attribute, from the docstrings of `PlayerView`, `PlayerInfo`, `ProvinceView` and `Request`.
 - `docs/editions.md`: `amunre diff` of the shipped editions (classic2003 and
   supermeeple2016, expert2016 and supermeeple2016 when it is shipped).
 - `schemas/variant.schema.json`: the variant file's JSON Schema (`amunre.loader.schema`).
@@ -82,6 +84,8 @@ def default_text(field: attrs.Attribute) -> str:
     default = field.default
     if default is attrs.NOTHING:
         return "required"
+    if "follows" in field.metadata:  # (`amunre.core.fields.follows`: another field's value)
+        return f"as `{field.metadata['follows']}`"
     if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
         default = default.factory()
     if field.converter is not None and not isinstance(default, (str, bytes)):
@@ -204,6 +208,8 @@ def _example(cls) -> str:
     if fields:
         lines.append(f"[{pipeline}.params]")
         for field in fields:
+            if "follows" in field.metadata:
+                continue  # its default is another key's value: the example leaves it to that key
             text = default_text(field)
             lines.append(f"{field.name} = {text.strip('`')}" if text != "required" else f"{field.name} = ...")
     lines.append("```")
@@ -230,6 +236,9 @@ def _declarations(cls) -> list[str]:
     parts = []
     if cls.cards:
         parts += ["Cards it plays:", ""] + [f"- `{k}`: {_cell(v)}" for k, v in cls.cards.items()] + [""]
+    if cls.held_cards:
+        parts += ["Cards it deals besides the deck's (held, never drawn):", ""] + [
+            f"- `{k}`: {_cell(v)}" for k, v in cls.held_cards.items()] + [""]
     if cls.decisions:
         parts += ["Decisions it asks (details in [decisions.md](decisions.md)): "
                   + ", ".join(f"`{k}`" for k in cls.decisions) + ".", ""]
@@ -291,6 +300,56 @@ def decisions_markdown() -> str:
     table = [f"| `{kind}` | {owner} | {_cell(d.options)} | {_cell(d.json)} | "
              f"{', '.join(f'`{p}`' for p in d.policies)} |" for owner, kind, d in rows]
     return render("decisions.md", {"generated": GENERATED, "kinds": "\n".join(table)})
+
+
+# --------------------------------------------------------------------------------------
+# docs/agent-view.md
+
+
+def members_table(cls) -> str:
+    """A markdown table of what an agent may read of `cls`: each public attribute, property
+    and method in the order the class defines them, its type and its meaning (the plain
+    attributes' from the class's `ATTRIBUTES`, the others' from their docstrings). One
+    without a meaning is an error: the reference must say what everything is."""
+    rows = ["| attribute | type | meaning |", "|---|---|---|"]
+    plain = getattr(cls, "ATTRIBUTES", {})
+    init_types = getattr(cls.__init__, "__annotations__", {})
+    for name in plain:
+        kind = str(init_types.get(name, "")).replace(" | None", "")
+        rows.append(f"| `{name}` | {_code(kind)} | {_cell(plain[name])} |")
+    for name, member in vars(cls).items():
+        if name.startswith("_") or name in plain or name == "ATTRIBUTES":
+            continue
+        if isinstance(member, property):
+            function, shown = member.fget, f"`{name}`"
+        elif inspect.isfunction(member):
+            parameters = list(inspect.signature(member).parameters.values())[1:]
+            function = member
+            listed = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in parameters)
+            shown = f"`{name}({listed})`"
+        else:
+            continue
+        doc = inspect.getdoc(function)
+        if not doc:
+            raise ValueError(f"{cls.__module__}.{cls.__name__}.{name} has no docstring (docs/agent-view.md says "
+                             f"what every attribute an agent may read is: write one)")
+        kind = str(function.__annotations__.get("return", ""))
+        rows.append(f"| {shown} | {_code(kind)} | {_cell(doc)} |")
+    return "\n".join(rows)
+
+
+def _code(text: str) -> str:
+    return f"`{text}`".replace("|", "\\|") if text else ""
+
+
+def agent_view_markdown() -> str:
+    """docs/agent-view.md: what `choose(view, request)` is handed, attribute by attribute."""
+    from amunre.core.decisions import Request
+    from amunre.core.view import PlayerInfo, PlayerView, ProvinceView
+
+    return render("agent-view.md", {"generated": GENERATED, "view": members_table(PlayerView),
+                                    "player_info": members_table(PlayerInfo), "province": members_table(ProvinceView),
+                                    "request": members_table(Request)})
 
 
 # --------------------------------------------------------------------------------------
@@ -397,7 +456,7 @@ def editions_markdown() -> str:
 
 DOCS = {"variant-format.md": variant_format_markdown, "rule-modules.md": rule_modules_markdown,
         "decisions.md": decisions_markdown, "rules-index.md": rules_index_markdown,
-        "editions.md": editions_markdown}
+        "editions.md": editions_markdown, "agent-view.md": agent_view_markdown}
 
 
 def _schema_text() -> str:

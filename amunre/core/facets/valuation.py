@@ -14,11 +14,11 @@ rule; it is read by those who value one.
 
 A change of a holding is a tuple `(what, where, amount)`:
 
-    ("own", province, 1)         the seat holds the province (until the kingdom's scoring)
+    ("own", province, 1)         the seat holds the province (for this kingdom)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (every three become a pyramid, as
+    ("stones", province, n)      n more stones (some become pyramids, as
                                  `amunre.core.mechanics.pyramids_from_stones` says)
-    ("pyramids", province, n)    n more pyramids (a double counting 2)
+    ("pyramids", province, n)    n more single pyramids (a double counts as two where scored)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
     ("offering_level", None, n)  the offering level set to n

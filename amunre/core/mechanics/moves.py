@@ -321,7 +321,7 @@ def pyramids_from_stones(stones: int) -> tuple[int, int]:
 
 def _convert_full_stones(game: GameLike, province: int) -> Steps[None]:
     prov = game.state.provinces[province]
-    while prov.stones >= STONES_PER_PYRAMID:
+    for _ in range(pyramids_from_stones(prov.stones)[0]):  # (the one rule of how many, shared with valuations)
         built = yield from _build_from_stones(game, province, STONES_PER_PYRAMID)
         if not built:
             break

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from amunre.core.mechanics import CARD_SALE_PRICE
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -51,7 +53,7 @@ def _appraise_bids(options: Sequence[Bid], asking: Asking, worth: Valuer) -> lis
             province = provinces[pid] = province_at_auction(pid, asking, worth)
         surplus = province + (-amount * per_gold if amount else 0.0)  # (as `worth.gold_change(-amount)`)
         if selling is None:
-            selling = max(0.0, worth.drawn_card() - worth.thrift)
+            selling = max(0.0, worth.drawn_card() - CARD_SALE_PRICE * worth.thrift)
         short = max(0, amount + len(played) - gold) if amount > gold else 0
         value = surplus - short * selling
         for card in played:

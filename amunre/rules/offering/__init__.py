@@ -136,6 +136,8 @@ class Offering(Rule, WordsFacet):
     params = takes(Params)
     rulings = answers(Rulings)
     cards = {"offering_adjustment": "Goes with an offer; after the reveal it moves the total by `adjustment`."}
+    held_cards = {"theft": "Offered in secret instead of gold: it takes `theft_value` off the offering's total and "
+                           "gives you `theft_value` gold from the bank; you get no reward, and keep the card."}
     decisions = {
         "sell_for_offering": Decision(
             "None (stop) or a card kind of his hand to sell openly before the offers", "null or an integer card id",

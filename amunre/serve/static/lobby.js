@@ -108,7 +108,7 @@
     }
     $("no-invitation").hidden = invited.length > 0; $("invite-note").hidden = invited.length === 0;
     $("spectator-link").href = data.spectator; $("spectator-link").textContent = data.spectator;
-    $("close-link").href = data.close; $("close-link").textContent = data.close;
+    $("creator-link").href = data.creator; $("creator-link").textContent = data.creator;
     $("close-button").disabled = false; $("close-said").textContent = "";
     $("links").hidden = false;
     $("links").scrollIntoView({ block: "start" }); // (below the form: what was asked for is shown)
@@ -116,7 +116,7 @@
 
   // The creator's link closes the table: its token is the link's fragment, sent as a bearer.
   async function closeTable() {
-    const token = decodeURIComponent(new URL($("close-link").href).hash.slice(1));
+    const token = decodeURIComponent(new URL($("creator-link").href).hash.slice(1));
     $("close-button").disabled = true;
     const response = await fetch("/api/close", { method: "POST", body: "{}", cache: "no-store",
       headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token } });
@@ -129,7 +129,19 @@
     const list = document.createElement("datalist"); list.id = "kinds";
     for (const k of KINDS) list.appendChild(option(k, k));
     document.body.appendChild(list);
-    variants = await (await fetch("/api/variants")).json();
+    // (the list takes a moment on a server's first visit: the form says so, and waits)
+    $("open-button").disabled = true;
+    try {
+      const response = await fetch("/api/variants");
+      if (!response.ok) throw new Error("the server answered " + response.status);
+      variants = await response.json();
+    } catch (e) {
+      $("loading").textContent = "The variants could not be loaded (" + e.message + "): reload the page to try again.";
+      $("loading").classList.add("bad");
+      return;
+    }
+    $("loading").hidden = true;
+    $("open-button").disabled = false;
     const select = $("variant");
     for (const v of variants) if (!v.problems) select.appendChild(option(v.id, v.id + " — " + v.name));
     const bad = variants.filter((v) => v.problems);

@@ -81,12 +81,164 @@
     renderPlayers(data);
     renderProjection(data);
     renderLines(data);
-    $("undo-box").hidden = data.seat === null || data.undo !== null || data.finished;
+    renderSheets(data);
+    renderUndo(data);
     $("finished").hidden = !data.finished;
     if (data.finished) {
       text($("winners"), "Won by " + data.winners.join(" and ") + ".");
       text($("replay-command"), data.replay_command);
     }
+    turnSignals(data);
+  }
+
+  // Undo: offered exactly when the server allows it; otherwise the button stays, greyed, and says why
+  function renderUndo(data) {
+    $("undo-box").hidden = data.seat === null || data.finished || !!data.closed;
+    $("undo").disabled = data.undo !== null;
+    text($("undo-why"), data.undo === null ? "" : "not offered: " + data.undo);
+  }
+
+  // -- your turn: the tab's title and icon, an optional sound, a notification where allowed --
+  const TITLE = "Amun-Re table";
+  let wasAsked = null; // (the decision number last signalled: once per decision)
+  function favicon(mine) {
+    const fill = mine ? "%23d49a00" : "%239c8758";
+    $("favicon").href = "data:image/svg+xml," + "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>"
+      + "<path d='M1 15h14L8 1z' fill='" + fill + "' stroke='%232b2418'/>"
+      + (mine ? "<circle cx='12' cy='4' r='3.5' fill='%23c62828'/>" : "") + "</svg>";
+  }
+  function stored(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+  function store(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+  function turnSignals(data) {
+    const mine = !!data.decision;
+    document.title = (mine ? "(Your turn) " : "") + TITLE;
+    document.body.dataset.turn = mine ? "yours" : "";  // (read by tests)
+    favicon(mine);
+    if (!mine || wasAsked === data.number) return;
+    const first = wasAsked === null && !document.body.dataset.signalled;
+    wasAsked = data.number;
+    document.body.dataset.signalled = "1";
+    if (first && !document.hidden) return;  // (the page just opened, in front: nothing to call attention to)
+    if (stored("amunre.sound") === "on") beep();
+    if (stored("amunre.notify") === "on" && window.Notification && Notification.permission === "granted"
+        && document.hidden) {
+      try { new Notification("Your turn: " + data.edition, { body: data.decision.question, tag: "amunre-turn" }); }
+      catch (e) { /* (some browsers allow notifications only from a service worker) */ }
+    }
+  }
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = 660; gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      tone.connect(gain); gain.connect(audio.destination); tone.start(); tone.stop(audio.currentTime + 0.4);
+    } catch (e) { /* no sound here */ }
+  }
+  function soundButton() {
+    const on = stored("amunre.sound") === "on";
+    text($("sound"), "sound on my turn: " + (on ? "on" : "off")); $("sound").setAttribute("aria-pressed", String(on));
+  }
+  function notifyButton() {
+    const said = stored("amunre.notify");
+    if (!window.Notification) { text($("notify"), "notifications: not in this browser"); $("notify").disabled = true; }
+    else if (said === null) text($("notify"), "notify me on my turn");
+    else if (Notification.permission === "denied") text($("notify"), "notifications: refused by the browser");
+    else text($("notify"), "notifications: " + (said === "on" ? "on" : "off"));
+  }
+  async function notifyClick() {
+    if (!window.Notification) return;
+    if (stored("amunre.notify") === null || Notification.permission === "default") {
+      // asked once, on this click; the answer is remembered (the browser remembers its own too)
+      const answer = await Notification.requestPermission();
+      store("amunre.notify", answer === "granted" ? "on" : "off");
+    } else {
+      store("amunre.notify", stored("amunre.notify") === "on" ? "off" : "on");
+    }
+    notifyButton();
+  }
+
+  // -- the score sheets: one per kingdom's scoring and the final one, in the variant's words --
+  let sheetsSeen = null;
+  function sheetTable(sheet, players) {
+    const t = el("table", null, "sheet"); t.dataset.kingdom = sheet.kingdom;
+    const cap = document.createElement("caption"); text(cap, sheet.title); t.appendChild(cap);
+    const head = el("tr"); head.appendChild(el("th", ""));
+    for (const p of players) head.appendChild(el("th", p.name));
+    t.appendChild(head);
+    for (const item of sheet.items) {
+      const tr = el("tr"); tr.dataset.item = item.key; tr.appendChild(el("td", item.name));
+      for (const v of item.points) tr.appendChild(el("td", v));
+      t.appendChild(tr);
+    }
+    for (const [label, values, cls] of [["this scoring", sheet.totals, "total"], ["running total", sheet.running, "running"]]) {
+      const tr = el("tr", null, cls); tr.appendChild(el("td", label));
+      for (const v of values) tr.appendChild(el("td", v));
+      t.appendChild(tr);
+    }
+    return t;
+  }
+  function renderSheets(data) {
+    const sheets = data.sheets || [];
+    text($("sheets-tab"), "score sheets" + (sheets.length ? " (" + sheets.length + ")" : ""));
+    const box = $("sheets");
+    if (sheets.length) { clear(box); for (const sheet of sheets.slice().reverse()) box.appendChild(sheetTable(sheet, data.players)); }
+    const final = $("final-sheets"); clear(final);
+    if (data.finished) for (const sheet of sheets) final.appendChild(sheetTable(sheet, data.players));
+    // a scoring that happened while the page was open is shown over the board, until closed
+    // (and at the end of a game watched here, every sheet)
+    if (sheetsSeen !== null && sheets.length > sheetsSeen) {
+      const shown = data.finished ? sheets : sheets.slice(-1);
+      text($("sheet-pop-title"), data.finished ? "The score sheets" : "");
+      $("sheet-pop-title").hidden = !data.finished;
+      const body = $("sheet-pop-body"); clear(body);
+      for (const sheet of shown) body.appendChild(sheetTable(sheet, data.players));
+      $("sheet-pop").hidden = false;
+    }
+    sheetsSeen = sheets.length;
+  }
+
+  function showTab(name) {
+    for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("on", b.dataset.tab === name);
+    for (const t of document.querySelectorAll("#tabs-box .tab")) t.hidden = t.id !== name;
+    if (name === "chat-box") { chatUnread = 0; chatTab(); const l = $("chat-lines"); l.scrollTop = l.scrollHeight; }
+  }
+
+  // -- the chat: what the seats typed, as text (never HTML); new messages counted on its tab --
+  let chatSeen = null, chatUnread = 0;
+  function chatTab() { text($("chat-tab"), "chat" + (chatUnread ? " (" + chatUnread + " new)" : "")); }
+  function renderChat(list) {
+    $("chat-tab").hidden = false;
+    const box = $("chat-lines"); const follow = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+    clear(box);
+    for (const m of list) {
+      const li = el("li", null, "seat" + m.seat); li.dataset.number = m.number;
+      li.appendChild(el("b", m.name + (shown && m.seat === shown.seat ? " (you)" : "") + ":"));
+      li.appendChild(document.createTextNode(m.text));  // (text, never HTML)
+      box.appendChild(li);
+    }
+    const newest = list.length ? list[list.length - 1].number : -1;
+    if (chatSeen !== null && newest > chatSeen && $("chat-box").hidden)
+      chatUnread += list.filter((m) => m.number > chatSeen && !(shown && m.seat === shown.seat)).length;
+    chatSeen = newest;
+    chatTab();
+    if (follow) box.scrollTop = box.scrollHeight;
+  }
+  async function loadChat() {
+    try {
+      const response = await fetch("/api/chat", { headers: { "Authorization": "Bearer " + token }, cache: "no-store" });
+      if (response.status === 404) { $("chat-tab").hidden = true; return; }  // (the server runs with --no-chat)
+      if (response.ok) renderChat((await response.json()).messages);
+    } catch (e) { /* the server is away: asked again when the page reconnects */ }
+  }
+  async function say(event) {
+    event.preventDefault();
+    const input = $("chat-text"); const message = input.value;
+    if (!message.trim()) return;
+    text($("chat-error"), "");
+    try { const data = await api("/api/chat", { text: message }); input.value = ""; renderChat(data.messages); }
+    catch (e) { text($("chat-error"), e.message); }
   }
 
   function renderBoard(data) {
@@ -95,6 +247,24 @@
     if (holder.dataset.svg !== svgText) {
       holder.innerHTML = svgText; // drawn by the server, every file text in it escaped
       holder.dataset.svg = svgText;
+    }
+    // the last move about a province, framed (its words in the frame's tooltip and under the players)
+    for (const old of holder.querySelectorAll("rect.last")) old.remove();
+    const last = data.last_move;
+    $("last-move").hidden = !last;
+    if (last) {
+      text($("last-move"), "Last move: " + last.text);
+      const g = holder.querySelector(`g.province[data-pid="${last.province}"]`);
+      const base = g && g.querySelector("rect");
+      const frame = base && document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      if (frame) {
+        for (const [name, add] of [["x", -2], ["y", -2], ["width", 4], ["height", 4]])
+          frame.setAttribute(name, Number(base.getAttribute(name)) + add);
+        frame.setAttribute("rx", "7"); frame.setAttribute("class", "last");
+        const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+        tip.textContent = "last move: " + last.text; frame.appendChild(tip);
+        holder.querySelector("svg").appendChild(frame);
+      }
     }
     const choosable = new Set();
     if (data.decision) for (const o of data.decision.options) if (o.province !== undefined) choosable.add(String(o.province));
@@ -161,15 +331,14 @@
       const tr = el("tr"); tr.className = "seat" + i + (data.turn && data.turn.seat === i ? " asked" : "");
       tr.appendChild(el("td", p.name + (i === data.seat ? " (you)" : p.seat !== "human" ? " (" + p.seat + ")" : "")));
       tr.appendChild(el("td", p.points)); tr.appendChild(el("td", p.gold));
-      tr.appendChild(el("td", p.cards + (p.theft ? " + " + p.theft + " " + data.theft_word : "")));
+      tr.appendChild(el("td", p.cards_text));
       tr.appendChild(el("td", p.provinces.join(", ")));
       t.appendChild(tr);
     });
   }
 
   function renderProjection(data) {
-    const box = $("projection-box"); box.hidden = !data.projection;
-    if (!data.projection) return;
+    if (!data.projection) { text($("projection-title"), "nothing more to score"); clear($("projection")); return; }
     text($("projection-title"), data.projection.title);
     const t = $("projection"); clear(t);
     const head = el("tr"); head.appendChild(el("th", ""));
@@ -185,13 +354,15 @@
     t.appendChild(total);
   }
 
+  // the play-by-play follows the newest line unless the reader scrolled up (a resize of its
+  // pane moves nothing: only the reader's scrolling decides)
+  let followLines = true;
+  function linesScrolled() { const l = $("lines"); followLines = l.scrollTop + l.clientHeight >= l.scrollHeight - 4; }
   function renderLines(data) {
     const list = $("lines");
-    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     clear(list);
     for (const line of data.lines) list.appendChild(el("li", line));
-    if (atBottom || !list.dataset.seen) list.scrollTop = list.scrollHeight;
-    list.dataset.seen = "1";
+    if (followLines) list.scrollTop = list.scrollHeight;
   }
 
   async function answer(index) {
@@ -215,22 +386,22 @@
   function connect() {
     socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/live");
     socket.onopen = () => socket.send(JSON.stringify({ token: token }));
-    socket.onmessage = (e) => render(JSON.parse(e.data));
+    socket.onmessage = (e) => { const data = JSON.parse(e.data); if (data.chat) renderChat(data.chat); else render(data); };
     socket.onclose = (e) => {
       if (e.code === 4403 || e.code === 4401 || e.code === 4404) { status("This link opens nothing: " + (e.reason || e.code), true); return; }
       if (e.code === 4409) { status("The table stopped: " + (e.reason || "reload the page to see why"), true); return; }
       if (e.code === 4429) {  // the server or the table has as many live connections as it takes: ask now and then
         status("The server is busy: this page asks for news every 10 seconds.", true);
-        setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 10000);
+        setTimeout(() => { api("/api/state").then(render).catch(() => {}); loadChat(); connect(); }, 10000);
         return;
       }
       if (e.code === 4503) {
         status("The server is setting the table up again after a restart…", true);
-        setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 2000);
+        setTimeout(() => { api("/api/state").then(render).catch(() => {}); loadChat(); connect(); }, 2000);
         return;
       }
       status("Connection lost: trying again…", true);
-      setTimeout(() => { api("/api/state").then(render).catch(() => {}); connect(); }, 1500);
+      setTimeout(() => { api("/api/state").then(render).catch(() => {}); loadChat(); connect(); }, 1500);
     };
   }
 
@@ -252,6 +423,15 @@
       catch (e) { text($("yours-copied"), "selected: copy it with Ctrl+C"); } // (no clipboard over plain http)
     });
     $("show-all").addEventListener("click", () => { onlyProvince = null; renderBoard(shown); renderDecision(shown); });
+    for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+    $("lines").addEventListener("scroll", linesScrolled);
+    $("sheet-pop-close").addEventListener("click", () => { $("sheet-pop").hidden = true; });
+    $("sound").addEventListener("click", () => {
+      store("amunre.sound", stored("amunre.sound") === "on" ? "off" : "on"); soundButton();
+      if (stored("amunre.sound") === "on") beep();  // (this click lets the page play sound; and says how it sounds)
+    });
+    $("notify").addEventListener("click", notifyClick);
+    soundButton(); notifyButton(); favicon(false);
     $("undo").addEventListener("click", async () => {
       try { await api("/api/undo", { number: shown.number }); } catch (e) { status(e.message, true); }
     });
@@ -262,7 +442,11 @@
     });
     $("log-link").addEventListener("click", (e) => { e.preventDefault(); fetchOpen("/api/log", "application/x-ndjson", "amunre-" + shown.table + ".jsonl"); });
     if (!token) { status("This page needs its link's token (the part after #).", true); return; }
+    const watching = location.pathname === "/watch";
+    $("chat-form").hidden = watching; $("chat-watch").hidden = !watching;
+    $("chat-form").addEventListener("submit", say);
     api("/api/state").then(render).catch((e) => status(e.message, true));
+    loadChat();
     connect();
   });
 

@@ -1,0 +1,74 @@
+"""Playing a game out with agents whose failures are theirs: `play_reporting`, what `amunre
+arena` and `amunre compare` play every game with.
+
+`amunre.core.engine.play_on` lets whatever an agent raises go through, as any bug. An agent of
+one's own (`amunre.agents.own`, an installed package's) is not amunre's code: when it raises
+in `choose`, or answers something that is not one of the request's options, the game stops
+with an `AgentError` that names the agent's spec, its seat, the decision (its number in the
+game, kind, kingdom and round), the game's seed and lineup, and where in the agent's own code
+it failed. A built-in agent's exception stays what it is: a bug of amunre, with its traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from amunre.core.errors import AgentError, IllegalAnswerError
+
+
+def play_reporting(game, agents: Sequence, specs: Sequence[str]) -> None:
+    """Answer `game` with `agents` (seat by seat; `specs` their specs) until it is over, as
+    `play_on` does; an own agent's failure is an AgentError (module docstring)."""
+    seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
+    answer = game.answer
+    request = game.pending
+    decision = 0  # decisions answered so far
+    choosing = False
+    try:
+        while request is not None:
+            choose, view = seats[request.player]
+            choosing = True
+            choice = choose(view, request)
+            choosing = False
+            answer(choice)
+            decision += 1
+            request = game.pending
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sorted below: the agent's failure, or raised again
+        if request is None or _is_builtin(specs[request.player]):
+            raise
+        if choosing:
+            raise AgentError(_where(game, request, specs, decision) + f" raised {_failure(exc)}") from None
+        if isinstance(exc, IllegalAnswerError) and game.pending is request:
+            raise AgentError(_where(game, request, specs, decision) + f" answered {_shown(choice)}, which is not "
+                             f"one of the {len(request.options)} options of {request.kind!r} (expected one of "
+                             f"request.options, e.g. {_shown(request.options[0])})") from None
+        raise
+
+
+def _is_builtin(spec: str) -> bool:
+    from amunre.agents import _FACTORIES, split_spec
+
+    return split_spec(spec)[0] in _FACTORIES
+
+
+def _where(game, request, specs: Sequence[str], decision: int) -> str:
+    seat = request.player
+    state = game.state
+    return (f"agent {specs[seat]!r} in seat {seat} (of {len(specs)}), at decision {decision + 1} of "
+            f"the game ({request.kind!r}, kingdom {state.kingdom + 1}, round {state.round + 1}; the game of "
+            f"`amunre run --seed {state.seed} --agents {','.join(specs)}` with the same --variant and --set),")
+
+
+def _failure(exc: BaseException) -> str:
+    from amunre.agents.own import failure
+
+    return failure(exc)
+
+
+def _shown(value) -> str:
+    try:
+        return repr(value)[:80]
+    except Exception:  # noqa: BLE001 - an agent's object whose __repr__ raises
+        return f"a {type(value).__name__} that cannot be shown"
