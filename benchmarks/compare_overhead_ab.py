@@ -26,8 +26,10 @@ LINE = re.compile(r"^\s*(bare|statistics): ([0-9.]+) s CPU")
 def one_round(tree: Path, games: int) -> dict[str, float]:
     script = tree / "benchmarks" / "compare_overhead.py"
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, str(script), str(games), "1"], env=env, capture_output=True,
-                         text=True, check=True).stdout
+    run = subprocess.run([sys.executable, str(script), str(games), "1"], env=env, capture_output=True, text=True)
+    if run.returncode:
+        raise SystemExit(f"error: {script} failed (exit {run.returncode}):\n{run.stderr[-2000:]}")
+    out = run.stdout
     times = {m.group(1): float(m.group(2)) for m in map(LINE.match, out.splitlines()) if m}
     if set(times) != {"bare", "statistics"}:
         raise SystemExit(f"error: {script} printed no bare and statistics times:\n{out}")
