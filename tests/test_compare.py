@@ -143,9 +143,12 @@ def test_the_closeness_lead_and_strategy_numbers_are_the_games_own(path):
 def test_the_collector_hears_only_the_events_with_statistics():
     variant = load_variant("classic2003")
     collector = StatsCollector(variant)
-    assert collector.listens_to == {"score", "pyramid", "acquire", "level"} | CORE_EVENTS
+    declaring = {name for name, event in variant.modules.events.items() if event.statistics}
+    assert {"score", "pyramid", "acquire", "level", "offers", "pass", "play"} <= declaring
+    assert collector.listens_to == declaring | CORE_EVENTS
     game = Game(variant, 4, 1, [collector])
-    assert "bid" not in game.hearing and "acquire" in game.hearing
+    # the bids, the purchases and the options per decision are counted where the engine asks
+    assert not {"pay", "bid", "purchase", "decision", "answer"} & game.hearing and "acquire" in game.hearing
 
 
 def test_a_games_record_does_not_depend_on_the_games_before_it_in_the_batch():

@@ -24,8 +24,14 @@ rules build no other event and recording costs little over a bare playout.
 
 from __future__ import annotations
 
+import string
+from typing import Any
+
+import attrs
+
+from amunre.core.contract import Statistic
 from amunre.core.standing import ranks
-from amunre.core.words import item_label
+from amunre.core.words import Words, item_label
 
 #: The game's own rows, in table order: key -> label (terms in braces).
 CORE_ROWS = {
@@ -55,6 +61,36 @@ ITEM_ROWS = {
     "item_share.others.": ("{item}: the others' share of {points}", "fraction"),
     "item_wins.": ("{item}: win rate where it is a player's largest item", "rate"),
 }
+
+
+#: A row of options per decision has this prefix and the decision's kind (`options.bid`).
+OPTIONS_PREFIX = "options."
+#: Those rows, one per decision kind asked: the engine counts them (`Game.listen`'s
+#: `options_offered`), no event; `{decision}` is the decision's `title` in the variant's terms.
+_OPTIONS_ROW = Statistic(OPTIONS_PREFIX + "{decision}", "options per decision: {decision}", per_game="mean")
+#: A row of how often a game decides a kind that declares `Decision.counted` (`decided.bid`).
+DECIDED_PREFIX = "decided."
+#: A row of the sum of a game's answers to a kind that declares `Decision.summed` (`summed.buy_cards`).
+SUMMED_PREFIX = "summed."
+
+
+#: A statistic made ready for `StatsCollector.__call__`: (the statistic, its key (a key without
+#: fields), its key's prefix (a key `prefix{field}`) or None (any other template), that field
+#: or None, its `value`, whether its events are counted (a mean's and a share's)).
+_Ready = tuple[Statistic, str | None, str | None, Any, bool]
+#: `Statistic.value`'s default: an event counts 1.
+_COUNT_ONE = attrs.fields(Statistic).value.default
+
+
+def _ready(stat: Statistic) -> _Ready:
+    parts = list(_FORMATTER.parse(stat.key))
+    counted = stat.per_game in ("mean", "share")
+    value = None if stat.value is _COUNT_ONE else stat.value  # (None: 1 an event, no call)
+    if len(parts) == 1 and parts[0][1] is None:  # no field: the key itself
+        return stat, stat.key, None, value, counted
+    if len(parts) == 1 and parts[0][1] and not parts[0][2] and not parts[0][3] and parts[0][1].isidentifier():
+        return stat, parts[0][0], parts[0][1], value, counted  # `prefix{field}`: joined, not formatted
+    return stat, None, None, value, counted
 
 
 def seat_key(seat: int) -> str:
@@ -87,20 +123,33 @@ class StatsCollector:
 
     def __init__(self, variant):
         self.variant = variant
-        self._by_event: dict[str, list] = {}
+        self._words: Words | None = None  # for labels a template cannot say, made when one needs it
+        # per event, each statistic made ready for the few lines of `__call__` (`_Ready`)
+        self._by_event: dict[str, list[_Ready]] = {}
         for name, event in variant.modules.events.items():
             if event.statistics:
-                self._by_event[name] = list(event.statistics)
+                self._by_event[name] = [_ready(stat) for stat in event.statistics]
         self.listens_to = frozenset(self._by_event) | CORE_EVENTS
+        #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
+        #: [times asked, options offered in all]; `_offered_before` what it held at the last
+        #: kingdom's end, so a kingdom's own asks are the difference
+        self.options_offered: dict[str, list[int]] = {}
+        self._offered_before: dict[str, tuple[int, ...]] = {}
+        #: filled by the engine too: the sum of the answers to each decision kind that
+        #: declares `Decision.summed` (0 for each before a game)
+        self.answers_summed: dict[str, float] = {
+            kind: 0 for kind, decision in variant.modules.decisions.items() if decision.summed}
+        self._summed_before: dict[str, float] = {}
         self._kingdoms = len(variant.edition.kingdoms)
         self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
+        self._share_rows: list[str] = []  # the share rows, of `kingdom_keys`
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
-            for stat in self._by_event.get("score", ()):
+            for stat, *_ in self._by_event.get("score", ()):
                 self._always_row(stat, {"event": "score", "item": item})
             for prefix, (label, mode) in ITEM_ROWS.items():
                 key = prefix + item
@@ -128,6 +177,12 @@ class StatsCollector:
         self._start_player: int | None = None
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
+        self.options_offered.clear()  # (the dicts the next game's engine fills: the same ones)
+        self._offered_before = {}
+        summed = self.answers_summed
+        for kind in summed:
+            summed[kind] = 0
+        self._summed_before = dict(summed)
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
@@ -139,30 +194,83 @@ class StatsCollector:
             else:
                 self._kingdom_scores.append(list(event["scores"]))
                 if self._kingdom + 1 < self._kingdoms:  # the next kingdom begins (the final scoring is the last's)
+                    self._count_options()
                     self._kingdom += 1
                     self._sums, self._counts, self._group_counts = self._per_kingdom[self._kingdom]
             return
-        for stat in self._by_event[name]:
-            key = stat.key.format_map(event) if "{" in stat.key else stat.key
-            if key not in self.modes:
+        sums, modes = self._sums, self.modes
+        for stat, key, field, value_of, counted in self._by_event[name]:
+            if field is not None:  # `prefix{field}`
+                key = key + str(event[field])
+            elif key is None:  # any other template
+                key = stat.key.format_map(event)
+            if key not in modes:
                 self._learn(stat, key, event)
-            value = stat.value(event)
-            if value is None:
-                continue
-            self._sums[key] = self._sums.get(key, 0) + value
-            self._counts[key] = self._counts.get(key, 0) + 1
-            if stat.per_game == "share":
-                self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
+            if value_of is None:
+                value = 1
+            else:
+                value = value_of(event)
+                if value is None:
+                    continue
+            sums[key] = sums.get(key, 0) + value
+            if counted:  # a mean's and a share's events are counted, a sum's need not be
+                counts = self._counts
+                counts[key] = counts.get(key, 0) + 1
+                if stat.per_game == "share":
+                    self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
+
+    def _count_options(self) -> None:
+        """The current kingdom's decisions, from the engine's counts since the kingdom before's
+        end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`); for a
+        kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`),
+        and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`)."""
+        before, sums, counts = self._offered_before, self._sums, self._counts
+        decisions = self.variant.modules.decisions
+        for kind, (asked, options, forced) in self.options_offered.items():
+            asked_before, options_before, forced_before = before.get(kind, (0, 0, 0))
+            if asked > asked_before:
+                key = OPTIONS_PREFIX + kind
+                if key not in self.modes:
+                    self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})
+                sums[key] = sums.get(key, 0) + options - options_before
+                counts[key] = counts.get(key, 0) + asked - asked_before
+            decided = asked + forced - asked_before - forced_before
+            decision = decisions.get(kind)
+            if decided and decision is not None and decision.counted:
+                key = DECIDED_PREFIX + kind
+                if key not in self.modes:
+                    self._learn(Statistic(key, decision.counted), key, {})
+                sums[key] = sums.get(key, 0) + decided
+        self._offered_before = {kind: tuple(tally) for kind, tally in self.options_offered.items()}
+        for kind, total in self.answers_summed.items():  # every game has these rows (0 without an answer)
+            key = SUMMED_PREFIX + kind
+            if key not in self.modes:
+                self._learn(Statistic(key, decisions[kind].summed), key, {})
+            sums[key] = sums.get(key, 0) + total - self._summed_before[kind]
+        self._summed_before = dict(self.answers_summed)
+
+    def _title(self, kind: str) -> str:
+        """A decision kind in the variant's words: its `Decision.title`, else its kind spaced."""
+        decision = self.variant.modules.decisions.get(kind)
+        title = decision.title if decision is not None and decision.title else kind.replace("_", " ")
+        return title.format_map(_Words(self.variant, {}))
 
     def _learn(self, stat, key: str, event: dict) -> None:
         # the fields that make the rows (those in the key) fill the label; other names are terms
-        fields = _Words(self.variant, {name: event[name] for name in _fields(stat.key)})
-        self.labels[key] = stat.label.format_map(fields)
+        fields = {name: event[name] for name in _fields(stat.key)}
+        if callable(stat.label):
+            if self._words is None:
+                self._words = Words(self.variant)
+            self.labels[key] = stat.label(fields, self._words)
+        else:
+            self.labels[key] = stat.label.format_map(_Words(self.variant, fields))
         self.modes[key] = stat.per_game
         self.groups[key] = stat.key
         # its rows per kingdom: the same words (the table names the kingdom) and mode; a share
         # is of its group's events in the same kingdom
         self.kingdom_keys[key] = keys = tuple(kingdom_key(key, k) for k in range(self._kingdoms))
+        if stat.per_game == "share":
+            self._share_rows.append(key)
         for k, by_kingdom in enumerate(keys):
             self.labels[by_kingdom] = self.labels[key]
             self.modes[by_kingdom] = stat.per_game
@@ -174,6 +282,7 @@ class StatsCollector:
 
     def record(self, game) -> dict[str, float]:
         """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
+        self._count_options()  # the last kingdom's
         state = game.state
         n = state.n_players
         scores = [p.score for p in state.players]
@@ -208,31 +317,55 @@ class StatsCollector:
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        per_kingdom, always = self._per_kingdom, self._always
-        for key, split in self.kingdom_keys.items():
-            totals = [sums.get(key) for sums, _, _ in per_kingdom]
-            if key not in always and totals.count(None) == len(totals):
-                continue  # not a row of this game
-            mode = self.modes[key]
-            if mode == "sum" or mode == "per_player":  # the kingdoms' add up to the game's
-                whole = 0
-                for by_kingdom, total in zip(split, totals):
-                    total = total or 0
-                    whole += total
-                    values[by_kingdom] = total / n if mode == "per_player" else total
-                values[key] = whole / n if mode == "per_player" else whole
+        self._module_values(values, n)
+        return values
+
+    def _module_values(self, values: dict[str, float], n: int) -> None:
+        """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
+        by kingdom over the rows that had events there (a game has few of the rows ever seen),
+        then the zeros a sum has without events, then the shares."""
+        per_kingdom, modes, split_of = self._per_kingdom, self.modes, self.kingdom_keys
+        wholes: dict[str, float] = {}  # a row's total over the kingdoms
+        events: dict[str, int] = {}  # a mean's events over the kingdoms
+        for k, (sums, counts, _) in enumerate(per_kingdom):
+            for key, total in sums.items():
+                mode = modes[key]
+                if mode == "share":
+                    continue  # (below: a share is of its group's events)
+                wholes[key] = wholes.get(key, 0) + total
+                if mode == "mean":
+                    count = counts[key]
+                    values[split_of[key][k]] = total / count
+                    events[key] = events.get(key, 0) + count
+                else:
+                    values[split_of[key][k]] = total / n if mode == "per_player" else total
+        for key in self._always:  # a row every game has: 0 without its events
+            if key not in wholes and (modes[key] == "sum" or modes[key] == "per_player"):
+                wholes[key] = 0
+        for key, whole in wholes.items():
+            mode = modes[key]
+            if mode == "mean":  # the game's mean is of all its events, not of the kingdoms' means
+                values[key] = whole / events[key]
                 continue
-            group, count, events = self.groups[key], 0, 0
-            for by_kingdom, total, (_, counts, groups) in zip(split, totals, per_kingdom):
-                value = _per_game(mode, total, counts.get(key, 0), groups.get(group, 0), n)
+            per_player = mode == "per_player"
+            values[key] = whole / n if per_player else whole
+            for by_kingdom in split_of[key]:  # a kingdom without its events: 0
+                if by_kingdom not in values:
+                    values[by_kingdom] = 0 / n if per_player else 0
+        for key in self._share_rows:
+            totals = [sums.get(key) for sums, _, _ in per_kingdom]
+            if key not in self._always and totals.count(None) == len(totals):
+                continue  # not a row of this game
+            group, count, group_events = self.groups[key], 0, 0
+            for by_kingdom, total, (_, counts, groups) in zip(split_of[key], totals, per_kingdom):
+                value = _per_game("share", total, counts.get(key, 0), groups.get(group, 0), n)
                 if value is not None:
                     values[by_kingdom] = value
                 count += counts.get(key, 0)
-                events += groups.get(group, 0)
-            whole = _per_game(mode, sum(total for total in totals if total is not None), count, events, n)
+                group_events += groups.get(group, 0)
+            whole = _per_game("share", sum(total for total in totals if total is not None), count, group_events, n)
             if whole is not None:
                 values[key] = whole
-        return values
 
 
 def _per_game(mode: str, total: float | None, count: int, group: int, players: int) -> float | None:
@@ -322,10 +455,11 @@ def missing_means_zero(mode: str) -> bool:
     return mode in ("sum", "per_player", "share")
 
 
-def _fields(template: str) -> list[str]:
-    import string
+_FORMATTER = string.Formatter()
 
-    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+def _fields(template: str) -> list[str]:
+    return [name for _, name, _, _ in _FORMATTER.parse(template) if name]
 
 
 class _Words(dict):

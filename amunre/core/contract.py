@@ -169,6 +169,17 @@ class Decision:
     policies: dict[str, Callable[[Any, GameLike, Request], Any]] = attrs.field(factory=dict)
 
     # -- words, for people at the table (see the class docstring) ----------------------------
+    #: What the decision is, in a few words with terms in braces ("buying {stones}"): how
+    #: `amunre compare` names its row of options per decision; None: its kind, spaced.
+    title: str | None = attrs.field(default=None, kw_only=True)
+    #: The words of a row of `amunre compare` that counts how often a game decides it (asked,
+    #: or forced where it has one option), terms in braces ("bids ({bid_marker} placed or
+    #: moved)"); None: no such row. The engine counts it where it asks: no event is built.
+    counted: str | None = attrs.field(default=None, kw_only=True)
+    #: The words of a row of `amunre compare` that sums a game's answers to it, where an answer
+    #: is a number ("{stones} bought": a purchase's answer is how many); None: no such row.
+    #: Summed where the engine is answered (a forced answer too): no event is built.
+    summed: str | None = attrs.field(default=None, kw_only=True)
     question: Callable[[Asking], str] | None = attrs.field(default=None, kw_only=True)
     facts: Callable[[Asking], list[str]] | None = attrs.field(default=None, kw_only=True)
     note: Callable[[Any, Asking], str | None] | None = attrs.field(default=None, kw_only=True)
@@ -314,14 +325,17 @@ class Statistic:
 
     `key`: the row's id, `{field}` filled from the event (`points.{item}`: one row per
     scoring item); `label`: the row in words, the same fields filled, `{item}` by the scoring
-    item's label; `value(event)`: what one event adds; `per_game`: how a game's events make
+    item's label and any other name by the variant's term; or, for words a template cannot
+    say (a card's noun, a province's name), `label(fields, words)`: the row's words from the
+    key's fields and the variant's `Words`; `value(event)`: what one event adds (None: nothing,
+    the event does not count for the row); `per_game`: how a game's events make
     its number: "sum", "per_player" (the sum over the players, divided by their number),
     "mean" (a game without the event has none), or "share" (the share of the statistic's
     events that had this key, e.g. of the rounds that reached each offering level)."""
 
     key: str
-    label: str
-    value: Callable[[dict[str, Any]], float] = attrs.field(default=lambda event: 1)
+    label: str | Callable[[dict[str, Any], Words], str]
+    value: Callable[[dict[str, Any]], float | None] = attrs.field(default=lambda event: 1)
     per_game: str = attrs.field(default="sum", validator=attrs.validators.in_(("sum", "per_player", "mean", "share")))
     #: `always(rule)`: the fields of the rows every game has, from the module instance (every
     #: offering level it can reach): a game without their event counts 0 for them

@@ -97,6 +97,13 @@ class Game(Branching):
     #: run` shows a person what was decided for his seat. A clone or a determinized game tells
     #: nobody (an agent's search plays those).
     on_forced: Callable[[Request], None] | None = None
+    #: Per decision kind of this game, [times asked, options offered in all, times forced], or
+    #: None: kept only for a listener that asks for it with an `options_offered` dict (compare's
+    #: options per decision), a count where the engine asks rather than an event per decision.
+    _offered: dict[str, list[int]] | None = None
+    #: Per decision kind a listener names in its `answers_summed` dict, the sum of this game's
+    #: answers to it (numbers: how many bought), or None: kept for that listener only.
+    _summed: dict[str, float] | None = None
 
     def __init__(
         self, variant: Variant, n_players: int, seed: int, listeners: Iterable[Listener] | None = None,
@@ -224,14 +231,30 @@ class Game(Branching):
     def listen(self, listener: Listener) -> None:
         """Add a listener: a callable taking each event (a dict). One with a `listens_to`
         attribute (a set of event names) hears only those: rules skip building the others,
-        which keeps a statistics listener nearly free (`amunre.compare.collect`)."""
+        which keeps a statistics listener nearly free (`amunre.compare.collect`). One with
+        an `options_offered` dict has the engine count in it, per decision kind, the times
+        asked, the options offered in all and the times forced (`[asked, options, forced]`);
+        one with an `answers_summed` dict ({kind: 0, ...}) has it sum the answers to those
+        kinds (numbers), forced ones included."""
         if not callable(listener):
             raise arguments.wrong_type("listener", listener, "a callable (it gets each event, a dict)")
         wanted = getattr(listener, "listens_to", None)
         if wanted is not None and (isinstance(wanted, (str, bytes)) or not hasattr(wanted, "__iter__")):
             raise arguments.wrong_type("listener.listens_to", wanted, "a set of event names")
+        offered = getattr(listener, "options_offered", None)
+        if offered is not None and not isinstance(offered, dict):
+            raise arguments.wrong_type("listener.options_offered", offered,
+                                       "a dict (the engine counts each decision kind's asks and options in it)")
+        summed = getattr(listener, "answers_summed", None)
+        if summed is not None and not isinstance(summed, dict):
+            raise arguments.wrong_type("listener.answers_summed", summed,
+                                       "a dict of decision kinds (the engine sums the answers to each in it)")
         self.listeners.append(listener)
         self.listening = True
+        if offered is not None:
+            self._offered = offered
+        if summed is not None:
+            self._summed = summed
         if wanted is None:
             self._catch_all.append(listener)
             for targets in self._routes.values():
@@ -277,6 +300,8 @@ class Game(Branching):
                 f"expected one of {shown}{more}"
             )
         self._since.append(choice)
+        if self._summed is not None and request.kind in self._summed:  # (a listener sums these answers)
+            self._summed[request.kind] += choice  # type: ignore[operator]
         # as `_give` and `_record` do (spelled out here: this is every decision's path)
         if request.simultaneous:
             self._sealed.append((request, choice))
@@ -338,18 +363,34 @@ class Game(Branching):
             self.pending = None
         if self._sealed and (self.pending is None or not self.pending.simultaneous):
             self.reveal()  # a rule that forgot to reveal: never lose an answer
-        if self.pending is not None and "decision" in self.hearing:
-            self.emit("decision", player=self.pending.player, kind=self.pending.kind,
-                      options=len(self.pending.options))
+        pending = self.pending
+        if pending is not None:
+            if self._offered is not None:  # (a listener counts the options of each kind asked)
+                tally = self._offered.get(pending.kind)
+                if tally is None:
+                    self._offered[pending.kind] = [1, len(pending.options), 0]
+                else:
+                    tally[0] += 1
+                    tally[1] += len(pending.options)
+            if "decision" in self.hearing:
+                self.emit("decision", player=pending.player, kind=pending.kind, options=len(pending.options))
 
     def _forced(self, request: Request) -> object:
         """The answer to a decision with one option, given by the engine: counted, told to
         `on_forced`, and recorded among the inputs when the game keeps checkpoints (a
         determinized game gives it again, blind)."""
         self.forced += 1
+        if self._offered is not None:
+            tally = self._offered.get(request.kind)
+            if tally is None:
+                self._offered[request.kind] = [0, 0, 1]
+            else:
+                tally[2] += 1
         if self.on_forced is not None:
             self.on_forced(request)
         choice = request.options[0]
+        if self._summed is not None and request.kind in self._summed:
+            self._summed[request.kind] += choice
         if self._tracking:
             self._since.append(Forced(choice))
         return choice

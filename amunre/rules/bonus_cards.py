@@ -164,6 +164,7 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
             },
             actions=lambda rule, variant: [None] + [k for k in BONUS_CARDS if k in variant.cards],
             appraise=_appraise_bonus,
+            title="playing {favor_plural} at a {scoring}",
         ),
     }
 

@@ -118,6 +118,7 @@ class GoldRanking(Rule, ValuationFacet):
             # cards are worth nothing after the ranking: a sale that changes nothing still sells
             appraise=lambda count, asking, worth: worth.points_of((("gold", None, count),)) + 1e-6 * count,
             actions=lambda rule, variant: count_actions(min(variant.components.deck_size, MOST_SOLD)),
+            title="selling {favor_plural} before the {gold} ranking",
         ),
     }
     events = {

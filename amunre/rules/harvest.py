@@ -200,12 +200,13 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
                              actions=none_or_province_actions, appraise=_appraise_treasury, where=the_province,
                              # the first (keep the card) is what a hypothetical play answers, as before
                              policies={"keep": lambda rule, game, request: None, "poorest": _poorest,
-                                       "gainful": _gainful}),
+                                       "gainful": _gainful}, title="playing the {treasury} card"),
         "big_harvest": Decision("None or a province of his for a Big Harvest", "null or an integer province id",
                                 lambda pid, w: f"play it on {w.province(pid)}", note=_farmers_note,
                                 none=lambda w: f"keep the {w.card_noun('big_harvest')}",
                                 question=_big_harvest_question, actions=none_or_province_actions,
-                                appraise=_appraise_big_harvest, where=the_province),
+                                appraise=_appraise_big_harvest, where=the_province,
+                                title="playing the {big_harvest} card"),
     }
     events = {
         "harvest_income": Event(

@@ -339,6 +339,7 @@ def _buy_decision(what: str, options: str, facts: Callable[[Asking], list[str]],
     one, many = _ITEM_TERMS[what], _ITEMS_TERMS[what]
     return Decision(
         options, "an integer", _buying(what, one, many), note=_price_note(what), facts=facts,
+        title=f"buying {{{many}}}", summed=f"{{{many}}} bought",
         question=lambda a: f"How many {a.words.t(many)} do you buy{where}?",
         actions=_buy_actions(bound), appraise=appraise)
 
@@ -372,14 +373,15 @@ class Market(Rule, WordsFacet):
             "`bought`)", "an integer province id",
             province_option, note=_field_note,
             question=lambda a: _where_question(a, "farmer"),
-            actions=province_actions, appraise=_appraise_place_farmer),
+            actions=province_actions, appraise=_appraise_place_farmer, title="placing a {farmer}"),
         "free_farmer": Decision(
             "None (keep the card) or a province of his for a Free Farmer", "null or an integer province id",
             lambda pid, w: f"play it: a {w.t('farmer')} in {w.province(pid)}, off the fields", note=_field_note,
             none=lambda w: f"keep the {w.card_noun('free_farmer')}",
             question=lambda a: (f"Play your {a.words.card_noun('free_farmer')}? It places a {a.words.t('farmer')} "
                                 f"from the supply in one of your provinces, off its fields."),
-            actions=none_or_province_actions, appraise=_appraise_free_farmer, where=the_province),
+            actions=none_or_province_actions, appraise=_appraise_free_farmer, where=the_province,
+            title="playing the {free_farmer} card"),
         "buy_stones": _buy_decision(
             "stones", "0..n stones to buy (n: the supply, his means)",
             facts=_stones_facts, bound=_stone_bound, appraise=_appraise_buy_stones),
@@ -388,7 +390,7 @@ class Market(Rule, WordsFacet):
             "an integer province id",
             province_option, note=_stone_note,
             question=lambda a: _where_question(a, "stone"),
-            actions=province_actions, appraise=_appraise_place_stone),
+            actions=province_actions, appraise=_appraise_place_stone, title="placing a {stone}"),
         "architect": Decision(
             "None or a province of his holding enough stones for an Architect; asked "
             "before buying stones and after each stone placed (context: `stones_to_place`)",
@@ -396,7 +398,7 @@ class Market(Rule, WordsFacet):
             lambda pid, w: f"play it: a {w.t('pyramid')} in {w.province(pid)}", note=_architect_note,
             none=lambda w: f"keep the {w.card_noun('architect')} for now", question=_architect_question,
             actions=none_or_province_actions, appraise=_appraise_architect, context={"stones_to_place": "count"},
-            where=the_province),
+            where=the_province, title="playing the {architect} card"),
     }
     events = {
         "purchase": Event("A player buys `count` items of one kind (`what`: cards, farmers or stones) for `price` "

@@ -83,6 +83,7 @@ class ProvinceDraft(Rule, WordsFacet, HiddenFacet, EncodingFacet):
             actions=province_actions,
             # up for auction the province it would hold most gladly, while it can bid for it
             appraise=lambda pid, asking, worth: worth.province(pid),
+            title="picking a province",
         ),
     }
     events = {

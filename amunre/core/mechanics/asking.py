@@ -96,6 +96,7 @@ DECISIONS = {
         actions=card_actions,
         appraise=lambda card, asking, worth: -worth.card(card),  # the card it misses least
         context={"short": "count"},
+        title="selling a {favor} to pay",
     ),
     "double_swap": Decision(
         options="true (swap the two singles of the province for a double) or false (keep them), "
@@ -108,5 +109,6 @@ DECISIONS = {
         # the same pyramids either way: a double keeps a single piece in the supply
         appraise=lambda swap, asking, worth: 0.01 if swap else 0.0,
         context={"province": "province"},
+        title="swapping for a {double_pyramid}",
     ),
 }

@@ -88,7 +88,8 @@ EVENTS = {
     "cards": Event("A player takes cards into his hand (how many, and why: the reason `cards:<why>` words it).",
                    _cards_line),
     "play": Event("A player plays a card (on a province, where it has one; `told`: the line of the action it "
-                  "goes with says it).", _play_line),
+                  "goes with says it).", _play_line,
+                  statistics=(Statistic("played.{card}", lambda fields, w: f"{w.card_noun(fields['card'])} played"),)),
     "farmer": Event("A farmer is placed in a province (`free`: off the fields; `told`: the rule's line says it).",
                     _farmer_line),
     "stone": Event("A stone is placed in a province (`told`: the rule's line says it).", _stone_line),

@@ -102,6 +102,12 @@ def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]]
             "protected": sorted(protected)}
 
 
+#: The price paid for each province, a row per province by its name.
+_PRICE_BY_PROVINCE = Statistic("province_price.{province}",
+                               lambda fields, w: f"{w.t('gold')} paid for {w.province(fields['province'])}",
+                               lambda e: e["amount"], "mean")
+
+
 @register
 class Auction(Rule, WordsFacet, PictureFacet):
     id = "auction"
@@ -130,6 +136,8 @@ class Auction(Rule, WordsFacet, PictureFacet):
             appraise_all=_appraise_bids,
             where=lambda option: option[0],  # the province card bid on
             context={"moving_from": "province", "protected": "seats", "bids": "bids"},
+            title="placing the {bid_marker}",
+            counted="bids ({bid_marker} placed or moved)",  # (each bid is one: counted where asked)
         ),
         "protect": Decision(
             options="true (play Protection now, on a turn he passes) or false; asked only with A-PROTECTION "
@@ -140,18 +148,22 @@ class Auction(Rule, WordsFacet, PictureFacet):
                                      f"now, so that outbidding you skips a space?"),
             actions=lambda rule, variant: [False, True],
             appraise=lambda play, asking, worth: -worth.card(asking.rule.protection) if play else 0.0,
+            title="playing the {protection} card on a pass",
         ),
     }
     events = {
         "bid": Event("A player places or moves his bid marker (with the cards played; `outbid`: the player "
                      "whose top bid it beats, or null).", _bid_line),
         "pass": Event("A player who was not outbid passes.",
-                      lambda e, w: f"  {w.who(e['player'])} is not outbid and passes."),
+                      lambda e, w: f"  {w.who(e['player'])} is not outbid and passes.",
+                      statistics=(Statistic("passes", "passes in the auction (not outbid)"),)),
         "acquire": Event("A player pays his bid and takes the province, with the `cards` and `gold` lying on "
                          "it; the `stones`, single `pyramids` and `doubles` standing in it stay there.",
                          _acquire_line,
                          statistics=(Statistic("auction_price", "{gold} paid per province in the auction",
-                                               lambda e: e["amount"], "mean"),)),
+                                               lambda e: e["amount"], "mean"),
+                                     Statistic("provinces_taken", "provinces taken in the auction"),
+                                     _PRICE_BY_PROVINCE)),
     }
     #: the price, and the cards and gold lying on a province, are said by the `acquire` line
     reasons = {"bid": None, "free": None, "cards:free": None, "owed:bid": "your bid"}

@@ -118,6 +118,15 @@ WITH_ADJUST: tuple[int, ...] = (0, 1)
 WITHOUT_ADJUST: tuple[int, ...] = (0,)
 
 
+#: The gold the offers give, over the players (a theft gives none).
+_OFFERED = Statistic("offered", "{gold} offered in the {offering} per player",
+                     lambda e: sum(offer[1] for offer in e["offers"].values() if offer[0] == "gold"), "per_player")
+#: The thefts played; a row only where the variant deals theft cards (0 in a game without one).
+_THEFTS = Statistic("thefts", "thefts in the {offering} ({theft})",
+                    lambda e: sum(1 for offer in e["offers"].values() if offer[0] == "theft") or None,
+                    always=lambda rule: [{}] if rule.variant.components.theft_cards_per_player else [])
+
+
 @register
 class Offering(Rule, WordsFacet):
     id = "offering"
@@ -140,30 +149,32 @@ class Offering(Rule, WordsFacet):
             question=lambda a: (f"Before the secret {a.words.t('offering')}: do you sell "
                                 f"{'another' if a.context.get('sold') else 'a'} {a.words.t('favor')} openly for 1 "
                                 f"{a.words.t('gold')}?"),
-            actions=lambda rule, variant: [None] + card_actions(rule, variant), appraise=_appraise_open_sale),
+            actions=lambda rule, variant: [None] + card_actions(rule, variant), appraise=_appraise_open_sale,
+            title="selling a {favor} before the {offering}"),
         "offer": Decision(
             "(\"gold\", amount, adjust) or (\"theft\", 0, adjust); adjust 1 with an offering "
             "adjustment card. Simultaneous and secret", '["gold" or "theft", amount, 0 or 1]',
             _describe_offer, note=_offer_note, facts=_offer_facts, group=_offer_group,
             question=lambda a: (f"Your secret {a.words.t('offering')} (revealed with the others'): what do you "
                                 f"give?"),
-            actions=_offer_actions, appraise=_appraise_offer),
+            actions=_offer_actions, appraise=_appraise_offer, title="the secret {offering}"),
         "adjust": Decision(
             "+adjustment, -adjustment (and 0 where A-ADJUST allows); the running total is in "
             "the request's context", "an integer",
             lambda option, w: "leave the total" if not option else f"{option:+d}",
             note=_adjust_note, question=_adjust_question, actions=_adjust_actions, appraise=_appraise_adjust,
-            context={"total": "count"}),
+            context={"total": "count"}, title="the {offering_adjustment}"),
         "reward": Decision(
             "\"card\", (\"farmer\", province) or (\"stone\", province): one question per item (context: "
             "`reward`, which item of `of`)",
             '"card", ["farmer", province id] or ["stone", province id]', _describe_reward,
             note=_reward_note, question=_reward_question, actions=_reward_actions, appraise=_appraise_reward,
             where=lambda option: option[1] if isinstance(option, tuple) else None,  # a piece's province
-            context={"reward": "count", "of": "count"}),
+            context={"reward": "count", "of": "count"}, title="choosing the {reward}"),
     }
     events = {
-        "offers": Event("The secret offers are revealed together.", _offers_line),
+        "offers": Event("The secret offers are revealed together.", _offers_line,
+                        statistics=(_OFFERED, _THEFTS)),
         "offering_total": Event("The total of the offers, thefts taken off.",
                                 lambda e, w: f"  Total {w.t('offering')}: {e['total']}."),
         "adjust": Event("A player's offering adjustment moves the total (or, where A-ADJUST allows, leaves it).",
@@ -173,7 +184,9 @@ class Offering(Rule, WordsFacet):
                        statistics=(Statistic("offering_level.{level}", "{offering}: level {level} (share of rounds)",
                                              per_game="share",
                                              always=lambda rule: [{"level": n} for n in
-                                                                  range(1, rule.max_offering_level() + 1)]),),
+                                                                  range(1, rule.max_offering_level() + 1)]),
+                                   Statistic("offering_reached", "{offering}: mean level reached",
+                                             lambda e: e["level"], "mean")),
                        check=_level_placed),
         "reward": Event("A player chooses one reward item: reward `n` of his `of`; a card, or a farmer or a stone "
                         "placed in `province`.", _reward_line),
