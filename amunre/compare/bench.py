@@ -32,9 +32,10 @@ import time
 import attrs
 
 from amunre.agents import make_agents
+from amunre.agents.playing import play_reporting
 from amunre.compare.jobs import Job, job_for, load_job_variant
 from amunre.core import arguments
-from amunre.core.engine import Game, play_game
+from amunre.core.engine import Game
 
 #: Games each process plays before its clocks start.
 WARMUP_GAMES = 5
@@ -123,7 +124,9 @@ class Measurement:
 
 def _play(variant, players: int, agents: tuple, seed: int) -> tuple[int, int]:
     """Play one game; (the decisions asked, the engine steps: those and the forced ones)."""
-    game = play_game(variant, make_agents(list(agents), seed), seed)
+    game = Game(variant, players, seed)
+    # as arena and compare play: an own agent's failure is named as its own (`AgentError`)
+    play_reporting(game, make_agents(list(agents), seed), agents)
     return len(game.answers), len(game.answers) + game.forced
 
 
