@@ -244,9 +244,14 @@ def verdicts(comparison, rows) -> list[Verdict]:
                 sd, basis = math.sqrt(sum(e.sd ** 2 for e in (lead.values[0], lead.values[c])
                                           if not math.isnan(e.sd))), "unpaired"
             smallest = power.detectable(sd, p.n, alpha)
-            said = (f"No detectable difference under {name} against {first} ({lead.label} "
+            # its own interval may exclude 0 where the correction over the whole table holds it
+            # back: say so, or a reader sees an interval off 0 beside "no difference"
+            alone = p.low > 0 or p.high < 0
+            head = (f"No difference that holds over the table's {m} differences (Holm)" if alone
+                    else "No detectable difference")
+            said = (f"{head} under {name} against {first} ({lead.label} "
                     f"{level_text(lead, lead.values[0].mean)} → {level_text(lead, lead.values[c].mean)}, "
-                    f"{interval_text(lead, p)})")
+                    f"{interval_text(lead, p)}{', taken alone' if alone else ''})")
             if math.isnan(smallest):
                 said += "; too few games to say how large a difference they could find."
             elif smallest == 0:
