@@ -44,6 +44,7 @@ from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.rl.actions import ActionSpace, action_space
 from amunre.rl.extra import MissingExtraError, require_extra  # noqa: F401 - MissingExtraError: named here too
 from amunre.rl.observation import BOUND, ObservationLayout
+from amunre.rl.rendering import render_lines
 from amunre.rl.rewards import REWARDS, final_rewards
 
 try:  # the optional extra `amunre[rl]` (require_extra() names it when it is missing)
@@ -183,15 +184,7 @@ class AmunreEnv(AECEnv):
     def render(self):
         """The play-by-play since the last call, in the edition's words: printed ("human") or
         returned ("ansi")."""
-        if self.render_mode is None:
-            return None
-        text = "\n".join(self._lines)
-        self._lines.clear()
-        if self.render_mode == "ansi":
-            return text
-        if text:
-            print(text)
-        return None
+        return render_lines(self._lines, self.render_mode)
 
     def close(self) -> None:
         pass
