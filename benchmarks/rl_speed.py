@@ -1,0 +1,141 @@
+"""The learning environments' speed beside the bare engine's, in one run (issue 39).
+
+    PYTHONPATH=. .venv/bin/python benchmarks/rl_speed.py [--games G] [--repeats R] [--variant V] [--envs N]
+
+Rows, each the median of R repeats of G seeded games (CPU time, `time.process_time`: the
+machine may be shared, so compare the ratios, not the absolute figures, across machines):
+
+- engine: `play_game` with the `random` agent; *decisions* are the decisions asked of
+  agents (forced ones, with a single option, are not asked);
+- pettingzoo: the AEC environment of `env()` (with PettingZoo's order-enforcing wrapper),
+  each step a random legal action drawn with numpy from the mask of `last()`; the steps
+  counted are the live ones (a terminated agent's `step(None)` is not a decision);
+- pettingzoo raw: the same without PettingZoo's wrapper (`raw_env`), so that the wrapper's
+  share shows;
+- gymnasium: the single-agent environment, its other seats `random` agents; its steps are
+  the learning seat's decisions, its CPU time the whole game's (each step plays the
+  opponents' decisions too), so its rate is below the others' by the seats' count;
+- vector: the N-game vector environment (`amunre.rl.vector`) where this checkout has it,
+  its steps every seat's decision of every game.
+
+Each row's last column is its rate over the engine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from amunre.agents import make_agents
+from amunre.core.engine import play_game
+from amunre.loader import load_variant
+
+
+def engine_rate(variant, players: int, seeds: range) -> tuple[int, float]:
+    decisions = 0
+    start = time.process_time()
+    for seed in seeds:
+        decisions += len(play_game(variant, make_agents(["random"] * players, seed), seed).answers)
+    return decisions, time.process_time() - start
+
+
+def pettingzoo_rate(make, seeds: range) -> tuple[int, float]:
+    environment = make()
+    steps = 0
+    start = time.process_time()
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        environment.reset(seed=seed)
+        for _agent in environment.agent_iter():
+            observation, _reward, terminated, truncated, _info = environment.last()
+            if terminated or truncated:
+                environment.step(None)
+                continue
+            environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def gymnasium_rate(variant_id: str, players: int, seeds: range) -> tuple[int, float]:
+    from amunre.rl.gymnasium import AmunreEnv
+
+    environment = AmunreEnv(variant_id, opponents=",".join(["random"] * (players - 1)))
+    steps = 0
+    start = time.process_time()
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        _observation, info = environment.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _observation, _reward, terminated, _truncated, info = environment.step(action)
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def vector_rate(variant_id: str, players: int, seeds: range, n_envs: int) -> tuple[int, float] | None:
+    try:
+        from amunre.rl.vector import AmunreVectorEnv
+    except ImportError:  # a checkout from before the vector environment
+        return None
+    environment = AmunreVectorEnv(n_envs, variant=variant_id, players=players)
+    rng = np.random.default_rng(0)
+    games = len(seeds)
+    steps = 0
+    start = time.process_time()
+    _observations, infos = environment.reset(seed=seeds.start)
+    finished = 0
+    while finished < games:
+        actions = environment.sample_legal(rng, infos["action_mask"])
+        _observations, _rewards, terminated, _truncated, infos = environment.step(actions)
+        steps += n_envs
+        finished += int(terminated.sum())
+    return steps, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="seeded games per repeat (default 20)")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats; the median is shown (default 5)")
+    parser.add_argument("--variant", default="classic2003")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--envs", type=int, default=8, help="games stepped together by the vector row")
+    args = parser.parse_args()
+    if args.games < 1 or args.repeats < 1 or args.envs < 1:
+        sys.exit("rl_speed.py: --games, --repeats and --envs must be at least 1")
+    from amunre.rl.pettingzoo import env, raw_env
+
+    variant = load_variant(args.variant)
+    seeds = range(args.games)
+    rows = {
+        "engine": lambda: engine_rate(variant, args.players, seeds),
+        "pettingzoo": lambda: pettingzoo_rate(lambda: env(args.variant, args.players), seeds),
+        "pettingzoo raw": lambda: pettingzoo_rate(lambda: raw_env(args.variant, args.players), seeds),
+        "gymnasium": lambda: gymnasium_rate(args.variant, args.players, seeds),
+        "vector": lambda: vector_rate(args.variant, args.players, seeds, args.envs),
+    }
+    for measure in rows.values():  # a warm-up: the modules a game imports on first use
+        measure()
+    rates: dict[str, list[float]] = {name: [] for name in rows}
+    for _ in range(args.repeats):  # round-robin: a slow spell of the machine hits every row alike
+        for name, measure in rows.items():
+            result = measure()
+            if result is not None:
+                steps, cpu = result
+                rates[name].append(steps / cpu)
+    engine = statistics.median(rates["engine"])
+    print(f"{args.variant}, {args.players} players, {args.games} games x {args.repeats} repeats (median), "
+          f"CPU time")
+    print(f"{'':16}{'steps per CPU s':>16}{'of the engine':>15}")
+    for name, measured in rates.items():
+        if measured:
+            rate = statistics.median(measured)
+            print(f"{name:16}{rate:16,.0f}{rate / engine:15.2f}")
+
+
+if __name__ == "__main__":
+    main()
