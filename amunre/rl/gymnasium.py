@@ -150,15 +150,15 @@ class AmunreEnv(_Env):
         self._play_others()
         if self.render_mode == "human":
             self.render()
-        return self._observation(), self._info()
+        return self._observed()
 
     def step(self, action):
         if self._over:
             raise IllegalAnswerError("the episode is over (or was never begun): call reset() first")
         request = self.game.pending
-        kind, option = self.actions.option(action)  # an id out of range: a clear ArgumentValueError
-        legal = self.actions.legal(request)
-        if kind != request.kind or self.actions.id_of(kind, option) not in legal:
+        _kind, option = self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        legal = self.actions.legal(request)  # (the mask's, kept: no second look-up)
+        if operator.index(action) not in legal:
             if self.illegal_reward is None:
                 shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
                 more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""
@@ -166,7 +166,8 @@ class AmunreEnv(_Env):
                     f"action {operator.index(action)} ({self.actions.to_string(action)}) is not legal for the "
                     f"learning seat {self.seat}, who is asked {request.kind!r}: legal are {shown}{more}")
             self._over = True
-            return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=True)
+            observation, info = self._observed(illegal_action=True)
+            return observation, self.illegal_reward, True, False, info
         self.game.answer(option)
         self._play_others()
         if self.render_mode == "human":
@@ -174,8 +175,10 @@ class AmunreEnv(_Env):
         if self.game.pending is None:
             self._over = True
             reward = final_rewards(self.game.state, self.reward_kind)[self.seat]
-            return self._observation(), reward, True, False, self._info()
-        return self._observation(), 0.0, False, False, self._info()
+            observation, info = self._observed()
+            return observation, reward, True, False, info
+        observation, info = self._observed()
+        return observation, 0.0, False, False, info
 
     def render(self):
         """The play-by-play since the last call, in the edition's words: printed ("human") or
@@ -205,14 +208,13 @@ class AmunreEnv(_Env):
             game.answer(self._agents[request.player].choose(game.view(request.player), request))
             request = game.pending
 
-    def _observation(self) -> dict:
-        return {"observation": self.layout.encode(self.game, self.seat), "action_mask": self.action_masks()}
-
-    def _info(self, illegal_action: bool = False) -> dict:
-        info = {"action_mask": self.action_masks()}
+    def _observed(self, illegal_action: bool = False) -> tuple[dict, dict]:
+        """The observation and the info: the mask in both (two arrays: a learner may change one)."""
+        mask = self.action_masks()
+        info = {"action_mask": mask.copy()}
         if illegal_action:
             info["illegal_action"] = True
-        return info
+        return {"observation": self.layout.encode(self.game, self.seat), "action_mask": mask}, info
 
 
 if gymnasium is not None and ENV_ID not in gymnasium.registry:

@@ -21,6 +21,7 @@ except ImportError:  # pragma: no cover - tested with the extra installed
 
 #: What every number of the observation is clipped to (an unlimited supply reads as this).
 BOUND = 10_000.0
+BOUND_WHOLE = int(BOUND)
 
 #: A rule module's own data enters the observation as its `EncodingFacet.observation` declares (field
 #: -> "count", "provinces" or "players"), a request's context as its decision's `context`
@@ -89,83 +90,134 @@ class ObservationLayout:
             at += size
         self.size = at
         self.slices = {name: slice(start, stop) for name, start, stop, _ in self.sections}
+        self._prepare()
 
     def encode(self, game, seat: int):
-        """The observation vector of `seat` (numpy float32): its view, and its request if asked."""
-        n = self.n
-        view = game.view(seat)
-        request = game.pending
+        """The observation vector of `seat` (a new numpy float32 array): its view, and its request
+        if asked. A learner may keep it: nothing writes to it afterwards."""
         out = np.zeros(self.size, dtype=np.float32)
-        s = self.slices
-
-        def rel(player: int) -> int:
-            return (player - seat) % n
-
-        def one_hot(name: str, index: int | None) -> None:
-            part = s[name]
-            if index is not None and 0 <= index < part.stop - part.start:
-                out[part.start + index] = 1.0
-
-        one_hot("seat", seat)
-        one_hot("to_move", n if request is None else rel(request.player))
-        if request is not None:
-            one_hot("kind", self.space.kinds.index(request.kind) if request.kind in self.space.kinds else None)
-            out[s["simultaneous"].start] = float(bool(request.simultaneous))
-        one_hot("kingdom", view.kingdom)
-        one_hot("round", view.round)
-        phase = view.phase
-        one_hot("phase", self.phases.index(phase) if phase in self.phases else len(self.phases))
-        one_hot("start_player", rel(view.start_player))
-        # the values the rule modules publish, by name (none: 0, nobody holds theft cards, none on auction)
-        one_hot("offering_level", min(view.published("offering_level", 0), self.levels - 1))
-        out[s["hand"]] = view.hand
-        players = []
-        theft = view.published("theft_cards") or [0] * n
-        for q in range(n):
-            info = view.players[(seat + q) % n]
-            players += [info.gold, info.score, theft[(seat + q) % n], info.hand_size, len(info.provinces)]
-        out[s["players"]] = players
-        on_auction = set(view.published("on_auction", ()))
-        rows = []
-        for pid, prov in enumerate(view.provinces):
-            owner = [0.0] * (n + 1)
-            owner[n if prov.owner is None else rel(prov.owner)] = 1.0
-            rows += owner + [prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
-                             prov.cards, float(pid in on_auction)]
-        out[s["provinces"]] = rows
-        supplies = view.supplies
-        out[s["supplies"]] = [min(supplies[k], BOUND) for k in ("farmers", "stones", "pyramids", "doubles")]
-        cards = len(self.variant.cards)
-        pile = [float(view.deck_size)] + [0.0] * (2 * cards)
-        for card in view.discard:
-            pile[1 + card] += 1
-        for card in view.in_play:
-            pile[1 + cards + card] += 1
-        out[s["cards"]] = pile
-        if self.rule_data:
-            data = view.rules
-            for module, fields, name in self.rule_data:
-                mine = data.get(module.key) or {}
-                for field, what in fields.items():
-                    self._put(out, s[f"rules.{name}.{field}"], what, mine.get(field), rel)
-        if request is not None and request.player == seat and request.context:
-            context = request.context
-            for key, what in self.space.context.items():
-                if key in context:
-                    self._put(out, s[f"context.{key}"], what, context[key], rel)
-        np.clip(out, -BOUND, BOUND, out=out)
+        self._write(out, game, seat)
         return out
 
-    def _put(self, out, part: slice, what: str, value, rel) -> None:
+    def encode_into(self, out, game, seat: int) -> None:
+        """Write the observation vector of `seat` into `out` (a float32 array of `size`, or a
+        row of a batch: the vector environment writes each game's straight into its batch)."""
+        out.fill(0.0)
+        self._write(out, game, seat)
+
+    def _prepare(self) -> None:
+        """What `_write` looks up at every call, worked out once: each section's start, the
+        index of each kind and phase, and where each whole number read from the state goes."""
+        n, provinces, cards = self.n, len(self.variant.board), len(self.variant.cards)
+        at = {name: start for name, start, _, _ in self.sections}
+        self._at = at
+        self._kind_at = {kind: at["kind"] + i for i, kind in enumerate(self.space.kinds)}
+        self._phase_at = {phase: at["phase"] + i for i, phase in enumerate(self.phases)}
+        row = n + 9  # a province's entries: owner one-hot (n + 1), 7 numbers, on auction
+        first = at["provinces"]
+        self._row, self._provinces_at = row, first
+        rows = np.arange(provinces) * row + first
+        # the whole numbers, in the order `_write` lists them: the hand, each player's five,
+        # each province's farmers, free farmers, stones, pyramids, doubles, gold, then every
+        # province's face-down cards, the supplies, the draw pile's size
+        self._numbers_at = np.concatenate([
+            np.arange(cards) + at["hand"], np.arange(5 * n) + at["players"],
+            (rows[:, None] + n + 1 + np.arange(6)).ravel(), rows + n + 7,
+            np.arange(4) + at["supplies"], [at["cards"]]]).astype(np.intp)
+        self._shown = {m.key: hides for m, hides in self.variant.modules.shown}
+        self._rule_parts = [(module, [(field, what, self.slices[f"rules.{name}.{field}"])
+                                      for field, what in fields.items()])
+                            for module, fields, name in self.rule_data]
+        self._context_parts = [(key, what, self.slices[f"context.{key}"]) for key, what in self.space.context.items()]
+
+    def _write(self, out, game, seat: int) -> None:
+        """Write the observation of `seat` into `out`, which is all 0. It reads the state
+        itself, without a view's copies, but only what `game.view(seat)` shows (the privacy
+        tests of tests/test_pettingzoo.py hold it to that): the seat's own hand, the others'
+        hand sizes, the rule modules' data as each shows it to this seat (`view_state`).
+        The ones of the one-hot sections go in with one numpy call, the whole numbers with
+        another: numpy's cost is per call more than per entry."""
+        n, at = self.n, self._at
+        state = game.state
+        request = game.pending
+        modules = self.variant.modules
+        ones = [at["seat"] + seat, at["phase"] + len(self.phases) if (phase := self._phase_at.get(game.phase_name))
+                is None else phase, at["start_player"] + (state.start_player - seat) % n]
+        if request is None:
+            ones.append(at["to_move"] + n)
+        else:
+            ones.append(at["to_move"] + (request.player - seat) % n)
+            kind = self._kind_at.get(request.kind)
+            if kind is not None:
+                ones.append(kind)
+            if request.simultaneous:
+                ones.append(at["simultaneous"])
+        # the values the rule modules publish, by name (none: 0, nobody holds theft cards, none on auction)
+        for name, index in (("kingdom", state.kingdom), ("round", state.round),
+                            ("offering_level", min(modules.published(state, "offering_level", 0), self.levels - 1))):
+            part = self.slices[name]
+            if 0 <= index < part.stop - part.start:
+                ones.append(part.start + index)
+        first, row = self._provinces_at, self._row
+        provinces = state.provinces
+        ones += [first + pid * row + (n if p.owner is None else (p.owner - seat) % n) for pid, p in enumerate(provinces)]
+        ones += [first + pid * row + n + 8 for pid in modules.published(state, "on_auction", ())
+                 if 0 <= pid < len(provinces)]
+        flat = memoryview(out)  # (one entry at a time: quicker through a memoryview than through numpy)
+        for index in ones:
+            flat[index] = 1.0
+        players = state.players
+        numbers = list(players[seat].hand)
+        theft = modules.published(state, "theft_cards") or (0,) * n
+        for q in range(n):
+            p = (seat + q) % n
+            player = players[p]
+            numbers += (player.gold, player.score, theft[p], sum(player.hand), len(player.provinces))
+        numbers += [value for p in provinces for value in
+                    (p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold)]
+        numbers += [len(p.cards) for p in provinces]
+        numbers += (min(state.supply_farmers, BOUND_WHOLE), min(state.supply_stones, BOUND_WHOLE),
+                    min(state.supply_pyramids, BOUND_WHOLE), min(state.supply_doubles, BOUND_WHOLE), len(state.deck))
+        if max(numbers) > BOUND_WHOLE or min(numbers) < -BOUND_WHOLE:  # (at C speed: seldom so)
+            numbers = [min(max(number, -BOUND_WHOLE), BOUND_WHOLE) for number in numbers]
+        out[self._numbers_at] = np.array(numbers, dtype=np.int64)  # (whole numbers convert fastest as such)
+        cards, piles = len(self.variant.cards), at["cards"]
+        if state.discard:
+            out[piles + 1:piles + 1 + cards] = np.bincount(state.discard, minlength=cards)
+        if state.in_play:
+            out[piles + 1 + cards:piles + 1 + 2 * cards] = np.bincount(state.in_play, minlength=cards)
+        if self._rule_parts:
+            data = state.rules
+            for module, fields in self._rule_parts:
+                if module.key not in data:
+                    continue
+                mine = data[module.key]
+                if self._shown[module.key]:  # a module with hidden data shows each seat its part
+                    mine = module.view_state(mine, seat)
+                if not mine:
+                    continue
+                for field, what, part in fields:
+                    self._put(out, part, what, mine.get(field), seat)
+        if request is not None and request.player == seat and request.context:
+            context = request.context
+            for key, what, part in self._context_parts:
+                if key in context:
+                    self._put(out, part, what, context[key], seat)
+
+    def _put(self, out, part: slice, what: str, value, seat: int) -> None:
         """Write one rule-data field or context value of the shape `what` into `out[part]`."""
         if value is None:
             return
         size = part.stop - part.start
+
+        def rel(player: int) -> int:
+            return (player - seat) % self.n
+
         if what == "count":
             if isinstance(value, (int, float)):
-                out[part.start] = value
+                out[part.start] = _bounded(value)
             elif isinstance(value, (list, tuple)):
-                out[part.start] = len(value)
+                out[part.start] = _bounded(len(value))
         elif what in ("provinces", "province"):
             for pid in (value if isinstance(value, (list, tuple)) else [value]):
                 if isinstance(pid, int) and 0 <= pid < size:
@@ -173,7 +225,7 @@ class ObservationLayout:
         elif what == "players":  # one value per seat, listed by seat
             if isinstance(value, (list, tuple)) and len(value) == self.n:
                 for player, v in enumerate(value):
-                    out[part.start + rel(player)] = v
+                    out[part.start + rel(player)] = _bounded(v)
         elif what == "seats":  # the seats listed
             for player in value:
                 if isinstance(player, int) and 0 <= player < self.n:
@@ -181,4 +233,9 @@ class ObservationLayout:
         elif what == "bids":
             for player, pid, amount in value:
                 if 0 <= pid < len(self.variant.board):
-                    out[part.start + pid * self.n + rel(player)] = amount + 1
+                    out[part.start + pid * self.n + rel(player)] = _bounded(amount + 1)
+
+
+def _bounded(value):
+    """`value` clipped to the observation's bounds (every entry is: see `BOUND`)."""
+    return min(max(value, -BOUND), BOUND)

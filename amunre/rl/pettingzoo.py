@@ -167,9 +167,9 @@ class AmunreEnv(AECEnv):
             self._was_dead_step(action)
             return
         request = self.game.pending
-        kind, option = self.actions.option(action)
-        if kind != request.kind or self.actions.id_of(kind, option) not in self.actions.legal(request):
-            legal = self.actions.legal(request)
+        _kind, option = self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        legal = self.actions.legal(request)  # (the mask's, kept: no second look-up)
+        if operator.index(action) not in legal:
             shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
             more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""
             raise IllegalAnswerError(
