@@ -96,7 +96,7 @@ def gymnasium_rate(variant_id: str, players: int, seeds: range) -> tuple[int, fl
 
 def vector_rate(variant_id: str, players: int, seeds: range, n_envs: int) -> tuple[int, float] | None:
     try:
-        from amunre.rl.vector import AmunreVectorEnv
+        from amunre.rl.vector import AmunreVectorEnv, sample_legal
     except ImportError:  # a checkout from before the vector environment
         return None
     environment = AmunreVectorEnv(n_envs, variant=variant_id, players=players)
@@ -104,11 +104,11 @@ def vector_rate(variant_id: str, players: int, seeds: range, n_envs: int) -> tup
     games = len(seeds)
     steps = 0
     start = time.process_time()
-    _observations, infos = environment.reset(seed=seeds.start)
+    observations, infos = environment.reset(seed=seeds.start)
     finished = 0
     while finished < games:
-        actions = environment.sample_legal(rng, infos["action_mask"])
-        _observations, _rewards, terminated, _truncated, infos = environment.step(actions)
+        actions = sample_legal(observations["action_mask"], rng)
+        observations, _rewards, terminated, _truncated, _infos = environment.step(actions)
         steps += n_envs
         finished += int(terminated.sum())
     return steps, time.process_time() - start

@@ -29,6 +29,10 @@ def _key(option):
     return (type(option).__name__, option)
 
 
+#: What `ActionSpace.answer_of` gives for an action that is not legal (None may be an option).
+NOT_LEGAL = object()
+
+
 def _normal(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
@@ -125,6 +129,25 @@ class ActionSpace:
             ids = self._legal(request)
             self._last = (request, ids)
         return list(ids)
+
+    def answer_of(self, request, action: int, legal: list[int] | None = None):
+        """The request's own option that action id `action` stands for, or `NOT_LEGAL` when the
+        action is not one of its legal options (`legal`: the request's `legal` ids, when the
+        caller keeps them). The engine takes its own option object at once; an equal one it
+        compares type by type."""
+        ids = legal
+        if ids is None:
+            last, ids = self._last
+            if last is not request:
+                ids = self._legal(request)
+                self._last = (request, ids)
+        try:
+            at = ids.index(action)
+        except ValueError:
+            return NOT_LEGAL
+        if len(ids) == len(request.options):
+            return request.options[at]
+        return self._entries[action][1]  # (some options are over the space's caps: positions differ)
 
     def _legal(self, request) -> list[int]:
         plain = self._plain.get(request.kind)

@@ -33,7 +33,7 @@ import operator
 
 from amunre.core import arguments
 from amunre.core.errors import ArgumentValueError, IllegalAnswerError
-from amunre.rl.actions import action_space
+from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import MissingExtraError, require_gymnasium  # noqa: F401 - MissingExtraError: named here too
 from amunre.rl.observation import BOUND, ObservationLayout
 from amunre.rl.rendering import render_lines
@@ -156,9 +156,10 @@ class AmunreEnv(_Env):
         if self._over:
             raise IllegalAnswerError("the episode is over (or was never begun): call reset() first")
         request = self.game.pending
-        _kind, option = self.actions.option(action)  # an id out of range: a clear ArgumentValueError
-        legal = self.actions.legal(request)  # (the mask's, kept: no second look-up)
-        if operator.index(action) not in legal:
+        self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        option = self.actions.answer_of(request, operator.index(action))  # (the mask's look-up, kept)
+        if option is NOT_LEGAL:
+            legal = self.actions.legal(request)
             if self.illegal_reward is None:
                 shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
                 more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""

@@ -128,7 +128,7 @@ class ObservationLayout:
         self._rule_parts = [(module, [(field, what, self.slices[f"rules.{name}.{field}"])
                                       for field, what in fields.items()])
                             for module, fields, name in self.rule_data]
-        self._context_parts = [(key, what, self.slices[f"context.{key}"]) for key, what in self.space.context.items()]
+        self._context_parts = {key: (what, self.slices[f"context.{key}"]) for key, what in self.space.context.items()}
 
     def _write(self, out, game, seat: int) -> None:
         """Write the observation of `seat` into `out`, which is all 0. It reads the state
@@ -178,9 +178,10 @@ class ObservationLayout:
         numbers += [len(p.cards) for p in provinces]
         numbers += (min(state.supply_farmers, BOUND_WHOLE), min(state.supply_stones, BOUND_WHOLE),
                     min(state.supply_pyramids, BOUND_WHOLE), min(state.supply_doubles, BOUND_WHOLE), len(state.deck))
-        if max(numbers) > BOUND_WHOLE or min(numbers) < -BOUND_WHOLE:  # (at C speed: seldom so)
-            numbers = [min(max(number, -BOUND_WHOLE), BOUND_WHOLE) for number in numbers]
-        out[self._numbers_at] = np.array(numbers, dtype=np.int64)  # (whole numbers convert fastest as such)
+        whole = np.array(numbers, dtype=np.int64)  # (whole numbers convert fastest as such)
+        np.minimum(whole, BOUND_WHOLE, out=whole)
+        np.maximum(whole, -BOUND_WHOLE, out=whole)
+        out[self._numbers_at] = whole
         cards, piles = len(self.variant.cards), at["cards"]
         if state.discard:
             out[piles + 1:piles + 1 + cards] = np.bincount(state.discard, minlength=cards)
@@ -199,20 +200,17 @@ class ObservationLayout:
                 for field, what, part in fields:
                     self._put(out, part, what, mine.get(field), seat)
         if request is not None and request.player == seat and request.context:
-            context = request.context
-            for key, what, part in self._context_parts:
-                if key in context:
-                    self._put(out, part, what, context[key], seat)
+            parts = self._context_parts
+            for key, value in request.context.items():  # (a lazy context's keys: not one look-up per part)
+                found = parts.get(key)
+                if found is not None:
+                    self._put(out, found[1], found[0], value, seat)
 
     def _put(self, out, part: slice, what: str, value, seat: int) -> None:
         """Write one rule-data field or context value of the shape `what` into `out[part]`."""
         if value is None:
             return
-        size = part.stop - part.start
-
-        def rel(player: int) -> int:
-            return (player - seat) % self.n
-
+        size, n = part.stop - part.start, self.n
         if what == "count":
             if isinstance(value, (int, float)):
                 out[part.start] = _bounded(value)
@@ -223,17 +221,17 @@ class ObservationLayout:
                 if isinstance(pid, int) and 0 <= pid < size:
                     out[part.start + pid] = 1.0
         elif what == "players":  # one value per seat, listed by seat
-            if isinstance(value, (list, tuple)) and len(value) == self.n:
+            if isinstance(value, (list, tuple)) and len(value) == n:
                 for player, v in enumerate(value):
-                    out[part.start + rel(player)] = _bounded(v)
+                    out[part.start + (player - seat) % n] = _bounded(v)
         elif what == "seats":  # the seats listed
             for player in value:
-                if isinstance(player, int) and 0 <= player < self.n:
-                    out[part.start + rel(player)] = 1.0
+                if isinstance(player, int) and 0 <= player < n:
+                    out[part.start + (player - seat) % n] = 1.0
         elif what == "bids":
             for player, pid, amount in value:
                 if 0 <= pid < len(self.variant.board):
-                    out[part.start + pid * self.n + rel(player)] = _bounded(amount + 1)
+                    out[part.start + pid * n + (player - seat) % n] = _bounded(amount + 1)
 
 
 def _bounded(value):

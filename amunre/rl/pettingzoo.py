@@ -41,7 +41,7 @@ from amunre.core import arguments
 from amunre.core.arguments import MAX_OVERRIDES  # noqa: F401 - the most `overrides` an environment takes
 from amunre.core.decisions import to_json_value
 from amunre.core.errors import AmunreError, IllegalAnswerError
-from amunre.rl.actions import ActionSpace, action_space
+from amunre.rl.actions import NOT_LEGAL, ActionSpace, action_space
 from amunre.rl.extra import MissingExtraError, require_extra  # noqa: F401 - MissingExtraError: named here too
 from amunre.rl.observation import BOUND, ObservationLayout
 from amunre.rl.rendering import render_lines
@@ -167,9 +167,10 @@ class AmunreEnv(AECEnv):
             self._was_dead_step(action)
             return
         request = self.game.pending
-        _kind, option = self.actions.option(action)  # an id out of range: a clear ArgumentValueError
-        legal = self.actions.legal(request)  # (the mask's, kept: no second look-up)
-        if operator.index(action) not in legal:
+        self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        option = self.actions.answer_of(request, operator.index(action))  # (the mask's look-up, kept)
+        if option is NOT_LEGAL:
+            legal = self.actions.legal(request)
             shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
             more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""
             raise IllegalAnswerError(
