@@ -35,6 +35,7 @@ from amunre.core import arguments
 from amunre.core.errors import ArgumentValueError, IllegalAnswerError
 from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import MissingExtraError, require_gymnasium  # noqa: F401 - MissingExtraError: named here too
+from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
 from amunre.rl.rendering import render_lines
 from amunre.rl.rewards import REWARDS, final_rewards
@@ -85,7 +86,8 @@ class AmunreEnv(_Env):
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, variant="classic2003", opponents=DEFAULT_OPPONENTS, seat: int = 0, reward: str = "win",
-                 illegal_reward: float | None = -1.0, render_mode: str | None = None, overrides=()):
+                 illegal_reward: float | None = -1.0, render_mode: str | None = None, overrides=(),
+                 history: bool = False):
         require_gymnasium()
         from amunre.agents import check_agents_for
         from amunre.loader import as_variant
@@ -115,7 +117,8 @@ class AmunreEnv(_Env):
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.render_mode = render_mode
         self.actions = action_space(self.variant)
-        self.layout = ObservationLayout(self.variant, self.n_players, self.actions)
+        self.layout = ObservationLayout(self.variant, self.n_players, self.actions, history=checked_history(history))
+        self._history = None  # the game's RoundHistory, with `history`
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (self.layout.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
@@ -144,6 +147,9 @@ class AmunreEnv(_Env):
 
             names = [f"player_{p}" if p != self.seat else f"player_{p} (learning)" for p in range(self.n_players)]
             listeners.append(Narrator(self.variant, self._lines.append, names))
+        if self.layout.history:
+            self._history = RoundHistory(self.n_players, len(self.variant.board))
+            listeners.append(self._history)
         self.game = Game(self.variant, self.n_players, game_seed, listeners)
         self._agents = {p: make_agent(spec, game_seed, p) for p, spec in enumerate(self.lineup) if p != self.seat}
         self._over = False
@@ -215,7 +221,7 @@ class AmunreEnv(_Env):
         info = {"action_mask": mask.copy()}
         if illegal_action:
             info["illegal_action"] = True
-        return {"observation": self.layout.encode(self.game, self.seat), "action_mask": mask}, info
+        return {"observation": self.layout.encode(self.game, self.seat, self._history), "action_mask": mask}, info
 
 
 if gymnasium is not None and ENV_ID not in gymnasium.registry:

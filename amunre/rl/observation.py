@@ -13,6 +13,7 @@ from __future__ import annotations
 from amunre.core.facets import EncodingFacet
 from amunre.rl.actions import ActionSpace
 from amunre.rl.extra import require_extra
+from amunre.rl.history import HISTORY_SECTIONS
 
 try:  # the optional extra `amunre[rl]` (require_extra() names it when it is missing)
     import numpy as np
@@ -37,9 +38,10 @@ class ObservationLayout:
     """The sections of one variant's observation vector for `n_players`: `sections` is a list
     of (name, start, stop, what it holds); `size` the vector's length."""
 
-    def __init__(self, variant, n_players: int, space: ActionSpace):
+    def __init__(self, variant, n_players: int, space: ActionSpace, history: bool = False):
         require_extra()  # (it writes numpy arrays)
         self.variant, self.n = variant, n_players
+        self.history = history
         self.space = space
         modules = variant.modules
         n, provinces, cards = n_players, len(variant.board), len(variant.cards)
@@ -83,6 +85,8 @@ class ObservationLayout:
         for key, what in space.context.items():
             parts.append((f"context.{key}", CONTEXT_SIZES[what](n, provinces),
                           f"the request's context `{key}` ({what}), when the seat is asked"))
+        if history:  # the optional public history of the last round (`amunre.rl.history`), last
+            parts += [(name, size(n, provinces), what) for name, size, what in HISTORY_SECTIONS]
         self.sections: list[tuple[str, int, int, str]] = []
         at = 0
         for name, size, what in parts:
@@ -92,18 +96,29 @@ class ObservationLayout:
         self.slices = {name: slice(start, stop) for name, start, stop, _ in self.sections}
         self._prepare()
 
-    def encode(self, game, seat: int):
+    def encode(self, game, seat: int, history=None):
         """The observation vector of `seat` (a new numpy float32 array): its view, and its request
-        if asked. A learner may keep it: nothing writes to it afterwards."""
+        if asked; with a `history` layout, the last round's history `history` (the game's
+        `amunre.rl.history.RoundHistory`; None: those entries 0). A learner may keep it:
+        nothing writes to it afterwards."""
         out = np.zeros(self.size, dtype=np.float32)
         self._write(out, game, seat)
+        if history is not None and self.history:
+            self._write_history(out, history, seat)
         return out
 
-    def encode_into(self, out, game, seat: int) -> None:
+    def encode_into(self, out, game, seat: int, history=None) -> None:
         """Write the observation vector of `seat` into `out` (a float32 array of `size`, or a
         row of a batch: the vector environment writes each game's straight into its batch)."""
         out.fill(0.0)
         self._write(out, game, seat)
+        if history is not None and self.history:
+            self._write_history(out, history, seat)
+
+    def _write_history(self, out, history, seat: int) -> None:
+        start = self._at["history.bids"]
+        history.write(out, start, seat)
+        np.minimum(out[start:], BOUND, out=out[start:])
 
     def _prepare(self) -> None:
         """What `_write` looks up at every call, worked out once: each section's start, the

@@ -38,6 +38,7 @@ from amunre.core import arguments
 from amunre.core.errors import ArgumentValueError, IllegalAnswerError
 from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import require_gymnasium
+from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
 from amunre.rl.rewards import REWARDS, final_rewards
 
@@ -79,7 +80,7 @@ class AmunreVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP if AutoresetMode is not None else None}
 
     def __init__(self, num_envs: int = 8, variant="classic2003", players: int = 4, reward: str = "win",
-                 overrides=(), copy: bool = True):
+                 overrides=(), copy: bool = True, history: bool = False):
         require_gymnasium()
         from amunre.core.engine import check_players
         from amunre.loader import as_variant
@@ -93,7 +94,8 @@ class AmunreVectorEnv(VectorEnv):
             raise arguments.wrong_type("copy", copy, "True or False")
         self.reward_kind, self.copy = reward, copy
         self.actions = action_space(self.variant)
-        self.layout = ObservationLayout(self.variant, self.n_players, self.actions)
+        self.layout = ObservationLayout(self.variant, self.n_players, self.actions, history=checked_history(history))
+        self._histories: list = [None] * self.num_envs  # each game's RoundHistory, with `history`
         size, count = self.layout.size, len(self.actions)
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (size,), np.float32),
@@ -193,7 +195,11 @@ class AmunreVectorEnv(VectorEnv):
             if self._seeds[i] is None:
                 self._seeds[i] = random.Random()
             seed = self._seeds[i].randrange(MAX_SEED + 1)  # (as the PettingZoo environment's reset())
-        self.games[i] = Game(self.variant, self.n_players, seed)
+        listeners = []
+        if self.layout.history:
+            self._histories[i] = RoundHistory(self.n_players, len(self.variant.board))
+            listeners.append(self._histories[i])
+        self.games[i] = Game(self.variant, self.n_players, seed, listeners)
 
     def _observe(self) -> None:
         """Write the observation and the mask of each game's seat to move into the batches."""
@@ -205,7 +211,7 @@ class AmunreVectorEnv(VectorEnv):
         for i, game in enumerate(self.games):
             request = game.pending
             seats[i] = request.player
-            encode_into(observations[i], game, request.player)
+            encode_into(observations[i], game, request.player, self._histories[i])
             ids = self._legal[i] = legal(request)
             if not ids:  # (a kind whose `actions` miss its options: the mask's own clear error)
                 action_mask(self.actions, game, request.player)
