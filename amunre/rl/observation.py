@@ -134,11 +134,15 @@ class ObservationLayout:
         rows = np.arange(provinces) * row + first
         # the whole numbers, in the order `_write` lists them: the hand, each player's five,
         # each province's farmers, free farmers, stones, pyramids, doubles, gold, then every
-        # province's face-down cards, the supplies, the draw pile's size
+        # province's face-down cards, the supplies, the draw pile's size, the discard pile's and
+        # the face-up cards' counts
         self._numbers_at = np.concatenate([
             np.arange(cards) + at["hand"], np.arange(5 * n) + at["players"],
             (rows[:, None] + n + 1 + np.arange(6)).ravel(), rows + n + 7,
-            np.arange(4) + at["supplies"], [at["cards"]]]).astype(np.intp)
+            np.arange(4) + at["supplies"], np.arange(1 + 2 * cards) + at["cards"]]).astype(np.intp)
+        # the one-hot sections of a count: the kingdom, the round, the offering level
+        self._counted = [(self.slices[name].start, self.slices[name].stop - self.slices[name].start)
+                         for name in ("kingdom", "round", "offering_level")]
         self._shown = {m.key: hides for m, hides in self.variant.modules.shown}
         self._rule_parts = [(module, [(field, what, self.slices[f"rules.{name}.{field}"])
                                       for field, what in fields.items()])
@@ -150,8 +154,8 @@ class ObservationLayout:
         itself, without a view's copies, but only what `game.view(seat)` shows (the privacy
         tests of tests/test_pettingzoo.py hold it to that): the seat's own hand, the others'
         hand sizes, the rule modules' data as each shows it to this seat (`view_state`).
-        The ones of the one-hot sections go in with one numpy call, the whole numbers with
-        another: numpy's cost is per call more than per entry."""
+        The one-hot entries go in through a memoryview, the whole numbers read from the state
+        with one numpy call: numpy's cost is per call far more than per entry."""
         n, at = self.n, self._at
         state = game.state
         request = game.pending
@@ -168,11 +172,10 @@ class ObservationLayout:
             if request.simultaneous:
                 ones.append(at["simultaneous"])
         # the values the rule modules publish, by name (none: 0, nobody holds theft cards, none on auction)
-        for name, index in (("kingdom", state.kingdom), ("round", state.round),
-                            ("offering_level", min(modules.published(state, "offering_level", 0), self.levels - 1))):
-            part = self.slices[name]
-            if 0 <= index < part.stop - part.start:
-                ones.append(part.start + index)
+        for (start, size), index in zip(self._counted, (
+                state.kingdom, state.round, min(modules.published(state, "offering_level", 0), self.levels - 1))):
+            if 0 <= index < size:
+                ones.append(start + index)
         first, row = self._provinces_at, self._row
         provinces = state.provinces
         ones += [first + pid * row + (n if p.owner is None else (p.owner - seat) % n) for pid, p in enumerate(provinces)]
@@ -193,15 +196,16 @@ class ObservationLayout:
         numbers += [len(p.cards) for p in provinces]
         numbers += (min(state.supply_farmers, BOUND_WHOLE), min(state.supply_stones, BOUND_WHOLE),
                     min(state.supply_pyramids, BOUND_WHOLE), min(state.supply_doubles, BOUND_WHOLE), len(state.deck))
-        whole = np.array(numbers, dtype=np.int64)  # (whole numbers convert fastest as such)
-        np.minimum(whole, BOUND_WHOLE, out=whole)
-        np.maximum(whole, -BOUND_WHOLE, out=whole)
-        out[self._numbers_at] = whole
-        cards, piles = len(self.variant.cards), at["cards"]
-        if state.discard:
-            out[piles + 1:piles + 1 + cards] = np.bincount(state.discard, minlength=cards)
-        if state.in_play:
-            out[piles + 1 + cards:piles + 1 + 2 * cards] = np.bincount(state.in_play, minlength=cards)
+        cards = len(self.variant.cards)
+        piles = [0] * (2 * cards)
+        for card in state.discard:
+            piles[card] += 1
+        for card in state.in_play:
+            piles[cards + card] += 1
+        numbers += piles
+        if max(numbers) > BOUND_WHOLE or min(numbers) < -BOUND_WHOLE:  # (seldom: gold and points are far below)
+            numbers = [min(max(number, -BOUND_WHOLE), BOUND_WHOLE) for number in numbers]
+        out[self._numbers_at] = np.array(numbers, dtype=np.int64)  # (whole numbers convert fastest as such)
         if self._rule_parts:
             data = state.rules
             for module, fields in self._rule_parts:
