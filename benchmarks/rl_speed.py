@@ -1,6 +1,6 @@
 """The learning environments' speed beside the bare engine's, in one run (issue 39).
 
-    PYTHONPATH=. .venv/bin/python benchmarks/rl_speed.py [--games G] [--repeats R] [--variant V] [--envs N]
+    PYTHONPATH=. .venv/bin/python benchmarks/rl_speed.py [--games G] [--repeats R] [--variant V] [--envs N] [--profile]
 
 Rows, each the median of R repeats of G seeded games (CPU time, `time.process_time`: the
 machine may be shared, so compare the ratios, not the absolute figures, across machines):
@@ -19,7 +19,9 @@ machine may be shared, so compare the ratios, not the absolute figures, across m
 - vector: the N-game vector environment (`amunre.rl.vector`) where this checkout has it,
   its steps every seat's decision of every game.
 
-Each row's last column is its rate over the engine's.
+Each row's last column is its rate over the engine's. With `--profile`, then the share of
+the PettingZoo environment's time each part takes (cProfile), with and without PettingZoo's
+wrapper.
 """
 
 from __future__ import annotations
@@ -60,8 +62,7 @@ class LegalChooser:
         return int(legal[int(self.uniforms[self.at - 1] * len(legal))])
 
 
-def pettingzoo_rate(make, seeds: range) -> tuple[int, float]:
-    environment = make()
+def pettingzoo_rate(environment, seeds: range) -> tuple[int, float]:
     steps = 0
     start = time.process_time()
     for seed in seeds:
@@ -114,6 +115,51 @@ def vector_rate(variant_id: str, players: int, seeds: range, n_envs: int) -> tup
     return steps, time.process_time() - start
 
 
+#: Where a function's own time goes in `--profile`, by the first piece of its file's path found.
+PROFILE_GROUPS = (
+    ("amunre/rl/observation.py", "the observation (amunre.rl.observation)"),
+    ("amunre/rl/history.py", "the observation (amunre.rl.observation)"),
+    ("amunre/rl/actions.py", "the action mask and step checks (amunre.rl.actions, pettingzoo.py)"),
+    ("amunre/rl/pettingzoo.py", "the action mask and step checks (amunre.rl.actions, pettingzoo.py)"),
+    ("site-packages/pettingzoo", "PettingZoo's own code (its wrapper, last(), agent_iter())"),
+    ("site-packages/numpy", "numpy's functions written in Python (its C calls count with their callers)"),
+    ("benchmarks/rl_speed.py", "the benchmark's loop and random choice"),
+    ("amunre/", "the engine (amunre.core, amunre.rules)"),
+)
+
+
+def profile_pettingzoo(variant_id: str, players: int, seeds: range, wrapped: bool) -> None:
+    """Print where the PettingZoo environment's time goes, by part (cProfile, own time, a
+    built-in's counted with its caller: the profiler slows Python calls more than numpy's, so
+    read the shares, not the seconds)."""
+    import cProfile
+    import pstats
+
+    from amunre.rl.pettingzoo import env, raw_env
+
+    environment = env(variant_id, players) if wrapped else raw_env(variant_id, players)
+    pettingzoo_rate(environment, range(1))  # warm-up
+    profiler = cProfile.Profile()
+    profiler.enable()
+    pettingzoo_rate(environment, seeds)
+    profiler.disable()
+    def group_of(path: str) -> str:
+        path = path.replace("\\", "/")
+        return next((label for piece, label in PROFILE_GROUPS if piece in path), "other")
+
+    shares: dict[str, float] = {}
+    for (path, _line, _name), (_calls, _primitive, own, _total, callers) in pstats.Stats(profiler).stats.items():
+        if path == "~" or path.startswith("<"):  # a built-in (numpy.array, len...): its callers' time
+            for (caller_path, _, _), (_, _, caller_own, _) in callers.items():
+                shares[group_of(caller_path)] = shares.get(group_of(caller_path), 0.0) + caller_own
+        else:
+            shares[group_of(path)] = shares.get(group_of(path), 0.0) + own
+    total = sum(shares.values())
+    print(f"where the time goes ({'env()' if wrapped else 'raw_env()'}, cProfile, own time):")
+    for group, own in sorted(shares.items(), key=lambda item: -item[1]):
+        print(f"  {100 * own / total:5.1f}%  {group}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="seeded games per repeat (default 20)")
@@ -121,6 +167,8 @@ def main() -> None:
     parser.add_argument("--variant", default="classic2003")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--envs", type=int, default=8, help="games stepped together by the vector row")
+    parser.add_argument("--profile", action="store_true",
+                        help="then show where the PettingZoo environment's time goes (cProfile)")
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1 or args.envs < 1:
         sys.exit("rl_speed.py: --games, --repeats and --envs must be at least 1")
@@ -128,10 +176,11 @@ def main() -> None:
 
     variant = load_variant(args.variant)
     seeds = range(args.games)
+    wrapped, bare = env(args.variant, args.players), raw_env(args.variant, args.players)
     rows = {
         "engine": lambda: engine_rate(variant, args.players, seeds),
-        "pettingzoo": lambda: pettingzoo_rate(lambda: env(args.variant, args.players), seeds),
-        "pettingzoo raw": lambda: pettingzoo_rate(lambda: raw_env(args.variant, args.players), seeds),
+        "pettingzoo": lambda: pettingzoo_rate(wrapped, seeds),
+        "pettingzoo raw": lambda: pettingzoo_rate(bare, seeds),
         "gymnasium": lambda: gymnasium_rate(args.variant, args.players, seeds),
         "vector": lambda: vector_rate(args.variant, args.players, seeds, args.envs),
     }
@@ -152,6 +201,9 @@ def main() -> None:
         if measured:
             rate = statistics.median(measured)
             print(f"{name:16}{rate:16,.0f}{rate / engine:15.2f}")
+    if args.profile:
+        for wrapped in (True, False):
+            profile_pettingzoo(args.variant, args.players, seeds, wrapped)
 
 
 if __name__ == "__main__":
