@@ -8,6 +8,7 @@ pattern of tests/test_pettingzoo.py, on games replayed with their history kept).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -137,3 +138,17 @@ def test_the_gymnasium_and_vector_environments_keep_the_history_too():
     for _ in range(80):
         observations, *_ = envs.step(sample_legal(observations["action_mask"], rng))
     assert any(section(envs.layout, row, "history.bids").any() for row in observations["observation"])
+
+
+def test_the_docs_give_the_history_sections_offsets():
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    research, agents = ((docs / name).read_text(encoding="utf-8") for name in ("research.md", "agents.md"))
+    layout = raw_env("classic2003", 4, history=True).layout
+    for name, start, _stop, _what in layout.sections:
+        if name.startswith("history."):
+            row = re.compile(rf"\| `{re.escape(name)}` \| [^|]+ \| {start} \|")
+            assert row.search(research), f"docs/research.md's offset table lacks {name} at {start}"
+            assert f"`{name}`" in agents
+    assert f"{layout.size} numbers in all" in research

@@ -136,3 +136,16 @@ def test_without_copies_the_batches_are_the_environment_s_own_arrays():
     first = observations["observation"]
     observations, *_ = envs.step(sample_legal(observations["action_mask"], np.random.default_rng(5)))
     assert observations["observation"] is first
+
+
+def test_the_docs_example_runs_and_names_the_benchmark():
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text(encoding="utf-8")
+    part = docs.split("## Many games at once: the vector environment", 1)[1]
+    code = part.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "docs/research.md", "exec"), namespace)  # noqa: S102 - the project's own doc
+    envs = namespace["envs"]
+    assert namespace["observations"]["observation"].shape == (8, envs.layout.size)
+    assert "benchmarks/rl_speed.py" in docs and "AmunreVectorEnv(num_envs=8" in docs

@@ -144,10 +144,15 @@ class ObservationLayout:
         self._counted = [(self.slices[name].start, self.slices[name].stop - self.slices[name].start)
                          for name in ("kingdom", "round", "offering_level")]
         self._shown = {m.key: hides for m, hides in self.variant.modules.shown}
-        self._rule_parts = [(module, [(field, what, self.slices[f"rules.{name}.{field}"])
+        # each rule-data field and context key: its writer (`WRITERS`), where it starts, its size
+        def writing(what: str, part: slice) -> tuple:
+            return WRITERS[what], part.start, part.stop - part.start
+
+        self._rule_parts = [(module, [(field, *writing(what, self.slices[f"rules.{name}.{field}"]))
                                       for field, what in fields.items()])
                             for module, fields, name in self.rule_data]
-        self._context_parts = {key: (what, self.slices[f"context.{key}"]) for key, what in self.space.context.items()}
+        self._context_parts = {key: writing(what, self.slices[f"context.{key}"])
+                               for key, what in self.space.context.items()}
 
     def _write(self, out, game, seat: int) -> None:
         """Write the observation of `seat` into `out`, which is all 0. It reads the state
@@ -216,41 +221,59 @@ class ObservationLayout:
                     mine = module.view_state(mine, seat)
                 if not mine:
                     continue
-                for field, what, part in fields:
-                    self._put(out, part, what, mine.get(field), seat)
+                for field, write, start, size in fields:
+                    value = mine.get(field)
+                    if value is not None:
+                        write(out, start, size, n, value, seat)
         if request is not None and request.player == seat and request.context:
             parts = self._context_parts
             for key, value in request.context.items():  # (a lazy context's keys: not one look-up per part)
                 found = parts.get(key)
-                if found is not None:
-                    self._put(out, found[1], found[0], value, seat)
+                if found is not None and value is not None:
+                    write, start, size = found
+                    write(out, start, size, n, value, seat)
 
-    def _put(self, out, part: slice, what: str, value, seat: int) -> None:
-        """Write one rule-data field or context value of the shape `what` into `out[part]`."""
-        if value is None:
-            return
-        size, n = part.stop - part.start, self.n
-        if what == "count":
-            if isinstance(value, (int, float)):
-                out[part.start] = _bounded(value)
-            elif isinstance(value, (list, tuple)):
-                out[part.start] = _bounded(len(value))
-        elif what in ("provinces", "province"):
-            for pid in (value if isinstance(value, (list, tuple)) else [value]):
-                if isinstance(pid, int) and 0 <= pid < size:
-                    out[part.start + pid] = 1.0
-        elif what == "players":  # one value per seat, listed by seat
-            if isinstance(value, (list, tuple)) and len(value) == n:
-                for player, v in enumerate(value):
-                    out[part.start + (player - seat) % n] = _bounded(v)
-        elif what == "seats":  # the seats listed
-            for player in value:
-                if isinstance(player, int) and 0 <= player < n:
-                    out[part.start + (player - seat) % n] = 1.0
-        elif what == "bids":
-            for player, pid, amount in value:
-                if 0 <= pid < len(self.variant.board):
-                    out[part.start + pid * n + (player - seat) % n] = _bounded(amount + 1)
+
+# The writers of a rule module's field or a request's context value, by the encoding declared
+# (`RULE_DATA_SIZES`, `CONTEXT_SIZES`): each writes `value` into `out[start:start + size]`
+# for the observer `seat` of `n` players; a value of another shape writes nothing.
+def _write_count(out, start: int, size: int, n: int, value, seat: int) -> None:
+    if isinstance(value, (int, float)):
+        out[start] = _bounded(value)
+    elif isinstance(value, (list, tuple)):
+        out[start] = _bounded(len(value))
+
+
+def _write_provinces(out, start: int, size: int, n: int, value, seat: int) -> None:
+    for pid in (value if isinstance(value, (list, tuple)) else [value]):
+        if isinstance(pid, int) and 0 <= pid < size:
+            out[start + pid] = 1.0
+
+
+def _write_players(out, start: int, size: int, n: int, value, seat: int) -> None:
+    """One value per seat, listed by seat."""
+    if isinstance(value, (list, tuple)) and len(value) == n:
+        for player, v in enumerate(value):
+            out[start + (player - seat) % n] = _bounded(v)
+
+
+def _write_seats(out, start: int, size: int, n: int, value, seat: int) -> None:
+    """1 for each seat listed."""
+    for player in value:
+        if isinstance(player, int) and 0 <= player < n:
+            out[start + (player - seat) % n] = 1.0
+
+
+def _write_bids(out, start: int, size: int, n: int, value, seat: int) -> None:
+    """[player, province, amount] each: amount + 1 at the province's entry of the player."""
+    provinces = size // n
+    for player, pid, amount in value:
+        if 0 <= pid < provinces:
+            out[start + pid * n + (player - seat) % n] = _bounded(amount + 1)
+
+
+WRITERS = {"count": _write_count, "provinces": _write_provinces, "province": _write_provinces,
+           "players": _write_players, "seats": _write_seats, "bids": _write_bids}
 
 
 def _bounded(value):
