@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from amunre.core.errors import AmunreError
 from amunre.core.decisions import to_json_value
+from amunre.core.errors import AmunreError
 from amunre.rl.actions import _key
 from amunre.rl.observation import BOUND
 

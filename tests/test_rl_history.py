@@ -106,7 +106,7 @@ def second_round_offering(environment, seed):
 def test_a_sealed_offer_shows_in_no_history_before_the_reveal():
     environment = raw_env("classic2003", 4, history=True)
     layout, variant = environment.layout, environment.variant
-    game = next(g for g in map(lambda seed: second_round_offering(environment, seed), range(2, 30)) if g)
+    game = next(g for g in (second_round_offering(environment, seed) for seed in range(2, 30)) if g)
     first = game.pending
     assert first.options[0] != first.options[-1]
     seen, after = [], []

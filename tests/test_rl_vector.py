@@ -145,7 +145,7 @@ def test_the_docs_example_runs_and_names_the_benchmark():
     part = docs.split("## Many games at once: the vector environment", 1)[1]
     code = part.split("```python\n", 1)[1].split("```", 1)[0]
     namespace: dict = {}
-    exec(compile(code, "docs/research.md", "exec"), namespace)  # noqa: S102 - the project's own doc
+    exec(compile(code, "docs/research.md", "exec"), namespace)  # (the project's own doc)
     envs = namespace["envs"]
     assert namespace["observations"]["observation"].shape == (8, envs.layout.size)
     assert "benchmarks/rl_speed.py" in docs and "AmunreVectorEnv(num_envs=8" in docs

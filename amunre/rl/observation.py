@@ -183,7 +183,8 @@ class ObservationLayout:
                 ones.append(start + index)
         first, row = self._provinces_at, self._row
         provinces = state.provinces
-        ones += [first + pid * row + (n if p.owner is None else (p.owner - seat) % n) for pid, p in enumerate(provinces)]
+        ones += [first + pid * row + (n if p.owner is None else (p.owner - seat) % n)
+                 for pid, p in enumerate(provinces)]
         ones += [first + pid * row + n + 8 for pid in modules.published(state, "on_auction", ())
                  if 0 <= pid < len(provinces)]
         flat = memoryview(out)  # (one entry at a time: quicker through a memoryview than through numpy)
