@@ -1,5 +1,12 @@
 """The observation of one seat: the layout of a variant's observation vector (`ObservationLayout`,
-its named sections) and the encoder that writes it (a numpy float32 vector).
+its named sections) and the encoder that writes it (a numpy float32 vector: `encode`, or
+`encode_into` an array of the caller's, a row of a batch).
+
+The encoder reads the game's state itself, only what the seat's view shows, and writes it in
+a few numpy calls (an environment step costs what the engine's decision costs plus this:
+docs/research.md has the figures); tests/test_rl_encoding.py holds it to the first,
+field-by-field encoder over every variant file. With `history=True` the layout ends with the
+last round's public history (`amunre.rl.history`).
 
 The vector encodes only the seat's view (`amunre.core.view.PlayerView`) and, when the seat is
 asked, its request's kind and context; players are numbered relative to the seat (0 = the seat

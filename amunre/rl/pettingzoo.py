@@ -20,7 +20,9 @@ answer stays sealed until the batch is revealed, and no observation shows it bef
 
 Observation: {"observation": float32 vector, "action_mask": int8 vector}. The vector encodes
 only the seat's view and, when the seat is asked, its request's kind and context
-(`amunre.rl.observation`); the mask has a 1 for each legal action of the seat's request.
+(`amunre.rl.observation`), and with `history=True` the last round's public history
+(`amunre.rl.history`); the mask has a 1 for each legal action of the seat's request. Many
+games at once, as numpy batches: `amunre.rl.vector`.
 
 Rewards come at the end only: with `reward="win"` (the default) the k winners get 1/k each
 and the others 0; with `reward="score"` each player gets his final points minus the mean of
