@@ -152,3 +152,13 @@ def test_the_docs_give_the_history_sections_offsets():
             assert row.search(research), f"docs/research.md's offset table lacks {name} at {start}"
             assert f"`{name}`" in agents
     assert f"{layout.size} numbers in all" in research
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning",
+                            "ignore:Observation space for each agent probably should be:UserWarning")
+def test_pettingzoo_s_api_test_passes_with_the_history():
+    from pettingzoo.test import api_test
+
+    from amunre.rl.pettingzoo import env
+
+    api_test(env("classic2003", 4, history=True), num_cycles=300)
