@@ -172,8 +172,8 @@ class ObservationLayout:
         state = game.state
         request = game.pending
         modules = self.variant.modules
-        ones = [at["seat"] + seat, at["phase"] + len(self.phases) if (phase := self._phase_at.get(game.phase_name))
-                is None else phase, at["start_player"] + (state.start_player - seat) % n]
+        phase = self._phase_at.get(game.phase_name, at["phase"] + len(self.phases))  # (else: setup, game over)
+        ones = [at["seat"] + seat, phase, at["start_player"] + (state.start_player - seat) % n]
         if request is None:
             ones.append(at["to_move"] + n)
         else:
