@@ -74,6 +74,15 @@ ALLOWED = {
     ("amunre/rl/gymnasium.py", "reward"):
         "the environment's `reward` argument (win or score), named in its error message: Gymnasium's word for "
         "what the learning seat gets, not the offering's event of that name",
+    ("amunre/rl/vector.py", "reward"):
+        "the vector environment's `reward` argument (win or score): Gymnasium's word for what a seat gets, not "
+        "the offering's event of that name",
+    ("amunre/rl/history.py", "bid"):
+        "the optional observation history (off by default) listens to the auction's public `bid` event by name, "
+        "as a learner asked for it; a variant without that module leaves the history's bid entries 0",
+    ("amunre/rl/history.py", "offers"):
+        "the optional observation history (off by default) listens to the offering's `offers` event (sent when "
+        "the sealed offers are revealed) by name; a variant without that module leaves those entries 0",
 }
 
 

@@ -135,7 +135,7 @@ def test_an_illegal_action_ends_the_episode_or_raises():
     with pytest.raises(IllegalAnswerError, match=f"action {illegal} .* is not legal for the learning seat 0"):
         strict.step(illegal)
     assert strict.game.answers_so_far() == answers  # nothing changed
-    strict.step(first_legal(strict, None, strict._info()))
+    strict.step(first_legal(strict, None, {"action_mask": strict.action_masks()}))
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -145,7 +145,8 @@ def test_the_seed_s_chance_nodes_give_the_game_of_that_seed_and_the_returns_are_
 
 
 def test_the_example_in_docs_research_md_runs(capsys):
-    code = (REPO / "docs" / "research.md").read_text(encoding="utf-8").split("```python\n")[2].split("```")[0]
+    section = (REPO / "docs" / "research.md").read_text(encoding="utf-8").split("## OpenSpiel: the whole game", 1)[1]
+    code = section.split("```python\n")[1].split("```")[0]
     assert "python_amunre" in code
     names: dict = {}
     exec(compile(code, "docs/research.md", "exec"), names)

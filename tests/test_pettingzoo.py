@@ -293,8 +293,10 @@ def test_bad_constructor_arguments_are_clear_errors():
 
 
 def test_every_encoding_the_contract_allows_has_a_size():
-    """The loader accepts the encodings `amunre.core.contract` lists; the observation sizes each."""
+    """The loader accepts the encodings `amunre.core.contract` lists; the observation sizes and
+    writes each."""
     from amunre.core.contract import CONTEXT_ENCODINGS, OBSERVATION_ENCODINGS
-    from amunre.rl.observation import CONTEXT_SIZES, RULE_DATA_SIZES
+    from amunre.rl.observation import CONTEXT_SIZES, RULE_DATA_SIZES, WRITERS
 
     assert tuple(RULE_DATA_SIZES) == OBSERVATION_ENCODINGS and tuple(CONTEXT_SIZES) == CONTEXT_ENCODINGS
+    assert set(WRITERS) == set(OBSERVATION_ENCODINGS) | set(CONTEXT_ENCODINGS)

@@ -29,6 +29,10 @@ def _key(option):
     return (type(option).__name__, option)
 
 
+#: What `ActionSpace.answer_of` gives for an action that is not legal (None may be an option).
+NOT_LEGAL = object()
+
+
 def _normal(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
@@ -81,6 +85,15 @@ class ActionSpace:
             self._ids[kind] = {key: start + i for i, key in enumerate(listed)}
             self._entries += [(kind, option) for option in listed.values()]
             self.ranges[kind] = range(start, len(self._entries))
+        # per kind, its ids by the option itself, looked up at C speed: for every kind none of
+        # whose options looks like another (True and 1), so that equal options are the same one
+        self._plain: dict[str, dict] = {}
+        for kind, listed in options.items():
+            plain = {option: self._ids[kind][key] for key, option in listed.items()}
+            if len(plain) == len(listed):
+                self._plain[kind] = plain
+        # the last request's legal ids: the mask and the step that follows ask for the same request
+        self._last: tuple[object, list[int]] = (None, [])
         self._strings: list[str] | None = None
         self._by_string: dict[str, int] | None = None
 
@@ -92,6 +105,8 @@ class ActionSpace:
 
     def option(self, action: int) -> tuple[str, object]:
         """(kind, option) of an action id."""
+        if type(action) is int and 0 <= action < len(self._entries):  # (the quick test first: every step asks)
+            return self._entries[action]
         index = arguments.whole_number("action", action, hint=f"expected an action id: the actions of "
                                        f"{self.variant.id} are 0 to {len(self) - 1}")  # numpy's integers too
         if not 0 <= index < len(self._entries):
@@ -107,10 +122,45 @@ class ActionSpace:
             return None
 
     def legal(self, request) -> list[int]:
-        """The action ids of a request's legal options that the space holds, in option order."""
+        """The action ids of a request's legal options that the space holds, in option order (a
+        new list each time: its reader may change it)."""
+        last, ids = self._last
+        if last is not request:
+            ids = self._legal(request)
+            self._last = (request, ids)
+        return list(ids)
+
+    def answer_of(self, request, action: int, legal: list[int] | None = None):
+        """The request's own option that action id `action` stands for, or `NOT_LEGAL` when the
+        action is not one of its legal options (`legal`: the request's `legal` ids, when the
+        caller keeps them). The engine takes its own option object at once; an equal one it
+        compares type by type."""
+        ids = legal
+        if ids is None:
+            last, ids = self._last
+            if last is not request:
+                ids = self._legal(request)
+                self._last = (request, ids)
+        try:
+            at = ids.index(action)
+        except ValueError:
+            return NOT_LEGAL
+        if len(ids) == len(request.options):
+            return request.options[at]
+        return self._entries[action][1]  # (some options are over the space's caps: positions differ)
+
+    def _legal(self, request) -> list[int]:
+        plain = self._plain.get(request.kind)
+        if plain is not None:  # (the options a module asks are of the types its `actions` declare)
+            try:
+                found = list(map(plain.get, request.options))
+            except TypeError:  # an unhashable option (a list): looked up by its key below
+                pass
+            else:
+                return [i for i in found if i is not None] if None in found else found
         ids = self._ids.get(request.kind, {})
-        found = (ids.get(_key(option)) for option in request.options)
-        return [i for i in found if i is not None]
+        keyed = (ids.get(_key(option)) for option in request.options)
+        return [i for i in keyed if i is not None]
 
     # -- in the edition's words ---------------------------------------------------------------
     def to_string(self, action: int) -> str:

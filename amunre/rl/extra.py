@@ -6,7 +6,7 @@ naming the extra when one is not:
 - `amunre[openspiel]` (open_spiel, and the packages of `rl` for the shared encoder): the
   OpenSpiel game (`require_openspiel`).
 
-The modules that use an extra (`amunre.rl.observation`, `amunre.rl.pettingzoo`,
+The modules that use an extra (`amunre.rl.observation`, `amunre.rl.pettingzoo`, `amunre.rl.vector`,
 `amunre.rl.gymnasium`, `amunre.rl.openspiel`) import it themselves and call its `require_*`
 before they use it; the action space (`amunre.rl.actions`) needs none of it.
 """

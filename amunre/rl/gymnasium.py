@@ -33,8 +33,9 @@ import operator
 
 from amunre.core import arguments
 from amunre.core.errors import ArgumentValueError, IllegalAnswerError
-from amunre.rl.actions import action_space
+from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import MissingExtraError, require_gymnasium  # noqa: F401 - MissingExtraError: named here too
+from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
 from amunre.rl.rendering import render_lines
 from amunre.rl.rewards import REWARDS, final_rewards
@@ -85,7 +86,8 @@ class AmunreEnv(_Env):
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, variant="classic2003", opponents=DEFAULT_OPPONENTS, seat: int = 0, reward: str = "win",
-                 illegal_reward: float | None = -1.0, render_mode: str | None = None, overrides=()):
+                 illegal_reward: float | None = -1.0, render_mode: str | None = None, overrides=(),
+                 history: bool = False):
         require_gymnasium()
         from amunre.agents import check_agents_for
         from amunre.loader import as_variant
@@ -115,7 +117,8 @@ class AmunreEnv(_Env):
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.render_mode = render_mode
         self.actions = action_space(self.variant)
-        self.layout = ObservationLayout(self.variant, self.n_players, self.actions)
+        self.layout = ObservationLayout(self.variant, self.n_players, self.actions, history=checked_history(history))
+        self._history = None  # the game's RoundHistory, with `history`
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (self.layout.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
@@ -144,21 +147,25 @@ class AmunreEnv(_Env):
 
             names = [f"player_{p}" if p != self.seat else f"player_{p} (learning)" for p in range(self.n_players)]
             listeners.append(Narrator(self.variant, self._lines.append, names))
+        if self.layout.history:
+            self._history = RoundHistory(self.n_players, len(self.variant.board))
+            listeners.append(self._history)
         self.game = Game(self.variant, self.n_players, game_seed, listeners)
         self._agents = {p: make_agent(spec, game_seed, p) for p, spec in enumerate(self.lineup) if p != self.seat}
         self._over = False
         self._play_others()
         if self.render_mode == "human":
             self.render()
-        return self._observation(), self._info()
+        return self._observed()
 
     def step(self, action):
         if self._over:
             raise IllegalAnswerError("the episode is over (or was never begun): call reset() first")
         request = self.game.pending
-        kind, option = self.actions.option(action)  # an id out of range: a clear ArgumentValueError
-        legal = self.actions.legal(request)
-        if kind != request.kind or self.actions.id_of(kind, option) not in legal:
+        self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        option = self.actions.answer_of(request, operator.index(action))  # (the mask's look-up, kept)
+        if option is NOT_LEGAL:
+            legal = self.actions.legal(request)
             if self.illegal_reward is None:
                 shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
                 more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""
@@ -166,7 +173,8 @@ class AmunreEnv(_Env):
                     f"action {operator.index(action)} ({self.actions.to_string(action)}) is not legal for the "
                     f"learning seat {self.seat}, who is asked {request.kind!r}: legal are {shown}{more}")
             self._over = True
-            return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=True)
+            observation, info = self._observed(illegal_action=True)
+            return observation, self.illegal_reward, True, False, info
         self.game.answer(option)
         self._play_others()
         if self.render_mode == "human":
@@ -174,8 +182,10 @@ class AmunreEnv(_Env):
         if self.game.pending is None:
             self._over = True
             reward = final_rewards(self.game.state, self.reward_kind)[self.seat]
-            return self._observation(), reward, True, False, self._info()
-        return self._observation(), 0.0, False, False, self._info()
+            observation, info = self._observed()
+            return observation, reward, True, False, info
+        observation, info = self._observed()
+        return observation, 0.0, False, False, info
 
     def render(self):
         """The play-by-play since the last call, in the edition's words: printed ("human") or
@@ -205,14 +215,13 @@ class AmunreEnv(_Env):
             game.answer(self._agents[request.player].choose(game.view(request.player), request))
             request = game.pending
 
-    def _observation(self) -> dict:
-        return {"observation": self.layout.encode(self.game, self.seat), "action_mask": self.action_masks()}
-
-    def _info(self, illegal_action: bool = False) -> dict:
-        info = {"action_mask": self.action_masks()}
+    def _observed(self, illegal_action: bool = False) -> tuple[dict, dict]:
+        """The observation and the info: the mask in both (two arrays: a learner may change one)."""
+        mask = self.action_masks()
+        info = {"action_mask": mask.copy()}
         if illegal_action:
             info["illegal_action"] = True
-        return info
+        return {"observation": self.layout.encode(self.game, self.seat, self._history), "action_mask": mask}, info
 
 
 if gymnasium is not None and ENV_ID not in gymnasium.registry:

@@ -347,7 +347,7 @@ class ObservationObserver:
         if game is None:  # the seed is being dealt: nothing to see yet
             self.tensor.fill(0)
         else:
-            self.tensor[:self.table.layout.size] = self.table.layout.encode(game, player)
+            self.table.layout.encode_into(self.tensor[:self.table.layout.size], game, player)  # (in place)
 
     def string_from(self, state: AmunreState, player: int) -> str:
         if state.play.game is None:

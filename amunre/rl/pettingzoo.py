@@ -20,7 +20,9 @@ answer stays sealed until the batch is revealed, and no observation shows it bef
 
 Observation: {"observation": float32 vector, "action_mask": int8 vector}. The vector encodes
 only the seat's view and, when the seat is asked, its request's kind and context
-(`amunre.rl.observation`); the mask has a 1 for each legal action of the seat's request.
+(`amunre.rl.observation`), and with `history=True` the last round's public history
+(`amunre.rl.history`); the mask has a 1 for each legal action of the seat's request. Many
+games at once, as numpy batches: `amunre.rl.vector`.
 
 Rewards come at the end only: with `reward="win"` (the default) the k winners get 1/k each
 and the others 0; with `reward="score"` each player gets his final points minus the mean of
@@ -41,8 +43,9 @@ from amunre.core import arguments
 from amunre.core.arguments import MAX_OVERRIDES  # noqa: F401 - the most `overrides` an environment takes
 from amunre.core.decisions import to_json_value
 from amunre.core.errors import AmunreError, IllegalAnswerError
-from amunre.rl.actions import ActionSpace, action_space
+from amunre.rl.actions import NOT_LEGAL, ActionSpace, action_space
 from amunre.rl.extra import MissingExtraError, require_extra  # noqa: F401 - MissingExtraError: named here too
+from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
 from amunre.rl.rendering import render_lines
 from amunre.rl.rewards import REWARDS, final_rewards
@@ -90,7 +93,7 @@ class AmunreEnv(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": NAME, "is_parallelizable": False}
 
     def __init__(self, variant="classic2003", players: int = 4, reward: str = "win",
-                 render_mode: str | None = None, overrides=()):
+                 render_mode: str | None = None, overrides=(), history: bool = False):
         require_extra()
         super().__init__()
         from amunre.core.engine import check_players
@@ -105,7 +108,8 @@ class AmunreEnv(AECEnv):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.actions = action_space(self.variant)
-        self.layout = ObservationLayout(self.variant, players, self.actions)
+        self.layout = ObservationLayout(self.variant, players, self.actions, history=checked_history(history))
+        self._history = None  # the game's RoundHistory, with `history`
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {name: i for i, name in enumerate(self.possible_agents)}
         size, count = self.layout.size, len(self.actions)
@@ -146,6 +150,9 @@ class AmunreEnv(AECEnv):
             from amunre.core.words import Narrator
 
             listeners.append(Narrator(self.variant, self._lines.append, list(self.possible_agents)))
+        if self.layout.history:
+            self._history = RoundHistory(self.n_players, len(self.variant.board))
+            listeners.append(self._history)
         self.game = Game(self.variant, self.n_players, game_seed, listeners)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -159,7 +166,8 @@ class AmunreEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        return {"observation": self.layout.encode(self.game, seat), "action_mask": self.action_mask(seat)}
+        return {"observation": self.layout.encode(self.game, seat, self._history),
+                "action_mask": self.action_mask(seat)}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -167,8 +175,9 @@ class AmunreEnv(AECEnv):
             self._was_dead_step(action)
             return
         request = self.game.pending
-        kind, option = self.actions.option(action)
-        if kind != request.kind or self.actions.id_of(kind, option) not in self.actions.legal(request):
+        self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        option = self.actions.answer_of(request, operator.index(action))  # (the mask's look-up, kept)
+        if option is NOT_LEGAL:
             legal = self.actions.legal(request)
             shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
             more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""
@@ -221,15 +230,16 @@ class AmunreEnv(AECEnv):
 
 
 def raw_env(variant="classic2003", players: int = 4, reward: str = "win", render_mode: str | None = None,
-            overrides=()) -> AmunreEnv:
+            overrides=(), history: bool = False) -> AmunreEnv:
     """The environment without PettingZoo's wrapper."""
-    return AmunreEnv(variant, players, reward, render_mode, overrides)
+    return AmunreEnv(variant, players, reward, render_mode, overrides, history)
 
 
 def env(variant="classic2003", players: int = 4, reward: str = "win", render_mode: str | None = None,
-        overrides=()):
+        overrides=(), history: bool = False):
     """A PettingZoo AEC environment of `variant` (an id, a path or a loaded Variant; `overrides`
     are `--set` texts) for `players` players; `reward` "win" or "score" (module docstring),
-    `render_mode` None, "human" or "ansi"."""
+    `render_mode` None, "human" or "ansi"; with `history` the observation ends with the last
+    round's public history (`amunre.rl.history`)."""
     require_extra()
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, players, reward, render_mode, overrides))
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, players, reward, render_mode, overrides, history))
