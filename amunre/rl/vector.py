@@ -24,7 +24,8 @@ next seeds follow from its own as a PettingZoo environment's `reset()` draws the
 is the very game of `env().reset(seed=s + i)` followed by `reset()` at each end (tested).
 
 The batches are written in place into arrays kept for the purpose (one row per game, each
-game's observation straight from its state: `ObservationLayout.encode_into`); with `copy=True`
+game's seat's vector kept and brought up to date from its state: `amunre.rl.observation_writer`,
+then copied into its row); with `copy=True`
 (the default) the caller gets copies, with `copy=False` the arrays themselves, overwritten by
 the next step. It needs the optional extra `amunre[rl]`.
 """
@@ -40,6 +41,7 @@ from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import require_gymnasium
 from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
+from amunre.rl.observation_writer import ObservationWriter
 from amunre.rl.rewards import REWARDS, final_rewards
 
 try:  # the optional extra `amunre[rl]` (require_gymnasium() names it when it is missing)
@@ -96,6 +98,9 @@ class AmunreVectorEnv(VectorEnv):
         self.actions = action_space(self.variant)
         self.layout = ObservationLayout(self.variant, self.n_players, self.actions, history=checked_history(history))
         self._histories: list = [None] * self.num_envs  # each game's RoundHistory, with `history`
+        # each game's seats' vectors, kept and brought up to date (a new game in the slot too: the
+        # writer compares what it wrote with the state, whichever game that is)
+        self._writers = [ObservationWriter(self.layout) for _ in range(self.num_envs)]
         size, count = self.layout.size, len(self.actions)
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (size,), np.float32),
@@ -205,13 +210,13 @@ class AmunreVectorEnv(VectorEnv):
         """Write the observation and the mask of each game's seat to move into the batches."""
         observations, masks, seats = self._observations, self._masks, self._seats
         masks.fill(0)
-        encode_into, legal = self.layout.encode_into, self.actions.legal
+        legal, writers, histories = self.actions.legal, self._writers, self._histories
         rows: list[int] = []
         columns: list[int] = []
         for i, game in enumerate(self.games):
             request = game.pending
             seats[i] = request.player
-            encode_into(observations[i], game, request.player, self._histories[i])
+            observations[i] = writers[i].observe(game, request.player, histories[i])
             ids = self._legal[i] = legal(request)
             if not ids:  # (a kind whose `actions` miss its options: the mask's own clear error)
                 action_mask(self.actions, game, request.player)
