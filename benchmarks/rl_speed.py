@@ -118,7 +118,9 @@ def vector_rate(variant_id: str, players: int, seeds: range, n_envs: int) -> tup
 #: Where a function's own time goes in `--profile`, by the first piece of its file's path found.
 PROFILE_GROUPS = (
     ("amunre/rl/observation.py", "the observation (amunre.rl.observation)"),
+    ("amunre/rl/observation_writer.py", "the observation (amunre.rl.observation)"),
     ("amunre/rl/history.py", "the observation (amunre.rl.observation)"),
+    ("amunre/rl/order_enforcing.py", "PettingZoo's own code (its wrapper, last(), agent_iter())"),
     ("amunre/rl/actions.py", "the action mask and step checks (amunre.rl.actions, pettingzoo.py)"),
     ("amunre/rl/pettingzoo.py", "the action mask and step checks (amunre.rl.actions, pettingzoo.py)"),
     ("site-packages/pettingzoo", "PettingZoo's own code (its wrapper, last(), agent_iter())"),

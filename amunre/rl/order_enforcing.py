@@ -12,7 +12,9 @@ properties. Imported only once the optional extra is there (`amunre.rl.pettingzo
 
 from __future__ import annotations
 
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 #: The attributes read straight from the wrapped environment (once it was reset).
 DELEGATED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos")
@@ -28,12 +30,47 @@ def _delegated(name: str) -> property:
 
 
 class QuickOrderEnforcingWrapper(OrderEnforcingWrapper):
-    """`OrderEnforcingWrapper` with `last()` and the attributes of `DELEGATED` read directly."""
+    """`OrderEnforcingWrapper` with `last()`, `step()`, `agent_iter()` and the attributes of
+    `DELEGATED` reaching the wrapped environment directly, each with the wrapper's own checks."""
 
     def last(self, observe: bool = True):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return QuickIterable(self, max_iter)
+
+
+class QuickIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return QuickIterator(self.env, self.max_iter)
+
+
+class QuickIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator, its checks in one call rather than three."""
+
+    def __next__(self):
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # (PettingZoo's)
+        wrapper._has_updated = False
+        return inner.agent_selection
 
 
 for _name in DELEGATED:
