@@ -16,6 +16,7 @@ import numpy as np
 from helpers import covered_variant_files, variant_at, variant_label
 
 from amunre.core.engine import Game
+from amunre.loader import load_variant
 from amunre.rl.actions import action_space
 from amunre.rl.history import RoundHistory
 from amunre.rl.observation import ObservationLayout
@@ -132,3 +133,31 @@ def test_the_environments_observations_equal_fresh_ones_and_stay_the_callers():
         observation, _reward, over, _truncated, info = single.step(action)
         steps += 1
     assert np.array_equal(first_vector, first) and steps > 20
+
+
+def test_openspiel_s_observation_tensors_through_its_kept_vectors_equal_fresh_ones():
+    """OpenSpiel's observer keeps each seat's vector across the states it is asked about (clones
+    and branches among them): each tensor still equals a fresh encoding of that state."""
+    pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel game needs the optional extra")
+    import amunre.rl.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_amunre(variant=classic2003,players=3)")
+    variant = load_variant("classic2003")
+    layout = ObservationLayout(variant, 3, action_space(variant))
+    rng = np.random.RandomState(7)
+    state, compared = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+            continue
+        branch = state.clone()
+        branch.apply_action(int(rng.choice(branch.legal_actions())))
+        for observed in (branch, state):
+            if observed.play.game is not None:
+                for seat in range(3):
+                    assert np.array_equal(np.asarray(observed.observation_tensor(seat), np.float32),
+                                          layout.encode(observed.play.game, seat))
+                    compared += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert compared > 300

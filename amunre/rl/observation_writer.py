@@ -146,8 +146,9 @@ def write(layout, memory: SeatMemory, game, seat: int, history=None) -> None:
     if numbers != written:
         positions = layout._positions[seat]
         if written is UNSET or len(written) != len(numbers):  # (all of them: one numpy call)
-            found = np.array(numbers, dtype=np.int64)
-            vector[layout._position_arrays[seat]] = found.clip(-BOUND_WHOLE, BOUND_WHOLE)
+            if max(numbers) > BOUND_WHOLE or min(numbers) < -BOUND_WHOLE:  # (seldom: an unlimited supply)
+                numbers = [_bounded_whole(number) for number in numbers]
+            vector[layout._position_arrays[seat]] = np.array(numbers, dtype=np.int64)
         else:
             for index in compress(count(), map(ne, numbers, written)):  # (the few that changed, found at C speed)
                 number = numbers[index]
