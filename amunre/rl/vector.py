@@ -141,16 +141,15 @@ class AmunreVectorEnv(VectorEnv):
         """Answer each game's pending decision with its action (module docstring)."""
         if any(game is None for game in self.games):
             raise IllegalAnswerError("the games were never begun: call reset() first")
-        actions = self._checked(actions)
-        space, games = self.actions, self.games
+        options = self._checked(actions)
+        games = self.games
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=bool)
         by_seat = np.zeros((self.num_envs, self.n_players), dtype=np.float64)
-        for i, action in enumerate(actions):
+        for i, option in enumerate(options):
             game = games[i]
-            request = game.pending
-            player = request.player
-            game.answer(space.answer_of(request, action, self._legal[i]))  # (checked legal: `_checked`)
+            player = game.pending.player
+            game.answer(option)  # (the request's own option for the action, found legal by `_checked`)
             if game.pending is None:
                 finals = final_rewards(game.state, self.reward_kind)
                 rewards[i], terminated[i], by_seat[i] = finals[player], True, finals
@@ -167,8 +166,9 @@ class AmunreVectorEnv(VectorEnv):
         """The batch of action masks (as `observations["action_mask"]`)."""
         return self._out(self._masks)
 
-    def _checked(self, actions) -> list[int]:
-        """The actions as ints, each legal in its game: else a clear error, before any game moves."""
+    def _checked(self, actions) -> list:
+        """Each game's option for its action, each action legal in its game: else a clear error,
+        before any game moves."""
         try:
             batch = np.asarray(actions)
         except (TypeError, ValueError):  # a ragged list
@@ -176,10 +176,12 @@ class AmunreVectorEnv(VectorEnv):
         if batch is None or batch.shape != (self.num_envs,) or batch.dtype.kind not in "iu":
             raise arguments.wrong_type("actions", actions, f"{self.num_envs} whole numbers (one action id per game)",
                                        "e.g. sample_legal(observations['action_mask'], rng)")
-        listed = batch.tolist()
-        for i, action in enumerate(listed):
+        options = []
+        for i, action in enumerate(batch.tolist()):
             request = self.games[i].pending
-            if self.actions.answer_of(request, action, self._legal[i]) is NOT_LEGAL:
+            option = self.actions.answer_of(request, action, self._legal[i])
+            options.append(option)
+            if option is NOT_LEGAL:
                 legal = self._legal[i]
                 if not 0 <= action < len(self.actions):
                     raise ArgumentValueError(f"actions[{i}]: no action {action}: the actions of {self.variant.id} "
@@ -190,7 +192,7 @@ class AmunreVectorEnv(VectorEnv):
                     f"actions[{i}]: action {operator.index(action)} ({self.actions.to_string(action)}) is not legal "
                     f"in game {i}, whose seat {request.player} is asked {request.kind!r}: legal are {shown}{more} "
                     "(no game was changed)")
-        return listed
+        return options
 
     def _start(self, i: int, seed: int | None) -> None:
         """A new game in slot i: of `seed`, or of the next seed its generator draws."""
