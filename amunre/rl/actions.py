@@ -31,8 +31,6 @@ def _key(option):
 
 #: What `ActionSpace.answer_of` gives for an action that is not legal (None may be an option).
 NOT_LEGAL = object()
-#: The most masks an action space keeps (`ActionSpace.mask_bytes`): a few megabytes at most.
-MASKS_KEPT = 4096
 
 
 def _normal(text: str) -> str:
@@ -96,8 +94,6 @@ class ActionSpace:
                 self._plain[kind] = plain
         # the last request's legal ids: the mask and the step that follows ask for the same request
         self._last: tuple[object, list[int]] = (None, [])
-        # the masks made so far, by legal ids (a game asks the same few sets again and again)
-        self._masks: dict[tuple[int, ...], bytes] = {}
         self._strings: list[str] | None = None
         self._by_string: dict[str, int] | None = None
 
@@ -133,24 +129,6 @@ class ActionSpace:
             ids = self._legal(request)
             self._last = (request, ids)
         return list(ids)
-
-    def mask_bytes(self, request) -> bytes:
-        """The mask of a request's legal ids as bytes (1 for each, 0 elsewhere; `len(space)` of
-        them), made once per set of legal ids and kept (the environments copy it into an array)."""
-        last, ids = self._last
-        if last is not request:
-            ids = self._legal(request)
-            self._last = (request, ids)
-        key = tuple(ids)
-        found = self._masks.get(key)
-        if found is None:
-            row = bytearray(len(self._entries))
-            for i in ids:
-                row[i] = 1
-            if len(self._masks) >= MASKS_KEPT:  # (a bound: kinds with many option sets start again)
-                self._masks.clear()
-            found = self._masks[key] = bytes(row)
-        return found
 
     def answer_of(self, request, action: int, legal: list[int] | None = None):
         """The request's own option that action id `action` stands for, or `NOT_LEGAL` when the

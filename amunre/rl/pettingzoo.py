@@ -68,14 +68,15 @@ def action_mask(space: ActionSpace, game, seat: int):
     when another seat is asked or the game is over. A request none of whose options is in
     the space is an AmunreError (a kind's `actions` miss them: never for the built-in ones)."""
     require_extra()
+    mask = np.zeros(len(space), dtype=np.int8)
     request = game.pending if game is not None else None
-    if request is None or request.player != seat:
-        return np.zeros(len(space), dtype=np.int8)
-    mask = np.frombuffer(space.mask_bytes(request), dtype=np.int8).copy()  # (kept per set of legal ids)
-    if not space.legal(request):
-        raise AmunreError(
-            f"none of the {len(request.options)} legal options of {request.kind!r} is in the action space of "
-            f"{space.variant.id}: the kind's `actions` miss them (e.g. {to_json_value(request.options[0])!r})")
+    if request is not None and request.player == seat:
+        legal = space.legal(request)
+        if not legal:
+            raise AmunreError(
+                f"none of the {len(request.options)} legal options of {request.kind!r} is in the action space of "
+                f"{space.variant.id}: the kind's `actions` miss them (e.g. {to_json_value(request.options[0])!r})")
+        mask[legal] = 1
     return mask
 
 
