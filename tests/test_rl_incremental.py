@@ -161,3 +161,22 @@ def test_openspiel_s_observation_tensors_through_its_kept_vectors_equal_fresh_on
                     compared += 1
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert compared > 300
+
+
+def test_a_bad_seat_or_array_is_a_clear_error():
+    from amunre.core.errors import ArgumentTypeError, ArgumentValueError
+
+    variant = load_variant("classic2003")
+    layout = ObservationLayout(variant, 3, action_space(variant))
+    game = Game(variant, 3, 1)
+    for bad, error in ((3, ArgumentValueError), (-1, ArgumentValueError), (1.0, ArgumentTypeError),
+                       (True, ArgumentTypeError)):
+        with pytest.raises(error, match="seat must be a seat number from 0 to 2"):
+            layout.encode(game, bad)
+        with pytest.raises(error, match="seat must be a seat number from 0 to 2"):
+            ObservationWriter(layout).observe(game, bad)
+    strided = np.zeros((layout.size, 2), np.float32)[:, 0]  # the right shape, not contiguous
+    for out in (np.zeros(layout.size), np.zeros(layout.size + 1, np.float32), strided):
+        with pytest.raises(ArgumentTypeError, match="C-contiguous float32 numpy array"):
+            layout.encode_into(out, game, 0)
+    assert np.array_equal(ObservationWriter(layout).observe(game, np.int64(2)), layout.encode(game, 2))

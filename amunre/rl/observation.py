@@ -5,8 +5,9 @@ its named sections) and the encoder that writes it (a numpy float32 vector: `enc
 The encoder reads the game's state itself, only what the seat's view shows
 (`amunre.rl.observation_writer`, which the environments also use to keep each seat's vector
 and rewrite only what changed: docs/research.md has the figures); tests/test_rl_encoding.py
-holds it to the first, field-by-field encoder over every variant file. With `history=True` the layout ends with the
-last round's public history (`amunre.rl.history`).
+holds it to the first, field-by-field encoder over every variant file. The writer's `BOUND`
+(what every entry is clipped to) and `WRITERS` are named here too. With `history=True` the
+layout ends with the last round's public history (`amunre.rl.history`).
 
 The vector encodes only the seat's view (`amunre.core.view.PlayerView`) and, when the seat is
 asked, its request's kind and context; players are numbered relative to the seat (0 = the seat
@@ -23,7 +24,7 @@ from amunre.core.facets import EncodingFacet
 from amunre.rl.actions import ActionSpace
 from amunre.rl.extra import require_extra
 from amunre.rl.history import HISTORY_SECTIONS
-from amunre.rl.observation_writer import BOUND, WRITERS, SeatMemory, prepare, write  # noqa: F401 - named here too
+from amunre.rl.observation_writer import BOUND, WRITERS, SeatMemory, checked_seat, prepare, write  # noqa: F401
 
 try:  # the optional extra `amunre[rl]` (require_extra() names it when it is missing)
     import numpy as np
@@ -107,6 +108,7 @@ class ObservationLayout:
         if asked; with a `history` layout, the last round's history `history` (the game's
         `amunre.rl.history.RoundHistory`; None: those entries 0). A learner may keep it:
         nothing writes to it afterwards."""
+        seat = checked_seat(self, seat)
         out = np.zeros(self.size, dtype=np.float32)
         write(self, SeatMemory(out), game, seat, history)
         return out
@@ -118,5 +120,6 @@ class ObservationLayout:
                 or not out.flags.c_contiguous:
             raise ArgumentTypeError(f"encode_into writes into a C-contiguous float32 numpy array of shape "
                                     f"({self.size},), not {shown(out)}")
+        seat = checked_seat(self, seat)
         out.fill(0.0)
         write(self, SeatMemory(out), game, seat, history)

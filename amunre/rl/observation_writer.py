@@ -7,12 +7,12 @@ mapped over the players, the provinces' slots in one loop, `list.count` for the 
 whole numbers (the hand, the players', each province's, the supplies and piles) into one flat
 list, in an order fixed per seat, compared at C speed with the list the seat's vector was last
 written from, so that only the entries that differ are written (one by one through a
-memoryview: nine on average along a 4-player game). The
-one-hot flags of the flow, the owners, each rule module's data, the request's context and the
-history are compared whole with what they were written from. Nothing depends on events or on
-the game object being the same one: a clone, an undo or a new game is only a state whose
-numbers differ. A fresh vector (`ObservationLayout.encode`) is this writer with nothing
-remembered, its whole numbers written in one numpy call.
+memoryview: nine on average along a 4-player game). The one-hot flags of the flow, the
+owners, each rule module's data, the request's context and the history are compared whole
+with what they were written from. Nothing depends on events or on the game object being the
+same one: a clone, an undo or a new game is only a state whose numbers differ. A fresh vector
+(`ObservationLayout.encode`) is this writer with nothing remembered, its whole numbers
+written in one numpy call.
 
 tests/test_rl_encoding.py holds the vectors to the reference encoder (tests/rl_reference.py),
 tests/test_rl_incremental.py the kept vectors to fresh ones at every step of whole games.
@@ -23,6 +23,7 @@ from __future__ import annotations
 from itertools import chain, compress, count
 from operator import attrgetter, ne
 
+from amunre.core.arguments import whole_number
 from amunre.core.state import copy_data
 from amunre.rl.extra import require_extra
 
@@ -79,11 +80,20 @@ class ObservationWriter:
     def observe(self, game, seat: int, history=None):
         """The vector of `seat` in `game` now (with a history layout, `history` its game's
         `RoundHistory`), the seat's own kept array."""
+        if type(seat) is not int or not 0 <= seat < self.layout.n:  # (the quick test first: every step asks)
+            seat = checked_seat(self.layout, seat)
         memory = self._seats[seat]
         if memory is None:
             memory = self._seats[seat] = SeatMemory(np.zeros(self.layout.size, dtype=np.float32))
         write(self.layout, memory, game, seat, history)
         return memory.vector
+
+
+def checked_seat(layout, seat) -> int:
+    """`seat` as an int, a seat of the layout's players (else a clear ArgumentTypeError or
+    ArgumentValueError naming it)."""
+    return whole_number("seat", seat, low=0, high=layout.n - 1,
+                        expected=f"a seat number from 0 to {layout.n - 1} (a layout of {layout.n} players)")
 
 
 def write(layout, memory: SeatMemory, game, seat: int, history=None) -> None:
