@@ -23,11 +23,11 @@ last decision, and `infos["rewards"][i]` every seat's (by seat number; "win" or 
 next seeds follow from its own as a PettingZoo environment's `reset()` draws them, so row i
 is the very game of `env().reset(seed=s + i)` followed by `reset()` at each end (tested).
 
-The batches are written in place into arrays kept for the purpose (one row per game, each
-game's seat's vector kept and brought up to date from its state: `amunre.rl.observation_writer`,
-then copied into its row); with `copy=True`
-(the default) the caller gets copies, with `copy=False` the arrays themselves, overwritten by
-the next step. It needs the optional extra `amunre[rl]`.
+The batches are written in place into arrays kept for the purpose (one row per game: the
+vector of the game's seat to move, kept and brought up to date from its state by
+`amunre.rl.observation_writer`, copied into the row); with `copy=True` (the default) the
+caller gets copies, with `copy=False` the arrays themselves, overwritten by the next step. It
+needs the optional extra `amunre[rl]`.
 """
 
 from __future__ import annotations
