@@ -110,7 +110,7 @@ class ObservationLayout:
         nothing writes to it afterwards."""
         seat = checked_seat(self, seat)
         out = np.zeros(self.size, dtype=np.float32)
-        write(self, SeatMemory(out), game, seat, history)
+        write(self, SeatMemory(out, keeps=False), game, seat, history)
         return out
 
     def encode_into(self, out, game, seat: int, history=None) -> None:
@@ -122,4 +122,4 @@ class ObservationLayout:
                                     f"({self.size},), not {shown(out)}")
         seat = checked_seat(self, seat)
         out.fill(0.0)
-        write(self, SeatMemory(out), game, seat, history)
+        write(self, SeatMemory(out, keeps=False), game, seat, history)

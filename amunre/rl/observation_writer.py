@@ -54,11 +54,12 @@ def _bounded_whole(value: int) -> int:
 class SeatMemory:
     """One seat's vector and what its parts were last written from."""
 
-    __slots__ = ("vector", "flat", "flags", "owners", "on_auction", "marks", "numbers", "rules", "request",
+    __slots__ = ("vector", "flat", "keeps", "flags", "owners", "on_auction", "marks", "numbers", "rules", "request",
                  "context_written", "history")
 
-    def __init__(self, vector):
+    def __init__(self, vector, keeps: bool = True):
         self.vector = vector  # a float32 array of the layout's size (or a row of a batch)
+        self.keeps = keeps  # False: written once and dropped (a fresh vector), so nothing is copied to compare
         self.flat = memoryview(vector)  # (one entry at a time: quicker than through numpy)
         self.flags: list[int] = []  # the one-hot entries of the flow, as set
         self.marks: list[int] = []  # the owners' and the auction's one-hot entries, as set
@@ -156,9 +157,11 @@ def write(layout, memory: SeatMemory, game, seat: int, history=None) -> None:
     if numbers != written:
         positions = layout._positions[seat]
         if written is UNSET or len(written) != len(numbers):  # (all of them: one numpy call)
-            if max(numbers) > BOUND_WHOLE or min(numbers) < -BOUND_WHOLE:  # (seldom: an unlimited supply)
-                numbers = [_bounded_whole(number) for number in numbers]
-            vector[layout._position_arrays[seat]] = np.array(numbers, dtype=np.int64)
+            try:
+                found = np.fromiter(numbers, dtype=np.int64, count=len(numbers))
+            except OverflowError:  # (beyond 64 bits: clipped first, in Python)
+                found = np.fromiter(map(_bounded_whole, numbers), dtype=np.int64, count=len(numbers))
+            vector[layout._position_arrays[seat]] = found.clip(-BOUND_WHOLE, BOUND_WHOLE, out=found)
         else:
             for index in compress(count(), map(ne, numbers, written)):  # (the few that changed, found at C speed)
                 number = numbers[index]
@@ -195,7 +198,7 @@ def _write_rule_data(layout, memory: SeatMemory, data: dict, seat: int) -> None:
             continue
         if module.key in written:
             vector[span] = 0.0
-        written[module.key] = copy_data(mine)
+        written[module.key] = copy_data(mine) if memory.keeps else None
         if mine is None:
             continue
         if layout._shown[module.key]:  # a module with hidden data shows each seat its part
