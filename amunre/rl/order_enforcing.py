@@ -55,6 +55,8 @@ class QuickOrderEnforcingWrapper(OrderEnforcingWrapper):
 
 
 class QuickIterable(AECOrderEnforcingIterable):
+    """What `agent_iter()` gives: PettingZoo's iterable, iterated by `QuickIterator`."""
+
     def __iter__(self):
         return QuickIterator(self.env, self.max_iter)
 
@@ -75,3 +77,4 @@ class QuickIterator(AECOrderEnforcingIterator):
 
 for _name in DELEGATED:
     setattr(QuickOrderEnforcingWrapper, _name, _delegated(_name))
+del _name
