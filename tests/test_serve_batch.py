@@ -91,7 +91,7 @@ def test_a_sealed_answer_changes_no_other_page_and_may_be_taken_back_until_the_r
     first, second = tables.open("classic2003", 3, seed=22), tables.open("classic2003", 3, seed=22)
     pages = to_batch(tables, first, seats)
     live = [tables.server.tables[t["table"]] for t in (first, second)]
-    for n, seat in enumerate(live[0].answered_by):  # the second table brought to the same point
+    for seat in live[0].answered_by:  # the second table brought to the same point
         answer(tables, second, seat, 0)
     assert live[1].number == live[0].number
     batch = [ask.seat for ask in live[0].batch()]
@@ -208,7 +208,8 @@ def test_an_acknowledged_sealed_answer_survives_a_kill(tmp_path):
                                    json={"number": page["number"], "option": 0})
         assert said.status_code == 200, said.text
         deadline = time.monotonic() + 60
-        while state(serving, tokens[first])["number"] == page["number"]:  # (the bots of the batch answered, asked again)
+        # (the bots of the batch answer, asked again after the restart; then all are revealed)
+        while state(serving, tokens[first])["number"] == page["number"]:
             assert time.monotonic() < deadline, "the batch was not revealed"
             time.sleep(0.02)
         shown = state(serving, tokens[first])

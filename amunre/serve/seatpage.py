@@ -3,12 +3,12 @@
 Everything in a payload comes from what the seat may know: its view
 (`amunre.core.view.PlayerView`: the public board, its own hand), its own request when it is
 asked (and its own sealed answer of a secret batch under way), who is still to answer (never
-what the others answered before the reveal), and the public face of the game (the board picture's snapshot, the play-by-play,
-whose turn it is). The spectator's payload is built from a view of no seat. The projection
-("if the kingdom ended now") scores a position made of the view alone
-(`amunre.planning.worth.position_of`), so it cannot reach a hidden fact either. tests/test_serve.py
-checks it the hard way: payloads are compared over HTTP across games that differ only in
-what the seat may not know.
+what the others answered before the reveal), and the public face of the game (the board
+picture's snapshot, the play-by-play, whose turn it is). The spectator's payload is built
+from a view of no seat. The projection ("if the kingdom ended now") scores a position made of
+the view alone (`amunre.planning.worth.position_of`), so it cannot reach a hidden fact either.
+tests/test_serve.py and tests/test_serve_batch.py check it the hard way: payloads are
+compared over HTTP across games that differ only in what the seat may not know.
 """
 
 from __future__ import annotations
