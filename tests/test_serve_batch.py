@@ -216,3 +216,50 @@ def test_an_acknowledged_sealed_answer_survives_a_kill(tmp_path):
         assert shown["sealed"] is None and shown["failure"] is None
     finally:
         serving.stop()
+
+
+def test_a_bot_answers_a_batch_asked_at_once_as_it_answers_it_asked_in_turn():
+    """A bot of a secret batch thinks on a copy of the game standing where the engine asks it
+    (the earlier seats' answers stand-ins): it must answer as it does asked in turn after the
+    true answers, or a served game's log would not replay with its bots re-run. Two bots of
+    each kind, one asked each way, the batch's asked last seat first."""
+    from amunre.agents import make_agent
+    from amunre.core.engine import Game
+    from amunre.loader import load_variant
+    from amunre.serve.batch import batch_asks
+
+    kinds, seed = ["planner", "mcts:iterations=8", "greedy"], 5
+    in_turn = [make_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    at_once = [make_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    game = Game(load_variant("expert2016"), len(kinds), seed)
+    kinds_asked = set()
+    while game.pending is not None:
+        request = game.pending
+        if not request.simultaneous:
+            choice = in_turn[request.player].choose(game.view(request.player), request)
+            assert to_json_value(at_once[request.player].choose(game.view(request.player), request)) == \
+                to_json_value(choice)
+            game.answer(choice)
+            continue
+        asks = batch_asks(game)
+        kinds_asked.add(request.kind)
+        sealed = {ask.seat: at_once[ask.seat].choose(ask.view(), ask.request) for ask in reversed(asks)}
+        for ask in asks:
+            assert game.pending.player == ask.seat
+            choice = in_turn[ask.seat].choose(game.view(ask.seat), game.pending)
+            assert to_json_value(sealed[ask.seat]) == to_json_value(choice), (ask.seat, game.pending.kind)
+            game.answer(choice)
+    assert kinds_asked == {"offer", "pick_province"}
+
+
+def test_a_table_closed_while_a_sealed_answer_is_held_shows_it_closed(tables):
+    seats = [0, 1, 2]
+    table = tables.open("classic2003", 3, seed=24)
+    to_batch(tables, table, seats)
+    first = tables.server.tables[table["table"]].batch()[0].seat
+    answer(tables, table, first, 0)
+    reply = tables.client.post("/api/close", headers=auth(table["close"].split("#")[1]), json={})
+    assert reply.status_code == 200, reply.text
+    for seat in seats:
+        page = tables.state(table["tokens"][seat])
+        assert page["closed"] and page["decision"] is None and page["sealed"] is None and page["turn"] is None

@@ -58,10 +58,9 @@ def _turn(table, request) -> dict | None:
 
 def _sealed(table, view, seat: int | None) -> str | None:
     """The seat's own sealed answer of the secret batch under way, in words (None: none)."""
-    if seat is None or seat not in table.held:
-        return None
-    ask = next(ask for ask in table.batch() if ask.seat == seat)
-    return option_text(asking_for(view, ask.request), table.held[seat])
+    ask = None if seat is None or seat not in table.held else next(
+        (ask for ask in table.batch() if ask.seat == seat), None)  # (none at a table stopped meanwhile)
+    return None if ask is None else option_text(asking_for(view, ask.request), table.held[seat])
 
 
 def _cards_text(words: Words, cards: int, theft: int) -> str:
