@@ -8,10 +8,11 @@ measured is the server), and plays them all at once: each person keeps a live We
 open, answers each of its decisions with a random option as soon as its page asks it, up to
 ANSWERS answers (default 40) or the game's end. Measured, for every answer, the time from
 sending it to the page update that shows it (the next decision, or a secret answer shown
-sealed; the server sends that update as soon as the answer is kept, before any bot thinks), as p50, p95 and max; the server's memory (RSS) at
-the start and at the end, and per table; and, once the server is stopped, that every
-answer it acknowledged is in its store. A benchmark, never a test: the figures depend on
-the machine (docs/serve.md gives them for the development machine).
+sealed; the server sends that update as soon as the answer is kept, before any bot thinks),
+as p50, p95 and max; the server's memory (RSS) at the start and at the end, and per table;
+and, once the server is stopped, that every answer it acknowledged is in its store. A
+benchmark, never a test: the figures depend on the machine (docs/serve.md gives them for the
+development machine).
 """
 
 from __future__ import annotations
