@@ -263,3 +263,48 @@ def test_a_table_closed_while_a_sealed_answer_is_held_shows_it_closed(tables):
     for seat in seats:
         page = tables.state(table["tokens"][seat])
         assert page["closed"] and page["decision"] is None and page["sealed"] is None and page["turn"] is None
+
+
+def _answer_one(table) -> None:
+    """Give one answer at a table as the server would: a bot's (a batch's bots first, on the
+    game standing where each is asked), else the person's (seat 0), his first option."""
+    asks = table.asks()
+    ask = next((ask for ask in asks if table.is_bot(ask.seat)), asks[0])
+    option = table.agents[ask.seat].choose(ask.view(), ask.request) if table.is_bot(ask.seat) \
+        else ask.request.options[0]
+    table.give(ask.seat, option, bool(table.batch()))
+
+
+def test_bots_brought_back_after_a_restart_stand_where_they_stood_though_the_batch_completed_meanwhile():
+    """After a restart the bots are asked their past answers again, their sealed answers of the
+    batch under way too, while a person may answer: his answer completing the batch before the
+    bots are back must not leave them a step behind (they would then answer otherwise than at a
+    table never restarted, and the log would not replay with them re-run)."""
+    from amunre.loader import load_variant
+    from amunre.serve.store import TableRecord
+    from amunre.serve.table import Table
+
+    record = TableRecord("t", "classic2003", None, None, 3, 31, ["human", "random", "random"], 0)
+    variant = load_variant("classic2003")
+    never = Table(record, variant)
+    never.rebuild([])
+    while never.pending is not None:
+        _answer_one(never)
+    played = Table(record, variant)
+    played.rebuild([])
+    while not (played.batch() and played.request_of(0) is not None and not played.bots_asked()):
+        _answer_one(played)  # up to a secret batch whose bots have answered and whose person has not
+    applied = [(seat, to_json_value(answer), True) for seat, answer in zip(played.answered_by, played.game.answers)]
+    sealed = {played.number_of(seat): (seat, to_json_value(answer)) for seat, answer in played.held.items()}
+    assert sealed
+    back = Table(record, variant)  # the server started again
+    back.rebuild(applied, sealed=sealed)
+    assert not back.bots_ready and back.held.keys() == played.held.keys()
+    held = dict(back.held)  # (taken when the bots are set to be brought back)
+    back.give(0, back.request_of(0).options[0], True)  # the person completes the batch meanwhile
+    assert not back.held
+    back.restore_bots(applied, held)
+    assert back.failure is None
+    while back.pending is not None:
+        _answer_one(back)
+    assert [to_json_value(a) for a in back.game.answers] == [to_json_value(a) for a in never.game.answers]

@@ -109,7 +109,9 @@ class Server:
         waiting.sort(key=lambda t: t.bot_to_answer() is None)  # the tables waiting for a bot first
         for table in waiting:
             try:
-                await anyio.to_thread.run_sync(table.restore_bots, self.store.answers(table.id)[:table.number])
+                # (what stands now, taken here: people may answer while the bots are brought back)
+                await anyio.to_thread.run_sync(table.restore_bots, self.store.answers(table.id)[:table.number],
+                                               dict(table.held))
             except Exception as exc:  # noqa: BLE001 - a bot's bug stops its table, not the others
                 table.failure = f"its bots could not be set up again: {_first_line(repr(exc))}"
             table.version += 1

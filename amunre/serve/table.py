@@ -149,20 +149,23 @@ class Table:
             self.held[seat] = from_json_value(raw)
         return None
 
-    def restore_bots(self, stored: list[tuple[int, object, bool]]) -> None:
+    def restore_bots(self, stored: list[tuple[int, object, bool]], sealed: dict[int, object] | None = None) -> None:
         """Ask each bot again for each of its past answers, in a game of its own replayed
         alongside (a bot's generator moves on with each answer): then they stand where they
         stood, and a downloaded log replays with `amunre replay`, the bots re-run. A bot
         answering otherwise means that the engine or the bot changed since the table was
         opened: the table stops, saying so. (Slow for `mcts` bots: as slow as their thinking
-        was; the table's pages are served meanwhile.)"""
+        was; the table's pages are served meanwhile.) `sealed`: the answers held of the secret
+        batch under way when this was called (by seat), the bots' asked again too (taken then:
+        a person may complete the batch meanwhile)."""
+        sealed = sealed or {}
         twin = Game(self.variant, self.record.players, self.record.seed)
         self.failure = self.failure or self._replay(twin, stored, ask=self.agents)[0]
         if self.failure is None:  # the bots' sealed answers of the batch under way, asked again
             for ask in batch_asks(twin):
-                if ask.seat in self.held and ask.seat in self.agents:
+                if ask.seat in sealed and ask.seat in self.agents:
                     mine = self.agents[ask.seat].choose(ask.view(), ask.request)
-                    if to_json_value(mine) != to_json_value(self.held[ask.seat]):
+                    if to_json_value(mine) != to_json_value(sealed[ask.seat]):
                         self.failure = (f"the {self.seats[ask.seat]} bot of seat {ask.seat} answers otherwise than "
                                         "it did in the secret batch under way: the engine or the bot changed since "
                                         "the table was opened")
