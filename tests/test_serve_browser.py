@@ -160,8 +160,11 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path, v
                 assert "Your sealed answer" in said and names[1] in said and names[0] not in said.split("Waiting")[1]
                 drivers[0].execute_script("const b = document.getElementById('yours-done'); if (b) b.click();")
                 drivers[0].save_screenshot(str(tmp_path / f"serve-sealed-{variant}.png"))
-                other = state(serving, tokens[1])
+                other = wait_version(drivers[1], serving, tokens[1])  # still asked, told nothing of it
                 assert other["decision"] == pages[1]["decision"] and other["sealed"] is None
+                assert drivers[1].find_element("id", "status").text.startswith("Your turn (in secret")
+                drivers[1].execute_script("const b = document.getElementById('yours-done'); if (b) b.click();")
+                drivers[1].save_screenshot(str(tmp_path / f"serve-asked-{variant}.png"))
                 serving.kill()
                 serving = Serving(data, port=port)
                 again = wait_version(drivers[0], serving, tokens[0])  # (the open page reconnects by itself)
