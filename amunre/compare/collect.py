@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from amunre.core.contract import Statistic
+from amunre.core.mechanics.events import EVENTS as CORE_EVENTS_DECLARED
 from amunre.core.standing import ranks
 from amunre.core.words import Words, item_label
 
@@ -54,6 +55,9 @@ CLOSE = 2
 #: The core events the collector hears beside the modules' statistics: the first start
 #: player, each round, and the scores at each kingdom's end.
 CORE_EVENTS = frozenset({"setup", "round", "scoring_end"})
+#: The core's event of points scored (`add_points`): its row per scoring item is read from the
+#: players' breakdown by kingdom and item where the variant keeps the core's declaration.
+SCORE_EVENT = "score"
 #: Rows per scoring item (`item_rows`): key prefix -> (label, per-game mode): shares of the
 #: points within a game ("fraction": a mean) and a proportion of games ("rate": Wilson's).
 ITEM_ROWS = {
@@ -129,7 +133,16 @@ class StatsCollector:
         for name, event in variant.modules.events.items():
             if event.statistics:
                 self._by_event[name] = [_ready(stat) for stat in event.statistics]
-        self.listens_to = frozenset(self._by_event) | CORE_EVENTS
+        # the core's `score` event as the core declares it: its points per item and kingdom are
+        # read from the players' breakdown at the end (`_points_from_breakdown`), the same
+        # numbers without an event per score (the most frequent event of a game)
+        self.points_by_breakdown = variant.modules.events.get(SCORE_EVENT) is CORE_EVENTS_DECLARED[SCORE_EVENT]
+        # (the statistic and its key's prefix: `points.`)
+        self._score_stat = self._by_event[SCORE_EVENT][0][:2] if SCORE_EVENT in self._by_event else None
+        heard = set(self._by_event)
+        if self.points_by_breakdown:
+            heard.discard(SCORE_EVENT)
+        self.listens_to = frozenset(heard) | CORE_EVENTS
         #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
         #: [times asked, options offered in all]; `_offered_before` what it held at the last
         #: kingdom's end, so a kingdom's own asks are the difference
@@ -283,6 +296,8 @@ class StatsCollector:
     def record(self, game) -> dict[str, float]:
         """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
         self._count_options()  # the last kingdom's
+        if self.points_by_breakdown:
+            self._points_from_breakdown(game.state.players)
         state = game.state
         n = state.n_players
         scores = [p.score for p in state.players]
@@ -319,6 +334,22 @@ class StatsCollector:
         # games played before it in the same process
         self._module_values(values, n)
         return values
+
+    def _points_from_breakdown(self, players) -> None:
+        """The core `score` statistic's sums (`points.ITEM` in each kingdom), from what each
+        player's breakdown holds per kingdom and item (`add_points` keeps it as the event
+        says it: an item's points in the kingdom whose scoring or rounds scored them)."""
+        if self._score_stat is None:
+            return
+        (stat, prefix), per_kingdom, modes = self._score_stat, self._per_kingdom, self.modes
+        for player in players:
+            for at, points in player.breakdown.items():
+                kingdom, _, item = at.partition(":")
+                key = prefix + item
+                if key not in modes:
+                    self._learn(stat, key, {"event": SCORE_EVENT, "item": item})
+                sums = per_kingdom[int(kingdom)][0]
+                sums[key] = sums.get(key, 0) + points
 
     def _module_values(self, values: dict[str, float], n: int) -> None:
         """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
