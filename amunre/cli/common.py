@@ -225,8 +225,12 @@ def _the_variant(positional: str | None, option: str | None, default: str | None
 
 
 def variant_arg(text: str, overrides=()):
-    """The variant for an id or a path to a TOML file, with `--set` overrides applied."""
-    return load_variant(text, tuple(overrides))
+    """The variant for an id or a path to a TOML file, with `--set` overrides applied; its
+    warnings (a parameter not read under its rulings) go to stderr, the command goes on."""
+    variant = load_variant(text, tuple(overrides))
+    for warning in variant.warnings:
+        click.echo(literal(warning.text), err=True)
+    return variant
 
 
 def write_resolved(variant, overrides, path):
