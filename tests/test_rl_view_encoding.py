@@ -79,3 +79,21 @@ def test_layout_for_is_made_once_per_variant_and_player_count():
     assert layout_for(game.view(2)) is first
     assert (first.n, first.variant) == (3, game.variant)
     assert layout_for(game.view(0), history=True) is not first
+
+
+def test_the_agent_in_docs_research_md_plays_whole_games():
+    """docs/research.md's agent that reads the vector (its `encode_view` block) answers every
+    decision of a game at every seat with a legal option."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text(encoding="utf-8")
+    blocks = [block.split("```")[0] for block in doc.split("```python\n")[1:]]
+    code = next(block for block in blocks if "encode_view" in block)
+    names: dict = {}
+    exec(compile(code, "docs/research.md", "exec"), names)
+    policy = names["MyPolicy"]()
+    game = Game(classic(), 4, 21)
+    while game.pending is not None:
+        request = game.pending
+        game.answer(policy.choose(game.view(request.player), request))
+    assert game.finished
