@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="numpy comes with the optional extra: pip install 'amunre[rl]'")
+pytest.importorskip("numpy", reason="numpy comes with the optional extra: pip install 'amunre[rl]'")
+import numpy as np
 from helpers import classic
 
 from amunre.core.decisions import integer_option
