@@ -188,6 +188,8 @@ _Made = TypeVar("_Made")
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("gold worth",)
+#: The key `Worth.final_gold` remembers its value by.
+FINAL_GOLD = ("final gold",)
 #: The terms a change of some aspects touches (their indexes), by what each term reads: the
 #: same for every seat and game of a variant, so kept for all (worked out as changes come).
 _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int]]] = {}
@@ -750,6 +752,28 @@ class Worth:
             scored = (more - fewer) / (2 * spread)
             # gold held in `scored`
             found = self._remembered[GOLD_WORTH] = max(self.thrift, self.foresight * (scored - self.thrift))
+        return found
+
+    def final_gold(self) -> float:
+        """What the final items (a gold ranking) make of one gold on an even table: every seat
+        holding the seat's gold, this one `spread` gold more or fewer (the others' gold at the
+        end is not known). It reads the variant's rules and the player count, not the standings
+        (a ranking of 6, 4 and 2 points among four: 0.3 a gold; among three: 0.2)."""
+        found = self._remembered.get(FINAL_GOLD)
+        if found is None:
+            self.points_of_one("gold", None, self.spread)  # (each term valued on the true position first)
+            players = self._base.players
+            held = [p.gold for p in players]
+            mine = held[self.player]
+            for p in players:
+                p.gold = mine
+            try:  # (what the terms gain on the even table, from the same values before: a difference)
+                more = self._points_of_one_change("gold", None, self.spread)
+                fewer = self._points_of_one_change("gold", None, -self.spread)
+            finally:
+                for p, gold in zip(players, held):
+                    p.gold = gold
+            found = self._remembered[FINAL_GOLD] = (more - fewer) / (2 * self.spread) - self.thrift
         return found
 
     def weight(self, item: str) -> float:
