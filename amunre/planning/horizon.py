@@ -59,6 +59,8 @@ _CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str
 #: The published value that is the offering level (`Rule.publishes`), by its name: what a
 #: change `("offering_level", None, n)` sets (`amunre.planning.worth`).
 LEVEL = "offering_level"
+import os
+_SHARE = float(os.environ.get("SHARE", "0"))
 
 
 def project(state: GameState, variant: Variant, kingdom: int) -> None:
@@ -273,7 +275,7 @@ class LaterTerm:
                         there.provinces[index].owner = None
                 if len(known) >= KNOWN_MOST:
                     known.clear()
-                found = known[key] = alone + (with_all - alone) / there.n_players
+                found = known[key] = alone + (with_all - alone) * (_SHARE or 1 / there.n_players)
             return found
         return later_points
 

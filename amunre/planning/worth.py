@@ -3,7 +3,8 @@ by the variant's own rules. Nothing here knows a rule.
 
 The model. A seat's worth on a position is a sum of terms, each a function of the position:
 
-- the gold it holds, at its thrift (`gold` points a gold: what gold may still buy);
+- the gold it holds, at its thrift (`gold` points a gold: what gold may still buy, and what
+  the final items make of it on an even table, `final_gold`: the planner's `gold_now`);
 - each phase that pays for holdings (`pays_for_holdings`: the harvest), times the runs it has
   left in this kingdom: its gold at the thrift, and its points;
 - each scoring item of this kingdom's end (`Modules.scoring_in`) and each final item: the
