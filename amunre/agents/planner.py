@@ -60,6 +60,10 @@ HORIZONS = {"game": "the rest of the game, the kingdoms after this one too",
 #: kingdom's scoring moves the first kingdom's play most (pyramids worth 2 in the New Kingdom:
 #: +0.31 pyramids built in the Old, [+0.20, +0.42], 150 paired games; at 0.5 no detectable move).
 DEFAULT_LATER = 1.0
+#: The share of what goes back to auction at a kingdom's end (the provinces, and what stands
+#: on them) it counts on winning in the kingdoms after, unless told otherwise (None: 1/n, its
+#: equal share).
+DEFAULT_REGAIN = None
 #: At most this many options are tried one by one where a decision has no appraisal.
 MOST_LOOKED_AHEAD = 40
 
@@ -69,7 +73,8 @@ class PlannerAgent:
 
     def __init__(self, rng, gold: float = DEFAULT_GOLD, weights: dict[str, float] | None = None,
                  early: float = DEFAULT_EARLY, foresight: float = DEFAULT_FORESIGHT,
-                 horizon: str = DEFAULT_HORIZON, later: float = DEFAULT_LATER):
+                 horizon: str = DEFAULT_HORIZON, later: float = DEFAULT_LATER,
+                 regain: float | None = DEFAULT_REGAIN):
         self.rng = rng
         self.horizon = horizon
         # the weight of later kingdoms' points: none when it looks no further than this kingdom
@@ -77,6 +82,7 @@ class PlannerAgent:
         self.gold = gold
         self.early = early
         self.foresight = foresight
+        self.regain = regain
         self.weights = dict(weights or {})
         self._final_gold_at = None  # ((variant, players), what the final items make of a gold)
         self._checked = None  # the variant whose item keys the weights were checked against
@@ -157,7 +163,7 @@ class PlannerAgent:
         runs, final = self._runs
         self._worth = Worth(view, self.weights, self._gold_now, runs, final, self._card_worths.at(view, final),
                             previous=self._worth, foresight=self.foresight, spread=self._spread_now,
-                            later=self.later)
+                            later=self.later, regain=self.regain)
         return self._worth
 
     def _look_ahead(self, view, request) -> list[float]:
@@ -171,7 +177,7 @@ class PlannerAgent:
             twin.answer(option)
             seen = twin.view(me)
             after = Worth(seen, self.weights, self.gold_now(view), {}, False, foresight=self.foresight,
-                          spread=_spread(view), later=self.later)
+                          spread=_spread(view), later=self.later, regain=self.regain)
             # the points the option scored at once count as what they are (its worth values
             # what is held, not what is banked)
             values.append(after.whole(()) + seen.me.score)
@@ -214,7 +220,7 @@ def check_weights(weights: dict, variant) -> None:
     if unknown:
         written = ", ".join(sorted(key.replace(":", ".") for key in keys))
         raise AmunreError(f"planner: {', '.join(repr(key.replace(':', '.')) for key in unknown)} is no scoring "
-                          f"item of {variant.id} (expected horizon, gold, early, foresight or later, or a weight "
+                          f"item of {variant.id} (expected horizon, gold, early, foresight, later or regain, or a weight "
                           f"for one of: "
                           f"{written})")
 
@@ -225,6 +231,7 @@ RANGES = {
     "early": (-2.0, 2.0, "beyond, gold would be worth less than nothing at one end of the game"),
     "foresight": (0.0, 1.0, "the share of the final items' worth of a gold it counts"),
     "later": (0.0, 1.0, "the weight of the next kingdom's points against this one's"),
+    "regain": (0.0, 1.0, "the share of what goes back to auction it counts on winning in a later kingdom"),
 }
 WEIGHTS = (-100.0, 100.0, "a scoring item's weight")
 
@@ -248,7 +255,8 @@ def make(rng, **params) -> PlannerAgent:
         values[name if name in RANGES else name.replace(".", ":")] = value
     return PlannerAgent(rng, gold=values.pop("gold", DEFAULT_GOLD), early=values.pop("early", DEFAULT_EARLY),
                         foresight=values.pop("foresight", DEFAULT_FORESIGHT), horizon=horizon,
-                        later=values.pop("later", DEFAULT_LATER), weights=values)
+                        later=values.pop("later", DEFAULT_LATER),
+                        regain=values.pop("regain", DEFAULT_REGAIN), weights=values)
 
 
 def _clipped(text: str) -> str:

@@ -59,8 +59,6 @@ _CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str
 #: The published value that is the offering level (`Rule.publishes`), by its name: what a
 #: change `("offering_level", None, n)` sets (`amunre.planning.worth`).
 LEVEL = "offering_level"
-import os
-_SHARE = float(os.environ.get("SHARE", "0"))
 
 
 def project(state: GameState, variant: Variant, kingdom: int) -> None:
@@ -164,8 +162,10 @@ class LaterKingdoms:
     left out (it would change no choice)."""
 
     def __init__(self, variant: Variant, kingdom: int, later: float, n_players: int,
-                 like: Callable[[], GameState]) -> None:
+                 like: Callable[[], GameState], regain: float | None = None) -> None:
         self.variant, self.kingdom, self.later = variant, kingdom, later
+        #: the share of what goes back to auction the seat counts on winning (None: 1/n)
+        self.regain = regain
         modules = variant.modules
         weights: dict[Rule, float] = {}
         # each phase that pays for holdings (the harvest) runs once a round: a later kingdom's
@@ -235,7 +235,7 @@ class LaterTerm:
     def __init__(self, kingdoms: LaterKingdoms, items: tuple[tuple[Rule, float], ...], reads: frozenset[str]) -> None:
         self.kingdoms, self.items, self.reads = kingdoms, items, reads
         #: what tells this term from another of a seat's worth (`Worth`'s key)
-        self.term_id = ("later kingdoms", kingdoms.kingdom, kingdoms.later) + tuple(module.key for module, _ in items)
+        self.term_id = ("later kingdoms", kingdoms.kingdom, kingdoms.later, kingdoms.regain) + tuple(module.key for module, _ in items)
 
     def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
                   ) -> Callable[[GameState], float]:
@@ -244,7 +244,7 @@ class LaterTerm:
         its points), as the seat's worth values its own kingdom's terms.
         Kept by what it reads of the position (`_signature`): the same holdings give the same
         points."""
-        kingdoms, items = self.kingdoms, self.items
+        kingdoms, items, regain = self.kingdoms, self.items, self.kingdoms.regain
         carries = frozenset(aspect.partition(":")[0] for aspect in self.reads)
         # the provinces that went back: the same from any position unless ownership is carried
         owners_carried = "provinces" in carries
@@ -275,7 +275,7 @@ class LaterTerm:
                         there.provinces[index].owner = None
                 if len(known) >= KNOWN_MOST:
                     known.clear()
-                found = known[key] = alone + (with_all - alone) * (_SHARE or 1 / there.n_players)
+                found = known[key] = alone + (with_all - alone) * (regain if regain is not None else 1 / there.n_players)
             return found
         return later_points
 

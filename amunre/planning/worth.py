@@ -390,7 +390,7 @@ class Worth:
     term reads (the cards in play or on auction, a module's data)."""
 
     __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs", "_final",
-                 "_terms", "_reads", "_term_ids", "later", "_kingdom", "_card_touches", "_previous", "_touching",
+                 "_terms", "_reads", "_term_ids", "later", "regain", "_kingdom", "_card_touches", "_previous", "_touching",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
@@ -402,7 +402,8 @@ class Worth:
 
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
                  final: bool = False, cards: dict[CardKey, float] | None = None,
-                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0) -> None:
+                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0,
+                 regain: float | None = None) -> None:
         self.view = view
         self.player = view.player
         self.variant = view.variant
@@ -411,13 +412,14 @@ class Worth:
         self.foresight = foresight
         self.spread = max(1, spread)
         self.later = later
+        self.regain = regain
         self._income_runs, self._final, self._kingdom = income_runs, final, view.kingdom
         modules = self.variant.modules
         # the same terms as the last worth's: a caller keeps its runs for a while, in one kingdom
         # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
         if previous is not None and previous._income_runs == income_runs and previous._final == final \
                 and previous.variant is self.variant and previous._kingdom == self._kingdom \
-                and previous.later == later:
+                and previous.later == later and previous.regain == regain:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
         else:
@@ -438,7 +440,7 @@ class Worth:
             # after it (`amunre.planning.horizon`)
             if later and not final:
                 terms += [(term, 0) for term in
-                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like).terms]
+                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like, regain).terms]
             self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
