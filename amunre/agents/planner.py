@@ -61,9 +61,13 @@ HORIZONS = {"game": "the rest of the game, the kingdoms after this one too",
 #: +0.31 pyramids built in the Old, [+0.20, +0.42], 150 paired games; at 0.5 no detectable move).
 DEFAULT_LATER = 1.0
 #: The share of what goes back to auction at a kingdom's end (the provinces, and what stands
-#: on them) it counts on winning in the kingdoms after, unless told otherwise (None: 1/n, its
-#: equal share).
-DEFAULT_REGAIN = None
+#: on them) it counts as its own in the kingdoms after, unless told otherwise (None: 1/n, the
+#: share it can expect to win). Measured, one planner against three `horizon=kingdom` planners,
+#: 2,000 games, seed 3: classic2003 24.7%, 25.0%, 26.3%, 27.4% at 1/4, 0.5, 0.75, 1;
+#: supermeeple2016 24.7%, 26.0%, 26.1% at 1/4, 0.75, 1; against three greedy, classic2003 45.1%
+#: at 1/4, 49.2% at 1. So a pyramid built before the last kingdom counts a point in each
+#: kingdom left, as if it stayed the builder's: the planner underbuilds otherwise.
+DEFAULT_REGAIN = 1.0
 #: At most this many options are tried one by one where a decision has no appraisal.
 MOST_LOOKED_AHEAD = 40
 
