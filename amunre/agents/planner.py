@@ -16,10 +16,13 @@ seat's position valued the same way, the best taken.
 Parameters (`planner:gold=0.6:pyramids=2`): `horizon`, how far it looks: `game` (the default)
 values a holding over the rest of the game, the kingdoms after this one too
 (`amunre.planning.horizon`), `kingdom` up to this kingdom's scoring and the final one (the
-planner of version 0.4.0, which plays the very same games); `later`, the weight of the next kingdom's points against
-this one's (with `horizon=game`); `gold`, the points a gold held is worth to it in the game's
-middle for what it buys (the final items' worth of it comes on top: its thrift); `early`, how much more gold is worth to it before and less after, with
-either horizon (the game's length is the variant's: see `PlannerAgent.gold_now`);
+planner of version 0.4.0, which plays the very same games); `later`, the weight of the next
+kingdom's points against this one's (with `horizon=game`); `regain`, the share of what goes
+back to auction at a kingdom's end it counts as its own in the kingdoms after (likewise);
+`gold`, the points a gold held is worth to it in the game's middle for what it buys (the
+final items' worth of it comes on top: its thrift); `early`, how much more gold is worth to
+it before and less after, with either horizon (the game's length is the variant's: see
+`PlannerAgent.gold_now`);
 `foresight`, the share of what the final items make of a gold it counts; and a weight for any
 scoring item key of the variant (`amunre show VARIANT` lists them; 1 if not given), to pit
 styles against each other.
@@ -224,8 +227,8 @@ def check_weights(weights: dict, variant) -> None:
     if unknown:
         written = ", ".join(sorted(key.replace(":", ".") for key in keys))
         raise AmunreError(f"planner: {', '.join(repr(key.replace(':', '.')) for key in unknown)} is no scoring "
-                          f"item of {variant.id} (expected horizon, gold, early, foresight, later or regain, or a weight "
-                          f"for one of: "
+                          f"item of {variant.id} (expected horizon, gold, early, foresight, later or regain, "
+                          f"or a weight for one of: "
                           f"{written})")
 
 

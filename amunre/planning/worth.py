@@ -390,7 +390,8 @@ class Worth:
     term reads (the cards in play or on auction, a module's data)."""
 
     __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs", "_final",
-                 "_terms", "_reads", "_term_ids", "later", "regain", "_kingdom", "_card_touches", "_previous", "_touching",
+                 "_terms", "_reads", "_term_ids", "later", "regain",
+                 "_kingdom", "_card_touches", "_previous", "_touching",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
