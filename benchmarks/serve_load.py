@@ -7,11 +7,12 @@ scripted person and three bots (default `random`, the quickest to think, so that
 measured is the server), and plays them all at once: each person keeps a live WebSocket
 open, answers each of its decisions with a random option as soon as its page asks it, up to
 ANSWERS answers (default 40) or the game's end. Measured, for every answer, the time from
-sending it to the page update that shows it (the server sends that update as soon as the
-answer is kept, before any bot thinks), as p50, p95 and max; the server's memory (RSS) at
-the start and at the end, and per table; and, once the server is stopped, that every
-answer it acknowledged is in its store. A benchmark, never a test: the figures depend on
-the machine (docs/serve.md gives them for the development machine).
+sending it to the page update that shows it (the next decision, or a secret answer shown
+sealed; the server sends that update as soon as the answer is kept, before any bot thinks),
+as p50, p95 and max; the server's memory (RSS) at the start and at the end, and per table;
+and, once the server is stopped, that every answer it acknowledged is in its store. A
+benchmark, never a test: the figures depend on the machine (docs/serve.md gives them for the
+development machine).
 """
 
 from __future__ import annotations
@@ -59,11 +60,13 @@ async def person(client, url: str, token: str, answers: int, seed: int, latencie
                                       json={"number": number, "option": option})
             if reply.status_code != 200:
                 raise SystemExit(f"an answer was refused: {reply.status_code} {reply.text}")
-            acked.append(number)
-            while True:  # the update that shows it (it may ask this person again)
+            while True:  # the update that shows it (it may ask this person again; a secret one: sealed)
                 page = json.loads(await live.recv())
-                if page["number"] > number or page["finished"]:
+                if page["number"] > number or page["finished"] or page.get("sealed"):
                     latencies.append(time.perf_counter() - sent)
+                    # where it is kept: at `number`, or, an answer of a secret batch, under its seat's
+                    # place in the batch (before the next decision's number; a batch has at most 4)
+                    acked.append(range(number, page["number"] if page["number"] > number else number + 4))
                     break
             given += 1
 
@@ -112,7 +115,8 @@ async def run(tables: int, answers: int, variant: str, bots: str, data: Path) ->
     with sqlite3.connect(data / "tables.sqlite") as db:
         kept = {table_id: {n for (n,) in db.execute("SELECT number FROM answers WHERE table_id = ? AND seat = 0",
                                                     (table_id,))} for table_id, _ in opened}
-    lost = sum(1 for (table_id, _), numbers in zip(opened, per_table) for n in numbers if n not in kept[table_id])
+    lost = sum(1 for (table_id, _), places in zip(opened, per_table) for place in places
+               if not kept[table_id] & set(place))
     ordered = sorted(latencies)
     return {"tables": tables, "answers": len(latencies), "wall_s": round(wall, 1),
             "p50_ms": round(1000 * statistics.median(ordered), 1),

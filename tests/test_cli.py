@@ -138,11 +138,12 @@ def test_run_refuses_an_unwritable_log_before_playing(capsys):
     [
         (["run", "--players", "6"], "--players must be one of 3, 4, 5"),
         (["run", "--players", "2"], "--players must be one of 3, 4, 5"),
-        (["run", "--seed", "abc"], "--seed must be a whole number"),
-        (["run", "--seed", "-1"], "--seed must be a whole number"),
+        (["run", "--seed", "abc"], "Invalid value for '--seed': 'abc' is not a whole number from 0 to"),
+        (["run", "--seed", "-1"], "Invalid value for '--seed': '-1' is not a whole number from 0 to"),
+        (["arena", "--seed", "-1"], "Invalid value for '--seed': '-1' is not a whole number from 0 to"),
         # Python's int() reads these; nobody means them as numbers
         (["run", "--players", "\uff14"], "--players must be one of 3, 4, 5"),
-        (["run", "--seed", "1_000"], "--seed must be a whole number"),
+        (["run", "--seed", "1_000"], "'1_000' is not a whole number from 0 to"),
         (["check", "classic2003", "--games", "\u0664"], "is not a whole number of at least 1"),
         (["check", "classic2003", "--players", "3,\uff14"], "--players must be player counts"),
         (["bench", "--games", "0"], "is not a whole number from 1 to 10000000"),

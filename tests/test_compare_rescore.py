@@ -258,3 +258,34 @@ def test_every_scoring_played_again_on_the_kept_positions_gives_the_games_own_sc
     for row in found.rows:
         assert row.value.mean == pytest.approx(rows[row.key].values[0].mean, abs=1e-9), row.key
         assert row.arithmetic.diff == pytest.approx(0, abs=1e-9) and row.arithmetic.high == row.arithmetic.low
+
+
+#: A house rule whose bonus cards score 4: some games identical to classic2003's, some not.
+BONUS4 = """extends = "classic2003"
+[edition]
+id = "bonus4"
+name = "2003, bonus cards score 4"
+summary = "classic2003 whose bonus cards score 4."
+[params.bonus_cards]
+points = 4
+"""
+
+
+def _every_event(variant, seed):
+    """A game's answers and every event of it (a listener that hears all), in order."""
+    heard: list = []
+    game = Game(variant, 4, seed, [heard.append])
+    play_on(game, make_agents(["random"] * 4, seed))
+    return game.answers, heard
+
+
+@pytest.mark.parametrize("text", [NOTHING, BONUS4])
+def test_identical_games_agree_with_comparing_every_event(tmp_path, text):
+    # compare hears only the events that declare statistics and reads the points from the
+    # breakdown: its verdict must be the one a comparison of every event and answer gives
+    first, other = load_variant("classic2003"), _file(tmp_path, text, "house.toml")
+    comparison = run_comparison(_columns(first, other), GAMES, SEED, Inline(), keep_records=True)
+    found = [record["identical"][1] for record in comparison.tally.records]
+    full = [_every_event(first, game_seed(SEED, i)) == _every_event(other, game_seed(SEED, i)) for i in range(GAMES)]
+    assert found == full
+    assert text is NOTHING and all(found) or text is BONUS4 and any(found) and not all(found)

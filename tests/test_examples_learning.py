@@ -63,3 +63,33 @@ def test_weights_of_another_variant_are_refused_as_the_agents_failure(trained, c
                            "--games", "3", "--workers", "1")
     assert code == 1 and "Traceback" not in err
     assert "holds a policy of classic2003" in err and "not of long-kingdoms" in err
+
+
+def test_the_observing_agent_plays_in_the_arena_reading_the_environments_vector(capsys):
+    """examples/observing_agent.py encodes what it is handed (`encode_view`): the vector the
+    environments give for its seat; `amunre arena` seats it as any agent."""
+    import random
+
+    import numpy as np
+
+    from amunre.agents.own import factory_of
+    from amunre.core.engine import Game
+    from amunre.loader import load_variant
+    from amunre.rl.actions import action_space
+    from amunre.rl.observation import ObservationLayout
+
+    Observing = factory_of(f"{EXAMPLES / 'observing_agent.py'}:Observing")
+    variant = load_variant("classic2003")
+    game = Game(variant, 3, 5)
+    layout = ObservationLayout(variant, 3, action_space(variant))
+    agents = [Observing(random.Random(seat)) for seat in range(3)]
+    for _ in range(30):
+        seat = game.pending.player
+        answer = agents[seat].choose(game.view(seat), game.pending)
+        assert np.array_equal(agents[seat].observation, layout.encode(game, seat))
+        game.answer(answer)
+    code, out, err = run_cli(capsys, "arena", "--agents",
+                             f"{EXAMPLES / 'observing_agent.py'}:Observing,random,random", "--games", "3",
+                             "--workers", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["agents"][0]["games"] == 3

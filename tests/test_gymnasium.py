@@ -139,7 +139,10 @@ def test_an_illegal_action_ends_the_episode_or_raises():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"opponents": "greedy,nobody"}, "unknown agent 'nobody'"),
+    ({"opponents": "greedy,nobody"}, r"unknown agent 'nobody' \(choose from .*greedy.*or one's own as module:Class, "
+                                     r"e\.g\. mypkg\.bots:Cautious, or \./file\.py:Class\)"),
+    ({"opponents": "human,greedy,random"}, "'human' cannot play in the environment: its seats play unattended"),
+    ({"opponents": "greedy,human:x=1"}, "'human' cannot play in the environment"),
     ({"opponents": "random"}, "classic2003 is played by 3, 4, 5 players, so name 2, 3, 4 opponents, not 1"),
     ({"opponents": 3}, "opponents must be a comma-separated text"),
     ({"opponents": ""}, "opponents must name one agent spec per other seat"),

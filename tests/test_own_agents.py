@@ -146,6 +146,23 @@ def test_a_file_that_fails_to_load_says_where(bots):
         make_agent("./typo.py:Bot", 0, 0)
 
 
+def test_a_file_imports_the_files_beside_it(bots, capsys, monkeypatch):
+    """`from frugal_parts import Frugal` in an agent file finds frugal_parts.py in its folder,
+    wherever the command runs from (here its parent), and the path is as it was afterwards."""
+    (bots / "elsewhere").mkdir()
+    write(bots / "elsewhere" / "frugal_parts.py", "from amunre.agents.greedy import GreedyAgent as Frugal\n")
+    write(bots / "elsewhere" / "faulty.py", "from frugal_parts import Frugal\n\n\nclass Faulty(Frugal):\n"
+          "    pass\n")
+    monkeypatch.delitem(sys.modules, "frugal_parts", raising=False)  # (made by this test: gone after it)
+    path_before = list(sys.path)
+    code, out, err = run_cli(capsys, "arena", "--agents", "elsewhere/faulty.py:Faulty,random,random", "--games", "3",
+                             "--workers", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["agents"][0]["games"] == 3
+    assert sys.path == path_before
+    assert isinstance(make_agent("elsewhere/faulty.py:Faulty", 0, 0), GreedyAgent)
+
+
 # -- seated as the built-ins are -------------------------------------------------------------
 
 

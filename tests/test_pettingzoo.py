@@ -231,6 +231,20 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
     assert environment.string_to_action(environment.action_to_string(7)) == 7
 
 
+def test_a_step_after_every_agent_is_done_is_a_clear_error():
+    """Once the game is over and every agent was stepped with None, the raw environment says
+    to reset (no bare KeyError), and reset() plays on. (`env()`'s PettingZoo wrapper warns
+    and ignores such a step itself.)"""
+    environment = raw_env(players=3)
+    random_play(environment, seed=5)
+    assert not environment.agents
+    for action in (None, 0):
+        with pytest.raises(IllegalAnswerError, match=r"game is over and every agent is done.*call reset\(\)"):
+            environment.step(action)
+    environment.reset(seed=6)
+    assert environment.agents and environment.agent_selection in environment.agents
+
+
 def test_bad_arguments_are_clear_errors():
     with pytest.raises(UnknownVariantError):
         env(variant="no-such-edition")

@@ -32,7 +32,7 @@ from hypothesis import settings
 from amunre.agents import make_agents
 from amunre.compare.collect import StatsCollector
 from amunre.compare.stats import estimate, paired
-from amunre.core.engine import play_game
+from amunre.core.engine import Game, play_on
 from amunre.loader import load_variant
 
 #: The quick profile's games per variant, times up to 8 in deeper profiles.
@@ -110,6 +110,21 @@ LATER_CASES = [
              "province then harvests them: a farmer bought in the Old Kingdom pays a share more, so more are bought"),
 ]
 
+#: Changes to what gold left at the end is worth: gold held is worth what it still buys plus what
+#: the final items make of it (`PlannerAgent.gold_now`), so the first kingdom's play moves with
+#: either horizon (the final scoring is in both).
+GOLD_CASES = [
+    Case("gold-left-worth-nothing", "a final item that rewards gold left at the end not at all",
+         ("final_scoring.gold_ranking.params.points=[0, 0, 0]",), statistic="gold_first_kingdom", direction=-1,
+         why="the gold ranking scores nothing, so a gold kept to the end is worth only what it buys before: "
+             "less gold is carried out of the first kingdom"),
+    Case("gold-left-worth-triple", "a final item that rewards gold left at the end more",
+         ("final_scoring.gold_ranking.params.points=[18, 12, 6]",), statistic="gold_first_kingdom", direction=+1,
+         games=2,
+         why="the most gold at the end scores 18, 12, 6 rather than 6, 4, 2, so every gold is worth more from the "
+             "first round: more gold is carried out of the first kingdom (it varies much: twice the games)"),
+]
+
 #: Why the planner does not pass a case yet (it stays marked until it does: strict).
 NOT_YET: dict[str, str] = {}
 
@@ -126,6 +141,8 @@ class _Extra:
     listens_to = frozenset({"set_points", "purchase", "acquire", "pyramid", "transition"})
 
     def __init__(self, variant):
+        self.game = None  # (the game heard: the gold held when the first kingdom ends is read off it)
+        self.gold_first_kingdom = 0
         self.board = variant.board.provinces
         self.sets = self.items = self.temple_gold = self.caravan_gold = 0
         self.first_kingdom, self.pyramids_first_kingdom, self.farmers_first_kingdom = True, 0, 0
@@ -133,6 +150,8 @@ class _Extra:
     def __call__(self, event: dict) -> None:
         name = event["event"]
         if name == "transition":  # (the first kingdom is over)
+            if self.first_kingdom:
+                self.gold_first_kingdom = sum(player.gold for player in self.game.state.players)
             self.first_kingdom = False
         elif name == "pyramid":
             self.pyramids_first_kingdom += self.first_kingdom
@@ -153,7 +172,7 @@ def variant_of(case_id: str):
     """The changed variant of a case (classic2003 itself for "base")."""
     if case_id == "base":
         return load_variant(BASE)
-    case = next(c for c in CASES + LATER_CASES if c.id == case_id)
+    case = next(c for c in CASES + LATER_CASES + GOLD_CASES if c.id == case_id)
     if not case.extends:
         return load_variant(BASE, case.change)
     with tempfile.TemporaryDirectory(prefix="amunre-behaviour-") as folder, \
@@ -175,7 +194,8 @@ def records(case_id: str, agent: str, games: int) -> tuple[dict, ...]:
     for seed in range(games):
         rows.reset()
         extra = _Extra(variant)
-        game = play_game(variant, make_agents([agent] * PLAYERS, seed), seed, [rows, extra])
+        game = extra.game = Game(variant, PLAYERS, seed, [rows, extra])
+        play_on(game, make_agents([agent] * PLAYERS, seed))
         record = rows.record(game)
         out.append({
             "gold_end": record["gold_end"],  # gold per player at the end
@@ -187,6 +207,7 @@ def records(case_id: str, agent: str, games: int) -> tuple[dict, ...]:
             "caravan_gold": extra.caravan_gold,  # per game
             "pyramids_first_kingdom": extra.pyramids_first_kingdom,  # per game, built in the first kingdom
             "farmers_first_kingdom": extra.farmers_first_kingdom,  # per game, bought in the first kingdom
+            "gold_first_kingdom": extra.gold_first_kingdom,  # per game, held when the first kingdom ends
             "answers": tuple(game.answers),
         })
     return tuple(out)
@@ -252,3 +273,13 @@ def test_the_planner_of_one_kingdom_does_not_see_a_later_kingdoms_change(case):
     changed = [r[case.statistic] for r in records(case.id, agent, games)]
     assert base == changed, compared(case, agent)[1]
     assert sum(base) > 0  # (something is counted: a statistic that never moves would prove nothing)
+
+
+@pytest.mark.parametrize("agent", ["planner", "planner:horizon=kingdom"])
+@pytest.mark.parametrize("case", GOLD_CASES, ids=lambda c: c.id)
+def test_what_gold_left_at_the_end_is_worth_moves_the_first_kingdoms_play(case, agent):
+    """Gold held is worth what it still buys plus what the final items make of it: when the
+    gold ranking pays nothing, or three times as much, the first kingdom's play moves already
+    (paired over the same seeds, significantly, the expected way), with either horizon."""
+    result, line = compared(case, agent)
+    assert result.diff * case.direction > 0 and result.p < ALPHA, line

@@ -1,9 +1,11 @@
 """`amunre serve` in real browsers: two people, each in their own headless Chromium, each
-taking their seat by opening their invitation, and two bots play a whole supermeeple2016
-game through the pages; the server is killed (SIGKILL) and started again mid-game and the
-pages carry on; the final scores on the page are those `amunre replay` finds in the table's
-log. And the lobby: what it shows once a table is open (its creator's own seat, an
-invitation per other person), an invitation taken, opened again by another browser (the
+taking their seat by opening their invitation, and two bots play a whole game of each
+edition (and of the expert rule's draft) through the pages. The secret batches are asked of
+both people at once and both answer them; once, one has answered in secret and the other
+not, the first page says whom it waits for, the server is killed (SIGKILL) and started again
+and the sealed answer is still there; the pages carry on; the final scores on the page are
+those `amunre replay` finds in the table's log. And the lobby: what it shows once a table is
+open (its creator's own seat, an invitation per other person), an invitation taken, opened again by another browser (the
 creator peeking) and by the one that took it, and closing the table.
 
 Each person answers by clicking: an option's button, or a province on the board where the
@@ -29,7 +31,10 @@ from serving import Serving, auth, state
 from test_viewer_browser import console_errors, start_chromium
 
 SEATS = ["human", "greedy", "human", "random"]
-#: Answers given through the pages before the server is killed.
+#: The variants a whole game is played of: each edition, and the expert rule's draft.
+EDITIONS = ["classic2003", "supermeeple2016", "expert2016"]
+#: Answers given through the pages before the server is killed (at the next secret batch,
+#: one person's sealed answer given and the other's not).
 KILL_AFTER = 30
 
 
@@ -62,7 +67,7 @@ def shown_hand(page: dict) -> list[str]:
 
 def answer_on_page(driver, rng: random.Random) -> bool:
     """Click an answer if the page asks one: a province on the board (when options are about
-    provinces) or an option's button. Whether it clicked."""
+    provinces, half the time) and then the first option's button left. Whether it clicked."""
     asks = driver.execute_script("return !document.getElementById('decision').hidden && "
                                  "document.querySelectorAll('#options button:not([disabled])').length > 0")
     if not asks:
@@ -76,21 +81,45 @@ def answer_on_page(driver, rng: random.Random) -> bool:
         time.sleep(0.05)
         if not driver.execute_script("return document.querySelectorAll('#options button:not([disabled])').length"):
             return True  # the click answered (one option on that province)
-    buttons = driver.find_elements("css selector", "#options button:not([disabled])")
-    if not buttons:
-        return True
-    driver.execute_script("arguments[0].click()", rng.choice(buttons))
+    # the first option (quick, and the people keep gold for the secret offers: a seat with one
+    # legal offer is not asked); found and clicked in one script, as the page may draw its
+    # options again between two calls
+    click_first_option(driver)
     return True
 
 
-def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
+def click_first_option(driver) -> bool:
+    """Click the page's first option (quick: a whole game is played so), if it asks one."""
+    return bool(driver.execute_script(
+        "const b = document.getElementById('decision').hidden ? null : "
+        "document.querySelector('#options button:not([disabled])'); if (b) b.click(); return !!b;"))
+
+
+def up_to_date(driver, page: dict) -> bool:
+    """Whether the page shows the data `page` (the seat's API state) holds."""
+    return driver.execute_script("return document.body.dataset.version") == str(page["version"])
+
+
+def wait_version(driver, serving, token) -> dict:
+    """The seat's state once its page shows it (the page follows the live connection)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        page = state(serving, token)
+        if up_to_date(driver, page):
+            return page
+        time.sleep(0.05)
+    pytest.fail("the page did not catch up with its seat's state within 30 s")
+
+
+@pytest.mark.parametrize("variant", EDITIONS)
+def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path, variant):
     port = free_port()
     data = tmp_path / "tables"
     serving = Serving(data, port=port)
     drivers = []
     try:
         # (no seed: two people sit, and a seed tells every hidden card; the log, given at the end, names it)
-        reply = serving.client.post("/api/tables", json={"variant": "supermeeple2016", "players": 4, "seats": SEATS})
+        reply = serving.client.post("/api/tables", json={"variant": variant, "players": 4, "seats": SEATS})
         assert reply.status_code == 201, reply.text
         table = reply.json()
         people = [s for s in table["seats"] if s["invitation"]]
@@ -101,8 +130,9 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
         # (each seat's own token, which only that browser was given, read from its address)
         tokens = [wait_for(driver, "return location.pathname === '/seat' && location.hash.slice(1)",
                            "the invitation taken") for driver in drivers]
+        names = [person["name"] for person in people]
         rng = random.Random(7)
-        given, hands_differed, killed = 0, False, False
+        given, hands_differed, killed, together = 0, False, False, set()
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
             pages = [state(serving, token) for token in tokens]
@@ -113,21 +143,45 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
                 if number == page["number"]:  # the page is up to date: its hand is its seat's own
                     assert hand == shown_hand(page)
             hands_differed |= shown_hand(pages[0]) != shown_hand(pages[1])
-            clicked = False
-            for driver, page in zip(drivers, pages):
-                if page["decision"] and page_number(driver) == page["number"]:
-                    clicked = answer_on_page(driver, rng)
-                    given += clicked
-                    break
-            if given >= KILL_AFTER and not killed:
+            asked = [n for n, page in enumerate(pages) if page["decision"]]
+            if not all(up_to_date(drivers[n], pages[n]) for n in asked):
+                time.sleep(0.05)  # (a page asked something is catching up: answered on it once it shows it)
+                continue
+            secret = len(asked) == 2 and all(page["decision"]["secret"] for page in pages)
+            if secret:  # both people asked their secret decisions at once
+                together.add(pages[0]["decision"]["kind"])
+            if secret and given >= KILL_AFTER and not killed:
+                # one answers in secret; the other's page still asks him, the first's says whom
+                # it waits for and nothing of what anyone else answered; then a kill -9
+                assert click_first_option(drivers[0])
+                sealed = wait_version(drivers[0], serving, tokens[0])
+                assert sealed["sealed"] and sealed["decision"] is None
+                said = drivers[0].find_element("id", "status").text
+                assert "Your sealed answer" in said and names[1] in said and names[0] not in said.split("Waiting")[1]
+                drivers[0].execute_script("const b = document.getElementById('yours-done'); if (b) b.click();")
+                drivers[0].save_screenshot(str(tmp_path / f"serve-sealed-{variant}.png"))
+                other = wait_version(drivers[1], serving, tokens[1])  # still asked, told nothing of it
+                assert other["decision"] == pages[1]["decision"] and other["sealed"] is None
+                assert drivers[1].find_element("id", "status").text.startswith("Your turn (in secret")
+                drivers[1].execute_script("const b = document.getElementById('yours-done'); if (b) b.click();")
+                drivers[1].save_screenshot(str(tmp_path / f"serve-asked-{variant}.png"))
                 serving.kill()
                 serving = Serving(data, port=port)
-                killed = True
+                again = wait_version(drivers[0], serving, tokens[0])  # (the open page reconnects by itself)
+                assert again["sealed"] == sealed["sealed"] and again["number"] == sealed["number"]
+                given, killed = given + 1, True
+                continue
+            clicked = 0
+            for n in asked[:2 if secret else 1]:  # (both people of a secret batch click now)
+                clicked += answer_on_page(drivers[n], rng)
+            given += clicked
             if not clicked:
                 time.sleep(0.05)
         else:
             pytest.fail(f"the game did not end in 10 minutes ({given} answers given through the pages)")
         assert killed and hands_differed
+        # the offers (the people keep gold), and the expert rule's province draft, asked of both at once
+        assert together >= ({"offer", "pick_province"} if variant == "expert2016" else {"offer"}), together
         final = state(serving, tokens[0])
         for driver in drivers:  # the pages say the game is over, with the scores
             deadline = time.monotonic() + 30
@@ -143,8 +197,8 @@ def test_two_people_and_two_bots_play_a_whole_game_in_their_browsers(tmp_path):
             assert not [e for e in console_errors(driver) if "net::ERR_" not in e["message"]
                         and "Failed to load resource: the server responded with a status of 503"
                         not in e["message"]]
-        drivers[0].save_screenshot(str(tmp_path / "serve-final.png"))
-        print(f"screenshot: {tmp_path / 'serve-final.png'}")
+        drivers[0].save_screenshot(str(tmp_path / f"serve-final-{variant}.png"))
+        print(f"screenshots: {tmp_path}")
         log = serving.client.get("/api/log", headers=auth(tokens[1]))
         assert log.status_code == 200
     finally:

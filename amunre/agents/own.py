@@ -5,7 +5,8 @@ A spec `LOCATION:NAME[:KEY=VALUE...]` names the object `NAME` of a module or a f
 - `mypkg.bots:Cautious`: the module `mypkg.bots` (imported as Python would, the current
   directory searched too, as `python -m` does);
 - `./my_bot.py:Cautious` or `bots/my_bot.py:Cautious`: a file (a path with a `/` or
-  ending in `.py`), loaded once per process under a module name of its own.
+  ending in `.py`), loaded once per process under a module name of its own, its folder
+  first on `sys.path` while it loads (its top-level imports find the files beside it).
 
 `NAME` is told from a parameter by having no `=`. The object is a class or a factory; each
 seat of each game gets `NAME(**params)` of its own, with `rng=` the seat's generator when
@@ -122,6 +123,11 @@ def _load_file(kind: str, location: str):
         raise ArgumentValueError(f"agent {kind!r}: {location} cannot be loaded as Python (expected a .py file)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # (a dataclass or pickle in it looks its module up by name)
+    # its own folder first on the path while it loads, as `python my_bot.py` would have it:
+    # `from frugal import Frugal` finds frugal.py beside it (then the path is as it was, so that
+    # a file there named like a module elsewhere shadows nothing afterwards)
+    folder = str(resolved.parent)
+    sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except BaseException as exc:  # the researcher's file failed while loading, sys.exit too
@@ -129,6 +135,9 @@ def _load_file(kind: str, location: str):
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise _cannot_load(kind, exc) from None
+    finally:
+        if folder in sys.path:
+            sys.path.remove(folder)  # (the first occurrence: the one inserted, unless the file moved it)
     return module
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from amunre.agents import DEFAULT_AGENT, agent_names, check_spec, is_known, split_spec
-from amunre.core.engine import MAX_SEED, new_seed
+from amunre.core.engine import new_seed
 from amunre.core.errors import AmunreError
 from amunre.core.words import CONTROL, literal
 from amunre.gamelog import shown_path
@@ -52,16 +52,10 @@ class WholeNumber(click.ParamType):
         return number
 
 
-def parse_seed(text: str | None) -> int:
-    if text is None:
-        return new_seed()
-    try:
-        seed = whole_number(text)
-    except ValueError:
-        raise AmunreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {text!r}") from None
-    if not 0 <= seed <= MAX_SEED:
-        raise AmunreError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {text!r}")
-    return seed
+def parse_seed(seed: int | None) -> int:
+    """The game's seed: the one given (an option of type `WholeNumber(0, MAX_SEED)`, whose
+    refusal reads as every command's `--seed`), or a new one."""
+    return new_seed() if seed is None else seed
 
 
 def parse_players(variant, text: str | None) -> int:
@@ -225,8 +219,12 @@ def _the_variant(positional: str | None, option: str | None, default: str | None
 
 
 def variant_arg(text: str, overrides=()):
-    """The variant for an id or a path to a TOML file, with `--set` overrides applied."""
-    return load_variant(text, tuple(overrides))
+    """The variant for an id or a path to a TOML file, with `--set` overrides applied; its
+    warnings (a parameter not read under its rulings) go to stderr, the command goes on."""
+    variant = load_variant(text, tuple(overrides))
+    for warning in variant.warnings:
+        click.echo(literal(warning.text), err=True)
+    return variant
 
 
 def write_resolved(variant, overrides, path):

@@ -21,6 +21,7 @@ from amunre.agents.seatview import line as seat_line
 from amunre.agents.terminal import Terminal
 from amunre.cli.common import (
     SET_HELP,
+    WholeNumber,
     check_writable,
     literal,
     make_console,
@@ -32,7 +33,7 @@ from amunre.cli.common import (
     variant_arg,
     write_resolved,
 )
-from amunre.core.engine import Game
+from amunre.core.engine import MAX_SEED, Game
 from amunre.core.errors import AmunreError
 from amunre.core.flow_words import end_of, tie_line
 from amunre.core.results import game_result, item_label, item_order, scoring_groups
@@ -305,7 +306,8 @@ def infer_players(variant, players, agents) -> str | None:
 @click.option("--players", metavar="N",
               help="Number of players (the variant says which counts are allowed; default: as many as "
                    "--agents names, else 4).")
-@click.option("--seed", metavar="SEED", help="Seed for the game; a random one is chosen and printed if omitted.")
+@click.option("--seed", metavar="SEED", type=WholeNumber(0, MAX_SEED),
+              help="Seed for the game; a random one is chosen and printed if omitted.")
 @click.option("--agents", metavar="AGENT,...",
               help="Comma-separated agents per seat, e.g. human,greedy,greedy (one name: every seat; "
                    "default: planner).")

@@ -1,8 +1,10 @@
 """`amunre validate FILE...`: check variant files and report every problem of each.
 
 Each file is loaded as `amunre run` would load it (`extends`, board, every rule module's
-own check). A valid file prints `FILE: ok`; an invalid one every problem, each as
-`FILE:LINE: key.path: what is wrong (what was expected)`. The exit code is 0 when every
+own check). A valid file prints `FILE: ok`, then any warning (`FILE:LINE: key.path: warning:
+...`: a parameter its module does not read under the variant's rulings, `amunre.loader.unread`);
+an invalid one every problem, each as `FILE:LINE: key.path: what is wrong (what was expected)`.
+Warnings do not change the exit code. The exit code is 0 when every
 file is valid and 1 otherwise (stderr then says how many are not); `--json` prints the same report as data
 (`schemas/validate-report.schema.json`).
 """
@@ -41,7 +43,7 @@ def validate_one(ref: str, overrides=()) -> tuple[dict, list[str]]:
     """({file, valid, problems}, the report's lines) for one file or id; never raises for a bad file."""
     shown = ref if ref.strip() else repr(ref)  # an empty argument still shows as something
     try:
-        load_variant(ref, tuple(overrides))
+        variant = load_variant(ref, tuple(overrides))
     except VariantError as exc:
         return {"file": ref, "valid": False, "problems": _structured(exc)}, list(exc.problems)
     except AmunreError as exc:  # not a variant file at all: missing, a directory, an unknown id
@@ -49,7 +51,10 @@ def validate_one(ref: str, overrides=()) -> tuple[dict, list[str]]:
         return {"file": ref, "valid": False, "problems": [problem]}, [f"{shown}: {exc}"]
     # any other exception is a bug in the loader: it is not a problem of the file, and ends
     # as an internal error (amunre.cli: exit code 3, the traceback to report)
-    return {"file": ref, "valid": True, "problems": []}, [f"{ref}: ok"]
+    # a valid file may still set what its module does not read under its rulings: a warning each
+    warnings = list(variant.warnings)
+    return ({"file": ref, "valid": True, "problems": [], "warnings": [w.to_dict() for w in warnings]},
+            [f"{ref}: ok"] + [w.text for w in warnings])
 
 
 @click.command("validate")

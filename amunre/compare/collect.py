@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from amunre.core.contract import Statistic
+from amunre.core.mechanics.events import EVENTS as CORE_EVENTS_DECLARED
 from amunre.core.standing import ranks
 from amunre.core.words import Words, item_label
 
@@ -54,6 +55,9 @@ CLOSE = 2
 #: The core events the collector hears beside the modules' statistics: the first start
 #: player, each round, and the scores at each kingdom's end.
 CORE_EVENTS = frozenset({"setup", "round", "scoring_end"})
+#: The core's event of points scored (`add_points`): its row per scoring item is read from the
+#: players' breakdown by kingdom and item where the variant keeps the core's declaration.
+SCORE_EVENT = "score"
 #: Rows per scoring item (`item_rows`): key prefix -> (label, per-game mode): shares of the
 #: points within a game ("fraction": a mean) and a proportion of games ("rate": Wilson's).
 ITEM_ROWS = {
@@ -129,7 +133,16 @@ class StatsCollector:
         for name, event in variant.modules.events.items():
             if event.statistics:
                 self._by_event[name] = [_ready(stat) for stat in event.statistics]
-        self.listens_to = frozenset(self._by_event) | CORE_EVENTS
+        # the core's `score` event as the core declares it: its points per item and kingdom are
+        # read from the players' breakdown at the end (`_points_from_breakdown`), the same
+        # numbers without an event per score (the most frequent event of a game)
+        self.points_by_breakdown = variant.modules.events.get(SCORE_EVENT) is CORE_EVENTS_DECLARED[SCORE_EVENT]
+        # (the statistic and its key's prefix: `points.`)
+        self._score_stat = self._by_event[SCORE_EVENT][0][:2] if SCORE_EVENT in self._by_event else None
+        heard = set(self._by_event)
+        if self.points_by_breakdown:
+            heard.discard(SCORE_EVENT)
+        self.listens_to = frozenset(heard) | CORE_EVENTS
         #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
         #: [times asked, options offered in all]; `_offered_before` what it held at the last
         #: kingdom's end, so a kingdom's own asks are the difference
@@ -147,6 +160,9 @@ class StatsCollector:
         self.modes: dict[str, str] = {}  # row key -> per_game mode
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
         self._share_rows: list[str] = []  # the share rows, of `kingdom_keys`
+        # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row)
+        self._parsed_breakdown: dict[str, tuple[int, str]] = {}
+        self._points_keys: dict[str, tuple[int, str]] = {}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
             for stat, *_ in self._by_event.get("score", ()):
@@ -283,6 +299,8 @@ class StatsCollector:
     def record(self, game) -> dict[str, float]:
         """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
         self._count_options()  # the last kingdom's
+        if self.points_by_breakdown:
+            self._points_from_breakdown(game.state.players)
         state = game.state
         n = state.n_players
         scores = [p.score for p in state.players]
@@ -313,12 +331,30 @@ class StatsCollector:
             first = leads[0]
             values["leader_wins"] = sum(win(p) for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
-        values.update(_item_values(self.variant, state, winners, win))
+        values.update(_item_values(self.variant, state, winners, win, self._parsed_breakdown))
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._module_values(values, n)
         return values
+
+    def _points_from_breakdown(self, players) -> None:
+        """The core `score` statistic's sums (`points.ITEM` in each kingdom), from what each
+        player's breakdown holds per kingdom and item (`add_points` keeps it as the event
+        says it: an item's points in the kingdom whose scoring or rounds scored them)."""
+        if self._score_stat is None:
+            return
+        (stat, prefix), per_kingdom, parsed = self._score_stat, self._per_kingdom, self._points_keys
+        for player in players:
+            for at, points in player.breakdown.items():
+                found = parsed.get(at)  # (the same few keys every game: parsed once)
+                if found is None:
+                    kingdom, item = self._parsed_breakdown.setdefault(at, _parse_breakdown_key(at))
+                    found = parsed[at] = (kingdom, prefix + item)
+                    if found[1] not in self.modes:
+                        self._learn(stat, found[1], {"event": SCORE_EVENT, "item": item})
+                sums = per_kingdom[found[0]][0]
+                sums[found[1]] = sums.get(found[1], 0) + points
 
     def _module_values(self, values: dict[str, float], n: int) -> None:
         """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
@@ -400,21 +436,32 @@ def seat_records(variant, game, lineup) -> list[dict]:
     return out
 
 
+def _parse_breakdown_key(key: str) -> tuple[int, str]:
+    """A breakdown key `KINGDOM:ITEM` (`add_points`) as (kingdom, item)."""
+    kingdom, _, item = key.partition(":")
+    return int(kingdom), item
+
+
 def _leaders(scores: list[float]) -> set[int]:
     top = max(scores)
     return {p for p, s in enumerate(scores) if s == top}
 
 
-def _item_values(variant, state, winners: list[int], win) -> dict[str, float]:
+def _item_values(variant, state, winners: list[int], win, parsed: dict | None = None) -> dict[str, float]:
     """Per scoring item: its share of the winner's points (a shared win: their mean), of the
     other players' points together, and the win share of the players whose largest item it is
-    (each player's largest by points; no value in a game where it is nobody's)."""
+    (each player's largest by points; no value in a game where it is nobody's). `parsed`:
+    breakdown key -> (kingdom, item), kept by the caller from game to game."""
     known = variant.modules.item_labels
+    parsed = {} if parsed is None else parsed
     points = []  # per player: item -> points (only the items it scored)
     for player in state.players:
         mine: dict[str, float] = {}
         for key, value in player.breakdown.items():
-            item = key[key.index(":") + 1:]
+            found = parsed.get(key)
+            if found is None:
+                found = parsed[key] = _parse_breakdown_key(key)
+            item = found[1]
             mine[item] = mine.get(item, 0) + value
         points.append({item: value for item, value in mine.items() if item in known})
     totals = [sum(mine.values()) for mine in points]

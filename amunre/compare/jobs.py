@@ -205,10 +205,12 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                 seats.append(collector.seats(game, lineup))
             if log is None:
                 continue
+            points = [player.breakdown for player in game.state.players] if collector.points_by_breakdown else None
             if c:
-                same[c][i] = same_game(*first_games[i], game.answers, log)
+                answers, events, first_points = first_games[i]
+                same[c][i] = same_game(answers, events, game.answers, log, first_points, points)
                 continue
-            first_games.append((game.answers, log))
+            first_games.append((game.answers, log, points))
             last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
             scorings = watcher.scorings if watcher is not None else {}
             for other, rescorer in enumerate(rescorers):

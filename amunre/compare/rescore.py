@@ -18,8 +18,10 @@ It is only sound where the other variant's scoring can read the first's position
 kingdoms, a scoring module whose data or published value the first variant's games do not
 keep).
 
-Identical games: the watcher also keeps each game's events that compare hears; two columns
-play the same game on a seed when its answers and those events are equal (`same_game`).
+Identical games: an `EventLog` keeps each game's events that compare hears; two columns play
+the same game on a seed when its answers, those events and every player's points by kingdom and
+scoring item are equal (`same_game`; the points stand for the core's `score` events, which
+compare no longer hears: `amunre.compare.collect.SCORE_EVENT`).
 
 A batch's re-scorings and identical games are a `RescoreTally` (merged with the run's tally),
 summed up per column by `summarize_rescored`; `to_json_part` and `records_fields` give them to
@@ -108,9 +110,12 @@ class GameWatcher:
             self.scorings[self._place] = [self.game.state.copy(), len(self.game.answers), None]
 
 
-def same_game(answers: list, events: list, other_answers: list, other_events: list) -> bool:
-    """Whether two games of one seed are the same: their answers and heard events equal."""
-    return answers == other_answers and events == other_events
+def same_game(answers: list, events: list, other_answers: list, other_events: list,
+              points: list | None = None, other_points: list | None = None) -> bool:
+    """Whether two games of one seed are the same: their answers and heard events equal, and
+    (where the collector reads the points from the breakdown rather than hearing each score)
+    each player's points by kingdom and scoring item (`points`: the players' breakdowns)."""
+    return answers == other_answers and events == other_events and points == other_points
 
 
 def _same_module(a, b) -> bool:

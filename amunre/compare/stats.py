@@ -69,7 +69,9 @@ class Moments:
         if not n:
             return cls(0, math.nan, 0.0)
         mean = math.fsum(values) / n
-        return cls(n, mean, math.fsum((v - mean) ** 2 for v in values))
+        if min(values) == mean == max(values):  # all alike (a row of zeros, often): no deviation to add
+            return cls(n, mean, 0.0)
+        return cls(n, mean, math.fsum([(v - mean) ** 2 for v in values]))
 
     @classmethod
     def zeros(cls, n: int) -> Moments:

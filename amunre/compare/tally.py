@@ -78,27 +78,36 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
         zero = 0.0 if missing_means_zero(modes.get(key, "core")) else None  # core rows: every game has them
         return [record.get(key, zero) for record in column_records]
 
-    def differences(before, after) -> dict:
+    # each column's numbers per row, read once from the records (the differences and the trend
+    # read them again): the per-row work of a batch, which has some 250 rows a game
+    columns = []
+    for column_records in records:
+        keys = {key for record in column_records for key in record}
+        columns.append({key: numbers(column_records, key) for key in keys})
+
+    def column_numbers(c: int, key: str) -> list:
+        found = columns[c].get(key)
+        return found if found is not None else numbers(records[c], key)
+
+    def differences(before: int, after: int) -> dict:
         pairs = {}
-        for key in {key for record in after for key in record} | {key for record in before for key in record}:
-            diffs = [b - a for a, b in zip(numbers(before, key), numbers(after, key))
+        for key in columns[after].keys() | columns[before].keys():
+            diffs = [b - a for a, b in zip(column_numbers(before, key), column_numbers(after, key))
                      if a is not None and b is not None]
             if diffs:  # no pair at all: no entry (an empty one would hold a NaN mean)
                 pairs[key] = Moments.of(diffs)
         return pairs
 
     values, versus, adjacent = [], [], []
-    first = records[0]
-    for c, column_records in enumerate(records):
-        keys = {key for record in column_records for key in record}
-        values.append({key: Moments.of(v for v in numbers(column_records, key) if v is not None) for key in keys})
-        versus.append(differences(first, column_records) if c else {})
-        adjacent.append(differences(records[c - 1], column_records) if c > 1 else {})
+    for c, found in enumerate(columns):
+        values.append({key: Moments.of([v for v in numbers_of if v is not None]) for key, numbers_of in found.items()})
+        versus.append(differences(0, c) if c else {})
+        adjacent.append(differences(c - 1, c) if c > 1 else {})
     trend = {}
     if slope is not None:
-        for key in set().union(*({key for record in column for key in record} for column in records)):
-            columns = [numbers(column, key) for column in records]
-            per_game = [sum(w * v for w, v in zip(slope, game)) for game in zip(*columns) if None not in game]
+        for key in set().union(*columns):
+            per_game = [sum(w * v for w, v in zip(slope, game))
+                        for game in zip(*(column_numbers(c, key) for c in range(len(columns)))) if None not in game]
             if per_game:
                 trend[key] = Moments.of(per_game)
     return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=len(records[0]), outcomes=outcomes)

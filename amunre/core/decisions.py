@@ -12,8 +12,9 @@ shows another player's answer.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Generator, Iterable, Iterator
@@ -162,6 +163,19 @@ def is_option(choice: object, options: list[Any]) -> bool:
         if option == choice and _same(option, choice):
             return True
     return False
+
+
+def integer_option(choice: object, options: list[Any]) -> int | None:
+    """The int option that `choice` equals when it is an integer of another type (numpy's
+    `int64`, what a policy's `argmax` gives), else None: such an answer counts as that option.
+    Never a bool, an int itself or a float (those stay refused as not of the option's type)."""
+    if type(choice) is int or type(choice) is bool or not isinstance(choice, SupportsIndex):
+        return None
+    try:
+        whole = operator.index(choice)
+    except TypeError:  # numpy's bool has __index__ and refuses
+        return None
+    return whole if is_option(whole, options) else None
 
 
 def _same(a: Any, b: Any) -> bool:

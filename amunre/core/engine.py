@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from amunre.core import arguments
 from amunre.core.arguments import MAX_SEED
 from amunre.core.branching import Branching, Checkpoint, Forced, no_flow, snapshot
-from amunre.core.decisions import BATCH_START, Request, from_json_value, is_option, to_json_value
+from amunre.core.decisions import BATCH_START, Request, from_json_value, integer_option, is_option, to_json_value
 from amunre.core.errors import AmunreError, ArgumentValueError, IllegalAnswerError
 from amunre.core.flow import flow_plan
 from amunre.core.mechanics import end_phase_cards
@@ -288,6 +288,10 @@ class Game(Branching):
             if isinstance(choice, list):
                 choice = from_json_value(choice)
             legal = is_option(choice, request.options)
+            if not legal:  # (an integer of numpy's, equal to an int option, is that option)
+                whole = integer_option(choice, request.options)
+                if whole is not None:
+                    choice, legal = whole, True
             shown_choice = None if legal else arguments.shown(to_json_value(choice))
         except RecursionError:  # a list or tuple nested deeper than any option
             raise IllegalAnswerError(f"illegal answer to {request.kind!r} for player {request.player}: a value "

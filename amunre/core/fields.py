@@ -23,9 +23,15 @@ if TYPE_CHECKING:
     Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", V], Any]
 
 
-def doc(text: str, **kw: Any) -> Any:
-    """An attrs field carrying its own documentation."""
-    return attrs.field(metadata={"doc": text}, **kw)
+def doc(text: str, read_when: dict[str, Any] | None = None, **kw: Any) -> Any:
+    """An attrs field carrying its own documentation. `read_when` ({ruling field: value}) says
+    that the module reads this parameter only under those rulings (a held theft card's value
+    only with A-THEFTGOLD): a variant that sets it under others is warned that it is not read
+    (`amunre.loader.unread`)."""
+    metadata: dict[str, Any] = {"doc": text}
+    if read_when:
+        metadata["read_when"] = dict(read_when)
+    return attrs.field(metadata=metadata, **kw)
 
 
 def follows(name: str, text: str, **kw: Any) -> Any:

@@ -136,6 +136,9 @@ class Variant:
     cards: tuple[str, ...] = ()  # card kinds; a card's id is its index (the deck's order, then the rest)
     source: str = ""  # path of the file it was loaded from
     resolved: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # merged raw TOML, for diff/headers
+    #: what loading found questionable but not wrong (`amunre.core.errors.Problem`s): a
+    #: parameter set under rulings where its module does not read it (`amunre.loader.unread`)
+    warnings: tuple[Any, ...] = attrs.field(default=(), eq=False, repr=False)
     _modules: Modules | None = attrs.field(init=False, default=None, eq=False, repr=False)
 
     @property

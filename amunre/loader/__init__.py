@@ -30,6 +30,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import attrs
+
 from amunre.core import arguments
 from amunre.core.errors import VariantError  # noqa: F401 - raised from here, imported from here
 from amunre.core.model import Components, Edition, Variant
@@ -52,6 +54,7 @@ from amunre.loader.resources import variants_dir
 from amunre.loader.rulings import compose_rulings, declared_rulings
 from amunre.loader.schema import typed_layer_owns
 from amunre.loader.shape import schema_problems, structure
+from amunre.loader.unread import unread_parameters
 from amunre.loader.unsettled import Undecided, Unsettled, settle
 
 # what callers import from here, whichever module defines it
@@ -187,7 +190,9 @@ def load_variant(id_or_path: str | os.PathLike[str], overrides: Sequence[str] = 
     check_rules(variant, report, closeness, settled)
     if problems or not settled:
         raise problems.error(fallback=label)
-    return variant
+    unread = unread_parameters(data, origins, rulings, rules,
+                               lambda written_by: written_by == label or written_by in problems.arguments)
+    return attrs.evolve(variant, warnings=tuple(unread)) if unread else variant
 
 
 def _id_or_path(value: object) -> str | Path:

@@ -12,15 +12,16 @@ module's `start_kingdom`), played on copies of the position. The model, in full:
   editions the stones, the pyramids, the gold and the cards held. A later kingdom's points
   follow what is carried as it stands now; what the transition clears is cleared the same way
   from any position (checked on the two: an aspect it changes otherwise counts as carried).
-- A province nobody holds after the transition goes back to auction, where the seat is taken
-  to win it as often as any other seat: 1 time in n. So a later kingdom's scoring counts what
-  the seat gets holding only what it keeps (`alone`), plus 1/n of what it would add by
-  holding every province that went back (`with_all` - `alone`), the others holding nothing
-  new in both. For an item that adds up over provinces (the pyramids) that is the seat's
-  expectation; for one that compares players (a majority, the fewest pyramids) it is a
-  rougher guess, the seat winning every contest with all the provinces. A pyramid built now
-  on a province that goes back is worth a share of the points it will score for whoever
-  holds it.
+- A province nobody holds after the transition goes back to auction. A later kingdom's
+  scoring counts what the seat gets holding only what it keeps (`alone`), plus `regain` of
+  what it would add by holding every province that went back (`with_all` - `alone`), the
+  others holding nothing new in both. At `regain` 1/n (None) the seat is taken to win them as
+  often as any other seat; the planner counts them all (its default `regain` 1, measured
+  stronger: `amunre.agents.planner.DEFAULT_REGAIN`), so a pyramid built now on a province that
+  goes back counts a point in each later kingdom, as if it stayed the builder's. For an item
+  that adds up over provinces (the pyramids) that is exact for the share; for one that
+  compares players (a majority, the fewest pyramids) it is a rougher guess, the seat winning
+  every contest with all the provinces.
 - Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
   count at `later` to the power of how many kingdoms away it is (the planner's `later`
   parameter, 1 unless told otherwise: who will hold what is already in the share), all on
@@ -162,8 +163,10 @@ class LaterKingdoms:
     left out (it would change no choice)."""
 
     def __init__(self, variant: Variant, kingdom: int, later: float, n_players: int,
-                 like: Callable[[], GameState]) -> None:
+                 like: Callable[[], GameState], regain: float | None = None) -> None:
         self.variant, self.kingdom, self.later = variant, kingdom, later
+        #: the share of what goes back to auction the seat counts on winning (None: 1/n)
+        self.regain = regain
         modules = variant.modules
         weights: dict[Rule, float] = {}
         # each phase that pays for holdings (the harvest) runs once a round: a later kingdom's
@@ -226,14 +229,16 @@ def _carried_reads(module: Rule, carries: frozenset[str]) -> frozenset[str]:
 
 class LaterTerm:
     """Some scoring items' points in the kingdoms after this one (`items`: each with its
-    weight), as a term of a seat's worth: what the seat gets holding what it keeps, plus 1/n of
-    what it adds holding every province that went back. `reads`: what of a holding they read
+    weight), as a term of a seat's worth: what the seat gets holding what it keeps, plus
+    `regain` (1/n unless given) of what it adds holding every province that went back.
+    `reads`: what of a holding they read
     that the transition carries (a change of anything else leaves the term as it was)."""
 
     def __init__(self, kingdoms: LaterKingdoms, items: tuple[tuple[Rule, float], ...], reads: frozenset[str]) -> None:
         self.kingdoms, self.items, self.reads = kingdoms, items, reads
         #: what tells this term from another of a seat's worth (`Worth`'s key)
-        self.term_id = ("later kingdoms", kingdoms.kingdom, kingdoms.later) + tuple(module.key for module, _ in items)
+        self.term_id = (("later kingdoms", kingdoms.kingdom, kingdoms.later, kingdoms.regain)
+                        + tuple(module.key for module, _ in items))
 
     def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
                   ) -> Callable[[GameState], float]:
@@ -242,7 +247,7 @@ class LaterTerm:
         its points), as the seat's worth values its own kingdom's terms.
         Kept by what it reads of the position (`_signature`): the same holdings give the same
         points."""
-        kingdoms, items = self.kingdoms, self.items
+        kingdoms, items, regain = self.kingdoms, self.items, self.kingdoms.regain
         carries = frozenset(aspect.partition(":")[0] for aspect in self.reads)
         # the provinces that went back: the same from any position unless ownership is carried
         owners_carried = "provinces" in carries
@@ -273,7 +278,8 @@ class LaterTerm:
                         there.provinces[index].owner = None
                 if len(known) >= KNOWN_MOST:
                     known.clear()
-                found = known[key] = alone + (with_all - alone) / there.n_players
+                share = regain if regain is not None else 1 / there.n_players
+                found = known[key] = alone + (with_all - alone) * share
             return found
         return later_points
 

@@ -14,6 +14,7 @@ cdef class Worth:
     cdef public object _income_runs
     cdef public bint _final
     cdef public double later
+    cdef public object regain
     cdef public Py_ssize_t _kingdom
     cdef public object _terms
     cdef public tuple _reads

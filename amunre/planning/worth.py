@@ -3,7 +3,8 @@ by the variant's own rules. Nothing here knows a rule.
 
 The model. A seat's worth on a position is a sum of terms, each a function of the position:
 
-- the gold it holds, at its thrift (`gold` points a gold: what gold may still buy);
+- the gold it holds, at its thrift (`gold` points a gold: what gold may still buy, and what
+  the final items make of it on an even table, `final_gold`: the planner's `gold_now`);
 - each phase that pays for holdings (`pays_for_holdings`: the harvest), times the runs it has
   left in this kingdom: its gold at the thrift, and its points;
 - each scoring item of this kingdom's end (`Modules.scoring_in`) and each final item: the
@@ -188,6 +189,8 @@ _Made = TypeVar("_Made")
 STONES_ONLY = frozenset({"stones"})
 #: Where a worth keeps what a gold is worth on its position (`Worth.gold_worth`).
 GOLD_WORTH = ("gold worth",)
+#: The key `Worth.final_gold` remembers its value by.
+FINAL_GOLD = ("final gold",)
 #: The terms a change of some aspects touches (their indexes), by what each term reads: the
 #: same for every seat and game of a variant, so kept for all (worked out as changes come).
 _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int]]] = {}
@@ -387,7 +390,8 @@ class Worth:
     term reads (the cards in play or on auction, a module's data)."""
 
     __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs", "_final",
-                 "_terms", "_reads", "_term_ids", "later", "_kingdom", "_card_touches", "_previous", "_touching",
+                 "_terms", "_reads", "_term_ids", "later", "regain",
+                 "_kingdom", "_card_touches", "_previous", "_touching",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
@@ -399,7 +403,8 @@ class Worth:
 
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
                  final: bool = False, cards: dict[CardKey, float] | None = None,
-                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0) -> None:
+                 previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0,
+                 regain: float | None = None) -> None:
         self.view = view
         self.player = view.player
         self.variant = view.variant
@@ -408,13 +413,14 @@ class Worth:
         self.foresight = foresight
         self.spread = max(1, spread)
         self.later = later
+        self.regain = regain
         self._income_runs, self._final, self._kingdom = income_runs, final, view.kingdom
         modules = self.variant.modules
         # the same terms as the last worth's: a caller keeps its runs for a while, in one kingdom
         # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
         if previous is not None and previous._income_runs == income_runs and previous._final == final \
                 and previous.variant is self.variant and previous._kingdom == self._kingdom \
-                and previous.later == later:
+                and previous.later == later and previous.regain == regain:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
         else:
@@ -435,7 +441,7 @@ class Worth:
             # after it (`amunre.planning.horizon`)
             if later and not final:
                 terms += [(term, 0) for term in
-                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like).terms]
+                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like, regain).terms]
             self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
@@ -750,6 +756,28 @@ class Worth:
             scored = (more - fewer) / (2 * spread)
             # gold held in `scored`
             found = self._remembered[GOLD_WORTH] = max(self.thrift, self.foresight * (scored - self.thrift))
+        return found
+
+    def final_gold(self) -> float:
+        """What the final items (a gold ranking) make of one gold on an even table: every seat
+        holding the seat's gold, this one `spread` gold more or fewer (the others' gold at the
+        end is not known). It reads the variant's rules and the player count, not the standings
+        (a ranking of 6, 4 and 2 points among four: 0.3 a gold; among three: 0.2)."""
+        found = self._remembered.get(FINAL_GOLD)
+        if found is None:
+            self.points_of_one("gold", None, self.spread)  # (each term valued on the true position first)
+            players = self._base.players
+            held = [p.gold for p in players]
+            mine = held[self.player]
+            for p in players:
+                p.gold = mine
+            try:  # (what the terms gain on the even table, from the same values before: a difference)
+                more = self._points_of_one_change("gold", None, self.spread)
+                fewer = self._points_of_one_change("gold", None, -self.spread)
+            finally:
+                for p, gold in zip(players, held):
+                    p.gold = gold
+            found = self._remembered[FINAL_GOLD] = (more - fewer) / (2 * self.spread) - self.thrift
         return found
 
     def weight(self, item: str) -> float:

@@ -61,8 +61,9 @@ DEFAULT_OPPONENTS = "planner,greedy,random"
 
 def opponent_specs(opponents) -> list[str]:
     """The agent specs of `opponents`: a comma-separated text ("planner,greedy,random") or a
-    list of specs; each must name an agent (`amunre.agents.agent_names`)."""
-    from amunre.agents import check_spec
+    list of specs; each must name an agent that plays unattended (`amunre.agents.agent_names`
+    but `human`, or one's own code: `amunre.agents.own`)."""
+    from amunre.agents import agent_names, check_spec, is_known, split_spec
 
     if isinstance(opponents, str):
         specs = [part.strip() for part in opponents.split(",")]
@@ -75,8 +76,16 @@ def opponent_specs(opponents) -> list[str]:
         raise ArgumentValueError(
             f"opponents must name one agent spec per other seat, e.g. {DEFAULT_OPPONENTS!r}, not "
             f"{arguments.shown(opponents)}")
+    bots = ", ".join(name for name in agent_names() if name != "human")
     for spec in specs:
-        check_spec(spec)  # an unknown agent or parameter: its own clear error
+        kind = split_spec(spec)[0]
+        if kind == "human":  # (it would wait on the terminal, inside a learner's step)
+            raise ArgumentValueError(f"opponents: 'human' cannot play in the environment: its seats play unattended "
+                                     f"(choose from {bots}, or one's own as module:Class or ./file.py:Class)")
+        if not is_known(kind):
+            raise ArgumentValueError(f"opponents: unknown agent {arguments.shown(kind)} (choose from {bots}, or one's "
+                                     f"own as module:Class, e.g. mypkg.bots:Cautious, or ./file.py:Class)")
+        check_spec(spec)  # a parameter it does not take, an own agent that cannot load: its own clear error
     return specs
 
 

@@ -172,6 +172,9 @@ class AmunreEnv(AECEnv):
                 "action_mask": self.action_mask(seat)}
 
     def step(self, action) -> None:
+        if not self.agents:  # every agent stepped out of a finished game: nobody to step
+            raise IllegalAnswerError("step() after the game is over and every agent is done (each was stepped "
+                                     "with None): call reset() to play another game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

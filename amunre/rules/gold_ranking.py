@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 class GoldParams:
     points: tuple[int, ...] = doc("Points for the most gold, the second most, ...", default=(6, 4, 2), converter=tuple,
                                   validator=bounded_items(0, 100, 5))
-    theft_value: int = doc("What a held theft card counts with A-THEFTGOLD.", default=3, validator=bounded(0, 100))
+    theft_value: int = doc("What a held theft card counts with A-THEFTGOLD.", default=3, validator=bounded(0, 100),
+                           read_when={"theft_counts_in_gold": True})
 
 
 @attrs.frozen

@@ -2,12 +2,13 @@
 
 Everything in a payload comes from what the seat may know: its view
 (`amunre.core.view.PlayerView`: the public board, its own hand), its own request when it is
-asked, and the public face of the game (the board picture's snapshot, the play-by-play,
-whose turn it is). The spectator's payload is built from a view of no seat. The projection
-("if the kingdom ended now") scores a position made of the view alone
-(`amunre.planning.worth.position_of`), so it cannot reach a hidden fact either. tests/test_serve.py
-checks it the hard way: payloads are compared over HTTP across games that differ only in
-what the seat may not know.
+asked (and its own sealed answer of a secret batch under way), who is still to answer (never
+what the others answered before the reveal), and the public face of the game (the board
+picture's snapshot, the play-by-play, whose turn it is). The spectator's payload is built
+from a view of no seat. The projection ("if the kingdom ended now") scores a position made of
+the view alone (`amunre.planning.worth.position_of`), so it cannot reach a hidden fact either.
+tests/test_serve.py and tests/test_serve_batch.py check it the hard way: payloads are
+compared over HTTP across games that differ only in what the seat may not know.
 """
 
 from __future__ import annotations
@@ -41,6 +42,25 @@ def _decision(view, request) -> dict:
         options.append(entry)
     return {"kind": request.kind, "secret": bool(request.simultaneous), "question": question_text(asking),
             "facts": fact_lines(asking), "options": options}
+
+
+def _turn(table, request) -> dict | None:
+    """Whose turn it is: every seat still to answer (all of a secret batch's at once), the
+    first of them named on its own too."""
+    if request is None:
+        return None
+    waiting = [{"name": table.names[ask.seat], "seat": ask.seat, "bot": table.is_bot(ask.seat)}
+               for ask in table.asks()]
+    first = waiting[0] if waiting else {"name": table.names[request.player], "seat": request.player,
+                                        "bot": table.is_bot(request.player)}
+    return {**first, "secret": bool(request.simultaneous), "waiting": waiting}
+
+
+def _sealed(table, view, seat: int | None) -> str | None:
+    """The seat's own sealed answer of the secret batch under way, in words (None: none)."""
+    ask = None if seat is None or seat not in table.held else next(
+        (ask for ask in table.batch() if ask.seat == seat), None)  # (none at a table stopped meanwhile)
+    return None if ask is None else option_text(asking_for(view, ask.request), table.held[seat])
 
 
 def _cards_text(words: Words, cards: int, theft: int) -> str:
@@ -94,10 +114,10 @@ def seat_payload(table, seat: int | None, picture) -> dict:
         "failure": table.failure,
         "closed": table.closed,  # (its creator closed it: `failure` says so too)
         "winners": [table.names[p] for p in state.winners] if finished else [],
-        "turn": None if request is None else {"name": table.names[request.player], "seat": request.player,
-                                              "secret": bool(request.simultaneous),
-                                              "bot": table.is_bot(request.player)},
-        "decision": _decision(view, request) if request is not None and request.player == seat else None,
+        "turn": _turn(table, request),
+        "decision": _decision(view, mine) if (mine := None if seat is None or request is None
+                                              else table.request_of(seat)) is not None else None,
+        "sealed": _sealed(table, view, seat),
         "hand": _hand(view, words) if seat is not None else None,
         "projection": None if finished else _projection(view, words),
         "undo": None if seat is None else table.undo_problem(seat),

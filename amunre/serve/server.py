@@ -109,7 +109,9 @@ class Server:
         waiting.sort(key=lambda t: t.bot_to_answer() is None)  # the tables waiting for a bot first
         for table in waiting:
             try:
-                await anyio.to_thread.run_sync(table.restore_bots, self.store.answers(table.id)[:table.number])
+                # (what stands now, taken here: people may answer while the bots are brought back)
+                await anyio.to_thread.run_sync(table.restore_bots, self.store.answers(table.id)[:table.number],
+                                               dict(table.held))
             except Exception as exc:  # noqa: BLE001 - a bot's bug stops its table, not the others
                 table.failure = f"its bots could not be set up again: {_first_line(repr(exc))}"
             table.version += 1
@@ -127,7 +129,14 @@ class Server:
         with self.loading:
             variant = thaw(record, self.data / "variants")
         table = Table(record, variant)
-        table.rebuild(self.store.answers(record.id))
+        given: list[tuple[int, object, bool]] = []
+        sealed: dict[int, tuple[int, object]] = {}  # (the answers of a secret batch under way, past a gap)
+        for number, seat, answer, reveals in self.store.numbered_answers(record.id):
+            if number == len(given) and not sealed:
+                given.append((seat, answer, reveals))
+            else:
+                sealed[number] = (seat, answer)
+        table.rebuild(given, sealed=sealed)
         return table
 
     def shown(self, text: str) -> str:
@@ -537,8 +546,8 @@ class Server:
         if type(number) is not int or type(option) is not int:
             raise Refused(400, "expected {\"number\": the pending decision's number, \"option\": an option's index}")
         async with self.lock_of(table):
-            request = table.pending
-            asked = request is not None and request.player == seat
+            request = None if table.pending is None else table.request_of(seat)
+            asked = request is not None
             if asked and not 0 <= option < len(request.options):
                 raise Refused(422, f"option: {option} is no option's index (expected 0 to "
                                    f"{len(request.options) - 1})")
@@ -548,13 +557,14 @@ class Server:
                 raise Refused(409, str(exc)) from None
             except AmunreError as exc:
                 raise Refused(422, str(exc)) from None
-            reveals = table.reveals_hidden(seat, chosen)
-            try:
-                self.store.add_answer(table.id, table.number, seat, chosen, reveals)  # on the disk first
+            # (a secret batch's answers are revealed together: none of them is taken back once they are)
+            reveals = True if table.batch() else table.reveals_hidden(seat, chosen)
+            try:  # on the disk first (a sealed one under its place in the batch)
+                self.store.add_answer(table.id, table.number_of(seat), seat, chosen, reveals)
             except sqlite3.IntegrityError:
                 raise Refused(409, "this decision was answered already (is another server using the same --data "
                                    "folder?)") from None
-            table.apply(seat, chosen, reveals)
+            table.give(seat, chosen, reveals)
         self.changed(table)
         self._spawn(self.run_bots(table))
 
@@ -567,40 +577,58 @@ class Server:
             problem = table.undo_problem(seat)
             if problem is not None:
                 raise Refused(409, f"cannot take back: {problem}")
+            if seat in table.held:  # a sealed answer of the batch under way: nobody saw it
+                self.store.drop_last_answer(table.id, table.number_of(seat))
+                table.take_back_sealed(seat)
+                self.changed(table)
+                self._spawn(self.run_bots(table))
+                return
             stored = self.store.answers(table.id)
             self.store.drop_last_answer(table.id, len(stored) - 1)
             table.rebuild(stored[:-1], bots=False)
         self.changed(table)
 
     async def run_bots(self, table: Table) -> None:
-        """Let the bots answer while one is asked (one runner per table)."""
+        """Let the bots answer while one is asked (one runner per table): the bots of a
+        secret batch all at once, each in a thread of its own, without waiting for the
+        people of the batch."""
         if table.id in self.running or not table.bots_ready:
             return
         self.running.add(table.id)
         try:
-            while (seat := table.bot_to_answer()) is not None:
-                request, view = table.game.pending, table.game.view(seat)
-                try:
-                    choice = await _in_daemon_thread(table.agents[seat].choose, view, request)
-                    if not is_option(choice, request.options):  # checked as a person's is, before it is kept
-                        raise IllegalAnswerError(f"it answered {_first_line(repr(choice))[:80]}, which is not one "
-                                                 f"of the options of {request.kind!r}")
-                except Exception as exc:  # noqa: BLE001 - a bot's bug stops its table, saying so, not the server
-                    if table.closed:
+            while asks := table.bots_asked():
+                choices = await asyncio.gather(*(_bot_choice(table, ask) for ask in asks), return_exceptions=True)
+                for ask, choice in zip(asks, choices):
+                    if isinstance(choice, BaseException):  # a bot's bug stops its table, saying so, not the server
+                        if table.closed:
+                            return
+                        said = str(choice) if isinstance(choice, IllegalAnswerError) else _first_line(repr(choice))
+                        table.failure = f"the {table.seats[ask.seat]} bot of {table.names[ask.seat]} failed: {said}"
+                        table.version += 1
+                        self.changed(table)
                         return
-                    said = str(exc) if isinstance(exc, IllegalAnswerError) else _first_line(repr(exc))
-                    table.failure = f"the {table.seats[seat]} bot of {table.names[seat]} failed: {said}"
-                    table.version += 1
-                    self.changed(table)
-                    return
                 async with self.locks[table.id]:
-                    if table.pending is not request:  # (closed meanwhile; an undo cannot happen while a bot is asked)
-                        continue
-                    self.store.add_answer(table.id, table.number, seat, choice, False)
-                    table.apply(seat, choice, False)
+                    for ask, choice in zip(asks, choices):
+                        # (closed meanwhile; an undo cannot happen while a bot is asked, but a person's
+                        # sealed answer taken back leaves the bots' requests as they were)
+                        if table.request_of(ask.seat) is not ask.request:
+                            continue
+                        secret = bool(table.batch())  # (revealed with its batch: never taken back)
+                        self.store.add_answer(table.id, table.number_of(ask.seat), ask.seat, choice, secret)
+                        table.give(ask.seat, choice, secret)
                 self.changed(table)
         finally:
             self.running.discard(table.id)
+
+
+async def _bot_choice(table: Table, ask):
+    """A bot's answer to its decision (its view: where the engine asks it), checked as a
+    person's is before it is kept; or the exception that says why there is none."""
+    choice = await _in_daemon_thread(table.agents[ask.seat].choose, ask.view(), ask.request)
+    if not is_option(choice, ask.request.options):
+        raise IllegalAnswerError(f"it answered {_first_line(repr(choice))[:80]}, which is not one "
+                                 f"of the options of {ask.request.kind!r}")
+    return choice
 
 
 async def _in_daemon_thread(function, *args):

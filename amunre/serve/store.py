@@ -315,6 +315,15 @@ class Store:
                                     (table_id,)).fetchall()
         return [(seat, json.loads(answer), bool(reveals)) for seat, answer, reveals in rows]
 
+    def numbered_answers(self, table_id: str) -> list[tuple[int, int, object, bool]]:
+        """(number, seat, answer as JSON reads it, reveals) of every answer of a table, in
+        order: the sealed answers of a secret batch under way may leave gaps (each is kept
+        under the number its seat's place in the batch gives it)."""
+        with self._lock:
+            rows = self._db.execute("SELECT number, seat, answer, reveals FROM answers WHERE table_id = ? "
+                                    "ORDER BY number", (table_id,)).fetchall()
+        return [(number, seat, json.loads(answer), bool(reveals)) for number, seat, answer, reveals in rows]
+
     def add_answer(self, table_id: str, number: int, seat: int, answer, reveals: bool) -> None:
         """Keep answer `number` (from 0) of a table: on the disk when this returns."""
         with self._lock, self._db:
@@ -324,7 +333,8 @@ class Store:
             self._db.execute("INSERT OR REPLACE INTO activity VALUES (?, ?)", (table_id, time.time()))
 
     def drop_last_answer(self, table_id: str, number: int) -> None:
-        """Take back answer `number`, the table's last (an undo)."""
+        """Take back answer `number`: the table's last, or a sealed answer of the secret batch
+        under way (an undo)."""
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM answers WHERE table_id = ? AND number = ?", (table_id, number))

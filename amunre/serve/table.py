@@ -12,6 +12,12 @@ is applied, and applied before it is acknowledged. Undo is allowed while no othe
 answered since and the answer showed nobody anything hidden (`reveals_hidden`, worked out
 when it is given, from what changed and from games the seat cannot tell from this one), so
 the answer to "may I undo?" depends on nothing he may not know.
+
+A secret batch (`amunre.serve.batch`) is asked of all its seats at once. Each answer is kept
+on the disk under the number the engine will give it (its seat's place in the batch), and
+held, shown to nobody else, until every seat of the batch has answered; then they are given
+to the game in the engine's order and revealed together. Until then a seat may take back
+its own sealed answer (nobody saw it); once revealed, no answer of the batch is taken back.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from amunre.core.errors import AmunreError
 from amunre.core.words import player_names
 from amunre.gamelog.write import Recorder, incomplete_lines, log_lines
 from amunre.picture.steps import Follower
+from amunre.serve.batch import Ask, batch_asks, same_request, sealed_count
 from amunre.serve.lastmove import LastMove
 from amunre.serve.scoresheets import ScoreSheets
 
@@ -48,6 +55,8 @@ class Table:
     seed_chosen = False
     #: Whether its creator closed it: nobody is asked any more, for good.
     closed = False
+    #: The secret batch under way, worked out once per pending decision: (pending, asks).
+    _batch: tuple[object, list[Ask]] | None = None
 
     def __init__(self, record, variant):
         self.record = record
@@ -82,6 +91,7 @@ class Table:
         table.game = game
         given = len(game.answers_so_far())
         table.answered_by, table.reveals = [-1] * given, [True] * given
+        table.held = {}
         return table
 
     # -- building ---------------------------------------------------------------------------
@@ -96,53 +106,93 @@ class Table:
                          [self.recorder, self.follower, self.scoresheets, self.lastmove])
         self.answered_by: list[int] = []  # the seat of each answer
         self.reveals: list[bool] = []
+        # the sealed answers of the secret batch under way, by seat, until all are in
+        self.held: dict[int, object] = {}
 
     #: Whether the bots stand where they stood (`restore_bots`): until then none answers.
     bots_ready = True
 
-    def rebuild(self, stored: list[tuple[int, object, bool]], bots: bool = True) -> None:
+    def rebuild(self, stored: list[tuple[int, object, bool]], bots: bool = True,
+                sealed: dict[int, tuple[int, object]] | None = None) -> None:
         """Replay the stored answers (quick: nobody is asked). With `bots`, new bots are
         made, each as `make_agents` makes it (from the seed and its seat), to be brought to
         where they stood by `restore_bots` before any of them answers; without, the bots are
-        kept as they are (an undo: none of them answered since)."""
+        kept as they are (an undo: none of them answered since). `sealed`: the answers kept of
+        the secret batch under way, by number (seat, answer): held again, not given."""
         self._start()
         if bots:
             self.agents = {seat: make_agent(kind, self.record.seed, seat) for seat, kind in enumerate(self.seats)
                            if kind != HUMAN}
-            self.bots_ready = not self.agents or not any(seat in self.agents for seat, _, _ in stored)
-        self.failure = self._replay(self.game, stored)
+            self.bots_ready = not self.agents or not any(
+                seat in self.agents for seat, _, _ in [*stored, *((s, a, True) for s, a in (sealed or {}).values())])
+        sealed = dict(sealed or {})
+        self.failure, given = self._replay(self.game, stored, whole_batches=True)
         if self.failure is None:
-            for seat, _, reveals in stored:
+            for seat, _, reveals in stored[:given]:
                 self.answered_by.append(seat)
                 self.reveals.append(reveals)
+            # (the answers kept of a batch not complete yet are held again, not given)
+            sealed.update({number: (seat, raw) for number, (seat, raw, _) in enumerate(stored) if number >= given})
+            self.failure = self._hold_again(sealed)
         self.version += 1
 
-    def restore_bots(self, stored: list[tuple[int, object, bool]]) -> None:
+    def _hold_again(self, sealed: dict[int, tuple[int, object]]) -> str | None:
+        """Hold the kept answers of the batch under way (after a restart); what is wrong, or None."""
+        if not sealed:
+            return None
+        asks = {ask.position: ask for ask in self.batch()}
+        for number, (seat, raw) in sorted(sealed.items()):
+            ask = asks.get(number - self.number)
+            if ask is None or ask.seat != seat or not is_option(from_json_value(raw), ask.request.options):
+                return (f"answer {number + 1} is kept as seat {seat}'s answer of a secret batch, but the replayed "
+                        "game asks otherwise there: the engine changed")
+            self.held[seat] = from_json_value(raw)
+        return None
+
+    def restore_bots(self, stored: list[tuple[int, object, bool]], sealed: dict[int, object] | None = None) -> None:
         """Ask each bot again for each of its past answers, in a game of its own replayed
         alongside (a bot's generator moves on with each answer): then they stand where they
         stood, and a downloaded log replays with `amunre replay`, the bots re-run. A bot
         answering otherwise means that the engine or the bot changed since the table was
         opened: the table stops, saying so. (Slow for `mcts` bots: as slow as their thinking
-        was; the table's pages are served meanwhile.)"""
+        was; the table's pages are served meanwhile.) `sealed`: the answers held of the secret
+        batch under way when this was called (by seat), the bots' asked again too (taken then:
+        a person may complete the batch meanwhile)."""
+        sealed = sealed or {}
         twin = Game(self.variant, self.record.players, self.record.seed)
-        self.failure = self.failure or self._replay(twin, stored, ask=self.agents)
+        self.failure = self.failure or self._replay(twin, stored, ask=self.agents)[0]
+        if self.failure is None:  # the bots' sealed answers of the batch under way, asked again
+            for ask in batch_asks(twin):
+                if ask.seat in sealed and ask.seat in self.agents:
+                    mine = self.agents[ask.seat].choose(ask.view(), ask.request)
+                    if to_json_value(mine) != to_json_value(sealed[ask.seat]):
+                        self.failure = (f"the {self.seats[ask.seat]} bot of seat {ask.seat} answers otherwise than "
+                                        "it did in the secret batch under way: the engine or the bot changed since "
+                                        "the table was opened")
+                        break
         self.bots_ready = True
 
-    def _replay(self, game: Game, stored, ask: dict | None = None) -> str | None:
+    def _replay(self, game: Game, stored, ask: dict | None = None,
+                whole_batches: bool = False) -> tuple[str | None, int]:
         """Give `game` the stored answers (the bots in `ask` asked for theirs first, and
-        checked); what went wrong, or None."""
+        checked); what went wrong, or None, and how many were given. With `whole_batches`, a
+        secret batch whose answers are not all kept is not begun: its answers are left out."""
         for number, (seat, raw, _) in enumerate(stored):
             request = game.pending
+            # (a batch has at most one answer per seat: only one that begins near the end can be short)
+            if (whole_batches and request is not None and request.simultaneous and sealed_count(game) == 0
+                    and number + game.n_players > len(stored) and number + len(batch_asks(game)) > len(stored)):
+                return None, number
             if request is None or request.player != seat:
                 return (f"answer {number + 1} was given by seat {seat}, but the replayed game asks "
-                        f"{'nobody' if request is None else f'seat {request.player}'}: the engine changed")
+                        f"{'nobody' if request is None else f'seat {request.player}'}: the engine changed"), number
             if ask and seat in ask:
                 mine = ask[seat].choose(game.view(seat), request)
                 if to_json_value(mine) != raw:
                     return (f"the {self.seats[seat]} bot of seat {seat} answers otherwise than it did at answer "
-                            f"{number + 1}: the engine or the bot changed since the table was opened")
+                            f"{number + 1}: the engine or the bot changed since the table was opened"), number
             game.answer(from_json_value(raw))
-        return None
+        return None, len(stored)
 
     @property
     def lines(self) -> list[str]:
@@ -165,9 +215,40 @@ class Table:
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat] != HUMAN
 
-    def bot_to_answer(self) -> int | None:
+    def batch(self) -> list[Ask]:
+        """The decisions of the secret batch under way, every seat's (answered or not), in
+        the engine's order; [] where the pending decision is not secret."""
         request = self.pending
-        return request.player if request is not None and self.is_bot(request.player) else None
+        if request is None or not request.simultaneous:
+            return []
+        if self._batch is None or self._batch[0] is not request:
+            self._batch = (request, batch_asks(self.game))
+        return self._batch[1]
+
+    def asks(self) -> list[Ask]:
+        """The decisions asked now and not answered yet: every seat's of a secret batch that
+        has not answered, or the one pending decision."""
+        batch = self.batch()
+        if batch:
+            return [ask for ask in batch if ask.seat not in self.held]
+        request = self.pending
+        return [] if request is None else [Ask(request.player, self.game, request, 0)]
+
+    def request_of(self, seat: int):
+        """The decision `seat` is asked now and has not answered, or None."""
+        return next((ask.request for ask in self.asks() if ask.seat == seat), None)
+
+    def number_of(self, seat: int) -> int:
+        """The number (from 0) the answer `seat` gives now will have in the game's answers."""
+        return self.number + next((ask.position for ask in self.batch() if ask.seat == seat), 0)
+
+    def bot_to_answer(self) -> int | None:
+        """A bot asked now (the first, in the engine's order), or None."""
+        return next((ask.seat for ask in self.asks() if self.is_bot(ask.seat)), None)
+
+    def bots_asked(self) -> list[Ask]:
+        """The bots asked now (all of a secret batch's that have not answered: at once)."""
+        return [ask for ask in self.asks() if self.is_bot(ask.seat)]
 
     @property
     def finished(self) -> bool:
@@ -179,8 +260,13 @@ class Table:
         request = self.pending
         if request is None:
             raise NotYourTurn("the game is over" if self.failure is None else f"the table stopped: {self.failure}")
-        if request.player != seat:
-            raise NotYourTurn(f"it is {self.names[request.player]}'s turn, not yours")
+        if seat in self.held:
+            raise NotYourTurn("you have answered this secret decision already: the answers are revealed once "
+                              "everyone has answered")
+        request = self.request_of(seat)
+        if request is None:
+            waited = self.asks()
+            raise NotYourTurn(f"it is {self.names[waited[0].seat] if waited else 'nobody'}'s turn, not yours")
         if number != self.number:
             raise NotYourTurn(f"decision {number} is not pending (decision {self.number} is: reload the page)")
         try:
@@ -247,16 +333,46 @@ class Table:
         self.version += 1
 
     def apply(self, seat: int, option, reveals: bool) -> None:
-        """Give an answer already checked and kept."""
+        """Give an answer already checked and kept to the game (the engine's pending decision)."""
         self.game.answer(option)
         self.answered_by.append(seat)
         self.reveals.append(reveals)
+        self.version += 1
+
+    def give(self, seat: int, option, reveals: bool) -> None:
+        """An answer already checked and kept: given to the game, or, in a secret batch, held
+        until every seat of the batch has answered, and then all given in the engine's order
+        (revealed together: none of them can be taken back)."""
+        batch = self.batch()
+        if not batch:
+            self.apply(seat, option, reveals)
+            return
+        self.held[seat] = option
+        self.version += 1
+        if any(ask.seat not in self.held for ask in batch):
+            return
+        held, self.held = self.held, {}
+        for ask in batch:
+            if not same_request(ask.request, self.game.pending):  # (the engine's guarantee broken)
+                self.failure = (f"the secret batch asked {self.names[ask.seat]} otherwise once the earlier answers "
+                                "were given: engine bug")
+                return
+            self.apply(ask.seat, held[ask.seat], True)
+
+    def take_back_sealed(self, seat: int) -> None:
+        """Forget `seat`'s sealed answer of the batch under way (nobody saw it): asked again."""
+        del self.held[seat]
         self.version += 1
 
     def undo_problem(self, seat: int) -> str | None:
         """Why `seat` may not take back its last answer now, or None if it may."""
         if self.failure is not None:  # (a stopped table stays as it stopped)
             return f"the table stopped: {self.failure}"
+        if seat in self.held:
+            return None  # a sealed answer nobody has seen: it may be changed until all have answered
+        if self.held:
+            return ("another seat has answered since your last answer" if seat in self.answered_by
+                    else "you have not answered yet")
         asked = self.bot_to_answer()
         if asked is not None:
             return f"{self.names[asked]} (a bot) is answering"

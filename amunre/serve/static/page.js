@@ -73,8 +73,9 @@
     if (data.closed) status("This table is closed: whoever opened it closed it. Nothing more will happen here.", true);
     else if (data.failure) status("The table stopped: " + data.failure, true);
     else if (data.finished) status("Game over.");
-    else if (data.decision) status("Your turn" + (data.decision.secret ? " (in secret)" : "") + ".");
-    else if (data.turn) status("Waiting for " + data.turn.name + (data.turn.bot ? " (bot)" : "") + (data.turn.secret ? ", answering in secret" : "") + ".");
+    else if (data.decision) status("Your turn" + (data.decision.secret ? " (in secret: everyone asked answers at once, "
+      + "and the answers are revealed together)" : "") + ".");
+    else if (data.turn) status(waitingText(data));
     renderBoard(data);
     renderDecision(data);
     renderHand(data);
@@ -89,6 +90,15 @@
       text($("replay-command"), data.replay_command);
     }
     turnSignals(data);
+  }
+
+  // Who is still to answer: every seat of a secret batch at once (what they answered is never shown before the reveal)
+  function waitingText(data) {
+    const names = data.turn.waiting.map((w) => w.name + (w.bot ? " (bot)" : ""));
+    const who = names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+    if (!data.turn.secret) return "Waiting for " + who + ".";
+    return (data.sealed ? "Your sealed answer: " + data.sealed + ". " : "") + "Waiting for " + who
+      + " to answer in secret; the answers are revealed together.";
   }
 
   // Undo: offered exactly when the server allows it; otherwise the button stays, greyed, and says why
@@ -328,7 +338,8 @@
     const t = $("players"); clear(t);
     const head = el("tr"); for (const h of ["", "points", "gold", "cards", "provinces"]) head.appendChild(el("th", h)); t.appendChild(head);
     data.players.forEach((p, i) => {
-      const tr = el("tr"); tr.className = "seat" + i + (data.turn && data.turn.seat === i ? " asked" : "");
+      const asked = data.turn && data.turn.waiting.some((w) => w.seat === i);
+      const tr = el("tr"); tr.className = "seat" + i + (asked ? " asked" : "");
       tr.appendChild(el("td", p.name + (i === data.seat ? " (you)" : p.seat !== "human" ? " (" + p.seat + ")" : "")));
       tr.appendChild(el("td", p.points)); tr.appendChild(el("td", p.gold));
       tr.appendChild(el("td", p.cards_text));
