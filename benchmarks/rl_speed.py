@@ -19,9 +19,17 @@ machine may be shared, so compare the ratios, not the absolute figures, across m
 - vector: the N-game vector environment (`amunre.rl.vector`) where this checkout has it,
   its steps every seat's decision of every game.
 
-Each row's last column is its rate over the engine's. With `--profile`, then the share of
-the PettingZoo environment's time each part takes (cProfile), with and without PettingZoo's
-wrapper.
+Each row's last column is its rate over the engine's. With `--parts`, rows that take one part
+back out, to show what it gives and where the floor is:
+
+- pettingzoo, PettingZoo's wrapper: `env()` with PettingZoo's own `OrderEnforcingWrapper`
+  rather than `amunre.rl.order_enforcing`'s quicker subclass;
+- pettingzoo raw, fresh vectors: each observation encoded afresh (`ObservationLayout.encode`)
+  rather than the seat's kept vector brought up to date (`amunre.rl.observation_writer`);
+- pettingzoo raw, no observation: the mask alone (a bound: what the rest costs).
+
+With `--profile`, then the share of the PettingZoo environment's time each part takes
+(cProfile), with and without PettingZoo's wrapper.
 """
 
 from __future__ import annotations
@@ -115,10 +123,35 @@ def vector_rate(variant_id: str, players: int, seeds: range, n_envs: int) -> tup
     return steps, time.process_time() - start
 
 
+def part_rows(variant_id: str, players: int, seeds: range) -> dict:
+    """The `--parts` rows (module docstring): each a measure like the others."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    from amunre.rl.pettingzoo import AmunreEnv
+
+    class FreshVectors(AmunreEnv):
+        def observe(self, agent):
+            seat = self.agent_name_mapping[agent]
+            return {"observation": self.layout.encode(self.game, seat, self._history),
+                    "action_mask": self.action_mask(seat)}
+
+    class NoObservation(AmunreEnv):
+        def observe(self, agent):
+            return {"observation": None, "action_mask": self.action_mask(self.agent_name_mapping[agent])}
+
+    theirs = OrderEnforcingWrapper(AmunreEnv(variant_id, players))
+    fresh, none = FreshVectors(variant_id, players), NoObservation(variant_id, players)
+    return {"pettingzoo, PettingZoo's wrapper": lambda: pettingzoo_rate(theirs, seeds),
+            "pettingzoo raw, fresh vectors": lambda: pettingzoo_rate(fresh, seeds),
+            "pettingzoo raw, no observation": lambda: pettingzoo_rate(none, seeds)}
+
+
 #: Where a function's own time goes in `--profile`, by the first piece of its file's path found.
 PROFILE_GROUPS = (
     ("amunre/rl/observation.py", "the observation (amunre.rl.observation)"),
+    ("amunre/rl/observation_writer.py", "the observation (amunre.rl.observation)"),
     ("amunre/rl/history.py", "the observation (amunre.rl.observation)"),
+    ("amunre/rl/order_enforcing.py", "PettingZoo's own code (its wrapper, last(), agent_iter())"),
     ("amunre/rl/actions.py", "the action mask and step checks (amunre.rl.actions, pettingzoo.py)"),
     ("amunre/rl/pettingzoo.py", "the action mask and step checks (amunre.rl.actions, pettingzoo.py)"),
     ("site-packages/pettingzoo", "PettingZoo's own code (its wrapper, last(), agent_iter())"),
@@ -167,6 +200,8 @@ def main() -> None:
     parser.add_argument("--variant", default="classic2003")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--envs", type=int, default=8, help="games stepped together by the vector row")
+    parser.add_argument("--parts", action="store_true",
+                        help="also rows that take one part back out (the wrapper, the kept vectors, the observation)")
     parser.add_argument("--profile", action="store_true",
                         help="then show where the PettingZoo environment's time goes (cProfile)")
     args = parser.parse_args()
@@ -184,6 +219,8 @@ def main() -> None:
         "gymnasium": lambda: gymnasium_rate(args.variant, args.players, seeds),
         "vector": lambda: vector_rate(args.variant, args.players, seeds, args.envs),
     }
+    if args.parts:
+        rows.update(part_rows(args.variant, args.players, seeds))
     for measure in rows.values():  # a warm-up: the modules a game imports on first use
         measure()
     rates: dict[str, list[float]] = {name: [] for name in rows}
@@ -196,11 +233,12 @@ def main() -> None:
     engine = statistics.median(rates["engine"])
     print(f"{args.variant}, {args.players} players, {args.games} games x {args.repeats} repeats (median), "
           f"CPU time")
-    print(f"{'':16}{'steps per CPU s':>16}{'of the engine':>15}")
+    width = max(map(len, rates)) + 2
+    print(f"{'':{width}}{'steps per CPU s':>16}{'of the engine':>15}")
     for name, measured in rates.items():
         if measured:
             rate = statistics.median(measured)
-            print(f"{name:16}{rate:16,.0f}{rate / engine:15.2f}")
+            print(f"{name:{width}}{rate:16,.0f}{rate / engine:15.2f}")
     if args.profile:
         for wrapped in (True, False):
             profile_pettingzoo(args.variant, args.players, seeds, wrapped)

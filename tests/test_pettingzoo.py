@@ -314,3 +314,36 @@ def test_every_encoding_the_contract_allows_has_a_size():
 
     assert tuple(RULE_DATA_SIZES) == OBSERVATION_ENCODINGS and tuple(CONTEXT_SIZES) == CONTEXT_ENCODINGS
     assert set(WRITERS) == set(OBSERVATION_ENCODINGS) | set(CONTEXT_ENCODINGS)
+
+
+def test_env_s_wrapper_checks_the_order_as_pettingzoo_s_own_wrapper_does():
+    """`env()` wraps in a subclass of PettingZoo's order-enforcing wrapper that reads the hot
+    attributes directly (`amunre.rl.order_enforcing`): every misuse is still refused as
+    PettingZoo's own wrapper refuses it, and a whole game plays alike through both."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    def misuses(environment) -> list[str]:
+        seen = []
+        for misuse in (lambda: environment.agent_selection, lambda: environment.agents,
+                       lambda: environment.rewards, lambda: environment.terminations, lambda: environment.last(),
+                       lambda: environment.step(0), lambda: environment.agent_iter()):
+            try:
+                misuse()
+            except Exception as error:  # noqa: BLE001 - the very exception is what is compared
+                seen.append(type(error).__name__)
+            else:
+                seen.append("nothing")
+        environment.reset(seed=1)
+        loop = iter(environment.agent_iter())
+        next(loop)
+        try:
+            next(loop)  # twice without a step between
+        except AssertionError:
+            seen.append("AssertionError")
+        return seen
+
+    ours, theirs = env("classic2003", 3), OrderEnforcingWrapper(raw_env("classic2003", 3))
+    assert isinstance(ours, OrderEnforcingWrapper)
+    assert misuses(ours) == misuses(theirs)
+    assert "nothing" not in misuses(env("classic2003", 3))[:5]
+    assert random_play(env("classic2003", 3), 6) == random_play(OrderEnforcingWrapper(raw_env("classic2003", 3)), 6)

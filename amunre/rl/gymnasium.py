@@ -37,6 +37,7 @@ from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import MissingExtraError, require_gymnasium  # noqa: F401 - MissingExtraError: named here too
 from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
+from amunre.rl.observation_writer import ObservationWriter
 from amunre.rl.rendering import render_lines
 from amunre.rl.rewards import REWARDS, final_rewards
 
@@ -128,6 +129,7 @@ class AmunreEnv(_Env):
         self.actions = action_space(self.variant)
         self.layout = ObservationLayout(self.variant, self.n_players, self.actions, history=checked_history(history))
         self._history = None  # the game's RoundHistory, with `history`
+        self._writer = ObservationWriter(self.layout)  # the seat's vector, kept and brought up to date
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (self.layout.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
@@ -230,7 +232,8 @@ class AmunreEnv(_Env):
         info = {"action_mask": mask.copy()}
         if illegal_action:
             info["illegal_action"] = True
-        return {"observation": self.layout.encode(self.game, self.seat, self._history), "action_mask": mask}, info
+        vector = self._writer.observe(self.game, self.seat, self._history).copy()
+        return {"observation": vector, "action_mask": mask}, info
 
 
 if gymnasium is not None and ENV_ID not in gymnasium.registry:

@@ -50,6 +50,7 @@ class RoundHistory:
         self.n, self.provinces = n_players, n_provinces
         self.last = self._empty()
         self.current = self._empty()
+        self.rounds = 0  # the rounds ended: `last` changes only then (the observation's writer keys on it)
 
     def _empty(self) -> dict:
         return {"bids": np.zeros((self.provinces, self.n), dtype=np.int64),
@@ -70,6 +71,7 @@ class RoundHistory:
                     self.current["offers"][player] = amount + 1
         elif name == "round_end":
             self.last, self.current = self.current, self._empty()
+            self.rounds += 1
 
     def write(self, out, at: int, seat: int) -> None:
         """Write the last round's history, seen from `seat`, into `out` from index `at`."""

@@ -66,6 +66,7 @@ import pyspiel  # noqa: E402
 
 from amunre.rl.actions import ActionSpace, action_space  # noqa: E402
 from amunre.rl.observation import ObservationLayout  # noqa: E402
+from amunre.rl.observation_writer import ObservationWriter  # noqa: E402
 from amunre.rl.rewards import final_rewards  # noqa: E402
 
 SHORT_NAME = "python_amunre"
@@ -341,13 +342,16 @@ class ObservationObserver:
         layout = table.layout
         self.tensor = np.zeros(layout.size + extra, np.float32)
         self.dict = {name: self.tensor[start:stop] for name, start, stop, _ in layout.sections}
+        # each seat's vector, kept and brought up to date from whichever state is observed (a
+        # clone, another branch: the writer compares what it wrote with the state itself)
+        self._writer = ObservationWriter(layout)
 
     def set_from(self, state: AmunreState, player: int) -> None:
         game = state.play.game
         if game is None:  # the seed is being dealt: nothing to see yet
             self.tensor.fill(0)
         else:
-            self.table.layout.encode_into(self.tensor[:self.table.layout.size], game, player)  # (in place)
+            self.tensor[:self.table.layout.size] = self._writer.observe(game, player)
 
     def string_from(self, state: AmunreState, player: int) -> str:
         if state.play.game is None:

@@ -47,6 +47,7 @@ from amunre.rl.actions import NOT_LEGAL, ActionSpace, action_space
 from amunre.rl.extra import MissingExtraError, require_extra  # noqa: F401 - MissingExtraError: named here too
 from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
+from amunre.rl.observation_writer import ObservationWriter
 from amunre.rl.rendering import render_lines
 from amunre.rl.rewards import REWARDS, final_rewards
 
@@ -54,9 +55,8 @@ try:  # the optional extra `amunre[rl]` (require_extra() names it when it is mis
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
 except ImportError:  # pragma: no cover - tested with the extra installed
-    np = spaces = wrappers = None
+    np = spaces = None
     AECEnv = object
 
 #: The environment's name and version (PettingZoo's `metadata["name"]`).
@@ -88,7 +88,8 @@ def _load(variant, overrides):
 
 class AmunreEnv(AECEnv):
     """Amun-Re as a PettingZoo AEC environment (see the module docstring; `env()` wraps it in
-    PettingZoo's order-enforcing wrapper). `game` is the `amunre.core.engine.Game` being played."""
+    PettingZoo's order-enforcing wrapper, `amunre.rl.order_enforcing`). `game` is the
+    `amunre.core.engine.Game` being played."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": NAME, "is_parallelizable": False}
 
@@ -110,6 +111,7 @@ class AmunreEnv(AECEnv):
         self.actions = action_space(self.variant)
         self.layout = ObservationLayout(self.variant, players, self.actions, history=checked_history(history))
         self._history = None  # the game's RoundHistory, with `history`
+        self._writer = ObservationWriter(self.layout)  # each seat's vector, kept and brought up to date
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {name: i for i, name in enumerate(self.possible_agents)}
         size, count = self.layout.size, len(self.actions)
@@ -166,7 +168,7 @@ class AmunreEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        return {"observation": self.layout.encode(self.game, seat, self._history),
+        return {"observation": self._writer.observe(self.game, seat, self._history).copy(),
                 "action_mask": self.action_mask(seat)}
 
     def step(self, action) -> None:
@@ -178,9 +180,11 @@ class AmunreEnv(AECEnv):
             self._was_dead_step(action)
             return
         request = self.game.pending
-        self.actions.option(action)  # an id out of range: a clear ArgumentValueError
+        if type(action) is not int:  # (a legal int needs no more: the mask's look-up below finds it)
+            self.actions.option(action)  # not an id, or out of range: a clear ArgumentValueError
         option = self.actions.answer_of(request, operator.index(action))  # (the mask's look-up, kept)
         if option is NOT_LEGAL:
+            self.actions.option(action)  # out of range: a clear ArgumentValueError
             legal = self.actions.legal(request)
             shown = "; ".join(f"{i} ({self.actions.to_string(i)})" for i in legal[:6])
             more = f"; ... ({len(legal)} in all)" if len(legal) > 6 else ""
@@ -245,4 +249,6 @@ def env(variant="classic2003", players: int = 4, reward: str = "win", render_mod
     `render_mode` None, "human" or "ansi"; with `history` the observation ends with the last
     round's public history (`amunre.rl.history`)."""
     require_extra()
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, players, reward, render_mode, overrides, history))
+    from amunre.rl.order_enforcing import QuickOrderEnforcingWrapper
+
+    return QuickOrderEnforcingWrapper(raw_env(variant, players, reward, render_mode, overrides, history))

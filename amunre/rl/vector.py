@@ -23,10 +23,11 @@ last decision, and `infos["rewards"][i]` every seat's (by seat number; "win" or 
 next seeds follow from its own as a PettingZoo environment's `reset()` draws them, so row i
 is the very game of `env().reset(seed=s + i)` followed by `reset()` at each end (tested).
 
-The batches are written in place into arrays kept for the purpose (one row per game, each
-game's observation straight from its state: `ObservationLayout.encode_into`); with `copy=True`
-(the default) the caller gets copies, with `copy=False` the arrays themselves, overwritten by
-the next step. It needs the optional extra `amunre[rl]`.
+The batches are written in place into arrays kept for the purpose (one row per game: the
+vector of the game's seat to move, kept and brought up to date from its state by
+`amunre.rl.observation_writer`, copied into the row); with `copy=True` (the default) the
+caller gets copies, with `copy=False` the arrays themselves, overwritten by the next step. It
+needs the optional extra `amunre[rl]`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from amunre.rl.actions import NOT_LEGAL, action_space
 from amunre.rl.extra import require_gymnasium
 from amunre.rl.history import RoundHistory, checked_history
 from amunre.rl.observation import BOUND, ObservationLayout
+from amunre.rl.observation_writer import ObservationWriter
 from amunre.rl.rewards import REWARDS, final_rewards
 
 try:  # the optional extra `amunre[rl]` (require_gymnasium() names it when it is missing)
@@ -96,6 +98,9 @@ class AmunreVectorEnv(VectorEnv):
         self.actions = action_space(self.variant)
         self.layout = ObservationLayout(self.variant, self.n_players, self.actions, history=checked_history(history))
         self._histories: list = [None] * self.num_envs  # each game's RoundHistory, with `history`
+        # each game's seats' vectors, kept and brought up to date (a new game in the slot too: the
+        # writer compares what it wrote with the state, whichever game that is)
+        self._writers = [ObservationWriter(self.layout) for _ in range(self.num_envs)]
         size, count = self.layout.size, len(self.actions)
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (size,), np.float32),
@@ -136,16 +141,15 @@ class AmunreVectorEnv(VectorEnv):
         """Answer each game's pending decision with its action (module docstring)."""
         if any(game is None for game in self.games):
             raise IllegalAnswerError("the games were never begun: call reset() first")
-        actions = self._checked(actions)
-        space, games = self.actions, self.games
+        options = self._checked(actions)
+        games = self.games
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=bool)
         by_seat = np.zeros((self.num_envs, self.n_players), dtype=np.float64)
-        for i, action in enumerate(actions):
+        for i, option in enumerate(options):
             game = games[i]
-            request = game.pending
-            player = request.player
-            game.answer(space.answer_of(request, action, self._legal[i]))  # (checked legal: `_checked`)
+            player = game.pending.player
+            game.answer(option)  # (the request's own option for the action, found legal by `_checked`)
             if game.pending is None:
                 finals = final_rewards(game.state, self.reward_kind)
                 rewards[i], terminated[i], by_seat[i] = finals[player], True, finals
@@ -162,8 +166,9 @@ class AmunreVectorEnv(VectorEnv):
         """The batch of action masks (as `observations["action_mask"]`)."""
         return self._out(self._masks)
 
-    def _checked(self, actions) -> list[int]:
-        """The actions as ints, each legal in its game: else a clear error, before any game moves."""
+    def _checked(self, actions) -> list:
+        """Each game's option for its action, each action legal in its game: else a clear error,
+        before any game moves."""
         try:
             batch = np.asarray(actions)
         except (TypeError, ValueError):  # a ragged list
@@ -171,10 +176,12 @@ class AmunreVectorEnv(VectorEnv):
         if batch is None or batch.shape != (self.num_envs,) or batch.dtype.kind not in "iu":
             raise arguments.wrong_type("actions", actions, f"{self.num_envs} whole numbers (one action id per game)",
                                        "e.g. sample_legal(observations['action_mask'], rng)")
-        listed = batch.tolist()
-        for i, action in enumerate(listed):
+        options = []
+        for i, action in enumerate(batch.tolist()):
             request = self.games[i].pending
-            if self.actions.answer_of(request, action, self._legal[i]) is NOT_LEGAL:
+            option = self.actions.answer_of(request, action, self._legal[i])
+            options.append(option)
+            if option is NOT_LEGAL:
                 legal = self._legal[i]
                 if not 0 <= action < len(self.actions):
                     raise ArgumentValueError(f"actions[{i}]: no action {action}: the actions of {self.variant.id} "
@@ -185,7 +192,7 @@ class AmunreVectorEnv(VectorEnv):
                     f"actions[{i}]: action {operator.index(action)} ({self.actions.to_string(action)}) is not legal "
                     f"in game {i}, whose seat {request.player} is asked {request.kind!r}: legal are {shown}{more} "
                     "(no game was changed)")
-        return listed
+        return options
 
     def _start(self, i: int, seed: int | None) -> None:
         """A new game in slot i: of `seed`, or of the next seed its generator draws."""
@@ -205,13 +212,13 @@ class AmunreVectorEnv(VectorEnv):
         """Write the observation and the mask of each game's seat to move into the batches."""
         observations, masks, seats = self._observations, self._masks, self._seats
         masks.fill(0)
-        encode_into, legal = self.layout.encode_into, self.actions.legal
+        legal, writers, histories = self.actions.legal, self._writers, self._histories
         rows: list[int] = []
         columns: list[int] = []
         for i, game in enumerate(self.games):
             request = game.pending
             seats[i] = request.player
-            encode_into(observations[i], game, request.player, self._histories[i])
+            observations[i] = writers[i].observe(game, request.player, histories[i])
             ids = self._legal[i] = legal(request)
             if not ids:  # (a kind whose `actions` miss its options: the mask's own clear error)
                 action_mask(self.actions, game, request.player)

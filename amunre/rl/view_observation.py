@@ -18,8 +18,9 @@ view's variant and player count, made once per process.
             ...
             return layout.space.option(chosen_id)[1]             # the option to answer with
 
-It reads the view field by field (slower than `encode`, which the environments use, but an
-agent's own decision seldom costs less). Needs numpy, the optional extra `amunre[rl]`.
+It reads the view field by field (slower than `encode`, or the environments' kept vectors,
+`amunre.rl.observation_writer`, but an agent's own decision seldom costs less). Needs numpy,
+the optional extra `amunre[rl]`.
 """
 
 from __future__ import annotations
