@@ -9,12 +9,14 @@ pure build runs them in the rest of the suite.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -39,13 +41,31 @@ def _compiler_missing() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_compiler_missing() is not None, reason=str(_compiler_missing()))
+# one worker runs the module (`--dist loadgroup`), so that the build is made once
+pytestmark = [pytest.mark.skipif(_compiler_missing() is not None, reason=str(_compiler_missing())),
+              pytest.mark.xdist_group("compiled-build")]
 
 
-@pytest.fixture(scope="module")
-def compiled_site(tmp_path_factory) -> Path:
-    """A folder holding the compiled build of this checkout, installed as `pip install` does."""
-    root = tmp_path_factory.mktemp("compiled")
+#: Bump to throw away every cached build (say, after a change to how the build is made outside SOURCES).
+CACHE_FORMAT = 1
+
+
+def _sources_key() -> str:
+    """A digest of everything the build reads (every file of SOURCES, the interpreter, pip's
+    options): a cached build is reused only for the very sources it was built from."""
+    digest = hashlib.sha256(f"{CACHE_FORMAT} {sys.version} {sysconfig.get_platform()}".encode())
+    for name in SOURCES:
+        path = REPO / name
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path] if path.is_file() else []
+        for file in files:
+            if "__pycache__" in file.parts or file.suffix in (".so", ".c", ".pyc"):
+                continue
+            digest.update(file.relative_to(REPO).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def _build(root: Path) -> Path:
+    """Build and install the compiled build of this checkout into `root`/site, as `pip install` does."""
     source, site = root / "source", root / "site"
     source.mkdir()
     for name in SOURCES:
@@ -63,7 +83,33 @@ def compiled_site(tmp_path_factory) -> Path:
     if done.returncode != 0 and "No matching distribution found for Cython" in done.stdout + done.stderr:
         pytest.skip("Cython is neither installed nor to be fetched here (offline?): the compiled build needs it")
     assert done.returncode == 0, done.stdout + done.stderr
+    shutil.rmtree(source)
     return site
+
+
+@pytest.fixture(scope="module")
+def compiled_site(pytestconfig, tmp_path_factory) -> Path:
+    """A folder holding the compiled build of this checkout, installed as `pip install` does.
+
+    Building takes minutes, so a build is kept in pytest's cache folder under a digest of its
+    sources and reused while none of them changes (`pytest --cache-clear` builds afresh). Without
+    pytest's cache (`-p no:cacheprovider`) every run builds."""
+    cache = getattr(pytestconfig, "cache", None)
+    if cache is None:
+        return _build(tmp_path_factory.mktemp("compiled"))
+    kept = cache.mkdir("compiled-build") / _sources_key()
+    if not (kept / "site").is_dir():
+        building = Path(tempfile.mkdtemp(prefix="building-", dir=kept.parent))
+        try:
+            _build(building)
+            shutil.rmtree(kept, ignore_errors=True)
+            building.rename(kept)  # whole or not at all: an interrupted build is never reused
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+        for old in kept.parent.iterdir():  # one build is kept: those of older sources go
+            if old != kept and not old.name.startswith("building-"):
+                shutil.rmtree(old, ignore_errors=True)
+    return kept / "site"
 
 
 def _in_compiled(site: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
@@ -92,7 +138,8 @@ def test_compiled_build_imports_its_compiled_modules(compiled_site):
 
 
 def test_compiled_build_plays_the_same_games(compiled_site):
-    run = _in_compiled(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+    # on every CPU, as the suite runs: a chain this long on one worker would otherwise be the suite's last minutes
+    run = _in_compiled(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-n", "auto",
                        *(str(REPO / name) for name in SELECTION), AMUNRE_REQUIRE_COMPILED="1")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and " failed" not in run.stdout

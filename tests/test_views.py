@@ -27,7 +27,10 @@ DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])
-@settings(max_examples=1000 if DEEP else 12)  # (each example a whole game, every 8th decision checked)
+# Each example is a whole game, every 8th decision checked. The quick profile plays 4 per variant:
+# the conformance suite (tests/test_conformance.py) checks [views] too, at every 13th decision of
+# its random and greedy games at every player count of every variant file.
+@settings(max_examples=1000 if DEEP else 4)
 @given(seed=st.integers(0, 2**32), agent=st.sampled_from(["random", "greedy"]), data=st.data())
 def test_views_do_not_depend_on_what_a_player_may_not_know(path, seed, agent, data):
     variant = load_variant(path)
