@@ -144,15 +144,13 @@ class StatsCollector:
             heard.discard(SCORE_EVENT)
         self.listens_to = frozenset(heard) | CORE_EVENTS
         #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
-        #: [times asked, options offered in all]; `_offered_before` what it held at the last
-        #: kingdom's end, so a kingdom's own asks are the difference
+        #: [times asked, options offered in all, times forced]; emptied at each kingdom's end
+        #: (`_count_options`), so it holds the current kingdom's
         self.options_offered: dict[str, list[int]] = {}
-        self._offered_before: dict[str, tuple[int, ...]] = {}
         #: filled by the engine too: the sum of the answers to each decision kind that
-        #: declares `Decision.summed` (0 for each before a game)
+        #: declares `Decision.summed` in the current kingdom (0 for each before a kingdom)
         self.answers_summed: dict[str, float] = {
             kind: 0 for kind, decision in variant.modules.decisions.items() if decision.summed}
-        self._summed_before: dict[str, float] = {}
         self._kingdoms = len(variant.edition.kingdoms)
         self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
@@ -194,11 +192,9 @@ class StatsCollector:
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
         self.options_offered.clear()  # (the dicts the next game's engine fills: the same ones)
-        self._offered_before = {}
         summed = self.answers_summed
         for kind in summed:
             summed[kind] = 0
-        self._summed_before = dict(summed)
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
@@ -239,31 +235,33 @@ class StatsCollector:
         """The current kingdom's decisions, from the engine's counts since the kingdom before's
         end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`); for a
         kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`),
-        and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`)."""
-        before, sums, counts = self._offered_before, self._sums, self._counts
+        and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`).
+        The counts are then emptied in place (the engine keeps filling the same dicts), so the
+        next kingdom's are its own."""
+        sums, counts, modes = self._sums, self._counts, self.modes
         decisions = self.variant.modules.decisions
-        for kind, (asked, options, forced) in self.options_offered.items():
-            asked_before, options_before, forced_before = before.get(kind, (0, 0, 0))
-            if asked > asked_before:
+        offered = self.options_offered
+        for kind, (asked, options, forced) in offered.items():
+            if asked:
                 key = OPTIONS_PREFIX + kind
-                if key not in self.modes:
+                if key not in modes:
                     self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})
-                sums[key] = sums.get(key, 0) + options - options_before
-                counts[key] = counts.get(key, 0) + asked - asked_before
-            decided = asked + forced - asked_before - forced_before
+                sums[key] = sums.get(key, 0) + options
+                counts[key] = counts.get(key, 0) + asked
             decision = decisions.get(kind)
-            if decided and decision is not None and decision.counted:
+            if decision is not None and decision.counted and asked + forced:
                 key = DECIDED_PREFIX + kind
-                if key not in self.modes:
+                if key not in modes:
                     self._learn(Statistic(key, decision.counted), key, {})
-                sums[key] = sums.get(key, 0) + decided
-        self._offered_before = {kind: tuple(tally) for kind, tally in self.options_offered.items()}
-        for kind, total in self.answers_summed.items():  # every game has these rows (0 without an answer)
+                sums[key] = sums.get(key, 0) + asked + forced
+        offered.clear()
+        summed = self.answers_summed
+        for kind, total in summed.items():  # every game has these rows (0 without an answer)
             key = SUMMED_PREFIX + kind
-            if key not in self.modes:
+            if key not in modes:
                 self._learn(Statistic(key, decisions[kind].summed), key, {})
-            sums[key] = sums.get(key, 0) + total - self._summed_before[kind]
-        self._summed_before = dict(self.answers_summed)
+            sums[key] = sums.get(key, 0) + total
+            summed[kind] = 0
 
     def _title(self, kind: str) -> str:
         """A decision kind in the variant's words: its `Decision.title`, else its kind spaced."""

@@ -19,6 +19,8 @@ import attrs
 
 #: Two-sided level of every interval and test.
 LEVEL = 0.95
+#: Integers below this add up exactly in a float (2 ** 53).
+_EXACT = 2 ** 53
 
 
 @attrs.frozen
@@ -70,11 +72,20 @@ class Moments:
         n = len(values)
         if not n:
             return cls(0, math.nan, 0.0)
-        mean = math.fsum(values) / n
-        if min(values) == mean == max(values):  # all alike (a row of zeros, often): no deviation to add
-            return cls(n, mean, 0.0)
-        # each (v - mean) ** 2, the same operations as a Python loop's, but looped in C: compare
-        # takes the moments of every row of every batch
+        # (compare takes the moments of every row of every batch: the shortcuts below give the
+        # very numbers of the general case, with fewer exact sums)
+        low = min(values)
+        if values.count(low) == n and (low == 0 or (type(low) is int and abs(low) * n < _EXACT)):
+            # all alike (a row of zeros, often): n times an integer sums exactly, its mean is it
+            return cls(n, float(low) if low else 0.0, 0.0)
+        total = sum(values)
+        if type(total) is int:  # integers only: their exact sum, rounded once as `fsum` rounds it
+            mean = float(total) / n
+        else:
+            mean = math.fsum(values) / n
+            if low == mean == max(values):  # all alike: no deviation to add
+                return cls(n, mean, 0.0)
+        # each (v - mean) ** 2, the same operations as a Python loop's, looped in C
         deviations = map(operator.sub, values, itertools.repeat(mean))
         return cls(n, mean, math.fsum(map(pow, deviations, itertools.repeat(2))))
 
