@@ -11,9 +11,7 @@ of marking any row of a column by luck at 5% or less, without Bonferroni's loss 
 
 from __future__ import annotations
 
-import itertools
 import math
-import operator
 
 import attrs
 
@@ -68,26 +66,19 @@ class Moments:
 
     @classmethod
     def of(cls, values) -> Moments:
-        values = values if type(values) is list else list(values)
+        values = list(values)
         n = len(values)
         if not n:
             return cls(0, math.nan, 0.0)
-        # (compare takes the moments of every row of every batch: the shortcuts below give the
-        # very numbers of the general case, with fewer exact sums)
-        low = min(values)
-        if values.count(low) == n and (low == 0 or (type(low) is int and abs(low) * n < _EXACT)):
-            # all alike (a row of zeros, often): n times an integer sums exactly, its mean is it
+        low, high = min(values), max(values)
+        if low == high and values.count(low) == n and (low == 0 or (type(low) is int and abs(low) * n < _EXACT)):
+            # all alike and whole (a row of zeros, often: compare has many): n times an integer
+            # sums exactly, so its mean is the integer itself, as `fsum` would give it
             return cls(n, float(low) if low else 0.0, 0.0)
-        total = sum(values)
-        if type(total) is int:  # integers only: their exact sum, rounded once as `fsum` rounds it
-            mean = float(total) / n
-        else:
-            mean = math.fsum(values) / n
-            if low == mean == max(values):  # all alike: no deviation to add
-                return cls(n, mean, 0.0)
-        # each (v - mean) ** 2, the same operations as a Python loop's, looped in C
-        deviations = map(operator.sub, values, itertools.repeat(mean))
-        return cls(n, mean, math.fsum(map(pow, deviations, itertools.repeat(2))))
+        mean = math.fsum(values) / n
+        if low == mean == high:  # all alike: no deviation to add
+            return cls(n, mean, 0.0)
+        return cls(n, mean, math.fsum([(v - mean) ** 2 for v in values]))
 
     @classmethod
     def zeros(cls, n: int) -> Moments:
