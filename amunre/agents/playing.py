@@ -22,29 +22,38 @@ def play_reporting(game, agents: Sequence, specs: Sequence[str]) -> None:
     seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
     answer = game.answer
     request = game.pending
-    decision = 0  # decisions answered so far
-    choosing = False
-    try:
-        while request is not None:
-            choose, view = seats[request.player]
-            choosing = True
+    # (nothing is counted per decision: the decision's number is worked out on a failure, from
+    # the answers given since this start; a `try` costs nothing until something is raised)
+    start = len(game.answers_so_far())
+    while request is not None:
+        choose, view = seats[request.player]
+        try:
             choice = choose(view, request)
-            choosing = False
-            answer(choice)
-            decision += 1
-            request = game.pending
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # sorted below: the agent's failure, or raised again
-        if request is None or _is_builtin(specs[request.player]):
+        except KeyboardInterrupt:
             raise
-        if choosing:
-            raise AgentError(_where(game, request, specs, decision) + f" raised {_failure(exc)}") from None
-        if isinstance(exc, IllegalAnswerError) and game.pending is request:
-            raise AgentError(_where(game, request, specs, decision) + f" answered {_shown(choice)}, which is not "
-                             f"one of the {len(request.options)} options of {request.kind!r} (expected one of "
-                             f"request.options, e.g. {_shown(request.options[0])})") from None
-        raise
+        except BaseException as exc:  # the agent's failure, or a built-in agent's bug raised again
+            if _is_builtin(specs[request.player]):
+                raise
+            raise AgentError(_where(game, request, specs, _answered(game, start)) + f" raised {_failure(exc)}") \
+                from None
+        try:
+            answer(choice)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # an own agent's illegal answer, or raised again
+            if (_is_builtin(specs[request.player]) or not isinstance(exc, IllegalAnswerError)
+                    or game.pending is not request):
+                raise
+            raise AgentError(_where(game, request, specs, _answered(game, start)) + f" answered {_shown(choice)}, "
+                             f"which is not one of the {len(request.options)} options of {request.kind!r} "
+                             f"(expected one of request.options, e.g. {_shown(request.options[0])})") from None
+        request = game.pending
+
+
+def _answered(game, start: int) -> int:
+    """How many decisions the agents answered since `start` (the answers given then, sealed ones
+    included): each answer adds one, and an illegal one none."""
+    return len(game.answers_so_far()) - start
 
 
 def _is_builtin(spec: str) -> bool:

@@ -144,15 +144,13 @@ class StatsCollector:
             heard.discard(SCORE_EVENT)
         self.listens_to = frozenset(heard) | CORE_EVENTS
         #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
-        #: [times asked, options offered in all]; `_offered_before` what it held at the last
-        #: kingdom's end, so a kingdom's own asks are the difference
+        #: [times asked, options offered in all, times forced]; emptied at each kingdom's end
+        #: (`_count_options`), so it holds the current kingdom's
         self.options_offered: dict[str, list[int]] = {}
-        self._offered_before: dict[str, tuple[int, ...]] = {}
         #: filled by the engine too: the sum of the answers to each decision kind that
-        #: declares `Decision.summed` (0 for each before a game)
+        #: declares `Decision.summed` in the current kingdom (0 for each before a kingdom)
         self.answers_summed: dict[str, float] = {
             kind: 0 for kind, decision in variant.modules.decisions.items() if decision.summed}
-        self._summed_before: dict[str, float] = {}
         self._kingdoms = len(variant.edition.kingdoms)
         self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
         self._always: set[str] = set()  # rows every game has (0 without their events)
@@ -194,11 +192,9 @@ class StatsCollector:
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
         self.options_offered.clear()  # (the dicts the next game's engine fills: the same ones)
-        self._offered_before = {}
         summed = self.answers_summed
         for kind in summed:
             summed[kind] = 0
-        self._summed_before = dict(summed)
 
     def __call__(self, event: dict) -> None:
         name = event["event"]
@@ -239,31 +235,33 @@ class StatsCollector:
         """The current kingdom's decisions, from the engine's counts since the kingdom before's
         end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`); for a
         kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`),
-        and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`)."""
-        before, sums, counts = self._offered_before, self._sums, self._counts
+        and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`).
+        The counts are then emptied in place (the engine keeps filling the same dicts), so the
+        next kingdom's are its own."""
+        sums, counts, modes = self._sums, self._counts, self.modes
         decisions = self.variant.modules.decisions
-        for kind, (asked, options, forced) in self.options_offered.items():
-            asked_before, options_before, forced_before = before.get(kind, (0, 0, 0))
-            if asked > asked_before:
+        offered = self.options_offered
+        for kind, (asked, options, forced) in offered.items():
+            if asked:
                 key = OPTIONS_PREFIX + kind
-                if key not in self.modes:
+                if key not in modes:
                     self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})
-                sums[key] = sums.get(key, 0) + options - options_before
-                counts[key] = counts.get(key, 0) + asked - asked_before
-            decided = asked + forced - asked_before - forced_before
+                sums[key] = sums.get(key, 0) + options
+                counts[key] = counts.get(key, 0) + asked
             decision = decisions.get(kind)
-            if decided and decision is not None and decision.counted:
+            if decision is not None and decision.counted and asked + forced:
                 key = DECIDED_PREFIX + kind
-                if key not in self.modes:
+                if key not in modes:
                     self._learn(Statistic(key, decision.counted), key, {})
-                sums[key] = sums.get(key, 0) + decided
-        self._offered_before = {kind: tuple(tally) for kind, tally in self.options_offered.items()}
-        for kind, total in self.answers_summed.items():  # every game has these rows (0 without an answer)
+                sums[key] = sums.get(key, 0) + asked + forced
+        offered.clear()
+        summed = self.answers_summed
+        for kind, total in summed.items():  # every game has these rows (0 without an answer)
             key = SUMMED_PREFIX + kind
-            if key not in self.modes:
+            if key not in modes:
                 self._learn(Statistic(key, decisions[kind].summed), key, {})
-            sums[key] = sums.get(key, 0) + total - self._summed_before[kind]
-        self._summed_before = dict(self.answers_summed)
+            sums[key] = sums.get(key, 0) + total
+            summed[kind] = 0
 
     def _title(self, kind: str) -> str:
         """A decision kind in the variant's words: its `Decision.title`, else its kind spaced."""
@@ -299,9 +297,8 @@ class StatsCollector:
     def record(self, game) -> dict[str, float]:
         """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
         self._count_options()  # the last kingdom's
-        if self.points_by_breakdown:
-            self._points_from_breakdown(game.state.players)
         state = game.state
+        by_item = self._points_by_item(state.players)
         n = state.n_players
         scores = [p.score for p in state.players]
         winners = state.winners
@@ -331,30 +328,41 @@ class StatsCollector:
             first = leads[0]
             values["leader_wins"] = sum(win(p) for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
-        values.update(_item_values(self.variant, state, winners, win, self._parsed_breakdown))
+        values.update(_item_values(self.variant, by_item, winners, win))
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._module_values(values, n)
         return values
 
-    def _points_from_breakdown(self, players) -> None:
-        """The core `score` statistic's sums (`points.ITEM` in each kingdom), from what each
-        player's breakdown holds per kingdom and item (`add_points` keeps it as the event
-        says it: an item's points in the kingdom whose scoring or rounds scored them)."""
-        if self._score_stat is None:
-            return
-        (stat, prefix), per_kingdom, parsed = self._score_stat, self._per_kingdom, self._points_keys
+    def _points_by_item(self, players) -> list[dict[str, float]]:
+        """Each player's points by scoring item (the variant's items only), read from his
+        breakdown; in the same pass, where the collector reads the core `score` statistic from
+        the breakdown (`points_by_breakdown`), its sums (`points.ITEM` in each kingdom): what
+        `add_points` keeps is as the event says it, an item's points in the kingdom whose
+        scoring or rounds scored them."""
+        known = self.variant.modules.item_labels
+        parsed, points_keys, per_kingdom = self._parsed_breakdown, self._points_keys, self._per_kingdom
+        score_stat = self._score_stat if self.points_by_breakdown else None
+        out = []
         for player in players:
+            mine: dict[str, float] = {}
             for at, points in player.breakdown.items():
                 found = parsed.get(at)  # (the same few keys every game: parsed once)
                 if found is None:
-                    kingdom, item = self._parsed_breakdown.setdefault(at, _parse_breakdown_key(at))
-                    found = parsed[at] = (kingdom, prefix + item)
-                    if found[1] not in self.modes:
-                        self._learn(stat, found[1], {"event": SCORE_EVENT, "item": item})
-                sums = per_kingdom[found[0]][0]
-                sums[found[1]] = sums.get(found[1], 0) + points
+                    found = parsed[at] = _parse_breakdown_key(at)
+                item = found[1]
+                mine[item] = mine.get(item, 0) + points
+                if score_stat is not None:
+                    row = points_keys.get(at)
+                    if row is None:
+                        row = points_keys[at] = (found[0], score_stat[1] + item)
+                        if row[1] not in self.modes:
+                            self._learn(score_stat[0], row[1], {"event": SCORE_EVENT, "item": item})
+                    sums = per_kingdom[row[0]][0]
+                    sums[row[1]] = sums.get(row[1], 0) + points
+            out.append({item: value for item, value in mine.items() if item in known})
+        return out
 
     def _module_values(self, values: dict[str, float], n: int) -> None:
         """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
@@ -447,23 +455,12 @@ def _leaders(scores: list[float]) -> set[int]:
     return {p for p, s in enumerate(scores) if s == top}
 
 
-def _item_values(variant, state, winners: list[int], win, parsed: dict | None = None) -> dict[str, float]:
+def _item_values(variant, points: list[dict[str, float]], winners: list[int], win) -> dict[str, float]:
     """Per scoring item: its share of the winner's points (a shared win: their mean), of the
     other players' points together, and the win share of the players whose largest item it is
-    (each player's largest by points; no value in a game where it is nobody's). `parsed`:
-    breakdown key -> (kingdom, item), kept by the caller from game to game."""
+    (each player's largest by points; no value in a game where it is nobody's). `points`: per
+    player, his points by scoring item (`StatsCollector._points_by_item`)."""
     known = variant.modules.item_labels
-    parsed = {} if parsed is None else parsed
-    points = []  # per player: item -> points (only the items it scored)
-    for player in state.players:
-        mine: dict[str, float] = {}
-        for key, value in player.breakdown.items():
-            found = parsed.get(key)
-            if found is None:
-                found = parsed[key] = _parse_breakdown_key(key)
-            item = found[1]
-            mine[item] = mine.get(item, 0) + value
-        points.append({item: value for item, value in mine.items() if item in known})
     totals = [sum(mine.values()) for mine in points]
     values: dict[str, float] = {}
     shared = [p for p in winners if totals[p] > 0]

@@ -17,6 +17,8 @@ import attrs
 
 #: Two-sided level of every interval and test.
 LEVEL = 0.95
+#: Integers below this add up exactly in a float (2 ** 53).
+_EXACT = 2 ** 53
 
 
 @attrs.frozen
@@ -68,8 +70,13 @@ class Moments:
         n = len(values)
         if not n:
             return cls(0, math.nan, 0.0)
+        low, high = min(values), max(values)
+        if low == high and values.count(low) == n and (low == 0 or (type(low) is int and abs(low) * n < _EXACT)):
+            # all alike and whole (a row of zeros, often: compare has many): n times an integer
+            # sums exactly, so its mean is the integer itself, as `fsum` would give it
+            return cls(n, float(low) if low else 0.0, 0.0)
         mean = math.fsum(values) / n
-        if min(values) == mean == max(values):  # all alike (a row of zeros, often): no deviation to add
+        if low == mean == high:  # all alike: no deviation to add
             return cls(n, mean, 0.0)
         return cls(n, mean, math.fsum([(v - mean) ** 2 for v in values]))
 

@@ -14,6 +14,8 @@ that row's numbers and of its pairs.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import repeat
+from operator import sub
 from typing import Any
 
 import attrs
@@ -74,16 +76,19 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
     played = len(games)
     records = [_per_seed(column_records, games, modes) for column_records in records]
 
+    # a row's number in a game without it: 0 for a row that counts, else none (core rows: every
+    # game has them)
+    zeros = {key: 0.0 if missing_means_zero(mode) else None for key, mode in modes.items()}
+
     def numbers(column_records, key):
-        zero = 0.0 if missing_means_zero(modes.get(key, "core")) else None  # core rows: every game has them
-        return [record.get(key, zero) for record in column_records]
+        # (`dict.get` mapped over the records: the loop in C, as every row of every batch reads)
+        return list(map(dict.get, column_records, repeat(key), repeat(zeros.get(key))))
 
     # each column's numbers per row, read once from the records (the differences and the trend
     # read them again): the per-row work of a batch, which has some 250 rows a game
     columns = []
     for column_records in records:
-        keys = {key for record in column_records for key in record}
-        columns.append({key: numbers(column_records, key) for key in keys})
+        columns.append({key: numbers(column_records, key) for key in set().union(*column_records)})
 
     def column_numbers(c: int, key: str) -> list:
         found = columns[c].get(key)
@@ -92,15 +97,21 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
     def differences(before: int, after: int) -> dict:
         pairs = {}
         for key in columns[after].keys() | columns[before].keys():
-            diffs = [b - a for a, b in zip(column_numbers(before, key), column_numbers(after, key))
-                     if a is not None and b is not None]
+            firsts, seconds = column_numbers(before, key), column_numbers(after, key)
+            if None in firsts or None in seconds:
+                diffs = [b - a for a, b in zip(firsts, seconds) if a is not None and b is not None]
+            else:  # (the same differences, looped in C)
+                diffs = list(map(sub, seconds, firsts))
             if diffs:  # no pair at all: no entry (an empty one would hold a NaN mean)
                 pairs[key] = Moments.of(diffs)
         return pairs
 
+    def present(found: list) -> list:
+        return [v for v in found if v is not None] if None in found else found
+
     values, versus, adjacent = [], [], []
     for c, found in enumerate(columns):
-        values.append({key: Moments.of([v for v in numbers_of if v is not None]) for key, numbers_of in found.items()})
+        values.append({key: Moments.of(present(numbers_of)) for key, numbers_of in found.items()})
         versus.append(differences(0, c) if c else {})
         adjacent.append(differences(c - 1, c) if c > 1 else {})
     trend = {}
