@@ -187,6 +187,13 @@ def test_the_page_fits_every_screen_at_every_decision_of_a_game(tmp_path):
                     driver.save_screenshot(str(SCREENSHOTS[width]))
                     shot.add(width)
             if finished:
+                # every player's place and points, best first, the winners first
+                rows = driver.execute_script("return [...document.querySelectorAll('#standings tr[data-place]')]"
+                                             ".map(tr => [...tr.children].map(td => td.textContent))")
+                winners = driver.execute_script("return document.getElementById('winners').textContent")
+                assert len(rows) == 3 and rows[0][0] == "1" and rows[0][1] in winners, rows
+                assert [int(row[0]) for row in rows] == sorted(int(row[0]) for row in rows)
+                driver.save_screenshot(str(tmp_path / "finished.png"))  # (to look at)
                 break
             number = int(driver.execute_script("return document.body.dataset.number"))
             click_an_option(driver, rng, number)

@@ -87,9 +87,26 @@
     $("finished").hidden = !data.finished;
     if (data.finished) {
       text($("winners"), "Won by " + data.winners.join(" and ") + ".");
+      renderStandings(data.standings);
       text($("replay-command"), data.replay_command);
     }
     turnSignals(data);
+  }
+
+  // The finished game's places, best first, with what breaks a tie on points; the tie-break
+  // in words under them (as the engine decided it)
+  function renderStandings(standings) {
+    const t = $("standings"); clear(t);
+    const head = el("tr");
+    for (const h of standings.heads) head.appendChild(el("th", h));
+    t.appendChild(head);
+    for (const row of standings.rows) {
+      const tr = el("tr"); tr.dataset.place = row.place;
+      for (const v of [row.place, row.name, row.points, row.pyramids, row.stones]) tr.appendChild(el("td", v));
+      t.appendChild(tr);
+    }
+    $("tie").hidden = !standings.tie;
+    text($("tie"), standings.tie || "");
   }
 
   // Who is still to answer: every seat of a secret batch at once (what they answered is never shown before the reveal)
