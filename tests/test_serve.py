@@ -478,6 +478,14 @@ def test_a_person_takes_back_an_answer_that_showed_nothing_hidden(tables):
     again = tables.state(table["tokens"][asked])
     assert again["number"] == before["number"] and again["decision"] == before["decision"]
     assert answers_kept(tables, table) == 0
+    # the others are told, in their play-by-play, that an answer was taken back, and nothing
+    # of what it was: their lines are those of before it, and that one
+    said = f"{live.names[asked]} took back an answer."
+    for seat, token in table["tokens"].items():
+        if seat != asked:
+            assert tables.state(token)["lines"] == [*before["lines"], said], seat
+    answer(tables, table, asked)  # (answered again: the line stays where it was said)
+    assert tables.state(table["tokens"][asked])["lines"][len(before["lines"])] == said
 
 
 def test_no_undo_once_another_seat_has_answered(tables):
