@@ -79,8 +79,9 @@ pop.hidden = false;  // (as at a scoring: shown over the page)
 const p = pop.getBoundingClientRect();
 const covers = p.right > d.left && p.left < d.right && p.bottom > d.top && p.top < d.bottom;
 pop.hidden = was;
+const column = document.getElementById('side').getBoundingClientRect();
 return {top: options.scrollTop, whole: whole, count: buttons.length, cut: cut, covered: covers,
-        height: Math.round(o.height), column: Math.round(document.getElementById('side').getBoundingClientRect().height)};
+        height: Math.round(o.height), column: Math.round(column.height)};
 """
 #: A click on the board's first choosable province where the options are at least twice as
 #: many as the provinces (a bid: several amounts each): "filtered" (the options of that

@@ -4,8 +4,9 @@ A listener of the game's `answer` events. The engine emits a secret answer only 
 batch is revealed, so every answer it hears is one the whole table may see. Every answer a
 player chose (not one forced: a single option) is the latest move, whatever it was about;
 its words are the decision's title ("placing a farmer") and the option as the module
-describes it ("Abydos"); a declined one is said as the player chose it ("buy no farmers"). The province is the one its decision names (`Decision.province_of`,
-as the page outlines the provinces a pending decision's options are about), or None.
+describes it ("Abydos"); a declined one is said as the player chose it ("buy no farmers").
+The province is the one its decision names (`Decision.province_of`, as the page outlines
+the provinces a pending decision's options are about), or None.
 """
 
 from __future__ import annotations
