@@ -4,6 +4,8 @@ same text the terminal's `c` and a seat's page of `amunre serve` show."""
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import pytest
 from conftest import variant_files
@@ -12,6 +14,8 @@ from amunre.loader import load_variant
 from amunre.planning.seatfacts import card_text
 
 VARIANTS = variant_files()
+#: A ruling's id, as SPEC.md names the open rules questions ("A-BRIBERY").
+RULING_ID = re.compile(r"\bA-[A-Z]")
 
 
 def held_kinds(variant) -> list[str]:
@@ -27,6 +31,8 @@ def test_every_card_of_every_variant_says_what_it_does(path):
         text = card_text(variant, kind)
         assert text.strip(), f"{path.name}: the card {kind!r} has no help text"
         assert "`" not in text, f"{path.name}: {kind!r}: a parameter left unfilled: {text}"
+        # (a player reads what the variant decided, never the id of the rules question)
+        assert not RULING_ID.search(text), f"{path.name}: {kind!r} shows a ruling id: {text}"
 
 
 def test_a_cards_numbers_are_the_variants_own():
@@ -41,3 +47,16 @@ def test_a_cards_numbers_are_the_variants_own():
         assert f" {changed.theft_value} " in card_text(variant, "theft")
     finally:
         object.__setattr__(offering, "params", attrs.evolve(changed, theft_value=changed.theft_value - 4))
+
+
+def test_a_card_says_the_variants_answer_to_a_ruling_in_words():
+    """A card whose power a ruling decides says this variant's answer in words: the Bribery
+    card reads otherwise where one card allows one rebid than where it lasts the phase."""
+    variant = load_variant(VARIANTS[0])
+    auction = next(m for m in variant.modules.all if "bribery" in m.cards)
+    said = {}
+    for scope, words in auction.ruling_words["bribery_scope"].items():
+        object.__setattr__(auction, "rulings", attrs.evolve(auction.rulings, bribery_scope=scope))
+        said[scope] = card_text(variant, "bribery")
+        assert said[scope].endswith(words + "."), said[scope]
+    assert len(set(said.values())) == len(said) == 2

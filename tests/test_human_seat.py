@@ -286,6 +286,11 @@ def test_the_offering_shows_gold_cards_levels_and_counts_the_rewards(variant):
     assert game.pending.kind == "offer" and game.pending.player == 0
     text = shown(game)
     assert f"You have 6 {v.term('gold')} and your {v.term('theft')}" in text and "Level by the total" in text
+    # the rewards counted as what they are ("takes 3" alone left "3 of what?")
+    w, (first, second, _) = Words(v), next(m for m in v.modules.all if m.id == "offering").params.rewards
+    assert (f"the most offered takes {w.count(first, 'reward', 'rewards')} and becomes {v.term('start_player')}, "
+            f"the second most {w.count(second, 'reward', 'rewards')}") in text, text
+    assert f"is a {v.term('favor')}, a {v.term('farmer')} or a {w.noun(1, 'stone')}, as its taker chooses" in text
     assert f"{v.term('theft')}, with the {noun(v, 'offering_adjustment')}" in [
         option_text(asking_for(game.view(0), game.pending), o) for o in game.pending.options]
     # 14 offers, a line for each way to give

@@ -24,6 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from amunre.core.flow_words import end_of, tie_line
+from amunre.core.results import game_result
+from amunre.core.words import Words
 from amunre.loader import load_variant
 from amunre.serve.app import build_app
 from amunre.serve.requests import MAX_BODY
@@ -475,6 +478,14 @@ def test_a_person_takes_back_an_answer_that_showed_nothing_hidden(tables):
     again = tables.state(table["tokens"][asked])
     assert again["number"] == before["number"] and again["decision"] == before["decision"]
     assert answers_kept(tables, table) == 0
+    # the others are told, in their play-by-play, that an answer was taken back, and nothing
+    # of what it was: their lines are those of before it, and that one
+    said = f"{live.names[asked]} took back an answer."
+    for seat, token in table["tokens"].items():
+        if seat != asked:
+            assert tables.state(token)["lines"] == [*before["lines"], said], seat
+    answer(tables, table, asked)  # (answered again: the line stays where it was said)
+    assert tables.state(table["tokens"][asked])["lines"][len(before["lines"])] == said
 
 
 def test_no_undo_once_another_seat_has_answered(tables):
@@ -523,6 +534,15 @@ def test_bots_answer_on_their_own_and_the_table_reaches_the_end(tables):
             time.sleep(0.005)
     page = tables.state(table["tokens"][0])
     assert page["finished"] and page["winners"]
+    # every player's place and points, best first, as the game's result has them (its
+    # tie-break too: pyramids, then stones in own provinces), and the tie-break in words
+    result = game_result(live.game, live.names, live.seats)
+    assert page["standings"]["rows"] == sorted(
+        ({"place": p["rank"], "name": p["name"], "points": p["score"], "pyramids": p["pyramids"],
+          "stones": p["stones"]} for p in result["players"]), key=lambda row: row["place"])
+    assert [row["name"] for row in page["standings"]["rows"] if row["place"] == 1] == sorted(
+        page["winners"], key=lambda name: live.names.index(name))
+    assert page["standings"]["tie"] == tie_line(end_of(live.game), Words(live.variant, live.names))
     log = tables.client.get("/api/log", headers=auth(table["tokens"][0]))
     assert log.status_code == 200
     assert not any(token in log.text for token in table["tokens"].values())

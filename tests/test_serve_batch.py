@@ -117,6 +117,8 @@ def test_a_sealed_answer_changes_no_other_page_and_may_be_taken_back_until_the_r
     assert reply.status_code == 200, reply.text
     again = tables.state(first["tokens"][sealer])
     assert again["decision"] == pages[sealer]["decision"] and again["sealed"] is None
+    # the others told that he took it back (nothing of what it was: nobody saw it)
+    assert tables.state(first["tokens"][other])["lines"][-1] == f"{live[0].names[sealer]} took back an answer."
     assert len(tables.server.store.numbered_answers(first["table"])) == live[0].number  # forgotten on the disk
     for seat in batch:
         answer(tables, first, seat, 1)

@@ -18,6 +18,7 @@ pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip
 pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
 from serving import Serving, state
 from test_serve_browser import wait_for
+from test_serve_layout_browser import viewport
 from test_viewer_browser import console_errors, start_chromium
 
 SCRIPT = '<script>window.hacked = 1</script> <img src=x onerror="window.hacked = 2"> hello'
@@ -55,7 +56,9 @@ def test_the_creator_reopens_the_links_gives_a_seat_to_a_bot_and_two_seats_chat(
         assert creator.find_element("id", "spectator-link").get_attribute("href") == table["spectator"]
 
         friend = start_chromium(tmp_path / "friend", "390,844")
+        viewport(friend, 390, 844, True)  # (a window is never narrower than 500 px: the phone's own metrics)
         friend.get(table["seats"][1]["invitation"])
+        assert friend.execute_script("return [innerWidth, innerHeight]") == [390, 844]
         wait_for(friend, "return document.body.dataset.yours === 'claimed'", "the friend's seat taken")
         friend.execute_script("document.getElementById('yours-done').click()")
         creator.refresh()

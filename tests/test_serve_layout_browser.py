@@ -62,6 +62,54 @@ return {outside: outside, sideways: document.documentElement.scrollWidth > w, sm
 """
 
 
+#: Where a decision is open: the options' scroll position, how many of its option buttons
+#: lie whole inside the options box (and how many there are), whether the question is cut,
+#: and whether a score sheet shown over the page covers any of the decision.
+DECISION = """
+const box = document.getElementById('decision');
+if (box.hidden) return null;
+const options = document.getElementById('options'), o = options.getBoundingClientRect();
+const buttons = [...options.querySelectorAll('button')];
+const whole = buttons.filter((b) => { const r = b.getBoundingClientRect();
+  return r.top >= o.top - 0.5 && r.bottom <= o.bottom + 0.5 && r.height >= 20; }).length;
+const q = document.getElementById('question'), qr = q.getBoundingClientRect(), d = box.getBoundingClientRect();
+const cut = q.scrollHeight > q.clientHeight + 1 || qr.top < d.top - 0.5 || qr.bottom > d.bottom + 0.5;
+const pop = document.getElementById('sheet-pop'), was = pop.hidden;
+pop.hidden = false;  // (as at a scoring: shown over the page)
+const p = pop.getBoundingClientRect();
+const covers = p.right > d.left && p.left < d.right && p.bottom > d.top && p.top < d.bottom;
+pop.hidden = was;
+const column = document.getElementById('side').getBoundingClientRect();
+return {top: options.scrollTop, whole: whole, count: buttons.length, cut: cut, covered: covers,
+        height: Math.round(o.height), column: Math.round(column.height)};
+"""
+#: A click on the board's first choosable province where the options are at least twice as
+#: many as the provinces (a bid: several amounts each): "filtered" (the options of that
+#: province shown), "answered" (it had one), or "" (no such decision).
+FILTER_BY_PROVINCE = """
+const provinces = [...document.querySelectorAll('#board g.province.choosable')];
+if (!provinces.length || document.querySelectorAll('#options button').length < 2 * provinces.length) return '';
+provinces[0].querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true}));
+return document.getElementById('filter').hidden ? 'answered' : 'filtered';
+"""
+#: At least this many whole options in view at a desktop screen (all of them when fewer).
+FEW_OPTIONS = 4
+
+
+def check_decision(found: dict | None, where: str, phone: bool) -> None:
+    """A decision's options begin at the top, at a desktop screen show a few whole options,
+    its question is whole, and a score sheet shown meanwhile leaves it uncovered."""
+    if found is None:
+        return
+    assert found["top"] == 0, f"{where}: the options start scrolled by {found['top']} px"
+    assert not found["cut"], f"{where}: the question is cut"
+    assert not found["covered"], f"{where}: a score sheet covers the decision"
+    if not phone:
+        need = min(FEW_OPTIONS, found["count"])
+        assert found["whole"] >= need, (f"{where}: {found['whole']} of {found['count']} options whole in view in "
+                                        f"{found['height']} px of a {found['column']} px column")
+
+
 def viewport(driver, width: int, height: int, phone: bool) -> None:
     """The page's viewport exactly `width` x `height` CSS pixels (a window's own bars aside)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -93,6 +141,8 @@ def click_an_option(driver, rng: random.Random, number: int) -> None:
     """Click one of the page's options and wait until the answer is taken: the next decision,
     or (a secret one, the others of its batch still to answer) the page asking nothing."""
     count = driver.execute_script("return document.querySelectorAll('#options button:not([disabled])').length")
+    # (the options scrolled to their end first: the next decision's must start at the top anyway)
+    driver.execute_script("const o = document.getElementById('options'); o.scrollTop = o.scrollHeight")
     # (found and clicked in one script: the page may draw its options again between two calls)
     driver.execute_script("document.querySelectorAll('#options button:not([disabled])')[arguments[0]].click()",
                           rng.randrange(count))
@@ -107,11 +157,19 @@ def test_the_page_fits_every_screen_at_every_decision_of_a_game(tmp_path):
         link, _ = open_table(serving, ["human", "random", "random"], seed=5)
         take_seat(driver, link)
         rng = random.Random(5)
-        decisions, shot = 0, set()
+        decisions, shot, filtered = 0, set(), False
         while True:
             wait_for(driver, "return document.body.dataset.turn === 'yours' || "
                              "!document.getElementById('finished').hidden", "a decision or the end")
             finished = driver.execute_script("return !document.getElementById('finished').hidden")
+            if not finished and not filtered:  # (once: the options of one province, as a click on it shows)
+                number = int(driver.execute_script("return document.body.dataset.number"))
+                clicked = driver.execute_script(FILTER_BY_PROVINCE)
+                if clicked == "answered":
+                    wait_for(driver, "return Number(document.body.dataset.number) !== arguments[0] || "
+                                     "document.getElementById('decision').hidden", "the answer taken", number)
+                    continue
+                filtered = clicked == "filtered"
             driver.execute_script("document.getElementById('sheet-pop').hidden = true")  # (read, and closed)
             for width, height, phone in SCREENS:
                 viewport(driver, width, height, phone)
@@ -121,15 +179,27 @@ def test_the_page_fits_every_screen_at_every_decision_of_a_game(tmp_path):
                 assert not found["sideways"], f"{where}: the page scrolls sideways"
                 assert not found["small"], f"{where}: text below {SMALLEST_PX} px: {found['small']}"
                 assert found["scrolled"] == [0, 0], where
+                try:
+                    check_decision(driver.execute_script(DECISION), where, phone)
+                except AssertionError:
+                    driver.save_screenshot(str(tmp_path / "failed.png"))  # (to look at)
+                    raise
                 if decisions >= 12 and width not in shot:  # (a few moves in: a board with something on it)
                     driver.save_screenshot(str(SCREENSHOTS[width]))
                     shot.add(width)
             if finished:
+                # every player's place and points, best first, the winners first
+                rows = driver.execute_script("return [...document.querySelectorAll('#standings tr[data-place]')]"
+                                             ".map(tr => [...tr.children].map(td => td.textContent))")
+                winners = driver.execute_script("return document.getElementById('winners').textContent")
+                assert len(rows) == 3 and rows[0][0] == "1" and rows[0][1] in winners, rows
+                assert [int(row[0]) for row in rows] == sorted(int(row[0]) for row in rows)
+                driver.save_screenshot(str(tmp_path / "finished.png"))  # (to look at)
                 break
             number = int(driver.execute_script("return document.body.dataset.number"))
             click_an_option(driver, rng, number)
             decisions += 1
-        assert decisions > 20 and shot == set(SCREENSHOTS)
+        assert decisions > 20 and shot == set(SCREENSHOTS) and filtered
         assert not console_errors(driver)
     finally:
         driver.quit()

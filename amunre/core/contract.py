@@ -15,7 +15,10 @@ every module declares (the core):
   hold cards some registered module declares;
 - `held_cards`: the cards it deals besides the deck's, which are held and never drawn (kind
   -> what the card does: the offering's theft card), so that every card a player can hold
-  has its help text;
+  has its help text; a card text writes each parameter it names (`protection_skip`) as the
+  variant's value, and each ruling it names as that ruling's answer in `ruling_words`;
+- `ruling_words`: for a ruling its card texts name, the words of each answer (ruling ->
+  {answer: words}), so that a player reads what the variant decided, never a ruling id;
 - `decisions`: the decision kinds it asks (`Decision`: what the options are, their JSON
   form, how one option reads; its other fields are facets: words, encoding, valuation);
 - `events`: the events it emits (`Event`: what it reports, how it is narrated, the
@@ -421,6 +424,7 @@ class Rule:
     Rulings: type = NoRulings
     cards: dict[str, str] = {}
     held_cards: dict[str, str] = {}
+    ruling_words: dict[str, dict[Any, str]] = {}
     decisions: dict[str, Decision] = {}
     events: dict[str, Event] = {}
     # Pipeline contract, checked when a variant loads: what a phase makes available to the

@@ -21,21 +21,25 @@ _PARAM = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
 
 def card_text(variant, kind: str) -> str:
     """What a card kind does, as the module that plays it declares it, each parameter it
-    names (`big_harvest_bonus`) written as this variant's value; a card a module deals besides
-    the deck (`Rule.held_cards`: the theft card) too; "" for a card no module declares."""
+    names (`big_harvest_bonus`) written as this variant's value and each ruling it names
+    (`bribery_scope`) as the module's words for this variant's answer (`Rule.ruling_words`);
+    a card a module deals besides the deck (`Rule.held_cards`: the theft card) too; "" for a
+    card no module declares."""
     for module in variant.modules.all:
         text = module.cards.get(kind, module.held_cards.get(kind))
         if text is None:
             continue
-        params = module.params
-
-        def value(match):
-            found = getattr(params, match.group(1), None)  # noqa: B023 - used by the re.sub just below
-            plain = isinstance(found, (int, float, str)) and not isinstance(found, bool)
-            return str(found) if plain else match.group(1).replace("_", " ")
-
-        return _PARAM.sub(value, text)
+        return _PARAM.sub(lambda match: _named(module, match.group(1)), text)  # noqa: B023 - used at once
     return ""
+
+
+def _named(module, name: str) -> str:
+    """A card text's `name`: the ruling's answer in words, or the parameter's value."""
+    if name in module.ruling_words:
+        return module.ruling_words[name].get(getattr(module.rulings, name, None), name.replace("_", " "))
+    found = getattr(module.params, name, None)
+    plain = isinstance(found, (int, float, str)) and not isinstance(found, bool)
+    return str(found) if plain else name.replace("_", " ")
 
 
 def hand_cards(view, words: Words) -> list[tuple[str, int, str]]:

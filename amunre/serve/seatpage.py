@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from amunre.agents.asking import asking_for, fact_lines, option_text, question_text
 from amunre.core.boardtext import theft_cards
+from amunre.core.flow_words import end_of, tie_line
+from amunre.core.standing import ranks
 from amunre.core.view import PlayerView
 from amunre.core.words import Words
 from amunre.picture.steps import snapshot, where_text
@@ -26,6 +28,20 @@ LINES_KEPT = 400
 
 def _hand(view, words: Words) -> list[dict]:
     return [{"card": name, "count": count, "text": text} for name, count, text in hand_cards(view, words)]
+
+
+def _standings(table, words: Words) -> dict:
+    """A finished game's places, best first: each player's place (1 = won; equal standing,
+    equal place), points, and the pyramids and stones in his provinces that break a tie on
+    points (R-GAME-06, as the engine decided it); and the tie-break in words, as the terminal
+    says it (None without a tie on the best points)."""
+    end = end_of(table.game)
+    place = ranks(table.game.state)
+    rows = [{"place": place[p], "name": table.names[p], "points": end["scores"][p], "pyramids": end["pyramids"][p],
+             "stones": end["stones"][p]} for p in range(len(place))]
+    heads = ["place", "", words.t("points"), f"{words.noun(2, 'pyramid')} in own provinces",
+             f"{words.noun(2, 'stone')} in own provinces"]
+    return {"heads": heads, "rows": sorted(rows, key=lambda row: row["place"]), "tie": tie_line(end, words)}
 
 
 def _decision(view, request) -> dict:
@@ -114,6 +130,7 @@ def seat_payload(table, seat: int | None, picture) -> dict:
         "failure": table.failure,
         "closed": table.closed,  # (its creator closed it: `failure` says so too)
         "winners": [table.names[p] for p in state.winners] if finished else [],
+        "standings": _standings(table, words) if finished else None,
         "turn": _turn(table, request),
         "decision": _decision(view, mine) if (mine := None if seat is None or request is None
                                               else table.request_of(seat)) is not None else None,

@@ -580,12 +580,14 @@ class Server:
             if seat in table.held:  # a sealed answer of the batch under way: nobody saw it
                 self.store.drop_last_answer(table.id, table.number_of(seat))
                 table.take_back_sealed(seat)
+                table.note_taken_back(seat)
                 self.changed(table)
                 self._spawn(self.run_bots(table))
                 return
             stored = self.store.answers(table.id)
             self.store.drop_last_answer(table.id, len(stored) - 1)
             table.rebuild(stored[:-1], bots=False)
+            table.note_taken_back(seat)
         self.changed(table)
 
     async def run_bots(self, table: Table) -> None:

@@ -70,6 +70,7 @@ class Table:
         # from its last answer before a restart too)
         self.changed_at = time.monotonic() - max(0.0, time.time() - getattr(record, "active", time.time()))
         self.failure: str | None = None  # why the table cannot go on (a bot's error, a changed engine)
+        self.taken_back: list[tuple[int, str]] = []  # (see `note_taken_back`)
         self._start()
 
     @classmethod
@@ -92,6 +93,7 @@ class Table:
         given = len(game.answers_so_far())
         table.answered_by, table.reveals = [-1] * given, [True] * given
         table.held = {}
+        table.taken_back = []
         return table
 
     # -- building ---------------------------------------------------------------------------
@@ -194,9 +196,22 @@ class Table:
             game.answer(from_json_value(raw))
         return None, len(stored)
 
+    def note_taken_back(self, seat: int) -> None:
+        """Say in the play-by-play that `seat` took back an answer (only that: what it was is
+        gone from every page with it). Kept with the line count of the game it is said in,
+        which a replay after an undo rebuilds; an earlier note never stands after a later one."""
+        at = len(self.follower.lines)
+        self.taken_back = [(min(where, at), said) for where, said in self.taken_back]
+        self.taken_back.append((at, f"{self.names[seat]} took back an answer."))
+
     @property
     def lines(self) -> list[str]:
-        return self.follower.lines
+        """The play-by-play, with a line where a seat took back an answer (this process's
+        memory: not kept over a restart)."""
+        lines = list(self.follower.lines)
+        for where, said in reversed(self.taken_back):
+            lines.insert(min(where, len(lines)), said)
+        return lines
 
     @property
     def markers(self) -> dict:

@@ -118,9 +118,13 @@ class Auction(Rule, WordsFacet, PictureFacet):
     params = takes(Params)
     rulings = answers(Rulings)
     cards = {
-        "protection": "Played with a bid: whoever outbids its player must skip a space (`protection_skip`).",
-        "bribery": "Lets an outbid player bid again on the card he was outbid on (A-BRIBERY).",
+        "protection": "Played with a bid: for the rest of the auction, whoever outbids its player must bid at "
+                      "least `protection_skip` spaces above his bid instead of 1.",
+        "bribery": "Once outbid, its player may bid again on the same province card instead of moving to "
+                   "another: `bribery_scope`.",
     }
+    ruling_words = {"bribery_scope": {"one_rebid": "once",
+                                      "whole_phase": "each time he is outbid there, until the auction ends"}}
     decisions = {
         "bid": Decision(
             options="(province, amount, cards): a bid space on a drawn province, with the cards played with it "

@@ -135,7 +135,9 @@ class Offering(Rule, WordsFacet):
     spec_ids = ("R-OFF-01", "R-OFF-02", "R-OFF-03", "R-OFF-04", "R-OFF-05", "R-OFF-06", "A-ADJUST", "A-OFFERCARDS")
     params = takes(Params)
     rulings = answers(Rulings)
-    cards = {"offering_adjustment": "Goes with an offer; after the reveal it moves the total by `adjustment`."}
+    cards = {"offering_adjustment": "Goes with an offer; after the reveal its player moves the total of all offers "
+                                    "by `adjustment`: `adjustment_must_move`, as he chooses."}
+    ruling_words = {"adjustment_must_move": {True: "up or down", False: "up, down or not at all"}}
     held_cards = {"theft": "Offered in secret instead of gold: it takes `theft_value` off the offering's total and "
                            "gives you `theft_value` gold from the bank; you get no reward, and keep the card."}
     decisions = {

@@ -53,9 +53,12 @@ def _offer_facts(asking: Asking) -> list[str]:
     if rule is not None:
         first, second, other = rule.params.rewards
         lines.append(_levels(rule, w))
-        lines.append(f"Rewards: the most offered takes {first} and becomes {w.t('start_player')}, the second "
-                     f"most {second}, every other who offers {w.t('gold')} {other}; ties go to the earlier in "
-                     f"turn order.")
+        # (what is taken named: "takes 3" alone left a player asking "3 of what?")
+        lines.append(f"Rewards: the most offered takes {w.count(first, 'reward', 'rewards')} and becomes "
+                     f"{w.t('start_player')}, the second most {w.count(second, 'reward', 'rewards')}, every other "
+                     f"who offers {w.t('gold')} {w.count(other, 'reward', 'rewards')}; each "
+                     f"{w.noun(1, 'reward', 'rewards')} is a {w.t('favor')}, a {w.t('farmer')} or a "
+                     f"{w.noun(1, 'stone')}, as its taker chooses; ties go to the earlier in turn order.")
     return lines
 
 

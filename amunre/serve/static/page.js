@@ -77,7 +77,7 @@
       + "and the answers are revealed together)" : "") + ".");
     else if (data.turn) status(waitingText(data));
     renderBoard(data);
-    renderDecision(data);
+    renderDecision(data, fresh);
     renderHand(data);
     renderPlayers(data);
     renderProjection(data);
@@ -87,9 +87,26 @@
     $("finished").hidden = !data.finished;
     if (data.finished) {
       text($("winners"), "Won by " + data.winners.join(" and ") + ".");
+      renderStandings(data.standings);
       text($("replay-command"), data.replay_command);
     }
     turnSignals(data);
+  }
+
+  // The finished game's places, best first, with what breaks a tie on points; the tie-break
+  // in words under them (as the engine decided it)
+  function renderStandings(standings) {
+    const t = $("standings"); clear(t);
+    const head = el("tr");
+    for (const h of standings.heads) head.appendChild(el("th", h));
+    t.appendChild(head);
+    for (const row of standings.rows) {
+      const tr = el("tr"); tr.dataset.place = row.place;
+      for (const v of [row.place, row.name, row.points, row.pyramids, row.stones]) tr.appendChild(el("td", v));
+      t.appendChild(tr);
+    }
+    $("tie").hidden = !standings.tie;
+    text($("tie"), standings.tie || "");
   }
 
   // Who is still to answer: every seat of a secret batch at once (what they answered is never shown before the reveal)
@@ -297,10 +314,13 @@
     }
   }
 
-  function renderDecision(data) {
+  // `fromTop`: a new decision (or a new filter of its options): its options are shown from the
+  // first (the box keeps its scroll position otherwise, and would hide the first ones)
+  function renderDecision(data, fromTop) {
     const box = $("decision");
     const d = data.decision;
     box.hidden = !d;
+    document.body.classList.toggle("asking", !!d);  // (the options get most of the column)
     if (!d) return;
     text($("question"), d.question);
     const facts = $("facts"); clear(facts);
@@ -319,6 +339,7 @@
       b.addEventListener("click", () => answer(o.index));
       row.appendChild(b);
     }
+    if (fromTop) options.scrollTop = 0;
   }
 
   function renderHand(data) {
@@ -390,7 +411,7 @@
     const on = shown.decision.options.filter((o) => o.province === pid);
     if (!on.length) return;
     if (on.length === 1) { answer(on[0].index); return; }
-    onlyProvince = pid; renderBoard(shown); renderDecision(shown);
+    onlyProvince = pid; renderBoard(shown); renderDecision(shown, true);
     $("decision").scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
@@ -433,7 +454,7 @@
       try { await navigator.clipboard.writeText($("yours-link").value); text($("yours-copied"), "copied"); }
       catch (e) { text($("yours-copied"), "selected: copy it with Ctrl+C"); } // (no clipboard over plain http)
     });
-    $("show-all").addEventListener("click", () => { onlyProvince = null; renderBoard(shown); renderDecision(shown); });
+    $("show-all").addEventListener("click", () => { onlyProvince = null; renderBoard(shown); renderDecision(shown, true); });
     for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
     $("lines").addEventListener("scroll", linesScrolled);
     $("sheet-pop-close").addEventListener("click", () => { $("sheet-pop").hidden = true; });
