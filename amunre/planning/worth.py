@@ -3,8 +3,10 @@ by the variant's own rules. Nothing here knows a rule.
 
 The model. A seat's worth on a position is a sum of terms, each a function of the position:
 
-- the gold it holds, at its thrift (`gold` points a gold: what gold may still buy, and what
-  the final items make of it on an even table, `final_gold`: the planner's `gold_now`);
+- the gold it holds, at the thrift it is given (`gold` points a gold: the planner's
+  `gold_now`, what a gold may still buy plus what the final items make of it on an even
+  table, `final_gold`); the final items (a gold ranking) count the gold held again, as they
+  would score it now;
 - each phase that pays for holdings (`pays_for_holdings`: the harvest), times the runs it has
   left in this kingdom: its gold at the thrift, and its points;
 - each scoring item of this kingdom's end (`Modules.scoring_in`) and each final item: the
@@ -63,7 +65,15 @@ What is kept, and by what key:
 - a later kingdom's projected position, made once per later-kingdoms model from the first
   position a term is asked on (the same from any position in what the transition clears), and
   its points by what they read of the position (`amunre.planning.horizon`);
-- in the planner: the income phases' runs, by the module asking, the kingdom and the round.
+- what the final items make of a gold on an even table (`final_gold`), in the worth's
+  `remember`ed values; the planner keeps it once per variant and player count;
+- what a change of each card kind touches (`_CARD_TOUCHES`), by the variant's card kinds;
+- in `amunre.planning.horizon`: what each transition carries (`_CARRIED`, by the variant's
+  modules, then the player count and the kingdom), the provinces that go back (by player), and
+  a later term's points by what it reads (at most `KNOWN_MOST`, then emptied);
+- in the planner: the income phases' runs, the thrift and the spread, by the variant, the
+  player count, the module asking, the kingdom and the round; each decision kind's declaration
+  and module, by the variant.
 
 A decision's `appraise(option, asking, worth)` (`amunre.core.contract.Decision`) turns an
 option into changes with its own module's prices and asks `points_of`; the `planner` agent
@@ -264,7 +274,7 @@ def apply(state: GameState, player: int, changes: Changes, levels: dict[str, Any
     level (its publisher's), None where no module publishes one."""
     me = state.players[player]
     kinds = [what for what, _, _ in changes]
-    # what a changes can touch is kept (a hand or a list of provinces only when it may changes)
+    # what the changes can touch is kept (a hand or a list of provinces only when they may change it)
     kept = _new(Undo, ([_new(_PlayerBefore, (me, me.gold, me.hand[:] if "cards" in kinds else None,
                                               me.provinces[:] if "own" in kinds else None))], [],
                        levels, levels[LEVEL] if levels else None))
@@ -761,8 +771,8 @@ class Worth:
     def final_gold(self) -> float:
         """What the final items (a gold ranking) make of one gold on an even table: every seat
         holding the seat's gold, this one `spread` gold more or fewer (the others' gold at the
-        end is not known). It reads the variant's rules and the player count, not the standings
-        (a ranking of 6, 4 and 2 points among four: 0.3 a gold; among three: 0.2)."""
+        end is not known). For a ranking by places it reads the variant's rules and the player
+        count, not the standings (6, 4 and 2 points among four: 0.3 a gold; among three: 0.2)."""
         found = self._remembered.get(FINAL_GOLD)
         if found is None:
             self.points_of_one("gold", None, self.spread)  # (each term valued on the true position first)
