@@ -430,6 +430,7 @@ class Worth:
         # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
         if previous is not None and previous._income_runs == income_runs and previous._final == final \
                 and previous.variant is self.variant and previous._kingdom == self._kingdom \
+                and previous.player == self.player and previous.view.n_players == view.n_players \
                 and previous.later == later and previous.regain == regain:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
