@@ -103,11 +103,14 @@ def compiled_site(pytestconfig, tmp_path_factory) -> Path:
         return _build(tmp_path_factory.mktemp("compiled"))
     kept = cache.mkdir("compiled-build") / _sources_key()
     if not (kept / "site").is_dir():
+        shutil.rmtree(kept, ignore_errors=True)  # (a build appears there whole, by a rename: this one is broken)
         building = Path(tempfile.mkdtemp(prefix="building-", dir=kept.parent))
         try:
             _build(building)
-            shutil.rmtree(kept, ignore_errors=True)
-            building.rename(kept)  # whole or not at all: an interrupted build is never reused
+            try:
+                building.rename(kept)  # whole or not at all: an interrupted build is never reused
+            except OSError:  # another worker finished the same build first, and may be running it: use it
+                pass
         finally:
             shutil.rmtree(building, ignore_errors=True)
         for old in kept.parent.iterdir():  # one build is kept: those of older sources go
