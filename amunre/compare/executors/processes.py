@@ -115,11 +115,12 @@ class ProcessExecutor(_Closing):
         if pool is None:
             return
         processes, writer = _handles(pool)
+        thread = _no_wakeup_at_exit(pool)  # before shutdown, which forgets the thread
         pool.shutdown(wait=False, cancel_futures=True)  # the pool's thread cancels what has not started
         try:
             _kill(processes, writer)
         finally:
-            _manager_ended(pool)
+            _manager_ended(thread)
 
     def close(self) -> None:
         self._stop(list(self._pending))
@@ -129,6 +130,7 @@ class ProcessExecutor(_Closing):
         # idle workers exit at once when the pool's thread sends them its stop; a Ctrl-C
         # meanwhile stops them outright instead (never by interrupting a Thread.join)
         processes, writer = _handles(pool)
+        thread = _no_wakeup_at_exit(pool)
         pool.shutdown(wait=False)
         try:
             if not _exited(processes, STOP_TIMEOUT):
@@ -137,7 +139,7 @@ class ProcessExecutor(_Closing):
             _kill(processes, writer)
             raise
         finally:
-            _manager_ended(pool)
+            _manager_ended(thread)
 
 
 def _handles(pool: ProcessPoolExecutor) -> tuple[list, Any]:
@@ -170,15 +172,28 @@ def _kill(processes, writer) -> None:
                 writer.close()
 
 
-def _manager_ended(pool: ProcessPoolExecutor) -> None:
-    """Wait (up to STOP_TIMEOUT) until the pool's own thread has wound down, by polling.
+def _no_wakeup_at_exit(pool: ProcessPoolExecutor) -> threading.Thread | None:
+    """Take a pool about to be shut down off the list that concurrent.futures wakes at exit;
+    returns the pool's thread (`shutdown` forgets it).
 
-    At exit, concurrent.futures wakes every pool's thread through a pipe that the thread
-    closes as it ends; when the two meet (Python 3.11, seen once in CI after two Ctrl-C) the
-    exit prints an OSError traceback. Once the thread has ended, the exit finds the pipe
-    closed and leaves it. Polling rather than `Thread.join`, which a Ctrl-C would break (see
-    `_kill_pool`); a Ctrl-C meanwhile is raised when the short wait is over."""
+    Its exit hook checks that a pool thread's wakeup pipe is open and then writes to it, while
+    the thread may close that pipe in between as it ends (Python 3.11; CI saw the OSError
+    traceback after a Ctrl-C, once in some hundred runs). `shutdown` wakes the thread itself,
+    so the exit has nothing to tell it; the thread is not a daemon, so the exit still waits
+    for it to end."""
+    from concurrent.futures import process
+
     thread = getattr(pool, "_executor_manager_thread", None)
+    if thread is not None:
+        getattr(process, "_threads_wakeups", {}).pop(thread, None)
+    return thread
+
+
+def _manager_ended(thread: threading.Thread | None) -> None:
+    """Wait (up to STOP_TIMEOUT) until a pool's own thread has wound down, by polling, so that
+    nothing of the pool runs on when the command reports and exits. Polling rather than
+    `Thread.join`, which a Ctrl-C would break (see `_kill_pool`); a Ctrl-C meanwhile is
+    raised when the short wait is over."""
     if thread is None:
         return
     deadline = time.monotonic() + STOP_TIMEOUT
