@@ -629,6 +629,26 @@ TALL_NEEDS = ("classic2003-tall needs the plug-in rule tall_pyramids (module tal
               "package amunre-tall-pyramids)")
 
 
+def test_a_variant_whose_plugin_is_not_installed_says_a_plugin_may_be_missing(capsys):
+    """Without its plug-in installed, the variant cannot load: `validate`, `diff` and `compare`
+    say at its `rule` line that the id is none of the built-in modules, or a plug-in's that
+    needs its package installed: one clear message, no traceback, nothing played."""
+    from amunre.core.registry import all_rules
+
+    plugins = Path(__file__).resolve().parent / "plugins"
+    tall = str(plugins / "tall.toml")
+    assert "tall_pyramids" not in all_rules()
+    said = f"{tall}:11: scoring[0].rule: unknown rule module 'tall_pyramids' ("
+    code, out, err = run_cli(capsys, "validate", tall)
+    assert code == 1 and said in out and out.rstrip().endswith(f"temples; or a plug-in's rule module, once the "
+                                                               "package that provides it is installed)"
+                                                               f"\n{tall}: 1 problem"), out
+    for argv in (["diff", "classic2003", tall], ["compare", "classic2003", tall, "--games", "1", "--workers", "1"]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 2 and not out and said in err and "once the package that provides it is installed" in err
+        assert "Traceback" not in err and err.count("\n") == 1, err
+
+
 def test_diff_and_the_compare_report_name_the_plugin_a_variant_needs(capsys, tmp_path, installed_tall):
     """A variant whose rules are not all built in says so, naming each such rule id, the
     module its class comes from and the package that registers it: in `amunre diff` (plain
