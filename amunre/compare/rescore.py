@@ -191,6 +191,7 @@ class Rescorer:
                                       for item in m.score_items())
         #: the scorings (by place: each kingdom's, then the final) whose position must be kept
         self.positions = frozenset(s for s, plan in enumerate(self.plans) if plan.played)
+        self._row_keys: dict[str, tuple[str, tuple[str, ...]]] = {}  # item -> its rows' keys, made once each
 
     def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of a first-variant game whose players ended as `players`, with these
@@ -226,13 +227,18 @@ class Rescorer:
         items = dict.fromkeys(self.items)  # (and any item a phase scored in one kingdom only)
         for found in by_kingdom:
             items.update(dict.fromkeys(found))
+        keys = self._row_keys
         for item in items:
+            found_keys = keys.get(item)
+            if found_keys is None:
+                found_keys = keys[item] = (POINTS + item, tuple(kingdom_key(POINTS + item, k)
+                                                                for k in range(self.kingdoms)))
             whole = 0.0
-            for k, found in enumerate(by_kingdom):
+            for key, found in zip(found_keys[1], by_kingdom):
                 points = found.get(item, 0.0)
-                values[kingdom_key(POINTS + item, k)] = points / n
+                values[key] = points / n
                 whole += points
-            values[POINTS + item] = whole / n
+            values[found_keys[0]] = whole / n
         return values, guessed
 
     def _play(self, plan: ScoringPlan, kept: list, answers: list, keep: bool, totals: list[float],
