@@ -305,6 +305,11 @@ def test_diff_names_each_key_as_its_module_does_piped_and_on_a_terminal(capsys, 
             assert lines[start + 1].split()[-1] == "name"
         else:
             assert lines[start + 1].split()[-1] != "name"
+    # compare's piped rule differences are these very lines
+    code, out, err = run_cli(capsys, "compare", "classic2003", "supermeeple2016", "--games", "1", "--workers", "1",
+                             "--agents", "random", "--json")
+    assert code == 0, err
+    assert json.loads(out)["differences"][0]["lines"] == lines
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     code, out, err = run_cli(capsys, "diff", "classic2003", "supermeeple2016")
     assert code == 0, err
