@@ -18,7 +18,7 @@ from amunre.cli.common import (
     set_option,
     variant_arg,
 )
-from amunre.cli.progress import games_progress
+from amunre.cli.progress import play_on_executor
 from amunre.core.engine import MAX_SEED
 from amunre.core.errors import AmunreError
 
@@ -78,7 +78,6 @@ def command(variant_name, lineup, games, seed, workers, scheduler, overrides, as
     each seat equally often) and show each agent's win rate and mean score, each with a 95%
     interval, beside the equal share 1/players (see docs/arena.md)."""
     from amunre.compare.arena import run_arena, task_count, to_json
-    from amunre.compare.executors import make_executor
     from amunre.compare.jobs import job_for
 
     if scheduler and workers:
@@ -93,9 +92,9 @@ def command(variant_name, lineup, games, seed, workers, scheduler, overrides, as
     batches = task_count(games, players)
     if workers and workers > batches:  # a process per batch at most: more would only start idle
         workers = batches
-    with make_executor(workers, scheduler) as executor, games_progress(games, decimals=1) as advance:
-        arena = run_arena(variant, job, games, seed, executor, advance)
-        where = executor.description
+    arena, where = play_on_executor(workers, scheduler, games,
+                                    lambda executor, advance: run_arena(variant, job, games, seed, executor, advance),
+                                    decimals=1)
     code = 143 if arena.interrupted == "Terminated" else 130
     if arena.interrupted:
         word = "terminated" if arena.interrupted == "Terminated" else "interrupted"

@@ -23,7 +23,7 @@ from amunre.cli.common import (
     variant_arg,
 )
 from amunre.cli.file_names import variant_shown
-from amunre.cli.progress import games_progress
+from amunre.cli.progress import play_on_executor
 from amunre.core.engine import MAX_SEED
 from amunre.core.errors import AmunreError, VariantError
 from amunre.loader.problems import printable
@@ -209,7 +209,6 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     prices, offering levels, tie-breaks and decisions, each with a 95% interval, differences
     from the first variant tested game by game (see docs/compare.md)."""
     from amunre.compare import verdicts
-    from amunre.compare.executors import make_executor
     from amunre.compare.jobs import job_for, rotations
     from amunre.compare.report import legend, table, to_csv, to_json
     from amunre.compare.rescore import summarize_rescored
@@ -272,9 +271,10 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
     total = math.ceil(games / turns) * turns * len(columns)  # whole rotations of a mixed lineup
     if workers and workers > total:  # a process per game at most: more would only start idle
         workers = total
-    with make_executor(workers, scheduler) as executor, games_progress(total) as advance:
-        comparison = run_comparison(columns, games, seed, executor, advance, records_path is not None, overrides)
-        where = executor.description
+    comparison, where = play_on_executor(
+        workers, scheduler, total,
+        lambda executor, advance: run_comparison(columns, games, seed, executor, advance, records_path is not None,
+                                                 overrides))
     if comparison.interrupted:
         word = "terminated" if comparison.interrupted == "Terminated" else "interrupted"
         click.echo(f"{word}: {comparison.games} of {games} games finished in every column", err=True)

@@ -29,3 +29,57 @@ def games_progress(total: int, decimals: int = 0) -> Iterator[Callable[[int], No
                 progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:,.{decimals}f} games/s")
 
         yield advance
+
+
+def play_on_executor(workers: int | None, scheduler: str | None, total: int, play, decimals: int = 0):
+    """Run `play(executor, advance)` on the executor the flags name, with the progress bar;
+    returns what it returned and the executor's description.
+
+    The first Ctrl-C (or SIGTERM) stops the run, which returns what finished (its
+    `interrupted` says so); any after it only hurries the stop (see `_first_stop_only`), so
+    that the command still reports the games finished and exits 130."""
+    from amunre.compare.executors import make_executor
+
+    result = where = None
+    with _first_stop_only():
+        try:
+            with make_executor(workers, scheduler) as executor, games_progress(total, decimals=decimals) as advance:
+                result = play(executor, advance)
+                where = executor.description
+        except KeyboardInterrupt:
+            if result is None or not result.interrupted:
+                raise
+    return result, where
+
+
+@contextlib.contextmanager
+def _first_stop_only() -> Iterator[None]:
+    """For the block, Ctrl-C's and SIGTERM's handlers act once: the first raises as ever, and
+    any after it is dropped. A second Ctrl-C at a run being stopped would otherwise land
+    anywhere in the stop and escape it as a bare "interrupted", the games finished untold;
+    the local pool hears it meanwhile as "kill the workers now" (its own handlers, set
+    while it stops). Only in the main thread, for signals with a Python handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stopped: list[int] = []
+    handlers = {}
+
+    def once(number, frame):
+        if not stopped:
+            stopped.append(number)
+            handlers[number](number, frame)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            handlers[signum] = handler
+            signal.signal(signum, once)
+    try:
+        yield
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)

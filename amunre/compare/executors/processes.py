@@ -65,10 +65,10 @@ class ProcessExecutor(_Closing):
         tasks = checked_tasks(fn, tasks)  # before a process is started
         pool = self._get_pool()
         futures: dict[Future, int] = {}
-        try:
-            # Ctrl-C (and the command line's SIGTERM) are held while this thread is inside
-            # concurrent.futures' locks and delivered between waits (see _signals_held)
-            with _signals_held() as deliver:
+        # Ctrl-C (and the command line's SIGTERM) are held while this thread is inside
+        # concurrent.futures' locks, and delivered between waits (see _signals_held)
+        with _signals_held() as held:
+            try:
                 # the pool starts its processes as tasks come in: keep Ctrl-C away from them
                 # while they start (see _worker_init)
                 with _sigint_blocked():
@@ -76,18 +76,18 @@ class ProcessExecutor(_Closing):
                         future = pool.submit(fn, *task)
                         futures[future] = i
                         self._pending.add(future)
-                deliver()
+                held.deliver()
                 left = set(futures)
                 while left:
                     done, left = wait(left, timeout=WAIT_STEP, return_when=FIRST_COMPLETED)
-                    deliver()
+                    held.deliver()
                     for future in sorted(done, key=futures.__getitem__):
                         self._pending.discard(future)
                         yield futures[future], _result(future)
-                        deliver()
-        finally:
-            # closed early, fn raised, or Ctrl-C: drop the rest (nothing left when all finished)
-            self._stop(futures)
+                        held.deliver()
+            finally:
+                # closed early, fn raised, or Ctrl-C: drop the rest (nothing left when all finished)
+                self._stop(futures)
 
     def _stop(self, futures) -> None:
         """If some of these tasks have not finished, stop the whole pool at once rather than
@@ -111,19 +111,20 @@ class ProcessExecutor(_Closing):
           that interrupts `Thread.join` marks the thread as ended while it still runs (the
           exit then skips it and waits for workers that never got their stop; seen with two
           Ctrl-C 0.2 s apart), and the pool's thread fails every unfinished future itself,
-          raising (a traceback, workers unreaped) if one was cancelled meanwhile. Waiting for
-          the workers' sentinels is safe to interrupt: another Ctrl-C while they exit only
-          kills them outright."""
+          raising (a traceback, workers unreaped) if one was cancelled meanwhile.
+        - Ctrl-C and SIGTERM are held for the whole stop, so that none breaks it half-way
+          (workers left running, a lock taken): another Ctrl-C meanwhile only hurries it (the
+          workers are killed outright, no more waiting), and is dropped, the run being
+          stopped already."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes, writer = _handles(pool)
-        thread = _no_wakeup_at_exit(pool)  # before shutdown, which forgets the thread
-        pool.shutdown(wait=False, cancel_futures=True)  # the pool's thread cancels what has not started
-        try:
-            _kill(processes, writer)
-        finally:
-            _manager_ended(thread)
+        with _signals_held(deliver_at_end=False) as held:
+            processes, writer = _handles(pool)
+            thread = _no_wakeup_at_exit(pool)  # before shutdown, which forgets the thread
+            pool.shutdown(wait=False, cancel_futures=True)  # the pool's thread cancels what has not started
+            _kill(processes, writer, hurry=held.any)
+            _manager_ended(thread, hurry=held.any)
 
     def close(self) -> None:
         self._stop(list(self._pending))
@@ -131,18 +132,15 @@ class ProcessExecutor(_Closing):
         if pool is None:
             return
         # idle workers exit at once when the pool's thread sends them its stop; a Ctrl-C
-        # meanwhile stops them outright instead (never by interrupting a Thread.join)
-        processes, writer = _handles(pool)
-        thread = _no_wakeup_at_exit(pool)
-        pool.shutdown(wait=False)
-        try:
-            if not _exited(processes, STOP_TIMEOUT):
-                _kill(processes, writer)
-        except KeyboardInterrupt:
-            _kill(processes, writer)
-            raise
-        finally:
-            _manager_ended(thread)
+        # meanwhile stops them outright instead (never by interrupting a Thread.join), and is
+        # delivered once they are gone
+        with _signals_held() as held:
+            processes, writer = _handles(pool)
+            thread = _no_wakeup_at_exit(pool)
+            pool.shutdown(wait=False)
+            if not _exited(processes, STOP_TIMEOUT, hurry=held.any):
+                _kill(processes, writer, hurry=held.any)
+            _manager_ended(thread, hurry=held.any)
 
 
 def _result(future: Future):
@@ -155,37 +153,50 @@ def _result(future: Future):
                           "or out of memory?); expected every worker to finish: try fewer --workers") from None
 
 
+class _Held:
+    """The signals `_signals_held` has held so far, and what their handlers were."""
+
+    def __init__(self):
+        self.signals: list[tuple[int, Any]] = []
+        self.handlers: dict[int, Any] = {}
+
+    def any(self) -> bool:
+        return bool(self.signals)
+
+    def deliver(self) -> None:
+        """Run the handler of each signal held so far (raising its KeyboardInterrupt or
+        Terminated); called where this thread holds no lock."""
+        while self.signals:
+            number, frame = self.signals.pop(0)
+            self.handlers[number](number, frame)
+
+
 @contextlib.contextmanager
-def _signals_held():
-    """Hold SIGINT and SIGTERM's Python handlers for the block; yields `deliver`, which runs
-    the handler of any signal held so far (raising its KeyboardInterrupt or Terminated) and is
-    called where this thread holds no lock. Whatever is still held is delivered at the end.
+def _signals_held(deliver_at_end: bool = True):
+    """Hold SIGINT's and SIGTERM's Python handlers for the block; yields a `_Held`. At the
+    end the handlers are back and, with `deliver_at_end`, what is still held is delivered.
 
     A KeyboardInterrupt raised inside concurrent.futures' `wait` or `as_completed` can leave a
     future's lock taken (they take every future's lock in turn, outside a `try`): the pool's
     thread then blocks for ever on it, cancelling, and the exit waits for that thread (seen
     after two Ctrl-C 0.2 s apart). Only in the main thread (the only one Python signals);
     elsewhere, and for a signal without a Python handler, nothing changes."""
-    held: list[tuple[int, Any]] = []
-    handlers: dict[int, Any] = {}
+    held = _Held()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
             handler = signal.getsignal(signum)
             if callable(handler):
-                handlers[signum] = handler
-                signal.signal(signum, lambda number, frame: held.append((number, frame)))
-
-    def deliver() -> None:
-        while held:
-            number, frame = held.pop(0)
-            handlers[number](number, frame)
-
+                held.handlers[signum] = handler
+                signal.signal(signum, lambda number, frame: held.signals.append((number, frame)))
     try:
-        yield deliver
+        yield held
     finally:
-        for signum, handler in handlers.items():
+        for signum, handler in held.handlers.items():
             signal.signal(signum, handler)
-        deliver()
+        if deliver_at_end:
+            held.deliver()
+        else:
+            held.signals.clear()
 
 
 def _handles(pool: ProcessPoolExecutor) -> tuple[list, Any]:
@@ -197,18 +208,16 @@ def _handles(pool: ProcessPoolExecutor) -> tuple[list, Any]:
     return processes, writer
 
 
-def _kill(processes, writer) -> None:
+def _kill(processes, writer, hurry) -> None:
     """Stop these workers now (SIGTERM: a spawned worker dies at once, quietly; SIGKILL if
-    one is still there after STOP_TIMEOUT or at another Ctrl-C), then close `writer` so that
-    a reader left half-way through a killed worker's message gets end-of-file."""
+    one is still there after STOP_TIMEOUT, or once `hurry()` says so: another Ctrl-C), then
+    close `writer` so that a reader left half-way through a killed worker's message gets
+    end-of-file."""
     for process in processes:
         process.terminate()
     try:
-        try:
-            if _exited(processes, STOP_TIMEOUT):
-                return
-        except KeyboardInterrupt:  # a second Ctrl-C: no more waiting
-            pass
+        if _exited(processes, STOP_TIMEOUT, hurry):
+            return
         for process in processes:
             process.kill()
         _exited(processes, STOP_TIMEOUT)
@@ -235,36 +244,35 @@ def _no_wakeup_at_exit(pool: ProcessPoolExecutor) -> threading.Thread | None:
     return thread
 
 
-def _manager_ended(thread: threading.Thread | None) -> None:
-    """Wait (up to STOP_TIMEOUT) until a pool's own thread has wound down, by polling, so that
-    nothing of the pool runs on when the command reports and exits. Polling rather than
-    `Thread.join`, which a Ctrl-C would break (see `_kill_pool`). A Ctrl-C meanwhile (the
-    second of a run being stopped, or one as a finished run closes) only ends the wait: the
-    workers are gone and the thread ends in moments by itself; raising it here would escape
-    the stop that is reporting the games finished."""
+def _manager_ended(thread: threading.Thread | None, hurry) -> None:
+    """Wait (up to STOP_TIMEOUT, or until `hurry()`) until a pool's own thread has wound down,
+    by polling, so that nothing of the pool runs on when the command reports and exits.
+    Polling rather than `Thread.join`, which a Ctrl-C would break (see `_kill_pool`)."""
     if thread is None:
         return
     deadline = time.monotonic() + STOP_TIMEOUT
-    with contextlib.suppress(KeyboardInterrupt):
-        while thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.002)
+    while thread.is_alive() and time.monotonic() < deadline and not hurry():
+        time.sleep(0.002)
 
 
-def _exited(processes, timeout: float) -> bool:
-    """Wait until every process has exited and been reaped; False at the timeout.
+def _exited(processes, timeout: float, hurry=None) -> bool:
+    """Wait until every process has exited and been reaped; False at the timeout, or as soon
+    as `hurry()` says so (another Ctrl-C, held: see `_signals_held`).
 
     The pool's thread reaps its workers too, at the same time: a process it reaped shows no
     exit code here for a moment (this thread's waitpid found nothing left to reap), so this
     waits for every exit code rather than reap them itself."""
-    from multiprocessing.connection import wait
+    from multiprocessing.connection import wait as ready
 
     left = {process.sentinel for process in processes}
     deadline = time.monotonic() + timeout
     while left and (remaining := deadline - time.monotonic()) > 0:
-        left.difference_update(wait(list(left), remaining))
+        if hurry is not None and hurry():
+            return False
+        left.difference_update(ready(list(left), min(remaining, WAIT_STEP)))
     # a process closes its end of the sentinel a moment before it can be reaped
     while any(process.exitcode is None for process in processes):
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or (hurry is not None and hurry()):
             return False
         time.sleep(0.005)
     return True
