@@ -240,14 +240,14 @@ def test_a_listener_whose_engine_counts_are_not_dicts_is_refused_and_not_added()
     game = Game(variant, 4, 0)
 
     class Odd:
-        decisions_seen: object = {}
+        options_offered = [0]
 
         def __call__(self, event):
             pass
 
-    with pytest.raises(ArgumentTypeError, match="listener.decisions_seen"):
+    with pytest.raises(ArgumentTypeError, match="listener.options_offered"):
         game.listen(Odd())
-    Odd.decisions_seen, Odd.answers_summed = [], ("buy_cards",)
+    Odd.options_offered, Odd.answers_summed = {}, ("buy_cards",)
     with pytest.raises(ArgumentTypeError, match="listener.answers_summed"):
         game.listen(Odd())
-    assert game.listeners == [] and game._see is None and game._summed is None
+    assert game.listeners == [] and game._offered is None and game._summed is None

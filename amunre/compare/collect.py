@@ -25,9 +25,6 @@ rules build no other event and recording costs little over a bare playout.
 from __future__ import annotations
 
 import string
-from collections import Counter
-from itertools import compress
-from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -72,10 +69,9 @@ ITEM_ROWS = {
 
 #: A row of options per decision has this prefix and the decision's kind (`options.bid`).
 OPTIONS_PREFIX = "options."
-#: Those rows, one per decision kind asked: counted from the requests the engine keeps
-#: (`Game.listen`'s `decisions_seen`), no event; `{decision}` is the decision's `title` in the variant's terms.
+#: Those rows, one per decision kind asked: the engine counts them (`Game.listen`'s
+#: `options_offered`), no event; `{decision}` is the decision's `title` in the variant's terms.
 _OPTIONS_ROW = Statistic(OPTIONS_PREFIX + "{decision}", "options per decision: {decision}", per_game="mean")
-_KIND, _OPTIONS = attrgetter("kind"), attrgetter("options")
 #: A row of how often a game decides a kind that declares `Decision.counted` (`decided.bid`).
 DECIDED_PREFIX = "decided."
 #: A row of the sum of a game's answers to a kind that declares `Decision.summed` (`summed.buy_cards`).
@@ -147,10 +143,10 @@ class StatsCollector:
         if self.points_by_breakdown:
             heard.discard(SCORE_EVENT)
         self.listens_to = frozenset(heard) | CORE_EVENTS
-        #: filled by the engine while a game plays (`Game.listen`): each request asked or forced
-        #: (one option), in order; counted and emptied at each kingdom's end (`_count_options`),
-        #: so it holds the current kingdom's
-        self.decisions_seen: list = []
+        #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
+        #: [times asked, options offered in all, times forced]; emptied at each kingdom's end
+        #: (`_count_options`), so it holds the current kingdom's
+        self.options_offered: dict[str, list[int]] = {}
         #: filled by the engine too: the sum of the answers to each decision kind that
         #: declares `Decision.summed` in the current kingdom (0 for each before a kingdom)
         self.answers_summed: dict[str, float] = {
@@ -195,7 +191,7 @@ class StatsCollector:
         self._start_player: int | None = None
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
-        self.decisions_seen.clear()  # (the list and dict the next game's engine fills: the same ones)
+        self.options_offered.clear()  # (the dicts the next game's engine fills: the same ones)
         summed = self.answers_summed
         for kind in summed:
             summed[kind] = 0
@@ -236,37 +232,29 @@ class StatsCollector:
                     self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
 
     def _count_options(self) -> None:
-        """The current kingdom's decisions, from the requests the engine kept since the kingdom
-        before's end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`); for a
+        """The current kingdom's decisions, from the engine's counts since the kingdom before's
+        end: per kind asked, its options per decision (a mean row, `OPTIONS_PREFIX`); for a
         kind that declares `Decision.counted`, how often it was decided (a sum, `DECIDED_PREFIX`),
         and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`).
-        The requests and sums are then emptied in place (the engine keeps filling the same list
-        and dict), so the next kingdom's are its own."""
+        The counts are then emptied in place (the engine keeps filling the same dicts), so the
+        next kingdom's are its own."""
         sums, counts, modes = self._sums, self._counts, self.modes
         decisions = self.variant.modules.decisions
-        seen = self.decisions_seen
-        # counted by C loops over the list (a kingdom has few kinds): each kind's requests, the
-        # forced ones (one option, as the engine answers itself) and the options of all
-        kinds = list(map(_KIND, seen))
-        sizes = list(map(len, map(_OPTIONS, seen)))
-        forced_of = Counter(compress(kinds, map((1).__eq__, sizes)))
-        for kind, seen_of_kind in Counter(kinds).items():  # (in the order first seen)
-            forced = forced_of.get(kind, 0)
-            asked = seen_of_kind - forced
+        offered = self.options_offered
+        for kind, (asked, options, forced) in offered.items():
             if asked:
-                options = sum(compress(sizes, map(kind.__eq__, kinds))) - forced
                 key = OPTIONS_PREFIX + kind
                 if key not in modes:
                     self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})
                 sums[key] = sums.get(key, 0) + options
                 counts[key] = counts.get(key, 0) + asked
             decision = decisions.get(kind)
-            if decision is not None and decision.counted:
+            if decision is not None and decision.counted and asked + forced:
                 key = DECIDED_PREFIX + kind
                 if key not in modes:
                     self._learn(Statistic(key, decision.counted), key, {})
-                sums[key] = sums.get(key, 0) + seen_of_kind
-        seen.clear()
+                sums[key] = sums.get(key, 0) + asked + forced
+        offered.clear()
         summed = self.answers_summed
         for kind, total in summed.items():  # every game has these rows (0 without an answer)
             key = SUMMED_PREFIX + kind

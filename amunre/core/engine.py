@@ -97,11 +97,10 @@ class Game(Branching):
     #: run` shows a person what was decided for his seat. A clone or a determinized game tells
     #: nobody (an agent's search plays those).
     on_forced: Callable[[Request], None] | None = None
-    #: Appends each request of this game asked or forced (one option), in order, to a list, or
-    #: None: kept only for a listener that asks for it with a `decisions_seen` list (compare's
-    #: options per decision, counted where the engine asks rather than from an event each: a
-    #: list's own append is no Python call, and the listener counts the list at once).
-    _see: Callable[[Request], object] | None = None
+    #: Per decision kind of this game, [times asked, options offered in all, times forced], or
+    #: None: kept only for a listener that asks for it with an `options_offered` dict (compare's
+    #: options per decision), a count where the engine asks rather than an event per decision.
+    _offered: dict[str, list[int]] | None = None
     #: Per decision kind a listener names in its `answers_summed` dict, the sum of this game's
     #: answers to it (numbers: how many bought), or None: kept for that listener only.
     _summed: dict[str, float] | None = None
@@ -233,26 +232,27 @@ class Game(Branching):
         """Add a listener: a callable taking each event (a dict). One with a `listens_to`
         attribute (a set of event names) hears only those: rules skip building the others,
         which keeps a statistics listener nearly free (`amunre.compare.collect`). One with
-        a `decisions_seen` list has the engine append to it each request it asks, and each it
-        answers itself (a forced one: one option), in order; one with an `answers_summed` dict ({kind: 0, ...}) has it sum the answers to those
+        an `options_offered` dict has the engine count in it, per decision kind, the times
+        asked, the options offered in all and the times forced (`[asked, options, forced]`);
+        one with an `answers_summed` dict ({kind: 0, ...}) has it sum the answers to those
         kinds (numbers), forced ones included."""
         if not callable(listener):
             raise arguments.wrong_type("listener", listener, "a callable (it gets each event, a dict)")
         wanted = getattr(listener, "listens_to", None)
         if wanted is not None and (isinstance(wanted, (str, bytes)) or not hasattr(wanted, "__iter__")):
             raise arguments.wrong_type("listener.listens_to", wanted, "a set of event names")
-        seen = getattr(listener, "decisions_seen", None)
-        if seen is not None and not isinstance(seen, list):
-            raise arguments.wrong_type("listener.decisions_seen", seen,
-                                       "a list (the engine appends each request it asks or forces to it)")
+        offered = getattr(listener, "options_offered", None)
+        if offered is not None and not isinstance(offered, dict):
+            raise arguments.wrong_type("listener.options_offered", offered,
+                                       "a dict (the engine counts each decision kind's asks and options in it)")
         summed = getattr(listener, "answers_summed", None)
         if summed is not None and not isinstance(summed, dict):
             raise arguments.wrong_type("listener.answers_summed", summed,
                                        "a dict of decision kinds (the engine sums the answers to each in it)")
         self.listeners.append(listener)
         self.listening = True
-        if seen is not None:
-            self._see = seen.append
+        if offered is not None:
+            self._offered = offered
         if summed is not None:
             self._summed = summed
         if wanted is None:
@@ -369,8 +369,13 @@ class Game(Branching):
             self.reveal()  # a rule that forgot to reveal: never lose an answer
         pending = self.pending
         if pending is not None:
-            if self._see is not None:  # (a listener counts the requests of each kind asked)
-                self._see(pending)
+            if self._offered is not None:  # (a listener counts the options of each kind asked)
+                tally = self._offered.get(pending.kind)
+                if tally is None:
+                    self._offered[pending.kind] = [1, len(pending.options), 0]
+                else:
+                    tally[0] += 1
+                    tally[1] += len(pending.options)
             if "decision" in self.hearing:
                 self.emit("decision", player=pending.player, kind=pending.kind, options=len(pending.options))
 
@@ -379,8 +384,12 @@ class Game(Branching):
         `on_forced`, and recorded among the inputs when the game keeps checkpoints (a
         determinized game gives it again, blind)."""
         self.forced += 1
-        if self._see is not None:
-            self._see(request)
+        if self._offered is not None:
+            tally = self._offered.get(request.kind)
+            if tally is None:
+                self._offered[request.kind] = [0, 0, 1]
+            else:
+                tally[2] += 1
         if self.on_forced is not None:
             self.on_forced(request)
         choice = request.options[0]
