@@ -6,7 +6,10 @@ column exactly. A house rule that only adds scoring (variants/house/monumental-p
 second pyramids item) re-scores by the arithmetic its own parameters give on the pyramids the
 first variant's games counted at each scoring, worked out here from those games' events. A pair
 whose scoring cannot read the other's positions (another number of kingdoms) says why in one
-line. And `--json`, `--records` and the terminal agree."""
+line. Each item's re-scored points are also split by kingdom: the kingdoms add up to the game,
+a do-nothing rule re-scores each kingdom to the first column's by-kingdom row, and the
+monumental pyramids' kingdoms follow the pyramids held at that kingdom's scoring. And
+`--json`, `--records` and the terminal agree."""
 
 from __future__ import annotations
 
@@ -21,9 +24,10 @@ from conftest import REPO
 from helpers import Inline, run_cli
 
 from amunre.agents import make_agents
+from amunre.compare.collect import kingdom_key
 from amunre.compare.jobs import game_seed, job_for
 from amunre.compare.rescore import POINTS, SCORE_ROWS, rescore_problem, summarize_rescored
-from amunre.compare.run import Column, run_comparison, summarize
+from amunre.compare.run import Column, run_comparison, summarize, summarize_by_kingdom
 from amunre.core.engine import Game, play_on
 from amunre.loader import as_variant, load_variant
 from amunre.loader.resources import load_schema
@@ -72,6 +76,15 @@ def test_a_do_nothing_house_rule_plays_the_same_games_and_re_scores_to_the_first
     for row in found.rows:
         assert row.value.mean == pytest.approx(rows[row.key].values[0].mean, abs=1e-9), row.key
         assert row.value.n == GAMES
+        assert row.arithmetic.diff == pytest.approx(0, abs=1e-9) and row.play.diff == pytest.approx(0, abs=1e-9)
+    # each item in each kingdom, as the by-kingdom table has the first column's games
+    by_kingdom = {row.key: row for row in summarize_by_kingdom(comparison)}
+    kingdoms = range(len(first.edition.kingdoms))
+    assert [row.key for row in found.by_kingdom] == [kingdom_key(POINTS + item, k)
+                                                     for item in first.modules.item_labels for k in kingdoms]
+    for row in found.by_kingdom:
+        assert row.label == by_kingdom[row.key].label
+        assert row.value.mean == pytest.approx(by_kingdom[row.key].values[0].mean, abs=1e-9), row.key
         assert row.arithmetic.diff == pytest.approx(0, abs=1e-9) and row.play.diff == pytest.approx(0, abs=1e-9)
 
 
@@ -127,6 +140,9 @@ def _expected_monumental(first, other, games: int, seed: int) -> dict[str, list[
         out["first_winning_score"].append(max(scores))
         for key, _, _ in after:
             out.setdefault(POINTS + key, []).append(sum(_pyramid_points(after, heard.held, key)) / 4)
+            for k in range(kingdoms):  # each kingdom's: the pyramids held at its own scoring
+                held = [line for line in heard.held if line[0] == k]
+                out.setdefault(kingdom_key(POINTS + key, k), []).append(sum(_pyramid_points(after, held, key)) / 4)
     return out
 
 
@@ -142,6 +158,14 @@ def test_a_scoring_only_house_rule_re_scores_by_its_own_arithmetic():
     for key in added:  # all its points are arithmetic: the first column scores none of them
         assert rows[key].value.mean == pytest.approx(sum(expected[key]) / GAMES)
         assert rows[key].arithmetic.diff == pytest.approx(sum(expected[key]) / GAMES)
+    # and so in each kingdom, by the pyramids held at that kingdom's scoring
+    by_kingdom = {row.key: row for row in found.by_kingdom}
+    split = [key for key in expected if key.startswith("kingdom") and key.endswith(tuple(added))]
+    assert len(split) == len(added) * len(first.edition.kingdoms)
+    for key in split:
+        assert by_kingdom[key].value.mean == pytest.approx(sum(expected[key]) / GAMES), key
+        assert by_kingdom[key].arithmetic.diff == pytest.approx(sum(expected[key]) / GAMES), key
+    assert all(sum(expected[key]) > 0 for key in split)  # every kingdom's scoring counts pyramids here
     gained = [after - before for after, before in zip(expected["winning_score"], expected["first_winning_score"])]
     assert sum(gained) > 0
     assert rows["winning_score"].arithmetic.diff == pytest.approx(sum(gained) / GAMES)
@@ -155,6 +179,32 @@ def test_a_scoring_only_house_rule_re_scores_by_its_own_arithmetic():
     assert found.identical == 0
 
 
+def test_the_kingdoms_of_a_re_scored_item_add_up_to_the_game():
+    """Between two editions (items on one side only, other modules in another order): an item's
+    re-scored points, its arithmetic and its play, kingdom by kingdom, add up to the game's; each
+    by-kingdom label is the by-kingdom table's, and every item has a row per kingdom."""
+    first, other = load_variant("classic2003"), load_variant("supermeeple2016")
+    comparison = run_comparison(_columns(first, other), GAMES, SEED, Inline())
+    (found,) = summarize_rescored(comparison)
+    assert not found.absent
+    whole = {row.key: row for row in found.rows}
+    kingdoms = len(first.edition.kingdoms)
+    assert len(found.by_kingdom) == kingdoms * len([key for key in whole if key.startswith(POINTS)])
+    table = {row.key: row for row in summarize_by_kingdom(comparison)}
+    for row in found.by_kingdom:
+        assert row.key == kingdom_key(row.row, row.kingdom) and row.label.startswith(whole[row.row].label)
+        if row.key in table:
+            assert row.label == table[row.key].label
+    for key, row in whole.items():
+        if not key.startswith(POINTS):
+            continue
+        parts = [one for one in found.by_kingdom if one.row == key]
+        assert [one.kingdom for one in parts] == list(range(kingdoms))
+        assert sum(one.value.mean for one in parts) == pytest.approx(row.value.mean, abs=1e-9), key
+        assert sum(one.arithmetic.diff for one in parts) == pytest.approx(row.arithmetic.diff, abs=1e-9), key
+        assert sum(one.play.diff for one in parts) == pytest.approx(row.play.diff, abs=1e-9), key
+
+
 def test_a_pair_it_cannot_re_score_says_why_in_one_line(tmp_path, capsys):
     three = tmp_path / "three.toml"
     three.write_text(THREE, encoding="utf-8")
@@ -165,7 +215,8 @@ def test_a_pair_it_cannot_re_score_says_why_in_one_line(tmp_path, capsys):
     assert code == 0, err
     doc = json.loads(out)
     jsonschema.validate(doc, load_schema("compare"))
-    assert doc["rescored"] == [{"column": "three-kingdoms", "absent": problem, "guessed": 0, "rows": []}]
+    assert doc["rescored"] == [{"column": "three-kingdoms", "absent": problem, "guessed": 0, "rows": [],
+                                "by_kingdom": []}]
     assert doc["identical"] == [{"column": "three-kingdoms", "identical": 0, "games": 3}]
     code, out, err = run_cli(capsys, "compare", "classic2003", str(three), "--games", "3", "--workers", "1",
                              "--agents", "random")
@@ -187,7 +238,8 @@ def test_json_records_and_terminal_agree(tmp_path, capsys):
     second = [line for line in lines if line["column"] == "monumental-pyramids"]
     firsts = [line for line in lines if line["column"] == "classic2003"]
     assert second and all(line["identical"] == "0" for line in second) and all(not line["identical"] for line in firsts)
-    for row in rescored["rows"]:
+    assert rescored["by_kingdom"]
+    for row in rescored["rows"] + rescored["by_kingdom"]:
         per_game = {line["seed"]: float(line["rescored." + row["key"]]) for line in second}  # a game's, on each seat
         assert sum(per_game.values()) / len(per_game) == pytest.approx(row["value"]["mean"])
         assert row["value"]["n"] == len(per_game) == 4
@@ -202,6 +254,12 @@ def test_json_records_and_terminal_agree(tmp_path, capsys):
     winning = next(row for row in rescored["rows"] if row["key"] == "winning_score")
     shown = f"{winning['arithmetic']['diff']:+.2f} ({winning['arithmetic']['low']:+.2f} to"
     assert shown in out, shown
+    # the by-kingdom table after it: a kingdom's arithmetic on the line of its label
+    assert "classic2003's games re-scored by monumental-pyramids's scoring, by kingdom" in out
+    after = out.split("re-scored by monumental-pyramids's scoring, by kingdom", 1)[1]
+    added = next(row for row in rescored["by_kingdom"] if row["arithmetic"]["diff"])
+    line = next(line for line in after.splitlines() if added["label"][1:] in line)
+    assert f"{added['arithmetic']['diff']:+.2f} ({added['arithmetic']['low']:+.2f} to" in line, line
     assert not math.isnan(winning["arithmetic"]["low"])
 
 

@@ -1,6 +1,7 @@
 """The report's re-scored section and identical games (`amunre compare --html`) in headless
-Chromium: the numbers on the page are the JSON's, the identical games are said at the top, a
-pair that cannot be re-scored says why, and a screenshot of the section (its path is printed).
+Chromium: the numbers on the page are the JSON's (the whole game's rows and each item's
+kingdoms, in a second table), the identical games are said at the top, a pair that cannot be
+re-scored says why, and a screenshot of the section (its path is printed).
 Skipped with its reason without Chromium."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import pytest
 from conftest import REPO
 from helpers import run_cli
 from test_viewer_browser import browser, console_errors, open_page  # noqa: F401 (a fixture)
+
+from amunre.compare.report import shown_label
 
 pytest.importorskip("matplotlib", reason="the report's pictures need the plot extra: pip install '.[plot]'")
 
@@ -51,7 +54,8 @@ def test_the_rescored_section_shows_the_jsons_numbers(browser, tmp_path, capsys,
         (absent,) = browser.find_elements(By.CSS_SELECTOR, "p.absent")
         assert rescored["absent"] in absent.text and "kingdoms" in absent.text
         return
-    rows = {row["key"]: row for row in rescored["rows"]}
+    rows = {row["key"]: row for row in rescored["rows"] + rescored["by_kingdom"]}
+    assert rescored["by_kingdom"] and not set(rescored["rows"][0]) - {"key", "label", "value", "arithmetic", "play"}
     seen = set()
     for cell in cells:
         row = rows[cell.get_attribute("data-key")]
@@ -63,11 +67,22 @@ def test_the_rescored_section_shows_the_jsons_numbers(browser, tmp_path, capsys,
     heading = browser.find_element(By.ID, "rescored")
     assert heading.text == "How much is arithmetic"
     assert heading.location["y"] > browser.find_element(By.ID, "table").location["y"]
+    # the kingdoms in a table of their own, after the game's, each label the JSON's
+    whole, split = browser.find_elements(By.CSS_SELECTOR, "table.rescored")
+    assert "by-kingdom" in split.get_attribute("class") and "by-kingdom" not in whole.get_attribute("class")
+    assert whole.location["y"] < split.location["y"]
+    labels = [cell.text for cell in split.find_elements(By.CSS_SELECTOR, "tbody td:first-child")]
+    assert labels == [shown_label(row["label"]) for row in rescored["by_kingdom"]]
+    assert {cell.get_attribute("data-key") for cell in split.find_elements(By.CSS_SELECTOR, "td[data-rescored]")} == {
+        row["key"] for row in rescored["by_kingdom"]}
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 1280
     shot = tmp_path / "report-rescored.png"
     browser.execute_script("arguments[0].scrollIntoView()", heading)
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    kingdoms = tmp_path / "report-rescored-by-kingdom.png"
+    browser.execute_script("arguments[0].scrollIntoView()", split)
+    assert browser.save_screenshot(str(kingdoms)) and kingdoms.stat().st_size > 10_000
     with capsys.disabled():
-        print(f"\nscreenshot of the re-scored section: {shot}")
+        print(f"\nscreenshots of the re-scored section: {shot}, {kingdoms}")
     errors = console_errors(browser)
     assert not errors, f"the page logged console errors: {errors}"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from amunre.core.errors import UnknownVariantError, VariantError
 from amunre.core.model import Components, Edition
 from amunre.loader import available_variants, load_variant, resolve_path
+from amunre.loader.checks import OR_A_PLUGIN
 from amunre.loader.resources import load_schema, variants_dir
 from amunre.loader.tomlpos import format_path, key_lines, line_for, parse_path
 from amunre.testing import docgen
@@ -370,7 +371,7 @@ def test_bad_file_reports_every_problem_with_lines(tmp_path):
         f"{bad}:10: components.starting_cards[1]: 'wizard' is not a card kind (expected one of: {cards})",
         f"{bad}:19: phases[1].rule: unknown rule module 'auktion' (did you mean 'auction'? expected one of: "
         "auction, bonus_cards, complete_sets, fewest_pyramids, gold_ranking, harvest, market, nile_sides, "
-        "offering, province_draft, province_draw, pyramids, temples)",
+        f"offering, province_draft, province_draw, pyramids, temples{OR_A_PLUGIN})",
         f"{bad}:24: phases[2].params.architect_stones: wrong type: got 2.5, a float (expected an integer)",
         f"{bad}:25: phases[2].params.speed: unknown parameter "
         "(expected one of: architect_stones, cards_first_price, cards_price_step, farmers_first_price, "

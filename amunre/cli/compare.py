@@ -306,7 +306,7 @@ def command(refs, games, players, lineup, seed, workers, scheduler, sweep, overr
         for line in verdicts.lines(comparison, found, sized):  # the verdicts in words, first
             console.print(Text(line), soft_wrap=not terminal)
         console.print(table(comparison, rows, width=console.width if terminal else None))
-        for part in terminal_parts(comparison, rescored, rows, console.width if terminal else None):
+        for part in terminal_parts(comparison, rescored, rows, console.width if terminal else None, by_kingdom):
             console.print(part, soft_wrap=not terminal and isinstance(part, Text))
         if by_kingdom:  # the modules' rows within each kingdom: when in the game a change acts
             console.print(table(comparison, by_kingdom, title="By kingdom", width=console.width if terminal else None))

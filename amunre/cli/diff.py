@@ -2,7 +2,10 @@
 
 Grouped as `amunre.loader.compare` groups them (edition, terminology, components, pipeline,
 scoring, params, rulings). A terminal gets one table per group; piped output is plain
-aligned text; `--json` the same content as data.
+aligned text; `--json` the same content as data. Where a module (or the variant's model)
+names a parameter, ruling or component, both say its name beside the key
+(`amunre.compare.rule_names`): the terminal in the key's cell, as `amunre compare` does, the
+plain text in a last column, so that the key stays first on its line.
 """
 
 from __future__ import annotations
@@ -14,23 +17,32 @@ from rich.table import Table
 from rich.text import Text
 
 from amunre.cli.common import dump_json, literal, make_console, many_variants, set_option, variant_arg
+from amunre.compare.rule_names import key_name, shown_key
 from amunre.loader.compare import compare, compare_json, key_text, plugin_lines, side_names, text
+
+#: A value column of the plain text is at most this wide (a longer value runs on).
+VALUE_WIDTH = 60
 
 
 def plain_lines(a, b, groups: dict, b_settings=(), a_settings=()) -> list[str]:
-    """The comparison as plain text: a heading per group, then key, A's value, B's value."""
+    """The comparison as plain text: a heading per group, then key, A's value, B's value and,
+    in a group where a module names its keys, the name (`name`: "" where none is known)."""
     heading, a_name, b_name = side_names(a, b, b_settings, a_settings)
     lines = [heading] + plugin_lines(a, b)
     if not any(groups.values()):
         return lines + ["no differences in the effective rules"]
-    for name, rows in groups.items():
+    for group, rows in groups.items():
         if not rows:
             continue
-        cells = [(key_text(r), text(r["a"]), text(r["b"])) for r in rows]
-        key_width = max(len(c[0]) for c in cells + [("key", a_name, b_name)])
-        a_width = min(max(len(c[1]) for c in cells + [("key", a_name, b_name)]), 60)
-        lines += ["", f"[{name}]", f"  {'key'.ljust(key_width)}  {a_name.ljust(a_width)}  {b_name}"]
-        lines += [f"  {k.ljust(key_width)}  {va.ljust(a_width)}  {vb}" for k, va, vb in cells]
+        cells = [(key_text(r), text(r["a"]), text(r["b"]), key_name(group, r["key"], (a, b))) for r in rows]
+        head = ("key", a_name, b_name, "name")
+        key_width, a_width, b_width = (min(max(len(c[i]) for c in cells + [head]), VALUE_WIDTH if i else 10**6)
+                                       for i in range(3))
+        named = any(c[3] for c in cells)
+        lines += ["", f"[{group}]"]
+        for k, va, vb, words in [head] + cells:
+            last = f"  {vb.ljust(b_width)}  {words}" if named else f"  {vb}"
+            lines.append(f"  {k.ljust(key_width)}  {va.ljust(a_width)}{last}".rstrip())
     return lines
 
 
@@ -70,5 +82,5 @@ def command(refs, as_json, overrides):
             table.add_column(Text(column))
         for row in rows:
             # values come from files: Text, so that "[...]" is never read as markup
-            table.add_row(Text(key_text(row)), Text(text(row["a"])), Text(text(row["b"])))
+            table.add_row(Text(shown_key(name, row, (a, b))), Text(text(row["a"])), Text(text(row["b"])))
         console.print(table)

@@ -96,7 +96,7 @@ def report_page(plt, comparison, rows, differences: list, by_kingdom=(), rescore
                      "deviations of the first column (so that rows of different units share one scale); the bar is "
                      f"the {LEVEL:.0%} interval, a filled dot a difference significant after Holm's correction."),
              "<h2 id=\"table\">The table</h2>", _table(comparison, rows),
-             html_section(comparison, rescored, rows),
+             html_section(comparison, rescored, rows, by_kingdom),
              _by_kingdom(comparison, by_kingdom),
              "<h2 id=\"pictures\">Pictures</h2>",
              _figure(_scores(plt, comparison), "scores", "How the winning score is distributed in each column."),

@@ -11,7 +11,9 @@ position, answering each decision with the game's own answer to it in turn where
 one of the options (else with the decision's first policy, and the game is counted as
 `guessed`). Play is unchanged: the positions are those the first variant's players reached.
 The re-scored numbers are the score rows (`SCORE_ROWS` and points per player per scoring
-item), defined as `amunre.compare.collect` defines them.
+item), defined as `amunre.compare.collect` defines them, and the points per player per item
+in each kingdom (`kingdom1.points.pyramids`: a kingdom's scoring and the points scored in its
+rounds; the final scoring is the last kingdom's, as in the by-kingdom table).
 
 It is only sound where the other variant's scoring can read the first's positions:
 `rescore_problem` says why not in one line (another board, other cards, another number of
@@ -35,6 +37,8 @@ from typing import Any
 
 import attrs
 
+from amunre.compare.collect import kingdom_key, kingdom_of
+from amunre.compare.kingdom_words import kingdom_words
 from amunre.compare.stats import Moments
 from amunre.planning.table import Table
 from amunre.planning.worth import declares_formula
@@ -188,7 +192,7 @@ class Rescorer:
         # its scoring items, and the first variant's that it lacks (they score 0 once re-scored)
         self.items = tuple(variant.modules.item_labels) + tuple(
             item for item in first.modules.item_labels if item not in variant.modules.item_labels)
-        kingdoms = len(variant.edition.kingdoms)
+        self.kingdoms = kingdoms = len(variant.edition.kingdoms)
         ours, theirs = variant.modules, first.modules
         self.plans = [scoring_plan(k, theirs.scoring_in(k), ours.scoring_in(k)) for k in range(kingdoms)]
         self.plans.append(scoring_plan(kingdoms - 1, theirs.final_scoring, ours.final_scoring))
@@ -197,6 +201,7 @@ class Rescorer:
                                       for item in m.score_items())
         #: the scorings (by place: each kingdom's, then the final) whose position must be kept
         self.positions = frozenset(s for s, plan in enumerate(self.plans) if plan.played)
+        self._row_keys: dict[str, tuple[str, tuple[str, ...]]] = {}  # item -> its rows' keys, made once each
 
     def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of a first-variant game whose players ended as `players`, with these
@@ -206,34 +211,50 @@ class Rescorer:
         plays on the positions themselves (the last to read them) rather than on copies."""
         n = len(players)
         totals = [0.0] * n
-        by_item = dict.fromkeys(self.items, 0.0)
+        # each kingdom's points per item (the final scoring's in the last kingdom's)
+        by_kingdom = [dict.fromkeys(self.items, 0.0) for _ in range(self.kingdoms)]
         for p, player in enumerate(players):  # what no scoring item scored stays as it was
             totals[p] = player.score
             for key, value in player.breakdown.items():
-                item = key.partition(":")[2]
+                kingdom, _, item = key.partition(":")
                 if item in self.scored_items:
                     totals[p] -= value
                 else:
-                    by_item[item] = by_item.get(item, 0.0) + value
+                    found = by_kingdom[int(kingdom)]
+                    found[item] = found.get(item, 0.0) + value
         guessed = False
         for s, plan in enumerate(self.plans):
+            found = by_kingdom[plan.kingdom]
             for item in plan.copied:
                 key = f"{plan.kingdom}:{item}"
                 for p, player in enumerate(players):
                     value = player.breakdown.get(key, 0)
                     totals[p] += value
-                    by_item[item] = by_item.get(item, 0.0) + value
+                    found[item] = found.get(item, 0.0) + value
             if plan.played:
-                guessed |= self._play(plan, scorings[s], answers, keep, totals, by_item)
+                guessed |= self._play(plan, scorings[s], answers, keep, totals, found)
         values = score_rows(totals)
-        for item, points in by_item.items():
-            values[POINTS + item] = points / n
+        items = dict.fromkeys(self.items)  # (and any item a phase scored in one kingdom only)
+        for found in by_kingdom:
+            items.update(dict.fromkeys(found))
+        keys = self._row_keys
+        for item in items:
+            found_keys = keys.get(item)
+            if found_keys is None:
+                found_keys = keys[item] = (POINTS + item, tuple(kingdom_key(POINTS + item, k)
+                                                                for k in range(self.kingdoms)))
+            whole = 0.0
+            for key, found in zip(found_keys[1], by_kingdom):
+                points = found.get(item, 0.0)
+                values[key] = points / n
+                whole += points
+            values[found_keys[0]] = whole / n
         return values, guessed
 
     def _play(self, plan: ScoringPlan, kept: list, answers: list, keep: bool, totals: list[float],
               by_item: dict[str, float]) -> bool:
-        """Play a plan's modules on the kept position, adding their points; whether some decision
-        was not the game's."""
+        """Play a plan's modules on the kept position, adding their points (to the totals, and
+        per item to `by_item`: its kingdom's); whether some decision was not the game's."""
         position, start, end = kept
         state = position.copy() if keep else position
         for player in state.players:
@@ -328,6 +349,13 @@ class RescoreTally:
         return self
 
 
+def is_points_row(key: str) -> bool:
+    """Whether a row is an item's points per player, over the game (`points.ITEM`) or in one
+    kingdom (`kingdom1.points.ITEM`): a variant without the item scores 0 there."""
+    found = kingdom_of(key)
+    return (found[1] if found is not None else key).startswith(POINTS)
+
+
 def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None], identical: list[int],
                    guessed: list[int], games: list[tuple[int, int]]) -> RescoreTally:
     """A batch's re-scoring: `records[c][i]` column c's numbers for game `games[i]`,
@@ -339,9 +367,9 @@ def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None],
         if column is not None:
             keys = list(column[0]) if column else []
             for key in keys:
-                zero = 0.0 if key.startswith(POINTS) else math.nan  # an item a variant lacks scores 0 there
-                per_game = [(r[key], r[key] - first[i].get(key, zero), records[c][i].get(key, zero) - r[key])
-                            for i, r in enumerate(column)]
+                zero = 0.0 if is_points_row(key) else math.nan  # an item a variant lacks scores 0 there
+                per_game = [(r.get(key, zero), r.get(key, zero) - first[i].get(key, zero),
+                             records[c][i].get(key, zero) - r.get(key, zero)) for i, r in enumerate(column)]
                 per_seed = _per_seed(per_game, games)
                 values[key] = Moments.of(v for v, _, _ in per_seed)
                 arithmetic[key] = Moments.of(a for _, a, _ in per_seed)
@@ -377,12 +405,15 @@ class RescoredRow:
     arithmetic: Any
     play: Any
     kind: str = "mean"
+    #: a by-kingdom row's kingdom (from 0) and the whole game's row it splits
+    kingdom: int | None = None
+    row: str = ""
 
 
 @attrs.define
 class Rescored:
     """A column after the first: its games identical to the first column's, and its re-scoring
-    (`rows`) or why there is none (`absent`)."""
+    (`rows`; `by_kingdom`: the points per item in each kingdom) or why there is none (`absent`)."""
 
     column: int
     label: str
@@ -391,11 +422,13 @@ class Rescored:
     absent: str
     rows: list[RescoredRow]
     guessed: int = 0
+    by_kingdom: list[RescoredRow] = attrs.Factory(list)
 
 
 def summarize_rescored(comparison) -> list[Rescored]:
-    """Each column after the first: identical games, and its re-scored score rows in table order."""
-    from amunre.compare import stats
+    """Each column after the first: identical games, and its re-scored score rows in table order,
+    then its points per item per kingdom (an item's kingdoms together, labelled as the
+    by-kingdom table labels them)."""
     from amunre.compare.collect import core_label
 
     columns = comparison.columns
@@ -408,20 +441,36 @@ def summarize_rescored(comparison) -> list[Rescored]:
             labels.setdefault(key, label)
     for c, column in enumerate(columns[1:], start=1):
         absent = rescore_problem(first, column.variant)
-        rows = []
+        rows: list[RescoredRow] = []
+        by_kingdom: list[RescoredRow] = []
         if part is not None and not absent:
             items = list(column.variant.modules.item_labels) + [i for i in first.modules.item_labels
                                                                  if i not in column.variant.modules.item_labels]
             for key in list(SCORE_ROWS) + [POINTS + item for item in items]:
-                m = part.values[c].get(key)
-                if m is None or not m.n:
-                    continue
                 label = core_label(column.variant, key) if key in SCORE_ROWS else labels.get(key, key)
-                rows.append(RescoredRow(key, label, stats.estimate_of(m), stats.paired_of(part.arithmetic[c][key]),
-                                        stats.paired_of(part.play[c][key])))
+                rows += _rescored_row(part, c, key, label)
+            pair = [columns[0], column]
+            for item in items:
+                for k in range(len(column.variant.edition.kingdoms)):  # (as many as the first's: re-scored)
+                    names = [v.variant.edition.kingdoms[k] for v in pair]
+                    key = kingdom_key(POINTS + item, k)
+                    label = f"{labels.get(POINTS + item, POINTS + item)}, {kingdom_words(pair, k, names)}"
+                    by_kingdom += _rescored_row(part, c, key, label, k, POINTS + item)
         out.append(Rescored(c, column.label, part.identical[c] if part is not None else 0,
-                            comparison.games, absent, rows, part.guessed[c] if part is not None else 0))
+                            comparison.games, absent, rows, part.guessed[c] if part is not None else 0, by_kingdom))
     return out
+
+
+def _rescored_row(part: RescoreTally, c: int, key: str, label: str, kingdom: int | None = None,
+                  whole: str = "") -> list[RescoredRow]:
+    """Column c's re-scored row `key` as a list of one, or none where no game has it."""
+    from amunre.compare import stats
+
+    m = part.values[c].get(key)
+    if m is None or not m.n:
+        return []
+    return [RescoredRow(key, label, stats.estimate_of(m), stats.paired_of(part.arithmetic[c][key]),
+                        stats.paired_of(part.play[c][key]), kingdom=kingdom, row=whole)]
 
 
 # -- as data: the JSON's part and the records' fields ----------------------------------------
@@ -437,13 +486,17 @@ def to_json_part(rescored) -> dict:
     def difference(p):
         return {"diff": _finite(p.diff), "low": _finite(p.low), "high": _finite(p.high), "p": _finite(p.p), "n": p.n}
 
+    def row_of(row):
+        return {"key": row.key, "label": row.label, "value": estimate(row.value),
+                "arithmetic": difference(row.arithmetic), "play": difference(row.play)}
+
     return {
         "identical": [{"column": found.label, "identical": found.identical, "games": found.games}
                       for found in rescored],
         "rescored": [{"column": found.label, "absent": found.absent or None, "guessed": found.guessed,
-                      "rows": [{"key": row.key, "label": row.label, "value": estimate(row.value),
-                                "arithmetic": difference(row.arithmetic), "play": difference(row.play)}
-                               for row in found.rows]}
+                      "rows": [row_of(row) for row in found.rows],
+                      "by_kingdom": [{**row_of(row), "row": row.row, "kingdom": row.kingdom + 1}
+                                     for row in found.by_kingdom]}
                      for found in rescored],
     }
 
@@ -460,13 +513,17 @@ def records_fields(comparison) -> list[str]:
     """`--records`' fields for the identical games and re-scorings: `identical` (1 where the
     line's game is the first column's, answer for answer and event for event; empty on the first
     column's lines), then `rescored.ROW` per score row (the seed's first-column game re-scored by
-    the line's column's scoring; empty where it has none): none with one column."""
+    the line's column's scoring; empty where it has none), then per item and kingdom
+    `rescored.kingdomK.points.ITEM`: none with one column."""
     if len(comparison.columns) < 2:
         return []
     items: list[str] = []
     for column in comparison.columns:
         items += [item for item in column.variant.modules.item_labels if item not in items]
-    return ["identical"] + [RESCORED_PREFIX + key for key in list(SCORE_ROWS) + [POINTS + item for item in items]]
+    kingdoms = max(len(column.variant.edition.kingdoms) for column in comparison.columns)
+    keys = list(SCORE_ROWS) + [POINTS + item for item in items]
+    keys += [kingdom_key(POINTS + item, k) for item in items for k in range(kingdoms)]
+    return ["identical"] + [RESCORED_PREFIX + key for key in keys]
 
 
 def records_values(record: dict, c: int) -> dict:

@@ -5,7 +5,9 @@ For each column after the first: "k of N games identical" to the first column's,
 first column's games re-scored by its scoring, next to the first column and the column itself:
 `arithmetic` (re-scored less the first column: what the rule adds with play unchanged) and
 `play` (the column less re-scored: what changed play adds), each a paired difference with its
-95% interval; or, where its scoring cannot read the first's positions, why in one line.
+95% interval; or, where its scoring cannot read the first's positions, why in one line. A second
+table splits the points per item by kingdom (`kingdom1.points.ITEM`), beside the by-kingdom
+table's numbers of the two columns: in which kingdom the rule's arithmetic acts.
 """
 
 from __future__ import annotations
@@ -61,44 +63,55 @@ def _main_value(main, c: int):
     return main.values[c] if main is not None and c < len(main.values) else None
 
 
-def terminal_parts(comparison, rescored, rows, width: int | None = None) -> list:
+def _title(first: str, found, by_kingdom: bool = False) -> str:
+    return f"{first}'s games re-scored by {found.label}'s scoring" + (", by kingdom" if by_kingdom else "")
+
+
+def terminal_parts(comparison, rescored, rows, width: int | None = None, by_kingdom=()) -> list:
     """What the terminal prints after the main table: per column after the first, its
-    re-scoring as a table (or why there is none, in one line), then the note. A table as wide as
-    its lines (`width` None: piped output, or a terminal wide enough) also shows the first column
-    and the column itself; narrower, it shows the re-scored number and the two differences,
-    each number above its interval."""
-    by_key = {row.key: row for row in rows}
+    re-scoring as a table (or why there is none, in one line), then its points per item by
+    kingdom as a second table (`by_kingdom`: the by-kingdom rows, for the two columns' own
+    numbers), then the note. A table as wide as its lines (`width` None: piped output, or a
+    terminal wide enough) also shows the first column and the column itself; narrower, it shows
+    the re-scored number and the two differences, each number above its interval."""
+    by_key = {row.key: row for row in list(rows) + list(by_kingdom)}
     first = comparison.columns[0].label
     out: list = []
     for found in rescored:
         if found.absent:
             out.append(Text(absent_text(found)))
             continue
-        lines = []
-        for row in found.rows:
-            main = by_key.get(row.key)
-            digits = _digits(row, main)
-            lines.append((row, [_cell(main, _main_value(main, 0), digits), value_text(row, row.value, digits),
-                                difference_text(row.arithmetic, digits), difference_text(row.play, digits),
-                                _cell(main, _main_value(main, found.column), digits)]))
-        headings = [first, "re-scored", "arithmetic", "play", found.label]
-        widths = [max([len(headings[i])] + [len(cells[i]) for _, cells in lines]) for i in range(len(headings))]
-        stacked = width is not None and LABEL_WIDTH + sum(widths) + 3 * (len(widths) + 1) + 1 > width
-        table = Table(title=Text(f"{first}'s games re-scored by {found.label}'s scoring"), leading=1 if stacked else 0)
-        table.add_column("", ratio=1, min_width=STACKED_LABEL_WIDTH if stacked else 12, overflow="fold")
-        for heading in (headings[1:4] if stacked else headings):
-            table.add_column(Text(heading), justify="right", no_wrap=True)
-        for row, cells in lines:
-            if stacked:  # each number above its interval (or sd)
-                cells = ["\n".join(_value_lines(row, row.value, _digits(row, by_key.get(row.key)))),
-                         cells[2].replace(" (", "\n("), cells[3].replace(" (", "\n(")]
-            table.add_row(Text(shown_label(row.label)), *(Text(cell) for cell in cells))
-        out.append(table)
+        out.append(_terminal_table(_title(first, found), found, found.rows, by_key, first, width))
+        if found.by_kingdom:
+            out.append(_terminal_table(_title(first, found, True), found, found.by_kingdom, by_key, first, width))
         if found.guessed:
             out.append(Text(_guessed_text(found)))
     if any(not found.absent for found in rescored):
         out.append(Text(NOTE))
     return out
+
+
+def _terminal_table(title: str, found, rescored_rows, by_key: dict, first: str, width: int | None) -> Table:
+    lines = []
+    for row in rescored_rows:
+        main = by_key.get(row.key)
+        digits = _digits(row, main)
+        lines.append((row, [_cell(main, _main_value(main, 0), digits), value_text(row, row.value, digits),
+                            difference_text(row.arithmetic, digits), difference_text(row.play, digits),
+                            _cell(main, _main_value(main, found.column), digits)]))
+    headings = [first, "re-scored", "arithmetic", "play", found.label]
+    widths = [max([len(headings[i])] + [len(cells[i]) for _, cells in lines]) for i in range(len(headings))]
+    stacked = width is not None and LABEL_WIDTH + sum(widths) + 3 * (len(widths) + 1) + 1 > width
+    table = Table(title=Text(title), leading=1 if stacked else 0)
+    table.add_column("", ratio=1, min_width=STACKED_LABEL_WIDTH if stacked else 12, overflow="fold")
+    for heading in (headings[1:4] if stacked else headings):
+        table.add_column(Text(heading), justify="right", no_wrap=True)
+    for row, cells in lines:
+        if stacked:  # each number above its interval (or sd)
+            cells = ["\n".join(_value_lines(row, row.value, _digits(row, by_key.get(row.key)))),
+                     cells[2].replace(" (", "\n("), cells[3].replace(" (", "\n(")]
+        table.add_row(Text(shown_label(row.label)), *(Text(cell) for cell in cells))
+    return table
 
 
 def _cell(main, estimate, digits: int) -> str:
@@ -120,41 +133,48 @@ def html_identical(comparison, rescored) -> str:
         f"{e(identical_text(found, comparison.columns[0].label))}</li>" for found in rescored) + "</ul>"
 
 
-def html_section(comparison, rescored, rows) -> str:
+def html_section(comparison, rescored, rows, by_kingdom=()) -> str:
     """The page's section: a table per column after the first (each number cell carries the
-    JSON's exact value), or the line that says why there is none."""
+    JSON's exact value), then its points per item by kingdom (`by_kingdom`: the by-kingdom rows,
+    for the two columns' own numbers), or the line that says why there is none."""
     if not rescored:
         return ""
     e = html.escape
-    by_key = {row.key: row for row in rows}
+    by_key = {row.key: row for row in list(rows) + list(by_kingdom)}
     first = comparison.columns[0].label
     parts = ["<h2 id=\"rescored\">How much is arithmetic</h2>"]
     for found in rescored:
         if found.absent:
             parts.append(f"<p class=\"absent\" data-column=\"{found.column}\">{e(absent_text(found))}</p>")
             continue
-        parts.append(f"<h3>{e(first)}'s games re-scored by {e(found.label)}'s scoring</h3>")
-        # (a variant id is one word: its hyphens do not break it)
-        head = "".join(f"<th style=\"white-space: nowrap\">{e(name)}</th>"
-                       for name in ("row", first, "re-scored", "arithmetic", "play", found.label))
-        body = []
-        for row in found.rows:
-            main = by_key.get(row.key)
-            digits = _digits(row, main)
-            cells = [f"<td>{e(shown_label(row.label))}</td>",
-                     f"<td class=\"num\">{e(_cell(main, _main_value(main, 0), digits))}</td>",
-                     _number_cell(found, row, "value", row.value.mean, value_text(row, row.value, digits)),
-                     _number_cell(found, row, "arithmetic", row.arithmetic.diff,
-                                  difference_text(row.arithmetic, digits)),
-                     _number_cell(found, row, "play", row.play.diff, difference_text(row.play, digits)),
-                     f"<td class=\"num\">{e(_cell(main, _main_value(main, found.column), digits))}</td>"]
-            body.append(f"<tr>{''.join(cells)}</tr>")
-        parts.append(f"<table class=\"rescored\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-                     f"</table>")
+        parts.append(f"<h3>{e(_title(first, found))}</h3>")
+        parts.append(_html_table(found, found.rows, by_key, first, "rescored"))
+        if found.by_kingdom:
+            parts.append(f"<h4>{e(_title(first, found, True))}</h4>")
+            parts.append(_html_table(found, found.by_kingdom, by_key, first, "rescored by-kingdom"))
         if found.guessed:
             parts.append(f"<p class=\"note\">{e(_guessed_text(found))}</p>")
     parts.append(f"<p class=\"note\">{e(NOTE)}</p>")
     return "".join(parts)
+
+
+def _html_table(found, rescored_rows, by_key: dict, first: str, css: str) -> str:
+    e = html.escape
+    # (a variant id is one word: its hyphens do not break it)
+    head = "".join(f"<th style=\"white-space: nowrap\">{e(name)}</th>"
+                   for name in ("row", first, "re-scored", "arithmetic", "play", found.label))
+    body = []
+    for row in rescored_rows:
+        main = by_key.get(row.key)
+        digits = _digits(row, main)
+        cells = [f"<td>{e(shown_label(row.label))}</td>",
+                 f"<td class=\"num\">{e(_cell(main, _main_value(main, 0), digits))}</td>",
+                 _number_cell(found, row, "value", row.value.mean, value_text(row, row.value, digits)),
+                 _number_cell(found, row, "arithmetic", row.arithmetic.diff, difference_text(row.arithmetic, digits)),
+                 _number_cell(found, row, "play", row.play.diff, difference_text(row.play, digits)),
+                 f"<td class=\"num\">{e(_cell(main, _main_value(main, found.column), digits))}</td>"]
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return f"<table class=\"{css}\"><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _number_cell(found, row, what: str, exact: float, text: str) -> str:

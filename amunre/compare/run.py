@@ -28,6 +28,7 @@ from amunre.compare.collect import (
     seat_key,
 )
 from amunre.compare.jobs import Job, game_seed, play_batch, rotations  # noqa: F401 (game_seed: the run's seeds)
+from amunre.compare.kingdom_words import kingdom_name, kingdom_words
 from amunre.compare.ordered import merge_in_order
 from amunre.compare.tally import Tally, merge, slope_weights
 from amunre.core import arguments
@@ -216,31 +217,10 @@ def summarize_by_kingdom(comparison: Comparison) -> list[Row]:
     rows = _rows(comparison, ordered, labels, modes)
     for row in rows:
         row.kingdom, row.row = place[row.key]
-        row.kingdoms = [_kingdom_name(column.variant, row.kingdom) for column in columns]
+        row.kingdoms = [kingdom_name(column.variant, row.kingdom) for column in columns]
         row.label = f"{row.label}, {kingdom_words(columns, row.kingdom, row.kingdoms)}"
     _adjust(rows, len(columns))
     return rows
-
-
-def _kingdom_name(variant, kingdom: int) -> str | None:
-    names = variant.edition.kingdoms
-    return names[kingdom] if kingdom < len(names) else None
-
-
-def kingdom_words(columns, kingdom: int, names: list) -> str:
-    """A kingdom in a by-kingdom row's label: its name where every column has it under one
-    name (`Old Kingdom`); else its place and each name with the columns that use it, and the
-    columns that have no such kingdom (`kingdom 2 (New Kingdom in classic2003; Middle Kingdom
-    in three-kingdoms; none in short)`)."""
-    if None not in names and len(set(names)) == 1:
-        return names[0]
-    by_name: dict[str | None, list[str]] = {}
-    for column, name in zip(columns, names):
-        by_name.setdefault(name, []).append(column.label)
-    parts = [f"{name} in {', '.join(labels)}" for name, labels in by_name.items() if name is not None]
-    if None in by_name:
-        parts.append(f"none in {', '.join(by_name[None])}")
-    return f"kingdom {kingdom + 1} ({'; '.join(parts)})"
 
 
 def _item_order(columns) -> dict[str, int]:

@@ -33,11 +33,19 @@ def card_kinds(components, modules) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+#: Said after the built-in ids of an unknown one: a plug-in's module is found only once installed.
+OR_A_PLUGIN = "; or a plug-in's rule module, once the package that provides it is installed"
+
+
 def unknown_rule(rule_id: str, rules: dict) -> tuple[str, str]:
-    """(what, expected) of a rule id no module has (a plug-in that failed to load said so)."""
+    """(what, expected) of a rule id no module has: a plug-in that failed to load says so;
+    otherwise the known ids, and that a plug-in's module must be installed to be found (a
+    variant sent by a co-designer may need one)."""
     broken = BROKEN_PLUGINS.get(rule_id)
-    return (f"unknown rule module {rule_id!r}" + (f": its plug-in failed to load ({broken})" if broken else ""),
+    if broken:
+        return f"unknown rule module {rule_id!r}: its plug-in failed to load ({broken})", (
             did_you_mean(rule_id, rules) + one_of(rules))
+    return f"unknown rule module {rule_id!r}", did_you_mean(rule_id, rules) + one_of(rules) + OR_A_PLUGIN
 
 
 def check_meaning(data: dict, report, closeness=lambda path: 0) -> None:

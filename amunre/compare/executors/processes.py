@@ -14,7 +14,7 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -24,6 +24,8 @@ from amunre.core.errors import AmunreError
 
 #: How long a stopped local worker may take to exit before it is killed outright.
 STOP_TIMEOUT = 5.0
+#: How long one wait for finished batches lasts before a held Ctrl-C is delivered (seconds).
+WAIT_STEP = 0.05
 
 
 class ProcessExecutor(_Closing):
@@ -64,24 +66,25 @@ class ProcessExecutor(_Closing):
         pool = self._get_pool()
         futures: dict[Future, int] = {}
         try:
-            # the pool starts its processes as tasks come in: keep Ctrl-C away from them
-            # while they start (see _worker_init)
-            with _sigint_blocked():
-                for i, task in enumerate(tasks):
-                    future = pool.submit(fn, *task)
-                    futures[future] = i
-                    self._pending.add(future)
-            for future in as_completed(futures):
-                self._pending.discard(future)
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    # a worker killed from outside (out of memory, kill): the user's problem to
-                    # know of, not a bug of amunre's
-                    raise AmunreError("a worker process died before finishing its games (killed from outside, "
-                                      "or out of memory?); expected every worker to finish: try fewer --workers"
-                                      ) from None
-                yield futures[future], result
+            # Ctrl-C (and the command line's SIGTERM) are held while this thread is inside
+            # concurrent.futures' locks and delivered between waits (see _signals_held)
+            with _signals_held() as deliver:
+                # the pool starts its processes as tasks come in: keep Ctrl-C away from them
+                # while they start (see _worker_init)
+                with _sigint_blocked():
+                    for i, task in enumerate(tasks):
+                        future = pool.submit(fn, *task)
+                        futures[future] = i
+                        self._pending.add(future)
+                deliver()
+                left = set(futures)
+                while left:
+                    done, left = wait(left, timeout=WAIT_STEP, return_when=FIRST_COMPLETED)
+                    deliver()
+                    for future in sorted(done, key=futures.__getitem__):
+                        self._pending.discard(future)
+                        yield futures[future], _result(future)
+                        deliver()
         finally:
             # closed early, fn raised, or Ctrl-C: drop the rest (nothing left when all finished)
             self._stop(futures)
@@ -142,6 +145,49 @@ class ProcessExecutor(_Closing):
             _manager_ended(thread)
 
 
+def _result(future: Future):
+    """A finished batch's result; a worker killed from outside is the user's problem to know
+    of (out of memory, kill), not a bug of amunre's."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise AmunreError("a worker process died before finishing its games (killed from outside, "
+                          "or out of memory?); expected every worker to finish: try fewer --workers") from None
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM's Python handlers for the block; yields `deliver`, which runs
+    the handler of any signal held so far (raising its KeyboardInterrupt or Terminated) and is
+    called where this thread holds no lock. Whatever is still held is delivered at the end.
+
+    A KeyboardInterrupt raised inside concurrent.futures' `wait` or `as_completed` can leave a
+    future's lock taken (they take every future's lock in turn, outside a `try`): the pool's
+    thread then blocks for ever on it, cancelling, and the exit waits for that thread (seen
+    after two Ctrl-C 0.2 s apart). Only in the main thread (the only one Python signals);
+    elsewhere, and for a signal without a Python handler, nothing changes."""
+    held: list[tuple[int, Any]] = []
+    handlers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(signum)
+            if callable(handler):
+                handlers[signum] = handler
+                signal.signal(signum, lambda number, frame: held.append((number, frame)))
+
+    def deliver() -> None:
+        while held:
+            number, frame = held.pop(0)
+            handlers[number](number, frame)
+
+    try:
+        yield deliver
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        deliver()
+
+
 def _handles(pool: ProcessPoolExecutor) -> tuple[list, Any]:
     """A pool's worker processes and this process's writing end of the pipe they send their
     results through. Both are private, but the only handles on them (Python 3.14's
@@ -192,19 +238,16 @@ def _no_wakeup_at_exit(pool: ProcessPoolExecutor) -> threading.Thread | None:
 def _manager_ended(thread: threading.Thread | None) -> None:
     """Wait (up to STOP_TIMEOUT) until a pool's own thread has wound down, by polling, so that
     nothing of the pool runs on when the command reports and exits. Polling rather than
-    `Thread.join`, which a Ctrl-C would break (see `_kill_pool`); a Ctrl-C meanwhile is
-    raised when the short wait is over."""
+    `Thread.join`, which a Ctrl-C would break (see `_kill_pool`). A Ctrl-C meanwhile (the
+    second of a run being stopped, or one as a finished run closes) only ends the wait: the
+    workers are gone and the thread ends in moments by itself; raising it here would escape
+    the stop that is reporting the games finished."""
     if thread is None:
         return
     deadline = time.monotonic() + STOP_TIMEOUT
-    interrupted = None
-    while thread.is_alive() and time.monotonic() < deadline:
-        try:
+    with contextlib.suppress(KeyboardInterrupt):
+        while thread.is_alive() and time.monotonic() < deadline:
             time.sleep(0.002)
-        except KeyboardInterrupt as stop:  # the workers are gone: the thread ends in moments
-            interrupted = stop
-    if interrupted is not None:
-        raise interrupted
 
 
 def _exited(processes, timeout: float) -> bool:
