@@ -318,6 +318,32 @@ def test_every_scoring_played_again_on_the_kept_positions_gives_the_games_own_sc
         assert row.arithmetic.diff == pytest.approx(0, abs=1e-9) and row.arithmetic.high == row.arithmetic.low
 
 
+def test_a_changed_scoring_module_keeps_the_games_points_of_the_formula_modules_before_it(monkeypatch):
+    """Bonus cards scoring 4 ask decisions, so each kingdom's scoring is played again from them
+    on; the formula modules before them, the first variant's own, keep the game's points: the
+    same re-scoring as playing every module again."""
+    from amunre.compare import rescore
+
+    first, other = load_variant("classic2003"), as_variant("classic2003", ["scoring.bonus_cards.params.points=4"])
+    for kingdom in range(len(first.edition.kingdoms)):
+        mine, theirs = other.modules.scoring_in(kingdom), first.modules.scoring_in(kingdom)
+        changed = next(i for i, (a, b) in enumerate(zip(mine, theirs)) if not rescore._same_module(a, b))
+        assert changed > 0 and all(rescore._formula(m) for m in mine[:changed])  # (else nothing to keep)
+        plan = rescore.scoring_plan(kingdom, theirs, mine)
+        assert plan.copied == tuple(item.key for m in mine[:changed] for item in m.score_items())
+        assert [m for m, _ in plan.played] == list(mine[changed:])
+
+    def rows(comparison):
+        (found,) = summarize_rescored(comparison)
+        assert not found.absent and found.guessed == 0
+        return {row.key: (row.value.mean, row.value.sd) for row in found.rows}
+
+    kept = rows(run_comparison(_columns(first, other), GAMES, SEED, Inline()))
+    monkeypatch.setattr(rescore, "scoring_plan", lambda kingdom, first_modules, other_modules: rescore.ScoringPlan(
+        kingdom, (), tuple((m, rescore._formula(m)) for m in other_modules)))
+    assert kept == rows(run_comparison(_columns(first, other), GAMES, SEED, Inline()))
+
+
 #: A house rule whose bonus cards score 4: some games identical to classic2003's, some not.
 BONUS4 = """extends = "classic2003"
 [edition]

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from amunre.core.engine import play_on
 from amunre.core.errors import AgentError, IllegalAnswerError
 
 
 def play_reporting(game, agents: Sequence, specs: Sequence[str]) -> None:
     """Answer `game` with `agents` (seat by seat; `specs` their specs) until it is over, as
     `play_on` does; an own agent's failure is an AgentError (module docstring)."""
+    if all(map(_is_builtin, specs)):  # a built-in agent's failure is amunre's bug, raised as it is
+        play_on(game, agents)
+        return
     seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
     answer = game.answer
     request = game.pending

@@ -151,15 +151,25 @@ def scoring_plan(kingdom: int, first_modules, other_modules) -> ScoringPlan:
     scored by a formula) are the first variant's, one for one and in order, each module the
     first variant also has scores as it did in the game; a new formula module is worked out on
     the position, unless it follows a module played in the game, whose changes it would miss:
-    then, as when those modules differ, every module is played again on the position in order
-    (their decisions answered as the game answered them)."""
+    then every module is played again on the position in order (their decisions answered as the
+    game answered them). Where those modules differ, the leading formula modules that are the
+    first variant's, in the same places, score as they did in the game, and the rest is played
+    again so."""
     ours = [m for m in other_modules if not _formula(m)]
     theirs = [m for m in first_modules if not _formula(m)]
     by_key = {m.key: m for m in first_modules}
     items = {m.key: tuple(item.key for item in m.score_items()) for m in other_modules}
-    every = ScoringPlan(kingdom, (), tuple((m, _formula(m)) for m in other_modules))
     if len(ours) != len(theirs) or not all(_same_module(a, b) for a, b in zip(ours, theirs)):
-        return every
+        # the leading formula modules both variants have alike, in the same places, scored as
+        # in the game (they change nothing: the rest sees the position as it was kept)
+        same = 0
+        for a, b in zip(other_modules, first_modules):
+            if not (_formula(a) and _same_module(a, b)):
+                break
+            same += 1
+        return ScoringPlan(kingdom, tuple(item for m in other_modules[:same] for item in items[m.key]),
+                           tuple((m, _formula(m)) for m in other_modules[same:]))
+    every = ScoringPlan(kingdom, (), tuple((m, _formula(m)) for m in other_modules))
     copied: list[str] = []
     worked_out = []
     seen_played = False
