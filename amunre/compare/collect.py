@@ -25,7 +25,6 @@ rules build no other event and recording costs little over a bare playout.
 from __future__ import annotations
 
 import string
-from collections import defaultdict
 from typing import Any
 
 import attrs
@@ -144,10 +143,10 @@ class StatsCollector:
         if self.points_by_breakdown:
             heard.discard(SCORE_EVENT)
         self.listens_to = frozenset(heard) | CORE_EVENTS
-        #: filled by the engine while a game plays (`Game.listen`): per decision kind, each
-        #: request's number of options (1: forced); emptied at each kingdom's end
+        #: filled by the engine while a game plays (`Game.listen`): per decision kind asked,
+        #: [times asked, options offered in all, times forced]; emptied at each kingdom's end
         #: (`_count_options`), so it holds the current kingdom's
-        self.options_offered: defaultdict[str, list[int]] = defaultdict(list)
+        self.options_offered: dict[str, list[int]] = {}
         #: filled by the engine too: the sum of the answers to each decision kind that
         #: declares `Decision.summed` in the current kingdom (0 for each before a kingdom)
         self.answers_summed: dict[str, float] = {
@@ -242,11 +241,8 @@ class StatsCollector:
         sums, counts, modes = self._sums, self._counts, self.modes
         decisions = self.variant.modules.decisions
         offered = self.options_offered
-        for kind, sizes in offered.items():  # (in the order first asked or forced)
-            forced = sizes.count(1)  # (an asked question has 2 options or more)
-            asked = len(sizes) - forced
+        for kind, (asked, options, forced) in offered.items():
             if asked:
-                options = sum(sizes) - forced
                 key = OPTIONS_PREFIX + kind
                 if key not in modes:
                     self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})

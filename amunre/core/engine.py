@@ -12,7 +12,6 @@ determinizations are `amunre.core.branching`'s.
 from __future__ import annotations
 
 import secrets
-from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -98,11 +97,10 @@ class Game(Branching):
     #: run` shows a person what was decided for his seat. A clone or a determinized game tells
     #: nobody (an agent's search plays those).
     on_forced: Callable[[Request], None] | None = None
-    #: Per decision kind of this game, each request's number of options (1: forced), or None:
-    #: kept only for a listener that asks for it with an `options_offered` defaultdict(list)
-    #: (compare's options per decision), a count where the engine asks rather than an event per
-    #: decision: one append of a small int (no Python call, nothing for the garbage collector).
-    _offered: defaultdict[str, list[int]] | None = None
+    #: Per decision kind of this game, [times asked, options offered in all, times forced], or
+    #: None: kept only for a listener that asks for it with an `options_offered` dict (compare's
+    #: options per decision), a count where the engine asks rather than an event per decision.
+    _offered: dict[str, list[int]] | None = None
     #: Per decision kind a listener names in its `answers_summed` dict, the sum of this game's
     #: answers to it (numbers: how many bought), or None: kept for that listener only.
     _summed: dict[str, float] | None = None
@@ -234,9 +232,9 @@ class Game(Branching):
         """Add a listener: a callable taking each event (a dict). One with a `listens_to`
         attribute (a set of event names) hears only those: rules skip building the others,
         which keeps a statistics listener nearly free (`amunre.compare.collect`). One with
-        an `options_offered` defaultdict(list) has the engine append to it, per decision kind,
-        each request's number of options, asked or forced (a forced one has 1, an asked one 2 or
-        more); one with an `answers_summed` dict ({kind: 0, ...}) has it sum the answers to those
+        an `options_offered` dict has the engine count in it, per decision kind, the times
+        asked, the options offered in all and the times forced (`[asked, options, forced]`);
+        one with an `answers_summed` dict ({kind: 0, ...}) has it sum the answers to those
         kinds (numbers), forced ones included."""
         if not callable(listener):
             raise arguments.wrong_type("listener", listener, "a callable (it gets each event, a dict)")
@@ -244,9 +242,9 @@ class Game(Branching):
         if wanted is not None and (isinstance(wanted, (str, bytes)) or not hasattr(wanted, "__iter__")):
             raise arguments.wrong_type("listener.listens_to", wanted, "a set of event names")
         offered = getattr(listener, "options_offered", None)
-        if offered is not None and not (isinstance(offered, defaultdict) and offered.default_factory is list):
-            raise arguments.wrong_type("listener.options_offered", offered, "a defaultdict(list) (the engine "
-                                       "appends each request's number of options to its kind's list)")
+        if offered is not None and not isinstance(offered, dict):
+            raise arguments.wrong_type("listener.options_offered", offered,
+                                       "a dict (the engine counts each decision kind's asks and options in it)")
         summed = getattr(listener, "answers_summed", None)
         if summed is not None and not isinstance(summed, dict):
             raise arguments.wrong_type("listener.answers_summed", summed,
@@ -372,7 +370,12 @@ class Game(Branching):
         pending = self.pending
         if pending is not None:
             if self._offered is not None:  # (a listener counts the options of each kind asked)
-                self._offered[pending.kind].append(len(pending.options))
+                tally = self._offered.get(pending.kind)
+                if tally is None:
+                    self._offered[pending.kind] = [1, len(pending.options), 0]
+                else:
+                    tally[0] += 1
+                    tally[1] += len(pending.options)
             if "decision" in self.hearing:
                 self.emit("decision", player=pending.player, kind=pending.kind, options=len(pending.options))
 
@@ -382,7 +385,11 @@ class Game(Branching):
         determinized game gives it again, blind)."""
         self.forced += 1
         if self._offered is not None:
-            self._offered[request.kind].append(1)
+            tally = self._offered.get(request.kind)
+            if tally is None:
+                self._offered[request.kind] = [0, 0, 1]
+            else:
+                tally[2] += 1
         if self.on_forced is not None:
             self.on_forced(request)
         choice = request.options[0]
