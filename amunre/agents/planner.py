@@ -182,8 +182,9 @@ class PlannerAgent:
             self._runs = _income_runs(view, modules, owner)
             self._when = when
             self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
-        runs, final = self._runs
-        self._worth = Worth(view, self.weights, self._gold_now, runs, final, self._card_worths.at(view, final),
+        runs, only_final_left = self._runs
+        self._worth = Worth(view, self.weights, self._gold_now, runs, only_final_left,
+                            self._card_worths.at(view, only_final_left),
                             previous=self._worth, foresight=self.foresight, spread=self._spread_now,
                             later=self.later, regain=self.regain)
         return self._worth

@@ -3,14 +3,12 @@ by the variant's own rules. Nothing here knows a rule.
 
 The model. A seat's worth on a position is a sum of terms, each a function of the position:
 
-- the gold it holds, at the thrift it is given (`gold` points a gold: the planner's
-  `gold_now`, what a gold may still buy plus what the final items make of it on an even
-  table, `final_gold`); the final items (a gold ranking) count the gold held again, as they
-  would score it now;
+- the gold it holds, each gold at one number, its `thrift` (below);
 - each phase that pays for holdings (`pays_for_holdings`: the harvest), times the runs it has
-  left in this kingdom: its gold at the thrift, and its points;
+  left in this kingdom (`amunre.planning.runs`): its gold at the thrift, and its points;
 - each scoring item of this kingdom's end (`Modules.scoring_in`) and each final item: the
-  points it would give the seat were it scored on the position now;
+  points it would give the seat were it scored on the position now (a final item as if the
+  seat held no gold while the game goes on: its part of a gold is in the thrift);
 - looking past this kingdom (`later`), the later kingdoms' items on the position the variant's
   transition makes of this one (`amunre.planning.horizon`).
 
@@ -37,12 +35,24 @@ this kingdom's position, and, as a later kingdom's item, everything the transiti
     ("offering_level", None, n)  the offering level set to n (the value a module publishes
                                  under that name: a variant without one values it at nothing)
 
-Gold is valued two ways, for two questions. As a term of the worth, the gold held counts at the
-thrift and the final items (a gold ranking) count it as they would score it now, in full: so
-`points_of` with a gold change is what the position would score. What an appraisal pays with
-is `gold_change` (`gold_worth`): the thrift, or the final items' worth of a gold averaged over
-`spread` gold either way and counted at `foresight` (the others' gold at the end is not known),
-whichever is more. Decisions price what they pay with `gold_change`, never with `points_of`.
+Gold is one number. A gold is worth what it can still buy in the decisions left to the seat
+plus what the final items make of it at the end, counted once:
+
+    thrift = buys x (1 + early x (1/2 - the share of the game's rounds begun))
+             + foresight x final_gold
+
+The planner works it out (`PlannerAgent.gold_now`) and gives it to the worth. What a gold
+buys (`buys`, in the game's middle) falls as the decisions left run out; `final_gold` is what
+the final items make of a gold on an even table (every seat holding the seat's gold: for the
+printed 6, 4, 2 ranking among four, 0.3), counted at `foresight` (a gold held now may be spent
+before the end; the standings now say little about those at the end). So the gold held counts
+at the thrift, a gold paid or gained in any change at the thrift (`points_of`, `gold_change`,
+`gold_worth`: the same number), and a final item that reads the seat's gold is valued as if the
+seat held none: its part is in the thrift, not counted again on the present standings.
+At the final scoring (`only_final_left`) nothing is left to buy and the end is now: the thrift
+is 0 and the final items read the seat's gold on the true standings (`gold_worth` is then
+theirs, averaged over `spread` gold either way: a ranking pays by steps). Other items that read
+gold (a house rule's kingdom scoring of it, say) count it as they score it, on top.
 
 The position (`position_of`) is built from the seat's view alone: the others' hands are
 unknown, so empty; the modules' data is what the seat is shown of it, copied (a thought never
@@ -60,8 +70,8 @@ What is kept, and by what key:
   worth moves a little with the level, the gold, the pyramids); its floor, what the cards sell
   for at the thrift now, is applied when it is read. One planner seat keeps one; mcts's
   playouts share their planner's across sampled games of the same seat;
-- what a worth's decisions work out once for its position (`remember`: the gold's worth, a
-  province on auction's worth);
+- what a worth's decisions work out once for its position (`remember`: the gold's worth at
+  the final scoring, a province on auction's worth);
 - a later kingdom's projected position, made once per later-kingdoms model from the first
   position a term is asked on (the same from any position in what the transition clears), and
   its points by what they read of the position (`amunre.planning.horizon`);
