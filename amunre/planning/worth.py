@@ -241,8 +241,8 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
             if index < len(old_holdings) and old_holdings[index] == info:
                 continue
             player = state.players[index]
-            player.gold, provinces_held, player.score = info
-            player.provinces = list(provinces_held)
+            player.gold, held, player.score = info
+            player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(seen.hand)
     if faces != old_faces:
@@ -365,13 +365,12 @@ def undo(state: GameState, kept: Undo) -> None:
     for before in reversed(kept.provinces):
         before.province.owner, before.province.farmers = before.owner, before.farmers
         before.province.stones, before.province.pyramids = before.stones, before.pyramids
-    for before_player in reversed(kept.players):
-        player = before_player.player
-        player.gold = before_player.gold
-        if before_player.hand is not None:
-            player.hand[:] = before_player.hand
-        if before_player.provinces is not None:
-            player.provinces[:] = before_player.provinces
+    for held in reversed(kept.players):
+        held.player.gold = held.gold
+        if held.hand is not None:
+            held.player.hand[:] = held.hand
+        if held.provinces is not None:
+            held.player.provinces[:] = held.provinces
 
 
 #: What `CardWorths` keeps a value under: (kind, count) for a holding of cards, ("drawn",
