@@ -38,14 +38,14 @@ this kingdom's position, and, as a later kingdom's item, everything the transiti
 Gold is one number. A gold is worth what it can still buy in the decisions left to the seat
 plus what the final items make of it at the end, counted once:
 
-    thrift = buys x (1 + early x (1/2 - the share of the game's rounds begun))
-             + foresight x final_gold
+    thrift = (buys + foresight x final_gold) x (1 + early x (1/2 - the share of the game's rounds begun))
 
-The planner works it out (`PlannerAgent.gold_now`) and gives it to the worth. What a gold
-buys (`buys`, in the game's middle) falls as the decisions left run out; `final_gold` is what
-the final items make of a gold on an even table (every seat holding the seat's gold: for the
-printed 6, 4, 2 ranking among four, 0.3), counted at `foresight` (a gold held now may be spent
-before the end; the standings now say little about those at the end). So the gold held counts
+The planner works it out (`PlannerAgent.gold_now`) and gives it to the worth. `buys` is what a
+gold buys in the game's middle; `final_gold` is what the final items make of a gold on an even
+table (every seat holding the seat's gold: for the printed 6, 4, 2 ranking among four, 0.3),
+counted at `foresight` (a gold held now may be spent before the end; the standings now say
+little about those at the end); the whole is worth more before the middle and less after, as
+the decisions left to the seat run out (`early`). So the gold held counts
 at the thrift, a gold paid or gained in any change at the thrift (`points_of`, `gold_change`,
 `gold_worth`: the same number), and a final item that reads the seat's gold is valued as if the
 seat held none: its part is in the thrift, not counted again on the present standings.
