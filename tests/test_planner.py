@@ -253,7 +253,7 @@ def test_a_weight_names_a_scoring_item_and_a_colon_in_its_key_is_written_as_a_do
     game = Game(load_variant("classic2003"), 4, 1)
     request = game.pending
     dotted = make_agent("planner:bonus_cards.west_east=2:gold=.3", 1, 0)
-    assert dotted.weights == {"bonus_cards:west_east": 2.0} and dotted.gold == 0.3
+    assert dotted.weights == {"bonus_cards:west_east": 2.0} and dotted.buys == 0.3  # (`gold`: `buys`, old spelling)
     dotted.choose(game.view(request.player), request)  # a scoring item of classic2003: no error
     agent = make_agent("planner:pyramid=2", 1, 0)  # a key the variant does not score
     game = Game(load_variant("classic2003"), 4, 1)

@@ -27,7 +27,8 @@ module's `start_kingdom`), played on copies of the position. The model, in full:
   parameter, 1 unless told otherwise: who will hold what is already in the share), all on
   the next kingdom's projected position (a kingdom further on is not projected again).
 - The offering level of a later kingdom is taken at the middle level (the rounds in between
-  set it again). Its harvests (each phase that pays for holdings, once a round) count like
+  set it again). Its harvests (each phase that pays for holdings, its runs as
+  `amunre.planning.runs` counts them) count like
   its scoring items, their gold at the seat's thrift, where they read something carried: in
   the editions they read farmers and owners, which the transition clears, so what they will
   pay follows from what is not yet bought and they are left out; a house rule that keeps the
@@ -40,8 +41,9 @@ import weakref
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from amunre.core.facets.valuation import ASPECTS, CARD_KIND, ValuationFacet
+from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, ValuationFacet
 from amunre.core.flow import between_kingdoms
+from amunre.planning.runs import runs_in_kingdom
 from amunre.planning.table import Table
 
 if TYPE_CHECKING:
@@ -57,9 +59,6 @@ CARRIABLE = ("provinces", "farmers", "stones", "pyramids", "gold", "cards")
 #: What each variant's transition carries, by its modules, then the player count and the
 #: kingdom it leads into (`carried`).
 _CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str]]] = weakref.WeakKeyDictionary()
-#: The published value that is the offering level (`Rule.publishes`), by its name: what a
-#: change `("offering_level", None, n)` sets (`amunre.planning.worth`).
-LEVEL = "offering_level"
 
 
 def project(state: GameState, variant: Variant, kingdom: int) -> None:
@@ -169,12 +168,12 @@ class LaterKingdoms:
         self.regain = regain
         modules = variant.modules
         weights: dict[Rule, float] = {}
-        # each phase that pays for holdings (the harvest) runs once a round: a later kingdom's
-        # runs count as its scoring items do, and only where they read what is carried (kept
-        # farmers, say): what is bought there is not held now
+        # each phase that pays for holdings (the harvest): a later kingdom's runs
+        # (`amunre.planning.runs`) count as its scoring items do, and only where they read what
+        # is carried (kept farmers, say): what is bought there is not held now
         income = [module for module in modules.phases
                   if isinstance(module, ValuationFacet) and module.pays_for_holdings]
-        runs = variant.edition.rounds_per_kingdom
+        runs = runs_in_kingdom(variant)
         for ahead in range(kingdom + 1, len(variant.edition.kingdoms)):
             for module in modules.scoring_in(ahead):
                 weights[module] = weights.get(module, 0.0) + later ** (ahead - kingdom)

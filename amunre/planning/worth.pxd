@@ -12,7 +12,7 @@ cdef class Worth:
     cdef public double foresight
     cdef public Py_ssize_t spread
     cdef public object _income_runs
-    cdef public bint _final
+    cdef public bint _only_final_left
     cdef public double later
     cdef public object regain
     cdef public Py_ssize_t _kingdom

@@ -3,14 +3,12 @@ by the variant's own rules. Nothing here knows a rule.
 
 The model. A seat's worth on a position is a sum of terms, each a function of the position:
 
-- the gold it holds, at the thrift it is given (`gold` points a gold: the planner's
-  `gold_now`, what a gold may still buy plus what the final items make of it on an even
-  table, `final_gold`); the final items (a gold ranking) count the gold held again, as they
-  would score it now;
+- the gold it holds, each gold at one number, its `thrift` (below);
 - each phase that pays for holdings (`pays_for_holdings`: the harvest), times the runs it has
-  left in this kingdom: its gold at the thrift, and its points;
+  left in this kingdom (`amunre.planning.runs`): its gold at the thrift, and its points;
 - each scoring item of this kingdom's end (`Modules.scoring_in`) and each final item: the
-  points it would give the seat were it scored on the position now;
+  points it would give the seat were it scored on the position now (a final item as if the
+  seat held no gold while the game goes on: its part of a gold is in the thrift);
 - looking past this kingdom (`later`), the later kingdoms' items on the position the variant's
   transition makes of this one (`amunre.planning.horizon`).
 
@@ -37,12 +35,24 @@ this kingdom's position, and, as a later kingdom's item, everything the transiti
     ("offering_level", None, n)  the offering level set to n (the value a module publishes
                                  under that name: a variant without one values it at nothing)
 
-Gold is valued two ways, for two questions. As a term of the worth, the gold held counts at the
-thrift and the final items (a gold ranking) count it as they would score it now, in full: so
-`points_of` with a gold change is what the position would score. What an appraisal pays with
-is `gold_change` (`gold_worth`): the thrift, or the final items' worth of a gold averaged over
-`spread` gold either way and counted at `foresight` (the others' gold at the end is not known),
-whichever is more. Decisions price what they pay with `gold_change`, never with `points_of`.
+Gold is one number. A gold is worth what it can still buy in the decisions left to the seat
+plus what the final items make of it at the end, counted once:
+
+    thrift = (buys + foresight x final_gold) x (1 + early x (1/2 - the share of the game's rounds begun))
+
+The planner works it out (`PlannerAgent.gold_now`) and gives it to the worth. `buys` is what a
+gold buys in the game's middle; `final_gold` is what the final items make of a gold on an even
+table (every seat holding the seat's gold: for the printed 6, 4, 2 ranking among four, 0.3),
+counted at `foresight` (a gold held now may be spent before the end; the standings now say
+little about those at the end); the whole is worth more before the middle and less after, as
+the decisions left to the seat run out (`early`). So the gold held counts
+at the thrift, a gold paid or gained in any change at the thrift (`points_of`, `gold_change`,
+`gold_worth`: the same number), and a final item that reads the seat's gold is valued as if the
+seat held none: its part is in the thrift, not counted again on the present standings.
+At the final scoring (`only_final_left`) nothing is left to buy and the end is now: the thrift
+is 0 and the final items read the seat's gold on the true standings (`gold_worth` is then
+theirs, averaged over `spread` gold either way: a ranking pays by steps). Other items that read
+gold (a house rule's kingdom scoring of it, say) count it as they score it, on top.
 
 The position (`position_of`) is built from the seat's view alone: the others' hands are
 unknown, so empty; the modules' data is what the seat is shown of it, copied (a thought never
@@ -60,8 +70,8 @@ What is kept, and by what key:
   worth moves a little with the level, the gold, the pyramids); its floor, what the cards sell
   for at the thrift now, is applied when it is read. One planner seat keeps one; mcts's
   playouts share their planner's across sampled games of the same seat;
-- what a worth's decisions work out once for its position (`remember`: the gold's worth, a
-  province on auction's worth);
+- what a worth's decisions work out once for its position (`remember`: the gold's worth at
+  the final scoring, a province on auction's worth);
 - a later kingdom's projected position, made once per later-kingdoms model from the first
   position a term is asked on (the same from any position in what the transition clears), and
   its points by what they read of the position (`amunre.planning.horizon`);
@@ -87,10 +97,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
-from amunre.core.facets.valuation import ASPECTS, CARD_KIND, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
+from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
 from amunre.core.mechanics import CARD_SALE_PRICE, pyramids_from_stones
 from amunre.core.state import GameState
-from amunre.planning.horizon import LEVEL, LaterKingdoms, LaterTerm, middle_level
+from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
 
 if TYPE_CHECKING:
@@ -145,7 +155,7 @@ class WorthKey(NamedTuple):
     player: int | None
     #: the scoring items' weights, as sorted (item, weight) pairs
     weights: tuple[tuple[str, float], ...]
-    gold: float
+    thrift: float
     foresight: float
     spread: int
     #: each term's identity and runs (`Worth._term_ids`)
@@ -155,7 +165,7 @@ class WorthKey(NamedTuple):
     def same_terms(self, other: WorthKey) -> bool:
         """Whether `other` is the same seat, weights, thrift and terms (on another position,
         maybe)."""
-        return (self.player == other.player and self.weights == other.weights and self.gold == other.gold
+        return (self.player == other.player and self.weights == other.weights and self.thrift == other.thrift
                 and self.foresight == other.foresight and self.spread == other.spread and self.terms == other.terms)
 
 
@@ -391,16 +401,18 @@ class CardWorths:
 class Worth:
     """The worth of changes of one seat's holding at one moment (see the module docstring).
 
-    `weights`: scoring item key -> weight (1 if absent); `gold`: points per gold held (its
-    `thrift`: what gold may still buy);
+    `weights`: scoring item key -> weight (1 if absent); `thrift`: points a gold held is worth
+    (what it still buys plus what the final items make of it at the end: the planner's
+    `gold_now`), unused once `only_final_left` (only the final scoring is left: a gold buys
+    nothing more, and the final items score it on the true standings);
     `income_runs`: income module -> how many times it still runs this kingdom (the planner
     works it out from where the game stands). Nothing is worked out until a value is asked
     for; `previous`, the `Worth` of an earlier decision of the same seat, lends what it worked
     out when the position it stood on is the same (`key` tells), or differs only in what no
     term reads (the cards in play or on auction, a module's data)."""
 
-    __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs", "_final",
-                 "_terms", "_reads", "_term_ids", "later", "regain",
+    __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs",
+                 "_only_final_left", "_terms", "_reads", "_term_ids", "later", "regain",
                  "_kingdom", "_card_touches", "_previous", "_touching",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
@@ -411,24 +423,27 @@ class Worth:
     _term_ids: tuple[tuple[object, int], ...]
     _card_touches: list[frozenset[str]]
 
-    def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
-                 final: bool = False, cards: dict[CardKey, float] | None = None,
+    def __init__(self, view: PlayerView, weights: dict[str, float], thrift: float, income_runs: dict[Rule, int],
+                 only_final_left: bool = False, cards: dict[CardKey, float] | None = None,
                  previous: Worth | None = None, foresight: float = 1.0, spread: int = 1, later: float = 0.0,
                  regain: float | None = None) -> None:
         self.view = view
         self.player = view.player
         self.variant = view.variant
         self.weights = weights
-        self.thrift = gold
+        # (a gold buys nothing once only the final scoring is left: its worth is then the final
+        # items' on the true standings, `gold_worth`)
+        self.thrift = 0.0 if only_final_left else thrift
         self.foresight = foresight
         self.spread = max(1, spread)
         self.later = later
         self.regain = regain
-        self._income_runs, self._final, self._kingdom = income_runs, final, view.kingdom
+        self._income_runs, self._only_final_left, self._kingdom = income_runs, only_final_left, view.kingdom
         modules = self.variant.modules
         # the same terms as the last worth's: a caller keeps its runs for a while, in one kingdom
         # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
-        if previous is not None and previous._income_runs == income_runs and previous._final == final \
+        if previous is not None and previous._income_runs == income_runs \
+                and previous._only_final_left == only_final_left \
                 and previous.variant is self.variant and previous._kingdom == self._kingdom \
                 and previous.player == self.player and previous.view.n_players == view.n_players \
                 and previous.later == later and previous.regain == regain:
@@ -446,21 +461,24 @@ class Worth:
             # (unless only the final scoring is left) and at the game's
             terms: list[tuple[Rule | LaterTerm | None, int]] = [(None, 1)]
             terms += [(m, runs) for m, runs in income_runs.items() if runs > 0]
-            terms += [(m, 0) for m in ([] if final else list(modules.scoring_in(view.kingdom)))
+            terms += [(m, 0) for m in ([] if only_final_left else list(modules.scoring_in(view.kingdom)))
                       + list(modules.final_scoring)]
             # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
             # after it (`amunre.planning.horizon`)
-            if later and not final:
-                terms += [(term, 0) for term in
-                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like, regain).terms]
+            if later and not only_final_left:
+                terms += [(term, 0) for term in LaterKingdoms(self.variant, view.kingdom, later, view.n_players,
+                                                              self._position_of_table, regain).terms]
             self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
             self._reads = tuple(GOLD_HELD if m is None
                                 else m.reads if isinstance(m, LaterTerm)
+                                else self._gold_blind(declared_reads(m, runs)) if self._counts_gold_at_end(m)
                                 else declared_reads(m, runs) for m, runs in self._terms)
-            self._term_ids = tuple((m.term_id if isinstance(m, LaterTerm) else id(m), runs)
-                                   for m, runs in self._terms)
+            # (a final item valued without the seat's gold is another term than the item itself)
+            self._term_ids = tuple((m.term_id if isinstance(m, LaterTerm)
+                                    else ("without gold", id(m)) if m is not None and self._counts_gold_at_end(m)
+                                    else id(m), runs) for m, runs in self._terms)
             # the terms a change of these aspects touches (worked out as changes come)
             self._touching = _TOUCHING.setdefault(self._reads, {})
         while previous is not None and previous._base is None:  # never asked: nothing to lend
@@ -511,10 +529,16 @@ class Worth:
     #: the name `points_of` had before (a plug-in's appraisal may use it)
     gain = points_of
 
-    @property
-    def gold(self) -> float:
-        """The name `thrift` had before (a plug-in's appraisal may read it)."""
-        return self.thrift
+    def _counts_gold_at_end(self, module: Rule) -> bool:
+        """Whether `module` is a final item whose worth of the seat's gold is in the gold's own
+        worth (the `thrift`: what the final items make of a gold at the end) while the game goes
+        on: it is then valued as if the seat held no gold, so a gold is counted once."""
+        return not self._only_final_left and module in self.variant.modules.final_scoring
+
+    @staticmethod
+    def _gold_blind(reads: frozenset[str] | None) -> frozenset[str] | None:
+        """What a final item reads, but the seat's gold (`_counts_gold_at_end`)."""
+        return None if reads is None else reads - GOLD_HELD
 
     def points_of_one(self, what: str, where: Any, amount: int) -> float:
         """`points_of` the one change `(what, where, amount)` (kept by that flat key: most
@@ -588,10 +612,10 @@ class Worth:
         terms = self._terms_valued(frozenset().union(*(self._aspects_touched(state, *one) for one in changes)))
         if not terms:
             return 0.0
-        held = state.players[self.player].gold
+        gold_before = state.players[self.player].gold
         kept = apply(state, self.player, changes, self._levels())
         try:
-            return self._points_gained(terms, state, held)
+            return self._points_gained(terms, state, gold_before)
         finally:
             undo(state, kept)
 
@@ -636,47 +660,47 @@ class Worth:
             raise _unknown(what)
         return touched
 
-    def _made_in_place(self, state: GameState, me: PlayerState, held: int, what: str, where: Any, amount: int,
-                  terms: list[int]) -> float:
+    def _made_in_place(self, state: GameState, me: PlayerState, gold_before: int, what: str, where: Any,
+                       amount: int, terms: list[int]) -> float:
         """What one change adds, made on the position and taken back."""
         if what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids
             _add_stones(prov, amount)
-            total = self._points_gained(terms, state, held)
+            total = self._points_gained(terms, state, gold_before)
             prov.stones, prov.pyramids = stones, pyramids
         elif what == "gold":
-            me.gold = held + amount
-            total = self._points_gained(terms, state, held)
-            me.gold = held
+            me.gold = gold_before + amount
+            total = self._points_gained(terms, state, gold_before)
+            me.gold = gold_before
         elif what == "cards":
             hand = me.hand
             hand[where] += amount
-            total = self._points_gained(terms, state, held)
+            total = self._points_gained(terms, state, gold_before)
             hand[where] -= amount
         elif what == "own":
             prov = state.provinces[where]
             if prov.owner is not None:  # (held already, or taken from another: the general way)
                 kept = apply(state, self.player, ((what, where, amount),), self._levels())
                 try:
-                    return self._points_gained(terms, state, held)
+                    return self._points_gained(terms, state, gold_before)
                 finally:
                     undo(state, kept)
             owned = me.provinces
             prov.owner = self.player
             owned.append(where)
-            total = self._points_gained(terms, state, held)
+            total = self._points_gained(terms, state, gold_before)
             owned.pop()
             prov.owner = None
         elif what == "farmers":
             prov = state.provinces[where]
             prov.farmers += amount
-            total = self._points_gained(terms, state, held)
+            total = self._points_gained(terms, state, gold_before)
             prov.farmers -= amount
         elif what == "pyramids":
             prov = state.provinces[where]
             prov.pyramids += amount
-            total = self._points_gained(terms, state, held)
+            total = self._points_gained(terms, state, gold_before)
             prov.pyramids -= amount
         else:  # the offering level
             levels = self._levels()
@@ -684,7 +708,7 @@ class Worth:
                 return 0.0
             level = levels[LEVEL]
             levels[LEVEL] = amount
-            total = self._points_gained(terms, state, held)
+            total = self._points_gained(terms, state, gold_before)
             levels[LEVEL] = level
         return total
 
@@ -694,19 +718,19 @@ class Worth:
         level_at = self._level_at
         return None if level_at is None else self._base.rules[level_at]
 
-    def _points_gained(self, terms: list[int], state: GameState, held: int) -> float:
+    def _points_gained(self, terms: list[int], state: GameState, gold_before: int) -> float:
         """What the `terms` gained on `state` (changed) from their worth before (`_parts`);
-        `held`, the gold the seat held before."""
+        `gold_before`, the gold the seat held before."""
         parts, evaluate = self._parts, self._evaluators
         total = 0.0
         for index in terms:
             if index:
                 total += evaluate[index](state) - parts[index]
             else:  # the gold held, exactly: n gold is worth n times the thrift, no rounding
-                total += (state.players[self.player].gold - held) * self.gold
+                total += (state.players[self.player].gold - gold_before) * self.thrift
         return total
 
-    def _like(self) -> GameState:
+    def _position_of_table(self) -> GameState:
         """A position of this seat's table (the players, the board): what the transition is
         tried on to learn what it carries (`amunre.planning.horizon.carried`)."""
         return position_of(self.view)
@@ -716,18 +740,25 @@ class Worth:
         module), a phase's gold and points (`income_for`) times the `runs` it has left, or
         a scoring item's points (`points_for`); as the module declares them, else by
         playing it on a copy."""
-        me, gold, weights, variant = self.player, self.thrift, self.weights, self.variant
+        me, thrift, weights, variant = self.player, self.thrift, self.weights, self.variant
         if module is None:
-            return lambda state: state.players[me].gold * gold
+            return lambda state: state.players[me].gold * thrift
         if isinstance(module, LaterTerm):
-            return module.evaluator(me, _item_points(variant, weights, gold))
+            return module.evaluator(me, _item_points(variant, weights, thrift))
+        if self._counts_gold_at_end(module):
+            return _without_gold(self._term_of(module, runs), me)
+        return self._term_of(module, runs)
+
+    def _term_of(self, module: Rule, runs: int) -> Callable[[GameState], float]:
+        """A module's term (`_evaluator`) as it reads the position."""
+        me, thrift, weights, variant = self.player, self.thrift, self.weights, self.variant
         if runs:
             income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
             def income(state: GameState) -> float:
                 found = income_for(state, me)
                 gained, points = found if found is not None else played(module, state, me, variant)
-                return runs * (gained * gold + _weighted(points, weights))
+                return runs * (gained * thrift + _weighted(points, weights))
             return income
         points_for = module.points_for if isinstance(module, ValuationFacet) else _not_declared
         if not weights:  # (the common case, without a call more for each)
@@ -756,37 +787,39 @@ class Worth:
         return amount * self.gold_worth() if amount else 0.0
 
     def gold_worth(self) -> float:
-        """Points one gold is worth to the seat: its thrift, or what the items that score the
-        gold held (a gold ranking) make of a gold, if that is more. Those count `foresight`
-        of their points (the others' gold at the end is not known),
-        averaged over `spread` gold either way of the seat's gold (a ranking pays by steps)."""
+        """Points one gold is worth to the seat (the module docstring's gold): its `thrift`
+        while the game goes on; once only the final scoring is left, what the final items make
+        of a gold on the true standings, averaged over `spread` gold either way of the seat's
+        (a ranking pays by steps)."""
+        if not self._only_final_left:
+            return self.thrift
         found = self._remembered.get(GOLD_WORTH)
         if found is None:
             spread = self.spread
             more, fewer = self.points_of_one("gold", None, spread), self.points_of_one("gold", None, -spread)
-            scored = (more - fewer) / (2 * spread)
-            # gold held in `scored`
-            found = self._remembered[GOLD_WORTH] = max(self.thrift, self.foresight * (scored - self.thrift))
+            found = self._remembered[GOLD_WORTH] = (more - fewer) / (2 * spread)
         return found
 
     def final_gold(self) -> float:
         """What the final items (a gold ranking) make of one gold on an even table: every seat
         holding the seat's gold, this one `spread` gold more or fewer (the others' gold at the
         end is not known). For a ranking by places it reads the variant's rules and the player
-        count, not the standings (6, 4 and 2 points among four: 0.3 a gold; among three: 0.2)."""
+        count, not the standings (6, 4 and 2 points among four: 0.3 a gold; among three: 0.2).
+        Asked of a worth of the final scoring (`only_final_left`), where the final items read
+        the seat's gold (before it, they count it through the `thrift`: 0 here)."""
         found = self._remembered.get(FINAL_GOLD)
         if found is None:
             self.points_of_one("gold", None, self.spread)  # (each term valued on the true position first)
             players = self._base.players
-            held = [p.gold for p in players]
-            mine = held[self.player]
+            golds = [p.gold for p in players]
+            mine = golds[self.player]
             for p in players:
                 p.gold = mine
             try:  # (what the terms gain on the even table, from the same values before: a difference)
                 more = self._points_of_one_change("gold", None, self.spread)
                 fewer = self._points_of_one_change("gold", None, -self.spread)
             finally:
-                for p, gold in zip(players, held):
+                for p, gold in zip(players, golds):
                     p.gold = gold
             found = self._remembered[FINAL_GOLD] = (more - fewer) / (2 * self.spread) - self.thrift
         return found
@@ -848,18 +881,32 @@ class Worth:
         return self.points_of_one("offering_level", None, level)
 
 
-def _item_points(variant: Variant, weights: dict[str, float], gold: float) -> Callable[[Rule, GameState, int], float]:
+def _item_points(variant: Variant, weights: dict[str, float], thrift: float
+                 ) -> Callable[[Rule, GameState, int], float]:
     """A scoring item's weighted points for a player on a position, or an income phase's run's
-    (its gold at `gold` points each, and its points): as it declares them, else by playing it
+    (its gold at `thrift` points each, and its points): as it declares them, else by playing it
     on a copy."""
     def points(module: Rule, state: GameState, player: int) -> float:
         if isinstance(module, ValuationFacet) and module.pays_for_holdings:
             income = module.income_for(state, player)
             gained, scored = income if income is not None else played(module, state, player, variant)
-            return gained * gold + _weighted(scored, weights)
+            return gained * thrift + _weighted(scored, weights)
         found = module.points_for(state, player) if isinstance(module, ValuationFacet) else None
         return _weighted(found if found is not None else played(module, state, player, variant)[1], weights)
     return points
+
+
+def _without_gold(term: Callable[[GameState], float], player: int) -> Callable[[GameState], float]:
+    """`term` valued as if `player` held no gold (`Worth._counts_gold_at_end`): the position's
+    gold is put back after."""
+    def valued(state: GameState) -> float:
+        me = state.players[player]
+        gold, me.gold = me.gold, 0
+        try:
+            return term(state)
+        finally:
+            me.gold = gold
+    return valued
 
 
 def _weighted(points: Mapping[str, float], weights: dict[str, float]) -> float:

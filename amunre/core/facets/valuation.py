@@ -50,6 +50,9 @@ TOUCHES = {"own": frozenset({"provinces"}), "farmers": frozenset({"farmers"}),
            "stones": frozenset({"stones", "pyramids"}), "pyramids": frozenset({"pyramids"}),
            "gold": frozenset({"gold"}), "cards": frozenset({"cards"}),
            "offering_level": frozenset({"offering_level"})}
+#: The name under which a module publishes the offering level (`Rule.publishes`), and the
+#: change `("offering_level", None, n)` that sets it: what a valuer reads and changes.
+LEVEL = "offering_level"
 #: Every aspect a module may say it reads.
 ASPECTS = frozenset().union(*TOUCHES.values())
 #: A module whose points read only some kinds of card names each as "cards:<kind>" in its
@@ -60,7 +63,8 @@ CARD_KIND = "cards:"
 class Valuer(Protocol):
     """What a seat's changes of holding are worth to it now, in points (what an appraisal asks)."""
 
-    #: Points a gold is worth to the seat when nothing scores it: what gold may still buy.
+    #: Points a gold held is worth to the seat: what it may still buy plus what the final items
+    #: make of it at the end (`amunre.planning.worth` writes the model out).
     thrift: float
 
     def points_of(self, changes: tuple[Change, ...]) -> float:
