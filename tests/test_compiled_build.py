@@ -45,7 +45,8 @@ def _compiler_missing() -> str | None:
     return None
 
 
-# one worker runs the module (`--dist loadgroup`), so that the build is made once
+# meant to keep the module on one worker (`--dist loadgroup`); the build is made once because the module has
+# a single test that uses it (below)
 pytestmark = [pytest.mark.skipif(_compiler_missing() is not None, reason=str(_compiler_missing())),
               pytest.mark.xdist_group("compiled-build")]
 
@@ -125,28 +126,35 @@ def _in_compiled(site: Path, *args: str, timeout: float = 900, **env: str) -> su
                           env={**os.environ, "PYTHONPATH": str(site), **env})
 
 
-def test_compiled_build_imports_its_compiled_modules(compiled_site):
+def _check_imports_its_compiled_modules(site: Path) -> None:
     sys.path.insert(0, str(REPO / "buildsupport"))
     try:
         from compiled import module_names
     finally:
         sys.path.remove(str(REPO / "buildsupport"))
 
-    shown = _in_compiled(compiled_site, "-c", "import amunre.core.engine, amunre.cli.buildinfo as b; "
+    shown = _in_compiled(site, "-c", "import amunre.core.engine, amunre.cli.buildinfo as b; "
                          "print(amunre.core.engine.__file__); print(b.describe_build()); print(*b.compiled_modules())")
     assert shown.returncode == 0, shown.stderr
     engine_file, described, names = shown.stdout.splitlines()
-    assert engine_file.startswith(str(compiled_site)) and not engine_file.endswith(".py")
+    assert engine_file.startswith(str(site)) and not engine_file.endswith(".py")
     expected = module_names(REPO)
     assert names.split() == expected  # every module setup.py lists, and no other
     assert described == f"compiled (Cython): {len(expected)} modules"
-    version = _in_compiled(compiled_site, "-m", "amunre", "--version")
+    version = _in_compiled(site, "-m", "amunre", "--version")
     assert version.returncode == 0 and f"({described})" in version.stdout, version.stdout + version.stderr
 
 
-def test_compiled_build_plays_the_same_games(compiled_site):
+def _check_plays_the_same_games(site: Path) -> None:
     # on every CPU, as the suite runs: a chain this long on one worker would otherwise be the suite's last minutes
-    run = _in_compiled(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-n", "auto",
+    run = _in_compiled(site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-n", "auto",
                        "-k", EDITIONS_ONLY, *(str(REPO / name) for name in SELECTION), AMUNRE_REQUIRE_COMPILED="1")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and " failed" not in run.stdout
+
+
+# One test, not two: the build takes minutes, and two tests of this module may run on two workers at
+# once (the xdist_group mark above does not keep them on one here), each making the same build.
+def test_compiled_build_imports_its_compiled_modules_and_plays_the_same_games(compiled_site):
+    _check_imports_its_compiled_modules(compiled_site)  # first: a build of the wrong modules fails fast
+    _check_plays_the_same_games(compiled_site)
