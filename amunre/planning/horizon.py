@@ -239,6 +239,19 @@ class LaterTerm:
         #: what tells this term from another of a seat's worth (`Worth`'s key)
         self.term_id = (("later kingdoms", kingdoms.kingdom, kingdoms.later, kingdoms.regain)
                         + tuple(module.key for module, _ in items))
+        #: its evaluators, by seat, the items' weights (sorted pairs) and the thrift (`evaluator_for`)
+        self._evaluators: dict[tuple[int, tuple[tuple[str, float], ...], float], Callable[[GameState], float]] = {}
+
+    def evaluator_for(self, player: int, weights: dict[str, float], gold: float,
+                      points: Callable[[Rule, GameState, int], float]) -> Callable[[GameState], float]:
+        """`evaluator`, made once for a seat, the items' `weights` and the thrift `gold` (what
+        `points` values by): a later worth of the seat with other terms of this kingdom (another
+        phase asking, another round) takes it with the values it keeps."""
+        key = (player, tuple(sorted(weights.items())), gold)
+        found = self._evaluators.get(key)
+        if found is None:
+            found = self._evaluators[key] = self.evaluator(player, points)
+        return found
 
     def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
                   ) -> Callable[[GameState], float]:

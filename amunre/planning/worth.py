@@ -401,7 +401,7 @@ class Worth:
 
     __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs", "_final",
                  "_terms", "_reads", "_term_ids", "later", "regain",
-                 "_kingdom", "_card_touches", "_previous", "_touching",
+                 "_kingdom", "_card_touches", "_previous", "_touching", "_later_kingdoms",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
@@ -434,6 +434,7 @@ class Worth:
                 and previous.later == later and previous.regain == regain:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
+            self._later_kingdoms = previous._later_kingdoms
         else:
             # what a change of each card kind touches: any card, and that kind
             kinds = self.variant.cards
@@ -450,9 +451,18 @@ class Worth:
                       + list(modules.final_scoring)]
             # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
             # after it (`amunre.planning.horizon`)
+            self._later_kingdoms = None
             if later and not final:
-                terms += [(term, 0) for term in
-                          LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like, regain).terms]
+                kingdoms = previous._later_kingdoms if previous is not None else None
+                # the last worth's model of the same kingdoms, table, `later` and `regain` (its
+                # projections and its terms' values by what they read stay true: another phase
+                # asking, or another round, changes the runs of this kingdom's terms, not them)
+                if (kingdoms is None or kingdoms.variant is not self.variant or kingdoms.kingdom != view.kingdom
+                        or kingdoms.later != later or kingdoms.regain != regain
+                        or previous.view.n_players != view.n_players):  # type: ignore[union-attr]
+                    kingdoms = LaterKingdoms(self.variant, view.kingdom, later, view.n_players, self._like, regain)
+                self._later_kingdoms = kingdoms
+                terms += [(term, 0) for term in kingdoms.terms]
             self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
@@ -720,7 +730,7 @@ class Worth:
         if module is None:
             return lambda state: state.players[me].gold * gold
         if isinstance(module, LaterTerm):
-            return module.evaluator(me, _item_points(variant, weights, gold))
+            return module.evaluator_for(me, weights, gold, _item_points(variant, weights, gold))
         if runs:
             income_for = module.income_for if isinstance(module, ValuationFacet) else _not_declared
 
