@@ -193,6 +193,8 @@ class Undo(NamedTuple):
     level: int | None
 
 
+#: A player's holding or a province's face, as `position_of` wrote it.
+_Written = TypeVar("_Written")
 #: What a `Worth.remember`ed function makes (a number, mostly).
 _Made = TypeVar("_Made")
 #: What more stones touch when they complete no pyramid.
@@ -227,22 +229,18 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
     old_holdings, old_faces = ((before.holdings, before.faces) if into is not None and before is not None
                                else ((), ()))
     if holdings != old_holdings:
-        for index, info in enumerate(holdings):
-            if index < len(old_holdings) and old_holdings[index] == info:
-                continue
-            player = state.players[index]
-            player.gold, held, player.score = info
-            player.provinces = list(held)
+        # (zipped with what was written before, None where nothing was: one comparison each)
+        for player, info, old_info in zip(state.players, holdings, _padded(old_holdings, len(holdings))):
+            if info != old_info:
+                player.gold, held, player.score = info
+                player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(seen.hand)
     if faces != old_faces:
-        provinces = state.provinces
-        for index, seen_face in enumerate(faces):
-            if index < len(old_faces) and old_faces[index] == seen_face:
-                continue
-            prov = provinces[index]
-            (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
-             _) = seen_face
+        for prov, seen_face, old_face in zip(state.provinces, faces, _padded(old_faces, len(faces))):
+            if seen_face != old_face:
+                (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
+                 _) = seen_face
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player = view.start_player
     supplies = view.supplies
@@ -254,6 +252,11 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
     if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
         rules[level_at] = dict(rules[level_at])
     return state
+
+
+def _padded(written: tuple[_Written, ...], count: int) -> tuple[_Written | None, ...]:
+    """What `position_of` wrote before, `count` long: None where it wrote nothing."""
+    return written if len(written) == count else written[:count] + (None,) * (count - len(written))
 
 
 def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
