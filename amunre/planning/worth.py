@@ -413,6 +413,7 @@ class Worth:
     _touching: dict[frozenset[str], list[int]]
     _term_ids: tuple[tuple[object, int], ...]
     _card_touches: list[frozenset[str]]
+    _later_kingdoms: LaterKingdoms | None
 
     def __init__(self, view: PlayerView, weights: dict[str, float], gold: float, income_runs: dict[Rule, int],
                  final: bool = False, cards: dict[CardKey, float] | None = None,
