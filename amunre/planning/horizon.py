@@ -238,6 +238,24 @@ class LaterTerm:
         #: what tells this term from another of a seat's worth (`Worth`'s key)
         self.term_id = (("later kingdoms", kingdoms.kingdom, kingdoms.later, kingdoms.regain)
                         + tuple(module.key for module, _ in items))
+        #: its evaluators, by seat, the items' weights (sorted pairs) and the thrift where an
+        #: item's points read it (`evaluator_for`)
+        self._evaluators: dict[tuple[int, tuple[tuple[str, float], ...], float | None],
+                               Callable[[GameState], float]] = {}
+        #: whether an item is an income phase, whose gold counts at the thrift
+        self._pays = any(isinstance(module, ValuationFacet) and module.pays_for_holdings for module, _ in items)
+
+    def evaluator_for(self, player: int, weights: dict[str, float], thrift: float,
+                      points: Callable[[Rule, GameState, int], float]) -> Callable[[GameState], float]:
+        """`evaluator`, made once for a seat, the items' `weights` and the `thrift` (what
+        `points` values by; the thrift only where an item is an income phase, the others' points
+        do not read it): a later worth of the seat with other terms of this kingdom (another
+        phase asking, another round) takes it with the values it keeps."""
+        key = (player, tuple(sorted(weights.items())), thrift if self._pays else None)
+        found = self._evaluators.get(key)
+        if found is None:
+            found = self._evaluators[key] = self.evaluator(player, points)
+        return found
 
     def evaluator(self, player: int, points: Callable[[Rule, GameState, int], float]
                   ) -> Callable[[GameState], float]:

@@ -22,6 +22,7 @@ cdef class Worth:
     cdef public list _card_touches
     cdef public object _previous
     cdef public dict _touching
+    cdef public object _later_kingdoms
     cdef public list _evaluators
     cdef public object _base
     cdef public list _parts

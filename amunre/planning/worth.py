@@ -203,6 +203,8 @@ class Undo(NamedTuple):
     level: int | None
 
 
+#: A player's holding or a province's face, as `position_of` wrote it.
+_Written = TypeVar("_Written")
 #: What a `Worth.remember`ed function makes (a number, mostly).
 _Made = TypeVar("_Made")
 #: What more stones touch when they complete no pyramid.
@@ -237,22 +239,18 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
     old_holdings, old_faces = ((before.holdings, before.faces) if into is not None and before is not None
                                else ((), ()))
     if holdings != old_holdings:
-        for index, info in enumerate(holdings):
-            if index < len(old_holdings) and old_holdings[index] == info:
-                continue
-            player = state.players[index]
-            player.gold, held, player.score = info
-            player.provinces = list(held)
+        # (zipped with what was written before, None where nothing was: one comparison each)
+        for player, info, old_info in zip(state.players, holdings, _padded(old_holdings, len(holdings))):
+            if info != old_info:
+                player.gold, held, player.score = info
+                player.provinces = list(held)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(seen.hand)
     if faces != old_faces:
-        provinces = state.provinces
-        for index, seen_face in enumerate(faces):
-            if index < len(old_faces) and old_faces[index] == seen_face:
-                continue
-            prov = provinces[index]
-            (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
-             _) = seen_face
+        for prov, seen_face, old_face in zip(state.provinces, faces, _padded(old_faces, len(faces))):
+            if seen_face != old_face:
+                (prov.owner, prov.farmers, prov.free_farmers, prov.stones, prov.pyramids, prov.doubles, prov.gold,
+                 _) = seen_face
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player = view.start_player
     supplies = view.supplies
@@ -264,6 +262,11 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
     if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
         rules[level_at] = dict(rules[level_at])
     return state
+
+
+def _padded(written: tuple[_Written, ...], count: int) -> tuple[_Written | None, ...]:
+    """What `position_of` wrote before, `count` long: None where it wrote nothing."""
+    return written if len(written) == count else written[:count] + (None,) * (count - len(written))
 
 
 def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
@@ -413,7 +416,7 @@ class Worth:
 
     __slots__ = ("view", "player", "variant", "weights", "thrift", "foresight", "spread", "_income_runs",
                  "_only_final_left", "_terms", "_reads", "_term_ids", "later", "regain",
-                 "_kingdom", "_card_touches", "_previous", "_touching",
+                 "_kingdom", "_card_touches", "_previous", "_touching", "_later_kingdoms",
                  "_evaluators", "_base",
                  "_parts", "_gains", "_remembered", "_cards", "_key", "_seen", "_level_at")
 
@@ -422,6 +425,7 @@ class Worth:
     _touching: dict[frozenset[str], list[int]]
     _term_ids: tuple[tuple[object, int], ...]
     _card_touches: list[frozenset[str]]
+    _later_kingdoms: LaterKingdoms | None
 
     def __init__(self, view: PlayerView, weights: dict[str, float], thrift: float, income_runs: dict[Rule, int],
                  only_final_left: bool = False, cards: dict[CardKey, float] | None = None,
@@ -449,6 +453,7 @@ class Worth:
                 and previous.later == later and previous.regain == regain:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
+            self._later_kingdoms = previous._later_kingdoms
         else:
             # what a change of each card kind touches: any card, and that kind
             kinds = self.variant.cards
@@ -465,9 +470,19 @@ class Worth:
                       + list(modules.final_scoring)]
             # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
             # after it (`amunre.planning.horizon`)
+            self._later_kingdoms = None
             if later and not only_final_left:
-                terms += [(term, 0) for term in LaterKingdoms(self.variant, view.kingdom, later, view.n_players,
-                                                              self._position_of_table, regain).terms]
+                kingdoms = previous._later_kingdoms if previous is not None else None
+                # the last worth's model of the same kingdoms, table, `later` and `regain` (its
+                # projections and its terms' values by what they read stay true: another phase
+                # asking, or another round, changes the runs of this kingdom's terms, not them)
+                if (kingdoms is None or kingdoms.variant is not self.variant or kingdoms.kingdom != view.kingdom
+                        or kingdoms.later != later or kingdoms.regain != regain
+                        or previous.view.n_players != view.n_players):  # type: ignore[union-attr]
+                    kingdoms = LaterKingdoms(self.variant, view.kingdom, later, view.n_players,
+                                             self._position_of_table, regain)
+                self._later_kingdoms = kingdoms
+                terms += [(term, 0) for term in kingdoms.terms]
             self._terms = terms
             # what of a holding each term reads (None: anything; a module valued by playing it
             # may read anything, whatever it declares)
@@ -744,7 +759,7 @@ class Worth:
         if module is None:
             return lambda state: state.players[me].gold * thrift
         if isinstance(module, LaterTerm):
-            return module.evaluator(me, _item_points(variant, weights, thrift))
+            return module.evaluator_for(me, weights, thrift, _item_points(variant, weights, thrift))
         if self._counts_gold_at_end(module):
             return _without_gold(self._term_of(module, runs), me)
         return self._term_of(module, runs)
