@@ -71,9 +71,10 @@ def project(state: GameState, variant: Variant, kingdom: int) -> None:
         rule.start_kingdom(table)
 
 
-def carried(variant: Variant, n_players: int, kingdom: int, like: Callable[[], GameState]) -> frozenset[str]:
+def carried(variant: Variant, n_players: int, kingdom: int,
+            position_of_table: Callable[[], GameState]) -> frozenset[str]:
     """The aspects of a holding (`CARRIABLE`) the variant's transition into `kingdom` leaves as
-    they were, for `n_players`: played on two copies of a position (`like()`, asked only
+    they were, for `n_players`: played on two copies of a position (`position_of_table()`, asked only
     then), each with every province held, farmed and built on and every player holding gold
     and cards, marked differently, and compared. An aspect the transition neither leaves nor
     clears the same way from both (a house rule's that halves the gold, say) counts as
@@ -82,7 +83,7 @@ def carried(variant: Variant, n_players: int, kingdom: int, like: Callable[[], G
     found = by_count.get((n_players, kingdom))
     if found is not None:
         return found
-    position = like()
+    position = position_of_table()
     probes = [_marked(position, mark) for mark in (1, 2)]
     befores = [probe.copy() for probe in probes]
     for probe in probes:
@@ -157,12 +158,12 @@ class LaterKingdoms:
     """What a seat's worth counts of the kingdoms after `kingdom` (see the module docstring):
     each scoring item at the sum of the weights of the later kingdoms it scores in (`later`
     the next one, `later` squared the one after), the items that read the same aspects as one
-    term (`terms`), all read on one projected position a seat (`projection`). An item that
+    term (`terms`), all read on one projected position for each seat (`projection`). An item that
     reads nothing the transition carries gives the same points from any position now: it is
     left out (it would change no choice)."""
 
     def __init__(self, variant: Variant, kingdom: int, later: float, n_players: int,
-                 like: Callable[[], GameState], regain: float | None = None) -> None:
+                 position_of_table: Callable[[], GameState], regain: float | None = None) -> None:
         self.variant, self.kingdom, self.later = variant, kingdom, later
         #: the share of what goes back to auction the seat counts on winning (None: 1/n)
         self.regain = regain
@@ -184,7 +185,7 @@ class LaterKingdoms:
         if not any(weights.values()):  # (the last kingdom: nothing after it)
             self.terms: tuple[LaterTerm, ...] = ()
             return
-        carries = carried(variant, n_players, kingdom + 1, like)
+        carries = carried(variant, n_players, kingdom + 1, position_of_table)
         by_reads: dict[frozenset[str], list[tuple[Rule, float]]] = {}
         for module, weight in weights.items():
             reads = _carried_reads(module, carries)

@@ -61,8 +61,8 @@ writes into the live game).
 What is kept, and by what key:
 
 - a worth's position, its terms' values and the changes' points are lent to the next worth of
-  the same seat (`Worth(previous=...)`) when its `key` is equal (the seat, thrift, foresight,
-  spread, terms, and what the seat sees, `Seen`); the terms' values and the points too when
+  the same seat (`Worth(previous=...)`) when its `key` is equal (the seat, the items' weights,
+  thrift, foresight, spread, terms, and what the seat sees, `Seen`); the terms' values and the points too when
   only what no term reads moved (the cards in play or on auction, a module's data);
 - the terms a change of some aspects touches, by what the terms read (`_TOUCHING`);
 - what each card kind's holding adds to a seat's worth (`CardWorths`), by kingdom, whether
@@ -393,9 +393,9 @@ class CardWorths:
         self.key: tuple[int, bool, int] | None = None
         self.worths: dict[CardKey, float] = {}
 
-    def at(self, view: PlayerView, final: bool) -> dict[CardKey, float]:
+    def at(self, view: PlayerView, only_final_left: bool) -> dict[CardKey, float]:
         """The card worths for the seat's position now (new ones when the key moved)."""
-        key = (view.kingdom, final, len(view.me.provinces))
+        key = (view.kingdom, only_final_left, len(view.me.provinces))
         if key != self.key:
             self.key, self.worths = key, {}
         return self.worths
@@ -893,7 +893,7 @@ class Worth:
 
     def level(self, level: int) -> float:
         """This round's offering at `level` rather than where it stands."""
-        return self.points_of_one("offering_level", None, level)
+        return self.points_of_one(LEVEL, None, level)
 
 
 def _item_points(variant: Variant, weights: dict[str, float], thrift: float
