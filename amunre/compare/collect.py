@@ -169,7 +169,7 @@ class StatsCollector:
         self._slot_keys: list[str] = []  # slot -> row key
         self._slot_modes: list[str] = []  # slot -> per_game mode
         self._slot_splits: list[tuple[str, ...]] = []  # slot -> its by-kingdom keys
-        self._always: set[int] = set()  # the slots of rows every game has (0 without their events)
+        self._always: list[int] = []  # the slots of rows every game has (0 without their events)
         self._share_rows: list[int] = []  # the slots of the share rows
         # per kingdom, per slot: the sum of the values its events added and how many added one
         self._totals: list[list[float]] = [[] for _ in range(self._kingdoms)]
@@ -193,7 +193,9 @@ class StatsCollector:
         self.reset()
 
     def _always_row(self, stat, event: dict) -> None:
-        self._always.add(self._slot_for(stat, stat.key.format_map(event), event))
+        slot = self._slot_for(stat, stat.key.format_map(event), event)
+        if slot not in self._always:
+            self._always.append(slot)
 
     def reset(self) -> None:
         # per kingdom: the slots' sums and events (`_totals`, `_events`), and each share group's
@@ -414,33 +416,46 @@ class StatsCollector:
         return out
 
     def _module_values(self, values: dict[str, float], n: int) -> None:
-        """The rule modules' rows of this game, whole and per kingdom, into `values`: slot by
-        slot, each with its kingdoms' sums and events side by side, over the rows that had
-        events in the game or that every game has; the shares after them."""
-        always = self._always
-        rows = zip(self._slot_keys, self._slot_modes, self._slot_splits, zip(*self._totals), zip(*self._events))
-        for slot, (key, mode, splits, sums, counts) in enumerate(rows):
-            if mode == "share" or not any(counts) and slot not in always:
-                continue  # (below: a share is of its group's events; a row without events is none)
-            if mode == "sum":  # a kingdom without its events: 0 (its sum, as it holds)
-                values[key] = sum(sums)
-                values.update(zip(splits, sums))
-            elif mode == "per_player":
-                values[key] = sum(sums) / n
-                values.update(zip(splits, [total / n for total in sums]))
-            elif any(counts):  # a mean: of its kingdoms' events where it had some, of all its events for the game
-                values[key] = sum(sums) / sum(counts)
-                for by_kingdom, total, count in zip(splits, sums, counts):
-                    if count:
-                        values[by_kingdom] = total / count
+        """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
+        by kingdom over the rows that had events there (a game has few of the rows ever seen),
+        then the zeros a sum has without events, then the shares."""
+        modes, splits, keys = self._slot_modes, self._slot_splits, self._slot_keys
+        wholes: dict[int, float] = {}  # a row's total over the kingdoms, by slot
+        events: dict[int, int] = {}  # a mean's events over the kingdoms
+        for k, (sums, counts) in enumerate(zip(self._totals, self._events)):
+            for slot, count in enumerate(counts):
+                if not count:
+                    continue  # no event of the row in this kingdom
+                mode = modes[slot]
+                if mode == "share":
+                    continue  # (below: a share is of its group's events)
+                total = sums[slot]
+                wholes[slot] = wholes.get(slot, 0) + total
+                if mode == "mean":
+                    values[splits[slot][k]] = total / count
+                    events[slot] = events.get(slot, 0) + count
+                else:
+                    values[splits[slot][k]] = total / n if mode == "per_player" else total
+        for slot in self._always:  # a row every game has: 0 without its events
+            if slot not in wholes and (modes[slot] == "sum" or modes[slot] == "per_player"):
+                wholes[slot] = 0
+        for slot, whole in wholes.items():
+            mode = modes[slot]
+            if mode == "mean":  # the game's mean is of all its events, not of the kingdoms' means
+                values[keys[slot]] = whole / events[slot]
+                continue
+            per_player = mode == "per_player"
+            values[keys[slot]] = whole / n if per_player else whole
+            for by_kingdom in splits[slot]:  # a kingdom without its events: 0
+                if by_kingdom not in values:
+                    values[by_kingdom] = 0 / n if per_player else 0
         for slot in self._share_rows:
-            key = self._slot_keys[slot]
+            key = keys[slot]
             totals = [sums[slot] if counts[slot] else None for sums, counts in zip(self._totals, self._events)]
-            if slot not in always and totals.count(None) == len(totals):
+            if slot not in self._always and totals.count(None) == len(totals):
                 continue  # not a row of this game
             group, count, group_events = self.groups[key], 0, 0
-            for by_kingdom, total, counts, groups in zip(self._slot_splits[slot], totals, self._events,
-                                                         self._per_kingdom_groups):
+            for by_kingdom, total, counts, groups in zip(splits[slot], totals, self._events, self._per_kingdom_groups):
                 value = _per_game("share", total, counts[slot], groups.get(group, 0), n)
                 if value is not None:
                     values[by_kingdom] = value
