@@ -78,23 +78,30 @@ DECIDED_PREFIX = "decided."
 SUMMED_PREFIX = "summed."
 
 
-#: A statistic made ready for `StatsCollector.__call__`: (the statistic, its key (a key without
-#: fields), its key's prefix (a key `prefix{field}`) or None (any other template), that field
-#: or None, its `value`, whether its events are counted (a mean's and a share's)).
-_Ready = tuple[Statistic, str | None, str | None, Any, bool]
 #: `Statistic.value`'s default: an event counts 1.
 _COUNT_ONE = attrs.fields(Statistic).value.default
 
 
-def _ready(stat: Statistic) -> _Ready:
-    parts = list(_FORMATTER.parse(stat.key))
-    counted = stat.per_game in ("mean", "share")
-    value = None if stat.value is _COUNT_ONE else stat.value  # (None: 1 an event, no call)
-    if len(parts) == 1 and parts[0][1] is None:  # no field: the key itself
-        return stat, stat.key, None, value, counted
-    if len(parts) == 1 and parts[0][1] and not parts[0][2] and not parts[0][3] and parts[0][1].isidentifier():
-        return stat, parts[0][0], parts[0][1], value, counted  # `prefix{field}`: joined, not formatted
-    return stat, None, None, value, counted
+class _Ready:
+    """A statistic made ready for `StatsCollector.__call__`: its row's slot once known (a key
+    without fields: `fixed`), or the field its key adds to a prefix (`prefix{field}`) with the
+    slots found per value of that field, or neither (any other template, formatted at each
+    event); its `value` (None: an event adds 1, no call); its share group (its key template)
+    or None."""
+
+    __slots__ = ("stat", "slot", "fixed", "prefix", "field", "slots", "value", "group")
+
+    def __init__(self, stat: Statistic):
+        self.stat = stat
+        self.slot: int | None = None
+        self.value = None if stat.value is _COUNT_ONE else stat.value
+        self.group = stat.key if stat.per_game == "share" else None
+        self.prefix, self.field = "", None
+        self.slots: dict[Any, int] = {}  # a value of the field -> its row's slot
+        parts = list(_FORMATTER.parse(stat.key))
+        self.fixed = len(parts) == 1 and parts[0][1] is None  # no field: the key itself
+        if len(parts) == 1 and parts[0][1] and not parts[0][2] and not parts[0][3] and parts[0][1].isidentifier():
+            self.prefix, self.field = parts[0][0], parts[0][1]  # `prefix{field}`: joined, not formatted
 
 
 def seat_key(seat: int) -> str:
@@ -132,13 +139,13 @@ class StatsCollector:
         self._by_event: dict[str, list[_Ready]] = {}
         for name, event in variant.modules.events.items():
             if event.statistics:
-                self._by_event[name] = [_ready(stat) for stat in event.statistics]
+                self._by_event[name] = [_Ready(stat) for stat in event.statistics]
         # the core's `score` event as the core declares it: its points per item and kingdom are
         # read from the players' breakdown at the end (`_points_from_breakdown`), the same
         # numbers without an event per score (the most frequent event of a game)
         self.points_by_breakdown = variant.modules.events.get(SCORE_EVENT) is CORE_EVENTS_DECLARED[SCORE_EVENT]
-        # (the statistic and its key's prefix: `points.`)
-        self._score_stat = self._by_event[SCORE_EVENT][0][:2] if SCORE_EVENT in self._by_event else None
+        # (the statistic of `points.{item}`, made ready)
+        self._score_ready = self._by_event[SCORE_EVENT][0] if SCORE_EVENT in self._by_event else None
         heard = set(self._by_event)
         if self.points_by_breakdown:
             heard.discard(SCORE_EVENT)
@@ -153,18 +160,27 @@ class StatsCollector:
             kind: 0 for kind, decision in variant.modules.decisions.items() if decision.summed}
         self._kingdoms = len(variant.edition.kingdoms)
         self.kingdom_keys: dict[str, tuple[str, ...]] = {}  # a rule module's row key -> its by-kingdom keys, made once
-        self._always: set[str] = set()  # rows every game has (0 without their events)
         self.labels: dict[str, str] = {}  # row key -> words, filled as rows are seen
         self.modes: dict[str, str] = {}  # row key -> per_game mode
         self.groups: dict[str, str] = {}  # row key -> its statistic's key template (a "share" group)
-        self._share_rows: list[str] = []  # the share rows, of `kingdom_keys`
-        # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row)
+        # the rule modules' rows (and the options' and answers') by slot, a number fixed for the
+        # collector's life: events add to lists indexed by slot, turned into rows at the game's end
+        self._slot_of: dict[str, int] = {}  # row key -> its slot
+        self._slot_keys: list[str] = []  # slot -> row key
+        self._slot_modes: list[str] = []  # slot -> per_game mode
+        self._slot_splits: list[tuple[str, ...]] = []  # slot -> its by-kingdom keys
+        self._always: list[int] = []  # the slots of rows every game has (0 without their events)
+        self._share_rows: list[int] = []  # the slots of the share rows
+        # per kingdom, per slot: the sum of the values its events added and how many added one
+        self._totals: list[list[float]] = [[] for _ in range(self._kingdoms)]
+        self._events: list[list[int]] = [[] for _ in range(self._kingdoms)]
+        # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row's slot)
         self._parsed_breakdown: dict[str, tuple[int, str]] = {}
-        self._points_keys: dict[str, tuple[int, str]] = {}
+        self._points_slots: dict[str, tuple[int, int]] = {}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
-            for stat, *_ in self._by_event.get("score", ()):
-                self._always_row(stat, {"event": "score", "item": item})
+            for ready in self._by_event.get("score", ()):
+                self._always_row(ready.stat, {"event": "score", "item": item})
             for prefix, (label, mode) in ITEM_ROWS.items():
                 key = prefix + item
                 self.labels[key] = label.format_map(_Words(variant, {"item": item}))
@@ -177,17 +193,19 @@ class StatsCollector:
         self.reset()
 
     def _always_row(self, stat, event: dict) -> None:
-        key = stat.key.format_map(event)
-        self._learn(stat, key, event)
-        self._always.add(key)
+        slot = self._slot_for(stat, stat.key.format_map(event), event)
+        if slot not in self._always:
+            self._always.append(slot)
 
     def reset(self) -> None:
-        # per kingdom: the rows' sums, their events' counts, and each share group's events;
-        # an event adds to the current kingdom's only (the game's are their sums, at the end)
-        self._per_kingdom: list[tuple[dict[str, float], dict[str, int], dict[str, int]]] = [
-            ({}, {}, {}) for _ in range(self._kingdoms)]
+        # per kingdom: the slots' sums and events (`_totals`, `_events`), and each share group's
+        # events; an event adds to the current kingdom's only (the game's are their sums, at the end)
+        rows = len(self._slot_keys)
+        self._totals = [[0] * rows for _ in range(self._kingdoms)]
+        self._events = [[0] * rows for _ in range(self._kingdoms)]
+        self._per_kingdom_groups: list[dict[str, int]] = [{} for _ in range(self._kingdoms)]
         self._kingdom = 0
-        self._sums, self._counts, self._group_counts = self._per_kingdom[0]
+        self._sums, self._counts, self._group_counts = self._totals[0], self._events[0], self._per_kingdom_groups[0]
         self._start_player: int | None = None
         self._rounds = 0
         self._kingdom_scores: list[list[float]] = []  # the scores at each kingdom's end
@@ -207,29 +225,58 @@ class StatsCollector:
                 self._kingdom_scores.append(list(event["scores"]))
                 if self._kingdom + 1 < self._kingdoms:  # the next kingdom begins (the final scoring is the last's)
                     self._count_options()
-                    self._kingdom += 1
-                    self._sums, self._counts, self._group_counts = self._per_kingdom[self._kingdom]
+                    k = self._kingdom = self._kingdom + 1
+                    self._sums, self._counts, self._group_counts = (
+                        self._totals[k], self._events[k], self._per_kingdom_groups[k])
             return
-        sums, modes = self._sums, self.modes
-        for stat, key, field, value_of, counted in self._by_event[name]:
-            if field is not None:  # `prefix{field}`
-                key = key + str(event[field])
-            elif key is None:  # any other template
-                key = stat.key.format_map(event)
-            if key not in modes:
-                self._learn(stat, key, event)
+        sums, counts = self._sums, self._counts
+        for ready in self._by_event[name]:
+            field = ready.field
+            if field is not None:  # `prefix{field}`: the slot of the field's value, found once
+                found = event[field]
+                try:
+                    slot = ready.slots.get(found)
+                except TypeError:  # (a value that is no dict key: its key's slot each time)
+                    slot = self._slot_for(ready.stat, ready.prefix + str(found), event)
+                if slot is None:
+                    slot = ready.slots[found] = self._slot_for(ready.stat, ready.prefix + str(found), event)
+            else:
+                slot = ready.slot
+                if slot is None:
+                    slot = self._slot_for(ready.stat, ready.stat.key.format_map(event), event)
+                    if ready.fixed:  # (any other template is formatted at each event)
+                        ready.slot = slot
+            value_of = ready.value
             if value_of is None:
-                value = 1
+                sums[slot] += 1
             else:
                 value = value_of(event)
                 if value is None:
                     continue
-            sums[key] = sums.get(key, 0) + value
-            if counted:  # a mean's and a share's events are counted, a sum's need not be
-                counts = self._counts
-                counts[key] = counts.get(key, 0) + 1
-                if stat.per_game == "share":
-                    self._group_counts[stat.key] = self._group_counts.get(stat.key, 0) + 1
+                sums[slot] += value
+            counts[slot] += 1  # (every row's: a row had events in a kingdom where it counts one)
+            group = ready.group
+            if group is not None:  # a share's events are counted per group too
+                self._group_counts[group] = self._group_counts.get(group, 0) + 1
+
+    def _slot_for(self, stat, key: str, event: dict) -> int:
+        """The slot of row `key` of `stat`, learnt (`_learn`) the first time it is seen;
+        `event` gives the fields of its label."""
+        slot = self._slot_of.get(key)
+        if slot is not None:
+            return slot
+        if key not in self.modes:
+            self._learn(stat, key, event)
+        slot = self._slot_of[key] = len(self._slot_keys)
+        self._slot_keys.append(key)
+        self._slot_modes.append(self.modes[key])
+        self._slot_splits.append(self.kingdom_keys[key])
+        if self.modes[key] == "share":
+            self._share_rows.append(slot)
+        for sums, counts in zip(self._totals, self._events):  # (the current game's lists grow)
+            sums.append(0)
+            counts.append(0)
+        return slot
 
     def _count_options(self) -> None:
         """The current kingdom's decisions, from the engine's counts since the kingdom before's
@@ -238,29 +285,34 @@ class StatsCollector:
         and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`).
         The counts are then emptied in place (the engine keeps filling the same dicts), so the
         next kingdom's are its own."""
-        sums, counts, modes = self._sums, self._counts, self.modes
+        sums, counts, slot_of = self._sums, self._counts, self._slot_of
         decisions = self.variant.modules.decisions
         offered = self.options_offered
         for kind, (asked, options, forced) in offered.items():
             if asked:
                 key = OPTIONS_PREFIX + kind
-                if key not in modes:
-                    self._learn(_OPTIONS_ROW, key, {"decision": self._title(kind)})
-                sums[key] = sums.get(key, 0) + options
-                counts[key] = counts.get(key, 0) + asked
+                slot = slot_of.get(key)
+                if slot is None:
+                    slot = self._slot_for(_OPTIONS_ROW, key, {"decision": self._title(kind)})
+                sums[slot] += options
+                counts[slot] += asked
             decision = decisions.get(kind)
             if decision is not None and decision.counted and asked + forced:
                 key = DECIDED_PREFIX + kind
-                if key not in modes:
-                    self._learn(Statistic(key, decision.counted), key, {})
-                sums[key] = sums.get(key, 0) + asked + forced
+                slot = slot_of.get(key)
+                if slot is None:
+                    slot = self._slot_for(Statistic(key, decision.counted), key, {})
+                sums[slot] += asked + forced
+                counts[slot] += 1
         offered.clear()
         summed = self.answers_summed
         for kind, total in summed.items():  # every game has these rows (0 without an answer)
             key = SUMMED_PREFIX + kind
-            if key not in modes:
-                self._learn(Statistic(key, decisions[kind].summed), key, {})
-            sums[key] = sums.get(key, 0) + total
+            slot = slot_of.get(key)
+            if slot is None:
+                slot = self._slot_for(Statistic(key, decisions[kind].summed), key, {})
+            sums[slot] += total
+            counts[slot] += 1
             summed[kind] = 0
 
     def _title(self, kind: str) -> str:
@@ -283,8 +335,6 @@ class StatsCollector:
         # its rows per kingdom: the same words (the table names the kingdom) and mode; a share
         # is of its group's events in the same kingdom
         self.kingdom_keys[key] = keys = tuple(kingdom_key(key, k) for k in range(self._kingdoms))
-        if stat.per_game == "share":
-            self._share_rows.append(key)
         for k, by_kingdom in enumerate(keys):
             self.labels[by_kingdom] = self.labels[key]
             self.modes[by_kingdom] = stat.per_game
@@ -342,8 +392,8 @@ class StatsCollector:
         `add_points` keeps is as the event says it, an item's points in the kingdom whose
         scoring or rounds scored them."""
         known = self.variant.modules.item_labels
-        parsed, points_keys, per_kingdom = self._parsed_breakdown, self._points_keys, self._per_kingdom
-        score_stat = self._score_stat if self.points_by_breakdown else None
+        parsed, points_slots, totals, events = self._parsed_breakdown, self._points_slots, self._totals, self._events
+        score = self._score_ready if self.points_by_breakdown else None
         out = []
         for player in players:
             mine: dict[str, float] = {}
@@ -353,14 +403,15 @@ class StatsCollector:
                     found = parsed[at] = _parse_breakdown_key(at)
                 item = found[1]
                 mine[item] = mine.get(item, 0) + points
-                if score_stat is not None:
-                    row = points_keys.get(at)
+                if score is not None:
+                    row = points_slots.get(at)
                     if row is None:
-                        row = points_keys[at] = (found[0], score_stat[1] + item)
-                        if row[1] not in self.modes:
-                            self._learn(score_stat[0], row[1], {"event": SCORE_EVENT, "item": item})
-                    sums = per_kingdom[row[0]][0]
-                    sums[row[1]] = sums.get(row[1], 0) + points
+                        key = score.prefix + item
+                        row = points_slots[at] = (found[0], self._slot_for(score.stat, key,
+                                                                           {"event": SCORE_EVENT, "item": item}))
+                    kingdom, slot = row
+                    totals[kingdom][slot] += points
+                    events[kingdom][slot] += 1
             out.append({item: value for item, value in mine.items() if item in known})
         return out
 
@@ -368,44 +419,47 @@ class StatsCollector:
         """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
         by kingdom over the rows that had events there (a game has few of the rows ever seen),
         then the zeros a sum has without events, then the shares."""
-        per_kingdom, modes, split_of = self._per_kingdom, self.modes, self.kingdom_keys
-        wholes: dict[str, float] = {}  # a row's total over the kingdoms
-        events: dict[str, int] = {}  # a mean's events over the kingdoms
-        for k, (sums, counts, _) in enumerate(per_kingdom):
-            for key, total in sums.items():
-                mode = modes[key]
+        modes, splits, keys = self._slot_modes, self._slot_splits, self._slot_keys
+        wholes: dict[int, float] = {}  # a row's total over the kingdoms, by slot
+        events: dict[int, int] = {}  # a mean's events over the kingdoms
+        for k, (sums, counts) in enumerate(zip(self._totals, self._events)):
+            for slot, count in enumerate(counts):
+                if not count:
+                    continue  # no event of the row in this kingdom
+                mode = modes[slot]
                 if mode == "share":
                     continue  # (below: a share is of its group's events)
-                wholes[key] = wholes.get(key, 0) + total
+                total = sums[slot]
+                wholes[slot] = wholes.get(slot, 0) + total
                 if mode == "mean":
-                    count = counts[key]
-                    values[split_of[key][k]] = total / count
-                    events[key] = events.get(key, 0) + count
+                    values[splits[slot][k]] = total / count
+                    events[slot] = events.get(slot, 0) + count
                 else:
-                    values[split_of[key][k]] = total / n if mode == "per_player" else total
-        for key in self._always:  # a row every game has: 0 without its events
-            if key not in wholes and (modes[key] == "sum" or modes[key] == "per_player"):
-                wholes[key] = 0
-        for key, whole in wholes.items():
-            mode = modes[key]
+                    values[splits[slot][k]] = total / n if mode == "per_player" else total
+        for slot in self._always:  # a row every game has: 0 without its events
+            if slot not in wholes and (modes[slot] == "sum" or modes[slot] == "per_player"):
+                wholes[slot] = 0
+        for slot, whole in wholes.items():
+            mode = modes[slot]
             if mode == "mean":  # the game's mean is of all its events, not of the kingdoms' means
-                values[key] = whole / events[key]
+                values[keys[slot]] = whole / events[slot]
                 continue
             per_player = mode == "per_player"
-            values[key] = whole / n if per_player else whole
-            for by_kingdom in split_of[key]:  # a kingdom without its events: 0
+            values[keys[slot]] = whole / n if per_player else whole
+            for by_kingdom in splits[slot]:  # a kingdom without its events: 0
                 if by_kingdom not in values:
                     values[by_kingdom] = 0 / n if per_player else 0
-        for key in self._share_rows:
-            totals = [sums.get(key) for sums, _, _ in per_kingdom]
-            if key not in self._always and totals.count(None) == len(totals):
+        for slot in self._share_rows:
+            key = keys[slot]
+            totals = [sums[slot] if counts[slot] else None for sums, counts in zip(self._totals, self._events)]
+            if slot not in self._always and totals.count(None) == len(totals):
                 continue  # not a row of this game
             group, count, group_events = self.groups[key], 0, 0
-            for by_kingdom, total, (_, counts, groups) in zip(split_of[key], totals, per_kingdom):
-                value = _per_game("share", total, counts.get(key, 0), groups.get(group, 0), n)
+            for by_kingdom, total, counts, groups in zip(splits[slot], totals, self._events, self._per_kingdom_groups):
+                value = _per_game("share", total, counts[slot], groups.get(group, 0), n)
                 if value is not None:
                     values[by_kingdom] = value
-                count += counts.get(key, 0)
+                count += counts[slot]
                 group_events += groups.get(group, 0)
             whole = _per_game("share", sum(total for total in totals if total is not None), count, group_events, n)
             if whole is not None:
