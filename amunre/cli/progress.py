@@ -40,16 +40,9 @@ def play_on_executor(workers: int | None, scheduler: str | None, total: int, pla
     that the command still reports the games finished and exits 130."""
     from amunre.compare.executors import make_executor
 
-    result = where = None
     with _first_stop_only():
-        try:
-            with make_executor(workers, scheduler) as executor, games_progress(total, decimals=decimals) as advance:
-                result = play(executor, advance)
-                where = executor.description
-        except KeyboardInterrupt:
-            if result is None or not result.interrupted:
-                raise
-    return result, where
+        with make_executor(workers, scheduler) as executor, games_progress(total, decimals=decimals) as advance:
+            return play(executor, advance), executor.description
 
 
 @contextlib.contextmanager
@@ -59,27 +52,17 @@ def _first_stop_only() -> Iterator[None]:
     anywhere in the stop and escape it as a bare "interrupted", the games finished untold;
     the local pool hears it meanwhile as "kill the workers now" (its own handlers, set
     while it stops). Only in the main thread, for signals with a Python handler."""
-    import signal
-    import threading
+    from amunre.compare.executors.signals import handlers_replaced
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     stopped: list[int] = []
-    handlers = {}
 
-    def once(number, frame):
-        if not stopped:
-            stopped.append(number)
-            handlers[number](number, frame)
+    def once(signum, handler):
+        def first_only(number, frame):
+            if not stopped:
+                stopped.append(number)
+                handler(number, frame)
 
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        handler = signal.getsignal(signum)
-        if callable(handler):
-            handlers[signum] = handler
-            signal.signal(signum, once)
-    try:
+        return first_only
+
+    with handlers_replaced(once):
         yield
-    finally:
-        for signum, handler in handlers.items():
-            signal.signal(signum, handler)

@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from amunre.compare.executors.base import _Closing, checked_tasks
+from amunre.compare.executors.signals import Handler, handlers_replaced
 from amunre.core import arguments
 from amunre.core.errors import AmunreError
 
@@ -158,10 +159,15 @@ class _Held:
 
     def __init__(self):
         self.signals: list[tuple[int, Any]] = []
-        self.handlers: dict[int, Any] = {}
+        self.handlers: dict[int, Handler] = {}
 
     def any(self) -> bool:
         return bool(self.signals)
+
+    def hold(self, signum: int, handler: Handler) -> Handler:
+        """A handler for `signum` that keeps the signal until `deliver` (`handlers_replaced`)."""
+        self.handlers[signum] = handler
+        return lambda number, frame: self.signals.append((number, frame))
 
     def deliver(self) -> None:
         """Run the handler of each signal held so far (raising its KeyboardInterrupt or
@@ -179,20 +185,13 @@ def _signals_held(deliver_at_end: bool = True):
     A KeyboardInterrupt raised inside concurrent.futures' `wait` or `as_completed` can leave a
     future's lock taken (they take every future's lock in turn, outside a `try`): the pool's
     thread then blocks for ever on it, cancelling, and the exit waits for that thread (seen
-    after two Ctrl-C 0.2 s apart). Only in the main thread (the only one Python signals);
-    elsewhere, and for a signal without a Python handler, nothing changes."""
+    after two Ctrl-C 0.2 s apart). Only in the main thread, for signals with a Python handler
+    (see `handlers_replaced`)."""
     held = _Held()
-    if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            handler = signal.getsignal(signum)
-            if callable(handler):
-                held.handlers[signum] = handler
-                signal.signal(signum, lambda number, frame: held.signals.append((number, frame)))
     try:
-        yield held
-    finally:
-        for signum, handler in held.handlers.items():
-            signal.signal(signum, handler)
+        with handlers_replaced(held.hold):
+            yield held
+    finally:  # the handlers are back by now
         if deliver_at_end:
             held.deliver()
         else:
