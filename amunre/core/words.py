@@ -35,8 +35,9 @@ def player_names(n: int) -> list[str]:
     return [COLOURS[i] if i < len(COLOURS) else f"player {i + 1}" for i in range(n)]
 
 
-class _Terms(dict):
-    """`{term}` placeholders of a reason template, filled with the variant's words."""
+class VariantTerms(dict):
+    """`{term}` placeholders of a template (a reason, a decision's title), filled with the
+    variant's words: `template.format_map(VariantTerms(variant))`."""
 
     def __init__(self, variant):
         super().__init__()
@@ -64,7 +65,7 @@ class Words:
         self.verbose = verbose
         self.hide_seed = hide_seed
         self.provinces = [p.name for p in variant.board.provinces]
-        self._terms = _Terms(variant)
+        self._terms = VariantTerms(variant)
 
     def t(self, key: str) -> str:
         """The edition's word for an engine concept."""

@@ -12,22 +12,11 @@ the provinces a pending decision's options are about), or None.
 from __future__ import annotations
 
 from amunre.core.decisions import from_json_value
-from amunre.core.words import Words, describe_option
+from amunre.core.words import VariantTerms, Words, describe_option
 
 #: How a card's option begins ("play it: a pyramid in Sawu", "play it on Abu"): said after
 #: the decision's title ("playing the architect card"), these words only repeat it.
 _PLAY_IT = ("play it: ", "play it ")
-
-
-class _Terms(dict):
-    """A decision title's `{term}` as the variant's word for it."""
-
-    def __init__(self, variant):
-        super().__init__()
-        self.variant = variant
-
-    def __missing__(self, name: str) -> str:
-        return self.variant.term(name)
 
 
 def move_words(words: Words, player: int, kind: str, option) -> str:
@@ -39,7 +28,7 @@ def move_words(words: Words, player: int, kind: str, option) -> str:
         return f"{who} chose: {what}"
     decision = words.variant.modules.decisions.get(kind)
     title = decision.title if decision is not None and decision.title else kind.replace("_", " ")
-    title = title.format_map(_Terms(words.variant))
+    title = title.format_map(VariantTerms(words.variant))
     for opening in _PLAY_IT:
         if what.startswith(opening):
             return f"{who}, {title}{': ' if opening.endswith(': ') else ' '}{what[len(opening):]}"
