@@ -25,7 +25,9 @@ module's `start_kingdom`), played on copies of the position. The model, in full:
 - Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
   count at `later` to the power of how many kingdoms away it is (the planner's `later`
   parameter, 1 unless told otherwise: who will hold what is already in the share), all on
-  the next kingdom's projected position (a kingdom further on is not projected again).
+  the next kingdom's projected position (a kingdom further on is not projected again). That
+  position is made once per seat, from the first position of the kingdom a later term is
+  asked on (`LaterKingdoms.projection` says why that is enough).
 - The offering level of a later kingdom is taken at the middle level (the rounds in between
   set it again). Its harvests (each phase that pays for holdings, its runs as
   `amunre.planning.runs` counts them) count like
@@ -204,7 +206,15 @@ class LaterKingdoms:
 
     def projection(self, player: int, state: GameState) -> GameState:
         """The position at the next kingdom's start as `player`'s terms read it: made from the
-        first position they are asked on (`project`), the offering level at its middle."""
+        first position they are asked on (`project`), the offering level at its middle.
+
+        Made once, not keyed by the position, because a later term reads of it only (a) what
+        the transition carries, written over from the position valued at each ask (`_carry`)
+        and part of the term's key (`_signature`), and (b) what the transition clears, the
+        same from any position (`carried` checks it on two). The rest (the supplies, the
+        discard pile, the modules' data, the start player) is taken from that first position:
+        no declared item reads it; an item valued by playing it may, and then reads it as
+        the kingdom's first position left it, where the rounds between will change it anyway."""
         found = self._projections.get(player)
         if found is None:
             found = self._projections[player] = state.copy()

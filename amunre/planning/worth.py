@@ -61,9 +61,11 @@ writes into the live game).
 What is kept, and by what key:
 
 - a worth's position, its terms' values and the changes' points are lent to the next worth of
-  the same seat (`Worth(previous=...)`) when its `key` is equal (the seat, the items' weights,
-  thrift, foresight, spread, terms, and what the seat sees, `Seen`); the terms' values and the points too when
-  only what no term reads moved (the cards in play or on auction, a module's data);
+  the same seat (`Worth(previous=...)`) when its `key` is equal (the variant, the seat, the
+  items' weights, thrift, foresight, spread, terms, and what the seat sees, `Seen`: the board,
+  every player's holding, its hand, the level, the supplies, the discard pile, the cards in
+  play, the modules' data); the terms' values and the points too when only what no declared
+  term reads moved (the cards in play or on auction, the discard pile, a module's data);
 - the terms a change of some aspects touches, by what the terms read (`_TOUCHING`);
 - what each card kind's holding adds to a seat's worth (`CardWorths`), by kingdom, whether
   only the final scoring is left, and how many provinces it holds: an approximation (a card's
@@ -140,18 +142,27 @@ class Seen(NamedTuple):
     in_play: tuple[int, ...]
     #: the rule modules' data as the seat is shown it (the provinces on auction among it)
     rules: dict[str, Any]
+    #: what the general supply holds (farmers, stones, pyramids, doubles): the construction
+    #: builds a pyramid of stones only while a piece is left (`amunre.core.mechanics`)
+    supplies: tuple[int, int, int, int]
+    #: the discard pile (a module valued by playing it may read it)
+    discard: tuple[int, ...]
 
     def same_holdings(self, other: Seen) -> bool:
         """Whether `other` differs from this at most in what no declared term reads: the
-        cards in play and the modules' data (the provinces on auction among it)."""
+        cards in play, the discard pile and the modules' data (the provinces on auction among
+        it). The supplies count: what more stones build depends on the pieces left."""
         return (self.kingdom == other.kingdom and self.round == other.round and self.level == other.level
-                and self.hand == other.hand and self.holdings == other.holdings and self.faces == other.faces)
+                and self.hand == other.hand and self.holdings == other.holdings and self.faces == other.faces
+                and self.supplies == other.supplies)
 
 
 class WorthKey(NamedTuple):
     """What a `Worth` depends on (`Worth.key`): two worths with equal keys value every change
     the same."""
 
+    #: the variant whose rules the terms are (compared by identity: a variant is loaded once)
+    variant: Variant
     player: int | None
     #: the scoring items' weights, as sorted (item, weight) pairs
     weights: tuple[tuple[str, float], ...]
@@ -163,10 +174,11 @@ class WorthKey(NamedTuple):
     seen: Seen
 
     def same_terms(self, other: WorthKey) -> bool:
-        """Whether `other` is the same seat, weights, thrift and terms (on another position,
-        maybe)."""
-        return (self.player == other.player and self.weights == other.weights and self.thrift == other.thrift
-                and self.foresight == other.foresight and self.spread == other.spread and self.terms == other.terms)
+        """Whether `other` is the same variant, seat, weights, thrift and terms (on another
+        position, maybe)."""
+        return (self.variant is other.variant and self.player == other.player and self.weights == other.weights
+                and self.thrift == other.thrift and self.foresight == other.foresight
+                and self.spread == other.spread and self.terms == other.terms)
 
 
 #: Makes a named tuple of its fields in order: `tuple.__new__`, in C, where the class's own
@@ -253,10 +265,8 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
                  _) = seen_face
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player = view.start_player
-    supplies = view.supplies
-    state.supply_farmers, state.supply_stones = supplies["farmers"], supplies["stones"]
-    state.supply_pyramids, state.supply_doubles = supplies["pyramids"], supplies["doubles"]
-    state.discard, state.in_play = list(view.discard), list(seen.in_play)
+    state.supply_farmers, state.supply_stones, state.supply_pyramids, state.supply_doubles = seen.supplies
+    state.discard, state.in_play = list(seen.discard), list(seen.in_play)
     rules = state.rules = dict(seen.rules)
     level_at = variant.modules.published_at.get(LEVEL)
     if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
@@ -278,7 +288,10 @@ def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
     rules = view.rules_unless(before.rules if before is not None else None)
     level_at = view.variant.modules.published_at.get(LEVEL)
     level = rules[level_at][LEVEL] if level_at is not None else 0
-    return _new(Seen, (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules))
+    supplies = view.supplies
+    return _new(Seen, (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules,
+                       (supplies["farmers"], supplies["stones"], supplies["pyramids"], supplies["doubles"]),
+                       view.discard))
 
 
 def apply(state: GameState, player: int, changes: Changes, levels: dict[str, Any] | None = None) -> Undo:
@@ -522,8 +535,8 @@ class Worth:
             before = previous._seen if previous is not None else None
             self._seen = seen_by(self.view, before)  # (`position_of` reads it too)
             weights = tuple(sorted(self.weights.items())) if self.weights else ()
-            self._key = _new(WorthKey, (self.player, weights, self.thrift, self.foresight, self.spread, self._term_ids,
-                                        self._seen))
+            self._key = _new(WorthKey, (self.variant, self.player, weights, self.thrift, self.foresight, self.spread,
+                                        self._term_ids, self._seen))
         return self._key
 
     def points_of(self, changes: Changes) -> float:
@@ -588,7 +601,7 @@ class Worth:
         key = self.key  # now: the view is live, it shows the game as it goes on (and the earlier
         # sight lends its copy of the modules' data where that has not changed)
         previous, self._previous = self._previous, None
-        if previous is not None and previous.variant is self.variant and previous.key == key:
+        if previous is not None and previous.key == key:  # (the key holds the variant)
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
             self._remembered = previous._remembered
             self._evaluators = previous._evaluators  # the same terms
