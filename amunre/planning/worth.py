@@ -100,7 +100,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
-from amunre.core.mechanics import CARD_SALE_PRICE, pyramids_from_stones
+from amunre.core.mechanics import CARD_SALE_PRICE, free_fields, pyramids_from_stones
 from amunre.core.state import GameState
 from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
@@ -870,11 +870,16 @@ class Worth:
         return found
 
     def best_farmer(self) -> float:
-        """One more farmer in the seat's best province for it (0 without room)."""
-        view = self.view
-        fields = self.variant.board.provinces
-        room = [pid for pid in view.me.provinces if view.provinces[pid].farmers < fields[pid].fields]
-        return max([self.points_of_one("farmers", pid, 1) for pid in room], default=0.0)
+        """One more farmer in the seat's best province for it (0 without room): where a farmer
+        may go is asked of the move that places it (`amunre.core.mechanics.free_fields`)."""
+        owned = self.view.me.provinces
+        if not owned:
+            return 0.0
+        if self._base is None:
+            self._start()
+        table = Table(self.variant, self._base)
+        return max([self.points_of_one("farmers", pid, 1) for pid in owned if free_fields(table, pid) > 0],
+                   default=0.0)
 
     def best_stones(self, count: int = 1) -> float:
         """`count` more stones in the seat's best province for them (0 without a province)."""

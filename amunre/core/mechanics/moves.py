@@ -211,6 +211,8 @@ def end_phase_cards(state: GameState) -> None:
 
 
 def free_fields(game: GameLike, province: int) -> int:
+    """Empty field spaces of a province: how many more farmers `place_farmer` may put on its
+    fields (what the rules offer a farmer on, and what the planner values one by)."""
     return game.variant.board.provinces[province].fields - game.state.provinces[province].farmers
 
 
