@@ -44,7 +44,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, ValuationFacet
-from amunre.core.flow import between_kingdoms
+from amunre.core.flow import start_kingdom
 from amunre.planning.runs import runs_in_kingdom
 from amunre.planning.table import Table
 
@@ -65,12 +65,10 @@ _CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str
 
 def project(state: GameState, variant: Variant, kingdom: int) -> None:
     """Play the variant's transition into `kingdom` on `state` (a copy: it is changed): the
-    core's between kingdoms, then every module's `start_kingdom`, as the game plays them."""
-    table = Table(variant, state)
-    state.kingdom, state.round = kingdom, 0
-    between_kingdoms(table)  # type: ignore[arg-type]  # (what it reads of a game, a table has)
-    for rule in variant.modules.all:
-        rule.start_kingdom(table)
+    flow's own start of a kingdom (`amunre.core.flow.start_kingdom`: the core's between
+    kingdoms, then every module's `start_kingdom`), at its first round."""
+    state.round = 0
+    start_kingdom(Table(variant, state), kingdom)  # type: ignore[arg-type]  # (what it reads of a game, a table has)
 
 
 def carried(variant: Variant, n_players: int, kingdom: int,
