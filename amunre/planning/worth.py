@@ -902,8 +902,13 @@ class Worth:
         return self.points_of_one("pyramids", pid, count)
 
     def card(self, kind: int, count: int = 1) -> float:
-        """Holding `count` more cards of `kind` (at least what they sell for,
-        `amunre.core.mechanics.CARD_SALE_PRICE` a card)."""
+        """Holding `count` more cards of `kind`: at least what they sell for, the price of the
+        move that sells a card (`amunre.core.mechanics.sell_card`, `CARD_SALE_PRICE` a card).
+        The floor stands whatever the auction's ruling `sell_cards_to_bid` (A-SELL) says: that
+        ruling says only whether a bid may count on cards sold, and a card still sells at a
+        payment (`pay`), before the offering (or in it, where cards count as gold) and before
+        the gold ranking (R-MKT-07); where it is off, the auction offers no bid beyond the
+        gold held, so its appraisal charges no card sold (`amunre.rules.auction.valuing`)."""
         found = self._cards.get((kind, count))
         if found is None:  # (kept without the floor: the thrift moves every round)
             found = self._cards[kind, count] = self.points_of_one("cards", kind, count)
