@@ -12,7 +12,13 @@ import pytest
 from amunre.agents import make_agents
 from amunre.core.engine import Game
 from amunre.core.facets import ValuationFacet
-from amunre.core.mechanics import free_fields
+from amunre.core.mechanics import (
+    STONES_PER_PYRAMID,
+    ConstructionRulings,
+    convert_full_stones,
+    free_fields,
+    pyramids_from_stones_in,
+)
 from amunre.loader import load_variant
 from amunre.planning.table import Table
 from amunre.planning.worth import Worth
@@ -66,3 +72,48 @@ def test_a_farmer_is_worth_something_only_where_the_board_has_a_field_for_it(edi
     best = max(wide.farmers(pid) for pid in owned)
     assert best > 0
     assert wide.best_farmer() == pytest.approx(best)
+
+
+def _stones_short_of_a_pyramid(game, view) -> bool:
+    """The seat holds a province with a stone or more toward its next pyramid."""
+    return any(view.provinces[pid].stones % STONES_PER_PYRAMID for pid in view.me.provinces)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_stones_build_a_pyramid_only_while_the_supply_holds_one(edition):
+    """`Worth.stones` asks the construction how many pyramids more stones build
+    (`pyramids_from_stones_in`): with the supply's pyramids all built (A-SUPPLY: a finite
+    supply), the stones that would complete one are worth what it leaves them, stones."""
+    variant = load_variant(edition)
+    game, view = _planners_until(variant, 2, _stones_short_of_a_pyramid)
+    pid = next(pid for pid in view.me.provinces if view.provinces[pid].stones % STONES_PER_PYRAMID)
+    need = STONES_PER_PYRAMID - view.provinces[pid].stones % STONES_PER_PYRAMID
+    state = game.state.copy()
+    assert pyramids_from_stones_in(state, pid, state.provinces[pid].stones + need)[0] == 1
+    full = Worth(view, {}, 0.22, {})
+    state.supply_pyramids = state.supply_doubles = 0  # every piece built
+    assert pyramids_from_stones_in(state, pid, state.provinces[pid].stones + need) == (
+        0, state.provinces[pid].stones + need)
+    empty = Worth(Table(variant, state).view(view.player), {}, 0.22, {})
+    assert full.stones(pid, need) > empty.stones(pid, need)
+    assert full.stones(pid, need) == pytest.approx(full.pyramids(pid, 1) + empty.stones(pid, need))
+
+
+@pytest.mark.parametrize("singles", range(3))
+@pytest.mark.parametrize("doubles", range(3))
+@pytest.mark.parametrize("here", range(3))
+def test_the_pyramids_counted_of_stones_are_those_the_construction_builds(singles, doubles, here):
+    """`pyramids_from_stones_in` counts what `convert_full_stones` builds of a province's
+    stones with the pieces left, a double swapped in where one is (2016's automatic swap):
+    each pyramid adds one to the province's singles plus twice its doubles."""
+    variant = load_variant("supermeeple2016")
+    assert variant.rulings.of(ConstructionRulings).double_swap == "automatic"
+    for stones in range(3 * STONES_PER_PYRAMID):
+        state = Game(variant, 4, 0).state.copy()
+        state.supply_pyramids, state.supply_doubles = singles, doubles
+        prov = state.provinces[0]
+        prov.pyramids, prov.doubles, prov.stones = here, 0, stones
+        counted = pyramids_from_stones_in(state, 0, stones)
+        for _ in convert_full_stones(Table(variant, state), 0):
+            raise AssertionError("the automatic swap asks nothing")
+        assert counted == (prov.pyramids + 2 * prov.doubles - here, prov.stones)

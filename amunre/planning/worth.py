@@ -27,8 +27,9 @@ this kingdom's position, and, as a later kingdom's item, everything the transiti
     ("own", province, 1)         the seat holds the province (for this kingdom; past it, as
                                  the variant's transition leaves it: `amunre.planning.horizon`)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (some become pyramids: `pyramids_from_stones`, as
-                                 `amunre.core.mechanics` builds them)
+    ("stones", province, n)      n more stones (some become pyramids, as many as the
+                                 construction builds with the pieces the supply holds:
+                                 `amunre.core.mechanics.pyramids_from_stones_in`)
     ("pyramids", province, n)    n more single pyramids (a double counts as two where scored)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
@@ -100,7 +101,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
-from amunre.core.mechanics import CARD_SALE_PRICE, free_fields, pyramids_from_stones
+from amunre.core.mechanics import CARD_SALE_PRICE, free_fields, pyramids_from_stones_in
 from amunre.core.state import GameState
 from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
@@ -331,7 +332,7 @@ def apply(state: GameState, player: int, changes: Changes, levels: dict[str, Any
         elif what == "pyramids":
             state.provinces[where].pyramids += amount
         elif what == "stones":
-            _add_stones(state.provinces[where], amount)
+            _add_stones(state, where, amount)
         else:
             raise _unknown(what)
     return kept
@@ -367,10 +368,11 @@ def _not_declared(state: GameState, player: int) -> None:
     return None
 
 
-def _add_stones(prov: ProvinceState, amount: int) -> None:
+def _add_stones(state: GameState, province: int, amount: int) -> None:
     """`amount` more stones in a province, turned into pyramids as the construction builds
-    them (`amunre.core.mechanics.pyramids_from_stones`)."""
-    built, prov.stones = pyramids_from_stones(prov.stones + amount)
+    them with the pieces the supply holds (`amunre.core.mechanics.pyramids_from_stones_in`)."""
+    prov = state.provinces[province]
+    built, prov.stones = pyramids_from_stones_in(state, province, prov.stones + amount)
     prov.pyramids += built
 
 
@@ -680,7 +682,8 @@ class Worth:
         only the stones, a card its kind as well)."""
         if what == "stones":
             # (the construction's own number, `amunre.core.mechanics`: read at every stone valued)
-            return TOUCHES["stones"] if pyramids_from_stones(state.provinces[where].stones + amount)[0] else STONES_ONLY
+            built = pyramids_from_stones_in(state, where, state.provinces[where].stones + amount)[0]
+            return TOUCHES["stones"] if built else STONES_ONLY
         if what == "cards":
             return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
         touched = TOUCHES.get(what)
@@ -694,7 +697,7 @@ class Worth:
         if what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids
-            _add_stones(prov, amount)
+            _add_stones(state, where, amount)
             total = self._points_gained(terms, state, gold_before)
             prov.stones, prov.pyramids = stones, pyramids
         elif what == "gold":
