@@ -292,14 +292,14 @@ class LaterTerm:
                 returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))
                 alone = scored(there)
                 me = there.players[player]
-                held = len(me.provinces)
+                owned_before = len(me.provinces)
                 for index in returned:
                     there.provinces[index].owner = player
                 me.provinces.extend(returned)
                 try:
                     with_all = scored(there)
                 finally:
-                    del me.provinces[held:]
+                    del me.provinces[owned_before:]
                     for index in returned:
                         there.provinces[index].owner = None
                 if len(known) >= KNOWN_MOST:

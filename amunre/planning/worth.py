@@ -190,7 +190,8 @@ _new = tuple.__new__
 class _PlayerBefore(NamedTuple):
     """A player's holding before a change (`Undo`); a hand or provinces of None: not changed."""
 
-    player: PlayerState
+    #: the player's state on the position, written back into
+    player_state: PlayerState
     gold: int
     hand: list[int] | None
     provinces: list[int] | None
@@ -199,7 +200,8 @@ class _PlayerBefore(NamedTuple):
 class _ProvinceBefore(NamedTuple):
     """A province before a change (`Undo`)."""
 
-    province: ProvinceState
+    #: the province's state on the position, written back into
+    province_state: ProvinceState
     owner: int | None
     farmers: int
     stones: int
@@ -255,8 +257,8 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
         # (zipped with what was written before, None where nothing was: one comparison each)
         for player, info, old_info in zip(state.players, holdings, _padded(old_holdings, len(holdings))):
             if info != old_info:
-                player.gold, held, player.score = info
-                player.provinces = list(held)
+                player.gold, owned, player.score = info
+                player.provinces = list(owned)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(seen.hand)
     if faces != old_faces:
@@ -380,15 +382,17 @@ def undo(state: GameState, kept: Undo) -> None:
     """Take back a change `apply` made (`kept`: what it returned)."""
     if kept.levels is not None:
         kept.levels[LEVEL] = kept.level
-    for before in reversed(kept.provinces):
-        before.province.owner, before.province.farmers = before.owner, before.farmers
-        before.province.stones, before.province.pyramids = before.stones, before.pyramids
-    for held in reversed(kept.players):
-        held.player.gold = held.gold
-        if held.hand is not None:
-            held.player.hand[:] = held.hand
-        if held.provinces is not None:
-            held.player.provinces[:] = held.provinces
+    for province_before in reversed(kept.provinces):
+        prov = province_before.province_state
+        prov.owner, prov.farmers = province_before.owner, province_before.farmers
+        prov.stones, prov.pyramids = province_before.stones, province_before.pyramids
+    for player_before in reversed(kept.players):
+        player = player_before.player_state
+        player.gold = player_before.gold
+        if player_before.hand is not None:
+            player.hand[:] = player_before.hand
+        if player_before.provinces is not None:
+            player.provinces[:] = player_before.provinces
 
 
 #: What `CardWorths` keeps a value under: (kind, count) for a holding of cards, ("drawn",
