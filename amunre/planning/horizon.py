@@ -3,8 +3,9 @@ horizon past the kingdom's scoring.
 
 A pyramid built in the Old Kingdom still stands in the New one, and gold or cards kept are
 still held there; a province's owner and its farmers are not. What carries over is not known
-here: it is what the variant's own transition does (the core's, R-GAME-05, and each rule
-module's `start_kingdom`), played on copies of the position. The model, in full:
+here: it is what the variant's own transition does (the flow's start of a kingdom,
+`amunre.core.flow.start_kingdom`: the core's R-GAME-05, then each rule module's
+`start_kingdom`), played on copies of the position. The model, in full:
 
 - The next kingdom's position is made by playing the transition on a copy of the position
   (`project`). What the transition leaves as it was is *carried*: found once per variant,

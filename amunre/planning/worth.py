@@ -18,6 +18,13 @@ playing the module on a copy of the position (`played`), its decisions answered 
 policy. So a house rule that changes a value, an income, a ruling or the pipeline changes
 what a holding is worth, with no line here changed.
 
+The few rule consequences a change itself needs are asked of the module that owns the rule,
+never written here again: how many pyramids more stones build with the pieces the supply
+holds (`amunre.core.mechanics.pyramids_from_stones_in`), where a farmer may still go
+(`free_fields`, for `best_farmer`), what a card sells for (`sell_card`'s price, a card's
+floor), and how a later kingdom starts (`amunre.core.flow.start_kingdom`, played by the
+horizon).
+
 A change (`Change`: what, where, amount) is worth what it adds to the worth. It is made on the
 position, the terms it touches are valued again, and it is taken back (`apply` and `undo`, or
 in place for one change). A term is touched when the change touches an aspect of a holding it
