@@ -117,3 +117,19 @@ def test_the_pyramids_counted_of_stones_are_those_the_construction_builds(single
         for _ in convert_full_stones(Table(variant, state), 0):
             raise AssertionError("the automatic swap asks nothing")
         assert counted == (prov.pyramids + 2 * prov.doubles - here, prov.stones)
+
+
+def test_a_worth_lends_nothing_to_the_next_once_the_supply_moved():
+    """The supplies are in a worth's key (`Seen`): a later worth of the same seat whose only
+    difference is the supply (its pyramids all built since) values the stones again, as a
+    worth made afresh does, rather than keeping what they built before."""
+    variant = load_variant("classic2003")
+    game, view = _planners_until(variant, 2, _stones_short_of_a_pyramid)
+    pid = next(pid for pid in view.me.provinces if view.provinces[pid].stones % STONES_PER_PYRAMID)
+    need = STONES_PER_PYRAMID - view.provinces[pid].stones % STONES_PER_PYRAMID
+    first = Worth(view, {}, 0.22, {})
+    before = first.stones(pid, need)
+    game.state.supply_pyramids = game.state.supply_doubles = 0  # (the view is live: it shows this)
+    later, fresh = Worth(view, {}, 0.22, {}, previous=first), Worth(view, {}, 0.22, {})
+    assert fresh.stones(pid, need) < before  # (what a kept value would say: the test can fail)
+    assert later.stones(pid, need) == fresh.stones(pid, need)
