@@ -169,7 +169,7 @@ class WorthKey(NamedTuple):
     """What a `Worth` depends on (`Worth.key`): two worths with equal keys value every change
     the same."""
 
-    #: the variant whose rules the terms are (compared by identity: a variant is loaded once)
+    #: the variant whose rules the terms are (one object for a game: `same_terms` asks `is`)
     variant: Variant
     player: int | None
     #: the scoring items' weights, as sorted (item, weight) pairs
