@@ -73,11 +73,7 @@ def _set_up_step(game: Game, _: None) -> None:
 
 
 def _kingdom_step(game: Game, k: int) -> None:
-    game.state.kingdom = k
-    if k:
-        between_kingdoms(game)
-    for rule in game.variant.modules.all:  # a scoring item's too: the contract says every module's
-        rule.start_kingdom(game)
+    start_kingdom(game, k)
     if "kingdom" in game.hearing:
         game.emit("kingdom", kingdom=k, name=game.variant.edition.kingdoms[k])
 
@@ -146,6 +142,17 @@ def round_summary(game: Game) -> dict[str, Any]:
                  if prov.owner is not None or prov.stones or prov.pyramids or prov.doubles]
     return {"gold": [p.gold for p in state.players], "hands": [sum(p.hand) for p in state.players],
             "scores": [p.score for p in state.players], "provinces": provinces}
+
+def start_kingdom(game: Game, k: int) -> None:
+    """Kingdom `k` begins: after the first, the transition (`between_kingdoms`), then every
+    module's `start_kingdom`. The one statement of it: the game plays it, and the planner
+    plays it on a copy to see what a later kingdom starts from (`amunre.planning.horizon`)."""
+    game.state.kingdom = k
+    if k:
+        between_kingdoms(game)
+    for rule in game.variant.modules.all:  # a scoring item's too: the contract says every module's
+        rule.start_kingdom(game)
+
 
 def between_kingdoms(game: Game) -> None:
     """R-GAME-05: provinces lose owners and farmers; pyramids and stones stay. A house rule's

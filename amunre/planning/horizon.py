@@ -3,8 +3,9 @@ horizon past the kingdom's scoring.
 
 A pyramid built in the Old Kingdom still stands in the New one, and gold or cards kept are
 still held there; a province's owner and its farmers are not. What carries over is not known
-here: it is what the variant's own transition does (the core's, R-GAME-05, and each rule
-module's `start_kingdom`), played on copies of the position. The model, in full:
+here: it is what the variant's own transition does (the flow's start of a kingdom,
+`amunre.core.flow.start_kingdom`: the core's R-GAME-05, then each rule module's
+`start_kingdom`), played on copies of the position. The model, in full:
 
 - The next kingdom's position is made by playing the transition on a copy of the position
   (`project`). What the transition leaves as it was is *carried*: found once per variant,
@@ -25,7 +26,9 @@ module's `start_kingdom`), played on copies of the position. The model, in full:
 - Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
   count at `later` to the power of how many kingdoms away it is (the planner's `later`
   parameter, 1 unless told otherwise: who will hold what is already in the share), all on
-  the next kingdom's projected position (a kingdom further on is not projected again).
+  the next kingdom's projected position (a kingdom further on is not projected again). That
+  position is made once per seat, from the first position of the kingdom a later term is
+  asked on (`LaterKingdoms.projection` says why that is enough).
 - The offering level of a later kingdom is taken at the middle level (the rounds in between
   set it again). Its harvests (each phase that pays for holdings, its runs as
   `amunre.planning.runs` counts them) count like
@@ -42,7 +45,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, ValuationFacet
-from amunre.core.flow import between_kingdoms
+from amunre.core.flow import start_kingdom
 from amunre.planning.runs import runs_in_kingdom
 from amunre.planning.table import Table
 
@@ -63,12 +66,10 @@ _CARRIED: weakref.WeakKeyDictionary[Modules, dict[tuple[int, int], frozenset[str
 
 def project(state: GameState, variant: Variant, kingdom: int) -> None:
     """Play the variant's transition into `kingdom` on `state` (a copy: it is changed): the
-    core's between kingdoms, then every module's `start_kingdom`, as the game plays them."""
-    table = Table(variant, state)
-    state.kingdom, state.round = kingdom, 0
-    between_kingdoms(table)  # type: ignore[arg-type]  # (what it reads of a game, a table has)
-    for rule in variant.modules.all:
-        rule.start_kingdom(table)
+    flow's own start of a kingdom (`amunre.core.flow.start_kingdom`: the core's between
+    kingdoms, then every module's `start_kingdom`), at its first round."""
+    state.round = 0
+    start_kingdom(Table(variant, state), kingdom)  # type: ignore[arg-type]  # (what it reads of a game, a table has)
 
 
 def carried(variant: Variant, n_players: int, kingdom: int,
@@ -204,7 +205,15 @@ class LaterKingdoms:
 
     def projection(self, player: int, state: GameState) -> GameState:
         """The position at the next kingdom's start as `player`'s terms read it: made from the
-        first position they are asked on (`project`), the offering level at its middle."""
+        first position they are asked on (`project`), the offering level at its middle.
+
+        Made once, not keyed by the position, because a later term reads of it only (a) what
+        the transition carries, written over from the position valued at each ask (`_carry`)
+        and part of the term's key (`_signature`), and (b) what the transition clears, the
+        same from any position (`carried` checks it on two). The rest (the supplies, the
+        discard pile, the modules' data, the start player) is taken from that first position:
+        no declared item reads it; an item valued by playing it may, and then reads it as
+        the kingdom's first position left it, where the rounds between will change it anyway."""
         found = self._projections.get(player)
         if found is None:
             found = self._projections[player] = state.copy()
@@ -284,14 +293,14 @@ class LaterTerm:
                 returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))
                 alone = scored(there)
                 me = there.players[player]
-                held = len(me.provinces)
+                owned_before = len(me.provinces)
                 for index in returned:
                     there.provinces[index].owner = player
                 me.provinces.extend(returned)
                 try:
                     with_all = scored(there)
                 finally:
-                    del me.provinces[held:]
+                    del me.provinces[owned_before:]
                     for index in returned:
                         there.provinces[index].owner = None
                 if len(known) >= KNOWN_MOST:

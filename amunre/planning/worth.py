@@ -18,6 +18,13 @@ playing the module on a copy of the position (`played`), its decisions answered 
 policy. So a house rule that changes a value, an income, a ruling or the pipeline changes
 what a holding is worth, with no line here changed.
 
+The few rule consequences a change itself needs are asked of the module that owns the rule,
+never written here again: how many pyramids more stones build with the pieces the supply
+holds (`amunre.core.mechanics.pyramids_from_stones_in`), where a farmer may still go
+(`free_fields`, for `best_farmer`), what a card sells for (`sell_card`'s price, a card's
+floor), and how a later kingdom starts (`amunre.core.flow.start_kingdom`, played by the
+horizon).
+
 A change (`Change`: what, where, amount) is worth what it adds to the worth. It is made on the
 position, the terms it touches are valued again, and it is taken back (`apply` and `undo`, or
 in place for one change). A term is touched when the change touches an aspect of a holding it
@@ -27,8 +34,9 @@ this kingdom's position, and, as a later kingdom's item, everything the transiti
     ("own", province, 1)         the seat holds the province (for this kingdom; past it, as
                                  the variant's transition leaves it: `amunre.planning.horizon`)
     ("farmers", province, n)     n more farmers on its fields
-    ("stones", province, n)      n more stones (some become pyramids: `pyramids_from_stones`, as
-                                 `amunre.core.mechanics` builds them)
+    ("stones", province, n)      n more stones (some become pyramids, as many as the
+                                 construction builds with the pieces the supply holds:
+                                 `amunre.core.mechanics.pyramids_from_stones_in`)
     ("pyramids", province, n)    n more single pyramids (a double counts as two where scored)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand
@@ -61,9 +69,11 @@ writes into the live game).
 What is kept, and by what key:
 
 - a worth's position, its terms' values and the changes' points are lent to the next worth of
-  the same seat (`Worth(previous=...)`) when its `key` is equal (the seat, the items' weights,
-  thrift, foresight, spread, terms, and what the seat sees, `Seen`); the terms' values and the points too when
-  only what no term reads moved (the cards in play or on auction, a module's data);
+  the same seat (`Worth(previous=...)`) when its `key` is equal (the variant, the seat, the
+  items' weights, thrift, foresight, spread, terms, and what the seat sees, `Seen`: the board,
+  every player's holding, its hand, the level, the supplies, the discard pile, the cards in
+  play, the modules' data); the terms' values and the points too when only what no declared
+  term reads moved (the cards in play or on auction, the discard pile, a module's data);
 - the terms a change of some aspects touches, by what the terms read (`_TOUCHING`);
 - what each card kind's holding adds to a seat's worth (`CardWorths`), by kingdom, whether
   only the final scoring is left, and how many provinces it holds: an approximation (a card's
@@ -98,7 +108,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from amunre.core.contract import Rule
 from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
-from amunre.core.mechanics import CARD_SALE_PRICE, pyramids_from_stones
+from amunre.core.mechanics import CARD_SALE_PRICE, free_fields, pyramids_from_stones_in
 from amunre.core.state import GameState
 from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
 from amunre.planning.table import Table
@@ -140,18 +150,27 @@ class Seen(NamedTuple):
     in_play: tuple[int, ...]
     #: the rule modules' data as the seat is shown it (the provinces on auction among it)
     rules: dict[str, Any]
+    #: what the general supply holds (farmers, stones, pyramids, doubles): the construction
+    #: builds a pyramid of stones only while a piece is left (`amunre.core.mechanics`)
+    supplies: tuple[int, int, int, int]
+    #: the discard pile (a module valued by playing it may read it)
+    discard: tuple[int, ...]
 
     def same_holdings(self, other: Seen) -> bool:
         """Whether `other` differs from this at most in what no declared term reads: the
-        cards in play and the modules' data (the provinces on auction among it)."""
+        cards in play, the discard pile and the modules' data (the provinces on auction among
+        it). The supplies count: what more stones build depends on the pieces left."""
         return (self.kingdom == other.kingdom and self.round == other.round and self.level == other.level
-                and self.hand == other.hand and self.holdings == other.holdings and self.faces == other.faces)
+                and self.hand == other.hand and self.holdings == other.holdings and self.faces == other.faces
+                and self.supplies == other.supplies)
 
 
 class WorthKey(NamedTuple):
     """What a `Worth` depends on (`Worth.key`): two worths with equal keys value every change
     the same."""
 
+    #: the variant whose rules the terms are (one object for a game: `same_terms` asks `is`)
+    variant: Variant
     player: int | None
     #: the scoring items' weights, as sorted (item, weight) pairs
     weights: tuple[tuple[str, float], ...]
@@ -163,10 +182,11 @@ class WorthKey(NamedTuple):
     seen: Seen
 
     def same_terms(self, other: WorthKey) -> bool:
-        """Whether `other` is the same seat, weights, thrift and terms (on another position,
-        maybe)."""
-        return (self.player == other.player and self.weights == other.weights and self.thrift == other.thrift
-                and self.foresight == other.foresight and self.spread == other.spread and self.terms == other.terms)
+        """Whether `other` is the same variant, seat, weights, thrift and terms (on another
+        position, maybe)."""
+        return (self.variant is other.variant and self.player == other.player and self.weights == other.weights
+                and self.thrift == other.thrift and self.foresight == other.foresight
+                and self.spread == other.spread and self.terms == other.terms)
 
 
 #: Makes a named tuple of its fields in order: `tuple.__new__`, in C, where the class's own
@@ -177,7 +197,8 @@ _new = tuple.__new__
 class _PlayerBefore(NamedTuple):
     """A player's holding before a change (`Undo`); a hand or provinces of None: not changed."""
 
-    player: PlayerState
+    #: the player's state on the position, written back into
+    player_state: PlayerState
     gold: int
     hand: list[int] | None
     provinces: list[int] | None
@@ -186,7 +207,8 @@ class _PlayerBefore(NamedTuple):
 class _ProvinceBefore(NamedTuple):
     """A province before a change (`Undo`)."""
 
-    province: ProvinceState
+    #: the province's state on the position, written back into
+    province_state: ProvinceState
     owner: int | None
     farmers: int
     stones: int
@@ -242,8 +264,8 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
         # (zipped with what was written before, None where nothing was: one comparison each)
         for player, info, old_info in zip(state.players, holdings, _padded(old_holdings, len(holdings))):
             if info != old_info:
-                player.gold, held, player.score = info
-                player.provinces = list(held)
+                player.gold, owned, player.score = info
+                player.provinces = list(owned)
     if view.player is not None:  # (a spectator's view holds no hand)
         state.players[view.player].hand = list(seen.hand)
     if faces != old_faces:
@@ -253,10 +275,8 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
                  _) = seen_face
     state.kingdom, state.round = view.kingdom, view.round
     state.start_player = view.start_player
-    supplies = view.supplies
-    state.supply_farmers, state.supply_stones = supplies["farmers"], supplies["stones"]
-    state.supply_pyramids, state.supply_doubles = supplies["pyramids"], supplies["doubles"]
-    state.discard, state.in_play = list(view.discard), list(seen.in_play)
+    state.supply_farmers, state.supply_stones, state.supply_pyramids, state.supply_doubles = seen.supplies
+    state.discard, state.in_play = list(seen.discard), list(seen.in_play)
     rules = state.rules = dict(seen.rules)
     level_at = variant.modules.published_at.get(LEVEL)
     if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
@@ -278,7 +298,10 @@ def seen_by(view: PlayerView, before: Seen | None = None) -> Seen:
     rules = view.rules_unless(before.rules if before is not None else None)
     level_at = view.variant.modules.published_at.get(LEVEL)
     level = rules[level_at][LEVEL] if level_at is not None else 0
-    return _new(Seen, (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules))
+    supplies = view.supplies
+    return _new(Seen, (view.kingdom, view.round, level, hand, view.holdings(), view.faces(), view.in_play, rules,
+                       (supplies["farmers"], supplies["stones"], supplies["pyramids"], supplies["doubles"]),
+                       view.discard))
 
 
 def apply(state: GameState, player: int, changes: Changes, levels: dict[str, Any] | None = None) -> Undo:
@@ -318,7 +341,7 @@ def apply(state: GameState, player: int, changes: Changes, levels: dict[str, Any
         elif what == "pyramids":
             state.provinces[where].pyramids += amount
         elif what == "stones":
-            _add_stones(state.provinces[where], amount)
+            _add_stones(state, where, amount)
         else:
             raise _unknown(what)
     return kept
@@ -354,10 +377,11 @@ def _not_declared(state: GameState, player: int) -> None:
     return None
 
 
-def _add_stones(prov: ProvinceState, amount: int) -> None:
+def _add_stones(state: GameState, province: int, amount: int) -> None:
     """`amount` more stones in a province, turned into pyramids as the construction builds
-    them (`amunre.core.mechanics.pyramids_from_stones`)."""
-    built, prov.stones = pyramids_from_stones(prov.stones + amount)
+    them with the pieces the supply holds (`amunre.core.mechanics.pyramids_from_stones_in`)."""
+    prov = state.provinces[province]
+    built, prov.stones = pyramids_from_stones_in(state, province, prov.stones + amount)
     prov.pyramids += built
 
 
@@ -365,15 +389,17 @@ def undo(state: GameState, kept: Undo) -> None:
     """Take back a change `apply` made (`kept`: what it returned)."""
     if kept.levels is not None:
         kept.levels[LEVEL] = kept.level
-    for before in reversed(kept.provinces):
-        before.province.owner, before.province.farmers = before.owner, before.farmers
-        before.province.stones, before.province.pyramids = before.stones, before.pyramids
-    for held in reversed(kept.players):
-        held.player.gold = held.gold
-        if held.hand is not None:
-            held.player.hand[:] = held.hand
-        if held.provinces is not None:
-            held.player.provinces[:] = held.provinces
+    for province_before in reversed(kept.provinces):
+        prov = province_before.province_state
+        prov.owner, prov.farmers = province_before.owner, province_before.farmers
+        prov.stones, prov.pyramids = province_before.stones, province_before.pyramids
+    for player_before in reversed(kept.players):
+        player = player_before.player_state
+        player.gold = player_before.gold
+        if player_before.hand is not None:
+            player.hand[:] = player_before.hand
+        if player_before.provinces is not None:
+            player.provinces[:] = player_before.provinces
 
 
 #: What `CardWorths` keeps a value under: (kind, count) for a holding of cards, ("drawn",
@@ -522,8 +548,8 @@ class Worth:
             before = previous._seen if previous is not None else None
             self._seen = seen_by(self.view, before)  # (`position_of` reads it too)
             weights = tuple(sorted(self.weights.items())) if self.weights else ()
-            self._key = _new(WorthKey, (self.player, weights, self.thrift, self.foresight, self.spread, self._term_ids,
-                                        self._seen))
+            self._key = _new(WorthKey, (self.variant, self.player, weights, self.thrift, self.foresight, self.spread,
+                                        self._term_ids, self._seen))
         return self._key
 
     def points_of(self, changes: Changes) -> float:
@@ -588,7 +614,7 @@ class Worth:
         key = self.key  # now: the view is live, it shows the game as it goes on (and the earlier
         # sight lends its copy of the modules' data where that has not changed)
         previous, self._previous = self._previous, None
-        if previous is not None and previous.variant is self.variant and previous.key == key:
+        if previous is not None and previous.key == key:  # (the key holds the variant)
             self._base, self._parts, self._gains = previous._base, previous._parts, previous._gains
             self._remembered = previous._remembered
             self._evaluators = previous._evaluators  # the same terms
@@ -667,7 +693,8 @@ class Worth:
         only the stones, a card its kind as well)."""
         if what == "stones":
             # (the construction's own number, `amunre.core.mechanics`: read at every stone valued)
-            return TOUCHES["stones"] if pyramids_from_stones(state.provinces[where].stones + amount)[0] else STONES_ONLY
+            built = pyramids_from_stones_in(state, where, state.provinces[where].stones + amount)[0]
+            return TOUCHES["stones"] if built else STONES_ONLY
         if what == "cards":
             return self._card_touches[where]  # type: ignore[no-any-return]  # (indexed by Any)
         touched = TOUCHES.get(what)
@@ -681,7 +708,7 @@ class Worth:
         if what == "stones":
             prov = state.provinces[where]
             stones, pyramids = prov.stones, prov.pyramids
-            _add_stones(prov, amount)
+            _add_stones(state, where, amount)
             total = self._points_gained(terms, state, gold_before)
             prov.stones, prov.pyramids = stones, pyramids
         elif what == "gold":
@@ -857,11 +884,16 @@ class Worth:
         return found
 
     def best_farmer(self) -> float:
-        """One more farmer in the seat's best province for it (0 without room)."""
-        view = self.view
-        fields = self.variant.board.provinces
-        room = [pid for pid in view.me.provinces if view.provinces[pid].farmers < fields[pid].fields]
-        return max([self.points_of_one("farmers", pid, 1) for pid in room], default=0.0)
+        """One more farmer in the seat's best province for it (0 without room): where a farmer
+        may go is asked of the move that places it (`amunre.core.mechanics.free_fields`)."""
+        owned = self.view.me.provinces
+        if not owned:
+            return 0.0
+        if self._base is None:
+            self._start()
+        table = Table(self.variant, self._base)
+        return max([self.points_of_one("farmers", pid, 1) for pid in owned if free_fields(table, pid) > 0],
+                   default=0.0)
 
     def best_stones(self, count: int = 1) -> float:
         """`count` more stones in the seat's best province for them (0 without a province)."""
@@ -884,8 +916,13 @@ class Worth:
         return self.points_of_one("pyramids", pid, count)
 
     def card(self, kind: int, count: int = 1) -> float:
-        """Holding `count` more cards of `kind` (at least what they sell for,
-        `amunre.core.mechanics.CARD_SALE_PRICE` a card)."""
+        """Holding `count` more cards of `kind`: at least what they sell for, the price of the
+        move that sells a card (`amunre.core.mechanics.sell_card`, `CARD_SALE_PRICE` a card).
+        The floor stands whatever the auction's ruling `sell_cards_to_bid` (A-SELL) says: that
+        ruling says only whether a bid may count on cards sold, and a card still sells at a
+        payment (`pay`), before the offering (or in it, where cards count as gold) and before
+        the gold ranking (R-MKT-07); where it is off, the auction offers no bid beyond the
+        gold held, so its appraisal charges no card sold (`amunre.rules.auction.valuing`)."""
         found = self._cards.get((kind, count))
         if found is None:  # (kept without the floor: the thrift moves every round)
             found = self._cards[kind, count] = self.points_of_one("cards", kind, count)

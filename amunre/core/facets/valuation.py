@@ -17,7 +17,8 @@ A change of a holding is a tuple `(what, where, amount)`:
     ("own", province, 1)         the seat holds the province (for this kingdom)
     ("farmers", province, n)     n more farmers on its fields
     ("stones", province, n)      n more stones (some become pyramids, as
-                                 `amunre.core.mechanics.pyramids_from_stones` says)
+                                 `amunre.core.mechanics.pyramids_from_stones_in` says:
+                                 while the supply holds a piece)
     ("pyramids", province, n)    n more single pyramids (a double counts as two where scored)
     ("gold", None, n)            n more gold (negative: paid)
     ("cards", kind, n)           n more cards of that kind in hand

@@ -47,6 +47,7 @@ from amunre.core.mechanics.moves import (  # noqa: F401
     place_stone,
     play_card,
     pyramids_from_stones,
+    pyramids_from_stones_in,
     receive,
     score_each,
     sell_card,

@@ -211,6 +211,8 @@ def end_phase_cards(state: GameState) -> None:
 
 
 def free_fields(game: GameLike, province: int) -> int:
+    """Empty field spaces of a province: how many more farmers `place_farmer` may put on its
+    fields (what the rules offer a farmer on, and what the planner values one by)."""
     return game.variant.board.provinces[province].fields - game.state.provinces[province].farmers
 
 
@@ -315,8 +317,30 @@ STONES_PER_PYRAMID = 3
 
 def pyramids_from_stones(stones: int) -> tuple[int, int]:
     """(pyramids built, stones left) of `stones` stones in one province, as the construction
-    builds them (supplies allowing): what a valuation of more stones asks of this module."""
+    builds them, supplies allowing (`pyramids_from_stones_in` counts the supply's pieces)."""
     return divmod(stones, STONES_PER_PYRAMID)
+
+
+def pyramids_from_stones_in(state: GameState, province: int, stones: int) -> tuple[int, int]:
+    """(pyramids built, stones left) of `stones` stones in `province` on `state`, as
+    `convert_full_stones` builds them with the supply's pieces: `pyramids_from_stones`, but
+    only while a piece is left (`can_add_pyramid`). A limited supply of pyramids (A-SUPPLY)
+    leaves the rest as stones. What a valuation of more stones asks of this module."""
+    built, left = pyramids_from_stones(stones)
+    singles = state.supply_pyramids
+    if built <= singles:  # (the common case: a single for each, a swap for a double frees one)
+        return built, left
+    doubles, here = state.supply_doubles, state.provinces[province].pyramids
+    made = 0
+    while made < built:  # each as `_add_pyramid` builds it, a double taken wherever one may be
+        if here >= 1 and doubles > 0:
+            here, doubles, singles = here - 1, doubles - 1, singles + 1
+        elif singles > 0:
+            here, singles = here + 1, singles - 1
+        else:
+            break
+        made += 1
+    return made, left + (built - made) * STONES_PER_PYRAMID
 
 
 def _convert_full_stones(game: GameLike, province: int) -> Steps[None]:
