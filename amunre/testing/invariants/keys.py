@@ -12,6 +12,12 @@ def answer_key(value) -> str:
     return json.dumps(to_json_value(value), sort_keys=True)
 
 
+def answers_key(values) -> str:
+    """Type-exact identity of a list of answers: one encoding of them all (equal exactly when
+    every `answer_key` of them is)."""
+    return json.dumps([to_json_value(value) for value in values], sort_keys=True)
+
+
 def options_key(request) -> list[str]:
     """A request's options, type-exact, for comparing two requests."""
     return [answer_key(o) for o in request.options]
