@@ -319,13 +319,18 @@ def test_diff_names_each_key_as_its_module_does_piped_and_on_a_terminal(capsys, 
     assert f"— {key_text(ruling)}" in flat and " ".join(key_name("rulings", ruling["key"], (a, b)).split()[:4]) in flat
 
 
+def _unnamed(rows: list[dict]) -> list[dict]:
+    """`diff --json` rows without their `name` (test_diff_json_names_each_key_as_the_terminal_does checks it)."""
+    return [{key: value for key, value in row.items() if key != "name"} for row in rows]
+
+
 def test_diff_json_has_the_same_content(capsys):
     code, out, _ = run_cli(capsys, "diff", "classic2003", "supermeeple2016", "--json")
     assert code == 0
     doc = json.loads(out)
     assert doc["a"]["id"] == "classic2003" and doc["b"]["id"] == "supermeeple2016"
     groups = doc["groups"]
-    assert {"key": "farmers", "a": 45, "b": 48} in groups["components"]
+    assert {"key": "farmers", "a": 45, "b": 48} in _unnamed(groups["components"])
     assert {"key": "architect", "a": "builder", "b": "Architect"} in groups["terminology"]
     order = next(r for r in groups["pipeline"] if r["key"] == "phases.order")
     assert order["a"] == ["province_draw", "auction", "market", "offering", "harvest"]
@@ -334,9 +339,28 @@ def test_diff_json_has_the_same_content(capsys):
     assert scoring["scoring.complete_sets"]["b"] is None
     assert scoring["scoring.fewest_pyramids"]["b"]["rule"] == "fewest_pyramids"
     rulings = {r["key"]: r for r in groups["rulings"]}
-    assert rulings["adjustment_must_move"] == {"key": "adjustment_must_move", "a": True, "b": False, "spec": "A-ADJUST"}
+    assert _unnamed([rulings["adjustment_must_move"]]) == [
+        {"key": "adjustment_must_move", "a": True, "b": False, "spec": "A-ADJUST"}]
     # every row differs
     assert all(r["a"] != r["b"] for rows in groups.values() for r in rows)
+
+
+def test_diff_json_names_each_key_as_the_terminal_does(capsys):
+    """Issue 37: a row of `--json` carries the key's name from its module, the words the
+    terminal and the piped text show beside the key; a row nothing names has none."""
+    from amunre.compare.rule_names import key_name
+
+    a, b = load_variant("classic2003"), load_variant("supermeeple2016")
+    code, out, _ = run_cli(capsys, "diff", "classic2003", "supermeeple2016", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    jsonschema.validate(doc, load_schema("diff"))
+    rows = [(group, row) for group, found in doc["groups"].items() for row in found]
+    named = [row for _, row in rows if "name" in row]
+    assert named and any(group == "rulings" for group, row in rows if "name" in row)
+    for group, row in rows:
+        expected = key_name(group, row["key"], (a, b))
+        assert row.get("name", "") == expected, (group, row["key"])
 
 
 def test_diff_of_a_variant_with_itself_and_set(capsys, tmp_path):
@@ -345,8 +369,9 @@ def test_diff_of_a_variant_with_itself_and_set(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "diff", "classic2003", "classic2003", "--json",
                            "--set", "params.auction.protection_skip=3", "--set", "rulings.nile_compare=side_total")
     groups = json.loads(out)["groups"]
-    assert groups["params"] == [{"key": "phases.auction.protection_skip", "a": 2, "b": 3}]
-    assert groups["rulings"] == [{"key": "nile_compare", "a": "province", "b": "side_total", "spec": "A-NILE"}]
+    assert _unnamed(groups["params"]) == [{"key": "phases.auction.protection_skip", "a": 2, "b": 3}]
+    assert _unnamed(groups["rulings"]) == [
+        {"key": "nile_compare", "a": "province", "b": "side_total", "spec": "A-NILE"}]
 
 
 def test_diff_with_set_names_the_changed_side(capsys):

@@ -154,8 +154,10 @@ def test_cheap_stones_through_validate_diff_and_show(capsys, tmp_path):
     assert code == 0
     market = next(s for s in variant.phases if s.rule == "market")
     before = next(s for s in load_variant(parent).phases if s.rule == "market").params
-    assert json.loads(out)["groups"]["params"] == [{"key": f"phases.{market.id}.stones_price_step",
-                                                   "a": before.stones_price_step, "b": market.params.stones_price_step}]
+    (row,) = json.loads(out)["groups"]["params"]
+    assert {key: row[key] for key in ("key", "a", "b")} == {"key": f"phases.{market.id}.stones_price_step",
+                                                           "a": before.stones_price_step,
+                                                           "b": market.params.stones_price_step}
     code, out, _ = run_cli(capsys, "show", "cheap-stones")
     assert code == 0
     for what in ("cards", "farmers", "stones"):

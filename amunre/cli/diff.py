@@ -5,7 +5,8 @@ scoring, params, rulings). A terminal gets one table per group; piped output is 
 aligned text; `--json` the same content as data. Where a module (or the variant's model)
 names a parameter, ruling or component, both say its name beside the key
 (`amunre.compare.rule_names`): the terminal in the key's cell, as `amunre compare` does, the
-plain text in a last column, so that the key stays first on its line.
+plain text in a last column, so that the key stays first on its line, and `--json` in each
+row's `name`.
 """
 
 from __future__ import annotations
@@ -46,6 +47,17 @@ def plain_lines(a, b, groups: dict, b_settings=(), a_settings=()) -> list[str]:
     return lines
 
 
+def named_rows(doc: dict, variants) -> dict:
+    """`doc` (`compare_json`) with each row's `name` where a module or the variant's model names
+    its key (`key_name`): the words the terminal shows beside the key."""
+    for group, rows in doc["groups"].items():
+        for row in rows:
+            name = key_name(group, row["key"], variants)
+            if name:
+                row["name"] = name
+    return doc
+
+
 @click.command("diff")
 @many_variants("refs", count=2, metavar="A B")
 @click.option("--json", "as_json", is_flag=True,
@@ -60,7 +72,7 @@ def command(refs, as_json, overrides):
     a = variant_arg(a_ref)
     b = variant_arg(b_ref, overrides)
     if as_json:
-        click.echo(dump_json(compare_json(a, b, overrides)))
+        click.echo(dump_json(named_rows(compare_json(a, b, overrides), (a, b))))
         return
     groups = compare(a, b)
     if not sys.stdout.isatty():
