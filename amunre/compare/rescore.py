@@ -33,6 +33,7 @@ summed up per column by `summarize_rescored`; `to_json_part` and `records_fields
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import attrs
@@ -40,6 +41,7 @@ import attrs
 from amunre.compare.collect import kingdom_key, kingdom_of
 from amunre.compare.kingdom_words import kingdom_words
 from amunre.compare.stats import Moments
+from amunre.core.decisions import BATCH_START
 from amunre.planning.table import Table
 from amunre.planning.worth import declares_formula
 
@@ -202,6 +204,11 @@ class Rescorer:
         #: the scorings (by place: each kingdom's, then the final) whose position must be kept
         self.positions = frozenset(s for s, plan in enumerate(self.plans) if plan.played)
         self._row_keys: dict[str, tuple[str, tuple[str, ...]]] = {}  # item -> its rows' keys, made once each
+        #: per plan, the breakdown keys (`KINGDOM:ITEM`) of the items it copies, with the item
+        self._copied = [tuple((f"{plan.kingdom}:{item}", item) for item in plan.copied) for plan in self.plans]
+        #: a breakdown key -> (its kingdom, or -1 for an item the re-scoring replaces, and its item):
+        #: the same few keys every game, parsed once
+        self._parsed: dict[str, tuple[int, str]] = {}
 
     def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of a first-variant game whose players ended as `players`, with these
@@ -210,33 +217,43 @@ class Rescorer:
         the scorings (by a phase, in the rounds) stay as the game scored them. Without `keep`, it
         plays on the positions themselves (the last to read them) rather than on copies."""
         n = len(players)
-        totals = [0.0] * n
+        items_known = self.items
         # each kingdom's points per item (the final scoring's in the last kingdom's)
-        by_kingdom = [dict.fromkeys(self.items, 0.0) for _ in range(self.kingdoms)]
-        for p, player in enumerate(players):  # what no scoring item scored stays as it was
-            totals[p] = player.score
+        by_kingdom = [dict.fromkeys(items_known, 0.0) for _ in range(self.kingdoms)]
+        parsed = self._parsed
+        totals = []
+        for player in players:  # what no scoring item scored stays as it was
+            total = player.score
             for key, value in player.breakdown.items():
-                kingdom, _, item = key.partition(":")
-                if item in self.scored_items:
-                    totals[p] -= value
+                found = parsed.get(key)
+                if found is None:
+                    found = parsed[key] = self._parse(key)
+                kingdom, item = found
+                if kingdom < 0:
+                    total -= value
                 else:
-                    found = by_kingdom[int(kingdom)]
-                    found[item] = found.get(item, 0.0) + value
+                    points = by_kingdom[kingdom]
+                    points[item] = points.get(item, 0.0) + value
+            totals.append(total)
+        breakdowns = [player.breakdown for player in players]
         guessed = False
-        for s, plan in enumerate(self.plans):
+        for s, (plan, copied) in enumerate(zip(self.plans, self._copied)):
             found = by_kingdom[plan.kingdom]
-            for item in plan.copied:
-                key = f"{plan.kingdom}:{item}"
-                for p, player in enumerate(players):
-                    value = player.breakdown.get(key, 0)
+            for key, item in copied:
+                points = found.get(item, 0.0)
+                for p, breakdown in enumerate(breakdowns):
+                    value = breakdown.get(key, 0)
                     totals[p] += value
-                    found[item] = found.get(item, 0.0) + value
+                    points += value
+                found[item] = points
             if plan.played:
                 guessed |= self._play(plan, scorings[s], answers, keep, totals, found)
         values = score_rows(totals)
-        items = dict.fromkeys(self.items)  # (and any item a phase scored in one kingdom only)
-        for found in by_kingdom:
-            items.update(dict.fromkeys(found))
+        items: Any = items_known
+        if any(len(found) != len(items_known) for found in by_kingdom):  # an item a phase scored in one kingdom
+            items = dict.fromkeys(items_known)
+            for found in by_kingdom:
+                items.update(dict.fromkeys(found))
         keys = self._row_keys
         for item in items:
             found_keys = keys.get(item)
@@ -250,6 +267,12 @@ class Rescorer:
                 whole += points
             values[found_keys[0]] = whole / n
         return values, guessed
+
+    def _parse(self, key: str) -> tuple[int, str]:
+        """A breakdown key `KINGDOM:ITEM` as (its kingdom, or -1 where the first variant's
+        scoring scored the item: the re-scoring replaces those points, and its item)."""
+        kingdom, _, item = key.partition(":")
+        return (-1 if item in self.scored_items else int(kingdom)), item
 
     def _play(self, plan: ScoringPlan, kept: list, answers: list, keep: bool, totals: list[float],
               by_item: dict[str, float]) -> bool:
@@ -293,8 +316,6 @@ _NONE = object()
 def _play(module, table, given, declarations) -> bool:
     """Run `module` on the table, each decision answered by the next of the game's answers
     where it is an option, else by its first policy; whether one was not the game's."""
-    from amunre.core.decisions import BATCH_START
-
     step = module.run(table)
     answer: object = None
     guessed = False
@@ -362,18 +383,23 @@ def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None],
     `rescored[c][i]` the first column's game i re-scored by column c (None: no re-scoring)."""
     tally = RescoreTally(len(games), list(identical), [], [], [], list(guessed))
     first = records[0]
+    by_game = len({seed for seed, _ in games}) == len(games)  # else a seed's rotations are one unit
     for c, column in enumerate(rescored):
         values, arithmetic, play = {}, {}, {}
         if column is not None:
             keys = list(column[0]) if column else []
+            own = records[c]
             for key in keys:
                 zero = 0.0 if is_points_row(key) else math.nan  # an item a variant lacks scores 0 there
-                per_game = [(r.get(key, zero), r.get(key, zero) - first[i].get(key, zero),
-                             records[c][i].get(key, zero) - r.get(key, zero)) for i, r in enumerate(column)]
-                per_seed = _per_seed(per_game, games)
-                values[key] = Moments.of(v for v, _, _ in per_seed)
-                arithmetic[key] = Moments.of(a for _, a, _ in per_seed)
-                play[key] = Moments.of(p for _, _, p in per_seed)
+                got = [r.get(key, zero) for r in column]
+                added = list(map(operator.sub, got, [r.get(key, zero) for r in first]))  # re-scored less the first
+                played = list(map(operator.sub, [r.get(key, zero) for r in own], got))  # the column less re-scored
+                if not by_game:
+                    per_seed = _per_seed(list(zip(got, added, played)), games)
+                    got, added, played = ([numbers[i] for numbers in per_seed] for i in range(3))
+                values[key] = Moments.of(got)
+                arithmetic[key] = Moments.of(added)
+                play[key] = Moments.of(played)
         tally.values.append(values)
         tally.arithmetic.append(arithmetic)
         tally.play.append(play)
@@ -382,8 +408,6 @@ def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None],
 
 def _per_seed(per_game: list[tuple[float, ...]], games: list[tuple[int, int]]) -> list[tuple[float, ...]]:
     """One tuple per seed, the mean of its rotations' (the rotations of a seed are one unit)."""
-    if len({seed for seed, _ in games}) == len(games):
-        return per_game
     by_seed: dict[int, list[tuple[float, ...]]] = {}
     for (seed, _), numbers in zip(games, per_game):
         by_seed.setdefault(seed, []).append(numbers)
