@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import operator
+from itertools import chain
 from typing import Any
 
 import attrs
@@ -204,11 +205,16 @@ class Rescorer:
         #: the scorings (by place: each kingdom's, then the final) whose position must be kept
         self.positions = frozenset(s for s, plan in enumerate(self.plans) if plan.played)
         self._row_keys: dict[str, tuple[str, tuple[str, ...]]] = {}  # item -> its rows' keys, made once each
-        #: per plan, the breakdown keys (`KINGDOM:ITEM`) of the items it copies, with the item
-        self._copied = [tuple((f"{plan.kingdom}:{item}", item) for item in plan.copied) for plan in self.plans]
-        #: a breakdown key -> (its kingdom, or -1 for an item the re-scoring replaces, and its item):
-        #: the same few keys every game, parsed once
-        self._parsed: dict[str, tuple[int, str]] = {}
+        #: how many plans copy each (kingdom, item): their points in the game are counted so often
+        self._copies: dict[tuple[int, str], int] = {}
+        for plan in self.plans:
+            for item in plan.copied:
+                self._copies[plan.kingdom, item] = self._copies.get((plan.kingdom, item), 0) + 1
+        #: a breakdown key -> (its kingdom, its item, how often its points count: `_parse`), the
+        #: same few keys every game, parsed once
+        self._parsed: dict[str, tuple[int, str, int]] = {}
+        #: the rows of the items, in the order a game's rows have them: per item its kingdoms' then its own
+        self._item_rows = tuple(key for item in self.items for key in self._keys_of(item)[1] + (self._keys_of(item)[0],))
 
     def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of a first-variant game whose players ended as `players`, with these
@@ -222,57 +228,64 @@ class Rescorer:
         by_kingdom = [dict.fromkeys(items_known, 0.0) for _ in range(self.kingdoms)]
         parsed = self._parsed
         totals = []
-        for player in players:  # what no scoring item scored stays as it was
+        for player in players:
             total = player.score
             for key, value in player.breakdown.items():
                 found = parsed.get(key)
                 if found is None:
                     found = parsed[key] = self._parse(key)
-                kingdom, item = found
-                if kingdom < 0:
-                    total -= value
-                else:
+                kingdom, item, times = found
+                if times == 1:  # what no scoring item scored, or what the other variant scores alike
                     points = by_kingdom[kingdom]
                     points[item] = points.get(item, 0.0) + value
+                elif not times:  # scored again below
+                    total -= value
+                else:
+                    total += value * (times - 1)
+                    points = by_kingdom[kingdom]
+                    points[item] = points.get(item, 0.0) + value * times
             totals.append(total)
-        breakdowns = [player.breakdown for player in players]
         guessed = False
-        for s, (plan, copied) in enumerate(zip(self.plans, self._copied)):
-            found = by_kingdom[plan.kingdom]
-            for key, item in copied:
-                points = found.get(item, 0.0)
-                for p, breakdown in enumerate(breakdowns):
-                    value = breakdown.get(key, 0)
-                    totals[p] += value
-                    points += value
-                found[item] = points
+        for s, plan in enumerate(self.plans):
             if plan.played:
-                guessed |= self._play(plan, scorings[s], answers, keep, totals, found)
+                guessed |= self._play(plan, scorings[s], answers, keep, totals, by_kingdom[plan.kingdom])
         values = score_rows(totals)
-        items: Any = items_known
-        if any(len(found) != len(items_known) for found in by_kingdom):  # an item a phase scored in one kingdom
-            items = dict.fromkeys(items_known)
+        if all(len(found) == len(items_known) for found in by_kingdom):  # (no item a phase scored in one kingdom)
+            # per item, its points per player in each kingdom, then over the game (0.0 + each kingdom's)
+            kingdoms = [[found[item] / n for item in items_known] for found in by_kingdom]
+            wholes = [0.0] * len(items_known)
             for found in by_kingdom:
-                items.update(dict.fromkeys(found))
-        keys = self._row_keys
+                wholes = list(map(operator.add, wholes, [found[item] for item in items_known]))
+            values.update(zip(self._item_rows, chain.from_iterable(zip(*kingdoms, [w / n for w in wholes]))))
+            return values, guessed
+        items = dict.fromkeys(items_known)
+        for found in by_kingdom:
+            items.update(dict.fromkeys(found))
         for item in items:
-            found_keys = keys.get(item)
-            if found_keys is None:
-                found_keys = keys[item] = (POINTS + item, tuple(kingdom_key(POINTS + item, k)
-                                                                for k in range(self.kingdoms)))
+            whole_key, kingdom_keys = self._keys_of(item)
             whole = 0.0
-            for key, found in zip(found_keys[1], by_kingdom):
+            for key, found in zip(kingdom_keys, by_kingdom):
                 points = found.get(item, 0.0)
                 values[key] = points / n
                 whole += points
-            values[found_keys[0]] = whole / n
+            values[whole_key] = whole / n
         return values, guessed
 
-    def _parse(self, key: str) -> tuple[int, str]:
-        """A breakdown key `KINGDOM:ITEM` as (its kingdom, or -1 where the first variant's
-        scoring scored the item: the re-scoring replaces those points, and its item)."""
+    def _parse(self, key: str) -> tuple[int, str, int]:
+        """A breakdown key `KINGDOM:ITEM` as its kingdom, its item and how often its points count
+        in the re-scoring: once where no scoring item of the first variant scored it, else once
+        per plan that copies it (none: the re-scoring scores it again)."""
         kingdom, _, item = key.partition(":")
-        return (-1 if item in self.scored_items else int(kingdom)), item
+        at = int(kingdom)
+        return at, item, self._copies.get((at, item), 0) if item in self.scored_items else 1
+
+    def _keys_of(self, item: str) -> tuple[str, tuple[str, ...]]:
+        """An item's points row and its rows per kingdom (`points.ITEM`, `kingdom1.points.ITEM`)."""
+        found = self._row_keys.get(item)
+        if found is None:
+            found = self._row_keys[item] = (POINTS + item, tuple(kingdom_key(POINTS + item, k)
+                                                                 for k in range(self.kingdoms)))
+        return found
 
     def _play(self, plan: ScoringPlan, kept: list, answers: list, keep: bool, totals: list[float],
               by_item: dict[str, float]) -> bool:
