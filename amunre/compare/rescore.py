@@ -214,7 +214,8 @@ class Rescorer:
         #: same few keys every game, parsed once
         self._parsed: dict[str, tuple[int, str, int]] = {}
         #: the rows of the items, in the order a game's rows have them: per item its kingdoms' then its own
-        self._item_rows = tuple(key for item in self.items for key in self._keys_of(item)[1] + (self._keys_of(item)[0],))
+        self._item_rows = tuple(key for item in self.items
+                                for key in (*self._keys_of(item)[1], self._keys_of(item)[0]))
 
     def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of a first-variant game whose players ended as `players`, with these
