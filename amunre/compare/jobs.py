@@ -23,9 +23,9 @@ from amunre.agents.playing import builtin_lineup, play_reporting
 from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.rescore import (
     SCORING_EVENTS,
-    EventLog,
     GameWatcher,
     Rescorer,
+    event_log,
     rescore_problem,
     same_game,
     tally_rescored,
@@ -188,8 +188,8 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
-            log = EventLog(logged) if logged is not None else None
-            listeners = [collector] + [one for one in (log, watcher) if one is not None]
+            log, hears = event_log(logged) if logged is not None else (None, None)
+            listeners = [collector] + [one for one in (hears, watcher) if one is not None]
             if watcher is not None:
                 watcher.start(None)
             game = Game(variant, job.players, seed, listeners)

@@ -20,7 +20,7 @@ It is only sound where the other variant's scoring can read the first's position
 kingdoms, a scoring module whose data or published value the first variant's games do not
 keep).
 
-Identical games: an `EventLog` keeps each game's events that compare hears; two columns play
+Identical games: an `event_log` keeps each game's events that compare hears; two columns play
 the same game on a seed when its answers, those events and every player's points by kingdom and
 scoring item are equal (`same_game`; the points stand for the core's `score` events, which
 compare no longer hears: `amunre.compare.collect.SCORE_EVENT`).
@@ -32,6 +32,7 @@ summed up per column by `summarize_rescored`; `to_json_part` and `records_fields
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from itertools import chain
@@ -78,15 +79,14 @@ def rescore_problem(first, other) -> str:
     return ""
 
 
-class EventLog(list):
-    """A listener that keeps every event it hears (`listens_to`), in order: a game's events
-    that compare hears, for `same_game`. Appending is its call (no Python frame per event)."""
-
-    __call__ = list.append  # (each event is a fresh dict: kept as it is)
-
-    def __init__(self, hears: frozenset[str]):
-        super().__init__()
-        self.listens_to = hears
+def event_log(hears: frozenset[str]) -> tuple[list, Any]:
+    """A list that keeps, in order, every event its listener hears (`listens_to`: `hears`): a
+    game's events that compare hears, for `same_game`; and that listener, the list's own append
+    (a partial of it: a call in C per event, with no Python frame nor tuple of arguments)."""
+    log: list = []
+    listener: Any = functools.partial(list.append, log)  # (each event is a fresh dict: kept as it is)
+    listener.listens_to = hears
+    return log, listener
 
 
 class GameWatcher:
