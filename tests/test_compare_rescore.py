@@ -373,3 +373,41 @@ def test_identical_games_agree_with_comparing_every_event(tmp_path, text):
     full = [_every_event(first, game_seed(SEED, i)) == _every_event(other, game_seed(SEED, i)) for i in range(GAMES)]
     assert found == full
     assert text is NOTHING and all(found) or text is BONUS4 and any(found) and not all(found)
+
+
+def _players(breakdowns):
+    """Finished players as a re-scoring reads them: a score (their breakdown's sum) and a breakdown."""
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(score=sum(found.values()), breakdown=found) for found in breakdowns]
+
+
+@pytest.mark.parametrize("extra", [False, True])
+def test_a_re_scoring_that_copies_every_item_gives_the_games_points_by_item_and_kingdom(tmp_path, extra):
+    """A do-nothing rule copies every scoring item's points from the game: each row is the
+    breakdown's own sum per player (and an item a phase scored in one kingdom, unknown to the
+    variant's scoring, keeps its points there), the rows in the order of the items, each item's
+    kingdoms before the item itself."""
+    from amunre.compare.rescore import Rescorer
+
+    first, same = load_variant("classic2003"), _file(tmp_path, NOTHING, "nothing.toml")
+    rescorer = Rescorer(same, first)
+    assert not rescorer.positions  # (nothing is played again: no position to keep)
+    breakdowns = [{"0:pyramids": 3, "1:pyramids": 5, "1:gold_ranking": 6},
+                  {"0:temples": 2, "1:pyramids": 1, "0:bonus_cards:upper_lower": 3}]
+    if extra:
+        breakdowns[1]["0:a_phase_item"] = 4
+    players = _players(breakdowns)
+    values, guessed = rescorer.rescore(players, {}, [])
+    assert not guessed
+    items = list(rescorer.items) + (["a_phase_item"] if extra else [])
+    expected_keys = list(SCORE_ROWS)
+    for item in items:
+        expected_keys += [kingdom_key(POINTS + item, k) for k in range(2)] + [POINTS + item]
+    assert list(values) == expected_keys
+    for item in items:
+        by_kingdom = [sum(found.get(f"{k}:{item}", 0) for found in breakdowns) / 2 for k in range(2)]
+        assert [values[kingdom_key(POINTS + item, k)] for k in range(2)] == by_kingdom, item
+        assert values[POINTS + item] == sum(by_kingdom), item
+    scores = sorted((player.score for player in players), reverse=True)
+    assert (values["winning_score"], values["margin"]) == (scores[0], scores[0] - scores[1])

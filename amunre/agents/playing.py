@@ -13,14 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from amunre.agents import _FACTORIES, split_spec
 from amunre.core.engine import play_on
 from amunre.core.errors import AgentError, IllegalAnswerError
 
 
-def play_reporting(game, agents: Sequence, specs: Sequence[str]) -> None:
+def builtin_lineup(specs: Sequence[str]) -> bool:
+    """Whether every spec is a built-in agent's (`play_reporting` then plays by `play_on`)."""
+    return all(map(_is_builtin, specs))
+
+
+def play_reporting(game, agents: Sequence, specs: Sequence[str], builtin: bool | None = None) -> None:
     """Answer `game` with `agents` (seat by seat; `specs` their specs) until it is over, as
-    `play_on` does; an own agent's failure is an AgentError (module docstring)."""
-    if all(map(_is_builtin, specs)):  # a built-in agent's failure is amunre's bug, raised as it is
+    `play_on` does; an own agent's failure is an AgentError (module docstring). `builtin`:
+    `builtin_lineup(specs)` where the caller knows it already (a batch of games, one lineup)."""
+    if builtin is None:
+        builtin = builtin_lineup(specs)
+    if builtin:  # a built-in agent's failure is amunre's bug, raised as it is
         play_on(game, agents)
         return
     seats = [(agent.choose, game.view(p)) for p, agent in enumerate(agents)]
@@ -61,8 +70,6 @@ def _answered(game, start: int) -> int:
 
 
 def _is_builtin(spec: str) -> bool:
-    from amunre.agents import _FACTORIES, split_spec
-
     return split_spec(spec)[0] in _FACTORIES
 
 

@@ -19,13 +19,13 @@ from pathlib import Path
 import attrs
 
 from amunre.agents import make_agents
-from amunre.agents.playing import play_reporting
+from amunre.agents.playing import builtin_lineup, play_reporting
 from amunre.compare.collect import StatsCollector, seat_key
 from amunre.compare.rescore import (
     SCORING_EVENTS,
-    EventLog,
     GameWatcher,
     Rescorer,
+    event_log,
     rescore_problem,
     same_game,
     tally_rescored,
@@ -184,17 +184,18 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
         watcher = GameWatcher(positions) if c == 0 and positions else None
         column, seats = [], []
+        builtin = builtin_lineup(job.agents)  # (every rotation has the same agents)
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
-            log = EventLog(logged) if logged is not None else None
-            listeners = [collector] + [one for one in (log, watcher) if one is not None]
+            log, hears = event_log(logged) if logged is not None else (None, None)
+            listeners = [collector] + [one for one in (hears, watcher) if one is not None]
             if watcher is not None:
                 watcher.start(None)
             game = Game(variant, job.players, seed, listeners)
             if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
                 watcher.game = game
-            play_reporting(game, make_agents(list(lineup), seed), lineup)
+            play_reporting(game, make_agents(list(lineup), seed), lineup, builtin)
             values = collector.record(game)
             if turns > 1:  # each agent's win rate per seat it plays
                 for spec in sorted(set(lineup)):

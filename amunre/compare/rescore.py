@@ -20,7 +20,7 @@ It is only sound where the other variant's scoring can read the first's position
 kingdoms, a scoring module whose data or published value the first variant's games do not
 keep).
 
-Identical games: an `EventLog` keeps each game's events that compare hears; two columns play
+Identical games: an `event_log` keeps each game's events that compare hears; two columns play
 the same game on a seed when its answers, those events and every player's points by kingdom and
 scoring item are equal (`same_game`; the points stand for the core's `score` events, which
 compare no longer hears: `amunre.compare.collect.SCORE_EVENT`).
@@ -32,7 +32,10 @@ summed up per column by `summarize_rescored`; `to_json_part` and `records_fields
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
+from itertools import chain
 from typing import Any
 
 import attrs
@@ -40,6 +43,7 @@ import attrs
 from amunre.compare.collect import kingdom_key, kingdom_of
 from amunre.compare.kingdom_words import kingdom_words
 from amunre.compare.stats import Moments
+from amunre.core.decisions import BATCH_START
 from amunre.planning.table import Table
 from amunre.planning.worth import declares_formula
 
@@ -75,15 +79,14 @@ def rescore_problem(first, other) -> str:
     return ""
 
 
-class EventLog(list):
-    """A listener that keeps every event it hears (`listens_to`), in order: a game's events
-    that compare hears, for `same_game`. Appending is its call (no Python frame per event)."""
-
-    __call__ = list.append  # (each event is a fresh dict: kept as it is)
-
-    def __init__(self, hears: frozenset[str]):
-        super().__init__()
-        self.listens_to = hears
+def event_log(hears: frozenset[str]) -> tuple[list, Any]:
+    """A list that keeps, in order, every event its listener hears (`listens_to`: `hears`): a
+    game's events that compare hears, for `same_game`; and that listener, the list's own append
+    (a partial of it: a call in C per event, with no Python frame nor tuple of arguments)."""
+    log: list = []
+    listener: Any = functools.partial(list.append, log)  # (each event is a fresh dict: kept as it is)
+    listener.listens_to = hears
+    return log, listener
 
 
 class GameWatcher:
@@ -119,7 +122,8 @@ def same_game(answers: list, events: list, other_answers: list, other_events: li
     """Whether two games of one seed are the same: their answers and heard events equal, and
     (where the collector reads the points from the breakdown rather than hearing each score)
     each player's points by kingdom and scoring item (`points`: the players' breakdowns)."""
-    return answers == other_answers and events == other_events and points == other_points
+    # (the cheapest first: a rule that changes the points tells at once, the events last)
+    return points == other_points and answers == other_answers and events == other_events
 
 
 def _same_module(a, b) -> bool:
@@ -202,6 +206,17 @@ class Rescorer:
         #: the scorings (by place: each kingdom's, then the final) whose position must be kept
         self.positions = frozenset(s for s, plan in enumerate(self.plans) if plan.played)
         self._row_keys: dict[str, tuple[str, tuple[str, ...]]] = {}  # item -> its rows' keys, made once each
+        #: how many plans copy each (kingdom, item): their points in the game are counted so often
+        self._copies: dict[tuple[int, str], int] = {}
+        for plan in self.plans:
+            for item in plan.copied:
+                self._copies[plan.kingdom, item] = self._copies.get((plan.kingdom, item), 0) + 1
+        #: a breakdown key -> (its kingdom, its item, how often its points count: `_parse`), the
+        #: same few keys every game, parsed once
+        self._parsed: dict[str, tuple[int, str, int]] = {}
+        #: the rows of the items, in the order a game's rows have them: per item its kingdoms' then its own
+        self._item_rows = tuple(key for item in self.items
+                                for key in (*self._keys_of(item)[1], self._keys_of(item)[0]))
 
     def rescore(self, players, scorings: dict, answers: list, keep: bool = True) -> tuple[dict[str, float], bool]:
         """The score rows of a first-variant game whose players ended as `players`, with these
@@ -210,46 +225,69 @@ class Rescorer:
         the scorings (by a phase, in the rounds) stay as the game scored them. Without `keep`, it
         plays on the positions themselves (the last to read them) rather than on copies."""
         n = len(players)
-        totals = [0.0] * n
+        items_known = self.items
         # each kingdom's points per item (the final scoring's in the last kingdom's)
-        by_kingdom = [dict.fromkeys(self.items, 0.0) for _ in range(self.kingdoms)]
-        for p, player in enumerate(players):  # what no scoring item scored stays as it was
-            totals[p] = player.score
+        by_kingdom = [dict.fromkeys(items_known, 0.0) for _ in range(self.kingdoms)]
+        parsed = self._parsed
+        totals = []
+        for player in players:
+            total = player.score
             for key, value in player.breakdown.items():
-                kingdom, _, item = key.partition(":")
-                if item in self.scored_items:
-                    totals[p] -= value
+                found = parsed.get(key)
+                if found is None:
+                    found = parsed[key] = self._parse(key)
+                kingdom, item, times = found
+                if times == 1:  # what no scoring item scored, or what the other variant scores alike
+                    points = by_kingdom[kingdom]
+                    points[item] = points.get(item, 0.0) + value
+                elif not times:  # scored again below
+                    total -= value
                 else:
-                    found = by_kingdom[int(kingdom)]
-                    found[item] = found.get(item, 0.0) + value
+                    total += value * (times - 1)
+                    points = by_kingdom[kingdom]
+                    points[item] = points.get(item, 0.0) + value * times
+            totals.append(total)
         guessed = False
         for s, plan in enumerate(self.plans):
-            found = by_kingdom[plan.kingdom]
-            for item in plan.copied:
-                key = f"{plan.kingdom}:{item}"
-                for p, player in enumerate(players):
-                    value = player.breakdown.get(key, 0)
-                    totals[p] += value
-                    found[item] = found.get(item, 0.0) + value
             if plan.played:
-                guessed |= self._play(plan, scorings[s], answers, keep, totals, found)
+                guessed |= self._play(plan, scorings[s], answers, keep, totals, by_kingdom[plan.kingdom])
         values = score_rows(totals)
-        items = dict.fromkeys(self.items)  # (and any item a phase scored in one kingdom only)
+        if all(len(found) == len(items_known) for found in by_kingdom):  # (no item a phase scored in one kingdom)
+            # per item, its points per player in each kingdom, then over the game (0.0 + each kingdom's)
+            kingdoms = [[found[item] / n for item in items_known] for found in by_kingdom]
+            wholes = [0.0] * len(items_known)
+            for found in by_kingdom:
+                wholes = list(map(operator.add, wholes, [found[item] for item in items_known]))
+            values.update(zip(self._item_rows, chain.from_iterable(zip(*kingdoms, [w / n for w in wholes]))))
+            return values, guessed
+        items = dict.fromkeys(items_known)
         for found in by_kingdom:
             items.update(dict.fromkeys(found))
-        keys = self._row_keys
         for item in items:
-            found_keys = keys.get(item)
-            if found_keys is None:
-                found_keys = keys[item] = (POINTS + item, tuple(kingdom_key(POINTS + item, k)
-                                                                for k in range(self.kingdoms)))
+            whole_key, kingdom_keys = self._keys_of(item)
             whole = 0.0
-            for key, found in zip(found_keys[1], by_kingdom):
+            for key, found in zip(kingdom_keys, by_kingdom):
                 points = found.get(item, 0.0)
                 values[key] = points / n
                 whole += points
-            values[found_keys[0]] = whole / n
+            values[whole_key] = whole / n
         return values, guessed
+
+    def _parse(self, key: str) -> tuple[int, str, int]:
+        """A breakdown key `KINGDOM:ITEM` as its kingdom, its item and how often its points count
+        in the re-scoring: once where no scoring item of the first variant scored it, else once
+        per plan that copies it (none: the re-scoring scores it again)."""
+        kingdom, _, item = key.partition(":")
+        at = int(kingdom)
+        return at, item, self._copies.get((at, item), 0) if item in self.scored_items else 1
+
+    def _keys_of(self, item: str) -> tuple[str, tuple[str, ...]]:
+        """An item's points row and its rows per kingdom (`points.ITEM`, `kingdom1.points.ITEM`)."""
+        found = self._row_keys.get(item)
+        if found is None:
+            found = self._row_keys[item] = (POINTS + item, tuple(kingdom_key(POINTS + item, k)
+                                                                 for k in range(self.kingdoms)))
+        return found
 
     def _play(self, plan: ScoringPlan, kept: list, answers: list, keep: bool, totals: list[float],
               by_item: dict[str, float]) -> bool:
@@ -293,8 +331,6 @@ _NONE = object()
 def _play(module, table, given, declarations) -> bool:
     """Run `module` on the table, each decision answered by the next of the game's answers
     where it is an option, else by its first policy; whether one was not the game's."""
-    from amunre.core.decisions import BATCH_START
-
     step = module.run(table)
     answer: object = None
     guessed = False
@@ -362,18 +398,23 @@ def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None],
     `rescored[c][i]` the first column's game i re-scored by column c (None: no re-scoring)."""
     tally = RescoreTally(len(games), list(identical), [], [], [], list(guessed))
     first = records[0]
+    by_game = len({seed for seed, _ in games}) == len(games)  # else a seed's rotations are one unit
     for c, column in enumerate(rescored):
         values, arithmetic, play = {}, {}, {}
         if column is not None:
             keys = list(column[0]) if column else []
+            own = records[c]
             for key in keys:
                 zero = 0.0 if is_points_row(key) else math.nan  # an item a variant lacks scores 0 there
-                per_game = [(r.get(key, zero), r.get(key, zero) - first[i].get(key, zero),
-                             records[c][i].get(key, zero) - r.get(key, zero)) for i, r in enumerate(column)]
-                per_seed = _per_seed(per_game, games)
-                values[key] = Moments.of(v for v, _, _ in per_seed)
-                arithmetic[key] = Moments.of(a for _, a, _ in per_seed)
-                play[key] = Moments.of(p for _, _, p in per_seed)
+                got = [r.get(key, zero) for r in column]
+                added = list(map(operator.sub, got, [r.get(key, zero) for r in first]))  # re-scored less the first
+                played = list(map(operator.sub, [r.get(key, zero) for r in own], got))  # the column less re-scored
+                if not by_game:
+                    per_seed = _per_seed(list(zip(got, added, played)), games)
+                    got, added, played = ([numbers[i] for numbers in per_seed] for i in range(3))
+                values[key] = Moments.of(got)
+                arithmetic[key] = Moments.of(added)
+                play[key] = Moments.of(played)
         tally.values.append(values)
         tally.arithmetic.append(arithmetic)
         tally.play.append(play)
@@ -382,8 +423,6 @@ def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None],
 
 def _per_seed(per_game: list[tuple[float, ...]], games: list[tuple[int, int]]) -> list[tuple[float, ...]]:
     """One tuple per seed, the mean of its rotations' (the rotations of a seed are one unit)."""
-    if len({seed for seed, _ in games}) == len(games):
-        return per_game
     by_seed: dict[int, list[tuple[float, ...]]] = {}
     for (seed, _), numbers in zip(games, per_game):
         by_seed.setdefault(seed, []).append(numbers)

@@ -222,8 +222,9 @@ def copy_data(value: Any) -> Any:
             of = type(item)
             if of in _LEAVES:
                 copied[key] = item
-            elif of is list:
-                copied[key] = [v if type(v) in _LEAVES else copy_data(v) for v in item]
+            elif of is list:  # (a list of leaves, the usual one, is checked and copied by C loops)
+                copied[key] = item[:] if _LEAVES.issuperset(map(type, item)) else [
+                    v if type(v) in _LEAVES else copy_data(v) for v in item]
             else:
                 copied[key] = copy_data(item)
         return copied

@@ -196,12 +196,13 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
         card_id = game.variant.card_id
+        in_deck = self._in_deck
         for p in state.turn_order():
             hand = state.players[p].hand
             played: set[str] = set()
             while True:
                 # asked whether he holds such a card or not (then forced): who is asked is public
-                kinds = [k for k in BONUS_CARDS if hand[card_id(k)] and k not in played]
+                kinds = [k for k, card, _ in in_deck if hand[card] and k not in played]
                 kind = yield from decide(p, "play_bonus", [None] + kinds, {"played": len(played)} if played else None)
                 if kind is None:
                     break
