@@ -22,7 +22,11 @@ here: it is what the variant's own transition does (the flow's start of a kingdo
   goes back counts a point in each later kingdom, as if it stayed the builder's. For an item
   that adds up over provinces (the pyramids) that is exact for the share; for one that
   compares players (a majority, the fewest pyramids) it is a rougher guess, the seat winning
-  every contest with all the provinces.
+  every contest with all the provinces. A reading of the seat's share instead (the provinces
+  dealt out in turn, every n-th to a seat, averaged over the n offsets) was tried five ways,
+  for every item or only for the items that holding more provinces can lower; each measured
+  weaker wherever measured (docs/agents.md, "Past this kingdom"), so this guess stays: it
+  plays better.
 - Each later kingdom's scoring items (`Modules.scoring_in`: those that score at its end)
   count at `later` to the power of how many kingdoms away it is (the planner's `later`
   parameter, 1 unless told otherwise: who will hold what is already in the share), all on
