@@ -25,10 +25,13 @@ rules build no other event and recording costs little over a bare playout.
 from __future__ import annotations
 
 import string
+from itertools import repeat
+from operator import truediv
 from typing import Any
 
 import attrs
 
+from amunre.compare.columns import Columns
 from amunre.core.contract import Statistic
 from amunre.core.mechanics.events import EVENTS as CORE_EVENTS_DECLARED
 from amunre.core.standing import ranks
@@ -190,6 +193,10 @@ class StatsCollector:
                 for stat in event.statistics:
                     for fields in stat.always(module) if stat.always else ():
                         self._always_row(stat, {"event": name, **fields})
+        # the games kept for the batch's `columns`: each one's game rows, and its modules' sums
+        # and counts per kingdom (the lists `reset` makes anew for each game) and players
+        self._kept: list[dict[str, Any]] = []
+        self._kept_modules: list[tuple] = []
         self.reset()
 
     def _always_row(self, stat, event: dict) -> None:
@@ -344,8 +351,35 @@ class StatsCollector:
         """The seats' records of the finished `game` (`seat_records`)."""
         return seat_records(self.variant, game, lineup)
 
-    def record(self, game) -> dict[str, float]:
-        """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
+    def keep(self, game) -> dict[str, Any]:
+        """Keep the finished `game`'s numbers for the batch's `columns` and return its game rows
+        (the core rows, seats' wins, items' and modules' shares, ranks: the caller may add rows
+        to it before the next game)."""
+        values, modules = self._finish(game)
+        self._kept.append(values)
+        self._kept_modules.append(modules)
+        return values
+
+    def columns(self) -> Columns:
+        """The kept games' numbers (`keep`), row by row, and forget them: the rule modules' rows
+        are made here for the whole batch at once, a few list operations a row."""
+        kept, modules = self._kept, self._kept_modules
+        self._kept, self._kept_modules = [], []
+        columns = Columns.of_records(kept)
+        columns.rows.update(self._module_columns(modules))
+        return columns
+
+    def record(self, game) -> dict[str, Any]:
+        """The numbers of the finished `game` alone: core rows, seats' wins, module statistics,
+        ranks (`RANKS`); not kept for `columns`."""
+        values, modules = self._finish(game)
+        columns = Columns.of_records([values])
+        columns.rows.update(self._module_columns([modules]))
+        return columns.record(0)
+
+    def _finish(self, game) -> tuple[dict[str, Any], tuple]:
+        """The finished `game`'s game rows (a dict) and its rule modules' sums and counts per
+        kingdom (made into rows by `_module_columns`)."""
         self._count_options()  # the last kingdom's
         state = game.state
         by_item = self._points_by_item(state.players)
@@ -355,7 +389,7 @@ class StatsCollector:
         top = max(scores)
         ranked = sorted(scores, reverse=True)
         mean = sum(scores) / n
-        values: dict[str, float] = {
+        values: dict[str, Any] = {
             "winning_score": top,
             "margin": top - ranked[1] if n > 1 else 0.0,
             "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5,
@@ -382,8 +416,8 @@ class StatsCollector:
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        self._module_values(values, n)
-        return values
+        self._share_values(values, n)
+        return values, (self._totals, self._events, n)
 
     def _points_by_item(self, players) -> list[dict[str, float]]:
         """Each player's points by scoring item (the variant's items only), read from his
@@ -415,40 +449,57 @@ class StatsCollector:
             out.append({item: value for item, value in mine.items() if item in known})
         return out
 
-    def _module_values(self, values: dict[str, float], n: int) -> None:
-        """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
-        by kingdom over the rows that had events there (a game has few of the rows ever seen),
-        then the zeros a sum has without events, then the shares."""
-        modes, splits, keys = self._slot_modes, self._slot_splits, self._slot_keys
-        wholes: dict[int, float] = {}  # a row's total over the kingdoms, by slot
-        events: dict[int, int] = {}  # a mean's events over the kingdoms
-        for k, (sums, counts) in enumerate(zip(self._totals, self._events)):
-            for slot, count in enumerate(counts):
-                if not count:
-                    continue  # no event of the row in this kingdom
-                mode = modes[slot]
-                if mode == "share":
-                    continue  # (below: a share is of its group's events)
-                total = sums[slot]
-                wholes[slot] = wholes.get(slot, 0) + total
-                if mode == "mean":
-                    values[splits[slot][k]] = total / count
-                    events[slot] = events.get(slot, 0) + count
-                else:
-                    values[splits[slot][k]] = total / n if mode == "per_player" else total
-        for slot in self._always:  # a row every game has: 0 without its events
-            if slot not in wholes and (modes[slot] == "sum" or modes[slot] == "per_player"):
-                wholes[slot] = 0
-        for slot, whole in wholes.items():
-            mode = modes[slot]
-            if mode == "mean":  # the game's mean is of all its events, not of the kingdoms' means
-                values[keys[slot]] = whole / events[slot]
+    def _module_columns(self, games: list[tuple]) -> dict[str, list]:
+        """The rule modules' rows (but the shares) of `games` (each game's sums and counts per
+        kingdom and slot, and its players), whole and per kingdom: per row, its value in each
+        game, None where the game has none. A mean is of a game's (or its kingdom's) events,
+        none without them; a sum or a per-player sum is the kingdoms' sums (0 without events),
+        in every game that had its events or where every game has the row (`_always`), else
+        none; a row no game has is left out."""
+        rows: dict[str, list] = {}
+        if not games:
+            return rows
+        width = len(self._slot_keys)
+        for totals, events, _ in games:  # (a game before a row was first seen has no entry for it)
+            for kingdom in (*totals, *events):
+                if len(kingdom) < width:
+                    kingdom.extend([0] * (width - len(kingdom)))
+        players = games[0][2]
+        kingdoms = range(self._kingdoms)
+        # per kingdom, per slot: each game's sum and count (a transposition, in C)
+        sums = [list(zip(*(game[0][k] for game in games))) for k in kingdoms]
+        counts = [list(zip(*(game[1][k] for game in games))) for k in kingdoms]
+        modes, splits, keys, always = self._slot_modes, self._slot_splits, self._slot_keys, set(self._always)
+        for slot, mode in enumerate(modes):
+            if mode == "share":
+                continue  # (a game's shares are of its share groups' events: `_share_values`)
+            by_kingdom = [counts[k][slot] for k in kingdoms]
+            events = list(map(sum, zip(*by_kingdom)))  # per game, over the kingdoms
+            if not any(events) and (mode == "mean" or slot not in always):
+                continue  # no game has the row
+            kingdom_sums = [sums[k][slot] for k in kingdoms]
+            wholes = list(map(sum, zip(*kingdom_sums)))  # (a kingdom without events adds an exact 0)
+            if mode == "mean":
+                rows[keys[slot]] = [total / count if count else None for total, count in zip(wholes, events)]
+                for k in kingdoms:
+                    if any(by_kingdom[k]):
+                        rows[splits[slot][k]] = [total / count if count else None
+                                                 for total, count in zip(kingdom_sums[k], by_kingdom[k])]
                 continue
             per_player = mode == "per_player"
-            values[keys[slot]] = whole / n if per_player else whole
-            for by_kingdom in splits[slot]:  # a kingdom without its events: 0
-                if by_kingdom not in values:
-                    values[by_kingdom] = 0 / n if per_player else 0
+            for key, found in zip((keys[slot], *splits[slot]), (wholes, *kingdom_sums)):
+                if per_player:
+                    found = list(map(truediv, found, repeat(players)))
+                if slot in always or all(events):
+                    rows[key] = list(found)
+                else:  # a game without the row's events has none of it, whole or by kingdom
+                    rows[key] = [value if count else None for value, count in zip(found, events)]
+        return rows
+
+    def _share_values(self, values: dict[str, Any], n: int) -> None:
+        """The rule modules' share rows of this game, whole and per kingdom, into `values`:
+        a share is of its group's events in the game (or the kingdom)."""
+        keys, splits = self._slot_keys, self._slot_splits
         for slot in self._share_rows:
             key = keys[slot]
             totals = [sums[slot] if counts[slot] else None for sums, counts in zip(self._totals, self._events)]

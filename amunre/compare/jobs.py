@@ -183,7 +183,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None
         positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
         watcher = GameWatcher(positions) if c == 0 and positions else None
-        column, seats = [], []
+        seats = []
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
             collector.reset()
@@ -195,12 +195,11 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
                 watcher.game = game
             play_reporting(game, make_agents(list(lineup), seed), lineup)
-            values = collector.record(game)
+            values = collector.keep(game)  # (its game rows: the agents' are added to them)
             if turns > 1:  # each agent's win rate per seat it plays
                 for spec in sorted(set(lineup)):
                     mine = [values[seat_key(seat)] for seat, name in enumerate(lineup) if name == spec]
                     values[agent_key(spec)] = sum(mine) / len(mine)
-            column.append(values)
             if keep_records:
                 seats.append(collector.seats(game, lineup))
             if log is None:
@@ -219,7 +218,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                                                          keep=other != last)
                     rescored[other].append(rows_found)
                     guessed[other] += guess
-        records.append(column)
+        records.append(collector.columns())
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
         if turns > 1:
@@ -228,7 +227,10 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         rows.append(meta)
     tally = tally_batch(records, rows, games, keep_records, seat_records, slope)
     if len(jobs) > 1:
-        tally.rescore = tally_rescored(records, rescored, [sum(flags) for flags in same], guessed, games)
+        # (the re-scoring reads each game's score rows: only those are made into records)
+        keys = set().union(*(found[0] for found in rescored if found))
+        tally.rescore = tally_rescored([columns.records(keys) for columns in records], rescored,
+                                       [sum(flags) for flags in same], guessed, games)
         if keep_records:  # per column, each game's re-scoring and whether it is the first column's game
             for i, kept in enumerate(tally.records):
                 kept["rescored"] = [None if found is None else found[i] for found in rescored]
