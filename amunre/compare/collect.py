@@ -366,7 +366,7 @@ class StatsCollector:
         kept, modules = self._kept, self._kept_modules
         self._kept, self._kept_modules = [], []
         columns = Columns.of_records(kept)
-        columns.rows.update(self._module_columns(modules))
+        self._module_columns(modules, columns)
         return columns
 
     def record(self, game) -> dict[str, Any]:
@@ -374,7 +374,7 @@ class StatsCollector:
         ranks (`RANKS`); not kept for `columns`."""
         values, modules = self._finish(game)
         columns = Columns.of_records([values])
-        columns.rows.update(self._module_columns([modules]))
+        self._module_columns([modules], columns)
         return columns.record(0)
 
     def _finish(self, game) -> tuple[dict[str, Any], tuple]:
@@ -449,16 +449,15 @@ class StatsCollector:
             out.append({item: value for item, value in mine.items() if item in known})
         return out
 
-    def _module_columns(self, games: list[tuple]) -> dict[str, list]:
+    def _module_columns(self, games: list[tuple], columns: Columns) -> None:
         """The rule modules' rows (but the shares) of `games` (each game's sums and counts per
         kingdom and slot, and its players), whole and per kingdom: per row, its value in each
         game, None where the game has none. A mean is of a game's (or its kingdom's) events,
         none without them; a sum or a per-player sum is the kingdoms' sums (0 without events),
         in every game that had its events or where every game has the row (`_always`), else
-        none; a row no game has is left out."""
-        rows: dict[str, list] = {}
+        none; a row no game has is left out. Into `columns`."""
         if not games:
-            return rows
+            return
         width = len(self._slot_keys)
         for totals, events, _ in games:  # (a game before a row was first seen has no entry for it)
             for kingdom in (*totals, *events):
@@ -480,21 +479,22 @@ class StatsCollector:
             kingdom_sums = [sums[k][slot] for k in kingdoms]
             wholes = list(map(sum, zip(*kingdom_sums)))  # (a kingdom without events adds an exact 0)
             if mode == "mean":
-                rows[keys[slot]] = [total / count if count else None for total, count in zip(wholes, events)]
+                columns.add(keys[slot], [total / count if count else None for total, count in zip(wholes, events)],
+                            not all(events))
                 for k in kingdoms:
                     if any(by_kingdom[k]):
-                        rows[splits[slot][k]] = [total / count if count else None
-                                                 for total, count in zip(kingdom_sums[k], by_kingdom[k])]
+                        columns.add(splits[slot][k], [total / count if count else None
+                                                      for total, count in zip(kingdom_sums[k], by_kingdom[k])],
+                                    not all(by_kingdom[k]))
                 continue
             per_player = mode == "per_player"
             for key, found in zip((keys[slot], *splits[slot]), (wholes, *kingdom_sums)):
                 if per_player:
                     found = list(map(truediv, found, repeat(players)))
                 if slot in always or all(events):
-                    rows[key] = list(found)
+                    columns.add(key, list(found), False)
                 else:  # a game without the row's events has none of it, whole or by kingdom
-                    rows[key] = [value if count else None for value, count in zip(found, events)]
-        return rows
+                    columns.add(key, [value if count else None for value, count in zip(found, events)], True)
 
     def _share_values(self, values: dict[str, Any], n: int) -> None:
         """The rule modules' share rows of this game, whole and per kingdom, into `values`:

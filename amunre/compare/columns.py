@@ -9,7 +9,8 @@ re-scoring's reads), is made only where one is asked for (`record`, `records`).
 
 from __future__ import annotations
 
-from itertools import repeat
+from collections import Counter
+from itertools import chain, repeat
 from typing import Any
 
 import attrs
@@ -21,13 +22,24 @@ class Columns:
 
     games: int
     rows: dict[str, list[Any]] = attrs.Factory(dict)
+    #: the rows some game has no value for (their lists hold a None): known as they are made,
+    #: so that a reader need not look for None through every row (a comparison per game)
+    gaps: set[str] = attrs.Factory(set)
 
     @classmethod
     def of_records(cls, records: list[dict[str, Any]]) -> Columns:
         """The columns of per-game records (dicts of row key -> value; a row a game lacks: absent)."""
-        keys = set().union(*records)
+        games = len(records)
+        held = Counter(chain.from_iterable(records))  # per row, the games that have it (counted in C)
         # (`dict.get` mapped over the records: the loop in C)
-        return cls(len(records), {key: list(map(dict.get, records, repeat(key))) for key in keys})
+        return cls(games, {key: list(map(dict.get, records, repeat(key))) for key in held},
+                   {key for key, count in held.items() if count < games})
+
+    def add(self, key: str, found: list[Any], gaps: bool) -> None:
+        """Row `key`'s values, one a game (`gaps`: whether some are None)."""
+        self.rows[key] = found
+        if gaps:
+            self.gaps.add(key)
 
     def record(self, game: int) -> dict[str, Any]:
         """Game `game`'s rows (counted from 0): the ones it has a value for."""
@@ -37,6 +49,6 @@ class Columns:
         """Every game's record restricted to `keys` (a key a game has no value for: absent)."""
         keys = [key for key in keys if key in self.rows]
         found = [self.rows[key] for key in keys]
-        if not any(None in values for values in found):  # (every game has them all: made in C)
+        if not self.gaps.intersection(keys):  # (every game has them all: made in C)
             return [dict(zip(keys, values)) for values in zip(*found)] if keys else [{} for _ in range(self.games)]
         return [{key: value for key, value in zip(keys, values) if value is not None} for values in zip(*found)]

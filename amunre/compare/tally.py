@@ -82,24 +82,38 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
     # game has them)
     zeros = {key: 0.0 if missing_means_zero(mode) else None for key, mode in modes.items()}
 
-    def numbers(found: list, key: str) -> list:
-        zero = zeros.get(key)
+    def numbers(column: Columns, key: str) -> tuple[list, bool]:
+        """A row's numbers in a column (per seed with rotations), and whether some are None."""
+        found, zero = column.rows[key], zeros.get(key)
+        if key not in column.gaps:  # (known from the columns: no look for None through the row)
+            return (_per_seed(found, seeds, zero) if seeds is not None else found), False
         if seeds is not None:
-            return _per_seed(found, seeds, zero)
-        return [zero if v is None else v for v in found] if zero is not None and None in found else found
+            found = _per_seed(found, seeds, zero)
+            return found, zero is None and None in found
+        if zero is not None:
+            return [zero if v is None else v for v in found], False
+        return found, True
 
-    # each column's numbers per row, read once (the differences and the trend read them again)
-    per_row = [{key: numbers(found, key) for key, found in column.rows.items()} for column in columns]
+    # each column's numbers per row, read once (the differences and the trend read them again),
+    # and the rows with a game of no number (a mean of nothing) in each column
+    per_row, gappy = [], []
+    for column in columns:
+        found = {key: numbers(column, key) for key in column.rows}
+        per_row.append({key: numbers_of for key, (numbers_of, _) in found.items()})
+        gappy.append({key for key, (_, gaps) in found.items() if gaps})
 
-    def column_numbers(c: int, key: str) -> list:
+    def column_numbers(c: int, key: str) -> tuple[list, bool]:
         found = per_row[c].get(key)
-        return found if found is not None else [zeros.get(key)] * units
+        if found is not None:
+            return found, key in gappy[c]
+        zero = zeros.get(key)  # (a row the column has in no game)
+        return [zero] * units, zero is None
 
     def differences(before: int, after: int) -> dict:
         pairs = {}
         for key in per_row[after].keys() | per_row[before].keys():
-            firsts, seconds = column_numbers(before, key), column_numbers(after, key)
-            if None in firsts or None in seconds:
+            (firsts, gaps_before), (seconds, gaps_after) = column_numbers(before, key), column_numbers(after, key)
+            if gaps_before or gaps_after:
                 diffs = [b - a for a, b in zip(firsts, seconds) if a is not None and b is not None]
             else:  # (the same differences, looped in C)
                 diffs = list(map(sub, seconds, firsts))
@@ -107,19 +121,18 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
                 pairs[key] = Moments.of(diffs)
         return pairs
 
-    def present(found: list) -> list:
-        return [v for v in found if v is not None] if None in found else found
-
     values, versus, adjacent = [], [], []
     for c, found in enumerate(per_row):
-        values.append({key: Moments.of(present(numbers_of)) for key, numbers_of in found.items()})
+        gaps = gappy[c]
+        values.append({key: Moments.of([v for v in numbers_of if v is not None] if key in gaps else numbers_of)
+                       for key, numbers_of in found.items()})
         versus.append(differences(0, c) if c else {})
         adjacent.append(differences(c - 1, c) if c > 1 else {})
     trend = {}
     if slope is not None:
         for key in set().union(*per_row):
             per_game = [sum(w * v for w, v in zip(slope, game))
-                        for game in zip(*(column_numbers(c, key) for c in range(len(per_row)))) if None not in game]
+                        for game in zip(*(column_numbers(c, key)[0] for c in range(len(per_row)))) if None not in game]
             if per_game:
                 trend[key] = Moments.of(per_game)
     return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=units, outcomes=outcomes)
