@@ -19,6 +19,8 @@ from amunre.loader import load_variant
 
 #: A few games a variant: enough that rows come and go between games (a mean of no events).
 SEEDS = range(5)
+#: Variants with different rows: the two editions, and a house rule with an item of its own.
+VARIANTS = ["classic2003", "supermeeple2016", str(REPO / "variants/house/new-kingdom-pyramids.toml")]
 
 
 def _play(variant, seed: int, collector: StatsCollector) -> Game:
@@ -28,7 +30,7 @@ def _play(variant, seed: int, collector: StatsCollector) -> Game:
     return game
 
 
-@pytest.mark.parametrize("name", ["classic2003", "supermeeple2016", str(REPO / "variants/house/new-kingdom-pyramids.toml")])
+@pytest.mark.parametrize("name", VARIANTS)
 def test_columns_give_back_each_games_record(name):
     variant = load_variant(name)
     batch = StatsCollector(variant)
