@@ -59,3 +59,20 @@ def test_columns_of_records_mark_the_rows_some_game_lacks():
     assert columns.record(1) == {"a": 3}
     assert columns.records(["b"]) == [{"b": 2.5}, {}]
     assert columns.records(["a"]) == [{"a": 1}, {"a": 3}]
+
+
+def test_a_column_with_the_first_columns_numbers_has_its_moments():
+    # (the tally reuses the first column's moments where a row's numbers are equal: a rule that
+    # changes no play, often; a row that differs, or 1 for 1.0, is worked out as it is)
+    from amunre.compare.stats import Moments
+    from amunre.compare.tally import tally_batch
+
+    first = {"winning_score": [50, 61, 47], "margin": [2.5, 0.0, 7.0], "rounds": [12, 12, 12]}
+    second = {"winning_score": [50, 64, 47], "margin": [2.5, 0.0, 7.0], "rounds": [12.0, 12.0, 12.0]}
+    rows = [{key: (key, "core", key) for key in first}] * 2
+    games = [(seed, 0) for seed in range(3)]
+    tally = tally_batch([Columns(3, dict(first)), Columns(3, dict(second))], rows, games, False)
+    for c, column in enumerate((first, second)):
+        assert tally.values[c] == {key: Moments.of(found) for key, found in column.items()}
+    assert tally.values[1]["winning_score"] != tally.values[0]["winning_score"]
+    assert tally.values[1]["margin"] is tally.values[0]["margin"]

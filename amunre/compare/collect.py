@@ -19,7 +19,10 @@ start and its scoring do counts in it, and the final scoring counts in the last 
 kingdom's own events' (docs/compare.md, "By kingdom").
 
 `StatsCollector` listens only to the events that declare statistics (`listens_to`), so the
-rules build no other event and recording costs little over a bare playout.
+rules build no other event and recording costs little over a bare playout. A batch's games are
+kept (`keep`) and their rows made at once, column-wise (`columns`, `amunre.compare.columns`):
+the rule modules' rows from each game's sums per kingdom, a few list operations a row rather
+than a dict entry per row and game.
 """
 
 from __future__ import annotations
@@ -133,7 +136,8 @@ def kingdom_of(key: str) -> tuple[int, str] | None:
 
 
 class StatsCollector:
-    """A listener for one game at a time: `reset()`, play, then `record(game)`."""
+    """A listener for one game at a time: `reset()`, play, then `keep(game)` (a batch's games,
+    made into rows by `columns()`) or `record(game)` (that game's numbers alone)."""
 
     def __init__(self, variant):
         self.variant = variant

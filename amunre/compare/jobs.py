@@ -167,7 +167,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     seeds = [game_seed(run_seed, index) for index in range(first, first + count)]
     turns = rotations(jobs[0].agents)
     games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
-    records, seat_records, rows = [], [], []
+    kept_rows, seat_records, rows = [], [], []  # per column: its games' rows (`Columns`), seats, rows' words
     variants = [load_job_variant(job) for job in jobs]
     # the first column's games re-scored by each other column's scoring, where it can read them
     rescorers = [None] + [None if rescore_problem(variants[0], variant) else Rescorer(variant, variants[0])
@@ -218,18 +218,18 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                                                          keep=other != last)
                     rescored[other].append(rows_found)
                     guessed[other] += guess
-        records.append(collector.columns())
+        kept_rows.append(collector.columns())
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
         if turns > 1:
             for spec in sorted(set(job.agents)):
                 meta[agent_key(spec)] = (f"win rate per seat, {spec}", "rate", agent_key(spec))
         rows.append(meta)
-    tally = tally_batch(records, rows, games, keep_records, seat_records, slope)
+    tally = tally_batch(kept_rows, rows, games, keep_records, seat_records, slope)
     if len(jobs) > 1:
         # (the re-scoring reads each game's score rows: only those are made into records)
         keys = set().union(*(found[0] for found in rescored if found))
-        tally.rescore = tally_rescored([columns.records(keys) for columns in records], rescored,
+        tally.rescore = tally_rescored([columns.records(keys) for columns in kept_rows], rescored,
                                        [sum(flags) for flags in same], guessed, games)
         if keep_records:  # per column, each game's re-scoring and whether it is the first column's game
             for i, kept in enumerate(tally.records):

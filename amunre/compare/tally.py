@@ -121,11 +121,16 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
                 pairs[key] = Moments.of(diffs)
         return pairs
 
+    def moments(c: int, key: str, numbers_of: list) -> Moments:
+        if c:  # the first column's numbers again (a rule that changes no play, often): its moments
+            first = per_row[0].get(key)
+            if first is not None and first == numbers_of:  # (equal numbers give the same bits)
+                return values[0][key]
+        return Moments.of([v for v in numbers_of if v is not None] if key in gappy[c] else numbers_of)
+
     values, versus, adjacent = [], [], []
     for c, found in enumerate(per_row):
-        gaps = gappy[c]
-        values.append({key: Moments.of([v for v in numbers_of if v is not None] if key in gaps else numbers_of)
-                       for key, numbers_of in found.items()})
+        values.append({key: moments(c, key, numbers_of) for key, numbers_of in found.items()})
         versus.append(differences(0, c) if c else {})
         adjacent.append(differences(c - 1, c) if c > 1 else {})
     trend = {}
