@@ -183,6 +183,11 @@ class StatsCollector:
         self._events: list[list[int]] = [[] for _ in range(self._kingdoms)]
         # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row's slot)
         self._parsed_breakdown: dict[str, tuple[int, str]] = {}
+        # a decision kind -> the slot of its options' row, of its decided row (None: it counts
+        # none), of its answers' sum
+        self._options_slots: dict[str, int] = {}
+        self._decided_slots: dict[str, int | None] = {}
+        self._summed_slots: dict[str, int] = {}
         self._points_slots: dict[str, tuple[int, int]] = {}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
@@ -296,32 +301,36 @@ class StatsCollector:
         and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`).
         The counts are then emptied in place (the engine keeps filling the same dicts), so the
         next kingdom's are its own."""
-        sums, counts, slot_of = self._sums, self._counts, self._slot_of
+        sums, counts = self._sums, self._counts
         decisions = self.variant.modules.decisions
         offered = self.options_offered
+        # (each kind's rows' slots, kept by kind: no key string made and hashed a kingdom)
+        options_slots, decided_slots, summed_slots = self._options_slots, self._decided_slots, self._summed_slots
         for kind, (asked, options, forced) in offered.items():
             if asked:
-                key = OPTIONS_PREFIX + kind
-                slot = slot_of.get(key)
+                slot = options_slots.get(kind)
                 if slot is None:
-                    slot = self._slot_for(_OPTIONS_ROW, key, {"decision": self._title(kind)})
+                    key = OPTIONS_PREFIX + kind
+                    slot = options_slots[kind] = self._slot_for(_OPTIONS_ROW, key, {"decision": self._title(kind)})
                 sums[slot] += options
                 counts[slot] += asked
-            decision = decisions.get(kind)
-            if decision is not None and decision.counted and asked + forced:
-                key = DECIDED_PREFIX + kind
-                slot = slot_of.get(key)
-                if slot is None:
-                    slot = self._slot_for(Statistic(key, decision.counted), key, {})
-                sums[slot] += asked + forced
-                counts[slot] += 1
+            if asked + forced:
+                if kind in decided_slots:
+                    slot = decided_slots[kind]
+                else:  # (None for a kind that declares no `Decision.counted`)
+                    decision = decisions.get(kind)
+                    slot = decided_slots[kind] = None if decision is None or not decision.counted else self._slot_for(
+                        Statistic(DECIDED_PREFIX + kind, decision.counted), DECIDED_PREFIX + kind, {})
+                if slot is not None:
+                    sums[slot] += asked + forced
+                    counts[slot] += 1
         offered.clear()
         summed = self.answers_summed
         for kind, total in summed.items():  # every game has these rows (0 without an answer)
-            key = SUMMED_PREFIX + kind
-            slot = slot_of.get(key)
+            slot = summed_slots.get(kind)
             if slot is None:
-                slot = self._slot_for(Statistic(key, decisions[kind].summed), key, {})
+                key = SUMMED_PREFIX + kind
+                slot = summed_slots[kind] = self._slot_for(Statistic(key, decisions[kind].summed), key, {})
             sums[slot] += total
             counts[slot] += 1
             summed[kind] = 0
