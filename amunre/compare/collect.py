@@ -183,12 +183,12 @@ class StatsCollector:
         self._events: list[list[int]] = [[] for _ in range(self._kingdoms)]
         # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row's slot)
         self._parsed_breakdown: dict[str, tuple[int, str]] = {}
+        self._points_slots: dict[str, tuple[int, int]] = {}
         # a decision kind -> the slot of its options' row, of its decided row (None: it counts
         # none), of its answers' sum
         self._options_slots: dict[str, int] = {}
         self._decided_slots: dict[str, int | None] = {}
         self._summed_slots: dict[str, int] = {}
-        self._points_slots: dict[str, tuple[int, int]] = {}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
             for ready in self._by_event.get("score", ()):
