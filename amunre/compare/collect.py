@@ -189,6 +189,8 @@ class StatsCollector:
         self._options_slots: dict[str, int] = {}
         self._decided_slots: dict[str, int | None] = {}
         self._summed_slots: dict[str, int] = {}
+        # per scoring item, its rows' keys (`ITEM_ROWS`), made once
+        self._item_keys = {item: tuple(prefix + item for prefix in ITEM_ROWS) for item in variant.modules.item_labels}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
             for ready in self._by_event.get("score", ()):
@@ -425,7 +427,7 @@ class StatsCollector:
             first = leads[0]
             values["leader_wins"] = sum(win(p) for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
-        values.update(_item_values(self.variant, by_item, winners, win))
+        values.update(_item_values(self._item_keys, by_item, winners, win))
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
@@ -573,25 +575,26 @@ def _leaders(scores: list[float]) -> set[int]:
     return {p for p, s in enumerate(scores) if s == top}
 
 
-def _item_values(variant, points: list[dict[str, float]], winners: list[int], win) -> dict[str, float]:
+def _item_values(keys: dict[str, tuple[str, ...]], points: list[dict[str, float]], winners: list[int],
+                 win) -> dict[str, float]:
     """Per scoring item: its share of the winner's points (a shared win: their mean), of the
     other players' points together, and the win share of the players whose largest item it is
     (each player's largest by points; no value in a game where it is nobody's). `points`: per
-    player, his points by scoring item (`StatsCollector._points_by_item`)."""
-    known = variant.modules.item_labels
+    player, his points by scoring item (`StatsCollector._points_by_item`); `keys`: per item of
+    the variant, its rows' keys (`ITEM_ROWS`' order: the winner's share, the others', the wins)."""
     totals = [sum(mine.values()) for mine in points]
     values: dict[str, float] = {}
     shared = [p for p in winners if totals[p] > 0]
     for p in shared:
         for item, value in points[p].items():
-            key = "item_share.winner." + item
+            key = keys[item][0]
             values[key] = values.get(key, 0.0) + value / totals[p] / len(shared)
     others = [p for p in range(len(points)) if p not in winners]
     others_total = sum(totals[p] for p in others)
     if others_total > 0:
         for p in others:
             for item, value in points[p].items():
-                key = "item_share.others." + item
+                key = keys[item][1]
                 values[key] = values.get(key, 0.0) + value / others_total
     largest: dict[str, list[int]] = {}
     for p, mine in enumerate(points):
@@ -601,13 +604,13 @@ def _item_values(variant, points: list[dict[str, float]], winners: list[int], wi
                 if value == best:
                     largest.setdefault(item, []).append(p)
     for item, players in largest.items():
-        values["item_wins." + item] = sum(win(p) for p in players) / len(players)
+        values[keys[item][2]] = sum(win(p) for p in players) / len(players)
     # an item the winner (or the others) never scored is a share of 0, not a missing value
-    for item in known:
+    for winner_key, others_key, _ in keys.values():
         if shared:
-            values.setdefault("item_share.winner." + item, 0.0)
+            values.setdefault(winner_key, 0.0)
         if others_total > 0:
-            values.setdefault("item_share.others." + item, 0.0)
+            values.setdefault(others_key, 0.0)
     return values
 
 
