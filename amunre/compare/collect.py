@@ -19,16 +19,22 @@ start and its scoring do counts in it, and the final scoring counts in the last 
 kingdom's own events' (docs/compare.md, "By kingdom").
 
 `StatsCollector` listens only to the events that declare statistics (`listens_to`), so the
-rules build no other event and recording costs little over a bare playout.
+rules build no other event and recording costs little over a bare playout. A batch's games are
+kept (`keep`) and their rows made at once, column-wise (`columns`, `amunre.compare.columns`):
+the rule modules' rows from each game's sums per kingdom, a few list operations a row rather
+than a dict entry per row and game.
 """
 
 from __future__ import annotations
 
 import string
+from itertools import repeat
+from operator import truediv
 from typing import Any
 
 import attrs
 
+from amunre.compare.columns import Columns
 from amunre.core.contract import Statistic
 from amunre.core.mechanics.events import EVENTS as CORE_EVENTS_DECLARED
 from amunre.core.standing import ranks
@@ -130,7 +136,8 @@ def kingdom_of(key: str) -> tuple[int, str] | None:
 
 
 class StatsCollector:
-    """A listener for one game at a time: `reset()`, play, then `record(game)`."""
+    """A listener for one game at a time: `reset()`, play, then `keep(game)` (a batch's games,
+    made into rows by `columns()`) or `record(game)` (that game's numbers alone)."""
 
     def __init__(self, variant):
         self.variant = variant
@@ -177,6 +184,13 @@ class StatsCollector:
         # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row's slot)
         self._parsed_breakdown: dict[str, tuple[int, str]] = {}
         self._points_slots: dict[str, tuple[int, int]] = {}
+        # a decision kind -> the slot of its options' row, of its decided row (None: it counts
+        # none), of its answers' sum
+        self._options_slots: dict[str, int] = {}
+        self._decided_slots: dict[str, int | None] = {}
+        self._summed_slots: dict[str, int] = {}
+        # per scoring item, its rows' keys (`ITEM_ROWS`), made once
+        self._item_keys = {item: tuple(prefix + item for prefix in ITEM_ROWS) for item in variant.modules.item_labels}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
             for ready in self._by_event.get("score", ()):
@@ -190,6 +204,10 @@ class StatsCollector:
                 for stat in event.statistics:
                     for fields in stat.always(module) if stat.always else ():
                         self._always_row(stat, {"event": name, **fields})
+        # the games kept for the batch's `columns`: each one's game rows, and its modules' sums
+        # and counts per kingdom (the lists `reset` makes anew for each game) and players
+        self._kept: list[dict[str, Any]] = []
+        self._kept_modules: list[tuple] = []
         self.reset()
 
     def _always_row(self, stat, event: dict) -> None:
@@ -285,32 +303,36 @@ class StatsCollector:
         and for one that declares `Decision.summed`, the sum of its answers (`SUMMED_PREFIX`).
         The counts are then emptied in place (the engine keeps filling the same dicts), so the
         next kingdom's are its own."""
-        sums, counts, slot_of = self._sums, self._counts, self._slot_of
+        sums, counts = self._sums, self._counts
         decisions = self.variant.modules.decisions
         offered = self.options_offered
+        # (each kind's rows' slots, kept by kind: no key string made and hashed a kingdom)
+        options_slots, decided_slots, summed_slots = self._options_slots, self._decided_slots, self._summed_slots
         for kind, (asked, options, forced) in offered.items():
             if asked:
-                key = OPTIONS_PREFIX + kind
-                slot = slot_of.get(key)
+                slot = options_slots.get(kind)
                 if slot is None:
-                    slot = self._slot_for(_OPTIONS_ROW, key, {"decision": self._title(kind)})
+                    key = OPTIONS_PREFIX + kind
+                    slot = options_slots[kind] = self._slot_for(_OPTIONS_ROW, key, {"decision": self._title(kind)})
                 sums[slot] += options
                 counts[slot] += asked
-            decision = decisions.get(kind)
-            if decision is not None and decision.counted and asked + forced:
-                key = DECIDED_PREFIX + kind
-                slot = slot_of.get(key)
-                if slot is None:
-                    slot = self._slot_for(Statistic(key, decision.counted), key, {})
-                sums[slot] += asked + forced
-                counts[slot] += 1
+            if asked + forced:
+                if kind in decided_slots:
+                    slot = decided_slots[kind]
+                else:  # (None for a kind that declares no `Decision.counted`)
+                    decision = decisions.get(kind)
+                    slot = decided_slots[kind] = None if decision is None or not decision.counted else self._slot_for(
+                        Statistic(DECIDED_PREFIX + kind, decision.counted), DECIDED_PREFIX + kind, {})
+                if slot is not None:
+                    sums[slot] += asked + forced
+                    counts[slot] += 1
         offered.clear()
         summed = self.answers_summed
         for kind, total in summed.items():  # every game has these rows (0 without an answer)
-            key = SUMMED_PREFIX + kind
-            slot = slot_of.get(key)
+            slot = summed_slots.get(kind)
             if slot is None:
-                slot = self._slot_for(Statistic(key, decisions[kind].summed), key, {})
+                key = SUMMED_PREFIX + kind
+                slot = summed_slots[kind] = self._slot_for(Statistic(key, decisions[kind].summed), key, {})
             sums[slot] += total
             counts[slot] += 1
             summed[kind] = 0
@@ -344,8 +366,35 @@ class StatsCollector:
         """The seats' records of the finished `game` (`seat_records`)."""
         return seat_records(self.variant, game, lineup)
 
-    def record(self, game) -> dict[str, float]:
-        """The numbers of the finished `game`: core rows, seats' wins, module statistics."""
+    def keep(self, game) -> dict[str, Any]:
+        """Keep the finished `game`'s numbers for the batch's `columns` and return its game rows
+        (the core rows, seats' wins, items' and modules' shares, ranks: the caller may add rows
+        to it before the next game)."""
+        values, modules = self._finish(game)
+        self._kept.append(values)
+        self._kept_modules.append(modules)
+        return values
+
+    def columns(self) -> Columns:
+        """The kept games' numbers (`keep`), row by row, and forget them: the rule modules' rows
+        are made here for the whole batch at once, a few list operations a row."""
+        kept, modules = self._kept, self._kept_modules
+        self._kept, self._kept_modules = [], []
+        columns = Columns.of_records(kept)
+        self._module_columns(modules, columns)
+        return columns
+
+    def record(self, game) -> dict[str, Any]:
+        """The numbers of the finished `game` alone: core rows, seats' wins, module statistics,
+        ranks (`RANKS`); not kept for `columns`."""
+        values, modules = self._finish(game)
+        columns = Columns.of_records([values])
+        self._module_columns([modules], columns)
+        return columns.record(0)
+
+    def _finish(self, game) -> tuple[dict[str, Any], tuple]:
+        """The finished `game`'s game rows (a dict) and its rule modules' sums and counts per
+        kingdom (made into rows by `_module_columns`)."""
         self._count_options()  # the last kingdom's
         state = game.state
         by_item = self._points_by_item(state.players)
@@ -355,7 +404,7 @@ class StatsCollector:
         top = max(scores)
         ranked = sorted(scores, reverse=True)
         mean = sum(scores) / n
-        values: dict[str, float] = {
+        values: dict[str, Any] = {
             "winning_score": top,
             "margin": top - ranked[1] if n > 1 else 0.0,
             "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5,
@@ -378,12 +427,12 @@ class StatsCollector:
             first = leads[0]
             values["leader_wins"] = sum(win(p) for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
-        values.update(_item_values(self.variant, by_item, winners, win))
+        values.update(_item_values(self._item_keys, by_item, winners, win))
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
-        self._module_values(values, n)
-        return values
+        self._share_values(values, n)
+        return values, (self._totals, self._events, n)
 
     def _points_by_item(self, players) -> list[dict[str, float]]:
         """Each player's points by scoring item (the variant's items only), read from his
@@ -415,40 +464,57 @@ class StatsCollector:
             out.append({item: value for item, value in mine.items() if item in known})
         return out
 
-    def _module_values(self, values: dict[str, float], n: int) -> None:
-        """The rule modules' rows of this game, whole and per kingdom, into `values`: kingdom
-        by kingdom over the rows that had events there (a game has few of the rows ever seen),
-        then the zeros a sum has without events, then the shares."""
-        modes, splits, keys = self._slot_modes, self._slot_splits, self._slot_keys
-        wholes: dict[int, float] = {}  # a row's total over the kingdoms, by slot
-        events: dict[int, int] = {}  # a mean's events over the kingdoms
-        for k, (sums, counts) in enumerate(zip(self._totals, self._events)):
-            for slot, count in enumerate(counts):
-                if not count:
-                    continue  # no event of the row in this kingdom
-                mode = modes[slot]
-                if mode == "share":
-                    continue  # (below: a share is of its group's events)
-                total = sums[slot]
-                wholes[slot] = wholes.get(slot, 0) + total
-                if mode == "mean":
-                    values[splits[slot][k]] = total / count
-                    events[slot] = events.get(slot, 0) + count
-                else:
-                    values[splits[slot][k]] = total / n if mode == "per_player" else total
-        for slot in self._always:  # a row every game has: 0 without its events
-            if slot not in wholes and (modes[slot] == "sum" or modes[slot] == "per_player"):
-                wholes[slot] = 0
-        for slot, whole in wholes.items():
-            mode = modes[slot]
-            if mode == "mean":  # the game's mean is of all its events, not of the kingdoms' means
-                values[keys[slot]] = whole / events[slot]
+    def _module_columns(self, games: list[tuple], columns: Columns) -> None:
+        """The rule modules' rows (but the shares) of `games` (each game's sums and counts per
+        kingdom and slot, and its players), whole and per kingdom: per row, its value in each
+        game, None where the game has none. A mean is of a game's (or its kingdom's) events,
+        none without them; a sum or a per-player sum is the kingdoms' sums (0 without events),
+        in every game that had its events or where every game has the row (`_always`), else
+        none; a row no game has is left out. Into `columns`."""
+        if not games:
+            return
+        width = len(self._slot_keys)
+        for totals, events, _ in games:  # (a game before a row was first seen has no entry for it)
+            for kingdom in (*totals, *events):
+                if len(kingdom) < width:
+                    kingdom.extend([0] * (width - len(kingdom)))
+        players = games[0][2]
+        kingdoms = range(self._kingdoms)
+        # per kingdom, per slot: each game's sum and count (a transposition, in C)
+        sums = [list(zip(*(game[0][k] for game in games))) for k in kingdoms]
+        counts = [list(zip(*(game[1][k] for game in games))) for k in kingdoms]
+        modes, splits, keys, always = self._slot_modes, self._slot_splits, self._slot_keys, set(self._always)
+        for slot, mode in enumerate(modes):
+            if mode == "share":
+                continue  # (a game's shares are of its share groups' events: `_share_values`)
+            by_kingdom = [counts[k][slot] for k in kingdoms]
+            events = list(map(sum, zip(*by_kingdom)))  # per game, over the kingdoms
+            if not any(events) and (mode == "mean" or slot not in always):
+                continue  # no game has the row
+            kingdom_sums = [sums[k][slot] for k in kingdoms]
+            wholes = list(map(sum, zip(*kingdom_sums)))  # (a kingdom without events adds an exact 0)
+            if mode == "mean":
+                columns.add(keys[slot], [total / count if count else None for total, count in zip(wholes, events)],
+                            not all(events))
+                for k in kingdoms:
+                    if any(by_kingdom[k]):
+                        columns.add(splits[slot][k], [total / count if count else None
+                                                      for total, count in zip(kingdom_sums[k], by_kingdom[k])],
+                                    not all(by_kingdom[k]))
                 continue
             per_player = mode == "per_player"
-            values[keys[slot]] = whole / n if per_player else whole
-            for by_kingdom in splits[slot]:  # a kingdom without its events: 0
-                if by_kingdom not in values:
-                    values[by_kingdom] = 0 / n if per_player else 0
+            for key, found in zip((keys[slot], *splits[slot]), (wholes, *kingdom_sums)):
+                if per_player:
+                    found = list(map(truediv, found, repeat(players)))
+                if slot in always or all(events):
+                    columns.add(key, list(found), False)
+                else:  # a game without the row's events has none of it, whole or by kingdom
+                    columns.add(key, [value if count else None for value, count in zip(found, events)], True)
+
+    def _share_values(self, values: dict[str, Any], n: int) -> None:
+        """The rule modules' share rows of this game, whole and per kingdom, into `values`:
+        a share is of its group's events in the game (or the kingdom)."""
+        keys, splits = self._slot_keys, self._slot_splits
         for slot in self._share_rows:
             key = keys[slot]
             totals = [sums[slot] if counts[slot] else None for sums, counts in zip(self._totals, self._events)]
@@ -509,25 +575,26 @@ def _leaders(scores: list[float]) -> set[int]:
     return {p for p, s in enumerate(scores) if s == top}
 
 
-def _item_values(variant, points: list[dict[str, float]], winners: list[int], win) -> dict[str, float]:
+def _item_values(keys: dict[str, tuple[str, ...]], points: list[dict[str, float]], winners: list[int],
+                 win) -> dict[str, float]:
     """Per scoring item: its share of the winner's points (a shared win: their mean), of the
     other players' points together, and the win share of the players whose largest item it is
     (each player's largest by points; no value in a game where it is nobody's). `points`: per
-    player, his points by scoring item (`StatsCollector._points_by_item`)."""
-    known = variant.modules.item_labels
+    player, his points by scoring item (`StatsCollector._points_by_item`); `keys`: per item of
+    the variant, its rows' keys (`ITEM_ROWS`' order: the winner's share, the others', the wins)."""
     totals = [sum(mine.values()) for mine in points]
     values: dict[str, float] = {}
     shared = [p for p in winners if totals[p] > 0]
     for p in shared:
         for item, value in points[p].items():
-            key = "item_share.winner." + item
+            key = keys[item][0]
             values[key] = values.get(key, 0.0) + value / totals[p] / len(shared)
     others = [p for p in range(len(points)) if p not in winners]
     others_total = sum(totals[p] for p in others)
     if others_total > 0:
         for p in others:
             for item, value in points[p].items():
-                key = "item_share.others." + item
+                key = keys[item][1]
                 values[key] = values.get(key, 0.0) + value / others_total
     largest: dict[str, list[int]] = {}
     for p, mine in enumerate(points):
@@ -537,13 +604,13 @@ def _item_values(variant, points: list[dict[str, float]], winners: list[int], wi
                 if value == best:
                     largest.setdefault(item, []).append(p)
     for item, players in largest.items():
-        values["item_wins." + item] = sum(win(p) for p in players) / len(players)
+        values[keys[item][2]] = sum(win(p) for p in players) / len(players)
     # an item the winner (or the others) never scored is a share of 0, not a missing value
-    for item in known:
+    for winner_key, others_key, _ in keys.values():
         if shared:
-            values.setdefault("item_share.winner." + item, 0.0)
+            values.setdefault(winner_key, 0.0)
         if others_total > 0:
-            values.setdefault("item_share.others." + item, 0.0)
+            values.setdefault(others_key, 0.0)
     return values
 
 

@@ -167,7 +167,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     seeds = [game_seed(run_seed, index) for index in range(first, first + count)]
     turns = rotations(jobs[0].agents)
     games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
-    records, seat_records, rows = [], [], []
+    kept_rows, seat_records, rows = [], [], []  # per column: its games' rows (`Columns`), seats, rows' words
     variants = [load_job_variant(job) for job in jobs]
     # the first column's games re-scored by each other column's scoring, where it can read them
     rescorers = [None] + [None if rescore_problem(variants[0], variant) else Rescorer(variant, variants[0])
@@ -183,7 +183,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None
         positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
         watcher = GameWatcher(positions) if c == 0 and positions else None
-        column, seats = [], []
+        seats = []
         builtin = builtin_lineup(job.agents)  # (every rotation has the same agents)
         for i, (seed, rotation) in enumerate(games):
             lineup = rotated(job.agents, rotation)
@@ -196,12 +196,11 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
                 watcher.game = game
             play_reporting(game, make_agents(list(lineup), seed), lineup, builtin)
-            values = collector.record(game)
+            values = collector.keep(game)  # (its game rows: the agents' are added to them)
             if turns > 1:  # each agent's win rate per seat it plays
                 for spec in sorted(set(lineup)):
                     mine = [values[seat_key(seat)] for seat, name in enumerate(lineup) if name == spec]
                     values[agent_key(spec)] = sum(mine) / len(mine)
-            column.append(values)
             if keep_records:
                 seats.append(collector.seats(game, lineup))
             if log is None:
@@ -220,16 +219,19 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                                                          keep=other != last)
                     rescored[other].append(rows_found)
                     guessed[other] += guess
-        records.append(column)
+        kept_rows.append(collector.columns())
         seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
         if turns > 1:
             for spec in sorted(set(job.agents)):
                 meta[agent_key(spec)] = (f"win rate per seat, {spec}", "rate", agent_key(spec))
         rows.append(meta)
-    tally = tally_batch(records, rows, games, keep_records, seat_records, slope)
+    tally = tally_batch(kept_rows, rows, games, keep_records, seat_records, slope)
     if len(jobs) > 1:
-        tally.rescore = tally_rescored(records, rescored, [sum(flags) for flags in same], guessed, games)
+        # (the re-scoring reads each game's score rows: only those are made into records)
+        keys = set().union(*(found[0] for found in rescored if found))
+        tally.rescore = tally_rescored([columns.records(keys) for columns in kept_rows], rescored,
+                                       [sum(flags) for flags in same], guessed, games)
         if keep_records:  # per column, each game's re-scoring and whether it is the first column's game
             for i, kept in enumerate(tally.records):
                 kept["rescored"] = [None if found is None else found[i] for found in rescored]

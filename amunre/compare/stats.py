@@ -70,13 +70,14 @@ class Moments:
         n = len(values)
         if not n:
             return cls(0, math.nan, 0.0)
-        low, high = min(values), max(values)
-        if low == high and values.count(low) == n and (low == 0 or (type(low) is int and abs(low) * n < _EXACT)):
+        first = values[0]
+        alike = values.count(first) == n  # (one pass; min and max would take two)
+        if alike and (first == 0 or (type(first) is int and abs(first) * n < _EXACT)):
             # all alike and whole (a row of zeros, often: compare has many): n times an integer
             # sums exactly, so its mean is the integer itself, as `fsum` would give it
-            return cls(n, float(low) if low else 0.0, 0.0)
+            return cls(n, float(first) if first else 0.0, 0.0)
         mean = math.fsum(values) / n
-        if low == mean == high:  # all alike: no deviation to add
+        if alike and first == mean:  # all alike: no deviation to add
             return cls(n, mean, 0.0)
         return cls(n, mean, math.fsum([(v - mean) ** 2 for v in values]))
 

@@ -14,13 +14,13 @@ that row's numbers and of its pairs.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import repeat
 from operator import sub
 from typing import Any
 
 import attrs
 
 from amunre.compare.collect import RANKS, missing_means_zero
+from amunre.compare.columns import Columns
 from amunre.compare.stats import Moments
 
 
@@ -60,45 +60,60 @@ def slope_weights(xs: list[float]) -> tuple[float, ...] | None:
     return tuple((x - mean) / spread for x in xs) if spread > 0 else None
 
 
-def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[int, int]], keep_records: bool,
+def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int, int]], keep_records: bool,
                 seats: list[list] | None = None, slope: tuple[float, ...] | None = None) -> Tally:
-    """The tally of one batch: `records[c][i]` is column c's numbers for game `games[i]` (its
-    seed and the lineup's rotation); `seats[c][i]`, its seats' records (with `keep_records`).
-    `slope`: a numeric sweep's least-squares weights per column (`slope_weights`): each game's
-    slope of a row against the swept value is the weighted sum of its columns' numbers."""
+    """The tally of one batch: `columns[c]` is column c's numbers, row by row, in games
+    `games` (each one's seed and the lineup's rotation, in the columns' order); `seats[c][i]`,
+    game i's seats' records (with `keep_records`). `slope`: a numeric sweep's least-squares
+    weights per column (`slope_weights`): each game's slope of a row against the swept value
+    is the weighted sum of its columns' numbers."""
     modes = {key: meta[1] for column_rows in rows for key, meta in column_rows.items()}
-    # the ranks are no row: taken out of the records before anything else reads them
-    outcomes = _outcomes([[record.pop(RANKS, ()) for record in column_records] for column_records in records], games)
-    scores = [Counter(record["winning_score"] for record in column_records) for column_records in records]
-    kept = ([{"seed": seed, "rotation": rotation, "values": [column_records[i] for column_records in records],
+    # the ranks are no row: taken out of the columns before anything else reads them
+    outcomes = _outcomes([column.rows.pop(RANKS, None) or [()] * len(games) for column in columns], games)
+    scores = [Counter(column.rows["winning_score"]) for column in columns]
+    kept = ([{"seed": seed, "rotation": rotation, "values": [column.record(i) for column in columns],
               "seats": [column_seats[i] for column_seats in seats] if seats else []}
              for i, (seed, rotation) in enumerate(games)] if keep_records else [])
     played = len(games)
-    records = [_per_seed(column_records, games, modes) for column_records in records]
+    seeds = _seeds(games)
+    units = len(seeds) if seeds is not None else played
 
     # a row's number in a game without it: 0 for a row that counts, else none (core rows: every
     # game has them)
     zeros = {key: 0.0 if missing_means_zero(mode) else None for key, mode in modes.items()}
 
-    def numbers(column_records, key):
-        # (`dict.get` mapped over the records: the loop in C, as every row of every batch reads)
-        return list(map(dict.get, column_records, repeat(key), repeat(zeros.get(key))))
+    def numbers(column: Columns, key: str) -> tuple[list, bool]:
+        """A row's numbers in a column (per seed with rotations), and whether some are None."""
+        found, zero = column.rows[key], zeros.get(key)
+        if key not in column.gaps:  # (known from the columns: no look for None through the row)
+            return (_per_seed(found, seeds, zero) if seeds is not None else found), False
+        if seeds is not None:
+            found = _per_seed(found, seeds, zero)
+            return found, zero is None and None in found
+        if zero is not None:
+            return [zero if v is None else v for v in found], False
+        return found, True
 
-    # each column's numbers per row, read once from the records (the differences and the trend
-    # read them again): the per-row work of a batch, which has some 250 rows a game
-    columns = []
-    for column_records in records:
-        columns.append({key: numbers(column_records, key) for key in set().union(*column_records)})
+    # each column's numbers per row, read once (the differences and the trend read them again),
+    # and the rows with a game of no number (a mean of nothing) in each column
+    per_row, gappy = [], []
+    for column in columns:
+        found = {key: numbers(column, key) for key in column.rows}
+        per_row.append({key: numbers_of for key, (numbers_of, _) in found.items()})
+        gappy.append({key for key, (_, gaps) in found.items() if gaps})
 
-    def column_numbers(c: int, key: str) -> list:
-        found = columns[c].get(key)
-        return found if found is not None else numbers(records[c], key)
+    def column_numbers(c: int, key: str) -> tuple[list, bool]:
+        found = per_row[c].get(key)
+        if found is not None:
+            return found, key in gappy[c]
+        zero = zeros.get(key)  # (a row the column has in no game)
+        return [zero] * units, zero is None
 
     def differences(before: int, after: int) -> dict:
         pairs = {}
-        for key in columns[after].keys() | columns[before].keys():
-            firsts, seconds = column_numbers(before, key), column_numbers(after, key)
-            if None in firsts or None in seconds:
+        for key in per_row[after].keys() | per_row[before].keys():
+            (firsts, gaps_before), (seconds, gaps_after) = column_numbers(before, key), column_numbers(after, key)
+            if gaps_before or gaps_after:
                 diffs = [b - a for a, b in zip(firsts, seconds) if a is not None and b is not None]
             else:  # (the same differences, looped in C)
                 diffs = list(map(sub, seconds, firsts))
@@ -106,22 +121,26 @@ def tally_batch(records: list[list[dict]], rows: list[dict], games: list[tuple[i
                 pairs[key] = Moments.of(diffs)
         return pairs
 
-    def present(found: list) -> list:
-        return [v for v in found if v is not None] if None in found else found
+    def moments(c: int, key: str, numbers_of: list) -> Moments:
+        if c:  # the first column's numbers again (a rule that changes no play, often): its moments
+            first = per_row[0].get(key)
+            if first is not None and first == numbers_of:  # (equal numbers give the same bits)
+                return values[0][key]
+        return Moments.of([v for v in numbers_of if v is not None] if key in gappy[c] else numbers_of)
 
     values, versus, adjacent = [], [], []
-    for c, found in enumerate(columns):
-        values.append({key: Moments.of(present(numbers_of)) for key, numbers_of in found.items()})
+    for c, found in enumerate(per_row):
+        values.append({key: moments(c, key, numbers_of) for key, numbers_of in found.items()})
         versus.append(differences(0, c) if c else {})
         adjacent.append(differences(c - 1, c) if c > 1 else {})
     trend = {}
     if slope is not None:
-        for key in set().union(*columns):
+        for key in set().union(*per_row):
             per_game = [sum(w * v for w, v in zip(slope, game))
-                        for game in zip(*(column_numbers(c, key) for c in range(len(columns)))) if None not in game]
+                        for game in zip(*(column_numbers(c, key)[0] for c in range(len(per_row)))) if None not in game]
             if per_game:
                 trend[key] = Moments.of(per_game)
-    return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=len(records[0]), outcomes=outcomes)
+    return Tally(played, values, versus, rows, scores, adjacent, trend, kept, units=units, outcomes=outcomes)
 
 
 def _outcomes(ranks: list[list[tuple]], games: list[tuple[int, int]]) -> Counter:
@@ -133,23 +152,25 @@ def _outcomes(ranks: list[list[tuple]], games: list[tuple[int, int]]) -> Counter
     return Counter(tuple(tuple(column[i] for i in found) for column in ranks) for found in by_seed.values())
 
 
-def _per_seed(column_records: list[dict], games: list[tuple[int, int]], modes: dict) -> list[dict]:
-    """One record per seed: the mean of its rotations' numbers (a row that counts is 0 in a
-    rotation without it; a mean of nothing is left out). Without rotations, the records."""
+def _seeds(games: list[tuple[int, int]]) -> list[list[int]] | None:
+    """The games of each seed (their places in `games`), seed by seed in order of first play;
+    None where every game has a seed of its own (no rotations)."""
     if len({seed for seed, _ in games}) == len(games):
-        return column_records
-    by_seed: dict[int, list[dict]] = {}
-    for (seed, _), record in zip(games, column_records):
-        by_seed.setdefault(seed, []).append(record)
+        return None
+    by_seed: dict[int, list[int]] = {}
+    for i, (seed, _) in enumerate(games):
+        by_seed.setdefault(seed, []).append(i)
+    return list(by_seed.values())
+
+
+def _per_seed(found: list, seeds: list[list[int]], zero: float | None) -> list:
+    """One number per seed: the mean of its rotations' (`zero` where a rotation has none: 0
+    for a row that counts; a mean of nothing is left out, and a seed with no number has
+    `zero`)."""
     out = []
-    for group in by_seed.values():
-        combined = {}
-        for key in {key for record in group for key in record}:
-            zero = 0.0 if missing_means_zero(modes.get(key, "core")) else None
-            found = [v for v in (record.get(key, zero) for record in group) if v is not None]
-            if found:
-                combined[key] = sum(found) / len(found)
-        out.append(combined)
+    for games in seeds:
+        numbers = [v for v in (zero if found[i] is None else found[i] for i in games) if v is not None]
+        out.append(sum(numbers) / len(numbers) if numbers and any(found[i] is not None for i in games) else zero)
     return out
 
 

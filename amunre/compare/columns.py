@@ -1,0 +1,54 @@
+"""A batch's per-game numbers kept column-wise: per row, a list of its value in each game.
+
+`amunre compare` reads a batch's numbers row by row (`amunre.compare.tally`), so they are
+kept that way from the start: a row is one list over the batch's games, `None` where a game
+has no value for it (a row it never met, or a mean of no events). A row none of the games
+has is not kept at all. A game's own record, a dict of its rows (`--records`, the
+re-scoring's reads), is made only where one is asked for (`record`, `records`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import chain, repeat
+from typing import Any
+
+import attrs
+
+
+@attrs.define
+class Columns:
+    """The numbers of `games` games of one column of a comparison: row key -> per game value."""
+
+    games: int
+    rows: dict[str, list[Any]] = attrs.Factory(dict)
+    #: the rows some game has no value for (their lists hold a None): known as they are made,
+    #: so that a reader need not look for None through every row (a comparison per game)
+    gaps: set[str] = attrs.Factory(set)
+
+    @classmethod
+    def of_records(cls, records: list[dict[str, Any]]) -> Columns:
+        """The columns of per-game records (dicts of row key -> value; a row a game lacks: absent)."""
+        games = len(records)
+        held = Counter(chain.from_iterable(records))  # per row, the games that have it (counted in C)
+        # (`dict.get` mapped over the records: the loop in C)
+        return cls(games, {key: list(map(dict.get, records, repeat(key))) for key in held},
+                   {key for key, count in held.items() if count < games})
+
+    def add(self, key: str, found: list[Any], gaps: bool) -> None:
+        """Row `key`'s values, one a game (`gaps`: whether some are None)."""
+        self.rows[key] = found
+        if gaps:
+            self.gaps.add(key)
+
+    def record(self, game: int) -> dict[str, Any]:
+        """Game `game`'s rows (counted from 0): the ones it has a value for."""
+        return {key: found[game] for key, found in self.rows.items() if found[game] is not None}
+
+    def records(self, keys) -> list[dict[str, Any]]:
+        """Every game's record restricted to `keys` (a key a game has no value for: absent)."""
+        keys = [key for key in keys if key in self.rows]
+        found = [self.rows[key] for key in keys]
+        if not self.gaps.intersection(keys):  # (every game has them all: made in C)
+            return [dict(zip(keys, values)) for values in zip(*found)] if keys else [{} for _ in range(self.games)]
+        return [{key: value for key, value in zip(keys, values) if value is not None} for values in zip(*found)]
