@@ -4,14 +4,15 @@
 
 Plays the same seeded classic2003 games with random agents three ways, in turn, REPEATS
 times: bare (no listener), with compare's statistics collector (`amunre.compare.collect`;
-one for the run, reset before each game, as `amunre.compare.jobs.play_batch` keeps one per
-column of a batch), and with a listener that hears every event (what a log or a narration
-costs at least). Then the same seeds played in two columns, classic2003 and a house rule of
-it whose bonus cards score 4 (`SECOND`: a scoring module that asks decisions changes, so each
-kingdom's scoring is played again on the kept position, the costliest re-scoring): bare, and
-through `amunre.compare.jobs.play_batch` (the statistics of both columns and, where the
-checkout has them, the first column's games re-scored by the second's scoring and the two
-compared game by game for identical games).
+one for the run, reset before each game, each game's numbers kept and the run's rows made
+once at its end, as `amunre.compare.jobs.play_batch` keeps one per column of a batch), and
+with a listener that hears every event (what a log or a narration costs at least). Then the
+same seeds played in two columns, classic2003 and a house rule of it whose bonus cards score
+4 (`SECOND`: a scoring module that asks decisions changes, so each kingdom's scoring is
+played again on the kept position, the costliest re-scoring): bare, and through
+`amunre.compare.jobs.play_batch` (the statistics of both columns and, where the checkout has
+them, the first column's games re-scored by the second's scoring and the two compared game
+by game for identical games).
 Prints the median CPU seconds of each and the ratios to bare (the pairs' to the bare pairs).
 Run it on two checkouts in turn (PYTHONPATH) to measure before and after in one run.
 """
@@ -40,7 +41,9 @@ def play(variant, seeds, listener_for) -> float:
         while (request := game.pending) is not None:
             game.answer(agents[request.player].choose(game.view(request.player), request))
         if isinstance(listener, StatsCollector):
-            listener.record(game)
+            listener.keep(game)
+    if isinstance(listener, StatsCollector):
+        listener.columns()  # (the run's rows, made once, as `play_batch` makes a batch's)
     return time.process_time() - start
 
 
