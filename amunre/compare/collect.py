@@ -28,6 +28,7 @@ than a dict entry per row and game.
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from itertools import repeat
 from operator import truediv
 from typing import Any
@@ -209,6 +210,9 @@ class StatsCollector:
         self._kept: list[dict[str, Any]] = []
         self._kept_modules: list[tuple] = []
         self.reset()
+        #: what to give the engine as the listener (`Game.listen`): the same as the collector
+        #: itself, heard at less cost
+        self.listener = self._make_listener()
 
     def _always_row(self, stat, event: dict) -> None:
         slot = self._slot_for(stat, stat.key.format_map(event), event)
@@ -233,49 +237,64 @@ class StatsCollector:
             summed[kind] = 0
 
     def __call__(self, event: dict) -> None:
-        name = event["event"]
-        if name in CORE_EVENTS:
-            if name == "round":
-                self._rounds += 1
-            elif name == "setup":
-                self._start_player = event["start_player"]
-            else:
-                self._kingdom_scores.append(list(event["scores"]))
-                if self._kingdom + 1 < self._kingdoms:  # the next kingdom begins (the final scoring is the last's)
-                    self._count_options()
-                    k = self._kingdom = self._kingdom + 1
-                    self._sums, self._counts, self._group_counts = (
-                        self._totals[k], self._events[k], self._per_kingdom_groups[k])
-            return
-        sums, counts = self._sums, self._counts
-        for ready in self._by_event[name]:
-            field = ready.field
-            if field is not None:  # `prefix{field}`: the slot of the field's value, found once
-                found = event[field]
-                try:
-                    slot = ready.slots.get(found)
-                except TypeError:  # (a value that is no dict key: its key's slot each time)
-                    slot = self._slot_for(ready.stat, ready.prefix + str(found), event)
-                if slot is None:
-                    slot = ready.slots[found] = self._slot_for(ready.stat, ready.prefix + str(found), event)
-            else:
-                slot = ready.slot
-                if slot is None:
-                    slot = self._slot_for(ready.stat, ready.stat.key.format_map(event), event)
-                    if ready.fixed:  # (any other template is formatted at each event)
-                        ready.slot = slot
-            value_of = ready.value
-            if value_of is None:
-                sums[slot] += 1
-            else:
-                value = value_of(event)
-                if value is None:
-                    continue
-                sums[slot] += value
-            counts[slot] += 1  # (every row's: a row had events in a kingdom where it counts one)
-            group = ready.group
-            if group is not None:  # a share's events are counted per group too
-                self._group_counts[group] = self._group_counts.get(group, 0) + 1
+        self.listener(event)
+
+    def _make_listener(self) -> Callable[[dict], None]:
+        """The function that hears a game's events for this collector (`listener`), with the
+        attributes the engine reads (`Game.listen`): a plain function, which the engine's
+        `emit` calls as cheaply as a call can be, where an object's `__call__` is called
+        through a slower path at each of a game's events."""
+        by_event, core_events = self._by_event, CORE_EVENTS
+
+        def hear(event: dict) -> None:
+            name = event["event"]
+            if name in core_events:
+                if name == "round":
+                    self._rounds += 1
+                elif name == "setup":
+                    self._start_player = event["start_player"]
+                else:
+                    self._kingdom_scores.append(list(event["scores"]))
+                    # the next kingdom begins (the final scoring is the last's)
+                    if self._kingdom + 1 < self._kingdoms:
+                        self._count_options()
+                        k = self._kingdom = self._kingdom + 1
+                        self._sums, self._counts, self._group_counts = (
+                            self._totals[k], self._events[k], self._per_kingdom_groups[k])
+                return
+            sums, counts = self._sums, self._counts
+            for ready in by_event[name]:
+                field = ready.field
+                if field is not None:  # `prefix{field}`: the slot of the field's value, found once
+                    found = event[field]
+                    try:
+                        slot = ready.slots.get(found)
+                    except TypeError:  # (a value that is no dict key: its key's slot each time)
+                        slot = self._slot_for(ready.stat, ready.prefix + str(found), event)
+                    if slot is None:
+                        slot = ready.slots[found] = self._slot_for(ready.stat, ready.prefix + str(found), event)
+                else:
+                    slot = ready.slot
+                    if slot is None:
+                        slot = self._slot_for(ready.stat, ready.stat.key.format_map(event), event)
+                        if ready.fixed:  # (any other template is formatted at each event)
+                            ready.slot = slot
+                value_of = ready.value
+                if value_of is None:
+                    sums[slot] += 1
+                else:
+                    value = value_of(event)
+                    if value is None:
+                        continue
+                    sums[slot] += value
+                counts[slot] += 1  # (every row's: a row had events in a kingdom where it counts one)
+                group = ready.group
+                if group is not None:  # a share's events are counted per group too
+                    self._group_counts[group] = self._group_counts.get(group, 0) + 1
+
+        vars(hear).update(listens_to=self.listens_to, options_offered=self.options_offered,
+                          answers_summed=self.answers_summed)
+        return hear
 
     def _slot_for(self, stat, key: str, event: dict) -> int:
         """The slot of row `key` of `stat`, learnt (`_learn`) the first time it is seen;
