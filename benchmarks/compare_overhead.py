@@ -36,7 +36,8 @@ def play(variant, seeds, listener_for) -> float:
     for seed in seeds:
         if isinstance(listener, StatsCollector):
             listener.reset()
-        game = Game(variant, 4, seed, [listener] if listener else None)
+        heard = listener.listener if isinstance(listener, StatsCollector) else listener  # (as `play_batch` gives it)
+        game = Game(variant, 4, seed, [heard] if heard else None)
         agents = make_agents(["random"] * 4, seed)
         while (request := game.pending) is not None:
             game.answer(agents[request.player].choose(game.view(request.player), request))

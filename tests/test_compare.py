@@ -101,6 +101,25 @@ def test_a_record_adds_up_to_the_game_it_records(vid, players):
         assert 0 < built <= values["pyramids_built"]  # a double pyramid is built over a single
 
 
+def test_the_collectors_listener_hears_a_game_as_the_collector_itself_does():
+    """`StatsCollector.listener` (what a batch gives the engine) carries the collector's
+    `listens_to`, `options_offered` and `answers_summed` for `Game.listen`, and the same
+    game heard through it or through the collector gives the same record."""
+    variant = load_variant("classic2003")
+    records = []
+    for through_listener in (False, True):
+        collector = StatsCollector(variant)
+        listener = collector.listener if through_listener else collector
+        assert listener.listens_to is collector.listens_to
+        assert listener.options_offered is collector.options_offered
+        assert listener.answers_summed is collector.answers_summed
+        game = Game(variant, 4, 5, [listener])
+        play_on(game, make_agents(["greedy"] * 4, 5))
+        records.append(collector.record(game))
+    assert any(key.startswith("options.") for key in records[1])  # (the engine counted into it)
+    assert records[0] == records[1]
+
+
 @pytest.mark.parametrize("path", VARIANT_FILES, ids=[f.stem for f in VARIANT_FILES])
 def test_the_closeness_lead_and_strategy_numbers_are_the_games_own(path):
     """Each new row recomputed from what the game's own events and state say: the margin and

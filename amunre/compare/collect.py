@@ -19,7 +19,8 @@ start and its scoring do counts in it, and the final scoring counts in the last 
 kingdom's own events' (docs/compare.md, "By kingdom").
 
 `StatsCollector` listens only to the events that declare statistics (`listens_to`), so the
-rules build no other event and recording costs little over a bare playout. A batch's games are
+rules build no other event and recording costs little over a bare playout. A batch gives the
+engine its `listener`, a plain function with the same attributes, cheaper to call per event. A batch's games are
 kept (`keep`) and their rows made at once, column-wise (`columns`, `amunre.compare.columns`):
 the rule modules' rows from each game's sums per kingdom, a few list operations a row rather
 than a dict entry per row and game.
@@ -28,6 +29,7 @@ than a dict entry per row and game.
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from itertools import repeat
 from operator import truediv
 from typing import Any
@@ -190,6 +192,7 @@ class StatsCollector:
         self._decided_slots: dict[str, int | None] = {}
         self._summed_slots: dict[str, int] = {}
         # per scoring item, its rows' keys (`ITEM_ROWS`), made once
+        self._seat_keys_made: dict[int, tuple[str, ...]] = {}  # players -> the seats' win rows' keys
         self._item_keys = {item: tuple(prefix + item for prefix in ITEM_ROWS) for item in variant.modules.item_labels}
         # every scoring item has its row, even one that scores nothing in a game
         for item in variant.modules.item_labels:
@@ -209,6 +212,9 @@ class StatsCollector:
         self._kept: list[dict[str, Any]] = []
         self._kept_modules: list[tuple] = []
         self.reset()
+        #: what to give the engine as the listener (`Game.listen`): the same as the collector
+        #: itself, heard at less cost
+        self.listener = self._make_listener()
 
     def _always_row(self, stat, event: dict) -> None:
         slot = self._slot_for(stat, stat.key.format_map(event), event)
@@ -233,49 +239,64 @@ class StatsCollector:
             summed[kind] = 0
 
     def __call__(self, event: dict) -> None:
-        name = event["event"]
-        if name in CORE_EVENTS:
-            if name == "round":
-                self._rounds += 1
-            elif name == "setup":
-                self._start_player = event["start_player"]
-            else:
-                self._kingdom_scores.append(list(event["scores"]))
-                if self._kingdom + 1 < self._kingdoms:  # the next kingdom begins (the final scoring is the last's)
-                    self._count_options()
-                    k = self._kingdom = self._kingdom + 1
-                    self._sums, self._counts, self._group_counts = (
-                        self._totals[k], self._events[k], self._per_kingdom_groups[k])
-            return
-        sums, counts = self._sums, self._counts
-        for ready in self._by_event[name]:
-            field = ready.field
-            if field is not None:  # `prefix{field}`: the slot of the field's value, found once
-                found = event[field]
-                try:
-                    slot = ready.slots.get(found)
-                except TypeError:  # (a value that is no dict key: its key's slot each time)
-                    slot = self._slot_for(ready.stat, ready.prefix + str(found), event)
-                if slot is None:
-                    slot = ready.slots[found] = self._slot_for(ready.stat, ready.prefix + str(found), event)
-            else:
-                slot = ready.slot
-                if slot is None:
-                    slot = self._slot_for(ready.stat, ready.stat.key.format_map(event), event)
-                    if ready.fixed:  # (any other template is formatted at each event)
-                        ready.slot = slot
-            value_of = ready.value
-            if value_of is None:
-                sums[slot] += 1
-            else:
-                value = value_of(event)
-                if value is None:
-                    continue
-                sums[slot] += value
-            counts[slot] += 1  # (every row's: a row had events in a kingdom where it counts one)
-            group = ready.group
-            if group is not None:  # a share's events are counted per group too
-                self._group_counts[group] = self._group_counts.get(group, 0) + 1
+        self.listener(event)
+
+    def _make_listener(self) -> Callable[[dict], None]:
+        """The function that hears a game's events for this collector (`listener`), with the
+        attributes the engine reads (`Game.listen`): a plain function, which the engine's
+        `emit` calls as cheaply as a call can be, where an object's `__call__` is called
+        through a slower path at each of a game's events."""
+        by_event, core_events = self._by_event, CORE_EVENTS
+
+        def hear(event: dict) -> None:
+            name = event["event"]
+            if name in core_events:
+                if name == "round":
+                    self._rounds += 1
+                elif name == "setup":
+                    self._start_player = event["start_player"]
+                else:
+                    self._kingdom_scores.append(list(event["scores"]))
+                    # the next kingdom begins (the final scoring is the last's)
+                    if self._kingdom + 1 < self._kingdoms:
+                        self._count_options()
+                        k = self._kingdom = self._kingdom + 1
+                        self._sums, self._counts, self._group_counts = (
+                            self._totals[k], self._events[k], self._per_kingdom_groups[k])
+                return
+            sums, counts = self._sums, self._counts
+            for ready in by_event[name]:
+                field = ready.field
+                if field is not None:  # `prefix{field}`: the slot of the field's value, found once
+                    found = event[field]
+                    try:
+                        slot = ready.slots.get(found)
+                    except TypeError:  # (a value that is no dict key: its key's slot each time)
+                        slot = self._slot_for(ready.stat, ready.prefix + str(found), event)
+                    if slot is None:
+                        slot = ready.slots[found] = self._slot_for(ready.stat, ready.prefix + str(found), event)
+                else:
+                    slot = ready.slot
+                    if slot is None:
+                        slot = self._slot_for(ready.stat, ready.stat.key.format_map(event), event)
+                        if ready.fixed:  # (any other template is formatted at each event)
+                            ready.slot = slot
+                value_of = ready.value
+                if value_of is None:
+                    sums[slot] += 1
+                else:
+                    value = value_of(event)
+                    if value is None:
+                        continue
+                    sums[slot] += value
+                counts[slot] += 1  # (every row's: a row had events in a kingdom where it counts one)
+                group = ready.group
+                if group is not None:  # a share's events are counted per group too
+                    self._group_counts[group] = self._group_counts.get(group, 0) + 1
+
+        vars(hear).update(listens_to=self.listens_to, options_offered=self.options_offered,
+                          answers_summed=self.answers_summed)
+        return hear
 
     def _slot_for(self, stat, key: str, event: dict) -> int:
         """The slot of row `key` of `stat`, learnt (`_learn`) the first time it is seen;
@@ -415,24 +436,30 @@ class StatsCollector:
             "decisions": len(game.answers),
         }
 
-        def win(seat: int) -> float:
-            return 1 / len(winners) if seat in winners else 0.0
-
-        for seat in range(n):
-            values[seat_key(seat)] = win(seat)
+        # each seat's share of the win (a list read by seat: no call per seat and row)
+        share = 1 / len(winners)
+        wins = [share if seat in winners else 0.0 for seat in range(n)]
+        values.update(zip(self._seat_keys(n), wins))
         if self._start_player is not None:
-            values["start_player_wins"] = win(self._start_player)
+            values["start_player_wins"] = wins[self._start_player]
         if self._kingdom_scores:
             leads = [_leaders(kingdom) for kingdom in self._kingdom_scores] + [set(winners)]
             first = leads[0]
-            values["leader_wins"] = sum(win(p) for p in first) / len(first)
+            values["leader_wins"] = sum(wins[p] for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
-        values.update(_item_values(self._item_keys, by_item, winners, win))
+        values.update(_item_values(self._item_keys, by_item, winners, wins))
         values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._share_values(values, n)
         return values, (self._totals, self._events, n)
+
+    def _seat_keys(self, n: int) -> tuple[str, ...]:
+        """The win rows' keys of `n` seats (`seat_key`), made once per number of players."""
+        keys = self._seat_keys_made.get(n)
+        if keys is None:
+            keys = self._seat_keys_made[n] = tuple(seat_key(seat) for seat in range(n))
+        return keys
 
     def _points_by_item(self, players) -> list[dict[str, float]]:
         """Each player's points by scoring item (the variant's items only), read from his
@@ -520,28 +547,14 @@ class StatsCollector:
             totals = [sums[slot] if counts[slot] else None for sums, counts in zip(self._totals, self._events)]
             if slot not in self._always and totals.count(None) == len(totals):
                 continue  # not a row of this game
-            group, count, group_events = self.groups[key], 0, 0
-            for by_kingdom, total, counts, groups in zip(splits[slot], totals, self._events, self._per_kingdom_groups):
-                value = _per_game("share", total, counts[slot], groups.get(group, 0), n)
-                if value is not None:
-                    values[by_kingdom] = value
-                count += counts[slot]
-                group_events += groups.get(group, 0)
-            whole = _per_game("share", sum(total for total in totals if total is not None), count, group_events, n)
-            if whole is not None:
-                values[key] = whole
-
-
-def _per_game(mode: str, total: float | None, count: int, group: int, players: int) -> float | None:
-    """A row's number for a game (or a kingdom of it) from its events' `total` (None: none),
-    their `count` and its share group's events (`Statistic.per_game`); None for no number."""
-    if mode == "mean":
-        return total / count if total is not None and count else None
-    if mode == "share":
-        return (total or 0) / group if group else None
-    if mode == "per_player":
-        return (total or 0) / players
-    return total or 0
+            group, group_events = self.groups[key], 0
+            for by_kingdom, total, groups in zip(splits[slot], totals, self._per_kingdom_groups):
+                in_group = groups.get(group, 0)
+                if in_group:  # (a share of a group without events is no number)
+                    values[by_kingdom] = (total or 0) / in_group
+                    group_events += in_group
+            if group_events:
+                values[key] = sum(total for total in totals if total is not None) / group_events
 
 
 def seat_records(variant, game, lineup) -> list[dict]:
@@ -576,12 +589,13 @@ def _leaders(scores: list[float]) -> set[int]:
 
 
 def _item_values(keys: dict[str, tuple[str, ...]], points: list[dict[str, float]], winners: list[int],
-                 win) -> dict[str, float]:
+                 wins: list[float]) -> dict[str, float]:
     """Per scoring item: its share of the winner's points (a shared win: their mean), of the
     other players' points together, and the win share of the players whose largest item it is
     (each player's largest by points; no value in a game where it is nobody's). `points`: per
     player, his points by scoring item (`StatsCollector._points_by_item`); `keys`: per item of
-    the variant, its rows' keys (`ITEM_ROWS`' order: the winner's share, the others', the wins)."""
+    the variant, its rows' keys (`ITEM_ROWS`' order: the winner's share, the others', the wins);
+    `wins`: each player's share of the win."""
     totals = [sum(mine.values()) for mine in points]
     values: dict[str, float] = {}
     shared = [p for p in winners if totals[p] > 0]
@@ -604,7 +618,7 @@ def _item_values(keys: dict[str, tuple[str, ...]], points: list[dict[str, float]
                 if value == best:
                     largest.setdefault(item, []).append(p)
     for item, players in largest.items():
-        values[keys[item][2]] = sum(win(p) for p in players) / len(players)
+        values[keys[item][2]] = sum(wins[p] for p in players) / len(players)
     # an item the winner (or the others) never scored is a share of 0, not a missing value
     for winner_key, others_key, _ in keys.values():
         if shared:

@@ -189,7 +189,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
             lineup = rotated(job.agents, rotation)
             collector.reset()
             log, hears = event_log(logged) if logged is not None else (None, None)
-            listeners = [collector] + [one for one in (hears, watcher) if one is not None]
+            listeners = [collector.listener] + [one for one in (hears, watcher) if one is not None]
             if watcher is not None:
                 watcher.start(None)
             game = Game(variant, job.players, seed, listeners)
