@@ -76,3 +76,19 @@ def test_a_column_with_the_first_columns_numbers_has_its_moments():
         assert tally.values[c] == {key: Moments.of(found) for key, found in column.items()}
     assert tally.values[1]["winning_score"] != tally.values[0]["winning_score"]
     assert tally.values[1]["margin"] is tally.values[0]["margin"]
+
+
+def test_a_batch_of_no_game_tallies_to_nothing_and_merges_as_nothing():
+    """A batch may hold no game (a run cut into batches, or a caller's count of 0): its columns
+    have no row at all, and its tally adds nothing to a run's."""
+    from amunre.compare.jobs import job_for, play_batch
+    from amunre.compare.tally import merge
+
+    variant = load_variant("classic2003")
+    jobs = tuple(job_for(variant, (), 4, ["random"]) for _ in range(2))
+    empty = play_batch(jobs, 0, 0, 0, keep_records=True)
+    assert empty.games == 0
+    some = play_batch(jobs, 0, 0, 2)
+    merged = merge(play_batch(jobs, 0, 0, 2), empty)
+    assert merged.games == some.games == 2
+    assert merged == some

@@ -70,7 +70,7 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
     modes = {key: meta[1] for column_rows in rows for key, meta in column_rows.items()}
     # the ranks are no row: taken out of the columns before anything else reads them
     outcomes = _outcomes([column.rows.pop(RANKS, None) or [()] * len(games) for column in columns], games)
-    scores = [Counter(column.rows["winning_score"]) for column in columns]
+    scores = [Counter(column.rows.get("winning_score", ())) for column in columns]  # (a batch of no game: none)
     kept = ([{"seed": seed, "rotation": rotation, "values": [column.record(i) for column in columns],
               "seats": [column_seats[i] for column_seats in seats] if seats else []}
              for i, (seed, rotation) in enumerate(games)] if keep_records else [])
