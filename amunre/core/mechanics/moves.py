@@ -240,9 +240,23 @@ def place_farmer(game: GameLike, player: int, province: int, on_field: bool = Tr
             game.emit("farmer", player=player, province=province, free=not on_field)
 
 
+def next_pyramid_piece(supply_singles: int, supply_doubles: int, singles_here: int) -> str | None:
+    """The piece one more pyramid on a province takes (R-MKT-05, A-SUPPLY): "double" where a
+    single stands there and a double is left (the single goes back to the supply), else
+    "single" while one is left, else None. The one statement of it: the construction builds by
+    it and `pyramids_from_stones_in` counts by it. (Where the owner may keep two singles,
+    A-DOUBLESWAP, the construction asks him before it takes the double.)"""
+    if singles_here >= 1 and supply_doubles > 0:
+        return "double"
+    if supply_singles > 0:
+        return "single"
+    return None
+
+
 def can_add_pyramid(state: GameState, province: int) -> bool:
     """A pyramid piece is left for this province (a single, or a double replacing its single)."""
-    return state.supply_pyramids > 0 or (state.provinces[province].pyramids > 0 and state.supply_doubles > 0)
+    here = state.provinces[province].pyramids
+    return next_pyramid_piece(state.supply_pyramids, state.supply_doubles, here) is not None
 
 
 def add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool] | Move[bool]:
@@ -262,20 +276,19 @@ def add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool] |
 def _add_pyramid(game: GameLike, province: int, stones: int = 0) -> Steps[bool]:
     state = game.state
     prov = state.provinces[province]
-    swap = prov.pyramids >= 1 and state.supply_doubles > 0
-    if (swap and state.supply_pyramids > 0 and prov.owner is not None
+    kind = next_pyramid_piece(state.supply_pyramids, state.supply_doubles, prov.pyramids)
+    if (kind == "double" and state.supply_pyramids > 0 and prov.owner is not None
             and game.variant.rulings.of(ConstructionRulings).double_swap == "optional"):
         swap = yield from decide(prov.owner, "double_swap", [True, False], {"province": province, "stones": stones})
-    if swap:
+        kind = "double" if swap else "single"
+    if kind == "double":
         prov.pyramids -= 1
         state.supply_pyramids += 1
         prov.doubles += 1
         state.supply_doubles -= 1
-        kind = "double"
-    elif state.supply_pyramids > 0:
+    elif kind == "single":
         prov.pyramids += 1
         state.supply_pyramids -= 1
-        kind = "single"
     else:
         return False
     if "pyramid" in game.hearing:
@@ -333,9 +346,10 @@ def pyramids_from_stones_in(state: GameState, province: int, stones: int) -> tup
     doubles, here = state.supply_doubles, state.provinces[province].pyramids
     made = 0
     while made < built:  # each as `_add_pyramid` builds it, a double taken wherever one may be
-        if here >= 1 and doubles > 0:
+        piece = next_pyramid_piece(singles, doubles, here)
+        if piece == "double":
             here, doubles, singles = here - 1, doubles - 1, singles + 1
-        elif singles > 0:
+        elif piece == "single":
             here, singles = here + 1, singles - 1
         else:
             break
