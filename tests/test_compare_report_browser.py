@@ -1,6 +1,6 @@
 """The comparison report (`amunre compare --html`) in headless Chromium, as the viewer's test
-does it: no network request, no console error, the numbers on the page are the JSON's, and a
-screenshot at 1280x800 (its path is printed). Skipped with its reason without Chromium."""
+does it: no network request, no console error, the numbers on the page are the JSON's, and
+screenshots at 1280x800 and on a phone, 390x844 (their paths are printed). Skipped with its reason without Chromium."""
 
 from __future__ import annotations
 
@@ -124,8 +124,20 @@ def test_the_report_shows_the_jsons_numbers_offline(browser, tmp_path, capsys, m
     by_kingdom = tmp_path / "report-by-kingdom.png"
     browser.execute_script("arguments[0].scrollIntoView()", heading)
     assert browser.save_screenshot(str(by_kingdom)) and by_kingdom.stat().st_size > 10_000
+    # on a phone (390x844): the page never scrolls sideways (a wide table scrolls in its own
+    # box), and each verdict reads within the screen's width, its family's name above it
+    browser.set_window_size(390, 844)
+    width = browser.execute_script("return window.innerWidth")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    for dd in browser.find_elements(By.CSS_SELECTOR, "#verdicts dd[data-family]"):
+        assert dd.location["x"] >= 0 and dd.location["x"] + dd.size["width"] <= width, dd.text
+        assert dd.find_element(By.XPATH, "preceding-sibling::dt[1]").location["y"] < dd.location["y"]
+    phone = tmp_path / "report-phone.png"
+    browser.execute_script("window.scrollTo(0, 0)")
+    assert browser.save_screenshot(str(phone)) and phone.stat().st_size > 10_000
     with capsys.disabled():
-        print(f"\nscreenshots of the comparison report: {shot}, its by-kingdom section: {by_kingdom}")
+        print(f"\nscreenshots of the comparison report: {shot}, its by-kingdom section: {by_kingdom}, "
+              f"on a phone: {phone}")
     errors = console_errors(browser)
     assert not errors, f"the page logged console errors: {errors}"
     own, leaving = requests_seen(browser, url)

@@ -55,6 +55,15 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margi
 dt { color: #555; } dd { margin: 0; }
 h3 { font-size: 16px; margin: 18px 0 4px; }
 details summary { cursor: pointer; color: #345; margin: 6px 0; }
+/* a phone: the page never scrolls sideways; a wide table scrolls in its own box, and a list
+   of verdicts or facts puts each name above its text */
+@media (max-width: 700px) {
+  main { padding: 12px 14px 40px; }
+  h1 { font-size: 22px; }
+  dl { grid-template-columns: 1fr; gap: 0; } dd { margin-bottom: 8px; }
+  table { display: block; max-width: 100%; overflow-x: auto; }
+  th { position: static; }
+}
 """
 
 
