@@ -77,7 +77,7 @@ MAX_LIVE = 1000
 REPLAY_LINKS_KEPT = 1000
 #: The files `/static/` serves, and their types.
 STATIC = {"page.js": "text/javascript", "page.css": "text/css", "lobby.js": "text/javascript",
-          "creator.js": "text/javascript", "join.js": "text/javascript"}
+          "creator.js": "text/javascript", "join.js": "text/javascript", "common.js": "text/javascript"}
 
 
 def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT_PLAYOUTS,

@@ -7,16 +7,8 @@
   const BOTS = ["planner", "greedy", "mcts", "random"];
   const STATES = { played: "being played", over: "over", closed: "closed", stopped: "stopped (it cannot go on)" };
 
-  function el(tag, value, cls) { const e = document.createElement(tag); if (value != null) e.textContent = String(value); if (cls) e.className = cls; return e; }
-
-  async function api(path, body) {
-    const init = { headers: { "Authorization": "Bearer " + token }, cache: "no-store" };
-    if (body !== undefined) { init.method = "POST"; init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
-    const response = await fetch(path, init);
-    const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
-    if (!response.ok) throw new Error(data.error || ("refused: " + response.status));
-    return data;
-  }
+  const { el } = window.amunrePage;
+  const api = window.amunrePage.asker(token);
 
   function linkBox(value, cls) {
     const box = el("input"); box.readOnly = true; box.value = value; box.className = "link-box " + cls;

@@ -7,18 +7,8 @@
   let onlyProvince = null; // the province the options are filtered to (a click on the board)
   let socket = null;
 
-  function text(el, value) { el.textContent = value == null ? "" : String(value); }
-  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
-  function el(tag, value, cls) { const e = document.createElement(tag); text(e, value); if (cls) e.className = cls; return e; }
-
-  async function api(path, body) {
-    const init = { headers: { "Authorization": "Bearer " + token }, cache: "no-store" };
-    if (body !== undefined) { init.method = "POST"; init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
-    const response = await fetch(path, init);
-    const data = await response.json().catch(() => ({ error: "the server sent no JSON" }));
-    if (!response.ok) throw new Error(data.error || ("refused: " + response.status));
-    return data;
-  }
+  const { text, clear, el } = window.amunrePage;
+  const api = window.amunrePage.asker(token);
 
   function status(message, bad) { text($("status"), message); $("status").classList.toggle("bad", !!bad); }
 
