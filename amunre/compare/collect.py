@@ -448,7 +448,11 @@ class StatsCollector:
             values["leader_wins"] = sum(wins[p] for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
         values.update(_item_values(self._item_keys, by_item, winners, wins))
-        values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
+        # not a number: the tally takes it out first. Distinct scores rank the seats alone (a
+        # seat's rank is 1 + the seats scoring more): the tie-breaks `ranks` works out (pyramids,
+        # stones in the provinces) are read only where two seats tie
+        values[RANKS] = (tuple(ranked.index(score) + 1 for score in scores) if len(set(scores)) == n
+                         else tuple(ranks(state)))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._share_values(values, n)
