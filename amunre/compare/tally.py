@@ -111,7 +111,16 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
 
     def differences(before: int, after: int) -> dict:
         pairs = {}
+        # the rows whose numbers equal the first column's (`moments` found them): no difference
+        # in any pair, the moments of that many zeros (as `Moments.of` gives them)
+        alike = same_as_first[after] if before == 0 else ()
         for key in per_row[after].keys() | per_row[before].keys():
+            if key in alike:
+                firsts = per_row[0][key]
+                paired = len(firsts) - firsts.count(None) if key in gappy[0] else len(firsts)
+                if paired:
+                    pairs[key] = Moments(paired, 0.0, 0.0)
+                continue
             (firsts, gaps_before), (seconds, gaps_after) = column_numbers(before, key), column_numbers(after, key)
             if gaps_before or gaps_after:
                 diffs = [b - a for a, b in zip(firsts, seconds) if a is not None and b is not None]
@@ -125,10 +134,12 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
         if c:  # the first column's numbers again (a rule that changes no play, often): its moments
             first = per_row[0].get(key)
             if first is not None and first == numbers_of:  # (equal numbers give the same bits)
+                same_as_first[c].add(key)
                 return values[0][key]
         return Moments.of([v for v in numbers_of if v is not None] if key in gappy[c] else numbers_of)
 
     values, versus, adjacent = [], [], []
+    same_as_first: list[set[str]] = [set() for _ in per_row]  # per column: the rows equal to the first's
     for c, found in enumerate(per_row):
         values.append({key: moments(c, key, numbers_of) for key, numbers_of in found.items()})
         versus.append(differences(0, c) if c else {})
