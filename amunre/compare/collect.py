@@ -183,9 +183,8 @@ class StatsCollector:
         # per kingdom, per slot: the sum of the values its events added and how many added one
         self._totals: list[list[float]] = [[] for _ in range(self._kingdoms)]
         self._events: list[list[int]] = [[] for _ in range(self._kingdoms)]
-        # breakdown key (`KINGDOM:ITEM`) -> (kingdom, item), and -> (kingdom, its points row's slot)
-        self._parsed_breakdown: dict[str, tuple[int, str]] = {}
-        self._points_slots: dict[str, tuple[int, int]] = {}
+        # breakdown key (`KINGDOM:ITEM`) -> (its item if the variant's, its kingdom, its points row's slot)
+        self._breakdown_keys: dict[str, tuple[str | None, int, int | None]] = {}
         # a decision kind -> the slot of its options' row, of its decided row (None: it counts
         # none), of its answers' sum
         self._options_slots: dict[str, int] = {}
@@ -448,7 +447,11 @@ class StatsCollector:
             values["leader_wins"] = sum(wins[p] for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
         values.update(_item_values(self._item_keys, by_item, winners, wins))
-        values[RANKS] = tuple(ranks(state))  # not a number: the tally takes it out first
+        # not a number: the tally takes it out first. Distinct scores rank the seats alone (a
+        # seat's rank is 1 + the seats scoring more): the tie-breaks `ranks` works out (pyramids,
+        # stones in the provinces) are read only where two seats tie
+        values[RANKS] = (tuple(ranked.index(score) + 1 for score in scores) if len(set(scores)) == n
+                         else tuple(ranks(state)))
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._share_values(values, n)
@@ -467,29 +470,33 @@ class StatsCollector:
         the breakdown (`points_by_breakdown`), its sums (`points.ITEM` in each kingdom): what
         `add_points` keeps is as the event says it, an item's points in the kingdom whose
         scoring or rounds scored them."""
-        known = self.variant.modules.item_labels
-        parsed, points_slots, totals, events = self._parsed_breakdown, self._points_slots, self._totals, self._events
-        score = self._score_ready if self.points_by_breakdown else None
+        cached, totals, events = self._breakdown_keys, self._totals, self._events
         out = []
         for player in players:
             mine: dict[str, float] = {}
             for at, points in player.breakdown.items():
-                found = parsed.get(at)  # (the same few keys every game: parsed once)
+                found = cached.get(at)  # (the same few keys every game: read once, `_breakdown_key`)
                 if found is None:
-                    found = parsed[at] = _parse_breakdown_key(at)
-                item = found[1]
-                mine[item] = mine.get(item, 0) + points
-                if score is not None:
-                    row = points_slots.get(at)
-                    if row is None:
-                        key = score.prefix + item
-                        row = points_slots[at] = (found[0], self._slot_for(score.stat, key,
-                                                                           {"event": SCORE_EVENT, "item": item}))
-                    kingdom, slot = row
+                    found = cached[at] = self._breakdown_key(at)
+                item, kingdom, slot = found
+                if item is not None:
+                    mine[item] = mine.get(item, 0) + points
+                if slot is not None:
                     totals[kingdom][slot] += points
                     events[kingdom][slot] += 1
-            out.append({item: value for item, value in mine.items() if item in known})
+            out.append(mine)
         return out
+
+    def _breakdown_key(self, at: str) -> tuple[str | None, int, int | None]:
+        """What a breakdown key (`KINGDOM:ITEM`) adds to (`_points_by_item`): its item where
+        the variant has it (else None), its kingdom, and its points row's slot where the
+        collector reads the `score` statistic from the breakdown (else None)."""
+        kingdom, item = _parse_breakdown_key(at)
+        slot = None
+        if self.points_by_breakdown and self._score_ready is not None:
+            score = self._score_ready
+            slot = self._slot_for(score.stat, score.prefix + item, {"event": SCORE_EVENT, "item": item})
+        return (item if item in self.variant.modules.item_labels else None), kingdom, slot
 
     def _module_columns(self, games: list[tuple], columns: Columns) -> None:
         """The rule modules' rows (but the shares) of `games` (each game's sums and counts per

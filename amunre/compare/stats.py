@@ -66,7 +66,8 @@ class Moments:
 
     @classmethod
     def of(cls, values) -> Moments:
-        values = list(values)
+        if type(values) is not list:  # (a list is only read: not copied)
+            values = list(values)
         n = len(values)
         if not n:
             return cls(0, math.nan, 0.0)

@@ -95,12 +95,34 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
         return found, True
 
     # each column's numbers per row, read once (the differences and the trend read them again),
-    # and the rows with a game of no number (a mean of nothing) in each column
-    per_row, gappy = [], []
-    for column in columns:
-        found = {key: numbers(column, key) for key in column.rows}
-        per_row.append({key: numbers_of for key, (numbers_of, _) in found.items()})
-        gappy.append({key for key, (_, gaps) in found.items() if gaps})
+    # the rows with a game of no number (a mean of nothing), and the moments of each row; in one
+    # pass a column
+    per_row: list[dict] = []  # per column: row key -> its numbers
+    gappy: list[set[str]] = []  # per column: the rows with a game of no number
+    values: list[dict] = []  # per column: row key -> Moments
+    same_as_first: list[set[str]] = []  # per column: the rows whose numbers equal the first column's
+    for c, column in enumerate(columns):
+        found_rows, gaps_of, moments, alike = {}, set(), {}, set()
+        # (the first column's numbers again, a rule that changes no play, often: its moments)
+        firsts, first_moments = (per_row[0], values[0]) if c else ({}, {})
+        column_gaps = column.gaps
+        for key, found in column.rows.items():
+            gaps = False
+            if seeds is not None or key in column_gaps:  # (else the numbers as the columns keep them)
+                found, gaps = numbers(column, key)
+                if gaps:
+                    gaps_of.add(key)
+            found_rows[key] = found
+            first = firsts.get(key)
+            if first is not None and first == found:  # (equal numbers give the same bits)
+                alike.add(key)
+                moments[key] = first_moments[key]
+            else:
+                moments[key] = Moments.of([v for v in found if v is not None] if gaps else found)
+        per_row.append(found_rows)
+        gappy.append(gaps_of)
+        values.append(moments)
+        same_as_first.append(alike)
 
     def column_numbers(c: int, key: str) -> tuple[list, bool]:
         found = per_row[c].get(key)
@@ -111,7 +133,16 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
 
     def differences(before: int, after: int) -> dict:
         pairs = {}
+        # the rows whose numbers equal the first column's (found with their moments): no difference
+        # in any pair, the moments of that many zeros (as `Moments.of` gives them)
+        alike = same_as_first[after] if before == 0 else ()
         for key in per_row[after].keys() | per_row[before].keys():
+            if key in alike:
+                firsts = per_row[0][key]
+                paired = len(firsts) - firsts.count(None) if key in gappy[0] else len(firsts)
+                if paired:
+                    pairs[key] = Moments(paired, 0.0, 0.0)
+                continue
             (firsts, gaps_before), (seconds, gaps_after) = column_numbers(before, key), column_numbers(after, key)
             if gaps_before or gaps_after:
                 diffs = [b - a for a, b in zip(firsts, seconds) if a is not None and b is not None]
@@ -121,18 +152,8 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
                 pairs[key] = Moments.of(diffs)
         return pairs
 
-    def moments(c: int, key: str, numbers_of: list) -> Moments:
-        if c:  # the first column's numbers again (a rule that changes no play, often): its moments
-            first = per_row[0].get(key)
-            if first is not None and first == numbers_of:  # (equal numbers give the same bits)
-                return values[0][key]
-        return Moments.of([v for v in numbers_of if v is not None] if key in gappy[c] else numbers_of)
-
-    values, versus, adjacent = [], [], []
-    for c, found in enumerate(per_row):
-        values.append({key: moments(c, key, numbers_of) for key, numbers_of in found.items()})
-        versus.append(differences(0, c) if c else {})
-        adjacent.append(differences(c - 1, c) if c > 1 else {})
+    versus = [differences(0, c) if c else {} for c in range(len(per_row))]
+    adjacent = [differences(c - 1, c) if c > 1 else {} for c in range(len(per_row))]
     trend = {}
     if slope is not None:
         for key in set().union(*per_row):
