@@ -186,6 +186,8 @@ class LaterKingdoms:
             for module in income:
                 weights[module] = weights.get(module, 0.0) + runs * later ** (ahead - kingdom)
         self._projections: dict[int, GameState] = {}
+        #: each seat's projection with the provinces that went back held (`holding_returned`)
+        self._holding: dict[int, GameState] = {}
         self._returned: dict[int, list[int]] = {}
         if not any(weights.values()):  # (the last kingdom: nothing after it)
             self.terms: tuple[LaterTerm, ...] = ()
@@ -205,6 +207,20 @@ class LaterKingdoms:
         found = self._returned.get(player)
         if found is None:
             found = self._returned[player] = _returned(there)
+        return found
+
+    def holding_returned(self, player: int, state: GameState) -> GameState:
+        """`player`'s `projection` with every province that went back (`returned`) held by
+        `player`: where ownership is not carried, what a later term reads at `regain` 1. Made
+        once for each seat, as the projection is."""
+        found = self._holding.get(player)
+        if found is None:
+            found = self.projection(player, state).copy()
+            returned = self.returned(player, found)
+            for index in returned:
+                found.provinces[index].owner = player
+            found.players[player].provinces.extend(returned)
+            self._holding[player] = found
         return found
 
     def projection(self, player: int, state: GameState) -> GameState:
@@ -284,6 +300,11 @@ class LaterTerm:
         owners_carried = "provinces" in carries
         signature = _signature(carries)
         known: dict[tuple[object, ...], float] = {}
+        # counting all of what the returned provinces add (`regain` 1, the planner's default),
+        # `alone` + (`with_all` - `alone`) is `with_all`: where ownership is not carried, the
+        # provinces that went back are the same from any position, so it is read on a projection
+        # kept with them held (`LaterKingdoms.holding_returned`), and `alone` is not worked out
+        holds_all = regain == 1 and not owners_carried
 
         def scored(there: GameState) -> float:
             return sum(weight * points(module, there, player) for module, weight in items)
@@ -291,7 +312,13 @@ class LaterTerm:
         def later_points(state: GameState) -> float:
             key = signature(state)
             found = known.get(key)
-            if found is None:
+            if found is None and holds_all:  # (all of what it adds: what it gets holding them all)
+                there = kingdoms.holding_returned(player, state)
+                _carry(state, there, carries)
+                if len(known) >= KNOWN_MOST:
+                    known.clear()
+                found = known[key] = scored(there)
+            elif found is None:
                 there = kingdoms.projection(player, state)
                 _carry(state, there, carries)
                 returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))
