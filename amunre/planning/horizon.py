@@ -22,7 +22,9 @@ here: it is what the variant's own transition does (the flow's start of a kingdo
   goes back counts a point in each later kingdom, as if it stayed the builder's. For an item
   that adds up over provinces (the pyramids) that is exact for the share; for one that
   compares players (a majority, the fewest pyramids) it is a rougher guess, the seat winning
-  every contest with all the provinces. A reading of the seat's share instead (the provinces
+  every contest with all the provinces. At `regain` 1, where ownership is not carried, the
+  sum is what the seat gets holding them all: its projection (below) is made with them held,
+  and `alone` is not worked out. A reading of the seat's share instead (the provinces
   dealt out in turn, every n-th to a seat, averaged over the n offsets) was tried five ways,
   for every item or only for the items that holding more provinces can lower; each measured
   weaker wherever measured (docs/agents.md, "Past this kingdom"), so this guess stays: it
@@ -191,6 +193,11 @@ class LaterKingdoms:
             self.terms: tuple[LaterTerm, ...] = ()
             return
         carries = carried(variant, n_players, kingdom + 1, position_of_table)
+        #: whether each seat's projection is made with the provinces that went back held by the
+        #: seat: counting all of what they add (`regain` 1, the planner's default), `alone` +
+        #: (`with_all` - `alone`) is `with_all`, and where ownership is not carried the provinces
+        #: that went back are the same from any position, so no later term works `alone` out
+        self.holds_returned = regain == 1 and "provinces" not in carries
         by_reads: dict[frozenset[str], list[tuple[Rule, float]]] = {}
         for module, weight in weights.items():
             reads = _carried_reads(module, carries)
@@ -209,7 +216,8 @@ class LaterKingdoms:
 
     def projection(self, player: int, state: GameState) -> GameState:
         """The position at the next kingdom's start as `player`'s terms read it: made from the
-        first position they are asked on (`project`), the offering level at its middle.
+        first position they are asked on (`project`), the offering level at its middle (and,
+        where `holds_returned`, the provinces that went back held by `player`).
 
         Made once, not keyed by the position, because a later term reads of it only (a) what
         the transition carries, written over from the position valued at each ask (`_carry`)
@@ -223,6 +231,11 @@ class LaterKingdoms:
             found = self._projections[player] = state.copy()
             project(found, self.variant, self.kingdom + 1)
             _middle_level(found, self.variant)
+            if self.holds_returned:  # (the seat holds them all from here on: `holds_returned`)
+                returned = self.returned(player, found)
+                for index in returned:
+                    found.provinces[index].owner = player
+                found.players[player].provinces.extend(returned)
         return found
 
 
@@ -284,6 +297,8 @@ class LaterTerm:
         owners_carried = "provinces" in carries
         signature = _signature(carries)
         known: dict[tuple[object, ...], float] = {}
+        # (read on a projection made with the provinces that went back held: `holds_returned`)
+        holds_all = kingdoms.holds_returned
 
         def scored(there: GameState) -> float:
             return sum(weight * points(module, there, player) for module, weight in items)
@@ -291,7 +306,13 @@ class LaterTerm:
         def later_points(state: GameState) -> float:
             key = signature(state)
             found = known.get(key)
-            if found is None:
+            if found is None and holds_all:  # (all of what it adds: what it gets holding them all)
+                there = kingdoms.projection(player, state)
+                _carry(state, there, carries)
+                if len(known) >= KNOWN_MOST:
+                    known.clear()
+                found = known[key] = scored(there)
+            elif found is None:
                 there = kingdoms.projection(player, state)
                 _carry(state, there, carries)
                 returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))

@@ -83,8 +83,9 @@ What is kept, and by what key:
 - what a worth's decisions work out once for its position (`remember`: the gold's worth at
   the final scoring, a province on auction's worth);
 - a later kingdom's projected position, made once per later-kingdoms model from the first
-  position a term is asked on (the same from any position in what the transition clears), and
-  its points by what they read of the position (`amunre.planning.horizon`);
+  position a term is asked on (the same from any position in what the transition clears; at
+  `regain` 1, where ownership is not carried, with the provinces that went back held by the
+  seat), and its points by what they read of the position (`amunre.planning.horizon`);
 - what the final items make of a gold on an even table (`final_gold`), in the worth's
   `remember`ed values; the planner keeps it once per variant and player count;
 - what a change of each card kind touches (`_CARD_TOUCHES`), by the variant's card kinds;
