@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 #: The modules a game runs through: the engine, the rule modules and the agents that play them.
@@ -35,8 +36,24 @@ COMPILED = [
 ]
 #: The __init__ files that only import stay Python (a rule package's holds its rule: compiled).
 NOT_COMPILED = ["amunre/rules/__init__.py", "amunre/core/mechanics/__init__.py"]
-#: No debug symbols (a seventh of the size) and -O2, not -O3 (half the compile time; docs/performance.md)
-COMPILER_FLAGS = ["-g0", "-O2"]
+#: The C optimisation levels AMUNRE_COMPILE_OPT may name; the default is 2 (-O2, not -O3: half the compile
+#: time and no slower, docs/performance.md). The test suite builds at 0, a quarter of the compile time: it
+#: proves the compiled modules play the same games, not how fast (the figures in the docs use the default).
+OPT_LEVELS = ("0", "1", "2", "3")
+DEFAULT_OPT_LEVEL = "2"
+
+
+def opt_level(environ=os.environ) -> str:
+    """The C optimisation level asked for by AMUNRE_COMPILE_OPT (unset or empty: the default)."""
+    level = environ.get("AMUNRE_COMPILE_OPT", "").strip() or DEFAULT_OPT_LEVEL
+    if level not in OPT_LEVELS:
+        raise SystemExit(f"amunre: AMUNRE_COMPILE_OPT is {level!r}; expected one of {', '.join(OPT_LEVELS)} "
+                         f"(the C optimisation level of the compiled build; unset means {DEFAULT_OPT_LEVEL})")
+    return level
+
+
+#: No debug symbols (a seventh of the size) and the optimisation level above
+COMPILER_FLAGS = ["-g0", f"-O{opt_level()}"]
 
 #: language_level 3: the sources are Python 3; binding: compiled functions introspect like Python ones;
 #: annotation_typing off: annotations stay documentation, so a compiled module behaves as its .py does

@@ -1,19 +1,30 @@
-"""Shared test set-up: hypothesis profiles and the variant files under test.
+"""Shared test set-up: the quick and the deep run, hypothesis profiles and the variant files under test.
 
-Profiles: `ci` (the default, quick) and `deep` (many more examples, for manual runs):
-    HYPOTHESIS_PROFILE=deep pytest
+The quick run (the default) keeps every test and every kind of check, with fewer games and examples
+where a test plays many. The deep run, `AMUNRE_DEEP=1 pytest` (for manual runs), plays the big game
+counts and every edition's whole game in the browser, under the hypothesis profile `deep`; the older
+`HYPOTHESIS_PROFILE=deep pytest` means the same. Tests read `DEEP`, or mark what only the deep run
+plays with `deep_only`.
 """
 
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.register_profile("deep", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+ON, OFF = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+#: Whether this is the deep run: AMUNRE_DEEP=1, or the deep hypothesis profile named outright
+DEEP = (os.environ.get("AMUNRE_DEEP", "").strip().lower() in ON
+        or os.environ.get("HYPOTHESIS_PROFILE", "").strip() == "deep")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "").strip() or ("deep" if DEEP else "ci"))
+#: A test (or a parameter) that only the deep run plays; the quick run skips it, saying how to run it
+deep_only = pytest.mark.skipif(not DEEP, reason="the deep run plays this one: AMUNRE_DEEP=1 pytest")
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS_DIR = REPO / "variants"
@@ -60,12 +71,14 @@ def project_files(paths) -> list[Path]:
 
 
 def pytest_configure(config):
-    """With AMUNRE_REQUIRE_COMPILED set (tests/test_compiled_build.py runs tests so), stop at once unless
+    """Refuse an AMUNRE_DEEP that says neither yes nor no (a typo would run the quick suite unnoticed). With
+    AMUNRE_REQUIRE_COMPILED set (tests/test_compiled_build.py runs tests so), stop at once unless
     the amunre imported is the compiled build: those tests are meant to vouch for it, not for the .py files."""
+    deep = os.environ.get("AMUNRE_DEEP", "").strip().lower()
+    if deep not in ON + OFF:
+        raise pytest.UsageError(f"AMUNRE_DEEP is {deep!r}; expected 1 (the deep run) or 0 / unset (the quick one)")
     if not os.environ.get("AMUNRE_REQUIRE_COMPILED"):
         return
-    import pytest
-
     import amunre.core.engine
     from amunre.cli.buildinfo import COMPILED_SUFFIXES, compiled_modules
 

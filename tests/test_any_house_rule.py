@@ -8,7 +8,7 @@ their ids. Each must pass: a house rule with other numbers is covered without ne
 (Its golden playthrough, the one thing the suite cannot know, is left out: that test fails
 for a new file and says how to record it.)
 
-The `ci` profile draws one set of three house rules; `HYPOTHESIS_PROFILE=deep` draws 20.
+The quick run draws one set of three house rules; the deep run (`AMUNRE_DEEP=1`) draws 20.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import conftest
 from house_rules import drawn_params, house_rule
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -25,7 +26,7 @@ from hypothesis import strategies as st
 from amunre.loader.files import SEARCH_PATH
 
 REPO = Path(__file__).resolve().parent.parent
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 
 #: The test files that run over every variant file the suite covers, each test by the rules it
 #: uses (the cached greedy agent's comparison, games only, in the deep profile).
@@ -42,7 +43,7 @@ def test_the_shared_tests_pass_on_house_rules_with_any_numbers(tmp_path_factory,
     folder = tmp_path_factory.mktemp("drawn")  # kept after a failure: AMUNRE_PATH=<it> pytest -k <PREFIX> reruns it
     for i, text in enumerate(texts):
         (folder / f"{PREFIX}-{i}.toml").write_text(text, encoding="utf-8")
-    env = {**os.environ, SEARCH_PATH: str(folder), "HYPOTHESIS_PROFILE": "ci"}
+    env = {**os.environ, SEARCH_PATH: str(folder), "HYPOTHESIS_PROFILE": "ci", "AMUNRE_DEEP": "0"}
     child = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "-v", "-rfE", "--tb=short",
          "-k", PREFIX, *SHARED],

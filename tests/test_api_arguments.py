@@ -43,7 +43,7 @@ Named in the docs and left out, each for a reason:
   would cost the games their speed (docs/performance.md).
 - `amunre.compare.stats` (docs/compare.md names the module, not a function to call).
 
-`HYPOTHESIS_PROFILE=deep` draws 1,000 wrong values for each argument, the `ci` profile 25.
+The deep run (`AMUNRE_DEEP=1`) draws 1,000 wrong values for each argument, the `ci` profile 25.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
+import conftest
 import pytest
 from helpers import time_limit
 from hypothesis import given, settings
@@ -77,7 +78,7 @@ from amunre.core.errors import (
 )
 from amunre.core.model import Variant
 
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 CLASSIC = load_variant("classic2003")
 FIRST = Game(CLASSIC, 4, 1).pending.player  # the seat asked first in game 1 (determinize asks for it)
 STATE = Game(CLASSIC, 4, 1).state

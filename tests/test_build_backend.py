@@ -63,3 +63,23 @@ def test_a_pxd_declares_exactly_the_slots_of_its_classes(pxd):
     assert declared, f"{pxd.name} declares no class"
     for name, attributes in declared.items():
         assert attributes == set(getattr(module, name).__slots__), name
+
+
+@pytest.mark.parametrize("value, flag", [(None, "-O2"), ("", "-O2"), ("0", "-O0"), (" 1 ", "-O1"), ("3", "-O3")])
+def test_the_compiled_builds_optimisation_level_is_the_one_asked_for(monkeypatch, value, flag):
+    """AMUNRE_COMPILE_OPT picks the C optimisation level (the test suite's build: 0); unset, the default -O2."""
+    monkeypatch.syspath_prepend(str(REPO / "buildsupport"))
+    import compiled
+
+    environ = {} if value is None else {"AMUNRE_COMPILE_OPT": value}
+    assert f"-O{compiled.opt_level(environ)}" == flag
+
+
+@pytest.mark.parametrize("value", ["fast", "-O2", "4", "s"])
+def test_an_unknown_optimisation_level_is_refused_saying_which_there_are(monkeypatch, value):
+    monkeypatch.syspath_prepend(str(REPO / "buildsupport"))
+    import compiled
+
+    with pytest.raises(SystemExit) as refused:
+        compiled.opt_level({"AMUNRE_COMPILE_OPT": value})
+    assert f"AMUNRE_COMPILE_OPT is {value!r}" in str(refused.value) and "0, 1, 2, 3" in str(refused.value)

@@ -12,7 +12,7 @@ with rich markup or emoji codes shows as written, and `--json` prints one JSON d
 The fuzzer keeps runs short on purpose: `--games` (check, bench) is always given, with at
 most 2 games, because a huge game count is legal input that just takes long; every other
 number is drawn freely, huge and negative ones included. A human seat reads an empty stdin
-(it leaves the table, exit 4). `HYPOTHESIS_PROFILE=deep` runs 10,000 command lines.
+(it leaves the table, exit 4). The deep run (`AMUNRE_DEEP=1`) runs 10,000 command lines.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import traceback
 from pathlib import Path
 
 import click
+import conftest
 import pytest
 import tomli_w
 from click.testing import CliRunner
@@ -40,7 +41,7 @@ from amunre.cli import cli, main
 from amunre.loader import available_variants
 from amunre.loader.resources import variants_dir
 
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 FUZZ = settings(max_examples=10_000 if DEEP else 25)
 VERBS = sorted(cli.commands)
 REPO = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ read alike are refused at line 1; a mutated log followed by 64 MB (a sparse hole
 refused having read no further than the line it names and a bounded look-ahead; a log path
 that is a pipe, a device, a folder or a file over 256 MB is refused without a read.
 
-The `ci` profile runs a few dozen examples in seconds; `HYPOTHESIS_PROFILE=deep` runs 10,000
+The `ci` profile runs a few dozen examples in seconds; the deep run (`AMUNRE_DEEP=1`) runs 10,000
 of the main fuzz.
 """
 
@@ -32,6 +32,7 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
+import conftest
 import jsonschema
 from click.testing import CliRunner
 from helpers import time_limit, toml_paths
@@ -52,7 +53,7 @@ from amunre.gamelog import (
     replay_log,
 )
 
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 FUZZ = settings(max_examples=10_000 if DEEP else 25)
 SMALL = settings(max_examples=1_000 if DEEP else 15)
 

@@ -7,7 +7,7 @@ spellings (TOML and JSON): keys dropped, renamed, added or retyped to every TOML
 type (huge, negative, float, NaN, control characters, rich markup, long strings, paths),
 and the text itself (a line twice, a JSON key twice, random bytes, nesting thousands deep,
 numbers of thousands of digits, NaN, lone surrogates, a cut). The `ci` profile runs 25
-examples of each; `HYPOTHESIS_PROFILE=deep` runs 10,000.
+examples of each; the deep run (`AMUNRE_DEEP=1`) runs 10,000.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+import conftest
 import pytest
 import tomli_w
 from click.testing import CliRunner
@@ -78,7 +79,7 @@ KEYS = ["variant", "seed", "kingdom", "offering_level", "start_player", "supplie
         "doubles", "Edfu", "Memphis", "Atlantis", "architect", "master_of_dice", "x", "", "\x1b[2J", "[bold]b[/]"]
 
 #: Examples per test: a few in CI, 10,000 in the deep profile.
-FUZZ = settings(max_examples=10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 25)
+FUZZ = settings(max_examples=10_000 if conftest.DEEP else 25)  # conftest.DEEP: AMUNRE_DEEP=1
 
 #: More decisions than scoring any position takes (a card played or sold per card in hand).
 MAX_DECISIONS = 1000

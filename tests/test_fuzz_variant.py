@@ -8,7 +8,7 @@ key, duplicate lines, insert bytes and control characters, nest thousands deep, 
 negative numbers, long strings, cut the file short), set every numeric parameter to the
 ends of its declared range, and give a pipeline entry an id another entry has, in any
 pipeline, or another entry's rule id (by `--set`, a renamed entry or an added one). The
-`ci` profile keeps them to seconds; `HYPOTHESIS_PROFILE=deep` runs 10,000 examples of each.
+`ci` profile keeps them to seconds; the deep run (`AMUNRE_DEEP=1`) runs 10,000 examples of each.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+import conftest
 import pytest
 import tomli_w
 from click.testing import CliRunner
@@ -50,7 +51,7 @@ ODD_VALUES = [10**30, -2**63, 2**63, -1, 0, 1.5, float("inf"), float("nan"), "",
               2, 3, 15, 100, 1000, 1001, [0, 1, 3], [0] * 31, [2147483648, 2, 1], [-1, 5]]
 
 #: The examples per test: a few in CI, 10,000 in the deep profile.
-FUZZ = settings(max_examples=10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 25)
+FUZZ = settings(max_examples=10_000 if conftest.DEEP else 25)  # conftest.DEEP: AMUNRE_DEEP=1
 
 #: More decisions than any game of a loadable variant needs (the most a shipped variant
 #: needs is about 700): a game still going at this count would not end.

@@ -1,12 +1,11 @@
 """`Game(variant, players, seed)` from Python with bad arguments: always the project's own
 error naming the argument and what is expected, never an error from its inside (an
 unhashable list, a float where a count is needed, a variant id where a Variant is expected
-is simply loaded). `HYPOTHESIS_PROFILE=deep` runs 10,000 argument triples."""
+is simply loaded). The deep run (`AMUNRE_DEEP=1`) runs 10,000 argument triples."""
 
 from __future__ import annotations
 
-import os
-
+import conftest
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +15,7 @@ from amunre.core.engine import Game
 from amunre.core.errors import AmunreError, ArgumentTypeError
 from amunre.loader import load_variant
 
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 FUZZ = settings(max_examples=10_000 if DEEP else 25)
 CLASSIC = load_variant("classic2003")
 

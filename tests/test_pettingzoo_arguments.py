@@ -6,14 +6,14 @@ a `RecursionError`), never a hang, never a message that echoes a huge value whol
 The regression tests pin arguments that once got an error from inside: `overrides=None` or
 `[1]`, and `string_to_action` of brackets nested 5,000 deep. The hypothesis tests throw hostile
 `overrides` (any type, endless iterators), constructor arguments and action texts at it;
-the `ci` profile runs a few dozen examples, `HYPOTHESIS_PROFILE=deep` 10,000 of each.
+the `ci` profile runs a few dozen examples, the deep run (`AMUNRE_DEEP=1`) 10,000 of each.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 
+import conftest
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the optional extra: "
@@ -27,7 +27,7 @@ from amunre.core.errors import AmunreError
 from amunre.loader import load_variant
 from amunre.rl.pettingzoo import MAX_OVERRIDES, REWARDS, env
 
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 FUZZ = settings(max_examples=10_000 if DEEP else 25, deadline=None)
 
 #: Longest message an argument's error may give (the values it names are cut).

@@ -12,9 +12,9 @@ in), one option at the first table and another at the second: that changes nothi
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+import conftest
 import pytest
 from conftest import variant_files
 
@@ -34,7 +34,7 @@ from amunre.serve.table import Table
 from amunre.testing import ConformanceError, play_checked
 
 VARIANTS = variant_files()
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 
 
 class Tables:

@@ -1,6 +1,7 @@
 """`amunre serve` in real browsers: two people, each in their own headless Chromium, each
 taking their seat by opening their invitation, and two bots play a whole game of each
-edition (and of the expert rule's draft) through the pages. The secret batches are asked of
+edition (and of the expert rule's draft; the quick run plays only that one) through the
+pages. The secret batches are asked of
 both people at once and both answer them; once, one has answered in secret and the other
 not, the first page says whom it waits for, the server is killed (SIGKILL) and started again
 and the sealed answer is still there; the pages carry on; the final scores on the page are
@@ -24,6 +25,7 @@ import sys
 import time
 
 import pytest
+from conftest import deep_only
 
 pytest.importorskip("starlette", reason="amunre serve needs the serve extra: pip install '.[serve]'")
 pytest.importorskip("httpx2", reason="the test extra's HTTP client: pip install '.[test]'")
@@ -31,8 +33,11 @@ from serving import Serving, auth, state
 from test_viewer_browser import console_errors, start_chromium
 
 SEATS = ["human", "greedy", "human", "random"]
-#: The variants a whole game is played of: each edition, and the expert rule's draft.
-EDITIONS = ["classic2003", "supermeeple2016", "expert2016"]
+#: The variants a whole game is played of: each edition, and the expert rule's draft. The quick run plays
+#: the expert rule's game alone (a minute and more each): it has every kind of check, both kinds of secret
+#: batch (the offers and the province draft) among them; the deep run (AMUNRE_DEEP=1) plays them all.
+EDITIONS = [pytest.param("classic2003", marks=deep_only), pytest.param("supermeeple2016", marks=deep_only),
+            "expert2016"]
 #: Answers given through the pages before the server is killed (at the next secret batch,
 #: one person's sealed answer given and the other's not).
 KILL_AFTER = 30

@@ -8,8 +8,8 @@ view, a rule module's state view and a request that leak something hidden.
 from __future__ import annotations
 
 import json
-import os
 
+import conftest
 import pytest
 from conftest import variant_files
 from helpers import classic
@@ -23,7 +23,7 @@ from amunre.loader import load_variant
 from amunre.testing import ConformanceError, play_checked
 
 VARIANTS = variant_files()
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+DEEP = conftest.DEEP  # AMUNRE_DEEP=1 (or the deep hypothesis profile named outright)
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=[f.stem for f in VARIANTS])

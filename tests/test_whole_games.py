@@ -3,7 +3,7 @@
 Each game is played under the conformance checker (`amunre.testing`): it must end, every
 player must hold exactly 3 provinces at each scoring, no gold, card or piece is created or
 lost, the same seed gives the identical log, and the logged game replays to the same result.
-The counts grow with the hypothesis profile (`HYPOTHESIS_PROFILE=deep`).
+The counts grow in the deep run (`AMUNRE_DEEP=1`, the hypothesis profile `deep`).
 """
 
 from __future__ import annotations
