@@ -43,8 +43,7 @@ import attrs
 from amunre.compare.collect import kingdom_key, kingdom_of
 from amunre.compare.kingdom_words import kingdom_words
 from amunre.compare.stats import Moments
-from amunre.core.decisions import BATCH_START
-from amunre.planning.table import Table
+from amunre.planning.table import Table, play_module
 from amunre.planning.worth import declares_formula
 
 #: The game's own rows that a re-scoring gives (then `points.ITEM` per scoring item); rows about
@@ -302,7 +301,7 @@ class Rescorer:
         guessed = False
         for module, formula in plan.played:
             if not formula:
-                guessed |= _play(module, table, given, self.variant.modules.decisions)
+                guessed |= play_module(module, table, self.variant.modules.decisions, given)
                 continue
             for p in range(len(totals)):
                 for item, points in module.points_for(state, p).items():
@@ -323,35 +322,6 @@ def score_rows(scores: list[float]) -> dict[str, float]:
     top, mean = ranked[0], sum(scores) / n
     return {"winning_score": top, "margin": top - ranked[1] if n > 1 else 0.0,
             "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5}
-
-
-_NONE = object()
-
-
-def _play(module, table, given, declarations) -> bool:
-    """Run `module` on the table, each decision answered by the next of the game's answers
-    where it is an option, else by its first policy; whether one was not the game's."""
-    step = module.run(table)
-    answer: object = None
-    guessed = False
-    try:
-        while True:
-            request = step.send(answer)
-            if request is BATCH_START:
-                answer = None
-                continue
-            if len(request.options) == 1:  # forced: the game recorded no answer
-                answer = request.options[0]
-                continue
-            answer = next(given, _NONE)
-            if answer is _NONE or answer not in request.options:
-                guessed = True
-                declared = declarations.get(request.kind)
-                policy = next(iter(declared.policies.values()), None) if declared is not None else None
-                answer = policy(module, table, request) if policy is not None else request.options[0]
-    except StopIteration:
-        pass
-    return guessed
 
 
 # -- what a batch keeps, merged as the tally is (`amunre.compare.tally`) ---------------------

@@ -107,12 +107,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from amunre.core.contract import Rule
-from amunre.core.decisions import BATCH_START
 from amunre.core.facets.valuation import ASPECTS, CARD_KIND, LEVEL, TOUCHES, ValuationFacet  # noqa: F401 - ASPECTS: the aspects, named here too
 from amunre.core.mechanics import CARD_SALE_PRICE, free_fields, pyramids_from_stones_in
 from amunre.core.state import GameState
 from amunre.planning.horizon import LaterKingdoms, LaterTerm, middle_level
-from amunre.planning.table import Table
+from amunre.planning.table import Table, play_module
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -976,33 +975,10 @@ def played(module: Rule, state: GameState, player: int, variant: Variant) -> tup
     twin = state.copy()
     mine = twin.players[player]
     before, gold = dict(mine.breakdown), mine.gold
-    _play(module, twin, variant)
+    play_module(module, Table(variant, twin), variant.modules.decisions)
     points: dict[str, float] = {}
     for key, value in mine.breakdown.items():
         if value != before.get(key, 0):
             item = key.partition(":")[2]
             points[item] = points.get(item, 0) + value - before.get(key, 0)
     return mine.gold - gold, points
-
-
-def _play(module: Rule, state: GameState, variant: Variant) -> None:
-    """Run `module` on a hypothetical position, its decisions answered by its first policy."""
-    table = Table(variant, state)
-    declarations = variant.modules.decisions
-    step = module.run(table)
-    answer: object = None
-    try:
-        while True:
-            request = step.send(answer)
-            if request is BATCH_START:
-                answer = None
-                continue
-            # (a Request, past BATCH_START: the type checker cannot tell the two apart by `is`)
-            if len(request.options) == 1:  # type: ignore[union-attr]
-                answer = request.options[0]  # type: ignore[union-attr]  # (forced, as the engine answers it)
-                continue
-            declared = declarations.get(request.kind)  # type: ignore[union-attr]
-            policy = next(iter(declared.policies.values()), None) if declared is not None else None
-            answer = policy(module, table, request) if policy is not None else request.options[0]  # type: ignore[arg-type, union-attr]
-    except StopIteration:
-        pass
