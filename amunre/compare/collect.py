@@ -421,19 +421,12 @@ class StatsCollector:
         n = state.n_players
         scores = [p.score for p in state.players]
         winners = state.winners
-        top = max(scores)
-        ranked = sorted(scores, reverse=True)
-        mean = sum(scores) / n
-        values: dict[str, Any] = {
-            "winning_score": top,
-            "margin": top - ranked[1] if n > 1 else 0.0,
-            "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5,
-            "close": 1.0 if n > 1 and top - ranked[1] <= CLOSE else 0.0,
-            "tie_break": 1.0 if scores.count(top) > len(winners) else 0.0,
-            "gold_end": sum(p.gold for p in state.players) / n,
-            "rounds": self._rounds,
-            "decisions": len(game.answers),
-        }
+        values: dict[str, Any] = score_rows(scores)
+        values["close"] = 1.0 if n > 1 and values["margin"] <= CLOSE else 0.0
+        values["tie_break"] = 1.0 if scores.count(values["winning_score"]) > len(winners) else 0.0
+        values["gold_end"] = sum(p.gold for p in state.players) / n
+        values["rounds"] = self._rounds
+        values["decisions"] = len(game.answers)
 
         # each seat's share of the win (a list read by seat: no call per seat and row)
         share = 1 / len(winners)
@@ -447,11 +440,7 @@ class StatsCollector:
             values["leader_wins"] = sum(wins[p] for p in first) / len(first)
             values["lead_changes"] = sum(1 for before, after in zip(leads, leads[1:]) if not before & after)
         values.update(_item_values(self._item_keys, by_item, winners, wins))
-        # not a number: the tally takes it out first. Distinct scores rank the seats alone (a
-        # seat's rank is 1 + the seats scoring more): the tie-breaks `ranks` works out (pyramids,
-        # stones in the provinces) are read only where two seats tie
-        values[RANKS] = (tuple(ranked.index(score) + 1 for score in scores) if len(set(scores)) == n
-                         else tuple(ranks(state)))
+        values[RANKS] = tuple(ranks(state))  # (not a number: the tally takes it out first)
         # this game's rows only (and every scoring item's): a record never depends on the
         # games played before it in the same process
         self._share_values(values, n)
@@ -562,6 +551,16 @@ class StatsCollector:
                     group_events += in_group
             if group_events:
                 values[key] = sum(total for total in totals if total is not None) / group_events
+
+
+def score_rows(scores: list[float]) -> dict[str, float]:
+    """The score rows of final `scores`: the winning score, the margin of the win (0 for one
+    player) and the spread; a game's (`StatsCollector`) and a re-scored game's (`amunre.compare.rescore`)."""
+    n = len(scores)
+    ranked = sorted(scores, reverse=True)
+    top, mean = ranked[0], sum(scores) / n
+    return {"winning_score": top, "margin": top - ranked[1] if n > 1 else 0.0,
+            "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5}
 
 
 def seat_records(variant, game, lineup) -> list[dict]:

@@ -40,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from amunre.compare.collect import kingdom_key, kingdom_of
+from amunre.compare.collect import kingdom_key, kingdom_of, score_rows
 from amunre.compare.kingdom_words import kingdom_words
 from amunre.compare.stats import Moments
 from amunre.planning.table import Table, play_module
@@ -313,15 +313,6 @@ class Rescorer:
                 totals[p] += value
                 by_item[item] = by_item.get(item, 0.0) + value
         return guessed
-
-
-def score_rows(scores: list[float]) -> dict[str, float]:
-    """The score rows of final `scores`, as `amunre.compare.collect.StatsCollector.record` has them."""
-    n = len(scores)
-    ranked = sorted(scores, reverse=True)
-    top, mean = ranked[0], sum(scores) / n
-    return {"winning_score": top, "margin": top - ranked[1] if n > 1 else 0.0,
-            "spread": (sum((s - mean) ** 2 for s in scores) / n) ** 0.5}
 
 
 # -- what a batch keeps, merged as the tally is (`amunre.compare.tally`) ---------------------
