@@ -303,35 +303,35 @@ class LaterTerm:
         def scored(there: GameState) -> float:
             return sum(weight * points(module, there, player) for module, weight in items)
 
+        def with_returned(there: GameState) -> float:
+            """Its points on `there`, plus its share of what holding every province that went
+            back adds (`regain`, else 1/n)."""
+            returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))
+            alone = scored(there)
+            me = there.players[player]
+            owned_before = len(me.provinces)
+            for index in returned:
+                there.provinces[index].owner = player
+            me.provinces.extend(returned)
+            try:
+                with_all = scored(there)
+            finally:
+                del me.provinces[owned_before:]
+                for index in returned:
+                    there.provinces[index].owner = None
+            share = regain if regain is not None else 1 / there.n_players
+            return alone + (with_all - alone) * share
+
         def later_points(state: GameState) -> float:
             key = signature(state)
             found = known.get(key)
-            if found is None and holds_all:  # (all of what it adds: what it gets holding them all)
+            if found is None:
                 there = kingdoms.projection(player, state)
                 _carry(state, there, carries)
                 if len(known) >= KNOWN_MOST:
                     known.clear()
-                found = known[key] = scored(there)
-            elif found is None:
-                there = kingdoms.projection(player, state)
-                _carry(state, there, carries)
-                returned = (_returned(there) if owners_carried else kingdoms.returned(player, there))
-                alone = scored(there)
-                me = there.players[player]
-                owned_before = len(me.provinces)
-                for index in returned:
-                    there.provinces[index].owner = player
-                me.provinces.extend(returned)
-                try:
-                    with_all = scored(there)
-                finally:
-                    del me.provinces[owned_before:]
-                    for index in returned:
-                        there.provinces[index].owner = None
-                if len(known) >= KNOWN_MOST:
-                    known.clear()
-                share = regain if regain is not None else 1 / there.n_players
-                found = known[key] = alone + (with_all - alone) * share
+                # (where the projection holds them already, all of what they add is what it gets)
+                found = known[key] = scored(there) if holds_all else with_returned(there)
             return found
         return later_points
 
