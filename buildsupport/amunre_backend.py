@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # noqa: F401,F403 - every other hook is setuptools' own
+from setuptools.build_meta import *  # noqa: F403 - every other hook is setuptools' own
 
 CYTHON = "Cython>=3.0"
 OFF = ("", "0", "false", "no", "off")

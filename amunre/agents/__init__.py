@@ -188,6 +188,11 @@ def _planner(rng, **params):
 
 _FACTORIES = {"random": _random, "greedy": _greedy, "human": _human, "mcts": _mcts, "planner": _planner}
 
+
+def is_builtin(spec: str) -> bool:
+    """Whether `spec` names one of amunre's own agents, not an installed package's."""
+    return split_spec(spec)[0] in _FACTORIES
+
 #: The entry-point group through which an installed package adds agents: the entry's name is
 #: the agent's kind, its value a factory `(rng, **params) -> agent` (a class will do), `rng`
 #: the seat's own `random.Random` and `params` the spec's parameters as texts

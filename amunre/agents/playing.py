@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from amunre.agents import _FACTORIES, split_spec
+from amunre.agents import is_builtin
 from amunre.core.engine import play_on
 from amunre.core.errors import AgentError, IllegalAnswerError
 
 
 def builtin_lineup(specs: Sequence[str]) -> bool:
     """Whether every spec is a built-in agent's (`play_reporting` then plays by `play_on`)."""
-    return all(map(_is_builtin, specs))
+    return all(map(is_builtin, specs))
 
 
 def play_reporting(game, agents: Sequence, specs: Sequence[str], builtin: bool | None = None) -> None:
@@ -45,7 +45,7 @@ def play_reporting(game, agents: Sequence, specs: Sequence[str], builtin: bool |
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # the agent's failure, or a built-in agent's bug raised again
-            if _is_builtin(specs[request.player]):
+            if is_builtin(specs[request.player]):
                 raise
             raise AgentError(_where(game, request, specs, _answered(game, start)) + f" raised {_failure(exc)}") \
                 from None
@@ -54,7 +54,7 @@ def play_reporting(game, agents: Sequence, specs: Sequence[str], builtin: bool |
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # an own agent's illegal answer, or raised again
-            if (_is_builtin(specs[request.player]) or not isinstance(exc, IllegalAnswerError)
+            if (is_builtin(specs[request.player]) or not isinstance(exc, IllegalAnswerError)
                     or game.pending is not request):
                 raise
             raise AgentError(_where(game, request, specs, _answered(game, start)) + f" answered {_shown(choice)}, "
@@ -67,10 +67,6 @@ def _answered(game, start: int) -> int:
     """How many decisions the agents answered since `start` (the answers given then, sealed ones
     included): each answer adds one, and an illegal one none."""
     return len(game.answers_so_far()) - start
-
-
-def _is_builtin(spec: str) -> bool:
-    return split_spec(spec)[0] in _FACTORIES
 
 
 def _where(game, request, specs: Sequence[str], decision: int) -> str:
