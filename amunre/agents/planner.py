@@ -38,6 +38,7 @@ from amunre.core.contract import Asking
 from amunre.core.errors import AmunreError, ArgumentValueError
 from amunre.core.facets import ValuationFacet
 from amunre.core.words import Words
+from amunre.planning.even_table import pyramid_points
 from amunre.planning.runs import runs_left
 from amunre.planning.worth import CardWorths, Worth
 
@@ -46,6 +47,12 @@ from amunre.planning.worth import CardWorths, Worth
 #: (`PlannerAgent.gold_now`): with the printed gold ranking among four, 0.35 x 0.3, so a gold is
 #: worth the 0.22 measured before in the game's middle.
 DEFAULT_BUYS = 0.115
+#: With `horizon=game` and no `buys` given, what a gold buys is read from the variant: this many
+#: points a gold for each point one more pyramid brings a seat on an even table while a kingdom
+#: is played (`amunre.planning.even_table.pyramid_points`: 1 in classic2003, so its 0.115 as
+#: before; 2 in supermeeple2016, whose item of the fewest pyramids pays for a pyramid on a lone
+#: province, so 0.23). `horizon=kingdom` keeps `DEFAULT_BUYS`, the planner of version 0.4.0.
+BUYS_PER_PYRAMID_POINT = DEFAULT_BUYS
 #: How much more a gold is worth at the first round than in the middle, twice over: at 1, 1.5
 #: times its middle worth at the start and 0.5 times plus a round's share at the end. It scales
 #: the whole of a gold's worth, the final items' part too: scaling only what a gold buys (at 2,
@@ -84,7 +91,7 @@ MOST_LOOKED_AHEAD = 40
 class PlannerAgent:
     name = "planner"
 
-    def __init__(self, rng, buys: float = DEFAULT_BUYS, weights: dict[str, float] | None = None,
+    def __init__(self, rng, buys: float | None = None, weights: dict[str, float] | None = None,
                  early: float = DEFAULT_EARLY, foresight: float = DEFAULT_FORESIGHT,
                  horizon: str = DEFAULT_HORIZON, later: float = DEFAULT_LATER,
                  regain: float | None = DEFAULT_REGAIN):
@@ -92,7 +99,9 @@ class PlannerAgent:
         self.horizon = horizon
         # the weight of later kingdoms' points: none when it looks no further than this kingdom
         self.later = later if horizon == "game" else 0.0
-        self.buys = buys
+        # (None: read from the variant with `horizon=game`, `DEFAULT_BUYS` with `horizon=kingdom`)
+        self.given_buys = buys
+        self.buys = DEFAULT_BUYS if buys is None else buys
         self.early = early
         self.foresight = foresight
         self.regain = regain
@@ -104,7 +113,7 @@ class PlannerAgent:
         self._card_worths = CardWorths()
         self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
         self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
-        self._gold_now, self._spread_now = buys, 1  # and what a gold is worth then, and `_spread`
+        self._gold_now, self._spread_now = self.buys, 1  # and what a gold is worth then, and `_spread`
 
     def check_variant(self, variant) -> None:
         """Its item weights name scoring items of `variant` (else a clear AmunreError)."""
@@ -164,8 +173,16 @@ class PlannerAgent:
         old horizon, 1,000 games: the standings before the end say little about the final ones.)
         At the final scoring a gold buys nothing: the seat's `Worth` then values it by the final
         items on the true standings alone."""
-        in_the_middle = self.buys + self.foresight * self._final_gold(view)
+        in_the_middle = self.buys_now(view) + self.foresight * self._final_gold(view)
         return in_the_middle * (1 + self.early * (0.5 - _played_share(view)))
+
+    def buys_now(self, view) -> float:
+        """What a gold buys in the game's middle: `buys` if given; else, with `horizon=game`,
+        `BUYS_PER_PYRAMID_POINT` times what one more pyramid brings a seat on an even table of
+        the variant (`amunre.planning.even_table`), with `horizon=kingdom` `DEFAULT_BUYS`."""
+        if self.given_buys is not None or self.horizon != "game":
+            return self.buys
+        return BUYS_PER_PYRAMID_POINT * pyramid_points(view.variant, view.n_players)
 
     def _final_gold(self, view) -> float:
         """`Worth.final_gold` for the seat's variant and table, worked out once for them."""
@@ -284,7 +301,7 @@ def make(rng, **params) -> PlannerAgent:
             raise ArgumentValueError(f"planner: {name}={_clipped(text)!r} is not a number from {low:g} to {high:g} "
                                      f"({meaning})")
         values[name if name in RANGES else name.replace(".", ":")] = value
-    buys = values.pop("buys", values.pop(OLD_BUYS, DEFAULT_BUYS))
+    buys = values.pop("buys", values.pop(OLD_BUYS, None))
     return PlannerAgent(rng, buys=buys, early=values.pop("early", DEFAULT_EARLY),
                         foresight=values.pop("foresight", DEFAULT_FORESIGHT), horizon=horizon,
                         later=values.pop("later", DEFAULT_LATER),
