@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from amunre.core.engine import Game
+from amunre.core.state import ProvinceState
 from amunre.planning.worth import Worth
 
 if TYPE_CHECKING:
@@ -53,24 +54,38 @@ def pyramid_points(variant: Variant, players: int) -> float:
     found = _KNOWN.get((id(variant), players))
     if found is not None and found[0] is variant:
         return found[1]
-    provinces = len(variant.board.provinces)
+    game = Game(variant, players, 0)  # (its state is the table, set again for each holding)
+    provinces = len(game.state.provinces)
     holdings = [h for h in range(1, variant.edition.rounds_per_kingdom + 1) if players * h <= provinces]
-    by_holding = [_mean([gain for kingdom in range(len(variant.edition.kingdoms)) for offset in range(provinces)
-                         for gain in _gains_on_even_table(variant, players, kingdom, held, offset)])
+    by_holding = [_mean([gain for kingdom in _kingdoms_scored_alike(variant) for offset in range(provinces)
+                         for gain in _gains_on_even_table(game, kingdom, held, offset)])
                   for held in holdings]
     points = _mean(by_holding)
     _KNOWN[id(variant), players] = (variant, points)
     return points
 
 
-def _gains_on_even_table(variant: Variant, players: int, kingdom: int, held: int, offset: int) -> list[float]:
+def _kingdoms_scored_alike(variant: Variant) -> list[int]:
+    """The kingdoms, one for each set of scoring items (a kingdom scored as one before it values
+    a pyramid as it does: in the printed editions, the first kingdom alone)."""
+    modules, seen, kingdoms = variant.modules, set(), []
+    for kingdom in range(len(variant.edition.kingdoms)):
+        items = tuple(id(module) for module in modules.scoring_in(kingdom))
+        if items not in seen:
+            seen.add(items)
+            kingdoms.append(kingdom)
+    return kingdoms
+
+
+def _gains_on_even_table(game: Game, kingdom: int, held: int, offset: int) -> list[float]:
     """One pyramid more on each of seat 0's provinces, one at a time, on the even table of
     `kingdom` where seat s holds the `held` provinces from `offset + s * held` on (in the board's
-    order, around), each with `PYRAMIDS_ON_EACH` pyramids."""
-    game = Game(variant, players, 0)
+    order, around), each with `PYRAMIDS_ON_EACH` pyramids and nothing else on the board (the
+    game's own draw, which lays free stones on some provinces, is cleared)."""
     state = game.state
     state.kingdom = kingdom
     count = len(state.provinces)
+    state.provinces = [ProvinceState() for _ in range(count)]
     for seat, player in enumerate(state.players):
         player.provinces = [(offset + seat * held + i) % count for i in range(held)]
         for pid in player.provinces:
