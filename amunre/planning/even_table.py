@@ -17,7 +17,8 @@ pyramid more on one of its own. Its worth is what the variant's own items say
 (`amunre.planning.worth.Worth`: this kingdom's scoring items and the final items, no horizon,
 no income, gold at nothing), averaged over the provinces it builds on, the seat's place on the
 board (every rotation of the board's provinces among the seats), `h` from 1 to the rounds of a
-kingdom (a seat wins a province a round) and the kingdoms. In both printed editions a pyramid
+kingdom (a seat wins a province a round) and the kingdoms (one for each set of scoring items).
+In both printed editions a pyramid
 on an even table brings 1 point by the pyramids item (the Nile sides stay tied, the sets
 unmoved); the 2016 item of the fewest adds 3 on a lone province: 1 in classic2003, 2 in
 supermeeple2016. A house rule with other points, or items that read a holding otherwise, gets
@@ -25,7 +26,9 @@ its own number with no code; the price of stones is not read (the printed editio
 
 On an empty board (no pyramid anywhere) the first pyramid would win a Nile side outright,
 which is the opening alone (6 and 7 points): `PYRAMIDS_ON_EACH` 1 reads the table in play, and 2
-or more gives the same numbers in both editions.
+or more gives the same numbers in both editions. (Measured: the empty board's number lifted
+supermeeple2016 to 27.5% and 27.3% of the wins against three `horizon=kingdom` planners, this
+one to 30.4% and 30.8%; seeds 3 and 5, 2,000 games.)
 """
 
 from __future__ import annotations
