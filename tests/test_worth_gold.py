@@ -69,8 +69,9 @@ def test_at_the_final_scoring_a_gold_is_what_the_final_items_make_of_it(edition)
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_planners_gold_is_what_it_buys_plus_what_the_ranking_makes_of_it(edition):
-    """`PlannerAgent.gold_now`: what a gold buys plus what the final items make of it on an even
-    table, scaled by `early` over the game; a ranking that pays nothing leaves what it buys alone."""
+    """`PlannerAgent.gold_now`: what a gold buys (`buys_now`, read from the variant:
+    tests/test_gold_from_variant.py) plus what the final items make of it on an even table,
+    scaled by `early` over the game; a ranking that pays nothing leaves what it buys alone."""
     variant = load_variant(edition)
     flat = load_variant(edition, ("final_scoring.gold_ranking.params.points=[0, 0, 0]",))
     agent = make_agent("planner", 0, 0)
@@ -78,9 +79,11 @@ def test_the_planners_gold_is_what_it_buys_plus_what_the_ranking_makes_of_it(edi
     first_round = agent.gold_now(view)
     end_part = agent.foresight * agent._final_gold(view)
     assert end_part > 0
-    assert first_round == pytest.approx((agent.buys + end_part) * (1 + agent.early / 2))
+    assert first_round == pytest.approx((agent.buys_now(view) + end_part) * (1 + agent.early / 2))
     nothing_at_the_end = make_agent("planner", 0, 0)
-    assert nothing_at_the_end.gold_now(Game(flat, 4, 0).view(0)) == pytest.approx(agent.buys * (1 + agent.early / 2))
+    flat_view = Game(flat, 4, 0).view(0)
+    assert nothing_at_the_end.gold_now(flat_view) == pytest.approx(
+        nothing_at_the_end.buys_now(flat_view) * (1 + agent.early / 2))
 
 
 def test_buys_and_its_old_spelling_are_one_parameter():

@@ -49,7 +49,8 @@ plus what the final items make of it at the end, counted once:
     thrift = (buys + foresight x final_gold) x (1 + early x (1/2 - the share of the game's rounds begun))
 
 The planner works it out (`PlannerAgent.gold_now`) and gives it to the worth. `buys` is what a
-gold buys in the game's middle; `final_gold` is what the final items make of a gold on an even
+gold buys in the game's middle (the whole-game planner reads it from the variant:
+`amunre.planning.even_table`); `final_gold` is what the final items make of a gold on an even
 table (every seat holding the seat's gold: for the printed 6, 4, 2 ranking among four, 0.3),
 counted at `foresight` (a gold held now may be spent before the end; the standings now say
 little about those at the end); the whole is worth more before the middle and less after, as
