@@ -11,8 +11,8 @@ import pytest
 from amunre.agents import make_agent
 from amunre.agents.planner import BUYS_PER_PYRAMID_POINT, DEFAULT_BUYS
 from amunre.core.engine import Game
-from amunre.loader import load_variant
-from amunre.planning.even_table import pyramid_points
+from amunre.loader import as_variant, load_variant
+from amunre.planning.even_table import one_more_pyramid_points as pyramid_points
 
 
 def _item_params(variant, rule_id: str):
@@ -84,3 +84,36 @@ def test_the_printed_editions_get_different_numbers():
     """The 2016 item of the fewest pays for a pyramid on a lone province, the 2003 sets do not:
     a gold buys more to the whole-game planner in supermeeple2016."""
     assert pyramid_points(load_variant("supermeeple2016"), 4) > pyramid_points(load_variant("classic2003"), 4)
+
+
+@pytest.mark.parametrize("kingdoms", [["Old Kingdom", "New Kingdom"], ["Old Kingdom", "Middle Kingdom", "New Kingdom"]])
+def test_each_kingdom_counts_once_in_the_average(kingdoms):
+    """new-kingdom-pyramids scores pyramids twice in its last kingdom only: a pyramid brings its
+    point in every kingdom and the second item's in one kingdom of all, however many there are
+    (kingdoms scored alike count as often as they are played)."""
+    override = "edition.kingdoms=[" + ",".join(f'"{name}"' for name in kingdoms) + "]"
+    variant = as_variant("new-kingdom-pyramids", [override])
+    single = _item_params(variant, "pyramids").single
+    scorings = [[module.id for module in variant.modules.scoring_in(k)].count("pyramids") for k in range(len(kingdoms))]
+    assert scorings[-1] == 2 and sum(scorings) == len(kingdoms) + 1
+    assert pyramid_points(variant, 4) == pytest.approx(single * sum(scorings) / len(kingdoms))
+
+
+@pytest.mark.parametrize("edition", ["classic2003", "supermeeple2016"])
+def test_a_contest_that_needs_more_pyramids_to_start_does_not_count_as_won(edition):
+    """With a Nile side needing two pyramids (`nile_min_pyramids` 2), one pyramid more on a table
+    of one pyramid a province would win every side outright: the least over the table's densities
+    reads the contest under way, where it pays the seat nothing more, so the number stays the
+    printed edition's."""
+    printed = load_variant(edition)
+    threshold = as_variant(edition, ["rulings.nile_min_pyramids=2"])
+    for players in printed.edition.players:
+        assert pyramid_points(threshold, players) == pytest.approx(pyramid_points(printed, players))
+
+
+def test_classic2003_keeps_its_number_at_every_table():
+    """The one constant is classic2003's old `buys`: its whole-game planner's gold buys exactly
+    `DEFAULT_BUYS` at every player count it allows (so its games are those before the model)."""
+    variant = load_variant("classic2003")
+    for players in variant.edition.players:
+        assert make_agent("planner", 0, 0).buys_now(Game(variant, players, 0).view(0)) == DEFAULT_BUYS

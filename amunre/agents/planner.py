@@ -40,7 +40,7 @@ from amunre.core.contract import Asking
 from amunre.core.errors import AmunreError, ArgumentValueError
 from amunre.core.facets import ValuationFacet
 from amunre.core.words import Words
-from amunre.planning.even_table import pyramid_points
+from amunre.planning.even_table import one_more_pyramid_points
 from amunre.planning.runs import runs_left
 from amunre.planning.worth import CardWorths, Worth
 
@@ -51,7 +51,7 @@ from amunre.planning.worth import CardWorths, Worth
 DEFAULT_BUYS = 0.115
 #: With `horizon=game` and no `buys` given, what a gold buys is read from the variant: this many
 #: points a gold for each point one more pyramid brings a seat on an even table while a kingdom
-#: is played (`amunre.planning.even_table.pyramid_points`: 1 in classic2003, so its 0.115 as
+#: is played (`amunre.planning.even_table.one_more_pyramid_points`: 1 in classic2003, so its 0.115 as
 #: before; 2 in supermeeple2016, whose item of the fewest pyramids pays for a pyramid on a lone
 #: province, so 0.23). `horizon=kingdom` keeps `DEFAULT_BUYS`, the planner of version 0.4.0.
 #: Measured, one planner against three `horizon=kingdom` planners, 2,000 games: supermeeple2016
@@ -104,9 +104,7 @@ class PlannerAgent:
         self.horizon = horizon
         # the weight of later kingdoms' points: none when it looks no further than this kingdom
         self.later = later if horizon == "game" else 0.0
-        # (None: read from the variant with `horizon=game`, `DEFAULT_BUYS` with `horizon=kingdom`)
-        self.given_buys = buys
-        self.buys = DEFAULT_BUYS if buys is None else buys
+        self.buys = buys  # (None: read from the variant with `horizon=game`: `buys_now`)
         self.early = early
         self.foresight = foresight
         self.regain = regain
@@ -118,7 +116,8 @@ class PlannerAgent:
         self._card_worths = CardWorths()
         self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
         self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
-        self._gold_now, self._spread_now = self.buys, 1  # and what a gold is worth then, and `_spread`
+        # what a gold is worth at the last decision, and `_spread` then
+        self._gold_now, self._spread_now = DEFAULT_BUYS if buys is None else buys, 1
 
     def check_variant(self, variant) -> None:
         """Its item weights name scoring items of `variant` (else a clear AmunreError)."""
@@ -183,12 +182,15 @@ class PlannerAgent:
         return in_the_middle * (1 + self.early * (0.5 - _played_share(view)))
 
     def buys_now(self, view) -> float:
-        """What a gold buys in the game's middle: `buys` if given; else, with `horizon=game`,
-        `BUYS_PER_PYRAMID_POINT` times what one more pyramid brings a seat on an even table of
-        the variant (`amunre.planning.even_table`), with `horizon=kingdom` `DEFAULT_BUYS`."""
-        if self.given_buys is not None or self.horizon != "game":
+        """What a gold buys in the game's middle (whatever the round: `gold_now` applies
+        `early`): `buys` if given; else, with `horizon=game`, `BUYS_PER_PYRAMID_POINT` times what
+        one more pyramid brings a seat on an even table of the variant
+        (`amunre.planning.even_table`), and `DEFAULT_BUYS` with `horizon=kingdom` or where the
+        board cannot lay that table."""
+        if self.buys is not None:
             return self.buys
-        return BUYS_PER_PYRAMID_POINT * pyramid_points(view.variant, view.n_players)
+        points = one_more_pyramid_points(view.variant, view.n_players) if self.horizon == "game" else None
+        return DEFAULT_BUYS if points is None else BUYS_PER_PYRAMID_POINT * points
 
     def _final_gold(self, view) -> float:
         """`Worth.final_gold` for the seat's variant and table, worked out once for them."""

@@ -1,6 +1,6 @@
-"""What one more pyramid brings a seat while a kingdom is being played, read from the variant:
-the measure of what a gold buys that the whole-game planner's gold worth follows
-(`amunre.agents.planner.PlannerAgent.gold_now`).
+"""What one more pyramid brings a seat while a kingdom is being played, read from the
+variant's own scoring: the measure of what a gold buys that the whole-game planner's gold worth
+follows (`amunre.agents.planner.PlannerAgent.buys_now`).
 
 A gold held now is worth what it will buy, and what it buys is worth what the variant's
 scoring makes of it. The printed editions have the same prices and the same items' points;
@@ -11,28 +11,35 @@ on the holding as it stands (a seat holds one province at its first market), so 
 its purchases bring it more points than in the other, and a gold kept must be worth more to
 it, or it spends what it will lack (docs/agents.md, "A gold's worth read from the variant").
 
-The model, an even table: every seat holds `h` provinces, each with `PYRAMIDS_ON_EACH`
-pyramids (so the contests are even: a Nile side's every province tied), the seat building one
-pyramid more on one of its own. Its worth is what the variant's own items say
-(`amunre.planning.worth.Worth`: this kingdom's scoring items and the final items, no horizon,
-no income, gold at nothing), averaged over the provinces it builds on, the seat's place on the
-board (every rotation of the board's provinces among the seats), `h` from 1 to the rounds of a
-kingdom (a seat wins a province a round) and the kingdoms (one for each set of scoring items).
-In both printed editions a pyramid
-on an even table brings 1 point by the pyramids item (the Nile sides stay tied, the sets
-unmoved); the 2016 item of the fewest adds 3 on a lone province: 1 in classic2003, 2 in
-supermeeple2016. A house rule with other points, or items that read a holding otherwise, gets
-its own number with no code; the price of stones is not read (the printed editions share it).
+The model, an even table: every seat holds `h` provinces, each with `d` pyramids and nothing
+else on the board, and the seat builds one pyramid more on one of its own. What that brings is
+what the variant's own items say the seat gains (`amunre.planning.worth.Worth`: the kingdom's
+scoring items and the final items; no later kingdom, no income, gold at nothing, every item
+at weight 1, whatever weights the planner is given), averaged over the province it builds on,
+the seat's place on the board (every rotation of the board's provinces among the seats), `h`
+from 1 to a kingdom's rounds (a seat wins a province a round; a size the board cannot deal
+to every seat is left out) and every kingdom. Then the least over `d` in `DENSITIES`.
 
-On an empty board (no pyramid anywhere) the first pyramid would win a Nile side outright,
-which is the opening alone (6 and 7 points): `PYRAMIDS_ON_EACH` 1 reads the table in play, and 2
-or more gives the same numbers in both editions. (Measured: the empty board's number lifted
-supermeeple2016 to 27.5% and 27.3% of the wins against three `horizon=kingdom` planners, this
-one to 30.4% and 30.8%; seeds 3 and 5, 2,000 games.)
+Why the least over densities: where a contest needs a few pyramids to start (a Nile side with
+`nile_min_pyramids` 2, or totals of pyramids along a side), one pyramid more on a thin table
+wins it outright for the seat, which is the opening, not what a gold buys later; the contests
+pay only the seat's own points (a Nile side tied pays each tied owner alike), so on a table
+where they are under way a pyramid more moves them for nobody. In both printed editions every
+density gives the same number: the pyramid's own point, plus in 2016 the fewest's 3 where the
+seat holds one province, one holding size in three: 1 in classic2003, (4 + 1 + 1) / 3 = 2 in
+supermeeple2016. A house rule with other points, or items that read a holding otherwise,
+gets its own number with no code; the price of stones is not read (the printed editions share
+it), nor what a gold buys besides pyramids (provinces, farmers, cards).
+
+The table is a real game of the variant set up by its own modules (so a plug-in's data is
+there), with the provinces, their owners and the kingdom then set as above; the hands, the
+supplies and the modules' own data stay as the set-up left them, which no shipped item reads
+when it scores pyramids.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from amunre.core.engine import Game
@@ -41,50 +48,52 @@ from amunre.planning.worth import Worth
 
 if TYPE_CHECKING:
     from amunre.core.model import Variant
+    from amunre.core.modules import Modules
 
-#: The pyramids on each province held on the even table before the seat builds one more.
-PYRAMIDS_ON_EACH = 1
+#: The pyramids on each province held on the even table before the seat builds one more (the
+#: least of what they give is the number: the module docstring).
+DENSITIES = (1, 2, 3)
 
-#: (variant, players) -> the worth of one more pyramid, with the variant kept so its id stays its
-#: own; worked out once per process (a few hundred valuations).
-_KNOWN: dict[tuple[int, int], tuple[Variant, float]] = {}
+#: What one more pyramid brings, by the variant's modules and the player count: worked out once
+#: for each (some 135 positions), and forgotten with the variant.
+_KNOWN: weakref.WeakKeyDictionary[Modules, dict[int, float | None]] = weakref.WeakKeyDictionary()
 
 
-def pyramid_points(variant: Variant, players: int) -> float:
-    """What one more pyramid brings a seat on the even table (the module docstring), averaged
-    over the kingdoms, the provinces held (1 to a kingdom's rounds), the seats' places on the
-    board and the province it goes on."""
-    found = _KNOWN.get((id(variant), players))
-    if found is not None and found[0] is variant:
-        return found[1]
+def one_more_pyramid_points(variant: Variant, players: int) -> float | None:
+    """What one more pyramid brings a seat on the even table (the module docstring), or None
+    where the board cannot deal even one province to every seat."""
+    known = _KNOWN.setdefault(variant.modules, {})
+    if players not in known:
+        known[players] = _worked_out(variant, players)
+    return known[players]
+
+
+def _worked_out(variant: Variant, players: int) -> float | None:
     game = Game(variant, players, 0)  # (its state is the table, set again for each holding)
     provinces = len(game.state.provinces)
-    holdings = [h for h in range(1, variant.edition.rounds_per_kingdom + 1) if players * h <= provinces]
-    by_holding = [_mean([gain for kingdom in _kingdoms_scored_alike(variant) for offset in range(provinces)
-                         for gain in _gains_on_even_table(game, kingdom, held, offset)])
-                  for held in holdings]
-    points = _mean(by_holding)
-    _KNOWN[id(variant), players] = (variant, points)
-    return points
+    sizes = [h for h in range(1, variant.edition.rounds_per_kingdom + 1) if players * h <= provinces]
+    if not sizes:
+        return None
+    by_items: dict[tuple, list[float]] = {}  # (a kingdom scored as one before it gains alike)
+    by_density = []
+    for density in DENSITIES:
+        by_kingdom = []
+        for kingdom in range(len(variant.edition.kingdoms)):
+            items = (density, *map(id, variant.modules.scoring_in(kingdom)))
+            if items not in by_items:
+                by_items[items] = [_mean([gain for offset in range(provinces)
+                                          for gain in _gains_on_even_table(game, kingdom, held, offset, density)])
+                                   for held in sizes]
+            by_kingdom.append(_mean(by_items[items]))
+        by_density.append(_mean(by_kingdom))
+    return min(by_density)
 
 
-def _kingdoms_scored_alike(variant: Variant) -> list[int]:
-    """The kingdoms, one for each set of scoring items (a kingdom scored as one before it values
-    a pyramid as it does: in the printed editions, the first kingdom alone)."""
-    modules, seen, kingdoms = variant.modules, set(), []
-    for kingdom in range(len(variant.edition.kingdoms)):
-        items = tuple(id(module) for module in modules.scoring_in(kingdom))
-        if items not in seen:
-            seen.add(items)
-            kingdoms.append(kingdom)
-    return kingdoms
-
-
-def _gains_on_even_table(game: Game, kingdom: int, held: int, offset: int) -> list[float]:
+def _gains_on_even_table(game: Game, kingdom: int, held: int, offset: int, density: int) -> list[float]:
     """One pyramid more on each of seat 0's provinces, one at a time, on the even table of
     `kingdom` where seat s holds the `held` provinces from `offset + s * held` on (in the board's
-    order, around), each with `PYRAMIDS_ON_EACH` pyramids and nothing else on the board (the
-    game's own draw, which lays free stones on some provinces, is cleared)."""
+    order, around), each with `density` pyramids and nothing else on the board (the game's own
+    draw, which lays free stones on some provinces, is cleared)."""
     state = game.state
     state.kingdom = kingdom
     count = len(state.provinces)
@@ -93,7 +102,7 @@ def _gains_on_even_table(game: Game, kingdom: int, held: int, offset: int) -> li
         player.provinces = [(offset + seat * held + i) % count for i in range(held)]
         for pid in player.provinces:
             state.provinces[pid].owner = seat
-            state.provinces[pid].pyramids = PYRAMIDS_ON_EACH
+            state.provinces[pid].pyramids = density
     worth = Worth(game.view(0), {}, 0.0, {})
     return [worth.points_of((("pyramids", pid, 1),)) for pid in state.players[0].provinces]
 
