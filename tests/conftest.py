@@ -85,3 +85,21 @@ def pytest_configure(config):
     if not amunre.core.engine.__file__.endswith(COMPILED_SUFFIXES) or not compiled_modules():
         pytest.exit(f"AMUNRE_REQUIRE_COMPILED is set, but amunre.core.engine came from {amunre.core.engine.__file__}",
                     returncode=3)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Keep the tests of one `xdist_group` on one worker under `--dist loadgroup`, as pytest-xdist means to.
+
+    xdist marks a grouped test by a suffix of its node id (`...::test@group`, which its scheduler reads), set
+    as `item._nodeid`; pytest 9 keeps the id as `item._id` and ignores that, so every group was silently
+    spread over the workers (each building its module's costly fixture again). Here the suffix is set where
+    pytest reads it, on a worker of a loadgroup run only, and only where xdist's own did not take."""
+    if getattr(config, "workerinput", None) is None or not config.getvalue("loadgroup"):
+        return
+    for item in items:
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                         for mark in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(groups)
+        if groups and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
+            item._id = type(item._id).parse(item.nodeid + suffix)

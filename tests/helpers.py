@@ -96,7 +96,7 @@ def variant_files_using(*rules: str, printed=(), where=None) -> list:
     params = []
     for path in covered_variant_files():
         try:
-            variant = load_variant(path)
+            variant = variant_at(path)  # (once per file: the suite's parametrizations ask this some 60 times)
         except Exception:  # noqa: BLE001 - reported by the test that loads it
             params.append(pytest.param(path, id=variant_label(path)))
             continue

@@ -306,6 +306,11 @@ class Tidy:
 '''
 
 
+#: The tests of the installed agents share a worker (`--dist loadgroup`): the module's fixture `installed`
+#: is then built once, not once on each worker (a pip install, with its isolated build, each time)
+ONE_INSTALL = pytest.mark.xdist_group("isolation-installed")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """An environment with a package that adds the counting rule and two agents installed."""
@@ -324,6 +329,7 @@ def _check(env, *args) -> subprocess.CompletedProcess:
                            *args], capture_output=True, text=True, env=env, timeout=300)
 
 
+@ONE_INSTALL
 def test_amunre_check_fails_an_installed_agent_that_changes_the_game(installed):
     run = _check(installed, "--agents", "cheat")
     assert run.returncode == 1, run.stdout + run.stderr
@@ -331,6 +337,7 @@ def test_amunre_check_fails_an_installed_agent_that_changes_the_game(installed):
     assert "Traceback" not in run.stderr
 
 
+@ONE_INSTALL
 def test_amunre_check_reports_an_installed_agents_bug_as_the_agents(installed):
     run = _check(installed, "--agents", "raising")
     assert run.returncode == 1, run.stdout + run.stderr
@@ -338,6 +345,7 @@ def test_amunre_check_reports_an_installed_agents_bug_as_the_agents(installed):
     assert "raised RuntimeError: its own bug" in run.stderr and "bug in amunre" not in run.stderr
 
 
+@ONE_INSTALL
 @pytest.mark.parametrize("agents", ["tidy", "planner"])
 def test_amunre_check_passes_an_agent_that_only_thinks_on_what_it_is_handed(installed, agents):
     run = _check(installed, "--agents", agents)
@@ -352,6 +360,7 @@ def _arena(env, lineup) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@ONE_INSTALL
 def test_arena_seats_an_installed_agent_in_worker_processes_and_names_its_failure(installed):
     """An entry point's agent plays in the arena as a built-in does; when its choose raises,
     the run stops with its name, seat and decision (exit 1), not amunre's traceback."""

@@ -162,15 +162,17 @@ def _check_imports_its_compiled_modules(site: Path) -> None:
 
 def _check_plays_the_same_games(site: Path) -> None:
     # on every CPU, as the suite runs: a chain this long on one worker would otherwise be the suite's last minutes
+    # (--dist loadgroup as the suite's own run: test_plugin's installed plug-in is then built once, not per worker)
     run = _in_compiled(site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-n", "auto",
-                       "-k", SELECTED, *(str(REPO / name) for name in SELECTION),
+                       "--dist", "loadgroup", "-k", SELECTED, *(str(REPO / name) for name in SELECTION),
                        AMUNRE_REQUIRE_COMPILED="1")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and " failed" not in run.stdout
 
 
 # One test, not two: the build takes minutes, and two tests of this module may run on two workers at
-# once (the xdist_group mark above does not keep them on one here), each making the same build.
+# once (the xdist_group mark above keeps them on one only under --dist loadgroup, not under plain -n),
+# each making the same build.
 def test_compiled_build_imports_its_compiled_modules_and_plays_the_same_games(compiled_site):
     _check_imports_its_compiled_modules(compiled_site)  # first: a build of the wrong modules fails fast
     _check_plays_the_same_games(compiled_site)

@@ -19,6 +19,11 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PLAYERS = 4
 
 
+#: The tests of the trained policy share a worker (`--dist loadgroup`): the module's fixture `trained` is
+#: then made once, not once on each worker (400 self-play games each time)
+ONE_TRAINING = pytest.mark.xdist_group("examples-trained")
+
+
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     """The example trained on 400 self-play games (about 4 CPU s): its report and its weights."""
@@ -30,6 +35,7 @@ def trained(tmp_path_factory):
     return run.stdout, weights
 
 
+@ONE_TRAINING
 def test_self_play_learns_to_beat_random_seats_on_held_out_games(trained):
     report, weights = trained
     found = re.search(r"won ([0-9.]+)% of 60 held-out games against 3 random seats \(95% interval from ([0-9.]+)%",
@@ -39,6 +45,7 @@ def test_self_play_learns_to_beat_random_seats_on_held_out_games(trained):
     assert weights.is_file()
 
 
+@ONE_TRAINING
 def test_the_learned_agent_is_measured_against_the_ladder_in_the_arena(trained, capsys):
     """Above three random seats, as the training found; and placed against greedy, the next
     step of the ladder (it may lose there: the test asks that it is measured)."""
@@ -56,6 +63,7 @@ def test_the_learned_agent_is_measured_against_the_ladder_in_the_arena(trained, 
     assert against_greedy["games"] == 4 and against_greedy["seats"] == [1, 1, 1, 1]
 
 
+@ONE_TRAINING
 def test_weights_of_another_variant_are_refused_as_the_agents_failure(trained, capsys):
     _, weights = trained
     code, _, err = run_cli(capsys, "arena", "--variant", "long-kingdoms", "--agents",

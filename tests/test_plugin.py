@@ -137,6 +137,11 @@ print(json.dumps({
 '''
 
 
+#: The tests of the installed plug-in share a worker (`--dist loadgroup`): the module's fixture `installed`
+#: is then built once, not once on each worker (a pip install, with its isolated build, each time)
+ONE_INSTALL = pytest.mark.xdist_group("plugin-installed")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(environment with the plug-in on the path, the house-rule file)."""
@@ -159,6 +164,7 @@ def amunre(env, *args) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@ONE_INSTALL
 def test_a_plugin_scoring_item_plays_and_is_narrated_in_the_variants_words(installed):
     env, house = installed
     run = amunre(env, "run", "--variant", str(house), "--seed", "3", "--players", "4")
@@ -172,6 +178,7 @@ def test_a_plugin_scoring_item_plays_and_is_narrated_in_the_variants_words(insta
     assert table.index("pyramids") < table.index("stone needles") < table.index("complete sets")
 
 
+@ONE_INSTALL
 def test_a_plugin_item_is_in_the_json_result_and_the_schema_accepts_it(installed):
     env, house = installed
     run = amunre(env, "run", "--variant", str(house), "--seed", "3", "--players", "4", "--json")
@@ -183,6 +190,7 @@ def test_a_plugin_item_is_in_the_json_result_and_the_schema_accepts_it(installed
     assert sum(p["items"]["Old Kingdom"]["obelisks"] for p in result["players"]) % 2 == 0
 
 
+@ONE_INSTALL
 def test_a_plugin_ruling_is_checked_like_any_other(installed, tmp_path):
     env, house = installed
     wrong = tmp_path / "wrong.toml"
@@ -193,6 +201,7 @@ def test_a_plugin_ruling_is_checked_like_any_other(installed, tmp_path):
     assert "Traceback" not in run.stderr
 
 
+@ONE_INSTALL
 def test_the_conformance_suite_passes_on_the_plugin_variant(installed):
     env, house = installed
     run = amunre(env, "check", str(house), "--games", "2", "--players", "3")
@@ -200,6 +209,7 @@ def test_the_conformance_suite_passes_on_the_plugin_variant(installed):
     assert "all invariants held" in run.stdout
 
 
+@ONE_INSTALL
 def test_compare_reports_the_plugins_statistic_and_item_without_knowing_them(installed):
     """compare finds its rows in what modules declare: the plug-in's event statistic and
     its scoring item get rows, in the house rule's words, with no change to compare."""
@@ -221,6 +231,7 @@ def test_compare_reports_the_plugins_statistic_and_item_without_knowing_them(ins
         assert rows[prefix + "obelisks"]["values"][0] is None and rows[prefix + "obelisks"]["values"][1]["n"] > 0
 
 
+@ONE_INSTALL
 def test_a_plugins_state_decision_context_and_province_fact_reach_every_face(installed):
     """A plug-in phase with its own data, a decision with context and a fact about a province:
     the observation holds its data (`EncodingFacet.observation`) and, when a seat is asked, the context
@@ -251,6 +262,7 @@ def test_no_core_file_knows_the_plugin():
         assert "obelisk" not in text and "shrine" not in text, path
 
 
+@ONE_INSTALL
 def test_a_broken_plugin_is_named_and_stops_nothing_else(installed, tmp_path):
     env, house = installed
     src = tmp_path / "broken"

@@ -12,6 +12,7 @@ of marking any row of a column by luck at 5% or less, without Bonferroni's loss 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import attrs
 
@@ -285,6 +286,9 @@ def t_sf(t: float, df: float) -> float:
     return 0.5 * _betainc(df / 2, 0.5, x)
 
 
+# Kept per (df, level): a table asks for the same few quantiles hundreds of times (every row's interval
+# and difference at the same game count), and each is a hundred bisection steps of `t_sf`
+@lru_cache(maxsize=4096)
 def t_quantile(df: float, level: float = LEVEL) -> float:
     """The two-sided `level` quantile of Student's t (bisection on `t_sf`)."""
     tail = (1 - level) / 2
