@@ -31,7 +31,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 from itertools import repeat
-from operator import truediv
+from operator import add, truediv
 from typing import Any
 
 import attrs
@@ -511,19 +511,16 @@ class StatsCollector:
             if mode == "share":
                 continue  # (a game's shares are of its share groups' events: `_share_values`)
             by_kingdom = [counts[k][slot] for k in kingdoms]
-            events = list(map(sum, zip(*by_kingdom)))  # per game, over the kingdoms
+            events = _over_kingdoms(by_kingdom)  # per game
             if not any(events) and (mode == "mean" or slot not in always):
                 continue  # no game has the row
             kingdom_sums = [sums[k][slot] for k in kingdoms]
-            wholes = list(map(sum, zip(*kingdom_sums)))  # (a kingdom without events adds an exact 0)
+            wholes = _over_kingdoms(kingdom_sums)  # (a kingdom without events adds an exact 0)
             if mode == "mean":
-                columns.add(keys[slot], [total / count if count else None for total, count in zip(wholes, events)],
-                            not all(events))
+                columns.add(keys[slot], *_means(wholes, events))
                 for k in kingdoms:
                     if any(by_kingdom[k]):
-                        columns.add(splits[slot][k], [total / count if count else None
-                                                      for total, count in zip(kingdom_sums[k], by_kingdom[k])],
-                                    not all(by_kingdom[k]))
+                        columns.add(splits[slot][k], *_means(kingdom_sums[k], by_kingdom[k]))
                 continue
             per_player = mode == "per_player"
             for key, found in zip((keys[slot], *splits[slot]), (wholes, *kingdom_sums)):
@@ -551,6 +548,25 @@ class StatsCollector:
                     group_events += in_group
             if group_events:
                 values[key] = sum(total for total in totals if total is not None) / group_events
+
+
+def _over_kingdoms(kingdoms: list[tuple]) -> list:
+    """Per game, the sum of its numbers in each kingdom (`kingdoms`: per kingdom, a number a
+    game), added in kingdom order by C loops (`map`), not a tuple and a `sum` call a game. The
+    same bits as `sum` gives: a kingdom's number starts at an int 0 (`reset`), so it is never
+    -0.0, and `0 + x` is then `x` itself."""
+    total = kingdoms[0]
+    for more in kingdoms[1:]:
+        total = map(add, total, more)
+    return list(total)
+
+
+def _means(totals: list | tuple, counts: list | tuple) -> tuple[list, bool]:
+    """Per game its total over its count, None where the count is 0 (a mean of nothing); and
+    whether some game has None."""
+    if all(counts):  # (every game has events: divided in a C loop)
+        return list(map(truediv, totals, counts)), False
+    return [total / count if count else None for total, count in zip(totals, counts)], True
 
 
 def score_rows(scores: list[float]) -> dict[str, float]:
