@@ -120,6 +120,56 @@ def test_the_collectors_listener_hears_a_game_as_the_collector_itself_does():
     assert records[0] == records[1]
 
 
+def test_a_collector_copied_from_its_variants_template_shares_no_container_with_it():
+    """`StatsCollector.for_variant` copies a collector made once per variant (`prepare`) and
+    never played: each copy's dicts, lists and sets, and its statistics' slots, are its own;
+    one that plays a game leaves the template and the next copy as a new collector is."""
+    from amunre.compare.collect import _TEMPLATES
+
+    variant = load_variant("classic2003")
+    template = StatsCollector.prepare(variant)
+    assert StatsCollector.prepare(variant) is template and _TEMPLATES[id(variant)] is template
+    played, fresh = StatsCollector.for_variant(variant), StatsCollector.for_variant(variant)
+    made = StatsCollector(variant)
+    for copy in (played, fresh):
+        for name, value in vars(copy).items():
+            if isinstance(value, (dict, list, set)):
+                assert value is not vars(template)[name], name
+        assert copy.listener is not template.listener and copy.listener.options_offered is copy.options_offered
+        for readies, theirs in zip(copy._by_event.values(), template._by_event.values()):
+            assert all(mine is not other and mine.slots is not other.slots for mine, other in zip(readies, theirs))
+    assert played._score_ready is played._by_event["score"][0]
+    game = Game(variant, 4, 3, [played.listener])
+    play_on(game, make_agents(["random"] * 4, 3))
+    record = played.record(game)
+    assert len(played._slot_keys) > len(made._slot_keys)  # (the game taught it rows)
+    for untouched in (template, fresh):
+        assert (untouched._slot_keys, untouched.labels, untouched.modes) == (made._slot_keys, made.labels, made.modes)
+        assert all(ready.slots == {} for readies in untouched._by_event.values() for ready in readies)
+    again = StatsCollector(variant)
+    game = Game(variant, 4, 3, [again.listener])
+    play_on(game, make_agents(["random"] * 4, 3))
+    assert again.record(game) == record
+
+
+def test_a_run_after_another_in_one_process_gives_the_bytes_of_a_fresh_process(capsys):
+    """Nothing a run's collectors learn reaches a later run of the same variants in the same
+    process (their collectors are copies of one template per variant): a short run after a
+    longer one prints the JSON the same run prints in a new process."""
+    import subprocess
+    from pathlib import Path
+
+    argv = ["compare", "classic2003", "supermeeple2016", "--agents", "random", "--workers", "1", "--json"]
+    code, out, err = run_cli(capsys, *argv, "--games", "8", "--seed", "4")
+    assert code == 0, err
+    code, after, err = run_cli(capsys, *argv, "--games", "2", "--seed", "9")
+    assert code == 0, err
+    repo = Path(__file__).resolve().parents[1]
+    fresh = subprocess.run([sys.executable, "-m", "amunre", *argv, "--games", "2", "--seed", "9"], capture_output=True,
+                           text=True, env=dict(os.environ, PYTHONPATH=str(repo)), timeout=300, check=True).stdout
+    assert after == fresh
+
+
 @pytest.mark.parametrize("path", VARIANT_FILES, ids=[f.stem for f in VARIANT_FILES])
 def test_the_closeness_lead_and_strategy_numbers_are_the_games_own(path):
     """Each new row recomputed from what the game's own events and state say: the margin and

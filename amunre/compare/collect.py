@@ -31,7 +31,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 from itertools import repeat
-from operator import truediv
+from operator import add, truediv
 from typing import Any
 
 import attrs
@@ -111,6 +111,15 @@ class _Ready:
         if len(parts) == 1 and parts[0][1] and not parts[0][2] and not parts[0][3] and parts[0][1].isidentifier():
             self.prefix, self.field = parts[0][0], parts[0][1]  # `prefix{field}`: joined, not formatted
 
+    def copy(self) -> _Ready:
+        """The same statistic made ready, with slots of its own (what one collector learns
+        is not another's)."""
+        twin = _Ready.__new__(_Ready)
+        for name in _Ready.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.slots = dict(self.slots)
+        return twin
+
 
 def seat_key(seat: int) -> str:
     return f"win.seat{seat + 1}"
@@ -137,9 +146,47 @@ def kingdom_of(key: str) -> tuple[int, str] | None:
     return (int(number) - 1, row) if dot and number.isdigit() and int(number) > 0 else None
 
 
+#: Per variant (by identity), a collector made and never played, that `StatsCollector.for_variant`
+#: copies (it holds its variant, so the identity is not another variant's while it is here).
+_TEMPLATES: dict[int, StatsCollector] = {}
+
+
 class StatsCollector:
     """A listener for one game at a time: `reset()`, play, then `keep(game)` (a batch's games,
     made into rows by `columns()`) or `record(game)` (that game's numbers alone)."""
+
+    @classmethod
+    def for_variant(cls, variant) -> StatsCollector:
+        """A new collector of `variant`, as `StatsCollector(variant)` makes it, copied from one
+        made once per variant and process (`prepare`) and never played, so that it holds no
+        row a game taught it: a batch's collectors cost a copy rather than reading the
+        variant's statistics, items and decisions again."""
+        return cls.prepare(variant)._copy()
+
+    @classmethod
+    def prepare(cls, variant) -> StatsCollector:
+        """The collector of `variant` that `for_variant` copies, made the first time it is asked
+        for in this process (a worker asks as it loads a job's variant: `amunre.compare.jobs`).
+        Never played: only copies hear games."""
+        template = _TEMPLATES.get(id(variant))
+        if template is None or template.variant is not variant:
+            template = _TEMPLATES[id(variant)] = cls(variant)
+        return template
+
+    def _copy(self) -> StatsCollector:
+        """A collector as this one stands, with every container its own: each dict, list and
+        set copied (their contents are strings, numbers, tuples, labels), the statistics made
+        ready copied with their slots (`_Ready.copy`), the per-game lists made anew (`reset`)
+        and a listener of its own."""
+        twin = StatsCollector.__new__(StatsCollector)
+        state = vars(twin)
+        for name, value in vars(self).items():
+            state[name] = value.copy() if isinstance(value, (dict, list, set)) else value
+        twin._by_event = {name: [ready.copy() for ready in readies] for name, readies in self._by_event.items()}
+        twin._score_ready = twin._by_event[SCORE_EVENT][0] if self._score_ready is not None else None
+        twin.reset()
+        twin.listener = twin._make_listener()
+        return twin
 
     def __init__(self, variant):
         self.variant = variant
@@ -511,19 +558,16 @@ class StatsCollector:
             if mode == "share":
                 continue  # (a game's shares are of its share groups' events: `_share_values`)
             by_kingdom = [counts[k][slot] for k in kingdoms]
-            events = list(map(sum, zip(*by_kingdom)))  # per game, over the kingdoms
+            events = _over_kingdoms(by_kingdom)  # per game
             if not any(events) and (mode == "mean" or slot not in always):
                 continue  # no game has the row
             kingdom_sums = [sums[k][slot] for k in kingdoms]
-            wholes = list(map(sum, zip(*kingdom_sums)))  # (a kingdom without events adds an exact 0)
+            wholes = _over_kingdoms(kingdom_sums)  # (a kingdom without events adds an exact 0)
             if mode == "mean":
-                columns.add(keys[slot], [total / count if count else None for total, count in zip(wholes, events)],
-                            not all(events))
+                columns.add(keys[slot], *_means(wholes, events))
                 for k in kingdoms:
                     if any(by_kingdom[k]):
-                        columns.add(splits[slot][k], [total / count if count else None
-                                                      for total, count in zip(kingdom_sums[k], by_kingdom[k])],
-                                    not all(by_kingdom[k]))
+                        columns.add(splits[slot][k], *_means(kingdom_sums[k], by_kingdom[k]))
                 continue
             per_player = mode == "per_player"
             for key, found in zip((keys[slot], *splits[slot]), (wholes, *kingdom_sums)):
@@ -551,6 +595,25 @@ class StatsCollector:
                     group_events += in_group
             if group_events:
                 values[key] = sum(total for total in totals if total is not None) / group_events
+
+
+def _over_kingdoms(kingdoms: list[tuple]) -> list:
+    """Per game, the sum of its numbers in each kingdom (`kingdoms`: per kingdom, a number a
+    game), added in kingdom order by C loops (`map`), not a tuple and a `sum` call a game. The
+    same bits as `sum` gives: a kingdom's number starts at an int 0 (`reset`), so it is never
+    -0.0, and `0 + x` is then `x` itself."""
+    total = kingdoms[0]
+    for more in kingdoms[1:]:
+        total = map(add, total, more)
+    return list(total)
+
+
+def _means(totals: list | tuple, counts: list | tuple) -> tuple[list, bool]:
+    """Per game its total over its count, None where the count is 0 (a mean of nothing); and
+    whether some game has None."""
+    if all(counts):  # (every game has events: divided in a C loop)
+        return list(map(truediv, totals, counts)), False
+    return [total / count if count else None for total, count in zip(totals, counts)], True
 
 
 def score_rows(scores: list[float]) -> dict[str, float]:

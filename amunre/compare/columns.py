@@ -9,8 +9,8 @@ re-scoring's reads), is made only where one is asked for (`record`, `records`).
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -28,12 +28,22 @@ class Columns:
 
     @classmethod
     def of_records(cls, records: list[dict[str, Any]]) -> Columns:
-        """The columns of per-game records (dicts of row key -> value; a row a game lacks: absent)."""
-        games = len(records)
-        held = Counter(chain.from_iterable(records))  # per row, the games that have it (counted in C)
-        # (`dict.get` mapped over the records: the loop in C)
-        return cls(games, {key: list(map(dict.get, records, repeat(key))) for key in held},
-                   {key for key, count in held.items() if count < games})
+        """The columns of per-game records (dicts of row key -> value; a row a game lacks: absent),
+        the rows in the order the games first have them."""
+        if not records:
+            return cls(0)
+        keys = dict.fromkeys(chain.from_iterable(records))  # (every row, in that order: in C)
+        everywhere = set(records[0]).intersection(*records[1:])
+        # the rows every game has, read a game at a time by one `itemgetter` and turned into
+        # rows by `zip`; the others by `dict.get` mapped over the records (None where absent)
+        found: dict[str, list[Any]] = {}
+        full = [key for key in keys if key in everywhere]
+        if len(full) > 1:
+            found = dict(zip(full, map(list, zip(*map(itemgetter(*full), records)))))
+        elif full:
+            found = {full[0]: list(map(itemgetter(full[0]), records))}
+        return cls(len(records), {key: found[key] if key in everywhere else list(map(dict.get, records, repeat(key)))
+                                  for key in keys}, {key for key in keys if key not in everywhere})
 
     def add(self, key: str, found: list[Any], gaps: bool) -> None:
         """Row `key`'s values, one a game (`gaps`: whether some are None)."""

@@ -90,7 +90,8 @@ _loaded: dict[str, object] = {}
 
 
 def load_job_variant(job: Job):
-    """The job's variant, loaded once per process."""
+    """The job's variant, loaded once per process, with the statistics collector its batches
+    copy (`StatsCollector.prepare`)."""
     variant = _loaded.get(job.key)
     if variant is None:
         from amunre.core.errors import VariantError
@@ -102,7 +103,7 @@ def load_job_variant(job: Job):
             if job.board_text:
                 (Path(folder) / OWN_BOARD).write_text(job.board_text, encoding="utf-8")
             try:
-                variant = _loaded[job.key] = load_variant(path)
+                variant = load_variant(path)
             except VariantError as exc:
                 # it loaded where the job was made: this process differs (another amunre, a
                 # plug-in missing). Its problems name the variant, not a temporary file.
@@ -111,6 +112,8 @@ def load_job_variant(job: Job):
                 raise VariantError([where.sub(lambda m: f"{name} (as sent to this process"
                                               f"{', line ' + m[1] if m[1] else ''})", line)
                                     for line in exc.problems]) from None
+        StatsCollector.prepare(variant)  # (its batches' collectors are copies of one made here)
+        _loaded[job.key] = variant
     return variant
 
 
@@ -177,7 +180,7 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     same = [[True] * len(games)] + [[False] * len(games) for _ in jobs[1:]]  # per column and game: the first's?
     first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
     for c, (job, variant) in enumerate(zip(jobs, variants)):
-        collector = StatsCollector(variant)
+        collector = StatsCollector.for_variant(variant)  # (a copy of one made once per variant and process)
         # with two columns or more, a game's events compare hears (and the scorings'), to tell
         # identical games; the first column's positions at each scoring, to re-score
         logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None

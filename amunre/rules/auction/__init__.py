@@ -26,6 +26,7 @@ space.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -105,7 +106,7 @@ def _bid_board(leaving: int | None, where: Iterable[tuple[int, tuple[int, int]]]
 #: The price paid for each province, a row per province by its name.
 _PRICE_BY_PROVINCE = Statistic("province_price.{province}",
                                lambda fields, w: f"{w.t('gold')} paid for {w.province(fields['province'])}",
-                               lambda e: e["amount"], "mean")
+                               itemgetter("amount"), "mean")
 
 
 @register
@@ -165,7 +166,7 @@ class Auction(Rule, WordsFacet, PictureFacet):
                          "it; the `stones`, single `pyramids` and `doubles` standing in it stay there.",
                          _acquire_line,
                          statistics=(Statistic("auction_price", "{gold} paid per province in the auction",
-                                               lambda e: e["amount"], "mean"),
+                                               itemgetter("amount"), "mean"),
                                      Statistic("provinces_taken", "provinces taken in the auction"),
                                      _PRICE_BY_PROVINCE)),
     }

@@ -24,6 +24,7 @@ event; `levels.py` the level a total reaches, which all of them use.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -120,10 +121,10 @@ WITHOUT_ADJUST: tuple[int, ...] = (0,)
 
 #: The gold the offers give, over the players (a theft gives none).
 _OFFERED = Statistic("offered", "{gold} offered in the {offering} per player",
-                     lambda e: sum(offer[1] for offer in e["offers"].values() if offer[0] == "gold"), "per_player")
+                     lambda e: sum([offer[1] for offer in e["offers"].values() if offer[0] == "gold"]), "per_player")
 #: The thefts played; a row only where the variant deals theft cards (0 in a game without one).
 _THEFTS = Statistic("thefts", "thefts in the {offering} ({theft})",
-                    lambda e: sum(1 for offer in e["offers"].values() if offer[0] == "theft") or None,
+                    lambda e: sum([1 for offer in e["offers"].values() if offer[0] == "theft"]) or None,
                     always=lambda rule: [{}] if rule.variant.components.theft_cards_per_player else [])
 
 
@@ -188,7 +189,7 @@ class Offering(Rule, WordsFacet):
                                              always=lambda rule: [{"level": n} for n in
                                                                   range(1, rule.max_offering_level() + 1)]),
                                    Statistic("offering_reached", "{offering}: mean level reached",
-                                             lambda e: e["level"], "mean")),
+                                             itemgetter("level"), "mean")),
                        check=_level_placed),
         "reward": Event("A player chooses one reward item: reward `n` of his `of`; a card, or a farmer or a stone "
                         "placed in `province`.", _reward_line),
