@@ -231,9 +231,8 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
         rows.append(meta)
     tally = tally_batch(kept_rows, rows, games, keep_records, seat_records, slope)
     if len(jobs) > 1:
-        # (the re-scoring reads each game's score rows: only those are made into records)
-        keys = set().union(*(found[0] for found in rescored if found))
-        tally.rescore = tally_rescored([columns.records(keys) for columns in kept_rows], rescored,
+        # (the re-scoring reads each game's score rows from the columns' lists)
+        tally.rescore = tally_rescored(kept_rows, rescored,
                                        [sum(flags) for flags in same], guessed, games)
         if keep_records:  # per column, each game's re-scoring and whether it is the first column's game
             for i, kept in enumerate(tally.records):

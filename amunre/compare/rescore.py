@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 import attrs
@@ -353,23 +353,22 @@ def is_points_row(key: str) -> bool:
     return (found[1] if found is not None else key).startswith(POINTS)
 
 
-def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None], identical: list[int],
+def tally_rescored(columns: list, rescored: list[list[dict] | None], identical: list[int],
                    guessed: list[int], games: list[tuple[int, int]]) -> RescoreTally:
-    """A batch's re-scoring: `records[c][i]` column c's numbers for game `games[i]`,
-    `rescored[c][i]` the first column's game i re-scored by column c (None: no re-scoring)."""
+    """A batch's re-scoring: `columns[c]` column c's numbers (`amunre.compare.columns.Columns`)
+    for games `games`, `rescored[c][i]` the first column's game i re-scored by column c (None:
+    no re-scoring)."""
     tally = RescoreTally(len(games), list(identical), [], [], [], list(guessed))
-    first = records[0]
     by_game = len({seed for seed, _ in games}) == len(games)  # else a seed's rotations are one unit
     for c, column in enumerate(rescored):
         values, arithmetic, play = {}, {}, {}
         if column is not None:
             keys = list(column[0]) if column else []
-            own = records[c]
             for key in keys:
                 zero = 0.0 if is_points_row(key) else math.nan  # an item a variant lacks scores 0 there
-                got = [r.get(key, zero) for r in column]
-                added = list(map(operator.sub, got, [r.get(key, zero) for r in first]))  # re-scored less the first
-                played = list(map(operator.sub, [r.get(key, zero) for r in own], got))  # the column less re-scored
+                got = list(map(dict.get, column, repeat(key), repeat(zero)))
+                added = list(map(operator.sub, got, _row_numbers(columns[0], key, zero)))  # re-scored less the first
+                played = list(map(operator.sub, _row_numbers(columns[c], key, zero), got))  # the column less re-scored
                 if not by_game:
                     per_seed = _per_seed(list(zip(got, added, played)), games)
                     got, added, played = ([numbers[i] for numbers in per_seed] for i in range(3))
@@ -380,6 +379,17 @@ def tally_rescored(records: list[list[dict]], rescored: list[list[dict] | None],
         tally.arithmetic.append(arithmetic)
         tally.play.append(play)
     return tally
+
+
+def _row_numbers(columns, key: str, zero: float) -> list:
+    """Row `key`'s number in each game of `columns`, `zero` where a game has none: read from
+    the row's list as the columns keep it (no record made a game)."""
+    found = columns.rows.get(key)
+    if found is None:
+        return [zero] * columns.games
+    if key in columns.gaps:
+        return [zero if value is None else value for value in found]
+    return found
 
 
 def _per_seed(per_game: list[tuple[float, ...]], games: list[tuple[int, int]]) -> list[tuple[float, ...]]:
