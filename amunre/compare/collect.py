@@ -570,13 +570,13 @@ class StatsCollector:
                         columns.add(splits[slot][k], *_means(kingdom_sums[k], by_kingdom[k]))
                 continue
             per_player = mode == "per_player"
+            # a game without the row's events has none of it, whole or by kingdom: found once
+            missing = () if slot in always or all(events) else [i for i, count in enumerate(events) if not count]
             for key, found in zip((keys[slot], *splits[slot]), (wholes, *kingdom_sums)):
-                if per_player:
-                    found = list(map(truediv, found, repeat(players)))
-                if slot in always or all(events):
-                    columns.add(key, list(found), False)
-                else:  # a game without the row's events has none of it, whole or by kingdom
-                    columns.add(key, [value if count else None for value, count in zip(found, events)], True)
+                found = list(map(truediv, found, repeat(players))) if per_player else list(found)
+                for i in missing:
+                    found[i] = None
+                columns.add(key, found, bool(missing))
 
     def _share_values(self, values: dict[str, Any], n: int) -> None:
         """The rule modules' share rows of this game, whole and per kingdom, into `values`:
