@@ -62,13 +62,13 @@ def test_the_creator_reopens_the_links_gives_a_seat_to_a_bot_and_two_seats_chat(
         wait_for(friend, "return document.body.dataset.yours === 'claimed'", "the friend's seat taken")
         friend.execute_script("document.getElementById('yours-done').click()")
         creator.refresh()
-        wait_for(creator, "return document.querySelector('#seat-list li[data-seat=\"1\"]').dataset.state === 'taken'",
+        wait_for(creator, "return document.querySelector('#seat-list li[data-seat=\"1\"]')?.dataset.state === 'taken'",
                  "the friend's seat shown taken")
         assert not creator.execute_script("return document.querySelector('#seat-list li[data-seat=\"1\"] input')")
         # seat 3, which nobody took, goes to a bot
         creator.execute_script("const li = document.querySelector('#seat-list li[data-seat=\"2\"]');"
                                "li.querySelector('select').value = 'random'; li.querySelector('button.give').click();")
-        wait_for(creator, "return document.querySelector('#seat-list li[data-seat=\"2\"]').dataset.state === 'bot'",
+        wait_for(creator, "return document.querySelector('#seat-list li[data-seat=\"2\"]')?.dataset.state === 'bot'",
                  "the seat given to a bot")
         assert "played by random" in creator.find_element("id", "seat-said").text
         own = table["seats"][0]["link"]
