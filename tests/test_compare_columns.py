@@ -46,9 +46,11 @@ def test_columns_give_back_each_games_record(name):
     assert columns.gaps == {key for key, found in columns.rows.items() if None in found}
     assert columns.gaps
     assert all(len(found) == len(SEEDS) for found in columns.rows.values())
-    # a record of some rows only: the same numbers (the re-scoring reads its score rows so)
-    some = ["winning_score", *sorted(columns.gaps)[:3], "no such row"]
-    assert columns.records(some) == [{key: record[key] for key in some if key in record} for record in alone]
+    # a row read with a number for the games that lack it: the same numbers (the re-scoring
+    # reads its score rows so)
+    missing = object()
+    for key in ["winning_score", *sorted(columns.gaps)[:3], "no such row"]:
+        assert columns.numbers(key, missing) == [record.get(key, missing) for record in alone]
     assert batch.columns().games == 0  # (the kept games are given once)
 
 
@@ -57,8 +59,9 @@ def test_columns_of_records_mark_the_rows_some_game_lacks():
     assert columns.rows == {"a": [1, 3], "b": [2.5, None]}
     assert columns.gaps == {"b"}
     assert columns.record(1) == {"a": 3}
-    assert columns.records(["b"]) == [{"b": 2.5}, {}]
-    assert columns.records(["a"]) == [{"a": 1}, {"a": 3}]
+    assert columns.numbers("b", 0.0) == [2.5, 0.0]
+    assert columns.numbers("a", 0.0) == [1, 3]
+    assert columns.numbers("c", 0.0) == [0.0, 0.0]
 
 
 def test_a_column_with_the_first_columns_numbers_has_its_moments():

@@ -3,8 +3,9 @@
 `amunre compare` reads a batch's numbers row by row (`amunre.compare.tally`), so they are
 kept that way from the start: a row is one list over the batch's games, `None` where a game
 has no value for it (a row it never met, or a mean of no events). A row none of the games
-has is not kept at all. A game's own record, a dict of its rows (`--records`, the
-re-scoring's reads), is made only where one is asked for (`record`, `records`).
+has is not kept at all. A game's own record, a dict of its rows (`--records`), is made
+only where one is asked for (`record`); a row read with a number for the games that lack it
+(the re-scoring's reads) is `numbers`.
 """
 
 from __future__ import annotations
@@ -55,10 +56,12 @@ class Columns:
         """Game `game`'s rows (counted from 0): the ones it has a value for."""
         return {key: found[game] for key, found in self.rows.items() if found[game] is not None}
 
-    def records(self, keys) -> list[dict[str, Any]]:
-        """Every game's record restricted to `keys` (a key a game has no value for: absent)."""
-        keys = [key for key in keys if key in self.rows]
-        found = [self.rows[key] for key in keys]
-        if not self.gaps.intersection(keys):  # (every game has them all: made in C)
-            return [dict(zip(keys, values)) for values in zip(*found)] if keys else [{} for _ in range(self.games)]
-        return [{key: value for key, value in zip(keys, values) if value is not None} for values in zip(*found)]
+    def numbers(self, key: str, missing: Any) -> list[Any]:
+        """Row `key`'s value in each game, `missing` where a game has none (the row's own list
+        where every game has it: not a copy, only to be read)."""
+        found = self.rows.get(key)
+        if found is None:
+            return [missing] * self.games
+        if key in self.gaps:
+            return [missing if value is None else value for value in found]
+        return found

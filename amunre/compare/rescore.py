@@ -367,8 +367,8 @@ def tally_rescored(columns: list, rescored: list[list[dict] | None], identical: 
             for key in keys:
                 zero = 0.0 if is_points_row(key) else math.nan  # an item a variant lacks scores 0 there
                 got = list(map(dict.get, column, repeat(key), repeat(zero)))
-                added = list(map(operator.sub, got, _row_numbers(columns[0], key, zero)))  # re-scored less the first
-                played = list(map(operator.sub, _row_numbers(columns[c], key, zero), got))  # the column less re-scored
+                added = list(map(operator.sub, got, columns[0].numbers(key, zero)))  # re-scored less the first
+                played = list(map(operator.sub, columns[c].numbers(key, zero), got))  # the column less re-scored
                 if not by_game:
                     per_seed = _per_seed(list(zip(got, added, played)), games)
                     got, added, played = ([numbers[i] for numbers in per_seed] for i in range(3))
@@ -379,17 +379,6 @@ def tally_rescored(columns: list, rescored: list[list[dict] | None], identical: 
         tally.arithmetic.append(arithmetic)
         tally.play.append(play)
     return tally
-
-
-def _row_numbers(columns, key: str, zero: float) -> list:
-    """Row `key`'s number in each game of `columns`, `zero` where a game has none: read from
-    the row's list as the columns keep it (no record made a game)."""
-    found = columns.rows.get(key)
-    if found is None:
-        return [zero] * columns.games
-    if key in columns.gaps:
-        return [zero if value is None else value for value in found]
-    return found
 
 
 def _per_seed(per_game: list[tuple[float, ...]], games: list[tuple[int, int]]) -> list[tuple[float, ...]]:

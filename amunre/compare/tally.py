@@ -91,7 +91,7 @@ def tally_batch(columns: list[Columns], rows: list[dict], games: list[tuple[int,
             found = _per_seed(found, seeds, zero)
             return found, zero is None and None in found
         if zero is not None:
-            return [zero if v is None else v for v in found], False
+            return column.numbers(key, zero), False
         return found, True
 
     # each column's numbers per row, read once (the differences and the trend read them again),
