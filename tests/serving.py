@@ -67,7 +67,8 @@ def state(serving, token):
 
 def play_some(serving, tokens, answers: int, seed: int) -> int:
     """Answer the two people's decisions (the bots answer on the server) `answers` times, or
-    to the end; returns how many were given."""
+    to the end; returns how many were given. The last one given is kept as
+    `serving.last_answer`: (the token that gave it, its decision's number, its option's words)."""
     rng = random.Random(seed)
     given = 0
     deadline = time.monotonic() + 120
@@ -80,10 +81,11 @@ def play_some(serving, tokens, answers: int, seed: int) -> int:
             time.sleep(0.02)  # a bot thinks
             continue
         token, page = asked[0]
-        reply = serving.client.post("/api/answer", headers=auth(token), json={
-            "number": page["number"], "option": rng.randrange(len(page["decision"]["options"]))})
+        option = rng.randrange(len(page["decision"]["options"]))
+        reply = serving.client.post("/api/answer", headers=auth(token), json={"number": page["number"],
+                                                                               "option": option})
         assert reply.status_code == 200, reply.text
-        serving.last_number = page["number"]
+        serving.last_answer = (token, page["number"], page["decision"]["options"][option]["text"])
         given += 1
     return given
 
