@@ -170,51 +170,55 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
     seeds = [game_seed(run_seed, index) for index in range(first, first + count)]
     turns = rotations(jobs[0].agents)
     games = [(seed, rotation) for seed in seeds for rotation in range(turns)]
-    kept_rows, seat_records, rows = [], [], []  # per column: its games' rows (`Columns`), seats, rows' words
     variants = [load_job_variant(job) for job in jobs]
     # the first column's games re-scored by each other column's scoring, where it can read them
     rescorers = [None] + [None if rescore_problem(variants[0], variant) else Rescorer(variant, variants[0])
                           for variant in variants[1:]]
     rescored: list[list | None] = [None if rescorer is None else [] for rescorer in rescorers]
+    last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
     guessed = [0] * len(jobs)
     same = [[True] * len(games)] + [[False] * len(games) for _ in jobs[1:]]  # per column and game: the first's?
-    first_games: list[tuple[list, list]] = []  # the first column's answers and heard events, per game
-    for c, (job, variant) in enumerate(zip(jobs, variants)):
-        collector = StatsCollector.for_variant(variant)  # (a copy of one made once per variant and process)
-        # with two columns or more, a game's events compare hears (and the scorings'), to tell
-        # identical games; the first column's positions at each scoring, to re-score
-        logged = collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None
-        positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
-        watcher = GameWatcher(positions) if c == 0 and positions else None
-        seats = []
-        builtin = builtin_lineup(job.agents)  # (every rotation has the same agents)
-        for i, (seed, rotation) in enumerate(games):
+    collectors = [StatsCollector.for_variant(variant) for variant in variants]  # (copies of one made per process)
+    # with two columns or more, a game's events compare hears (and the scorings'), to tell
+    # identical games; the first column's positions at each scoring, to re-score
+    logged = [collector.listens_to | SCORING_EVENTS if len(jobs) > 1 else None for collector in collectors]
+    positions = frozenset().union(*(rescorer.positions for rescorer in rescorers if rescorer is not None))
+    watcher = GameWatcher(positions) if positions else None  # (the first column's)
+    builtins = [builtin_lineup(job.agents) for job in jobs]  # (every rotation has the same agents)
+    seat_records: list[list] = [[] for _ in jobs]  # per column: each game's seats, with keep_records
+    # Each game in every column before the next game: only one game's answers and events are
+    # kept to tell identical games, where playing a column's games together kept the first
+    # column's every game in memory until the others were played (measured: more CPU per
+    # instruction, and the garbage collector walking them).
+    for i, (seed, rotation) in enumerate(games):
+        first_game = None  # the first column's answers, heard events and points
+        for c, (job, variant, collector) in enumerate(zip(jobs, variants, collectors)):
             lineup = rotated(job.agents, rotation)
             collector.reset()
-            log, hears = event_log(logged) if logged is not None else (None, None)
-            listeners = [collector.listener] + [one for one in (hears, watcher) if one is not None]
-            if watcher is not None:
-                watcher.start(None)
+            log, hears = event_log(logged[c]) if logged[c] is not None else (None, None)
+            watching = watcher if c == 0 else None
+            listeners = [collector.listener] + [one for one in (hears, watching) if one is not None]
+            if watching is not None:
+                watching.start(None)
             game = Game(variant, job.players, seed, listeners)
-            if watcher is not None:  # (its scorings come after the first decision: the game is known by then)
-                watcher.game = game
-            play_reporting(game, make_agents(list(lineup), seed), lineup, builtin)
+            if watching is not None:  # (its scorings come after the first decision: the game is known by then)
+                watching.game = game
+            play_reporting(game, make_agents(list(lineup), seed), lineup, builtins[c])
             values = collector.keep(game)  # (its game rows: the agents' are added to them)
             if turns > 1:  # each agent's win rate per seat it plays
                 for spec in sorted(set(lineup)):
                     mine = [values[seat_key(seat)] for seat, name in enumerate(lineup) if name == spec]
                     values[agent_key(spec)] = sum(mine) / len(mine)
             if keep_records:
-                seats.append(collector.seats(game, lineup))
+                seat_records[c].append(collector.seats(game, lineup))
             if log is None:
                 continue
             points = [player.breakdown for player in game.state.players] if collector.points_by_breakdown else None
             if c:
-                answers, events, first_points = first_games[i]
+                answers, events, first_points = first_game
                 same[c][i] = same_game(answers, events, game.answers, log, first_points, points)
                 continue
-            first_games.append((game.answers, log, points))
-            last = max((other for other, rescorer in enumerate(rescorers) if rescorer is not None), default=0)
+            first_game = (game.answers, log, points)
             scorings = watcher.scorings if watcher is not None else {}
             for other, rescorer in enumerate(rescorers):
                 if rescorer is not None:  # (the last reads the positions, not copies)
@@ -222,8 +226,9 @@ def play_batch(jobs: tuple[Job, ...], run_seed: int, first: int, count: int, kee
                                                          keep=other != last)
                     rescored[other].append(rows_found)
                     guessed[other] += guess
+    kept_rows, rows = [], []  # per column: its games' rows (`Columns`), rows' words
+    for job, collector in zip(jobs, collectors):
         kept_rows.append(collector.columns())
-        seat_records.append(seats)
         meta = {key: (collector.labels[key], collector.modes[key], collector.groups[key]) for key in collector.modes}
         if turns > 1:
             for spec in sorted(set(job.agents)):
