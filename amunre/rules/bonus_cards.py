@@ -49,12 +49,15 @@ def bonus_met(kind: str, state: GameState | PlayerView, board: Sequence[Province
     """Whether a bonus card's condition holds for a player's provinces (R-SCO-05)."""
     if not owned:
         return False
-    infos = [board[i] for i in owned]
+    # (lists summed rather than generators, and no list of the provinces' infos: the planner
+    # asks this for every holding it values)
     if kind == "master_of_scribes":
-        return sum(info.card_symbols for info in infos) >= params.scribes_symbols
+        return sum([board[i].card_symbols for i in owned]) >= params.scribes_symbols
     if kind == "master_of_farmers":
-        return sum(state.provinces[i].all_farmers() for i in owned) >= params.farmers_needed
-    return len({getattr(info, _SAME_PLACE[kind]) for info in infos}) == 1
+        provinces = state.provinces
+        return sum([provinces[i].all_farmers() for i in owned]) >= params.farmers_needed
+    place = _SAME_PLACE[kind]
+    return len({getattr(board[i], place) for i in owned}) == 1
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
@@ -186,10 +189,12 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
 
     def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """Each bonus card held whose condition holds, played (its first policy)."""
-        hand = state.players[player].hand
+        holder = state.players[player]
+        hand = holder.hand
         points: dict[str, float] = {}
         for kind, card, item in self._in_deck:  # (a loop: most hands hold none, and it is asked often)
-            if hand[card] > 0 and self.met(kind, state, player):
+            # (`met`, written out: the board and the params read once)
+            if hand[card] > 0 and bonus_met(kind, state, self.variant.board.provinces, holder.provinces, self.params):
                 points[item] = self.params.points
         return points
 

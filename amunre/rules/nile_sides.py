@@ -148,6 +148,11 @@ class NileSides(Rule, ValuationFacet):
         return tuple(SIDES.index(side) for side in self._sides)
 
     @functools.cached_property
+    def _provinces_by_side(self) -> tuple[tuple[int, ...], ...]:
+        """The ids of the provinces on each side of the Nile, in `SIDES` order."""
+        return tuple(tuple(pid for pid, at in enumerate(self._side_at) if at == side) for side in range(len(SIDES)))
+
+    @functools.cached_property
     def _side_items(self) -> tuple[str, ...]:
         """The scoring item of each side, in `SIDES` order."""
         return tuple(f"{self.item_key}_{side}" for side in SIDES)
@@ -155,37 +160,42 @@ class NileSides(Rule, ValuationFacet):
     def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """As `run` scores (the contest of `nile_contest`), both sides in one pass: the
         planner asks this for every holding it values."""
-        side_at = self._side_at
-        # per side: the best of a competitor, as one number (pyramids first, stones breaking
-        # ties: fewer than _PYRAMID_WEIGHT ever stand together), and whether the player has it
-        top, mine = [-1] * len(SIDES), [False] * len(SIDES)
-        if self.rulings.nile_compare == "province":  # (the common case: one pass, nothing built)
-            for prov, side in zip(state.provinces, side_at):
-                owner = prov.owner
-                if owner is None:
-                    continue
-                counts = (prov.pyramids + 2 * prov.doubles) * _PYRAMID_WEIGHT + prov.stones
-                best = top[side]
-                if counts > best:
-                    top[side], mine[side] = counts, owner == player
-                elif owner == player and counts == best:
-                    mine[side] = True
-        else:
-            totals: dict[tuple[int, int], int] = {}
-            for p, holder in enumerate(state.players):
-                for i in holder.provinces:
-                    prov = state.provinces[i]
-                    totals[p, side_at[i]] = (totals.get((p, side_at[i]), 0)
-                                             + (prov.pyramids + 2 * prov.doubles) * _PYRAMID_WEIGHT + prov.stones)
-            for (owner, side), counts in totals.items():
-                best = top[side]
-                if counts > best:
-                    top[side], mine[side] = counts, owner == player
-                elif owner == player and counts == best:
-                    mine[side] = True
         least, points = self.rulings.nile_min_pyramids * _PYRAMID_WEIGHT, self.params.points
         west, east = self._side_items  # (the two of SIDES, written out: a dict display is quicker)
-        return {west: points if top[0] >= least and mine[0] else 0, east: points if top[1] >= least and mine[1] else 0}
+        if self.rulings.nile_compare == "province":  # (the common case: one pass a side, nothing built)
+            provinces = state.provinces
+            scores = []
+            for side in self._provinces_by_side:
+                # the best of a competitor, as one number (pyramids first, stones breaking ties:
+                # fewer than _PYRAMID_WEIGHT ever stand together), and whether the player has it
+                best, mine = -1, False
+                for pid in side:
+                    prov = provinces[pid]
+                    owner = prov.owner
+                    if owner is None:
+                        continue
+                    counts = (prov.pyramids + 2 * prov.doubles) * _PYRAMID_WEIGHT + prov.stones
+                    if counts > best:
+                        best, mine = counts, owner == player
+                    elif counts == best and owner == player:
+                        mine = True
+                scores.append(points if mine and best >= least else 0)
+            return {west: scores[0], east: scores[1]}
+        side_at = self._side_at
+        top, has = [-1] * len(SIDES), [False] * len(SIDES)
+        totals: dict[tuple[int, int], int] = {}
+        for p, holder in enumerate(state.players):
+            for i in holder.provinces:
+                prov = state.provinces[i]
+                totals[p, side_at[i]] = (totals.get((p, side_at[i]), 0)
+                                         + (prov.pyramids + 2 * prov.doubles) * _PYRAMID_WEIGHT + prov.stones)
+        for (owner, side), counts in totals.items():
+            best = top[side]
+            if counts > best:
+                top[side], has[side] = counts, owner == player
+            elif owner == player and counts == best:
+                has[side] = True
+        return {west: points if top[0] >= least and has[0] else 0, east: points if top[1] >= least and has[1] else 0}
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
