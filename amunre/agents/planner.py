@@ -204,7 +204,8 @@ class PlannerAgent:
     def _worth_for(self, view, modules, owner) -> Worth:
         """The seat's `Worth` now; it takes what the last one worked out if the position and
         the phase asking are the same (nothing is worked out before a value is asked for)."""
-        when = (view.variant, view.n_players, owner, view.kingdom, view.round)
+        # (a view is of one game, so the same view is of the same variant and table)
+        when = (view, owner, view.kingdom, view.round)
         if when != self._when:  # they change with the round and the phase asking only (in one game)
             self._runs = _income_runs(view, modules, owner)
             self._when = when

@@ -44,12 +44,14 @@ Holding = tuple[int, tuple[int, ...], int]
 
 
 def face(p: ProvinceState) -> Face:
-    """The public face of a province's state."""
+    """The public face of a province's state (`PlayerView.faces` writes the same out for every
+    province at once: keep the two alike)."""
     return (p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold, len(p.cards))
 
 
 def holding(p: PlayerState) -> Holding:
-    """The public holding of a player's state."""
+    """The public holding of a player's state (`PlayerView.holdings` writes the same out for
+    every player at once: keep the two alike)."""
     return (p.gold, tuple(p.provinces), p.score)
 
 
@@ -198,11 +200,14 @@ class PlayerView:
     def holdings(self) -> tuple[Holding, ...]:
         """Every player's `PlayerInfo.holding()`, by seat, at once (what the planner keys its
         valuations on at each decision: no view object per player)."""
-        return tuple(map(holding, self._game.state.players))
+        # (`holding` written out in one comprehension: a call for each player costs more)
+        return tuple([(p.gold, tuple(p.provinces), p.score) for p in self._game.state.players])
 
     def faces(self) -> tuple[Face, ...]:
         """Every province's `ProvinceView.public()`, by id, at once (as `holdings`)."""
-        return tuple(map(face, self._game.state.provinces))
+        # (`face` written out in one comprehension: a call for each province costs more)
+        return tuple([(p.owner, p.farmers, p.free_farmers, p.stones, p.pyramids, p.doubles, p.gold, len(p.cards))
+                      for p in self._game.state.provinces])
 
     # -- the rules (public) ---------------------------------------------------------------
     @property

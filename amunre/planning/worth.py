@@ -469,19 +469,22 @@ class Worth:
         self.spread = max(1, spread)
         self.later = later
         self.regain = regain
-        self._income_runs, self._only_final_left, self._kingdom = income_runs, only_final_left, view.kingdom
-        modules = self.variant.modules
+        kingdom = self._kingdom = view.kingdom
+        self._income_runs, self._only_final_left = income_runs, only_final_left
         # the same terms as the last worth's: a caller keeps its runs for a while, in one kingdom
-        # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms')
+        # (its scoring items, `Modules.scoring_in`, and the kingdoms after it are the terms'; a
+        # view is of one game, so the same view is of the same table)
         if previous is not None and previous._income_runs == income_runs \
                 and previous._only_final_left == only_final_left \
-                and previous.variant is self.variant and previous._kingdom == self._kingdom \
-                and previous.player == self.player and previous.view.n_players == view.n_players \
+                and previous.variant is self.variant and previous._kingdom == kingdom \
+                and previous.player == self.player \
+                and (previous.view is view or previous.view.n_players == view.n_players) \
                 and previous.later == later and previous.regain == regain:
             self._terms, self._reads, self._term_ids = previous._terms, previous._reads, previous._term_ids
             self._card_touches, self._touching = previous._card_touches, previous._touching
             self._later_kingdoms = previous._later_kingdoms
         else:
+            modules = self.variant.modules
             # what a change of each card kind touches: any card, and that kind
             kinds = self.variant.cards
             found = _CARD_TOUCHES.get(kinds)
@@ -493,7 +496,7 @@ class Worth:
             # (unless only the final scoring is left) and at the game's
             terms: list[tuple[Rule | LaterTerm | None, int]] = [(None, 1)]
             terms += [(m, runs) for m, runs in income_runs.items() if runs > 0]
-            terms += [(m, 0) for m in ([] if only_final_left else list(modules.scoring_in(view.kingdom)))
+            terms += [(m, 0) for m in ([] if only_final_left else list(modules.scoring_in(kingdom)))
                       + list(modules.final_scoring)]
             # and, looking past this kingdom (`later`), what the holding brings in the kingdoms
             # after it (`amunre.planning.horizon`)
@@ -503,10 +506,10 @@ class Worth:
                 # the last worth's model of the same kingdoms, table, `later` and `regain` (its
                 # projections and its terms' values by what they read stay true: another phase
                 # asking, or another round, changes the runs of this kingdom's terms, not them)
-                if (kingdoms is None or kingdoms.variant is not self.variant or kingdoms.kingdom != view.kingdom
+                if (kingdoms is None or kingdoms.variant is not self.variant or kingdoms.kingdom != kingdom
                         or kingdoms.later != later or kingdoms.regain != regain
                         or previous.view.n_players != view.n_players):  # type: ignore[union-attr]
-                    kingdoms = LaterKingdoms(self.variant, view.kingdom, later, view.n_players,
+                    kingdoms = LaterKingdoms(self.variant, kingdom, later, view.n_players,
                                              self._position_of_table, regain)
                 self._later_kingdoms = kingdoms
                 terms += [(term, 0) for term in kingdoms.terms]
@@ -531,7 +534,8 @@ class Worth:
         # the position, built at the first value asked for (by `_start`, which every reader runs first)
         self._base: GameState = None  # type: ignore[assignment]
         #: the key of the data that holds the offering level (its publisher's), or None
-        self._level_at: str | None = self.variant.modules.published_at.get(LEVEL)
+        self._level_at: str | None = (previous._level_at if previous is not None and previous.variant is self.variant
+                                      else self.variant.modules.published_at.get(LEVEL))
         self._parts: list[float] = []  # each term's worth on it
         self._gains: dict[tuple[object, ...], float] = {}
         # what the decisions' appraisals worked out on the position (`remember`)

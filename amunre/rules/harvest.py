@@ -246,7 +246,7 @@ class Harvest(Rule, WordsFacet, ValuationFacet):
             gold += province_income(state, board, pid, level, camels)
         if not self.rulings.temples_score_at_harvest:
             return gold, {}
-        temples = sum(board.provinces[i].temples for i in owned)
+        temples = sum([board.provinces[i].temples for i in owned])
         return gold, {TEMPLES_AT_HARVEST: temples * level}
 
     def income(self, state: GameState | PlayerView, board: Board, pid: int, level: int, bonus: int = 0) -> int:

@@ -61,8 +61,9 @@ class Pyramids(Rule, ValuationFacet):
     def points_for(self, state: GameState, player: int) -> dict[str, int]:
         single, double = self.params.single, self.params.double
         provinces = state.provinces
-        return {self.item_key: sum(single * provinces[i].pyramids + double * provinces[i].doubles
-                                   for i in state.players[player].provinces)}
+        # (a list summed, not a generator: the planner asks this for every holding it values)
+        return {self.item_key: sum([single * provinces[i].pyramids + double * provinces[i].doubles
+                                    for i in state.players[player].provinces])}
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state

@@ -47,7 +47,8 @@ class Temples(Rule, WordsFacet, ValuationFacet):
         board = self.variant.board.provinces
         key = self.published_at.get(LEVEL)
         level = state.rules[key][LEVEL] if key is not None else 0
-        return {self.item_key: sum(board[i].temples for i in state.players[player].provinces) * level}
+        # (a list summed, not a generator: the planner asks this for every holding it values)
+        return {self.item_key: sum([board[i].temples for i in state.players[player].provinces]) * level}
 
     def run(self, game: GameLike) -> Steps[None]:
         state = game.state
