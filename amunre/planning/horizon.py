@@ -301,7 +301,10 @@ class LaterTerm:
         holds_all = kingdoms.holds_returned
 
         def scored(there: GameState) -> float:
-            return sum(weight * points(module, there, player) for module, weight in items)
+            total = 0  # (a loop, as `sum` adds, without a generator: asked at every later term valued)
+            for module, weight in items:
+                total += weight * points(module, there, player)
+            return total
 
         def with_returned(there: GameState) -> float:
             """Its points on `there`, plus its share of what holding every province that went
