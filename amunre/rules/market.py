@@ -197,8 +197,9 @@ class Params:
         return PriceTable(getattr(self, f"{what}_first_price"), getattr(self, f"{what}_price_step"))
 
     def price(self, what: str, count: int) -> int:
-        """Gold for `count` items of kind `what` (one of `ITEMS`) at these prices."""
-        return self.prices(what).price(count)
+        """Gold for `count` items of kind `what` (one of `ITEMS`) at these prices (`prices(what)`'s,
+        read without building the table: the planner asks it for every purchase it values)."""
+        return price(count, getattr(self, f"{what}_first_price"), getattr(self, f"{what}_price_step"))
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
