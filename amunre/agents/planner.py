@@ -114,7 +114,7 @@ class PlannerAgent:
         self._words: Words | None = None
         self._worth = None
         self._card_worths = CardWorths()
-        self._asked: dict = {}  # decision kind -> (its declaration, the module asking it)
+        self._asked: dict = {}  # decision kind -> (its declaration if it appraises, the module asking it)
         self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
         # what a gold is worth at the last decision, and `_spread` then
         self._gold_now, self._spread_now = DEFAULT_BUYS if buys is None else buys, 1
@@ -150,11 +150,14 @@ class PlannerAgent:
         kind = request.kind
         found = self._asked.get(kind)
         if found is None:  # a decision's declaration and module stay put for the variant
-            found = self._asked[kind] = (variant.modules.decisions.get(kind), owner_of(variant, kind))
+            declared = variant.modules.decisions.get(kind)
+            # (a declaration without an appraisal is kept as none: it is looked ahead too)
+            found = self._asked[kind] = (declared if declared is not None and declared.appraises else None,
+                                         owner_of(variant, kind))
         decision, owner = found
-        if decision is None or not decision.appraises:
+        if decision is None:
             return self._look_ahead(view, request)
-        worth = self._worth_for(view, variant.modules, owner)
+        worth = self._worth_for(view, variant, owner)
         asking = Asking(view=view, request=request, words=self._words, rule=owner)
         return decision.appraisals(options, asking, worth)  # type: ignore[return-value]  # (it appraises)
 
@@ -201,13 +204,13 @@ class PlannerAgent:
         return self._final_gold_at[1]
 
     # -- what a holding is worth now -------------------------------------------------------
-    def _worth_for(self, view, modules, owner) -> Worth:
+    def _worth_for(self, view, variant, owner) -> Worth:
         """The seat's `Worth` now; it takes what the last one worked out if the position and
         the phase asking are the same (nothing is worked out before a value is asked for)."""
         # (a view is of one game, so the same view is of the same variant and table)
         when = (view, owner, view.kingdom, view.round)
         if when != self._when:  # they change with the round and the phase asking only (in one game)
-            self._runs = _income_runs(view, modules, owner)
+            self._runs = _income_runs(view, variant.modules, owner)
             self._when = when
             self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
         runs, only_final_left = self._runs

@@ -877,16 +877,17 @@ class Worth:
 
     def drawn_card(self) -> float:
         """A card drawn blind: the worth of each kind, weighted by its count in the deck."""
-        def drawn() -> float:
-            deck = self.variant.components.deck
-            counts = [(self.variant.card_id(name), count) for name, count in deck.items() if count]
-            total = sum(count for _, count in counts)
-            return sum(self.card(kind) * count for kind, count in counts) / total if total else 0.0
-
         found = self._cards.get(("drawn", self.thrift))  # (at this thrift: each kind's floor)
         if found is None:
-            found = self._cards["drawn", self.thrift] = drawn()
+            found = self._cards["drawn", self.thrift] = self._drawn()
         return found
+
+    def _drawn(self) -> float:
+        """`drawn_card` worked out (a method, not a closure made at every card drawn asked)."""
+        card_id = self.variant.card_id
+        counts = [(card_id(name), count) for name, count in self.variant.components.deck.items() if count]
+        total = sum([count for _, count in counts])
+        return sum([self.card(kind) * count for kind, count in counts]) / total if total else 0.0
 
     def best_farmer(self) -> float:
         """One more farmer in the seat's best province for it (0 without room): where a farmer

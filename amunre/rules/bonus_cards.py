@@ -7,7 +7,7 @@ scores its own item, labelled with the card's name in the variant's words."""
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -47,17 +47,39 @@ class BonusParams:
 def bonus_met(kind: str, state: GameState | PlayerView, board: Sequence[Province], owned: Sequence[int],
               params: BonusParams) -> bool:
     """Whether a bonus card's condition holds for a player's provinces (R-SCO-05)."""
+    return met_on(kind, state, board_facts(board), owned, params)
+
+
+class BoardFacts(NamedTuple):
+    """What the bonus cards' conditions read of the board, by province id (`board_facts`)."""
+
+    #: each province's card symbols (Master of Scribes)
+    symbols: tuple[int, ...]
+    #: for each "all in one place" card, each province's place (its half, side or Nile bank)
+    places: dict[str, tuple[Any, ...]]
+
+
+def board_facts(board: Sequence[Province]) -> BoardFacts:
+    """The facts of `board` the bonus cards read (a rule module keeps them: the planner asks a
+    condition for every holding it values)."""
+    return BoardFacts(tuple(info.card_symbols for info in board),
+                      {kind: tuple(getattr(info, place) for info in board) for kind, place in _SAME_PLACE.items()})
+
+
+def met_on(kind: str, state: GameState | PlayerView, facts: BoardFacts, owned: Sequence[int],
+           params: BonusParams) -> bool:
+    """`bonus_met`, the board read from its `facts`."""
     if not owned:
         return False
-    # (lists summed rather than generators, and no list of the provinces' infos: the planner
-    # asks this for every holding it values)
+    # (lists summed rather than generators: asked for every holding the planner values)
     if kind == "master_of_scribes":
-        return sum([board[i].card_symbols for i in owned]) >= params.scribes_symbols
+        symbols = facts.symbols
+        return sum([symbols[i] for i in owned]) >= params.scribes_symbols
     if kind == "master_of_farmers":
         provinces = state.provinces
         return sum([provinces[i].all_farmers() for i in owned]) >= params.farmers_needed
-    place = _SAME_PLACE[kind]
-    return len({getattr(board[i], place) for i in owned}) == 1
+    places = facts.places[kind]
+    return len({places[i] for i in owned}) == 1
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
@@ -179,7 +201,12 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
 
     def met(self, kind: str, state: GameState | PlayerView, player: int) -> bool:
         """Whether the card's condition holds for the player's provinces now."""
-        return bonus_met(kind, state, self.variant.board.provinces, state.players[player].provinces, self.params)
+        return met_on(kind, state, self._board_facts, state.players[player].provinces, self.params)
+
+    @functools.cached_property
+    def _board_facts(self) -> BoardFacts:
+        """What the conditions read of the variant's board (`board_facts`)."""
+        return board_facts(self.variant.board.provinces)
 
     @functools.cached_property
     def _in_deck(self) -> tuple[tuple[str, int, str], ...]:
@@ -193,8 +220,8 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
         hand = holder.hand
         points: dict[str, float] = {}
         for kind, card, item in self._in_deck:  # (a loop: most hands hold none, and it is asked often)
-            # (`met`, written out: the board and the params read once)
-            if hand[card] > 0 and bonus_met(kind, state, self.variant.board.provinces, holder.provinces, self.params):
+            # (`met`, written out: the holding read once)
+            if hand[card] > 0 and met_on(kind, state, self._board_facts, holder.provinces, self.params):
                 points[item] = self.params.points
         return points
 
