@@ -154,11 +154,13 @@ def _carry(state: GameState, into: GameState, carries: frozenset[str]) -> None:
     if "pyramids" in carries:
         for prov, there in zip(state.provinces, into.provinces):
             there.pyramids, there.doubles = prov.pyramids, prov.doubles
-    for player, there_player in zip(state.players, into.players):
-        if "gold" in carries:
-            there_player.gold = player.gold
-        if "cards" in carries:
-            there_player.hand[:] = player.hand
+    gold, cards = "gold" in carries, "cards" in carries
+    if gold or cards:  # (a Nile or pyramids term carries neither: no loop over the players)
+        for player, there_player in zip(state.players, into.players):
+            if gold:
+                there_player.gold = player.gold
+            if cards:
+                there_player.hand[:] = player.hand
 
 
 class LaterKingdoms:
@@ -354,9 +356,9 @@ def _signature(carries: frozenset[str]) -> Callable[[GameState], tuple[object, .
         # (attrgetter and map: read in C, this is asked at every change valued)
         key: tuple[object, ...] = tuple(map(of_provinces, state.provinces)) if of_provinces is not None else ()
         if gold:
-            key += tuple(player.gold for player in state.players)
+            key += tuple([player.gold for player in state.players])
         if cards:
-            key += tuple(tuple(player.hand) for player in state.players)
+            key += tuple([tuple(player.hand) for player in state.players])
         return key
     return signature
 

@@ -946,12 +946,17 @@ def _item_points(variant: Variant, weights: dict[str, float], thrift: float
     (its gold at `thrift` points each, and its points): as it declares them, else by playing it
     on a copy."""
     def points(module: Rule, state: GameState, player: int) -> float:
-        if isinstance(module, ValuationFacet) and module.pays_for_holdings:
-            income = module.income_for(state, player)
-            gained, scored = income if income is not None else played(module, state, player, variant)
-            return gained * thrift + _weighted(scored, weights)
-        found = module.points_for(state, player) if isinstance(module, ValuationFacet) else None
-        return _weighted(found if found is not None else played(module, state, player, variant)[1], weights)
+        found = None
+        if isinstance(module, ValuationFacet):
+            if module.pays_for_holdings:
+                income = module.income_for(state, player)
+                gained, scored = income if income is not None else played(module, state, player, variant)
+                return gained * thrift + _weighted(scored, weights)
+            found = module.points_for(state, player)
+        if found is None:
+            found = played(module, state, player, variant)[1]
+        # (`_weighted` written out for the common case, no weights: asked at every later term valued)
+        return _weighted(found, weights) if weights else sum(found.values())
     return points
 
 
