@@ -42,7 +42,7 @@ from amunre.core.facets import ValuationFacet
 from amunre.core.words import Words
 from amunre.planning.even_table import one_more_pyramid_points
 from amunre.planning.runs import runs_left
-from amunre.planning.worth import CardWorths, Worth
+from amunre.planning.worth import CardWorths, Worth, final_gold_of
 
 #: Points a gold is worth to the planner for what it still buys, in the game's middle, unless
 #: told otherwise. On top comes what the final items make of it at the end
@@ -199,8 +199,7 @@ class PlannerAgent:
         """`Worth.final_gold` for the seat's variant and table, worked out once for them."""
         table = (view.variant, view.n_players)
         if self._final_gold_at is None or self._final_gold_at[0] != table:
-            after_the_end = Worth(view, self.weights, 0.0, {}, True, spread=_spread(view))
-            self._final_gold_at = (table, after_the_end.final_gold())
+            self._final_gold_at = (table, final_gold_of(view, self.weights, _spread(view)))
         return self._final_gold_at[1]
 
     # -- what a holding is worth now -------------------------------------------------------

@@ -104,6 +104,7 @@ takes the best. A `Worth` is the valuation facet's `Valuer` (`amunre.core.facets
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -119,6 +120,7 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from amunre.core.model import Variant
+    from amunre.core.modules import Modules
     from amunre.core.state import PlayerState, ProvinceState
     from amunre.core.view import Face, Holding, PlayerView
 
@@ -243,6 +245,9 @@ _TOUCHING: dict[tuple[frozenset[str] | None, ...], dict[frozenset[str], list[int
 _CARD_TOUCHES: dict[tuple[str, ...], list[frozenset[str]]] = {}
 #: The gold a seat holds reads only its gold.
 GOLD_HELD = frozenset({"gold"})
+#: What the final items make of a gold (`final_gold_of`), by the variant's modules, then the
+#: player count, the seat, the weights, the spread and every player's gold.
+_FINAL_GOLD: weakref.WeakKeyDictionary[Modules, dict[tuple[object, ...], float]] = weakref.WeakKeyDictionary()
 
 
 def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | None = None,
@@ -283,6 +288,28 @@ def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | No
     if level_at is not None:  # a copy of its own: the level is changed on it (`apply`), not in `seen`
         rules[level_at] = dict(rules[level_at])
     return state
+
+
+def final_gold_of(view: PlayerView, weights: dict[str, float], spread: int) -> float:
+    """`Worth.final_gold` of a worth of the seat's view once only the final scoring is left,
+    kept for every later position that gives it alike: where each term a change of gold
+    touches reads the players' gold alone (the printed gold ranking), it follows from the
+    variant, the player count, the seat, the weights, the spread and every player's gold, and
+    is kept by them (each planner seat asks it once a game, and each worked it out anew);
+    else it is worked out on the view."""
+    after_the_end = Worth(view, weights, 0.0, {}, True, spread=spread)
+    if not all(reads is not None and (reads <= GOLD_HELD or reads.isdisjoint(GOLD_HELD))
+               for reads in after_the_end._reads):
+        return after_the_end.final_gold()
+    key = (view.n_players, view.player, tuple(sorted(weights.items())), after_the_end.spread,
+           tuple([gold for gold, _, _ in view.holdings()]))
+    known = _FINAL_GOLD.get(view.variant.modules)
+    if known is None:
+        known = _FINAL_GOLD[view.variant.modules] = {}
+    found = known.get(key)
+    if found is None:
+        found = known[key] = after_the_end.final_gold()
+    return found
 
 
 def _padded(written: tuple[_Written, ...], count: int) -> tuple[_Written | None, ...]:
