@@ -74,6 +74,13 @@ def price(count: int, first: int = 1, step: int = 1) -> int:
 #: The kinds of item on sale, in the order of a market turn; each is bought by the decision
 #: `buy_<kind>` and has its own price table (`Params.prices`).
 ITEMS = ("cards", "farmers", "stones")
+#: The names of each kind's two price fields in `Params` (its first price, its step).
+_PRICE_FIELDS = {what: (f"{what}_first_price", f"{what}_price_step") for what in ITEMS}
+
+
+def _price_fields(what: str) -> tuple[str, str]:
+    """The names of the price fields of items of kind `what` (written once for `ITEMS`)."""
+    return _PRICE_FIELDS.get(what) or (f"{what}_first_price", f"{what}_price_step")
 
 
 @attrs.frozen
@@ -194,12 +201,14 @@ class Params:
 
     def prices(self, what: str) -> PriceTable:
         """The price table of one kind of item (`what`: one of `ITEMS`)."""
-        return PriceTable(getattr(self, f"{what}_first_price"), getattr(self, f"{what}_price_step"))
+        first, step = _price_fields(what)
+        return PriceTable(getattr(self, first), getattr(self, step))
 
     def price(self, what: str, count: int) -> int:
         """Gold for `count` items of kind `what` (one of `ITEMS`) at these prices (`prices(what)`'s,
         read without building the table: the planner asks it for every purchase it values)."""
-        return price(count, getattr(self, f"{what}_first_price"), getattr(self, f"{what}_price_step"))
+        first, step = _price_fields(what)
+        return price(count, getattr(self, first), getattr(self, step))
 
 
 # -- how its decisions read at the table (see `Decision`) ----------------------------------
