@@ -115,7 +115,7 @@ class PlannerAgent:
         self._worth = None
         self._card_worths = CardWorths()
         self._asked: dict = {}  # decision kind -> (its declaration if it appraises, the module asking it)
-        self._when, self._runs = None, None  # (module, kingdom, round) -> its income runs
+        self._when, self._runs = None, None  # (view, module, kingdom, round) -> its income runs
         # what a gold is worth at the last decision, and `_spread` then
         self._gold_now, self._spread_now = DEFAULT_BUYS if buys is None else buys, 1
 
@@ -210,8 +210,10 @@ class PlannerAgent:
         when = (view, owner, view.kingdom, view.round)
         if when != self._when:  # they change with the round and the phase asking only (in one game)
             self._runs = _income_runs(view, variant.modules, owner)
-            self._when = when
-            self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
+            before, self._when = self._when, when
+            # (the thrift and the spread follow the round, not the phase asking)
+            if before is None or before[0] is not view or before[2:] != when[2:]:
+                self._gold_now, self._spread_now = self.gold_now(view), _spread(view)
         runs, only_final_left = self._runs
         self._worth = Worth(view, self.weights, self._gold_now, runs, only_final_left,
                             self._card_worths.at(view, only_final_left),

@@ -62,7 +62,9 @@ _KNOWN: weakref.WeakKeyDictionary[Modules, dict[int, float | None]] = weakref.We
 def one_more_pyramid_points(variant: Variant, players: int) -> float | None:
     """What one more pyramid brings a seat on the even table (the module docstring), or None
     where the board cannot deal even one province to every seat."""
-    known = _KNOWN.setdefault(variant.modules, {})
+    known = _KNOWN.get(variant.modules)  # (a get first: `setdefault` would make a weak reference at each ask)
+    if known is None:
+        known = _KNOWN[variant.modules] = {}
     if players not in known:
         known[players] = _worked_out(variant, players)
     return known[players]
