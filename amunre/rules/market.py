@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from amunre.core.decisions import Steps
     from amunre.core.facets.valuation import Valuer
     from amunre.core.model import Variant
+    from amunre.core.view import PlayerView
     from amunre.core.words import Words
 
 
@@ -120,17 +121,28 @@ def _appraise_buy_cards(count: int, asking: Asking, worth: Valuer) -> float:
 
 def _appraise_buy_farmers(count: int, asking: Asking, worth: Valuer) -> float:
     """The farmers on the fields where each yields most, for their price."""
-    view, fields = asking.view, asking.view.variant.board.provinces
+    most = max(asking.request.options)
+    placed = worth.remember(("farmers placed", most), _farmers_placed, asking.view, worth, most)
+    gained = placed[min(count, len(placed) - 1)]
+    return gained - _paying(asking, worth, asking.rule.params.price("farmers", count))
+
+
+def _farmers_placed(view: PlayerView, worth: Valuer, most: int) -> list[float]:
+    """What 0, 1, 2, ... `most` farmers bring, each placed on the field where it yields most
+    (fewer where no field is left): one list for every count on offer, as the first n placed
+    are the same for any count."""
+    fields = view.variant.board.provinces
     room = {pid: fields[pid].fields - view.provinces[pid].farmers for pid in view.me.provinces}
-    gained = 0.0
-    for _ in range(count):
+    gained, placed = 0.0, [0.0]
+    for _ in range(most):
         open_ = [pid for pid, left in room.items() if left > 0]
         if not open_:
             break
         pid = max(open_, key=worth.farmers)
         gained += worth.farmers(pid)
+        placed.append(gained)
         room[pid] -= 1
-    return gained - _paying(asking, worth, asking.rule.params.price("farmers", count))
+    return placed
 
 
 def _appraise_place_farmer(pid: int, asking: Asking, worth: Valuer) -> float:
