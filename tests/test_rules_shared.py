@@ -1229,6 +1229,9 @@ def test_r_sco_05_bonus_card_conditions(variant, kind, provinces, met):
     players[RED]["provinces"] = {name: {} for name in provinces}
     state = state_of(players, variant)
     assert bonus_met(kind, state, variant.board.provinces, state.players[RED].provinces, params) is met
+    # the module reads the board from the facts it keeps: the same answer
+    rule = next(module for module in variant.modules.all if module.id == "bonus_cards")
+    assert rule.met(kind, state, RED) is met
 
 
 @over("bonus_cards", printed=("bonus_cards",))

@@ -70,6 +70,19 @@ def test_a_view_shows_own_cards_and_only_the_size_of_other_hands():
     assert all(isinstance(p["cards"], int) for p in view["provinces"])
 
 
+def test_a_views_faces_and_holdings_are_each_provinces_and_players_own():
+    """`faces()` and `holdings()` write a face and a holding out for all at once (the planner's
+    hot path): they stay what each province's `public()` and each player's `holding()` give."""
+    game = Game(classic(), 4, 3)
+    agents = make_agents(["greedy"] * 4, 3)
+    for _ in range(120):  # into the game: provinces held, farmed and built on, cards lying
+        request = game.pending
+        game.answer(agents[request.player].choose(game.view(request.player), request))
+        view = game.view(request.player)
+        assert view.faces() == tuple(province.public() for province in view.provinces)
+        assert view.holdings() == tuple(player.holding() for player in view.players)
+
+
 def test_a_view_cannot_change_the_game():
     game = Game(classic(), 4, 3)
     view = game.view(0)
