@@ -88,7 +88,10 @@ What is kept, and by what key:
   `regain` 1, where ownership is not carried, with the provinces that went back held by the
   seat), and its points by what they read of the position (`amunre.planning.horizon`);
 - what the final items make of a gold on an even table (`final_gold`), in the worth's
-  `remember`ed values; the planner keeps it once per variant and player count;
+  `remember`ed values; the planner keeps it once per variant and player count, and
+  `final_gold_of` for the process, by the variant's modules, the player count, the seat, the
+  weights, the spread and every player's gold, where each term a change of gold touches reads
+  the players' gold alone;
 - what a change of each card kind touches (`_CARD_TOUCHES`), by the variant's card kinds;
 - in `amunre.planning.horizon`: what each transition carries (`_CARRIED`, by the variant's
   modules, then the player count and the kingdom), the provinces that go back (by player), and
@@ -910,7 +913,7 @@ class Worth:
         return found
 
     def _drawn(self) -> float:
-        """`drawn_card` worked out (a method, not a closure made at every card drawn asked)."""
+        """`drawn_card` worked out (a method: it was a closure, made at every ask)."""
         card_id = self.variant.card_id
         counts = [(card_id(name), count) for name, count in self.variant.components.deck.items() if count]
         total = sum([count for _, count in counts])
