@@ -91,3 +91,23 @@ def test_buys_and_its_old_spelling_are_one_parameter():
     assert make_agent("planner:gold=0.3", 0, 0).buys == make_agent("planner:buys=0.3", 0, 0).buys == 0.3
     with pytest.raises(ArgumentValueError, match="buys and gold are one parameter"):
         make_agent("planner:buys=0.3:gold=0.2", 0, 0)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_what_the_final_items_make_of_a_gold_kept_for_the_process_is_what_a_worth_works_out(edition):
+    """`final_gold_of` keeps its value for the process (where every term a change of gold
+    touches reads the gold alone), by the seat, the weights, the spread and the players' gold:
+    for views whose seats and golds differ, at several spreads and weights, each value is the
+    one a fresh `Worth` works out on that view, asked first or again; the kept values stay
+    bounded."""
+    from amunre.planning import worth
+
+    variant = load_variant(edition)
+    views = [_view_mid_game(variant, seed, steps) for seed in (1, 2) for steps in (0, 30, 60)]
+    assert len({(view.player, tuple(gold for gold, _, _ in view.holdings())) for view in views}) > 1
+    asked = [(view, weights, spread) for view in views for spread in (1, 2, 5) for weights in ({}, {"gold": 2.0})]
+    fresh = [Worth(view, weights, 0.0, {}, True, spread=spread).final_gold() for view, weights, spread in asked]
+    assert len(set(fresh)) > 1  # (the spread and the weights move it: a key without them would be seen)
+    for _ in range(2):  # (the second time from what was kept)
+        assert [worth.final_gold_of(view, weights, spread) for view, weights, spread in asked] == fresh
+    assert len(worth._FINAL_GOLD[variant.modules]) <= worth._FINAL_GOLD_KEPT

@@ -251,6 +251,9 @@ GOLD_HELD = frozenset({"gold"})
 #: What the final items make of a gold (`final_gold_of`), by the variant's modules, then the
 #: player count, the seat, the weights, the spread and every player's gold.
 _FINAL_GOLD: weakref.WeakKeyDictionary[Modules, dict[tuple[object, ...], float]] = weakref.WeakKeyDictionary()
+#: How many of those a variant keeps: a seat asks it at its first decision, where every player
+#: holds the starting gold, so a handful of keys are asked again and again.
+_FINAL_GOLD_KEPT = 1024
 
 
 def position_of(view: PlayerView, into: GameState | None = None, seen: Seen | None = None,
@@ -311,6 +314,8 @@ def final_gold_of(view: PlayerView, weights: dict[str, float], spread: int) -> f
         known = _FINAL_GOLD[view.variant.modules] = {}
     found = known.get(key)
     if found is None:
+        if len(known) >= _FINAL_GOLD_KEPT:  # (a long-lived process, e.g. a server, keeps no more than this)
+            known.clear()
         found = known[key] = after_the_end.final_gold()
     return found
 

@@ -67,9 +67,8 @@ class CompleteSets(Rule, ValuationFacet):
     }
 
     def points_for(self, state: GameState, player: int) -> dict[str, float]:
-        provinces = state.provinces
-        # (`pyramid_count` written out: the planner asks this for every holding it values)
-        counts = [provinces[i].pyramids + 2 * provinces[i].doubles for i in state.players[player].provinces]
+        provinces = state.provinces  # (a list: the planner asks this for every holding it values)
+        counts = [provinces[i].pyramid_count() for i in state.players[player].provinces]
         return {self.item_key: self.params.points * complete_sets(counts, self.params.set_size)}
 
     def run(self, game: GameLike) -> Steps[None]:
