@@ -165,11 +165,11 @@ class NileSides(Rule, ValuationFacet):
         if self.rulings.nile_compare == "province":  # (the common case: one pass a side, nothing built)
             provinces = state.provinces
             scores = []
-            for side in self._provinces_by_side:
+            for on_side in self._provinces_by_side:
                 # the best of a competitor, as one number (pyramids first, stones breaking ties:
                 # fewer than _PYRAMID_WEIGHT ever stand together), and whether the player has it
                 best, mine = -1, False
-                for pid in side:
+                for pid in on_side:
                     prov = provinces[pid]
                     owner = prov.owner
                     if owner is None:
