@@ -55,7 +55,7 @@ from amunre.core.engine import Game, play_game, winners
 from amunre.core.errors import AmunreError, IllegalAnswerError
 from amunre.core.model import MAX_PLAYERS, MIN_PLAYERS
 from amunre.planning.position import score_position
-from amunre.rules.bonus_cards import bonus_met
+from amunre.rules.bonus_cards import board_facts, bonus_met
 from amunre.rules.gold_ranking import gold_ranking
 from amunre.rules.market import price
 from amunre.rules.offering import level_for
@@ -1228,7 +1228,7 @@ def test_r_sco_05_bonus_card_conditions(variant, kind, provinces, met):
     players = seats(3)
     players[RED]["provinces"] = {name: {} for name in provinces}
     state = state_of(players, variant)
-    assert bonus_met(kind, state, variant.board.provinces, state.players[RED].provinces, params) is met
+    assert bonus_met(kind, state, board_facts(variant.board.provinces), state.players[RED].provinces, params) is met
     # the module reads the board from the facts it keeps: the same answer
     rule = next(module for module in variant.modules.all if module.id == "bonus_cards")
     assert rule.met(kind, state, RED) is met

@@ -990,8 +990,7 @@ def _item_points(variant: Variant, weights: dict[str, float], thrift: float
             found = module.points_for(state, player)
         if found is None:
             found = played(module, state, player, variant)[1]
-        # (`_weighted` written out for the common case, no weights: asked at every later term valued)
-        return _weighted(found, weights) if weights else sum(found.values())
+        return _weighted(found, weights)
     return points
 
 

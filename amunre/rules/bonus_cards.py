@@ -44,12 +44,6 @@ class BonusParams:
                               validator=bounded(0, 100))
 
 
-def bonus_met(kind: str, state: GameState | PlayerView, board: Sequence[Province], owned: Sequence[int],
-              params: BonusParams) -> bool:
-    """Whether a bonus card's condition holds for a player's provinces (R-SCO-05)."""
-    return met_on(kind, state, board_facts(board), owned, params)
-
-
 class BoardFacts(NamedTuple):
     """What the bonus cards' conditions read of the board, by province id (`board_facts`)."""
 
@@ -66,9 +60,10 @@ def board_facts(board: Sequence[Province]) -> BoardFacts:
                       {kind: tuple(getattr(info, place) for info in board) for kind, place in _SAME_PLACE.items()})
 
 
-def met_on(kind: str, state: GameState | PlayerView, facts: BoardFacts, owned: Sequence[int],
-           params: BonusParams) -> bool:
-    """`bonus_met`, the board read from its `facts`."""
+def bonus_met(kind: str, state: GameState | PlayerView, facts: BoardFacts, owned: Sequence[int],
+              params: BonusParams) -> bool:
+    """Whether a bonus card's condition holds for a player's provinces (R-SCO-05), the board
+    read from its `facts` (`board_facts`)."""
     if not owned:
         return False
     # (lists summed rather than generators: asked for every holding the planner values)
@@ -201,7 +196,7 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
 
     def met(self, kind: str, state: GameState | PlayerView, player: int) -> bool:
         """Whether the card's condition holds for the player's provinces now."""
-        return met_on(kind, state, self._board_facts, state.players[player].provinces, self.params)
+        return bonus_met(kind, state, self._board_facts, state.players[player].provinces, self.params)
 
     @functools.cached_property
     def _board_facts(self) -> BoardFacts:
@@ -216,12 +211,10 @@ class BonusCards(Rule, WordsFacet, ValuationFacet):
 
     def points_for(self, state: GameState, player: int) -> dict[str, float]:
         """Each bonus card held whose condition holds, played (its first policy)."""
-        holder = state.players[player]
-        hand = holder.hand
+        hand = state.players[player].hand
         points: dict[str, float] = {}
         for kind, card, item in self._in_deck:  # (a loop: most hands hold none, and it is asked often)
-            # (`met`, written out: the holding read once)
-            if hand[card] > 0 and met_on(kind, state, self._board_facts, holder.provinces, self.params):
+            if hand[card] > 0 and self.met(kind, state, player):
                 points[item] = self.params.points
         return points
 
