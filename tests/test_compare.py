@@ -23,7 +23,7 @@ from amunre.compare.collect import CLOSE, CORE_EVENTS, StatsCollector
 from amunre.compare.jobs import job_for, play_batch
 from amunre.compare.run import Column, game_seed, run_comparison, summarize
 from amunre.core.engine import Game, play_on
-from amunre.loader import load_variant
+from amunre.loader import as_variant, load_variant
 from amunre.loader.resources import load_schema
 
 VARIANT_FILES = variant_files()
@@ -118,6 +118,42 @@ def test_the_collectors_listener_hears_a_game_as_the_collector_itself_does():
         records.append(collector.record(game))
     assert any(key.startswith("options.") for key in records[1])  # (the engine counted into it)
     assert records[0] == records[1]
+
+
+def test_a_process_keeps_the_templates_of_the_variants_most_recently_asked_for(monkeypatch):
+    """`StatsCollector.prepare` keeps `TEMPLATES_KEPT` templates and lets the least recently
+    asked for go first, so a long-lived worker of many comparisons does not grow; one asked for
+    again is the same template (not made again) and counts as recent."""
+    from amunre.compare import collect
+
+    monkeypatch.setattr(collect, "_TEMPLATES", {})
+    monkeypatch.setattr(collect, "TEMPLATES_KEPT", 2)
+    first, second, third = (as_variant("classic2003", [f"scoring.bonus_cards.params.points={points}"])
+                            for points in (2, 4, 6))
+    kept_first = StatsCollector.prepare(first)
+    StatsCollector.prepare(second)
+    assert StatsCollector.prepare(first) is kept_first  # (now the most recent)
+    StatsCollector.prepare(third)
+    assert [template.variant for template in collect._TEMPLATES.values()] == [first, third]
+    assert StatsCollector.prepare(second).variant is second and len(collect._TEMPLATES) == 2
+
+
+def test_a_worker_keeps_the_variants_of_the_jobs_most_recently_played(monkeypatch):
+    """`load_job_variant` loads a job's variant once and keeps `VARIANTS_KEPT` of them, the least
+    recently played let go first (and loaded again when asked for)."""
+    from amunre.compare import jobs as compare_jobs
+
+    monkeypatch.setattr(compare_jobs, "_loaded", {})
+    monkeypatch.setattr(compare_jobs, "VARIANTS_KEPT", 2)
+    made = [compare_jobs.job_for("classic2003", [f"scoring.bonus_cards.params.points={points}"], 4, ["random"])
+            for points in (2, 4, 6)]
+    loaded = compare_jobs.load_job_variant(made[0])
+    compare_jobs.load_job_variant(made[1])
+    assert compare_jobs.load_job_variant(made[0]) is loaded
+    compare_jobs.load_job_variant(made[2])
+    assert list(compare_jobs._loaded) == [made[0].key, made[2].key]
+    again = compare_jobs.load_job_variant(made[1])
+    assert again.modules.rule("bonus_cards").params.points == 4 and len(compare_jobs._loaded) == 2
 
 
 def test_a_collector_copied_from_its_variants_template_shares_no_container_with_it():

@@ -147,8 +147,12 @@ def kingdom_of(key: str) -> tuple[int, str] | None:
 
 
 #: Per variant (by identity), a collector made and never played, that `StatsCollector.for_variant`
-#: copies (it holds its variant, so the identity is not another variant's while it is here).
+#: copies (it holds its variant, so the identity is not another variant's while it is here);
+#: the most recently asked for last.
 _TEMPLATES: dict[int, StatsCollector] = {}
+#: How many variants' templates a process keeps (the least recently asked for let go first): a
+#: long-lived worker of many comparisons does not grow, and a sweep's columns all stay.
+TEMPLATES_KEPT = 128
 
 
 class StatsCollector:
@@ -168,9 +172,12 @@ class StatsCollector:
         """The collector of `variant` that `for_variant` copies, made the first time it is asked
         for in this process (a worker asks as it loads a job's variant: `amunre.compare.jobs`).
         Never played: only copies hear games."""
-        template = _TEMPLATES.get(id(variant))
+        template = _TEMPLATES.pop(id(variant), None)
         if template is None or template.variant is not variant:
-            template = _TEMPLATES[id(variant)] = cls(variant)
+            template = cls(variant)
+            while len(_TEMPLATES) >= TEMPLATES_KEPT:
+                del _TEMPLATES[next(iter(_TEMPLATES))]
+        _TEMPLATES[id(variant)] = template  # (last: the most recently asked for)
         return template
 
     def _copy(self) -> StatsCollector:

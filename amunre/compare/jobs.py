@@ -20,7 +20,7 @@ import attrs
 
 from amunre.agents import make_agents
 from amunre.agents.playing import builtin_lineup, play_reporting
-from amunre.compare.collect import StatsCollector, seat_key
+from amunre.compare.collect import TEMPLATES_KEPT, StatsCollector, seat_key
 from amunre.compare.rescore import (
     SCORING_EVENTS,
     GameWatcher,
@@ -86,13 +86,20 @@ def job_for(variant, overrides, players: int, agents) -> Job:
     return Job(tomli_w.dumps(data), players, agents, board_text)
 
 
+#: The variants this process loaded, by job key, the most recently played last
+#: (`load_job_variant`).
 _loaded: dict[str, object] = {}
+#: How many it keeps (the least recently played let go first): a long-lived worker of many
+#: comparisons does not grow. As many as `StatsCollector` keeps templates, so that a variant
+#: kept here has its template too.
+VARIANTS_KEPT = TEMPLATES_KEPT
 
 
 def load_job_variant(job: Job):
-    """The job's variant, loaded once per process, with the statistics collector its batches
-    copy (`StatsCollector.prepare`)."""
-    variant = _loaded.get(job.key)
+    """The job's variant, loaded once per process (of the `VARIANTS_KEPT` most recently
+    played), with the statistics collector its batches copy (`StatsCollector.prepare`)."""
+    key = job.key
+    variant = _loaded.pop(key, None)
     if variant is None:
         from amunre.core.errors import VariantError
         from amunre.loader import load_variant
@@ -113,7 +120,9 @@ def load_job_variant(job: Job):
                                               f"{', line ' + m[1] if m[1] else ''})", line)
                                     for line in exc.problems]) from None
         StatsCollector.prepare(variant)  # (its batches' collectors are copies of one made here)
-        _loaded[job.key] = variant
+        while len(_loaded) >= VARIANTS_KEPT:
+            del _loaded[next(iter(_loaded))]
+    _loaded[key] = variant  # (last: the most recently played)
     return variant
 
 

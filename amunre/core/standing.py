@@ -30,6 +30,10 @@ def ranks(state: GameState) -> list[int]:
     """Rank per player (1 = winner): 1 + the players with a strictly better standing."""
     scores = [player.score for player in state.players]
     if len(set(scores)) == len(scores):  # (distinct points decide alone: no tie-break to count)
-        return [1 + sum(1 for other in scores if other > score) for score in scores]
-    keys = [standing(state, p) for p in range(state.n_players)]
+        return _ranked(scores)
+    return _ranked([standing(state, p) for p in range(state.n_players)])
+
+
+def _ranked(keys: list) -> list[int]:
+    """Per key, 1 + how many keys are strictly better."""
     return [1 + sum(1 for other in keys if other > key) for key in keys]
