@@ -3,7 +3,7 @@ equal standing share the victory. One function decides, for the engine and the f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from amunre.core.counting import pyramids_in, stones_in
 
@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from amunre.core.state import GameState
 
 SPEC_IDS = ("R-GAME-06",)
+
+#: What ranks a player: his points alone, or his whole standing.
+_Key = TypeVar("_Key", int, tuple[int, int, int])
 
 
 def standing(state: GameState, player: int) -> tuple[int, int, int]:
@@ -34,6 +37,6 @@ def ranks(state: GameState) -> list[int]:
     return _ranked([standing(state, p) for p in range(state.n_players)])
 
 
-def _ranked(keys: list) -> list[int]:
-    """Per key, 1 + how many keys are strictly better."""
+def _ranked(keys: list[_Key]) -> list[int]:
+    """Per key (a player's points, or his whole `standing`), 1 + how many keys are strictly better."""
     return [1 + sum(1 for other in keys if other > key) for key in keys]
