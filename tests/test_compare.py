@@ -11,6 +11,7 @@ import math
 import os
 import statistics
 import sys
+from collections import OrderedDict
 
 import jsonschema
 import pytest
@@ -126,7 +127,7 @@ def test_a_process_keeps_the_templates_of_the_variants_most_recently_asked_for(m
     again is the same template (not made again) and counts as recent."""
     from amunre.compare import collect
 
-    monkeypatch.setattr(collect, "_TEMPLATES", {})
+    monkeypatch.setattr(collect, "_TEMPLATES", OrderedDict())
     monkeypatch.setattr(collect, "TEMPLATES_KEPT", 2)
     first, second, third = (as_variant("classic2003", [f"scoring.bonus_cards.params.points={points}"])
                             for points in (2, 4, 6))
@@ -143,7 +144,7 @@ def test_a_worker_keeps_the_variants_of_the_jobs_most_recently_played(monkeypatc
     recently played let go first (and loaded again when asked for)."""
     from amunre.compare import jobs as compare_jobs
 
-    monkeypatch.setattr(compare_jobs, "_loaded", {})
+    monkeypatch.setattr(compare_jobs, "_loaded", OrderedDict())
     monkeypatch.setattr(compare_jobs, "VARIANTS_KEPT", 2)
     made = [compare_jobs.job_for("classic2003", [f"scoring.bonus_cards.params.points={points}"], 4, ["random"])
             for points in (2, 4, 6)]

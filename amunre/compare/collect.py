@@ -29,6 +29,7 @@ than a dict entry per row and game.
 from __future__ import annotations
 
 import string
+from collections import OrderedDict
 from collections.abc import Callable
 from itertools import repeat
 from operator import add, truediv
@@ -38,6 +39,7 @@ import attrs
 
 from amunre.compare.columns import Columns
 from amunre.core.contract import Statistic
+from amunre.core.kept import keep_most_recent
 from amunre.core.mechanics.events import EVENTS as CORE_EVENTS_DECLARED
 from amunre.core.standing import ranks
 from amunre.core.words import Words, item_label
@@ -149,7 +151,7 @@ def kingdom_of(key: str) -> tuple[int, str] | None:
 #: Per variant (by identity), a collector made and never played, that `StatsCollector.for_variant`
 #: copies (it holds its variant, so the identity is not another variant's while it is here);
 #: the most recently asked for last.
-_TEMPLATES: dict[int, StatsCollector] = {}
+_TEMPLATES: OrderedDict[int, StatsCollector] = OrderedDict()
 #: How many variants' templates a process keeps (the least recently asked for let go first): a
 #: long-lived worker of many comparisons does not grow, and a sweep's columns all stay.
 TEMPLATES_KEPT = 128
@@ -172,12 +174,11 @@ class StatsCollector:
         """The collector of `variant` that `for_variant` copies, made the first time it is asked
         for in this process (a worker asks as it loads a job's variant: `amunre.compare.jobs`).
         Never played: only copies hear games."""
-        template = _TEMPLATES.pop(id(variant), None)
+        template = _TEMPLATES.get(id(variant))
         if template is None or template.variant is not variant:
-            template = cls(variant)
-            while len(_TEMPLATES) >= TEMPLATES_KEPT:
-                del _TEMPLATES[next(iter(_TEMPLATES))]
-        _TEMPLATES[id(variant)] = template  # (last: the most recently asked for)
+            template = _TEMPLATES[id(variant)] = cls(variant)
+        _TEMPLATES.move_to_end(id(variant))
+        keep_most_recent(_TEMPLATES, TEMPLATES_KEPT)
         return template
 
     def _copy(self) -> StatsCollector:

@@ -14,6 +14,7 @@ import hashlib
 import numbers
 import re
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 
 import attrs
@@ -34,6 +35,7 @@ from amunre.compare.tally import Tally, tally_batch
 from amunre.core import arguments
 from amunre.core.engine import Game
 from amunre.core.errors import ArgumentValueError
+from amunre.core.kept import keep_most_recent
 
 #: The name an own board takes beside the variant a worker writes (not a shipped board's).
 OWN_BOARD = "own-board.toml"
@@ -88,7 +90,7 @@ def job_for(variant, overrides, players: int, agents) -> Job:
 
 #: The variants this process loaded, by job key, the most recently played last
 #: (`load_job_variant`).
-_loaded: dict[str, object] = {}
+_loaded: OrderedDict[str, object] = OrderedDict()
 #: How many it keeps (the least recently played let go first): a long-lived worker of many
 #: comparisons does not grow. As many as `StatsCollector` keeps templates, so that a variant
 #: kept here has its template too.
@@ -99,7 +101,7 @@ def load_job_variant(job: Job):
     """The job's variant, loaded once per process (of the `VARIANTS_KEPT` most recently
     played), with the statistics collector its batches copy (`StatsCollector.prepare`)."""
     key = job.key
-    variant = _loaded.pop(key, None)
+    variant = _loaded.get(key)
     if variant is None:
         from amunre.core.errors import VariantError
         from amunre.loader import load_variant
@@ -120,9 +122,9 @@ def load_job_variant(job: Job):
                                               f"{', line ' + m[1] if m[1] else ''})", line)
                                     for line in exc.problems]) from None
         StatsCollector.prepare(variant)  # (its batches' collectors are copies of one made here)
-        while len(_loaded) >= VARIANTS_KEPT:
-            del _loaded[next(iter(_loaded))]
-    _loaded[key] = variant  # (last: the most recently played)
+        _loaded[key] = variant
+    _loaded.move_to_end(key)  # (the most recently played)
+    keep_most_recent(_loaded, VARIANTS_KEPT)
     return variant
 
 

@@ -60,10 +60,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from amunre.core.kept import keep_most_recent
 from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
 from amunre.serve.hosts import AllowedHosts, HostCheck
 from amunre.serve.requests import Refused, _error, _page, _static, _token, read_json, strict_json
-from amunre.serve.server import Server, _bounded, _Broken
+from amunre.serve.server import Server, _Broken
 from amunre.serve.table import Table
 
 #: Seconds a live connection has to send its token.
@@ -228,7 +229,7 @@ def build_app(data: Path, max_tables: int = 100, max_bot_playouts: int = MAX_BOT
             replays.popitem(last=False)
         key = secrets.token_urlsafe(18)
         replays[key] = (table.id, now + REPLAY_LINK_SECONDS)
-        _bounded(replays, REPLAY_LINKS_KEPT)
+        keep_most_recent(replays, REPLAY_LINKS_KEPT)
         return JSONResponse({"link": f"/replay/{key}"})
 
     async def replay(request):

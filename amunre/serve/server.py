@@ -23,6 +23,7 @@ import anyio
 from amunre.core.counting import plural
 from amunre.core.decisions import is_option
 from amunre.core.errors import AmunreError, IllegalAnswerError
+from amunre.core.kept import keep_most_recent
 from amunre.core.words import player_names
 from amunre.gamelog.messages import excerpt
 from amunre.serve import MAX_BOT_PLAYOUTS, MAX_STORED_TABLES
@@ -501,12 +502,12 @@ class Server:
             from amunre.picture.svg import BoardPicture
 
             picture = self.pictures[table.id] = BoardPicture(table.variant, table.names)
-            _bounded(self.pictures, PICTURES_KEPT)
+            keep_most_recent(self.pictures, PICTURES_KEPT)
         self.pictures.move_to_end(table.id)
         text = json.dumps(seat_payload(table, seat, picture), ensure_ascii=False)
         self.cache[key] = (table.version, text)
         self.cache.move_to_end(key)
-        _bounded(self.cache, PAYLOADS_KEPT)
+        keep_most_recent(self.cache, PAYLOADS_KEPT)
         return text
 
     async def replay_page(self, table: Table) -> str:
@@ -532,7 +533,7 @@ class Server:
                     partial.write_bytes(gzip.compress(page.encode("utf-8")))
                     os.replace(partial, kept)  # (whole or not at all)
                 self.replay_pages[table.id] = page
-                _bounded(self.replay_pages, REPLAYS_KEPT)
+                keep_most_recent(self.replay_pages, REPLAYS_KEPT)
             self.replay_pages.move_to_end(table.id)
             return page
 
@@ -658,12 +659,6 @@ async def _in_daemon_thread(function, *args):
 
     threading.Thread(target=work, daemon=True, name="amunre-bot").start()
     return await done
-
-
-def _bounded(kept: OrderedDict, most: int) -> None:
-    """Drop the least recently used entries of `kept` beyond `most`."""
-    while len(kept) > most:
-        kept.popitem(last=False)
 
 
 def _first_line(error) -> str:
